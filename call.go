@@ -1,0 +1,318 @@
+package toolgrade
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// A Call is one tool call, made by an agent or expected of it.
+type Call struct {
+	Name string
+	// Args is the argument value in the JSON value model, usually an
+	// Object; nil when the call records no arguments.
+	Args any
+	// ArgsRaw keeps the argument text when it was not valid JSON; Invalid
+	// is then set and Args is nil. An invalid call matches nothing.
+	ArgsRaw string
+	Invalid bool
+	Output  any    // the tool's result, if recorded
+	ID      string // the call id, if the format has one
+	Type    string // "function" (or empty), "mcp", "custom", a built-in tool type
+	// Rules loosen or tighten how individual arguments of an expected call
+	// are compared, keyed by argument path ("when.date").
+	Rules map[string]Rule
+}
+
+// String writes the call as name(args) for messages, e.g.
+// get_weather({"city":"Paris"}).
+func (c Call) String() string {
+	if c.Invalid {
+		return c.Name + "(<invalid JSON: " + strconv.Quote(shorten(c.ArgsRaw, 60)) + ">)"
+	}
+	if c.Args == nil {
+		return c.Name + "()"
+	}
+	return c.Name + "(" + Format(c.Args) + ")"
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-3]) + "..."
+}
+
+// A Rule says how one argument of an expected call is judged, instead of
+// comparing it with the expected value. Every condition that is set must
+// hold.
+type Rule struct {
+	OneOf    []any          // the value equals one of these
+	Regex    *regexp.Regexp // the value is a string containing a match
+	Approx   *float64       // the value is a number within Tol of Approx
+	Tol      float64        // absolute tolerance; without Approx, around the expected value
+	HasTol   bool           // Tol was given
+	Fuzzy    float64        // string similarity (difflib ratio) at least this; 0 = unset
+	Type     string         // JSON type: string, number, integer, boolean, array, object, null
+	Optional bool           // the argument may be absent (or null)
+	Ignore   bool           // the argument is not compared at all
+}
+
+// A FieldError is an error in one field of a record, named by its path
+// ("expected_tools[1].args").
+type FieldError struct {
+	Path string
+	Err  error
+}
+
+func (e *FieldError) Error() string { return "field " + e.Path + ": " + e.Err.Error() }
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// InField prefixes an error with a field name, so that errors from nested
+// decoding read "field tools_called[2].args: ...".
+func InField(field string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		sep := "."
+		if strings.HasPrefix(fe.Path, "[") {
+			sep = ""
+		}
+		return &FieldError{Path: field + sep + fe.Path, Err: fe.Err}
+	}
+	return &FieldError{Path: field, Err: err}
+}
+
+// Field aliases accepted in call objects, so that peers' datasets load as
+// they are.
+var argsKeys = []string{"args", "input_parameters", "inputParameters", "arguments", "input"}
+
+// DecodeCalls reads a list of calls. A null list gives nil. Errors name the
+// element and field, relative to the list ("[1].args").
+func DecodeCalls(v any) ([]Call, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		calls := make([]Call, len(v))
+		for i, e := range v {
+			c, err := DecodeCall(e)
+			if err != nil {
+				return nil, InField("["+strconv.Itoa(i)+"]", err)
+			}
+			calls[i] = c
+		}
+		return calls, nil
+	}
+	return nil, fmt.Errorf("want a list of calls, got %s", Kind(v))
+}
+
+// DecodeCall reads one call from its JSON form: {"name", "args", "output",
+// "id", "type", "rules"}, with "input_parameters", "inputParameters",
+// "arguments" or "input" for "args", and the OpenAI form {"function":
+// {"name", "arguments"}} as well. Arguments given as a JSON string are
+// parsed; text that is not valid JSON is kept in ArgsRaw and the call is
+// marked invalid.
+func DecodeCall(v any) (Call, error) {
+	obj, ok := v.(Object)
+	if !ok {
+		return Call{}, fmt.Errorf("want a call object, got %s", Kind(v))
+	}
+	var c Call
+	src := obj
+	if fn, ok := obj.Get("function"); ok {
+		if fo, ok := fn.(Object); ok {
+			src = fo // OpenAI tool_calls entry
+		}
+	}
+	name, ok := src.Get("name")
+	if !ok {
+		return Call{}, &FieldError{Path: "name", Err: errors.New("missing")}
+	}
+	if c.Name, ok = name.(string); !ok {
+		return Call{}, &FieldError{Path: "name", Err: fmt.Errorf("want a string, got %s", Kind(name))}
+	}
+	for _, k := range argsKeys {
+		if a, ok := src.Get(k); ok {
+			c.Args, c.ArgsRaw, c.Invalid = DecodeArgs(a)
+			break
+		}
+	}
+	c.Output, _ = obj.Get("output")
+	if id, ok := obj.Get("id"); ok && id != nil {
+		switch id := id.(type) {
+		case string:
+			c.ID = id
+		case json.Number:
+			c.ID = string(id)
+		default:
+			return Call{}, &FieldError{Path: "id", Err: fmt.Errorf("want a string, got %s", Kind(id))}
+		}
+	}
+	if t, ok := obj.Get("type"); ok && t != nil {
+		if c.Type, ok = t.(string); !ok {
+			return Call{}, &FieldError{Path: "type", Err: fmt.Errorf("want a string, got %s", Kind(t))}
+		}
+	}
+	if r, ok := obj.Get("rules"); ok && r != nil {
+		rules, err := DecodeRules(r)
+		if err != nil {
+			return Call{}, InField("rules", err)
+		}
+		c.Rules = rules
+	}
+	return c, nil
+}
+
+// DecodeArgs interprets an argument field: a JSON string is parsed as JSON
+// text (OpenAI's "arguments"); anything else is the value itself. Text that
+// does not parse is returned as raw with invalid set.
+func DecodeArgs(a any) (args any, raw string, invalid bool) {
+	s, ok := a.(string)
+	if !ok {
+		return a, "", false
+	}
+	v, err := ParseJSONString(s)
+	if err != nil {
+		return nil, s, true
+	}
+	return v, "", false
+}
+
+// DecodeRules reads per-argument rules: an object from argument path to a
+// rule object such as {"one_of": [...]}, {"regex": "..."}, {"approx": 10,
+// "tol": 1}, {"fuzzy": 0.8}, {"type": "string"}, {"optional": true} or
+// {"ignore": true}.
+func DecodeRules(v any) (map[string]Rule, error) {
+	obj, ok := v.(Object)
+	if !ok {
+		return nil, fmt.Errorf("want an object from argument path to rule, got %s", Kind(v))
+	}
+	rules := make(map[string]Rule, len(obj))
+	for _, m := range obj {
+		r, err := decodeRule(m.Value)
+		if err != nil {
+			return nil, InField(m.Key, err)
+		}
+		rules[RulePath(m.Key)] = r
+	}
+	return rules, nil
+}
+
+// RulePath puts an argument path in the dotted form rules are keyed by:
+// "attendees[0].name" becomes "attendees.0.name".
+func RulePath(p string) string {
+	if !strings.ContainsAny(p, "[]") {
+		return p
+	}
+	p = strings.ReplaceAll(p, "[", ".")
+	p = strings.ReplaceAll(p, "]", "")
+	return strings.TrimPrefix(p, ".")
+}
+
+var jsonTypes = map[string]bool{"string": true, "number": true, "integer": true, "boolean": true, "array": true, "object": true, "null": true}
+
+func decodeRule(v any) (Rule, error) {
+	obj, ok := v.(Object)
+	if !ok {
+		return Rule{}, fmt.Errorf("want a rule object, got %s", Kind(v))
+	}
+	var r Rule
+	for _, m := range obj {
+		fail := func(format string, args ...any) (Rule, error) {
+			return Rule{}, &FieldError{Path: m.Key, Err: fmt.Errorf(format, args...)}
+		}
+		switch m.Key {
+		case "one_of":
+			l, ok := m.Value.([]any)
+			if !ok {
+				return fail("want a list of values, got %s", Kind(m.Value))
+			}
+			r.OneOf = l
+		case "regex":
+			s, ok := m.Value.(string)
+			if !ok {
+				return fail("want a string, got %s", Kind(m.Value))
+			}
+			re, err := regexp.Compile(s)
+			if err != nil {
+				return fail("%v", err)
+			}
+			r.Regex = re
+		case "approx", "tol", "fuzzy":
+			n, ok := m.Value.(json.Number)
+			if !ok {
+				return fail("want a number, got %s", Kind(m.Value))
+			}
+			f := NumberFloat(n)
+			switch m.Key {
+			case "approx":
+				r.Approx = &f
+			case "tol":
+				if f < 0 {
+					return fail("must not be negative")
+				}
+				r.Tol, r.HasTol = f, true
+			case "fuzzy":
+				if f <= 0 || f > 1 {
+					return fail("want a similarity in (0, 1], got %v", f)
+				}
+				r.Fuzzy = f
+			}
+		case "type":
+			s, ok := m.Value.(string)
+			if !ok || !jsonTypes[s] {
+				return fail("want one of string, number, integer, boolean, array, object, null; got %s", Format(m.Value))
+			}
+			r.Type = s
+		case "optional", "ignore":
+			b, ok := m.Value.(bool)
+			if !ok {
+				return fail("want true or false, got %s", Kind(m.Value))
+			}
+			if m.Key == "optional" {
+				r.Optional = b
+			} else {
+				r.Ignore = b
+			}
+		default:
+			return fail("unknown rule (want one_of, regex, approx, tol, fuzzy, type, optional or ignore)")
+		}
+	}
+	return r, nil
+}
+
+// NormalizeToolName strips a trailing random suffix of an underscore and
+// four letters and digits that mixes both ("delegate_to_sql_agent_xg7c" →
+// "delegate_to_sql_agent"), as some agent platforms append to tool names.
+// Suffixes of only letters ("_data") or only digits ("_2024") are kept.
+func NormalizeToolName(name string) string {
+	n := len(name)
+	if n < 6 || name[n-5] != '_' {
+		return name
+	}
+	letters, digits := 0, 0
+	for i := n - 4; i < n; i++ {
+		switch c := name[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			letters++
+		default:
+			return name
+		}
+	}
+	if letters == 0 || digits == 0 {
+		return name
+	}
+	return name[:n-5]
+}

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/dataset"
+)
+
+// metricFlags mirror metric config keys; a flag that is set overrides its
+// key in every metric entry.
+var metricFlags = []struct {
+	flag, key, kind, usage string
+}{
+	{"profile", "profile", "string", "profile: default, or a peer to reproduce (deepeval, axion, agentevals, adk, deepfabric, bfcl)"},
+	{"order", "order", "string", "call order: any, in-order or exact"},
+	{"args", "args", "string", "argument mode: ignore, exact, contains, within, partial or fuzzy"},
+	{"output", "output", "string", "output comparison: ignore or exact"},
+	{"pairing", "pairing", "string", "pairing for order any: optimal or greedy"},
+	{"scoring", "scoring", "string", "score: f1, recall or precision"},
+	{"threshold", "threshold", "float", "pass mark (default 0.5)"},
+	{"strict", "strict", "bool", "turn any score below 1 into 0"},
+	{"normalize-names", "normalize_names", "bool", `strip random "_xg7c" suffixes from tool names`},
+	{"fuzzy-threshold", "fuzzy_threshold", "float", "similarity fuzzy arguments need (default 0.8)"},
+}
+
+type evalFlags struct {
+	config   string
+	out      string
+	workers  int
+	quiet    bool
+	exitZero bool
+}
+
+func (m *Main) evalCommand() *cobra.Command {
+	var f evalFlags
+	cmd := &cobra.Command{
+		Use:   "eval [flags] CASES...",
+		Short: "Grade cases (JSONL, JSON or YAML files; - for stdin)",
+		Long: `Grade cases and write one result line per case, in input order, to stdout
+or --out, with a summary on stderr.
+
+Exit status: 0 when every case passed; 1 when a case failed its threshold or
+could not be read or scored; 2 for bad usage or an unreadable file.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return m.runEval(cmd, f, args)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.config, "config", "", "config file (YAML or JSON) with metric entries")
+	fs.StringVarP(&f.out, "out", "o", "", "write results to this file instead of stdout")
+	fs.IntVar(&f.workers, "workers", 0, "cases graded at once (default: one per CPU)")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary")
+	fs.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when cases fail (2 still means unreadable input)")
+	for _, mf := range metricFlags {
+		switch mf.kind {
+		case "string":
+			fs.String(mf.flag, "", mf.usage)
+		case "float":
+			fs.Float64(mf.flag, 0, mf.usage)
+		case "bool":
+			fs.Bool(mf.flag, false, mf.usage)
+		}
+	}
+	return cmd
+}
+
+// metricEntries returns the metric entries of the config (or one default
+// entry), with the flags that were set applied to each.
+func metricEntries(fs *pflag.FlagSet, cfg *config.Config) []toolgrade.Object {
+	var entries []toolgrade.Object
+	if cfg != nil && len(cfg.Metrics) > 0 {
+		for _, e := range cfg.Metrics {
+			entries = append(entries, append(toolgrade.Object(nil), e...))
+		}
+	} else {
+		entries = []toolgrade.Object{{}}
+	}
+	for _, mf := range metricFlags {
+		fl := fs.Lookup(mf.flag)
+		if fl == nil || !fl.Changed {
+			continue
+		}
+		var v any = fl.Value.String()
+		switch mf.kind {
+		case "float":
+			f, _ := strconv.ParseFloat(fl.Value.String(), 64)
+			v = toolgrade.MustValue(f)
+		case "bool":
+			v = fl.Value.String() == "true"
+		}
+		for i := range entries {
+			entries[i].Set(mf.key, v)
+		}
+	}
+	return entries
+}
+
+func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
+	var cfg *config.Config
+	if f.config != "" {
+		var err error
+		if cfg, err = config.Load(f.config); err != nil {
+			return usageError("config: %v", err)
+		}
+	}
+	var metrics []toolgrade.Metric
+	for i, e := range metricEntries(cmd.Flags(), cfg) {
+		mt, err := config.Metric(e, &config.Env{})
+		if err != nil {
+			if cfg != nil && len(cfg.Metrics) > 0 {
+				return usageError("%s: metrics[%d]: %v", f.config, i, err)
+			}
+			return usageError("%v", err)
+		}
+		metrics = append(metrics, mt)
+	}
+	// Fail before any output when an input cannot be opened.
+	for _, p := range paths {
+		if p == "-" {
+			continue
+		}
+		fh, err := os.Open(p)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		fh.Close()
+	}
+
+	var out io.Writer = m.Stdout
+	if f.out != "" {
+		fh, err := os.Create(f.out)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		defer fh.Close()
+		out = fh
+	}
+	w := bufio.NewWriterSize(out, 64<<10)
+	workers := f.workers
+	if workers == 0 && cfg != nil {
+		workers = cfg.Workers
+	}
+
+	var sum toolgrade.Summary
+	var line []byte
+	err := toolgrade.Evaluate(cmd.Context(), m.records(paths), metrics, func(r *toolgrade.Result) error {
+		sum.Add(r)
+		line = r.AppendJSON(line[:0])
+		line = append(line, '\n')
+		_, err := w.Write(line)
+		return err
+	}, toolgrade.Workers(workers))
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if !f.quiet {
+		printSummary(m.Stderr, &sum)
+	}
+	if err != nil {
+		return &ExitError{Code: 2, Err: err}
+	}
+	if sum.Passed < sum.Cases && !f.exitZero {
+		return &ExitError{Code: 1}
+	}
+	return nil
+}
+
+// records reads the inputs in turn; "-" is standard input.
+func (m *Main) records(paths []string) iter.Seq2[toolgrade.Record, error] {
+	return func(yield func(toolgrade.Record, error) bool) {
+		for _, p := range paths {
+			src := dataset.File(p)
+			if p == "-" {
+				src = dataset.Reader("-", m.Stdin, dataset.Auto)
+			}
+			for rec, err := range src {
+				if !yield(rec, err) || err != nil {
+					return
+				}
+			}
+		}
+	}
+}
+
+func printSummary(w io.Writer, s *toolgrade.Summary) {
+	fmt.Fprintf(w, "cases %d  passed %d  failed %d  errors %d\n", s.Cases, s.Passed, s.Cases-s.Passed-s.Errors, s.Errors)
+	for _, ms := range s.Metrics {
+		fmt.Fprintf(w, "%s (%s): mean score %.3f  passed %d/%d", ms.Name, ms.Profile, ms.Score, ms.Passed, ms.Count+ms.Errors)
+		if ms.PRFCount > 0 {
+			fmt.Fprintf(w, "  precision %.3f  recall %.3f  f1 %.3f", ms.Precision, ms.Recall, ms.F1)
+		}
+		if ms.Errors > 0 {
+			fmt.Fprintf(w, "  errors %d", ms.Errors)
+		}
+		fmt.Fprintln(w)
+	}
+}

@@ -1,0 +1,130 @@
+package compat_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/internal/shared"
+)
+
+// A conformanceLine is one line of ../shared/conformance/*.jsonl: a peer's
+// config, a case, and what the peer's real code returned.
+type conformanceLine struct {
+	ID     string
+	Line   int
+	Config toolgrade.Object
+	Case   toolgrade.Object
+	Expect toolgrade.Object
+}
+
+// loadConformance reads a conformance file, skipping the test when the
+// shared data is absent.
+func loadConformance(t *testing.T, name string) []conformanceLine {
+	t.Helper()
+	f, err := os.Open(shared.Path(t, "conformance", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []conformanceLine
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		v, err := toolgrade.ParseJSON(sc.Bytes())
+		if err != nil {
+			t.Fatalf("%s:%d: %v", name, n, err)
+		}
+		obj := v.(toolgrade.Object)
+		l := conformanceLine{Line: n}
+		id, _ := obj.Get("id")
+		l.ID, _ = id.(string)
+		for _, f := range []struct {
+			key string
+			dst *toolgrade.Object
+		}{{"config", &l.Config}, {"case", &l.Case}, {"expect", &l.Expect}} {
+			v, _ := obj.Get(f.key)
+			o, ok := v.(toolgrade.Object)
+			if !ok {
+				t.Fatalf("%s:%d: %s is not an object", name, n, f.key)
+			}
+			*f.dst = o
+		}
+		lines = append(lines, l)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) == 0 {
+		t.Fatalf("%s: no cases", name)
+	}
+	return lines
+}
+
+// grade builds the line's metric from its config, exactly as a config file
+// entry would be, and grades the line's case. A config the profile rejects
+// gives an error result, as the peer raises at construction.
+func grade(t *testing.T, l conformanceLine, env *config.Env) toolgrade.MetricResult {
+	t.Helper()
+	m, err := config.Metric(l.Config, env)
+	if err != nil {
+		return toolgrade.MetricResult{Error: err.Error()}
+	}
+	c, err := dataset.DecodeCase(l.Case)
+	if err != nil {
+		return toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Error: err.Error()}
+	}
+	c.ID = l.ID
+	return toolgrade.Grade(context.Background(), c, []toolgrade.Metric{m}).Metrics[0]
+}
+
+// checkExpect compares a result with the line's expect: score within 1e-9
+// (null: an error result), success (null: no verdict), and an error exactly
+// where the peer raised one. It reports through t.Errorf and returns
+// whether the line passed.
+func checkExpect(t *testing.T, l conformanceLine, r toolgrade.MetricResult) bool {
+	t.Helper()
+	ok := true
+	wantErr, _ := l.Expect.Get("error")
+	if wantErr != nil {
+		if r.Error == "" {
+			t.Errorf("%s (line %d): want error %v, got score %v (reason: %s)", l.ID, l.Line, wantErr, r.Score, r.Reason)
+			return false
+		}
+		return true
+	}
+	if r.Error != "" {
+		t.Errorf("%s (line %d): unexpected error: %s", l.ID, l.Line, r.Error)
+		return false
+	}
+	if s, _ := l.Expect.Get("score"); s != nil {
+		want := toolgrade.NumberFloat(s.(json.Number))
+		if math.Abs(r.Score-want) > 1e-9 {
+			t.Errorf("%s (line %d): score %v, want %v (reason: %s)", l.ID, l.Line, r.Score, want, r.Reason)
+			ok = false
+		}
+	}
+	if s, present := l.Expect.Get("success"); present {
+		switch s := s.(type) {
+		case nil:
+			if r.Threshold != nil {
+				t.Errorf("%s (line %d): success %v, want null (no verdict)", l.ID, l.Line, r.Success)
+				ok = false
+			}
+		case bool:
+			if r.Threshold == nil || r.Success != s {
+				t.Errorf("%s (line %d): success %v (threshold %v), want %v", l.ID, l.Line, r.Success, r.Threshold, s)
+				ok = false
+			}
+		}
+	}
+	return ok
+}

@@ -1,0 +1,69 @@
+// Package compat holds profiles that reproduce other tools' tool-calling
+// scores exactly, so that a team switching to toolgrade keeps its
+// baselines: one file per peer, built on package match. A peer's quirks
+// live in its profile, never in the shared engine.
+package compat
+
+import (
+	"encoding/json"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// pyEqual is Python's == on values decoded by json.loads: True == 1 == 1.0,
+// False == 0 == -0.0, ints compare exactly with floats, dicts ignore key
+// order, lists are ordered, and "1" != 1.
+func pyEqual(a, b any) bool {
+	switch a := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		switch b := b.(type) {
+		case bool:
+			return a == b
+		case json.Number:
+			return toolgrade.CompareNumbers(boolNumber(a), b) == 0
+		}
+	case json.Number:
+		switch b := b.(type) {
+		case json.Number:
+			return toolgrade.CompareNumbers(a, b) == 0
+		case bool:
+			return toolgrade.CompareNumbers(a, boolNumber(b)) == 0
+		}
+	case string:
+		bs, ok := b.(string)
+		return ok && a == bs
+	case []any:
+		bl, ok := b.([]any)
+		if !ok || len(a) != len(bl) {
+			return false
+		}
+		for i := range a {
+			if !pyEqual(a[i], bl[i]) {
+				return false
+			}
+		}
+		return true
+	case toolgrade.Object:
+		bo, ok := b.(toolgrade.Object)
+		if !ok || len(a) != len(bo) {
+			return false
+		}
+		for _, m := range a {
+			bv, ok := bo.Get(m.Key)
+			if !ok || !pyEqual(m.Value, bv) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func boolNumber(b bool) json.Number {
+	if b {
+		return "1"
+	}
+	return "0"
+}

@@ -1,0 +1,275 @@
+// Package config reads toolgrade's configuration files (YAML or JSON) and
+// builds the metrics they name.
+//
+// A metric entry names a metric (default tool_correctness) and, for tool
+// correctness, a profile: "default" for toolgrade's own semantics, or a
+// peer whose numbers it reproduces. The other keys are the profile's
+// options, spelled as the profile spells them, so that a peer's option
+// names work unchanged:
+//
+//	metrics:
+//	  - profile: default
+//	    order: any
+//	    args: exact
+//	  - profile: deepeval
+//	    should_consider_ordering: true
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/judge"
+	"github.com/toolgrade/toolgrade/match"
+)
+
+// A Config is a parsed configuration file. Sections other than metrics
+// and workers are kept as written and read by the parts that own them.
+type Config struct {
+	// Metrics holds each metric entry as written.
+	Metrics []toolgrade.Object
+	// Workers is how many cases are graded at once (0: one per CPU).
+	Workers int
+	// Judge configures the LLM judge (see judge.go).
+	Judge toolgrade.Object
+	// Datasets lists case files or globs for a suite run.
+	Datasets []string
+	// Reports names report outputs (see reports.go).
+	Reports toolgrade.Object
+	// Tools is a file of tool definitions used for every case that gives
+	// none of its own.
+	Tools string
+	// Dir is the directory of the file, for resolving relative paths.
+	Dir string
+}
+
+// Load reads a configuration file.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	c.Dir = filepath.Dir(path)
+	return c, nil
+}
+
+// Parse reads a configuration from YAML or JSON text.
+func Parse(data []byte) (*Config, error) {
+	v, err := dataset.YAMLValue(data) // YAML is a superset of JSON
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := v.(toolgrade.Object)
+	if !ok {
+		if v == nil {
+			return &Config{}, nil
+		}
+		return nil, fmt.Errorf("want a mapping at the top, got %s", toolgrade.Kind(v))
+	}
+	c := &Config{}
+	for _, m := range obj {
+		switch m.Key {
+		case "metrics":
+			list, ok := m.Value.([]any)
+			if !ok {
+				return nil, &toolgrade.FieldError{Path: "metrics", Err: fmt.Errorf("want a list, got %s", toolgrade.Kind(m.Value))}
+			}
+			for i, e := range list {
+				eo, ok := e.(toolgrade.Object)
+				if !ok {
+					return nil, &toolgrade.FieldError{Path: fmt.Sprintf("metrics[%d]", i), Err: fmt.Errorf("want a mapping, got %s", toolgrade.Kind(e))}
+				}
+				c.Metrics = append(c.Metrics, eo)
+			}
+		case "workers":
+			n, ok := m.Value.(json.Number)
+			if !ok || !toolgrade.IsIntegerLiteral(string(n)) {
+				return nil, &toolgrade.FieldError{Path: "workers", Err: errors.New("want a whole number")}
+			}
+			fmt.Sscan(string(n), &c.Workers)
+		case "judge", "reports":
+			o, ok := m.Value.(toolgrade.Object)
+			if !ok && m.Value != nil {
+				return nil, &toolgrade.FieldError{Path: m.Key, Err: fmt.Errorf("want a mapping, got %s", toolgrade.Kind(m.Value))}
+			}
+			if m.Key == "judge" {
+				c.Judge = o
+			} else {
+				c.Reports = o
+			}
+		case "datasets":
+			list, ok := m.Value.([]any)
+			if !ok {
+				list = []any{m.Value}
+			}
+			for i, e := range list {
+				s, ok := e.(string)
+				if !ok {
+					return nil, &toolgrade.FieldError{Path: fmt.Sprintf("datasets[%d]", i), Err: fmt.Errorf("want a path, got %s", toolgrade.Kind(e))}
+				}
+				c.Datasets = append(c.Datasets, s)
+			}
+		case "tools":
+			s, ok := m.Value.(string)
+			if !ok {
+				return nil, &toolgrade.FieldError{Path: "tools", Err: fmt.Errorf("want a path, got %s", toolgrade.Kind(m.Value))}
+			}
+			c.Tools = s
+		default:
+			return nil, &toolgrade.FieldError{Path: m.Key, Err: errors.New("unknown key (want metrics, workers, judge, datasets, reports or tools)")}
+		}
+	}
+	return c, nil
+}
+
+// Env holds what metrics share across a run.
+type Env struct {
+	// Judge is the LLM judge, if one is configured.
+	Judge judge.Judge
+	// Tools are the run's tool definitions (--tools), for cases that give
+	// none of their own.
+	Tools []toolgrade.Tool
+}
+
+// Build creates the metrics of the config.
+func (c *Config) Build(env *Env) ([]toolgrade.Metric, error) {
+	var out []toolgrade.Metric
+	for i, e := range c.Metrics {
+		m, err := Metric(e, env)
+		if err != nil {
+			return nil, toolgrade.InField(fmt.Sprintf("metrics[%d]", i), err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// A builder makes a metric from its options, as JSON.
+type builder func(opts []byte, env *Env) (toolgrade.Metric, error)
+
+// profiles maps each tool-correctness profile to its builder.
+var profiles = map[string]builder{
+	"default": build(match.New),
+}
+
+// build adapts a constructor taking an options struct, decoded strictly
+// from the entry's keys.
+func build[O any, M toolgrade.Metric](newMetric func(O) (M, error)) builder {
+	return func(opts []byte, _ *Env) (toolgrade.Metric, error) {
+		var o O
+		if err := Strict(opts, &o); err != nil {
+			return nil, err
+		}
+		m, err := newMetric(o)
+		if err != nil {
+			return nil, err // not m: a nil *T in an interface is not nil
+		}
+		return m, nil
+	}
+}
+
+// otherMetrics maps metric names other than tool_correctness to their
+// builders; they have no profiles.
+var otherMetrics = map[string]builder{}
+
+// Profiles lists the profile names.
+func Profiles() []string {
+	names := make([]string, 0, len(profiles))
+	for n := range profiles {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Metric builds one metric from its entry: "metric" (default
+// tool_correctness), "profile" (for tool_correctness; default "default"),
+// "name" (a name for the results), and the options of the profile or
+// metric.
+func Metric(entry toolgrade.Object, env *Env) (toolgrade.Metric, error) {
+	if env == nil {
+		env = &Env{}
+	}
+	profile, name, metric := "", "", "tool_correctness"
+	opts := toolgrade.Object{}
+	for _, m := range entry {
+		switch m.Key {
+		case "profile", "name", "metric":
+			s, ok := m.Value.(string)
+			if !ok {
+				return nil, &toolgrade.FieldError{Path: m.Key, Err: fmt.Errorf("want a string, got %s", toolgrade.Kind(m.Value))}
+			}
+			switch m.Key {
+			case "profile":
+				profile = s
+			case "name":
+				name = s
+			case "metric":
+				metric = s
+			}
+		default:
+			opts = append(opts, m)
+		}
+	}
+	var b builder
+	if metric == "tool_correctness" {
+		if profile == "" {
+			profile = "default"
+		}
+		var ok bool
+		if b, ok = profiles[profile]; !ok {
+			return nil, &toolgrade.FieldError{Path: "profile", Err: fmt.Errorf("unknown profile %q (want %s)", profile, strings.Join(Profiles(), ", "))}
+		}
+	} else {
+		var ok bool
+		if b, ok = otherMetrics[metric]; !ok {
+			names := []string{"tool_correctness"}
+			for n := range otherMetrics {
+				names = append(names, n)
+			}
+			slices.Sort(names[1:])
+			return nil, &toolgrade.FieldError{Path: "metric", Err: fmt.Errorf("unknown metric %q (want %s)", metric, strings.Join(names, ", "))}
+		}
+		if profile != "" && profile != "default" {
+			return nil, &toolgrade.FieldError{Path: "profile", Err: fmt.Errorf("metric %s has no profiles", metric)}
+		}
+	}
+	m, err := b(toolgrade.AppendJSON(nil, opts), env)
+	if err != nil {
+		if metric != "tool_correctness" {
+			return nil, fmt.Errorf("metric %s: %w", metric, err)
+		}
+		return nil, fmt.Errorf("profile %s: %w", profile, err)
+	}
+	if name != "" {
+		m = toolgrade.Named(m, name)
+	}
+	return m, nil
+}
+
+// Strict decodes options JSON into v, rejecting unknown keys.
+func Strict(opts []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(opts))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		msg := err.Error()
+		msg = strings.TrimPrefix(msg, "json: ")
+		if f, ok := strings.CutPrefix(msg, "unknown field "); ok {
+			return fmt.Errorf("unknown option %s", f)
+		}
+		return errors.New(msg)
+	}
+	return nil
+}

@@ -1,0 +1,244 @@
+// Package dataset reads cases from files: JSON Lines, a JSON array (or
+// whitespace-separated JSON values), and YAML (a list of cases, or one case
+// per document). Reading streams: records are split off the input one at a
+// time and decoded later, on [toolgrade.Evaluate]'s workers, so memory does
+// not grow with the file.
+//
+// A record that cannot be decoded becomes an error result naming the file,
+// the line the record starts on and the field; the run goes on. Only an
+// input that cannot be read or split at all stops it.
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// A Format is a file format for cases.
+type Format string
+
+const (
+	// Auto picks the format from the file name, else from the content.
+	Auto Format = ""
+	// JSONL is one JSON object per line.
+	JSONL Format = "jsonl"
+	// JSON is a JSON array of objects, or objects one after another.
+	JSON Format = "json"
+	// YAML is a YAML list of objects, or one object per document.
+	YAML Format = "yaml"
+)
+
+// formatOf picks a format from a file name.
+func formatOf(name string) Format {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".jsonl", ".ndjson":
+		return JSONL
+	case ".json":
+		return JSON
+	case ".yaml", ".yml":
+		return YAML
+	}
+	return Auto
+}
+
+// Files reads the named files one after another; "-" is standard input.
+// A file that cannot be opened or split is a fatal error naming it.
+func Files(names ...string) iter.Seq2[toolgrade.Record, error] {
+	return func(yield func(toolgrade.Record, error) bool) {
+		for _, name := range names {
+			ok := true
+			for rec, err := range File(name) {
+				if !yield(rec, err) {
+					return
+				}
+				if err != nil {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				return
+			}
+		}
+	}
+}
+
+// File reads one file; "-" is standard input.
+func File(name string) iter.Seq2[toolgrade.Record, error] {
+	return func(yield func(toolgrade.Record, error) bool) {
+		var r io.Reader = os.Stdin
+		if name != "-" {
+			f, err := os.Open(name)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			defer f.Close()
+			r = f
+		}
+		for rec, err := range Reader(name, r, formatOf(name)) {
+			if !yield(rec, err) {
+				return
+			}
+		}
+	}
+}
+
+// Reader reads cases from r; name is used in error messages and results.
+func Reader(name string, r io.Reader, format Format) iter.Seq2[toolgrade.Record, error] {
+	return func(yield func(toolgrade.Record, error) bool) {
+		br := bufio.NewReaderSize(r, 64<<10)
+		if format == Auto || format == JSON {
+			first, err := peekNonSpace(br)
+			if err != nil && err != io.EOF {
+				yield(nil, fmt.Errorf("%s: %w", name, err))
+				return
+			}
+			switch {
+			case err == io.EOF:
+				return // empty input: no cases
+			case first == '[':
+				format = JSON
+			case first == '{':
+				format = JSONL // decided line by line below
+			default:
+				if format == JSON {
+					yield(nil, fmt.Errorf("%s:1: want a JSON array or object, got %q", name, first))
+					return
+				}
+				format = YAML
+			}
+		}
+		var err error
+		switch format {
+		case JSONL:
+			err = readLines(name, br, yield)
+		case JSON:
+			err = readValues(name, br, 1, yield)
+		case YAML:
+			err = readYAML(name, br, yield)
+		default:
+			err = fmt.Errorf("unknown format %q", format)
+		}
+		if err != nil && !errors.Is(err, errStop) {
+			yield(nil, err)
+		}
+	}
+}
+
+// errStop says the consumer stopped early; it is not reported.
+var errStop = errors.New("stopped")
+
+func peekNonSpace(br *bufio.Reader) (byte, error) {
+	for {
+		b, err := br.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		switch b {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case 0xEF: // a UTF-8 byte order mark
+			if p, _ := br.Peek(2); len(p) == 2 && p[0] == 0xBB && p[1] == 0xBF {
+				br.Discard(2)
+				continue
+			}
+		}
+		br.UnreadByte()
+		return b, nil
+	}
+}
+
+// readLine reads one line of any length without its line ending.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	line, err := br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		buf := append([]byte(nil), line...)
+		for err == bufio.ErrBufferFull {
+			line, err = br.ReadSlice('\n')
+			buf = append(buf, line...)
+		}
+		line = buf
+	}
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if len(line) == 0 && err == io.EOF {
+		return nil, io.EOF
+	}
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	return line, nil
+}
+
+// readLines splits JSON Lines. If the first record is not a complete JSON
+// value on its line (a pretty-printed object), the input is read as JSON
+// values one after another instead.
+func readLines(name string, br *bufio.Reader, yield func(toolgrade.Record, error) bool) error {
+	lineNo := 0
+	first := formatOf(name) != JSONL // a .jsonl file is JSON Lines, broken lines and all
+	for {
+		line, err := readLine(br)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", name, lineNo+1, err)
+		}
+		lineNo++
+		trimmed := bytes.TrimSpace(line)
+		if len(trimmed) == 0 {
+			continue
+		}
+		if first {
+			first = false
+			if !completeValue(trimmed) {
+				// Not JSON Lines after all: rescan from here as values.
+				rest := io.MultiReader(bytes.NewReader(append(append([]byte(nil), line...), '\n')), br)
+				return readValues(name, bufio.NewReaderSize(rest, 64<<10), lineNo, yield)
+			}
+		}
+		rec := &record{data: append([]byte(nil), trimmed...), source: name, line: lineNo}
+		if !yield(rec, nil) {
+			return errStop
+		}
+	}
+}
+
+// completeValue reports whether b holds exactly one balanced JSON value
+// (strings and brackets only; the content is checked on decoding).
+func completeValue(b []byte) bool {
+	depth, inString, escaped := 0, false, false
+	for i, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth == 0 {
+				return len(bytes.TrimSpace(b[i+1:])) == 0
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,152 @@
+package assign
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+func total(scores [][]float64, rows []int) float64 {
+	t := 0.0
+	for i, j := range rows {
+		if j >= 0 {
+			t += scores[i][j]
+		}
+	}
+	return t
+}
+
+// bruteForce tries every injective mapping of rows to columns (or none).
+func bruteForce(scores [][]float64) float64 {
+	n := len(scores)
+	if n == 0 {
+		return 0
+	}
+	m := len(scores[0])
+	used := make([]bool, m)
+	var best float64
+	var rec func(i int, acc float64)
+	rec = func(i int, acc float64) {
+		if i == n {
+			best = max(best, acc)
+			return
+		}
+		rec(i+1, acc) // row i unpaired
+		for j := 0; j < m; j++ {
+			if !used[j] {
+				used[j] = true
+				rec(i+1, acc+max(scores[i][j], 0))
+				used[j] = false
+			}
+		}
+	}
+	rec(0, 0)
+	return best
+}
+
+func TestMaximizeTable(t *testing.T) {
+	tests := []struct {
+		name   string
+		scores [][]float64
+		want   []int
+	}{
+		{"empty", nil, nil},
+		{"no columns", [][]float64{{}, {}}, []int{-1, -1}},
+		{"identity", [][]float64{{1, 0}, {0, 1}}, []int{0, 1}},
+		{"greedy trap", [][]float64{{1, 1}, {1, 0}}, []int{1, 0}},
+		{"zero pairs are not reported", [][]float64{{0, 0}, {0, 1}}, []int{-1, 1}},
+		{"wide", [][]float64{{0.2, 0.9, 0.5}}, []int{1}},
+		{"tall", [][]float64{{0.5}, {0.7}, {0.1}}, []int{-1, 0, -1}},
+		{"partial scores", [][]float64{{0.5, 0.4}, {0.5, 0.1}}, []int{1, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Maximize(tt.scores)
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("Maximize(%v) = %v, want %v", tt.scores, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestMaximizeEqualsBruteForce: the total of the assignment equals the best
+// total found by trying every assignment, up to 7×7.
+func TestMaximizeEqualsBruteForce(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 7).Draw(t, "rows")
+		m := rapid.IntRange(0, 7).Draw(t, "cols")
+		// Few distinct values make ties, where mistakes hide.
+		values := []float64{0, 0, 0.25, 0.5, 1, 1.0 / 3}
+		scores := make([][]float64, n)
+		for i := range scores {
+			scores[i] = make([]float64, m)
+			for j := range scores[i] {
+				scores[i][j] = values[rapid.IntRange(0, len(values)-1).Draw(t, "v")]
+			}
+		}
+		rows := Maximize(scores)
+		if len(rows) != n {
+			t.Fatalf("got %d rows, want %d", len(rows), n)
+		}
+		seen := map[int]bool{}
+		for i, j := range rows {
+			if j < 0 {
+				continue
+			}
+			if seen[j] {
+				t.Fatalf("column %d used twice: %v", j, rows)
+			}
+			seen[j] = true
+			if scores[i][j] <= 0 {
+				t.Fatalf("zero pair %d→%d reported", i, j)
+			}
+		}
+		if got, want := total(scores, rows), bruteForce(scores); math.Abs(got-want) > 1e-9 {
+			t.Fatalf("total %v, brute force %v; scores %v rows %v", got, want, scores, rows)
+		}
+	})
+}
+
+func TestGreedyBeyondCap(t *testing.T) {
+	// The greedy fallback must still be a valid assignment.
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := MaxExact + 1
+	scores := make([][]float64, n)
+	for i := range scores {
+		scores[i] = make([]float64, 3)
+		scores[i][rng.IntN(3)] = rng.Float64()
+	}
+	rows := Maximize(scores)
+	seen := map[int]bool{}
+	for _, j := range rows {
+		if j >= 0 {
+			if seen[j] {
+				t.Fatalf("column %d used twice", j)
+			}
+			seen[j] = true
+		}
+	}
+	if len(seen) != 3 {
+		t.Errorf("paired %d columns, want 3", len(seen))
+	}
+}
+
+func BenchmarkMaximize100(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	scores := make([][]float64, 100)
+	for i := range scores {
+		scores[i] = make([]float64, 100)
+		for j := range scores[i] {
+			if rng.IntN(4) == 0 {
+				scores[i][j] = rng.Float64()
+			}
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Maximize(scores)
+	}
+}

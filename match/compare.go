@@ -1,0 +1,443 @@
+// Package match pairs expected tool calls with called ones and compares
+// their arguments. It is the engine under every profile, and it holds
+// toolgrade's own metric, [ToolCorrectness].
+//
+// Argument comparison follows the JSON value semantics of package
+// toolgrade: 1 equals 1.0, true is not 1, "1" is not 1, object key order is
+// irrelevant, arrays are ordered, and a key set to null differs from a
+// missing key unless a rule says the argument is optional.
+//
+// Peer quirks (Python equality, greedy pairing by value) do not belong
+// here; they live in package compat.
+package match
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// A Mode says how the arguments of a called tool are compared with those of
+// the expected call.
+type Mode string
+
+const (
+	// Ignore accepts any arguments.
+	Ignore Mode = "ignore"
+	// Exact wants the same keys with equal values, recursively.
+	Exact Mode = "exact"
+	// Contains wants every expected key in the call with an equal value,
+	// recursively; the call may have extra keys.
+	Contains Mode = "contains"
+	// Within wants every key of the call among the expected ones with an
+	// equal value, recursively; the call may leave keys out.
+	Within Mode = "within"
+	// Partial gives graded credit: over the union of keys, each equal value
+	// earns an equal share, and nested objects recurse.
+	Partial Mode = "partial"
+	// Fuzzy compares by similarity (strings by difflib ratio, numbers by
+	// relative difference, objects and arrays recursively) and matches when
+	// the similarity reaches a threshold.
+	Fuzzy Mode = "fuzzy"
+)
+
+// ParseMode checks a mode name.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(s); m {
+	case Ignore, Exact, Contains, Within, Partial, Fuzzy:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown argument mode %q (want ignore, exact, contains, within, partial or fuzzy)", s)
+}
+
+// DefaultFuzzyThreshold is the similarity at which Fuzzy arguments match.
+const DefaultFuzzyThreshold = 0.8
+
+// A Comparer compares the arguments of an expected call with those of a
+// called one.
+//
+// An expected call that records no arguments (nil) accepts any arguments,
+// unless it has rules; a called call without arguments is compared as if it
+// had passed an empty object.
+type Comparer struct {
+	Mode Mode
+	// FuzzyThreshold is the similarity Fuzzy needs; 0 means
+	// DefaultFuzzyThreshold.
+	FuzzyThreshold float64
+}
+
+// Score returns the credit of the called arguments in [0, 1]: 0 or 1 for
+// every mode but Partial.
+func (c Comparer) Score(expected, called any, rules map[string]toolgrade.Rule) float64 {
+	s, _ := c.compare(expected, called, rules, false)
+	return s
+}
+
+// Diff lists what differs between the expected and called arguments, with
+// argument paths in dotted form ("when.date", "attendees.0.name").
+func (c Comparer) Diff(expected, called any, rules map[string]toolgrade.Rule) []toolgrade.ArgDiff {
+	_, diffs := c.compare(expected, called, rules, true)
+	return diffs
+}
+
+// Similarity is the Fuzzy similarity of two argument values, in [0, 1].
+func Similarity(expected, called any) float64 {
+	w := walker{mode: Fuzzy}
+	return w.value(expected, called, "")
+}
+
+func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule, collect bool) (float64, []toolgrade.ArgDiff) {
+	mode := c.Mode
+	if mode == "" {
+		mode = Exact
+	}
+	if mode == Ignore {
+		return 1, nil
+	}
+	if expected == nil {
+		if len(rules) == 0 {
+			return 1, nil
+		}
+		expected = toolgrade.Object{}
+	}
+	if called == nil {
+		if _, ok := expected.(toolgrade.Object); ok {
+			called = toolgrade.Object{}
+		}
+	}
+	w := walker{mode: mode, rules: rules, collect: collect}
+	s := w.value(expected, called, "")
+	if mode == Fuzzy {
+		threshold := c.FuzzyThreshold
+		if threshold == 0 {
+			threshold = DefaultFuzzyThreshold
+		}
+		if s >= threshold {
+			return 1, nil // a match: its small differences are not failures
+		}
+		if collect && len(w.diffs) == 0 {
+			w.diffs = append(w.diffs, toolgrade.ArgDiff{Expected: expected, Got: called,
+				Note: fmt.Sprintf("similarity %.2f below %.2f", s, threshold)})
+		}
+		return 0, w.diffs
+	}
+	return s, w.diffs
+}
+
+// walker compares two values in one mode. Exact, Contains and Within give 0
+// or 1, Partial a share, Fuzzy a similarity.
+type walker struct {
+	mode    Mode
+	rules   map[string]toolgrade.Rule
+	collect bool
+	diffs   []toolgrade.ArgDiff
+}
+
+func (w *walker) paths() bool { return w.collect || len(w.rules) > 0 }
+
+func (w *walker) diff(path string, expected, got any, note string) {
+	if w.collect {
+		w.diffs = append(w.diffs, toolgrade.ArgDiff{Path: path, Expected: expected, Got: got, Note: note})
+	}
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func (w *walker) value(e, c any, path string) float64 {
+	switch ev := e.(type) {
+	case toolgrade.Object:
+		if cv, ok := c.(toolgrade.Object); ok {
+			return w.object(ev, cv, path)
+		}
+	case []any:
+		if cv, ok := c.([]any); ok {
+			return w.array(ev, cv, path)
+		}
+	case string:
+		if cv, ok := c.(string); ok && w.mode == Fuzzy {
+			s := Ratio(cv, ev)
+			if s < 1 {
+				w.diff(path, e, c, fmt.Sprintf("similarity %.2f", s))
+			}
+			return s
+		}
+	case json.Number:
+		if cv, ok := c.(json.Number); ok && w.mode == Fuzzy {
+			s := numberSimilarity(ev, cv)
+			if s < 1 {
+				w.diff(path, e, c, fmt.Sprintf("similarity %.2f", s))
+			}
+			return s
+		}
+	}
+	if toolgrade.Equal(e, c) {
+		return 1
+	}
+	w.diff(path, e, c, "")
+	return 0
+}
+
+// numberSimilarity is 1 - |a-b| / max(|a|, |b|), at least 0.
+func numberSimilarity(a, b json.Number) float64 {
+	if toolgrade.CompareNumbers(a, b) == 0 {
+		return 1
+	}
+	fa, fb := toolgrade.NumberFloat(a), toolgrade.NumberFloat(b)
+	d := max(math.Abs(fa), math.Abs(fb))
+	if d == 0 || math.IsInf(d, 0) || math.IsNaN(d) {
+		return 0
+	}
+	return max(0, 1-math.Abs(fa-fb)/d)
+}
+
+func (w *walker) array(e, c []any, path string) float64 {
+	if w.mode == Fuzzy {
+		n := max(len(e), len(c))
+		if n == 0 {
+			return 1
+		}
+		sum := 0.0
+		for i := range min(len(e), len(c)) {
+			sum += w.value(e[i], c[i], w.child(path, i))
+		}
+		if len(e) != len(c) {
+			w.diff(path, e, c, fmt.Sprintf("%d items, want %d", len(c), len(e)))
+		}
+		return sum / float64(n)
+	}
+	if len(e) != len(c) {
+		w.diff(path, e, c, fmt.Sprintf("%d items, want %d", len(c), len(e)))
+		return 0
+	}
+	// Arrays earn no partial credit: elements are compared exactly (or, in
+	// Contains and Within, by containment), element by element.
+	inner := w.mode
+	if inner == Partial {
+		inner = Exact
+	}
+	saved := w.mode
+	w.mode = inner
+	defer func() { w.mode = saved }()
+	ok := true
+	for i := range e {
+		if w.value(e[i], c[i], w.child(path, i)) < 1 {
+			ok = false
+			if !w.collect {
+				return 0
+			}
+		}
+	}
+	if ok {
+		return 1
+	}
+	return 0
+}
+
+func (w *walker) child(path string, i int) string {
+	if !w.paths() {
+		return ""
+	}
+	return join(path, strconv.Itoa(i))
+}
+
+func (w *walker) object(e, c toolgrade.Object, path string) float64 {
+	total, count := 0.0, 0
+	failed := false
+	visit := func(key string, ev any, eok bool, cv any, cok bool) bool {
+		p := ""
+		if w.paths() {
+			p = join(path, key)
+		}
+		credit, counted := w.member(p, ev, eok, cv, cok)
+		if !counted {
+			return true
+		}
+		count++
+		total += credit
+		if credit < 1 {
+			failed = true
+			if !w.collect && w.mode != Partial && w.mode != Fuzzy {
+				return false // the answer is 0 already
+			}
+		}
+		return true
+	}
+	for _, m := range e {
+		cv, cok := c.Get(m.Key)
+		if !visit(m.Key, m.Value, true, cv, cok) {
+			return 0
+		}
+	}
+	for _, m := range c {
+		if !e.Has(m.Key) {
+			if !visit(m.Key, nil, false, m.Value, true) {
+				return 0
+			}
+		}
+	}
+	// Rules may name arguments that neither side has (a required one).
+	for rp := range w.rules {
+		key, ok := childKey(path, rp)
+		if ok && !e.Has(key) && !c.Has(key) {
+			if !visit(key, nil, false, nil, false) {
+				return 0
+			}
+		}
+	}
+	switch w.mode {
+	case Partial, Fuzzy:
+		if count == 0 {
+			return 1
+		}
+		return total / float64(count)
+	}
+	if failed {
+		return 0
+	}
+	return 1
+}
+
+// childKey reports whether rule path rp names a direct child of path, and
+// its key.
+func childKey(path, rp string) (string, bool) {
+	if path != "" {
+		if !strings.HasPrefix(rp, path+".") {
+			return "", false
+		}
+		rp = rp[len(path)+1:]
+	}
+	if rp == "" || strings.Contains(rp, ".") {
+		return "", false
+	}
+	return rp, true
+}
+
+// member compares one key of two objects and returns its credit and
+// whether it counts at all.
+func (w *walker) member(path string, e any, eok bool, c any, cok bool) (float64, bool) {
+	if r, ok := w.rules[path]; ok && len(w.rules) > 0 {
+		switch {
+		case r.Ignore:
+			return 0, false
+		case r.Optional && (!cok || c == nil):
+			return 0, false
+		case hasCondition(r):
+			if !cok {
+				w.diff(path, e, nil, "missing")
+				return 0, true
+			}
+			if note := checkRule(r, e, eok, c); note != "" {
+				w.diff(path, e, c, note)
+				return 0, true
+			}
+			return 1, true
+		case r.Optional && !eok:
+			return 1, true // an optional argument may be given with any value
+		}
+	}
+	switch {
+	case eok && cok:
+		return w.value(e, c, path), true
+	case eok: // missing from the call
+		if w.mode == Within {
+			return 0, false
+		}
+		w.diff(path, e, nil, "missing")
+		return 0, true
+	case cok: // not expected
+		if w.mode == Contains {
+			return 0, false
+		}
+		w.diff(path, nil, c, "unexpected")
+		return 0, true
+	}
+	return 0, false
+}
+
+func hasCondition(r toolgrade.Rule) bool {
+	return r.OneOf != nil || r.Regex != nil || r.Approx != nil || r.HasTol || r.Fuzzy > 0 || r.Type != ""
+}
+
+// checkRule returns "" when value c satisfies r, else what failed.
+func checkRule(r toolgrade.Rule, e any, eok bool, c any) string {
+	if r.Type != "" && !isType(c, r.Type) {
+		return "not of type " + r.Type
+	}
+	if r.OneOf != nil {
+		found := false
+		for _, o := range r.OneOf {
+			if toolgrade.Equal(o, c) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return "not one of " + toolgrade.Format(r.OneOf)
+		}
+	}
+	if r.Regex != nil {
+		s, ok := c.(string)
+		if !ok || !r.Regex.MatchString(s) {
+			return "does not match /" + r.Regex.String() + "/"
+		}
+	}
+	if r.Approx != nil || r.HasTol {
+		n, ok := c.(json.Number)
+		if !ok {
+			return "not a number"
+		}
+		var center float64
+		if r.Approx != nil {
+			center = *r.Approx
+		} else if en, ok := e.(json.Number); ok && eok {
+			center = toolgrade.NumberFloat(en)
+		} else {
+			return "no expected number to compare with"
+		}
+		if math.Abs(toolgrade.NumberFloat(n)-center) > r.Tol {
+			return fmt.Sprintf("not within %v of %v", r.Tol, center)
+		}
+	}
+	if r.Fuzzy > 0 {
+		var s float64
+		es, eIsStr := e.(string)
+		cs, cIsStr := c.(string)
+		switch {
+		case eIsStr && cIsStr:
+			s = Ratio(cs, es)
+		case eok:
+			s = Similarity(e, c)
+		}
+		if s < r.Fuzzy {
+			return fmt.Sprintf("similarity %.2f below %.2f", s, r.Fuzzy)
+		}
+	}
+	return ""
+}
+
+func isType(v any, t string) bool {
+	k := toolgrade.Kind(v)
+	switch t {
+	case "number":
+		return k == "number" || k == "integer"
+	case "integer":
+		if k == "integer" {
+			return true
+		}
+		if n, ok := v.(json.Number); ok { // 1.0 is an integer, as in JSON Schema
+			f := toolgrade.NumberFloat(n)
+			return f == math.Trunc(f) && !math.IsInf(f, 0)
+		}
+		return false
+	}
+	return k == t
+}

@@ -1,0 +1,374 @@
+package match
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// Options configure [ToolCorrectness]. The JSON names are the keys of a
+// metric entry in a config file; zero values mean the defaults.
+type Options struct {
+	// Order is "any" (default), "in-order" (calls must keep the expected
+	// order; extra calls in between are allowed) or "exact" (the same calls
+	// in the same positions, nothing else).
+	Order string `json:"order,omitempty"`
+	// Args is the argument mode (default "exact"); see [Mode].
+	Args Mode `json:"args,omitempty"`
+	// ArgsOverrides sets the argument mode per tool name.
+	ArgsOverrides map[string]Mode `json:"args_overrides,omitempty"`
+	// FuzzyThreshold is the similarity Fuzzy arguments need (default 0.8).
+	FuzzyThreshold float64 `json:"fuzzy_threshold,omitempty"`
+	// Output is "ignore" (default) or "exact": the call's output must equal
+	// the expected call's output, when the expected call gives one.
+	Output string `json:"output,omitempty"`
+	// Pairing is "optimal" (default; maximum total score, independent of
+	// list order) or "greedy" (each expected call takes the first unused
+	// called call that matches; for compatibility). Only for order "any".
+	Pairing string `json:"pairing,omitempty"`
+	// Scoring picks the score: "f1" (default), "recall" or "precision".
+	Scoring string `json:"scoring,omitempty"`
+	// Threshold is the pass mark (default 0.5).
+	Threshold *float64 `json:"threshold,omitempty"`
+	// Strict turns any score below 1 into 0.
+	Strict bool `json:"strict,omitempty"`
+	// NormalizeNames strips random "_xg7c"-style suffixes from tool names
+	// before comparing them; see [toolgrade.NormalizeToolName].
+	NormalizeNames bool `json:"normalize_names,omitempty"`
+}
+
+// DefaultThreshold is the pass mark when none is set.
+const DefaultThreshold = 0.5
+
+// ToolCorrectness is toolgrade's own tool-correctness metric.
+//
+// Each expected call is paired with at most one called call. A pair's
+// score s is in [0, 1]: 0 unless the names (and call types) agree, the
+// argument credit otherwise, and 0 when outputs are compared and differ.
+// Invalid calls (arguments that were not JSON) pair with nothing. Then
+//
+//	precision = Σs / number called
+//	recall    = Σs / number expected
+//	F1        = 2·precision·recall / (precision + recall)
+//
+// Both lists empty score 1; exactly one empty scores 0. With order "exact",
+// the score is 1 when every position matches fully and 0 otherwise.
+type ToolCorrectness struct {
+	opts      Options
+	threshold float64
+}
+
+// New checks the options and returns the metric.
+func New(opts Options) (*ToolCorrectness, error) {
+	m := &ToolCorrectness{opts: opts, threshold: DefaultThreshold}
+	o := &m.opts
+	check := func(field, v string, allowed ...string) error {
+		if !slices.Contains(allowed, v) {
+			return fmt.Errorf("%s: unknown value %q (want %s)", field, v, strings.Join(allowed, ", "))
+		}
+		return nil
+	}
+	if o.Order == "" {
+		o.Order = "any"
+	}
+	if o.Args == "" {
+		o.Args = Exact
+	}
+	if o.Output == "" {
+		o.Output = "ignore"
+	}
+	if o.Pairing == "" {
+		o.Pairing = "optimal"
+	}
+	if o.Scoring == "" {
+		o.Scoring = "f1"
+	}
+	if o.FuzzyThreshold == 0 {
+		o.FuzzyThreshold = DefaultFuzzyThreshold
+	}
+	for _, err := range []error{
+		check("order", o.Order, "any", "in-order", "exact"),
+		check("output", o.Output, "ignore", "exact"),
+		check("pairing", o.Pairing, "optimal", "greedy"),
+		check("scoring", o.Scoring, "f1", "recall", "precision"),
+	} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if _, err := ParseMode(string(o.Args)); err != nil {
+		return nil, fmt.Errorf("args: %w", err)
+	}
+	for tool, mode := range o.ArgsOverrides {
+		if _, err := ParseMode(string(mode)); err != nil {
+			return nil, fmt.Errorf("args_overrides.%s: %w", tool, err)
+		}
+	}
+	if o.FuzzyThreshold < 0 || o.FuzzyThreshold > 1 {
+		return nil, fmt.Errorf("fuzzy_threshold: want a similarity in [0, 1], got %v", o.FuzzyThreshold)
+	}
+	if o.Pairing == "greedy" && o.Order != "any" {
+		return nil, fmt.Errorf("pairing: greedy applies only to order any")
+	}
+	if o.Threshold != nil {
+		m.threshold = *o.Threshold
+	}
+	return m, nil
+}
+
+// Options returns the metric's options with defaults filled in.
+func (m *ToolCorrectness) Options() Options { return m.opts }
+
+// Name returns "tool_correctness".
+func (m *ToolCorrectness) Name() string { return "tool_correctness" }
+
+// Profile returns "default".
+func (m *ToolCorrectness) Profile() string { return "default" }
+
+func (m *ToolCorrectness) comparer(tool string) Comparer {
+	mode := m.opts.Args
+	if o, ok := m.opts.ArgsOverrides[tool]; ok {
+		mode = o
+	}
+	return Comparer{Mode: mode, FuzzyThreshold: m.opts.FuzzyThreshold}
+}
+
+func (m *ToolCorrectness) name(c *toolgrade.Call) string {
+	if m.opts.NormalizeNames {
+		return toolgrade.NormalizeToolName(c.Name)
+	}
+	return c.Name
+}
+
+func sameType(a, b string) bool {
+	norm := func(t string) string {
+		if t == "" {
+			return "function"
+		}
+		return t
+	}
+	return norm(a) == norm(b)
+}
+
+// PairScore is the credit of called call c as expected call e.
+func (m *ToolCorrectness) PairScore(e, c *toolgrade.Call) float64 {
+	name := m.name(e)
+	if name != m.name(c) || e.Invalid || c.Invalid || !sameType(e.Type, c.Type) {
+		return 0
+	}
+	s := m.comparer(name).Score(e.Args, c.Args, e.Rules)
+	if s > 0 && m.opts.Output == "exact" && e.Output != nil && !toolgrade.Equal(e.Output, c.Output) {
+		return 0
+	}
+	return s
+}
+
+func (m *ToolCorrectness) diffs(e, c *toolgrade.Call) []toolgrade.ArgDiff {
+	if c.Invalid {
+		return []toolgrade.ArgDiff{{Path: "args", Expected: e.Args, Got: c.ArgsRaw, Note: "not valid JSON"}}
+	}
+	if e.Invalid {
+		return []toolgrade.ArgDiff{{Path: "args", Expected: e.ArgsRaw, Got: c.Args, Note: "expected arguments are not valid JSON"}}
+	}
+	d := m.comparer(m.name(e)).Diff(e.Args, c.Args, e.Rules)
+	if m.opts.Output == "exact" && e.Output != nil && !toolgrade.Equal(e.Output, c.Output) {
+		d = append(d, toolgrade.ArgDiff{Path: "output", Expected: e.Output, Got: c.Output})
+	}
+	return d
+}
+
+// Grade scores one case.
+func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+	exp, got := c.Expected, c.Called
+	n, k := len(exp), len(got)
+	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
+
+	var pairs []toolgrade.Match
+	if n > 0 && k > 0 {
+		scores := make([][]float64, n)
+		cells := make([]float64, n*k)
+		for i := range exp {
+			scores[i] = cells[i*k : (i+1)*k]
+			for j := range got {
+				scores[i][j] = m.PairScore(&exp[i], &got[j])
+			}
+		}
+		switch {
+		case m.opts.Order == "exact":
+			pairs = Positional(scores)
+		case m.opts.Order == "in-order":
+			pairs = InOrder(scores)
+		case m.opts.Pairing == "greedy":
+			pairs = Greedy(scores)
+		default:
+			pairs = Optimal(scores)
+		}
+	}
+
+	sum := 0.0
+	for i := range pairs {
+		sum += pairs[i].Score
+		if pairs[i].Score < 1 {
+			pairs[i].Diffs = m.diffs(&exp[pairs[i].Expected], &got[pairs[i].Called])
+		}
+	}
+	var precision, recall, f1 float64
+	switch {
+	case n == 0 && k == 0:
+		precision, recall, f1 = 1, 1, 1
+	case n == 0 || k == 0:
+		// Exactly one side is empty: nothing can be right.
+	default:
+		precision, recall = sum/float64(k), sum/float64(n)
+		if precision+recall > 0 {
+			f1 = 2 * precision * recall / (precision + recall)
+		}
+	}
+	r.Precision, r.Recall, r.F1 = &precision, &recall, &f1
+
+	switch {
+	case m.opts.Order == "exact":
+		r.Score = 0
+		if n == k && len(pairs) == n && allFull(pairs) {
+			r.Score = 1
+		}
+	case m.opts.Scoring == "recall":
+		r.Score = recall
+	case m.opts.Scoring == "precision":
+		r.Score = precision
+	default:
+		r.Score = f1
+	}
+	if n == 0 && k == 0 {
+		r.Score = 1
+	}
+	raw := r.Score
+	if m.opts.Strict && r.Score < 1 {
+		r.Score = 0
+	}
+	r.Success = r.Score >= m.threshold
+
+	r.Matches = pairs
+	if r.Matches == nil {
+		r.Matches = []toolgrade.Match{}
+	}
+	pairedE, pairedC := make([]bool, n), make([]bool, k)
+	for _, p := range pairs {
+		pairedE[p.Expected], pairedC[p.Called] = true, true
+	}
+	r.Missing, r.Unexpected = []int{}, []int{}
+	for i, ok := range pairedE {
+		if !ok {
+			r.Missing = append(r.Missing, i)
+		}
+	}
+	for j, ok := range pairedC {
+		if !ok {
+			r.Unexpected = append(r.Unexpected, j)
+		}
+	}
+	r.Reason = m.reason(c, &r, raw)
+	return r
+}
+
+func allFull(pairs []toolgrade.Match) bool {
+	for _, p := range pairs {
+		if p.Score < 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// reason explains the result: each missing call (with the closest call of
+// the same name, if one was made), each extra call, each pair that fell
+// short and the arguments that differ.
+func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, raw float64) string {
+	exp, got := c.Expected, c.Called
+	if len(exp) == 0 && len(got) == 0 {
+		return "no calls expected and none made"
+	}
+	var parts []string
+	if len(r.Missing) == 0 && len(r.Unexpected) == 0 && allFull(r.Matches) {
+		parts = append(parts, fmt.Sprintf("all %d expected calls matched", len(exp)))
+	}
+	if m.opts.Order == "exact" && len(exp) != len(got) {
+		parts = append(parts, fmt.Sprintf("exact order needs %d calls, got %d", len(exp), len(got)))
+	}
+	for _, p := range r.Matches {
+		if p.Score < 1 {
+			parts = append(parts, fmt.Sprintf("%s (expected #%d, called #%d) scored %s: %s",
+				exp[p.Expected].Name, p.Expected, p.Called, fmtScore(p.Score), describeDiffs(p.Diffs)))
+		}
+	}
+	unpaired := make(map[int]bool, len(r.Unexpected))
+	for _, j := range r.Unexpected {
+		unpaired[j] = true
+	}
+	for _, i := range r.Missing {
+		e := &exp[i]
+		s := fmt.Sprintf("missing %s (expected #%d)", e, i)
+		if j, ok := m.closest(e, got, unpaired); ok {
+			if m.opts.Order != "any" && m.PairScore(e, &got[j]) > 0 {
+				s += fmt.Sprintf(": called #%d matches but out of order", j)
+			} else {
+				s += fmt.Sprintf(": called #%d differs: %s", j, describeDiffs(m.diffs(e, &got[j])))
+			}
+		}
+		parts = append(parts, s)
+	}
+	for _, j := range r.Unexpected {
+		parts = append(parts, fmt.Sprintf("unexpected %s (called #%d)", &got[j], j))
+	}
+	if m.opts.Strict && raw < 1 {
+		parts = append(parts, fmt.Sprintf("strict: score %s counts as 0", fmtScore(raw)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// closest finds the unpaired called call of the same name whose arguments
+// are most alike, to explain why an expected call went missing.
+func (m *ToolCorrectness) closest(e *toolgrade.Call, got []toolgrade.Call, unpaired map[int]bool) (int, bool) {
+	best, bestScore := -1, -1.0
+	name := m.name(e)
+	for j := range got {
+		if !unpaired[j] || m.name(&got[j]) != name {
+			continue
+		}
+		s := Comparer{Mode: Partial}.Score(e.Args, got[j].Args, e.Rules)
+		if s > bestScore {
+			best, bestScore = j, s
+		}
+	}
+	return best, best >= 0
+}
+
+func describeDiffs(diffs []toolgrade.ArgDiff) string {
+	if len(diffs) == 0 {
+		return "arguments differ"
+	}
+	parts := make([]string, len(diffs))
+	for i, d := range diffs {
+		path := d.Path
+		if path == "" {
+			path = "args"
+		}
+		switch d.Note {
+		case "missing":
+			parts[i] = fmt.Sprintf("%s missing (expected %s)", path, toolgrade.Format(d.Expected))
+		case "unexpected":
+			parts[i] = fmt.Sprintf("%s not expected (got %s)", path, toolgrade.Format(d.Got))
+		case "":
+			parts[i] = fmt.Sprintf("%s expected %s, got %s", path, toolgrade.Format(d.Expected), toolgrade.Format(d.Got))
+		default:
+			parts[i] = fmt.Sprintf("%s %s (expected %s, got %s)", path, d.Note, toolgrade.Format(d.Expected), toolgrade.Format(d.Got))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func fmtScore(f float64) string { return strconv.FormatFloat(f, 'g', 4, 64) }

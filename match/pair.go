@@ -1,0 +1,99 @@
+package match
+
+import (
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/assign"
+)
+
+// The pairing functions take a score matrix, scores[i][j] being the credit
+// of expected call i paired with called call j, and return the pairs they
+// choose, ordered by expected index. A pair of score zero is never chosen.
+
+// Optimal pairs calls one to one so that the total score is maximal. Its
+// total never depends on the order of either list.
+func Optimal(scores [][]float64) []toolgrade.Match {
+	rows := assign.Maximize(scores)
+	var pairs []toolgrade.Match
+	for i, j := range rows {
+		if j >= 0 {
+			pairs = append(pairs, toolgrade.Match{Expected: i, Called: j, Score: scores[i][j]})
+		}
+	}
+	return pairs
+}
+
+// Greedy takes each expected call in order and pairs it with the first
+// unused called call of positive score. It depends on list order and can
+// miss the best pairing; it exists to reproduce tools that work this way.
+func Greedy(scores [][]float64) []toolgrade.Match {
+	var pairs []toolgrade.Match
+	var used []bool
+	for i, row := range scores {
+		if used == nil {
+			used = make([]bool, len(row))
+		}
+		for j, s := range row {
+			if !used[j] && s > 0 {
+				used[j] = true
+				pairs = append(pairs, toolgrade.Match{Expected: i, Called: j, Score: s})
+				break
+			}
+		}
+	}
+	return pairs
+}
+
+// InOrder pairs calls keeping their order on both sides, maximizing the
+// total score: a weighted longest common subsequence.
+func InOrder(scores [][]float64) []toolgrade.Match {
+	n := len(scores)
+	if n == 0 {
+		return nil
+	}
+	m := len(scores[0])
+	// best[i][j]: the best total over the first i expected and j called.
+	best := make([][]float64, n+1)
+	for i := range best {
+		best[i] = make([]float64, m+1)
+	}
+	for i := 1; i <= n; i++ {
+		for j := 1; j <= m; j++ {
+			v := max(best[i-1][j], best[i][j-1])
+			if s := scores[i-1][j-1]; s > 0 {
+				v = max(v, best[i-1][j-1]+s)
+			}
+			best[i][j] = v
+		}
+	}
+	var rev []toolgrade.Match
+	for i, j := n, m; i > 0 && j > 0; {
+		switch s := scores[i-1][j-1]; {
+		case best[i][j] == best[i-1][j]:
+			i--
+		case best[i][j] == best[i][j-1]:
+			j--
+		case s > 0 && best[i][j] == best[i-1][j-1]+s:
+			rev = append(rev, toolgrade.Match{Expected: i - 1, Called: j - 1, Score: s})
+			i, j = i-1, j-1
+		default: // unreachable: every cell comes from one of the three
+			i--
+		}
+	}
+	pairs := make([]toolgrade.Match, len(rev))
+	for k := range rev {
+		pairs[k] = rev[len(rev)-1-k]
+	}
+	return pairs
+}
+
+// Positional pairs expected call i with called call i, where that pair
+// scores above zero.
+func Positional(scores [][]float64) []toolgrade.Match {
+	var pairs []toolgrade.Match
+	for i, row := range scores {
+		if i < len(row) && row[i] > 0 {
+			pairs = append(pairs, toolgrade.Match{Expected: i, Called: i, Score: row[i]})
+		}
+	}
+	return pairs
+}

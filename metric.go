@@ -1,0 +1,121 @@
+package toolgrade
+
+import "context"
+
+// A Metric scores one case. Implementations must be safe for concurrent
+// use: [Evaluate] calls Grade from several goroutines.
+type Metric interface {
+	// Name is the metric's name in results, e.g. "tool_correctness".
+	Name() string
+	// Profile names whose semantics the metric follows: "default" for
+	// toolgrade's own, or a peer ("deepeval", "axion", ...).
+	Profile() string
+	// Grade scores the case. It never panics on bad input: a case that
+	// cannot be scored gives a result with Error set.
+	Grade(ctx context.Context, c *Case) MetricResult
+}
+
+// A MetricResult is one metric's verdict on one case.
+type MetricResult struct {
+	Name    string
+	Profile string
+
+	// Score is the metric's score, usually in [0, 1]. It is meaningless
+	// when Error is set (written as null).
+	Score float64
+	// Threshold is the pass mark; nil means the metric only scores and
+	// gives no verdict (success is written as null).
+	Threshold *float64
+	// Success reports Score >= *Threshold.
+	Success bool
+
+	// Precision, Recall and F1 are set by metrics that pair calls.
+	Precision, Recall, F1 *float64
+	// Components holds named parts of the score (DeepFabric's tool
+	// selection, a judge's score, ...).
+	Components map[string]float64
+
+	// Matches pairs expected with called calls; Missing lists expected
+	// calls left unpaired and Unexpected called calls left unpaired, by
+	// index. Metrics that do not pair calls leave all three nil.
+	Matches    []Match
+	Missing    []int
+	Unexpected []int
+
+	// Reason explains the score in words: each missing call, each extra
+	// call, each differing argument.
+	Reason string
+	// Error is set when the case could not be scored.
+	Error string
+
+	// Usage counts the LLM tokens spent on this result, if any.
+	Usage *Usage
+}
+
+// Verdict reports whether the result passed: no error, and, when there is a
+// threshold, a score at or above it. Results without a threshold pass.
+func (r *MetricResult) Verdict() bool {
+	if r.Error != "" {
+		return false
+	}
+	return r.Threshold == nil || r.Success
+}
+
+// A Match pairs the expected call at index Expected with the called call at
+// index Called. Score is the pair's credit in [0, 1]; Diffs say what kept
+// it below 1.
+type Match struct {
+	Expected int
+	Called   int
+	Score    float64
+	Diffs    []ArgDiff
+}
+
+// An ArgDiff is one difference between an expected and a called call.
+type ArgDiff struct {
+	// Path locates the difference: an argument path ("when.date",
+	// "attendees[0]"), or "output", or "name".
+	Path     string
+	Expected any
+	Got      any
+	// Note says what kind of difference it is when the values alone do not:
+	// "missing" (absent from the call), "unexpected" (not expected at all),
+	// or the rule that failed.
+	Note string
+}
+
+// Usage counts LLM tokens and requests behind a result.
+type Usage struct {
+	PromptTokens     int64
+	CompletionTokens int64
+	Requests         int64 // requests sent (not answered from the cache)
+	CachedRequests   int64 // requests answered from the cache
+}
+
+// Add adds u2 to u.
+func (u *Usage) Add(u2 Usage) {
+	u.PromptTokens += u2.PromptTokens
+	u.CompletionTokens += u2.CompletionTokens
+	u.Requests += u2.Requests
+	u.CachedRequests += u2.CachedRequests
+}
+
+// Float returns a pointer to f, for optional fields such as thresholds.
+func Float(f float64) *float64 { return &f }
+
+// Named gives a metric another name in results, so that one suite can run
+// the same metric twice with different options.
+func Named(m Metric, name string) Metric { return named{m, name} }
+
+type named struct {
+	Metric
+	name string
+}
+
+func (n named) Name() string { return n.name }
+
+func (n named) Grade(ctx context.Context, c *Case) MetricResult {
+	r := n.Metric.Grade(ctx, c)
+	r.Name = n.name
+	return r
+}

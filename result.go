@@ -1,0 +1,367 @@
+package toolgrade
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// A Result is every metric's verdict on one case. It is written as one JSON
+// line (see [Result.AppendJSON]); that form is a contract other tools read.
+type Result struct {
+	ID      string
+	Success bool // no metric failed or erred
+	Metrics []MetricResult
+	// Error is set when the record itself could not be read; every metric
+	// then carries the same error.
+	Error string
+
+	// Case is the graded case, for reports that show calls side by side;
+	// nil when the record could not be read. It is not written as JSON.
+	Case *Case
+}
+
+// MarshalJSON writes the result contract.
+func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
+
+// AppendJSON appends the result as one line of compact JSON, without the
+// newline:
+//
+//	{"id":"c1","success":true,"metrics":[{"name":"tool_correctness",
+//	 "profile":"default","score":0.75,"success":true,"threshold":0.5,
+//	 "precision":1,"recall":0.6,"f1":0.75,"matches":[...],"missing":[2],
+//	 "unexpected":[],"reason":"...","error":null}]}
+//
+// score is null when the metric erred; success is null when the metric
+// gives no verdict; precision, recall, f1, components, matches, missing and
+// unexpected appear only where the metric sets them.
+func (r *Result) AppendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = AppendJSONString(b, r.ID)
+	b = append(b, `,"success":`...)
+	b = strconv.AppendBool(b, r.Success)
+	b = append(b, `,"metrics":[`...)
+	for i := range r.Metrics {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = r.Metrics[i].AppendJSON(b)
+	}
+	b = append(b, ']')
+	if r.Error != "" {
+		b = append(b, `,"error":`...)
+		b = AppendJSONString(b, r.Error)
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends the metric result's JSON object.
+func (m *MetricResult) AppendJSON(b []byte) []byte {
+	b = append(b, `{"name":`...)
+	b = AppendJSONString(b, m.Name)
+	b = append(b, `,"profile":`...)
+	b = AppendJSONString(b, m.Profile)
+	b = append(b, `,"score":`...)
+	if m.Error != "" {
+		b = append(b, "null"...)
+	} else {
+		b = AppendFloat(b, m.Score)
+	}
+	b = append(b, `,"success":`...)
+	if m.Error != "" || m.Threshold == nil {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendBool(b, m.Success)
+	}
+	b = append(b, `,"threshold":`...)
+	if m.Threshold == nil {
+		b = append(b, "null"...)
+	} else {
+		b = AppendFloat(b, *m.Threshold)
+	}
+	for _, f := range []struct {
+		key string
+		v   *float64
+	}{{"precision", m.Precision}, {"recall", m.Recall}, {"f1", m.F1}} {
+		if f.v != nil {
+			b = append(b, ',', '"')
+			b = append(b, f.key...)
+			b = append(b, '"', ':')
+			b = AppendFloat(b, *f.v)
+		}
+	}
+	if len(m.Components) > 0 {
+		b = append(b, `,"components":{`...)
+		keys := make([]string, 0, len(m.Components))
+		for k := range m.Components {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendJSONString(b, k)
+			b = append(b, ':')
+			b = AppendFloat(b, m.Components[k])
+		}
+		b = append(b, '}')
+	}
+	if m.Matches != nil || m.Missing != nil || m.Unexpected != nil {
+		b = append(b, `,"matches":[`...)
+		for i := range m.Matches {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = m.Matches[i].appendJSON(b)
+		}
+		b = append(b, `],"missing":`...)
+		b = appendInts(b, m.Missing)
+		b = append(b, `,"unexpected":`...)
+		b = appendInts(b, m.Unexpected)
+	}
+	if m.Reason != "" {
+		b = append(b, `,"reason":`...)
+		b = AppendJSONString(b, m.Reason)
+	}
+	if m.Usage != nil {
+		b = append(b, `,"usage":{"prompt_tokens":`...)
+		b = strconv.AppendInt(b, m.Usage.PromptTokens, 10)
+		b = append(b, `,"completion_tokens":`...)
+		b = strconv.AppendInt(b, m.Usage.CompletionTokens, 10)
+		b = append(b, `,"requests":`...)
+		b = strconv.AppendInt(b, m.Usage.Requests, 10)
+		b = append(b, `,"cached_requests":`...)
+		b = strconv.AppendInt(b, m.Usage.CachedRequests, 10)
+		b = append(b, '}')
+	}
+	b = append(b, `,"error":`...)
+	if m.Error == "" {
+		b = append(b, "null"...)
+	} else {
+		b = AppendJSONString(b, m.Error)
+	}
+	return append(b, '}')
+}
+
+func (m *Match) appendJSON(b []byte) []byte {
+	b = append(b, `{"expected":`...)
+	b = strconv.AppendInt(b, int64(m.Expected), 10)
+	b = append(b, `,"called":`...)
+	b = strconv.AppendInt(b, int64(m.Called), 10)
+	b = append(b, `,"score":`...)
+	b = AppendFloat(b, m.Score)
+	if len(m.Diffs) > 0 {
+		b = append(b, `,"diffs":[`...)
+		for i, d := range m.Diffs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"path":`...)
+			b = AppendJSONString(b, d.Path)
+			b = append(b, `,"expected":`...)
+			b = AppendJSON(b, d.Expected)
+			b = append(b, `,"got":`...)
+			b = AppendJSON(b, d.Got)
+			if d.Note != "" {
+				b = append(b, `,"note":`...)
+				b = AppendJSONString(b, d.Note)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+func appendInts(b []byte, xs []int) []byte {
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, ']')
+}
+
+// UnmarshalJSON reads a result line written by [Result.AppendJSON].
+func (r *Result) UnmarshalJSON(data []byte) error {
+	v, err := ParseJSON(data)
+	if err != nil {
+		return err
+	}
+	return r.fromValue(v)
+}
+
+// ParseResult reads one result line.
+func ParseResult(line []byte) (Result, error) {
+	var r Result
+	err := r.UnmarshalJSON(line)
+	return r, err
+}
+
+func (r *Result) fromValue(v any) error {
+	obj, ok := v.(Object)
+	if !ok {
+		return fmt.Errorf("want a result object, got %s", Kind(v))
+	}
+	*r = Result{}
+	d := decoder{obj: obj}
+	r.ID = d.str("id")
+	r.Success = d.boolean("success")
+	r.Error = d.str("error")
+	if ms, ok := obj.Get("metrics"); ok && ms != nil {
+		list, ok := ms.([]any)
+		if !ok {
+			return &FieldError{Path: "metrics", Err: fmt.Errorf("want a list, got %s", Kind(ms))}
+		}
+		r.Metrics = make([]MetricResult, len(list))
+		for i, e := range list {
+			if err := r.Metrics[i].fromValue(e); err != nil {
+				return InField("metrics["+strconv.Itoa(i)+"]", err)
+			}
+		}
+	}
+	return d.err
+}
+
+func (m *MetricResult) fromValue(v any) error {
+	obj, ok := v.(Object)
+	if !ok {
+		return fmt.Errorf("want a metric object, got %s", Kind(v))
+	}
+	d := decoder{obj: obj}
+	*m = MetricResult{
+		Name:      d.str("name"),
+		Profile:   d.str("profile"),
+		Score:     d.num("score"),
+		Threshold: d.optNum("threshold"),
+		Success:   d.boolean("success"),
+		Precision: d.optNum("precision"),
+		Recall:    d.optNum("recall"),
+		F1:        d.optNum("f1"),
+		Reason:    d.str("reason"),
+		Error:     d.str("error"),
+	}
+	if c, ok := obj.Get("components"); ok && c != nil {
+		co, ok := c.(Object)
+		if !ok {
+			return &FieldError{Path: "components", Err: fmt.Errorf("want an object, got %s", Kind(c))}
+		}
+		m.Components = make(map[string]float64, len(co))
+		for _, mem := range co {
+			if n, ok := mem.Value.(json.Number); ok {
+				m.Components[mem.Key] = NumberFloat(n)
+			}
+		}
+	}
+	if ms, ok := obj.Get("matches"); ok {
+		list, _ := ms.([]any)
+		m.Matches = make([]Match, 0, len(list))
+		for _, e := range list {
+			eo, _ := e.(Object)
+			md := decoder{obj: eo}
+			match := Match{Expected: int(md.num("expected")), Called: int(md.num("called")), Score: md.num("score")}
+			if diffs, ok := eo.Get("diffs"); ok {
+				dl, _ := diffs.([]any)
+				for _, de := range dl {
+					do, _ := de.(Object)
+					dd := decoder{obj: do}
+					exp, _ := do.Get("expected")
+					got, _ := do.Get("got")
+					match.Diffs = append(match.Diffs, ArgDiff{Path: dd.str("path"), Expected: exp, Got: got, Note: dd.str("note")})
+				}
+			}
+			m.Matches = append(m.Matches, match)
+		}
+		m.Missing = d.ints("missing")
+		m.Unexpected = d.ints("unexpected")
+	}
+	if u, ok := obj.Get("usage"); ok && u != nil {
+		uo, _ := u.(Object)
+		ud := decoder{obj: uo}
+		m.Usage = &Usage{
+			PromptTokens:     int64(ud.num("prompt_tokens")),
+			CompletionTokens: int64(ud.num("completion_tokens")),
+			Requests:         int64(ud.num("requests")),
+			CachedRequests:   int64(ud.num("cached_requests")),
+		}
+	}
+	return d.err
+}
+
+// decoder reads typed fields from an object, keeping the first error.
+type decoder struct {
+	obj Object
+	err error
+}
+
+func (d *decoder) fail(key, want string, v any) {
+	if d.err == nil {
+		d.err = &FieldError{Path: key, Err: fmt.Errorf("want %s, got %s", want, Kind(v))}
+	}
+}
+
+func (d *decoder) str(key string) string {
+	v, _ := d.obj.Get(key)
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	}
+	d.fail(key, "a string", v)
+	return ""
+}
+
+func (d *decoder) boolean(key string) bool {
+	v, _ := d.obj.Get(key)
+	switch v := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return v
+	}
+	d.fail(key, "a boolean", v)
+	return false
+}
+
+func (d *decoder) optNum(key string) *float64 {
+	v, _ := d.obj.Get(key)
+	switch v := v.(type) {
+	case nil:
+		return nil
+	case json.Number:
+		f := NumberFloat(v)
+		return &f
+	}
+	d.fail(key, "a number", v)
+	return nil
+}
+
+func (d *decoder) num(key string) float64 {
+	if p := d.optNum(key); p != nil {
+		return *p
+	}
+	return 0
+}
+
+func (d *decoder) ints(key string) []int {
+	v, _ := d.obj.Get(key)
+	list, ok := v.([]any)
+	if !ok {
+		if v != nil {
+			d.fail(key, "a list", v)
+		}
+		return nil
+	}
+	out := make([]int, 0, len(list))
+	for _, e := range list {
+		if n, ok := e.(json.Number); ok {
+			out = append(out, int(NumberFloat(n)))
+		}
+	}
+	return out
+}

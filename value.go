@@ -1,0 +1,347 @@
+package toolgrade
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// An Object is a JSON object that keeps its members in document order.
+// Keys are unique: a repeated key in the input keeps its first position and
+// its last value, as Python's json and JavaScript's JSON.parse do.
+type Object []Member
+
+// A Member is one key and value of an [Object].
+type Member struct {
+	Key   string
+	Value any
+}
+
+// Get returns the value of key and whether it is present.
+func (o Object) Get(key string) (any, bool) {
+	for i := range o {
+		if o[i].Key == key {
+			return o[i].Value, true
+		}
+	}
+	return nil, false
+}
+
+// Has reports whether key is present.
+func (o Object) Has(key string) bool {
+	_, ok := o.Get(key)
+	return ok
+}
+
+// Keys returns the keys in document order.
+func (o Object) Keys() []string {
+	keys := make([]string, len(o))
+	for i := range o {
+		keys[i] = o[i].Key
+	}
+	return keys
+}
+
+// Set replaces the value of key, or appends the member when key is absent.
+func (o *Object) Set(key string, v any) {
+	for i := range *o {
+		if (*o)[i].Key == key {
+			(*o)[i].Value = v
+			return
+		}
+	}
+	*o = append(*o, Member{key, v})
+}
+
+// MarshalJSON writes the object with its members in order.
+func (o Object) MarshalJSON() ([]byte, error) { return AppendJSON(nil, o), nil }
+
+// UnmarshalJSON reads an object with [ParseJSON].
+func (o *Object) UnmarshalJSON(data []byte) error {
+	v, err := ParseJSON(data)
+	if err != nil {
+		return err
+	}
+	obj, ok := v.(Object)
+	if !ok {
+		return fmt.Errorf("want a JSON object, got %s", Kind(v))
+	}
+	*o = obj
+	return nil
+}
+
+// Kind names the JSON kind of a value: "null", "boolean", "integer",
+// "number" (a number spelled with a fraction or exponent), "string",
+// "array" or "object". Values outside the model are "invalid".
+func Kind(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if IsIntegerLiteral(string(v)) {
+			return "integer"
+		}
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case Object:
+		return "object"
+	}
+	return "invalid"
+}
+
+// IsIntegerLiteral reports whether a JSON number is spelled without a
+// fraction or exponent (Python's json reads those as int, the rest as float).
+func IsIntegerLiteral(n string) bool {
+	return !strings.ContainsAny(n, ".eE")
+}
+
+// Equal reports whether two values mean the same JSON value: numbers compare
+// by value (1 equals 1.0 and 1e0), booleans are not numbers, strings are not
+// numbers, object key order is irrelevant, arrays are ordered, and a key set
+// to null differs from a missing key.
+func Equal(a, b any) bool {
+	switch a := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		bb, ok := b.(bool)
+		return ok && a == bb
+	case string:
+		bs, ok := b.(string)
+		return ok && a == bs
+	case json.Number:
+		bn, ok := b.(json.Number)
+		return ok && CompareNumbers(a, bn) == 0
+	case []any:
+		bl, ok := b.([]any)
+		if !ok || len(a) != len(bl) {
+			return false
+		}
+		for i := range a {
+			if !Equal(a[i], bl[i]) {
+				return false
+			}
+		}
+		return true
+	case Object:
+		bo, ok := b.(Object)
+		if !ok || len(a) != len(bo) {
+			return false
+		}
+		for i := range a {
+			// Same order is the common case; look up otherwise.
+			var bv any
+			if a[i].Key == bo[i].Key {
+				bv = bo[i].Value
+			} else if bv, ok = bo.Get(a[i].Key); !ok {
+				return false
+			}
+			if !Equal(a[i].Value, bv) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// CompareNumbers compares two JSON numbers by value and returns -1, 0 or 1.
+// Integers compare exactly whatever their size; a number with a fraction or
+// exponent compares as the nearest float64, as in Python and JavaScript.
+// NaN is not a JSON number and compares as 0 with everything.
+func CompareNumbers(a, b json.Number) int {
+	if a == b {
+		return 0
+	}
+	as, bs := string(a), string(b)
+	if IsIntegerLiteral(as) && IsIntegerLiteral(bs) {
+		return compareIntegerLiterals(as, bs)
+	}
+	fa, fb := NumberFloat(a), NumberFloat(b)
+	switch {
+	case fa < fb:
+		return -1
+	case fa > fb:
+		return 1
+	}
+	// Equal as floats; an integer beyond 2^53 may still differ exactly.
+	if IsIntegerLiteral(as) != IsIntegerLiteral(bs) && math.Abs(fa) >= 1<<53 && !math.IsInf(fa, 0) {
+		ra, okA := new(big.Rat).SetString(as)
+		rb, okB := new(big.Rat).SetString(bs)
+		if okA && okB {
+			if IsIntegerLiteral(as) {
+				rb.SetFloat64(fb)
+			} else {
+				ra.SetFloat64(fa)
+			}
+			return ra.Cmp(rb)
+		}
+	}
+	return 0
+}
+
+func compareIntegerLiterals(a, b string) int {
+	negA, negB := strings.HasPrefix(a, "-"), strings.HasPrefix(b, "-")
+	a, b = strings.TrimLeft(strings.TrimPrefix(a, "-"), "0"), strings.TrimLeft(strings.TrimPrefix(b, "-"), "0")
+	if a == "" {
+		negA = false // -0 is 0
+	}
+	if b == "" {
+		negB = false
+	}
+	if negA != negB {
+		if negA {
+			return -1
+		}
+		return 1
+	}
+	c := len(a) - len(b)
+	if c == 0 {
+		c = strings.Compare(a, b)
+	}
+	if c > 0 {
+		c = 1
+	} else if c < 0 {
+		c = -1
+	}
+	if negA {
+		return -c
+	}
+	return c
+}
+
+// NumberFloat returns the float64 nearest to n; out-of-range values become
+// ±Inf, as in Python's json.
+func NumberFloat(n json.Number) float64 {
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil && !math.IsInf(f, 0) {
+		return math.NaN()
+	}
+	return f
+}
+
+// Value converts an ordinary Go value into the JSON value model: maps become
+// Objects with sorted keys, numbers become json.Number, slices become []any,
+// and structs go through encoding/json. Values already in the model are kept.
+// It is meant for building cases in code; decoded input is already in the
+// model.
+func Value(v any) (any, error) {
+	switch v := v.(type) {
+	case nil, bool, string, json.Number:
+		return v, nil
+	case Object:
+		out := make(Object, len(v))
+		for i, m := range v {
+			mv, err := Value(m.Value)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = Member{m.Key, mv}
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(v))
+		for i := range v {
+			ev, err := Value(v[i])
+			if err != nil {
+				return nil, err
+			}
+			out[i] = ev
+		}
+		return out, nil
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		out := make(Object, 0, len(v))
+		for _, k := range keys {
+			mv, err := Value(v[k])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, Member{k, mv})
+		}
+		return out, nil
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%v is not a JSON number", v)
+		}
+		return json.Number(formatFloat(v)), nil
+	case float32:
+		return Value(float64(v))
+	case int:
+		return json.Number(strconv.Itoa(v)), nil
+	case int64:
+		return json.Number(strconv.FormatInt(v, 10)), nil
+	case int32:
+		return json.Number(strconv.FormatInt(int64(v), 10)), nil
+	case uint64:
+		return json.Number(strconv.FormatUint(v, 10)), nil
+	case json.RawMessage:
+		return ParseJSON(v)
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		out := make([]any, rv.Len())
+		for i := range out {
+			ev, err := Value(rv.Index(i).Interface())
+			if err != nil {
+				return nil, err
+			}
+			out[i] = ev
+		}
+		return out, nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJSON(data)
+}
+
+// MustValue is [Value] for literals in code and tests; it panics on values
+// that have no JSON form.
+func MustValue(v any) any {
+	out, err := Value(v)
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
+
+// formatFloat spells a float the way Python's repr does where it matters
+// here: integral values keep a ".0" so they stay floats.
+func formatFloat(f float64) string {
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if IsIntegerLiteral(s) {
+		s += ".0"
+	}
+	return s
+}
+
+// Format writes a value as compact JSON for messages, shortened to about 80
+// characters.
+func Format(v any) string {
+	b := AppendJSON(nil, v)
+	if len(b) > 80 {
+		cut := 77
+		for cut > 0 && b[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
+			cut--
+		}
+		return string(b[:cut]) + "..."
+	}
+	return string(b)
+}
