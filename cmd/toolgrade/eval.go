@@ -33,6 +33,7 @@ var metricFlags = []struct {
 }
 
 type evalFlags struct {
+	env      envFlags
 	config   string
 	out      string
 	workers  int
@@ -61,6 +62,7 @@ could not be read or scored; 2 for bad usage or an unreadable file.`,
 	fs.IntVar(&f.workers, "workers", 0, "cases graded at once (default: one per CPU)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary")
 	fs.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when cases fail (2 still means unreadable input)")
+	f.env.register(fs)
 	for _, mf := range metricFlags {
 		switch mf.kind {
 		case "string":
@@ -113,9 +115,13 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 			return usageError("config: %v", err)
 		}
 	}
+	env, err := m.runEnv(cmd, &f.env, cfg)
+	if err != nil {
+		return err
+	}
 	var metrics []toolgrade.Metric
 	for i, e := range metricEntries(cmd.Flags(), cfg) {
-		mt, err := config.Metric(e, &config.Env{})
+		mt, err := config.Metric(e, env)
 		if err != nil {
 			if cfg != nil && len(cfg.Metrics) > 0 {
 				return usageError("%s: metrics[%d]: %v", f.config, i, err)
@@ -153,7 +159,7 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 
 	var sum toolgrade.Summary
 	var line []byte
-	err := toolgrade.Evaluate(cmd.Context(), m.records(paths), metrics, func(r *toolgrade.Result) error {
+	err = toolgrade.Evaluate(cmd.Context(), m.records(paths), metrics, func(r *toolgrade.Result) error {
 		sum.Add(r)
 		line = r.AppendJSON(line[:0])
 		line = append(line, '\n')
