@@ -107,11 +107,13 @@ func (p *parser) value(depth int) (any, error) {
 }
 
 func (p *parser) literal(word string) error {
-	if len(p.data)-p.pos >= len(word) && string(p.data[p.pos:p.pos+len(word)]) == word {
-		p.pos += len(word)
-		return nil
+	for i := range len(word) {
+		if p.pos >= len(p.data) || p.data[p.pos] != word[i] {
+			return p.errorf("unexpected %s, want %q", p.describe(), word)
+		}
+		p.pos++
 	}
-	return p.errorf("unexpected %s, want %q", p.describe(), word)
+	return nil
 }
 
 func (p *parser) object(depth int) (any, error) {

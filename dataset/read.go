@@ -85,7 +85,7 @@ func File(name string) iter.Seq2[toolgrade.Record, error] {
 			defer f.Close()
 			r = f
 		}
-		for rec, err := range Reader(name, r, formatOf(name)) {
+		for rec, err := range Reader(name, r, Auto) {
 			if !yield(rec, err) {
 				return
 			}
@@ -93,10 +93,18 @@ func File(name string) iter.Seq2[toolgrade.Record, error] {
 	}
 }
 
-// Reader reads cases from r; name is used in error messages and results.
+// Reader reads cases from r; name is used in error messages and results,
+// and, with format Auto, its extension picks the format (.jsonl, .json,
+// .yaml) before the content does.
 func Reader(name string, r io.Reader, format Format) iter.Seq2[toolgrade.Record, error] {
+	if format == Auto {
+		format = formatOf(name)
+	}
 	return func(yield func(toolgrade.Record, error) bool) {
 		br := bufio.NewReaderSize(r, 64<<10)
+		if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xEF\xBB\xBF")) {
+			br.Discard(3)
+		}
 		if format == Auto || format == JSON {
 			first, err := peekNonSpace(br)
 			if err != nil && err != io.EOF {
@@ -147,11 +155,6 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 		switch b {
 		case ' ', '\t', '\r', '\n':
 			continue
-		case 0xEF: // a UTF-8 byte order mark
-			if p, _ := br.Peek(2); len(p) == 2 && p[0] == 0xBB && p[1] == 0xBF {
-				br.Discard(2)
-				continue
-			}
 		}
 		br.UnreadByte()
 		return b, nil

@@ -364,8 +364,12 @@ func describeDiffs(diffs []toolgrade.ArgDiff) string {
 			parts[i] = fmt.Sprintf("%s not expected (got %s)", path, toolgrade.Format(d.Got))
 		case "":
 			parts[i] = fmt.Sprintf("%s expected %s, got %s", path, toolgrade.Format(d.Expected), toolgrade.Format(d.Got))
-		default:
-			parts[i] = fmt.Sprintf("%s %s (expected %s, got %s)", path, d.Note, toolgrade.Format(d.Expected), toolgrade.Format(d.Got))
+		default: // a rule or a similarity: the expected value may not exist
+			if d.Expected == nil {
+				parts[i] = fmt.Sprintf("%s %s (got %s)", path, d.Note, toolgrade.Format(d.Got))
+			} else {
+				parts[i] = fmt.Sprintf("%s %s (expected %s, got %s)", path, d.Note, toolgrade.Format(d.Expected), toolgrade.Format(d.Got))
+			}
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -1,0 +1,206 @@
+package dataset_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/dataset"
+)
+
+// outcome is what one record decoded to: its id, line and error text.
+type outcome struct {
+	ID   string
+	Line int
+	Err  string
+}
+
+func readAll(t *testing.T, name, input string, format dataset.Format) ([]outcome, error) {
+	t.Helper()
+	var out []outcome
+	for rec, err := range dataset.Reader(name, strings.NewReader(input), format) {
+		if err != nil {
+			return out, err
+		}
+		c, err := rec.Decode()
+		o := outcome{ID: c.ID, Line: c.Line}
+		if err != nil {
+			o.Err = err.Error()
+			o.Line = 0
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+func TestReader(t *testing.T) {
+	tests := []struct {
+		name, file, input string
+		format            dataset.Format
+		want              []outcome
+	}{
+		{"jsonl", "c.jsonl", "{\"id\":\"a\"}\n\n{\"id\":\"b\"}\r\n{}\n", dataset.Auto,
+			[]outcome{{"a", 1, ""}, {"b", 3, ""}, {"line-4", 4, ""}}},
+		{"jsonl with broken lines goes on", "c.jsonl", "{\"id\":\"a\"}\n{\"id\": \"b\", \"tools_called\": [\n{\"id\":\"c\"}\n[1]\n", dataset.Auto,
+			[]outcome{{"a", 1, ""}, {"line-2", 0, "c.jsonl:2:30: invalid JSON: unexpected end of input, want a value"}, {"c", 3, ""}, {"line-4", 0, "c.jsonl:4: want a case object, got array"}}},
+		{"bad field names the field", "c.jsonl", `{"id":"x","expected_tools":[{"name":"f","args":{}},{"name":3}]}`, dataset.Auto,
+			[]outcome{{"x", 0, "c.jsonl:1: field expected_tools[1].name: want a string, got integer"}}},
+		{"json array", "c.json", "[\n  {\"id\": \"a\"},\n  {\"id\": \"b\",\n   \"input\": \"x\"}\n]\n", dataset.Auto,
+			[]outcome{{"a", 2, ""}, {"b", 3, ""}}},
+		{"json array with a bad element", "c.json", "[{\"id\":\"a\"}, {\"id\": tru}, {\"id\":\"c\"}]", dataset.Auto,
+			[]outcome{{"a", 1, ""}, {"line-1", 0, "c.json:1:11: invalid JSON: unexpected '}', want \"true\""}, {"c", 1, ""}}},
+		{"empty array", "c.json", " [ ] ", dataset.Auto, nil},
+		{"empty file", "c.jsonl", "", dataset.Auto, nil},
+		{"pretty objects one after another", "c.json", "{\n  \"id\": \"a\"\n}\n{\n  \"id\": \"b\"\n}\n", dataset.Auto,
+			[]outcome{{"a", 1, ""}, {"b", 4, ""}}},
+		{"byte order mark", "c.jsonl", "\ufeff{\"id\":\"a\"}\n", dataset.Auto, []outcome{{"a", 1, ""}}},
+		{"yaml list", "c.yaml", "# cases\n- id: a\n  input: hi\n- id: b\n  tools_called:\n    - name: f\n      args: {x: 1}\n", dataset.Auto,
+			[]outcome{{"a", 2, ""}, {"b", 4, ""}}},
+		{"yaml documents", "c.yml", "id: a\n---\nid: b\nexpected_tools: []\n...\n---\nid: c\n", dataset.Auto,
+			[]outcome{{"a", 1, ""}, {"b", 3, ""}, {"c", 7, ""}}},
+		{"yaml bad item goes on", "c.yaml", "- id: a\n- id: [b\n- id: c\n", dataset.Auto,
+			[]outcome{{"a", 1, ""}, {"line-2", 0, "c.yaml:2: invalid YAML: line 2: did not find expected ',' or ']'"}, {"c", 3, ""}}},
+		{"sniffed from content", "-", "- id: a\n", dataset.Auto, []outcome{{"a", 1, ""}}},
+		{"sniffed jsonl", "-", "{\"id\":\"a\"}\n{\"id\":\"b\"}\n", dataset.Auto, []outcome{{"a", 1, ""}, {"b", 2, ""}}},
+		{"numeric id", "c.jsonl", `{"id": 7}`, dataset.Auto, []outcome{{"7", 1, ""}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readAll(t, tt.file, tt.input, tt.format)
+			if err != nil {
+				t.Fatalf("fatal error: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestReaderFatalErrors(t *testing.T) {
+	tests := []struct {
+		name, file, input, want string
+	}{
+		{"unclosed array", "c.json", "[{\"id\":\"a\"},\n{\"id\":\"b\"", "c.json:2: the value starting here is not closed"},
+		{"garbage between elements", "c.json", "[{\"id\":\"a\"} x]", "want ',' or ']'"},
+		{"not json", "c.json", "hello", "want a JSON array or object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := readAll(t, tt.file, tt.input, dataset.Auto)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFileErrors(t *testing.T) {
+	for _, err := range dataset.Files(filepath.Join(t.TempDir(), "missing.jsonl")) {
+		if !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("error = %v, want not-exist", err)
+		}
+	}
+}
+
+func TestLongLine(t *testing.T) {
+	// Lines far beyond the reader's buffer are read whole.
+	big := strings.Repeat("x", 1<<20)
+	input := `{"id":"a","input":"` + big + "\"}\n{\"id\":\"b\"}\n"
+	var ids []string
+	for rec, err := range dataset.Reader("c.jsonl", strings.NewReader(input), dataset.Auto) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := rec.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, c.ID)
+		if c.ID == "a" && c.Input != big {
+			t.Errorf("long input was cut to %d bytes", len(c.Input.(string)))
+		}
+	}
+	if strings.Join(ids, ",") != "a,b" {
+		t.Errorf("ids = %v", ids)
+	}
+}
+
+func TestDecodeCaseAliases(t *testing.T) {
+	in := `{"query": "weather?", "generated_response": "sunny", "expected_response": "sunny",
+		"tools_called": [{"name": "w", "input_parameters": {"c": "P"}}],
+		"expected_tools": [{"name": "w", "inputParameters": "{\"c\": \"P\"}"}],
+		"available_tools": [{"name": "w"}], "extra": 1}`
+	v, _ := toolgrade.ParseJSONString(in)
+	c, err := dataset.DecodeCase(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Input != "weather?" || c.ActualOutput != "sunny" || c.ExpectedOutput != "sunny" || c.AvailableTools == nil {
+		t.Errorf("aliases not read: %+v", c)
+	}
+	if !toolgrade.Equal(c.Called[0].Args, c.Expected[0].Args) {
+		t.Errorf("args differ: %v vs %v", c.Called[0].Args, c.Expected[0].Args)
+	}
+	if !c.Raw.Has("extra") {
+		t.Errorf("Raw does not keep other fields")
+	}
+}
+
+func TestDecodeCaseTrajectory(t *testing.T) {
+	in := `{"agent_trajectory": [
+		{"role": "user", "content": "Weather in Paris?"},
+		{"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function",
+			"function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]},
+		{"role": "tool", "tool_call_id": "call_1", "content": "sunny"}],
+		"expected_tools": [{"name": "get_weather", "args": {"city": "Paris"}, "output": "sunny"}]}`
+	v, _ := toolgrade.ParseJSONString(in)
+	c, err := dataset.DecodeCase(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Called) != 1 || c.Called[0].Name != "get_weather" || c.Called[0].Output != "sunny" || c.Called[0].ID != "call_1" {
+		t.Errorf("calls from trajectory = %+v", c.Called)
+	}
+	if !toolgrade.Equal(c.Called[0].Args, c.Expected[0].Args) {
+		t.Errorf("args = %v", c.Called[0].Args)
+	}
+}
+
+// FuzzReader: no input makes the reader or the decoder panic, and every
+// record decodes to a case with an ID, or an error naming the input.
+func FuzzReader(f *testing.F) {
+	for _, s := range []string{
+		"{\"id\":\"a\",\"tools_called\":[{\"name\":\"f\",\"args\":{}}]}\n{bad\n",
+		"[{\"id\":1},{\"x\":[1,{\"y\":\"]\"}]}]",
+		"- id: a\n  expected_tools: [{name: f}]\n- [\n",
+		"{\n\"id\": \"a\"\n}\n{",
+		"---\nid: a\n---\n- x\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, name := range []string{"f.jsonl", "f.json", "f.yaml", "-"} {
+			for rec, err := range dataset.Reader(name, bytes.NewReader(data), dataset.Auto) {
+				if err != nil {
+					if !strings.Contains(err.Error(), name) {
+						t.Fatalf("fatal error does not name the input: %v", err)
+					}
+					break
+				}
+				c, err := rec.Decode()
+				if c == nil || c.ID == "" {
+					t.Fatalf("record decoded to no case id (err %v)", err)
+				}
+				if err != nil && !strings.HasPrefix(err.Error(), name+":") {
+					t.Fatalf("record error does not name the input: %v", err)
+				}
+			}
+		}
+	})
+}

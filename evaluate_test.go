@@ -1,0 +1,175 @@
+package toolgrade_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// sleepy scores a case by its ID's number after a random pause, so that
+// workers finish out of order.
+type sleepy struct{}
+
+func (sleepy) Name() string    { return "sleepy" }
+func (sleepy) Profile() string { return "test" }
+func (sleepy) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+	time.Sleep(time.Duration(rand.IntN(200)) * time.Microsecond)
+	n, _ := strconv.Atoi(c.ID)
+	if n%7 == 3 {
+		panic("boom on " + c.ID)
+	}
+	return toolgrade.MetricResult{Name: "sleepy", Profile: "test", Score: float64(n), Threshold: toolgrade.Float(0), Success: true}
+}
+
+type badRecord struct{ id string }
+
+func (r badRecord) Decode() (*toolgrade.Case, error) {
+	return &toolgrade.Case{ID: r.id}, errors.New("cases.jsonl:" + r.id + ": field input: broken")
+}
+
+func records(n int, bad func(i int) bool) iter.Seq2[toolgrade.Record, error] {
+	return func(yield func(toolgrade.Record, error) bool) {
+		for i := range n {
+			var rec toolgrade.Record = &toolgrade.Case{ID: strconv.Itoa(i)}
+			if bad(i) {
+				rec = badRecord{strconv.Itoa(i)}
+			}
+			if !yield(rec, nil) {
+				return
+			}
+		}
+	}
+}
+
+func TestEvaluateKeepsInputOrder(t *testing.T) {
+	for _, workers := range []int{1, 2, 8} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			const n = 500
+			var got []toolgrade.Result
+			err := toolgrade.Evaluate(context.Background(), records(n, func(i int) bool { return i%50 == 10 }),
+				[]toolgrade.Metric{sleepy{}}, func(r *toolgrade.Result) error {
+					got = append(got, *r)
+					return nil
+				}, toolgrade.Workers(workers))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != n {
+				t.Fatalf("got %d results, want %d", len(got), n)
+			}
+			for i, r := range got {
+				if r.ID != strconv.Itoa(i) {
+					t.Fatalf("result %d has id %s: out of order", i, r.ID)
+				}
+				m := r.Metrics[0]
+				switch {
+				case i%50 == 10:
+					if r.Error == "" || m.Error == "" || r.Success || !strings.Contains(r.Error, "field input") {
+						t.Errorf("record %d: want a decode error result, got %+v", i, r)
+					}
+				case i%7 == 3:
+					if !strings.Contains(m.Error, "boom on") || r.Success {
+						t.Errorf("case %d: want the panic as an error result, got %+v", i, m)
+					}
+				default:
+					if m.Error != "" || m.Score != float64(i) || !r.Success {
+						t.Errorf("case %d: got %+v", i, m)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestEvaluateStopsOnReadError(t *testing.T) {
+	readErr := errors.New("disk on fire")
+	recs := func(yield func(toolgrade.Record, error) bool) {
+		for i := range 10 {
+			if !yield(&toolgrade.Case{ID: strconv.Itoa(i)}, nil) {
+				return
+			}
+		}
+		yield(nil, readErr)
+	}
+	n := 0
+	err := toolgrade.Evaluate(context.Background(), recs, []toolgrade.Metric{sleepy{}}, func(*toolgrade.Result) error {
+		n++
+		return nil
+	})
+	if !errors.Is(err, readErr) {
+		t.Errorf("Evaluate error = %v, want %v", err, readErr)
+	}
+	if n != 10 {
+		t.Errorf("emitted %d results before the read error, want 10", n)
+	}
+}
+
+func TestEvaluateStopsOnEmitError(t *testing.T) {
+	writeErr := errors.New("disk full")
+	n := 0
+	err := toolgrade.Evaluate(context.Background(), records(10000, func(int) bool { return false }),
+		[]toolgrade.Metric{sleepy{}}, func(*toolgrade.Result) error {
+			n++
+			if n == 5 {
+				return writeErr
+			}
+			return nil
+		})
+	if !errors.Is(err, writeErr) {
+		t.Errorf("Evaluate error = %v, want %v", err, writeErr)
+	}
+	if n != 5 {
+		t.Errorf("emit called %d times, want it to stop at 5", n)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	var s toolgrade.Summary
+	one := 1.0
+	for _, r := range []toolgrade.Result{
+		{ID: "a", Success: true, Metrics: []toolgrade.MetricResult{{Name: "m", Profile: "p", Score: 1, Threshold: &one, Success: true, Precision: &one, Recall: &one, F1: &one}}},
+		{ID: "b", Metrics: []toolgrade.MetricResult{{Name: "m", Profile: "p", Score: 0.5, Threshold: &one}}},
+		{ID: "c", Error: "bad", Metrics: []toolgrade.MetricResult{{Name: "m", Profile: "p", Error: "bad"}}},
+	} {
+		s.Add(&r)
+	}
+	if s.Cases != 3 || s.Passed != 1 || s.Errors != 1 {
+		t.Errorf("summary = %+v", s)
+	}
+	m := s.Metrics[0]
+	if m.Count != 2 || m.Errors != 1 || m.Passed != 1 || m.Score != 0.75 || m.PRFCount != 1 || m.F1 != 1 {
+		t.Errorf("metric summary = %+v", m)
+	}
+}
+
+func TestResultJSONRoundTrip(t *testing.T) {
+	p, r := 1.0, 0.6
+	f1 := 0.75
+	in := toolgrade.Result{ID: "c1", Success: true, Metrics: []toolgrade.MetricResult{{
+		Name: "tool_correctness", Profile: "default", Score: 0.75, Threshold: toolgrade.Float(0.5), Success: true,
+		Precision: &p, Recall: &r, F1: &f1, Components: map[string]float64{"judge": 1},
+		Matches: []toolgrade.Match{{Expected: 0, Called: 1, Score: 0.5, Diffs: []toolgrade.ArgDiff{{Path: "city", Expected: "Paris", Got: "paris"}}}},
+		Missing: []int{2}, Unexpected: []int{}, Reason: "why",
+		Usage: &toolgrade.Usage{PromptTokens: 10, CompletionTokens: 2, Requests: 1},
+	}, {Name: "other", Profile: "x", Error: "broken"}}}
+	line := in.AppendJSON(nil)
+	out, err := toolgrade.ParseResult(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := out.AppendJSON(nil)
+	if string(line) != string(again) {
+		t.Errorf("round trip changed the line:\n%s\n%s", line, again)
+	}
+	if !strings.Contains(string(line), `"score":null,"success":null,"threshold":null,"error":"broken"`) {
+		t.Errorf("an erred metric must have null score and success: %s", line)
+	}
+}

@@ -1,0 +1,296 @@
+package match_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/match"
+	"pgregory.net/rapid"
+)
+
+func calls(t tb, s string) []toolgrade.Call {
+	t.Helper()
+	c, err := toolgrade.DecodeCalls(v(t, s))
+	if err != nil {
+		t.Fatalf("calls %s: %v", s, err)
+	}
+	return c
+}
+
+func grade(t tb, opts match.Options, expected, called string) toolgrade.MetricResult {
+	t.Helper()
+	m, err := match.New(opts)
+	if err != nil {
+		t.Fatalf("New(%+v): %v", opts, err)
+	}
+	return m.Grade(context.Background(), &toolgrade.Case{Expected: calls(t, expected), Called: calls(t, called)})
+}
+
+func TestToolCorrectness(t *testing.T) {
+	const (
+		weather  = `{"name":"get_weather","args":{"city":"Paris"}}`
+		weather2 = `{"name":"get_weather","args":{"city":"Rome"}}`
+		email    = `{"name":"send_email","args":{"to":"a@b.c"}}`
+		cal      = `{"name":"create_event","args":{"title":"standup"}}`
+	)
+	tests := []struct {
+		name            string
+		opts            match.Options
+		expected        string
+		called          string
+		score           float64
+		precision       float64
+		recall          float64
+		success         bool
+		missing, unexp  string // fmt of the index lists
+		reasonSubstring string
+	}{
+		{"both empty", match.Options{}, `[]`, `[]`, 1, 1, 1, true, "[]", "[]", "no calls expected and none made"},
+		{"nothing called", match.Options{}, `[` + weather + `]`, `[]`, 0, 0, 0, false, "[0]", "[]", "missing get_weather"},
+		{"nothing expected", match.Options{}, `[]`, `[` + weather + `]`, 0, 0, 0, false, "[]", "[0]", "unexpected get_weather"},
+		{"exact match", match.Options{}, `[` + weather + `]`, `[` + weather + `]`, 1, 1, 1, true, "[]", "[]", "all 1 expected calls matched"},
+		{"one of two missing", match.Options{}, `[` + weather + `,` + email + `]`, `[` + weather + `]`, 2.0 / 3, 1, 0.5, true, "[1]", "[]", "missing send_email"},
+		{"an extra call", match.Options{}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 2.0 / 3, 0.5, 1, true, "[]", "[1]", "unexpected send_email"},
+		{"wrong args name the argument", match.Options{}, `[` + weather + `]`, `[` + weather2 + `]`, 0, 0, 0, false, "[0]", "[0]", `city expected "Paris", got "Rome"`},
+		{"partial args", match.Options{Args: match.Partial}, `[{"name":"f","args":{"a":1,"b":2}}]`, `[{"name":"f","args":{"a":1,"b":3}}]`, 0.5, 0.5, 0.5, true, "[]", "[]", `b expected 2, got 3`},
+		{"any order ignores order", match.Options{}, `[` + weather + `,` + email + `]`, `[` + email + `,` + weather + `]`, 1, 1, 1, true, "[]", "[]", ""},
+		{"in-order penalizes order", match.Options{Order: "in-order"}, `[` + weather + `,` + email + `]`, `[` + email + `,` + weather + `]`, 0.5, 0.5, 0.5, true, "[1]", "[0]", "out of order"},
+		{"in-order allows calls between", match.Options{Order: "in-order"}, `[` + weather + `,` + email + `]`, `[` + weather + `,` + cal + `,` + email + `]`, 0.8, 2.0 / 3, 1, true, "[]", "[1]", "unexpected create_event"},
+		{"exact order all right", match.Options{Order: "exact"}, `[` + weather + `,` + email + `]`, `[` + weather + `,` + email + `]`, 1, 1, 1, true, "[]", "[]", ""},
+		{"exact order swapped", match.Options{Order: "exact"}, `[` + weather + `,` + email + `]`, `[` + email + `,` + weather + `]`, 0, 0, 0, false, "[0 1]", "[0 1]", "out of order"},
+		{"exact order extra", match.Options{Order: "exact"}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 0, 0.5, 1, false, "[]", "[1]", "exact order needs 1 calls, got 2"},
+		{"recall scoring", match.Options{Scoring: "recall"}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 1, 0.5, 1, true, "[]", "[1]", ""},
+		{"precision scoring", match.Options{Scoring: "precision"}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 0.5, 0.5, 1, true, "[]", "[1]", ""},
+		{"strict", match.Options{Strict: true}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 0, 0.5, 1, false, "[]", "[1]", "strict: score 0.6667 counts as 0"},
+		{"threshold", match.Options{Threshold: toolgrade.Float(0.7)}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 2.0 / 3, 0.5, 1, false, "[]", "[1]", ""},
+		{"output ignored by default", match.Options{}, `[{"name":"f","output":1}]`, `[{"name":"f","output":2}]`, 1, 1, 1, true, "[]", "[]", ""},
+		{"output exact", match.Options{Output: "exact"}, `[{"name":"f","output":1}]`, `[{"name":"f","output":2}]`, 0, 0, 0, false, "[0]", "[0]", "output expected 1, got 2"},
+		{"output exact without expected output", match.Options{Output: "exact"}, `[{"name":"f"}]`, `[{"name":"f","output":2}]`, 1, 1, 1, true, "[]", "[]", ""},
+		{"invalid args match nothing", match.Options{Args: match.Ignore}, `[{"name":"f"}]`, `[{"name":"f","arguments":"{oops"}]`, 0, 0, 0, false, "[0]", "[0]", "not valid JSON"},
+		{"names are case-sensitive", match.Options{}, `[{"name":"Search"}]`, `[{"name":"search"}]`, 0, 0, 0, false, "[0]", "[0]", ""},
+		{"random suffix kept by default", match.Options{}, `[{"name":"delegate_to_sql_agent"}]`, `[{"name":"delegate_to_sql_agent_xg7c"}]`, 0, 0, 0, false, "[0]", "[0]", ""},
+		{"random suffix normalized", match.Options{NormalizeNames: true}, `[{"name":"delegate_to_sql_agent"}]`, `[{"name":"delegate_to_sql_agent_xg7c"}]`, 1, 1, 1, true, "[]", "[]", ""},
+		{"call types must agree", match.Options{}, `[{"name":"f","type":"mcp"}]`, `[{"name":"f"}]`, 0, 0, 0, false, "[0]", "[0]", ""},
+		{"function type is the default", match.Options{}, `[{"name":"f","type":"function"}]`, `[{"name":"f"}]`, 1, 1, 1, true, "[]", "[]", ""},
+		{"per-tool args override", match.Options{ArgsOverrides: map[string]match.Mode{"search": match.Contains}}, `[{"name":"search","args":{"q":"x"}},{"name":"f","args":{"a":1}}]`, `[{"name":"search","args":{"q":"x","limit":5}},{"name":"f","args":{"a":1,"b":2}}]`, 0.5, 0.5, 0.5, true, "[1]", "[1]", "b not expected"},
+		// The greedy trap: the first expected call takes the only called call
+		// the second one could use. Optimal pairing finds both.
+		{"optimal beats the greedy trap", match.Options{Args: match.Contains}, `[{"name":"f","args":{}},{"name":"f","args":{"a":1}}]`, `[{"name":"f","args":{"a":1}},{"name":"f","args":{"b":2}}]`, 1, 1, 1, true, "[]", "[]", ""},
+		{"greedy falls in the trap", match.Options{Args: match.Contains, Pairing: "greedy"}, `[{"name":"f","args":{}},{"name":"f","args":{"a":1}}]`, `[{"name":"f","args":{"a":1}},{"name":"f","args":{"b":2}}]`, 0.5, 0.5, 0.5, true, "[1]", "[1]", ""},
+		{"duplicates count once each", match.Options{}, `[` + weather + `,` + weather + `]`, `[` + weather + `,` + weather + `]`, 1, 1, 1, true, "[]", "[]", ""},
+		{"a duplicate call is extra", match.Options{}, `[` + weather + `]`, `[` + weather + `,` + weather + `]`, 2.0 / 3, 0.5, 1, true, "[]", "[1]", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := grade(t, tt.opts, tt.expected, tt.called)
+			if r.Error != "" {
+				t.Fatalf("error: %s", r.Error)
+			}
+			if math.Abs(r.Score-tt.score) > 1e-12 || math.Abs(*r.Precision-tt.precision) > 1e-12 || math.Abs(*r.Recall-tt.recall) > 1e-12 {
+				t.Errorf("score/precision/recall = %v/%v/%v, want %v/%v/%v", r.Score, *r.Precision, *r.Recall, tt.score, tt.precision, tt.recall)
+			}
+			if r.Success != tt.success {
+				t.Errorf("success = %v, want %v", r.Success, tt.success)
+			}
+			if got := fmt.Sprint(r.Missing); got != tt.missing {
+				t.Errorf("missing = %s, want %s", got, tt.missing)
+			}
+			if got := fmt.Sprint(r.Unexpected); got != tt.unexp {
+				t.Errorf("unexpected = %s, want %s", got, tt.unexp)
+			}
+			if !strings.Contains(r.Reason, tt.reasonSubstring) {
+				t.Errorf("reason %q does not contain %q", r.Reason, tt.reasonSubstring)
+			}
+		})
+	}
+}
+
+func TestNewRejectsBadOptions(t *testing.T) {
+	for _, o := range []match.Options{
+		{Order: "sideways"}, {Args: "loose"}, {Output: "fuzzy"}, {Pairing: "random"}, {Scoring: "accuracy"},
+		{Order: "in-order", Pairing: "greedy"}, {FuzzyThreshold: 1.5}, {ArgsOverrides: map[string]match.Mode{"f": "nope"}},
+	} {
+		if _, err := match.New(o); err == nil {
+			t.Errorf("New(%+v) accepted bad options", o)
+		}
+	}
+}
+
+// genCalls draws a list of calls over a few names and argument values, so
+// that duplicates and near misses are common.
+func genCalls(label string) *rapid.Generator[[]toolgrade.Call] {
+	return rapid.Custom(func(t *rapid.T) []toolgrade.Call {
+		n := rapid.IntRange(0, 6).Draw(t, label+" len")
+		out := make([]toolgrade.Call, n)
+		for i := range out {
+			name := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "name")
+			args := toolgrade.Object{}
+			for _, k := range []string{"x", "y"} {
+				if rapid.Bool().Draw(t, "has "+k) {
+					args = append(args, toolgrade.Member{Key: k, Value: toolgrade.MustValue(rapid.IntRange(0, 2).Draw(t, k))})
+				}
+			}
+			out[i] = toolgrade.Call{Name: name, Args: args}
+		}
+		return out
+	})
+}
+
+var allOptions = []match.Options{
+	{}, {Args: match.Partial}, {Args: match.Contains}, {Args: match.Within}, {Args: match.Fuzzy}, {Args: match.Ignore},
+	{Order: "in-order"}, {Order: "in-order", Args: match.Partial}, {Order: "exact"}, {Pairing: "greedy"},
+	{Scoring: "recall"}, {Scoring: "precision"}, {Strict: true}, {Output: "exact"},
+}
+
+func permute(t *rapid.T, label string, cs []toolgrade.Call) []toolgrade.Call {
+	perm := rapid.Permutation(func() []int {
+		idx := make([]int, len(cs))
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx
+	}()).Draw(t, label)
+	out := make([]toolgrade.Call, len(cs))
+	for i, p := range perm {
+		out[i] = cs[p]
+	}
+	return out
+}
+
+// TestToolCorrectnessProperties checks, on random lists, that every score
+// is in [0, 1]; that with order "any" and optimal pairing the results do not
+// depend on the order of either list; and that a list graded against itself
+// scores 1 in every mode.
+func TestToolCorrectnessProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		exp, got := genCalls("expected").Draw(t, "expected"), genCalls("called").Draw(t, "called")
+		for _, o := range allOptions {
+			m, err := match.New(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := m.Grade(context.Background(), &toolgrade.Case{Expected: exp, Called: got})
+			for _, s := range []float64{r.Score, *r.Precision, *r.Recall, *r.F1} {
+				if s < 0 || s > 1 || math.IsNaN(s) {
+					t.Fatalf("options %+v: score %v out of [0, 1]", o, s)
+				}
+			}
+			if len(r.Matches)+len(r.Missing) != len(exp) || len(r.Matches)+len(r.Unexpected) != len(got) {
+				t.Fatalf("options %+v: matches, missing and unexpected do not account for every call: %+v", o, r)
+			}
+			self := m.Grade(context.Background(), &toolgrade.Case{Expected: exp, Called: exp})
+			if self.Score != 1 {
+				t.Fatalf("options %+v: a list against itself scores %v: %s", o, self.Score, self.Reason)
+			}
+		}
+		optimal, _ := match.New(match.Options{Args: match.Partial})
+		base := optimal.Grade(context.Background(), &toolgrade.Case{Expected: exp, Called: got})
+		perm := optimal.Grade(context.Background(), &toolgrade.Case{Expected: permute(t, "pe", exp), Called: permute(t, "pc", got)})
+		if math.Abs(base.Score-perm.Score) > 1e-12 || math.Abs(*base.Precision-*perm.Precision) > 1e-12 || math.Abs(*base.Recall-*perm.Recall) > 1e-12 {
+			t.Fatalf("order changed the result: %v/%v/%v vs %v/%v/%v", base.Score, *base.Precision, *base.Recall, perm.Score, *perm.Precision, *perm.Recall)
+		}
+		if len(base.Missing) != len(perm.Missing) || len(base.Unexpected) != len(perm.Unexpected) {
+			t.Fatalf("order changed how many calls are missing or unexpected")
+		}
+	})
+}
+
+func TestPairingStrategies(t *testing.T) {
+	scores := [][]float64{
+		{1, 1, 0},
+		{1, 0, 0},
+		{0, 0, 0.5},
+	}
+	tests := []struct {
+		name string
+		fn   func([][]float64) []toolgrade.Match
+		want string
+	}{
+		{"optimal", match.Optimal, "[{0 1 1 []} {1 0 1 []} {2 2 0.5 []}]"},
+		{"greedy", match.Greedy, "[{0 0 1 []} {2 2 0.5 []}]"},
+		{"in-order", match.InOrder, "[{0 0 1 []} {2 2 0.5 []}]"},
+		{"positional", match.Positional, "[{0 0 1 []} {2 2 0.5 []}]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := fmt.Sprint(tt.fn(scores)); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestInOrderIsBestOrderedPairing compares the weighted LCS with a brute
+// force over every order-preserving pairing on small matrices.
+func TestInOrderIsBestOrderedPairing(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n, m := rapid.IntRange(0, 5).Draw(t, "n"), rapid.IntRange(0, 5).Draw(t, "m")
+		scores := make([][]float64, n)
+		for i := range scores {
+			scores[i] = make([]float64, m)
+			for j := range scores[i] {
+				scores[i][j] = rapid.SampledFrom([]float64{0, 0, 0.5, 1}).Draw(t, "s")
+			}
+		}
+		var best func(i, j int) float64
+		best = func(i, j int) float64 {
+			if i == n || j == m {
+				return 0
+			}
+			b := max(best(i+1, j), best(i, j+1))
+			if scores[i][j] > 0 {
+				b = max(b, scores[i][j]+best(i+1, j+1))
+			}
+			return b
+		}
+		pairs := match.InOrder(scores)
+		total, lastE, lastC := 0.0, -1, -1
+		for _, p := range pairs {
+			if p.Expected <= lastE || p.Called <= lastC {
+				t.Fatalf("pairs cross: %v", pairs)
+			}
+			lastE, lastC = p.Expected, p.Called
+			total += p.Score
+		}
+		if want := best(0, 0); math.Abs(total-want) > 1e-12 {
+			t.Fatalf("InOrder total %v, best %v (%v)", total, want, scores)
+		}
+	})
+}
+
+func Example() {
+	metric, _ := match.New(match.Options{Args: match.Exact})
+	c := &toolgrade.Case{
+		ID: "weather-1",
+		Expected: []toolgrade.Call{
+			{Name: "get_weather", Args: toolgrade.MustValue(map[string]any{"city": "Paris"})},
+			{Name: "send_email", Args: toolgrade.MustValue(map[string]any{"to": "ana@example.com"})},
+		},
+		Called: []toolgrade.Call{
+			{Name: "get_weather", Args: toolgrade.MustValue(map[string]any{"city": "paris"})},
+		},
+	}
+	r := metric.Grade(context.Background(), c)
+	fmt.Printf("score %.2f, success %v\n", r.Score, r.Success)
+	fmt.Println(r.Reason)
+	// Output:
+	// score 0.00, success false
+	// missing get_weather({"city":"Paris"}) (expected #0): called #0 differs: city expected "Paris", got "paris"; missing send_email({"to":"ana@example.com"}) (expected #1); unexpected get_weather({"city":"paris"}) (called #0)
+}
+
+func ExampleComparer() {
+	expected := toolgrade.MustValue(map[string]any{"city": "Paris", "days": 3, "units": "metric"})
+	called := toolgrade.MustValue(map[string]any{"city": "Paris", "days": 3.0})
+	rules := map[string]toolgrade.Rule{"units": {Optional: true}}
+	fmt.Println(match.Comparer{Mode: match.Exact}.Score(expected, called, nil))
+	fmt.Println(match.Comparer{Mode: match.Exact}.Score(expected, called, rules))
+	fmt.Println(match.Comparer{Mode: match.Partial}.Score(expected, called, nil))
+	// Output:
+	// 0
+	// 1
+	// 0.6666666666666666
+}
