@@ -101,6 +101,16 @@ func checkExpect(t *testing.T, l conformanceLine, r toolgrade.MetricResult) bool
 		}
 		return true
 	}
+	if s, _ := l.Expect.Get("score"); s == nil {
+		// The peer gave no score and raised nothing (ADK's NOT_EVALUATED).
+		// toolgrade's one form of a result without a score is an error
+		// result, so that is what the line must give.
+		if r.Error == "" {
+			t.Errorf("%s (line %d): want no score (the peer did not evaluate), got score %v (reason: %s)", l.ID, l.Line, r.Score, r.Reason)
+			return false
+		}
+		return true
+	}
 	if r.Error != "" {
 		t.Errorf("%s (line %d): unexpected error: %s", l.ID, l.Line, r.Error)
 		return false

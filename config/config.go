@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/judge"
 	"github.com/toolgrade/toolgrade/match"
@@ -161,7 +162,17 @@ type builder func(opts []byte, env *Env) (toolgrade.Metric, error)
 
 // profiles maps each tool-correctness profile to its builder.
 var profiles = map[string]builder{
-	"default": build(match.New),
+	"default":    build(match.New),
+	"axion":      build(compat.NewAxion),
+	"adk":        build(compat.NewADK),
+	"deepfabric": build(compat.NewDeepFabric),
+	"deepeval": func(opts []byte, env *Env) (toolgrade.Metric, error) {
+		return build(func(o compat.DeepEvalOptions) (*compat.DeepEval, error) {
+			o.Judge = env.Judge
+			return compat.NewDeepEval(o)
+		})(opts, env)
+	},
+	"agentevals": build(compat.NewAgentevals),
 }
 
 // build adapts a constructor taking an options struct, decoded strictly

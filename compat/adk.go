@@ -1,0 +1,257 @@
+package compat
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// ADKOptions configure [ADK]. The JSON names are those of Google ADK's
+// ToolTrajectoryCriterion, so an ADK criterion works unchanged as a metric
+// entry.
+type ADKOptions struct {
+	// MatchType is "EXACT" (the default), "IN_ORDER" or "ANY_ORDER". As in
+	// ADK, a string is trimmed, upper-cased and has "-" and " " read as
+	// "_" ("in-order", " Exact ", "Any Order"), and the enum numbers 0, 1
+	// and 2 name the three types. Anything else is rejected, as ADK's
+	// ValidationError rejects "FUZZY", "INORDER" or 3.
+	MatchType any `json:"match_type"`
+	// Threshold is the pass mark for the mean over invocations; nil means
+	// 1.0, the threshold of ADK's default configuration.
+	Threshold *float64 `json:"threshold"`
+}
+
+// ADK reproduces Google ADK's tool_trajectory_avg_score
+// (TrajectoryEvaluator, google/adk-python @ d0aef8a4, ADK 1.22.1).
+//
+// A case holds one or more invocations (conversation turns), each with its
+// own called and expected calls; the case's "invocations" field lists them
+// as {"tools_called", "expected_tools"} objects. A case without that field
+// is one invocation made of its own calls. Each invocation scores 1 or 0:
+//
+//   - EXACT: the same number of calls, matching position by position;
+//   - IN_ORDER: the expected calls appear in the called ones as a
+//     subsequence (extra calls anywhere); nothing expected scores 1;
+//   - ANY_ORDER: each expected call takes a distinct matching called call
+//     (duplicates must be called as often as expected); nothing expected
+//     scores 1.
+//
+// Two calls match when their names are equal and their arguments are equal
+// by Python's == (1 == 1.0 == true; null arguments differ from {}). The
+// score is the mean over invocations, and the case passes when it reaches
+// the threshold. The per-invocation scores are in the result's components,
+// as invocation_0, invocation_1, ...
+//
+// A case with no invocations gets no score from ADK (NOT_EVALUATED); here
+// it is an error result, toolgrade's only form of a result without a score.
+type ADK struct {
+	matchType string
+	threshold float64
+}
+
+// NewADK checks the options and returns the metric.
+func NewADK(opts ADKOptions) (*ADK, error) {
+	t, err := adkMatchType(opts.MatchType)
+	if err != nil {
+		return nil, fmt.Errorf("match_type: %w", err)
+	}
+	m := &ADK{matchType: t, threshold: 1}
+	if opts.Threshold != nil {
+		m.threshold = *opts.Threshold
+	}
+	return m, nil
+}
+
+var adkMatchTypes = []string{"EXACT", "IN_ORDER", "ANY_ORDER"} // by enum number
+
+// adkMatchType reads a match type as ADK's criterion does.
+func adkMatchType(v any) (string, error) {
+	bad := func() (string, error) {
+		return "", fmt.Errorf("ValidationError: %s is not a match type (want EXACT, IN_ORDER or ANY_ORDER in any case, with \"-\" or \" \" for \"_\", or 0, 1, 2)", toolgrade.Format(v))
+	}
+	var n float64
+	switch v := v.(type) {
+	case nil:
+		return "EXACT", nil
+	case string:
+		// strings.ToUpper maps single code points where Python's upper can
+		// expand one to several ("ß" to "SS"), but no expansion spells a
+		// match type, so both accept the same strings.
+		s := strings.ToUpper(pyStrip(v))
+		s = strings.NewReplacer("-", "_", " ", "_").Replace(s)
+		for _, t := range adkMatchTypes {
+			if s == t {
+				return t, nil
+			}
+		}
+		return bad()
+	case json.Number:
+		f, err := v.Float64()
+		if err != nil {
+			return bad()
+		}
+		n = f
+	case float64:
+		n = v
+	case int:
+		n = float64(v)
+	default:
+		return bad()
+	}
+	if n != 0 && n != 1 && n != 2 {
+		return bad()
+	}
+	return adkMatchTypes[int(n)], nil
+}
+
+// Name returns "tool_correctness".
+func (m *ADK) Name() string { return "tool_correctness" }
+
+// Profile returns "adk".
+func (m *ADK) Profile() string { return "adk" }
+
+// An adkInvocation is one conversation turn's calls.
+type adkInvocation struct {
+	called, expected []toolgrade.Call
+}
+
+// Grade scores the case as ADK would.
+func (m *ADK) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile()}
+	invs, err := adkInvocations(c)
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	if len(invs) == 0 {
+		r.Error = "not evaluated: the case has no invocations (ADK reports NOT_EVALUATED and no score)"
+		return r
+	}
+	r.Components = make(map[string]float64, len(invs))
+	total := 0.0
+	var notes []string
+	for i, inv := range invs {
+		score, why := 0.0, m.check(inv)
+		if why == "" {
+			score = 1
+		} else {
+			notes = append(notes, fmt.Sprintf("invocation %d: %s", i, why))
+		}
+		r.Components["invocation_"+strconv.Itoa(i)] = score
+		total += score
+	}
+	r.Score = total / float64(len(invs))
+	r.Threshold = toolgrade.Float(m.threshold)
+	r.Success = r.Score >= m.threshold
+	r.Reason = fmt.Sprintf("%d of %d invocations match (%s)", len(invs)-len(notes), len(invs), m.matchType)
+	if len(notes) > 0 {
+		r.Reason += ": " + strings.Join(notes, "; ")
+	}
+	return r
+}
+
+// adkInvocations reads the case's invocations, or makes one of its own
+// calls when it has no "invocations" field.
+func adkInvocations(c *toolgrade.Case) ([]adkInvocation, error) {
+	v, ok := c.Raw.Get("invocations")
+	if !ok || v == nil {
+		if err := adkCheckArgs(c.Called, "tools_called"); err != nil {
+			return nil, err
+		}
+		if err := adkCheckArgs(c.Expected, "expected_tools"); err != nil {
+			return nil, err
+		}
+		return []adkInvocation{{called: c.Called, expected: c.Expected}}, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, &toolgrade.FieldError{Path: "invocations", Err: fmt.Errorf("want a list of invocations, got %s", toolgrade.Kind(v))}
+	}
+	invs := make([]adkInvocation, len(list))
+	for i, e := range list {
+		path := "invocations[" + strconv.Itoa(i) + "]"
+		obj, ok := e.(toolgrade.Object)
+		if !ok {
+			return nil, &toolgrade.FieldError{Path: path, Err: fmt.Errorf("want an invocation object, got %s", toolgrade.Kind(e))}
+		}
+		for _, side := range []struct {
+			key string
+			dst *[]toolgrade.Call
+		}{{"tools_called", &invs[i].called}, {"expected_tools", &invs[i].expected}} {
+			raw, _ := obj.Get(side.key)
+			calls, err := toolgrade.DecodeCalls(raw)
+			if err == nil {
+				err = adkCheckArgs(calls, "")
+			}
+			if err != nil {
+				return nil, toolgrade.InField(path+"."+side.key, err)
+			}
+			*side.dst = calls
+		}
+	}
+	return invs, nil
+}
+
+// adkCheckArgs rejects arguments ADK's FunctionCall cannot hold: anything
+// but an object or null.
+func adkCheckArgs(calls []toolgrade.Call, field string) error {
+	for i, call := range calls {
+		if _, ok := call.Args.(toolgrade.Object); ok || call.Args == nil && !call.Invalid {
+			continue
+		}
+		what := toolgrade.Kind(call.Args)
+		if call.Invalid {
+			what = "not valid JSON"
+		}
+		return toolgrade.InField(field, &toolgrade.FieldError{Path: "[" + strconv.Itoa(i) + "].args",
+			Err: fmt.Errorf("ValidationError: arguments are %s; ADK needs an object or null", what)})
+	}
+	return nil
+}
+
+func adkSame(a, b *toolgrade.Call) bool {
+	return a.Name == b.Name && pyEqual(a.Args, b.Args)
+}
+
+// check matches one invocation and returns why it fails, or "".
+func (m *ADK) check(inv adkInvocation) string {
+	got, exp := inv.called, inv.expected
+	switch m.matchType {
+	case "EXACT":
+		if len(got) != len(exp) {
+			return fmt.Sprintf("%d calls made, %d expected", len(got), len(exp))
+		}
+		for i := range exp {
+			if !adkSame(&got[i], &exp[i]) {
+				return fmt.Sprintf("call %d is %s, expected %s", i, &got[i], &exp[i])
+			}
+		}
+	case "IN_ORDER":
+		k := 0 // the next expected call to find
+		for j := 0; j < len(got) && k < len(exp); j++ {
+			if adkSame(&got[j], &exp[k]) {
+				k++
+			}
+		}
+		if k < len(exp) {
+			return fmt.Sprintf("expected call %d %s not made in order after the ones before it", k, &exp[k])
+		}
+	case "ANY_ORDER":
+		used := make([]bool, len(got))
+	next:
+		for i := range exp {
+			for j := range got {
+				if !used[j] && adkSame(&got[j], &exp[i]) {
+					used[j] = true
+					continue next
+				}
+			}
+			return fmt.Sprintf("expected call %d %s not made (or not as often as expected)", i, &exp[i])
+		}
+	}
+	return ""
+}

@@ -1,0 +1,354 @@
+package compat_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat"
+)
+
+// TestAgentevalsConformance runs every line of agentevals.jsonl through the
+// profile, built from the line's config as a config file would build it.
+func TestAgentevalsConformance(t *testing.T) {
+	lines := loadConformance(t, "agentevals.jsonl")
+	passed := 0
+	for _, l := range lines {
+		if checkExpect(t, l, grade(t, l, nil)) {
+			passed++
+		}
+	}
+	t.Logf("agentevals.jsonl: %d of %d lines pass", passed, len(lines))
+}
+
+// agentevalsTrajectory builds a trajectory of one user message and one
+// assistant message per group of calls; each call is "name args-text".
+func agentevalsTrajectory(groups ...[]string) []any {
+	msgs := []any{toolgrade.Object{{Key: "role", Value: "user"}, {Key: "content", Value: "hi"}}}
+	for _, g := range groups {
+		var calls []any
+		for i, c := range g {
+			name, args, _ := strings.Cut(c, " ")
+			calls = append(calls, toolgrade.Object{
+				{Key: "id", Value: fmt.Sprint("call_", i)},
+				{Key: "type", Value: "function"},
+				{Key: "function", Value: toolgrade.Object{{Key: "name", Value: name}, {Key: "arguments", Value: args}}},
+			})
+		}
+		msg := toolgrade.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: ""}}
+		if g != nil {
+			msg = append(msg, toolgrade.Member{Key: "tool_calls", Value: calls})
+		}
+		msgs = append(msgs, msg)
+	}
+	return msgs
+}
+
+func TestAgentevalsQuirks(t *testing.T) {
+	type calls = []string
+	tests := []struct {
+		name     string
+		opts     compat.AgentevalsOptions
+		out, ref []any
+		want     bool
+		err      string // a substring of the error, if one is wanted
+		reason   string // a substring of the reason
+	}{
+		{
+			name: "strict: same calls in another order within a message",
+			out:  agentevalsTrajectory(calls{`a {"x":1}`, `b {}`}),
+			ref:  agentevalsTrajectory(calls{`b {}`, `a {"x":1.0}`}),
+			want: true,
+		},
+		{
+			name:   "strict: empty tool_calls differs from none",
+			out:    agentevalsTrajectory(calls{}),
+			ref:    agentevalsTrajectory(nil),
+			reason: "empty list counts as present",
+		},
+		{
+			name:   "strict: calls grouped into other messages",
+			out:    agentevalsTrajectory(calls{`a {}`, `b {}`}),
+			ref:    agentevalsTrajectory(calls{`a {}`}, calls{`b {}`}),
+			reason: "2 messages, the reference 3",
+		},
+		{
+			name: "exact: true is not 1",
+			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "unordered"},
+			out:  agentevalsTrajectory(calls{`a {"f":true}`}),
+			ref:  agentevalsTrajectory(calls{`a {"f":1}`}),
+		},
+		{
+			name: "exact: an array equals an object with its index keys",
+			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "unordered"},
+			out:  agentevalsTrajectory(calls{`a {"l":["en","fr"]}`}),
+			ref:  agentevalsTrajectory(calls{`a {"l":{"1":"fr","0":"en"}}`}),
+			want: true,
+		},
+		{
+			name: "exact: null differs from a missing key",
+			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "unordered"},
+			out:  agentevalsTrajectory(calls{`a {"x":null}`}),
+			ref:  agentevalsTrajectory(calls{`a {}`}),
+		},
+		{
+			name: "superset: extra calls allowed",
+			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "superset"},
+			out:  agentevalsTrajectory(calls{`a {}`, `b {}`}),
+			ref:  agentevalsTrajectory(calls{`a {}`}),
+			want: true,
+		},
+		{
+			name:   "subset: an extra call fails",
+			opts:   compat.AgentevalsOptions{TrajectoryMatchMode: "subset"},
+			out:    agentevalsTrajectory(calls{`a {}`, `b {}`}),
+			ref:    agentevalsTrajectory(calls{`a {}`}),
+			reason: "trajectory call #1 b({})",
+		},
+		{
+			name: "subset mode swaps the matcher's arguments",
+			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "subset", ToolArgsMatchMode: "superset"},
+			out:  agentevalsTrajectory(calls{`a {"x":1}`}),
+			ref:  agentevalsTrajectory(calls{`a {"x":1,"y":2}`}),
+			want: true,
+		},
+		{
+			name: "superset mode passes the matcher's arguments in order",
+			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "superset", ToolArgsMatchMode: "superset"},
+			out:  agentevalsTrajectory(calls{`a {"x":1,"y":2}`}),
+			ref:  agentevalsTrajectory(calls{`a {"x":1}`}),
+			want: true,
+		},
+		{
+			name:   "first-fit pairing misses a pairing that exists",
+			opts:   compat.AgentevalsOptions{TrajectoryMatchMode: "superset", ToolArgsMatchMode: "superset"},
+			out:    agentevalsTrajectory(calls{`a {"x":1,"y":2}`, `a {"x":1}`}),
+			ref:    agentevalsTrajectory(calls{`a {"x":1}`, `a {"x":1,"y":2}`}),
+			reason: "one-to-one pairing",
+		},
+		{
+			name: "override by mode",
+			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "unordered", ToolArgsMatchOverrides: map[string]compat.AgentevalsOverride{"a": {Mode: "ignore"}}},
+			out:  agentevalsTrajectory(calls{`a {"x":1}`}),
+			ref:  agentevalsTrajectory(calls{`a {"x":2}`}),
+			want: true,
+		},
+		{
+			name: "key paths follow array indices",
+			opts: compat.AgentevalsOptions{ToolArgsMatchOverrides: map[string]compat.AgentevalsOverride{"a": {Keys: []string{"p.1.n"}}}},
+			out:  agentevalsTrajectory(calls{`a {"p":[{"n":1},{"n":2}],"z":1}`}),
+			ref:  agentevalsTrajectory(calls{`a {"p":[{"n":9},{"n":2}]}`}),
+			want: true,
+		},
+		{
+			name: "key paths: undefined equals null",
+			opts: compat.AgentevalsOptions{ToolArgsMatchOverrides: map[string]compat.AgentevalsOverride{"a": {Keys: []string{"w.d"}}}},
+			out:  agentevalsTrajectory(calls{`a {"w":{"d":null}}`}),
+			ref:  agentevalsTrajectory(calls{`a {"w":"text"}`}),
+			want: true,
+		},
+		{
+			name: "no key paths match anything",
+			opts: compat.AgentevalsOptions{ToolArgsMatchOverrides: map[string]compat.AgentevalsOverride{"a": {Keys: []string{}}}},
+			out:  agentevalsTrajectory(calls{`a {"x":1}`}),
+			ref:  agentevalsTrajectory(calls{`a {"x":2}`}),
+			want: true,
+		},
+		{
+			name: "flattened modes parse every call",
+			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "superset"},
+			out:  agentevalsTrajectory(calls{`a {}`, `b not json`}),
+			ref:  agentevalsTrajectory(calls{`a {}`}),
+			err:  "not valid JSON",
+		},
+		{
+			name:   "strict parses only the calls it reaches",
+			out:    agentevalsTrajectory(calls{`a {"x":1}`}, calls{`b not json`}),
+			ref:    agentevalsTrajectory(calls{`a {"x":2}`}, calls{`b {}`}),
+			reason: "matches no unused reference call",
+		},
+		{
+			name: "strict: a reached bad call is an error",
+			out:  agentevalsTrajectory(calls{`a {"x":1}`}, calls{`b not json`}),
+			ref:  agentevalsTrajectory(calls{`a {"x":1}`}, calls{`b {}`}),
+			err:  "JSON.parse threw",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := compat.NewAgentevals(tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := m.Grade(context.Background(), &toolgrade.Case{Trajectory: tt.out, ExpectedTrajectory: tt.ref})
+			if tt.err != "" {
+				if !strings.Contains(r.Error, tt.err) {
+					t.Fatalf("error %q, want %q (reason %s)", r.Error, tt.err, r.Reason)
+				}
+				return
+			}
+			if r.Error != "" {
+				t.Fatalf("unexpected error %s", r.Error)
+			}
+			if r.Success != tt.want || r.Score != map[bool]float64{true: 1}[tt.want] {
+				t.Errorf("success %v score %v, want %v (reason: %s)", r.Success, r.Score, tt.want, r.Reason)
+			}
+			if !strings.Contains(r.Reason, tt.reason) {
+				t.Errorf("reason %q lacks %q", r.Reason, tt.reason)
+			}
+		})
+	}
+}
+
+func TestAgentevalsOptionsJSON(t *testing.T) {
+	tests := []struct {
+		in, err string
+	}{
+		{`{"trajectory_match_mode":"subset","tool_args_match_overrides":{"a":"ignore","b":["x.y"],"c":[]}}`, ""},
+		{`{"trajectory_match_mode":"fuzzy"}`, "trajectory_match_mode"},
+		{`{"tool_args_match_mode":"partial"}`, "tool_args_match_mode"},
+		{`{"tool_args_match_overrides":{"a":"loose"}}`, "tool_args_match_overrides.a"},
+		{`{"tool_args_match_overrides":{"a":3}}`, "key paths"},
+		{`{"tool_args_match_overrides":{"a":null}}`, "got null"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			var o compat.AgentevalsOptions
+			err := json.Unmarshal([]byte(tt.in), &o)
+			if err == nil {
+				_, err = compat.NewAgentevals(o)
+			}
+			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+				t.Fatalf("error %v, want %q", err, tt.err)
+			}
+			if err != nil {
+				return
+			}
+			b, err := json.Marshal(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back compat.AgentevalsOptions
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Fatal(err)
+			}
+			if b2, _ := json.Marshal(back); string(b2) != string(b) {
+				t.Errorf("%s read back as %s", b, b2)
+			}
+		})
+	}
+}
+
+func TestAgentevalsBadTrajectories(t *testing.T) {
+	m, err := compat.NewAgentevals(compat.AgentevalsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := agentevalsTrajectory([]string{"a {}"})
+	for _, tt := range []struct {
+		name     string
+		out, ref any
+		err      string
+	}{
+		{"missing", nil, ok, "trajectory: missing"},
+		{"not a list", "hello", ok, "want a list of chat messages"},
+		{"message not an object", []any{"hi"}, ok, "trajectory[0]"},
+		{"tool_calls not a list", []any{toolgrade.Object{{Key: "role", Value: "assistant"}, {Key: "tool_calls", Value: "x"}}}, ok, "tool_calls"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := m.Grade(context.Background(), &toolgrade.Case{Trajectory: tt.out, ExpectedTrajectory: tt.ref})
+			if !strings.Contains(r.Error, tt.err) {
+				t.Errorf("error %q, want %q", r.Error, tt.err)
+			}
+		})
+	}
+}
+
+// FuzzAgentevals checks that any pair of JSON trajectories gives a verdict
+// or an error, never a panic, in every trajectory mode.
+func FuzzAgentevals(f *testing.F) {
+	f.Add(`[{"role":"assistant","tool_calls":[{"function":{"name":"a","arguments":"{\"x\":[1,{}]}"}}]}]`,
+		`[{"role":"assistant","tool_calls":[{"function":{"name":"a","arguments":"{\"x\":{\"0\":1,\"1\":{}}}"}}]}]`)
+	f.Add(`{"messages":[{"role":"assistant","tool_calls":[{"name":"a","args":{"x":1}}]}]}`, `[{"role":"user"}]`)
+	f.Add(`[{"tool_calls":[{"function":{"arguments":"[1,2]"}}]}]`, `[{"tool_calls":[{"function":{"arguments":"null"}}]}]`)
+	var metrics []*compat.Agentevals
+	for _, mode := range []string{"strict", "unordered", "subset", "superset"} {
+		for _, args := range []string{"exact", "subset", "superset"} {
+			m, err := compat.NewAgentevals(compat.AgentevalsOptions{TrajectoryMatchMode: mode, ToolArgsMatchMode: args,
+				ToolArgsMatchOverrides: map[string]compat.AgentevalsOverride{"k": {Keys: []string{"x.0", "x.length"}}}})
+			if err != nil {
+				f.Fatal(err)
+			}
+			metrics = append(metrics, m)
+		}
+	}
+	f.Fuzz(func(t *testing.T, out, ref string) {
+		ov, err1 := toolgrade.ParseJSONString(out)
+		rv, err2 := toolgrade.ParseJSONString(ref)
+		if err1 != nil || err2 != nil {
+			return
+		}
+		for _, m := range metrics {
+			r := m.Grade(context.Background(), &toolgrade.Case{Trajectory: ov, ExpectedTrajectory: rv})
+			if r.Error == "" && (r.Score != 0 && r.Score != 1 || r.Success != (r.Score == 1)) {
+				t.Fatalf("score %v success %v", r.Score, r.Success)
+			}
+		}
+	})
+}
+
+// FuzzAgentevalsOverride checks that an override reads any JSON without
+// panicking and writes back what it read.
+func FuzzAgentevalsOverride(f *testing.F) {
+	for _, s := range []string{`"exact"`, `["a.b","c"]`, `[]`, `null`, `3`, `[1]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var o compat.AgentevalsOverride
+		if json.Unmarshal([]byte(s), &o) != nil {
+			return
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back compat.AgentevalsOverride
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("%s wrote %s, which reads back as %v", s, b, err)
+		}
+		if b2, _ := json.Marshal(back); string(b2) != string(b) {
+			t.Fatalf("%s wrote %s, then %s", s, b, b2)
+		}
+	})
+}
+
+func ExampleAgentevals() {
+	m, err := compat.NewAgentevals(compat.AgentevalsOptions{
+		TrajectoryMatchMode: "superset",
+		ToolArgsMatchOverrides: map[string]compat.AgentevalsOverride{
+			"get_weather": {Keys: []string{"city"}}, // compare only the city
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	trajectory := func(args string) any {
+		return toolgrade.MustValue([]any{
+			map[string]any{"role": "user", "content": "Weather in Paris?"},
+			map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{
+				"type": "function", "function": map[string]any{"name": "get_weather", "arguments": args},
+			}}},
+		})
+	}
+	c := &toolgrade.Case{
+		Trajectory:         trajectory(`{"city": "Paris", "unit": "C"}`),
+		ExpectedTrajectory: trajectory(`{"city": "Paris"}`),
+	}
+	r := m.Grade(context.Background(), c)
+	fmt.Println(r.Score, r.Success, r.Reason)
+	// Output:
+	// 1 true all 1 reference calls are matched by trajectory calls
+}

@@ -1,0 +1,407 @@
+package compat_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/judge"
+)
+
+// fixedJudge is a fake judge that always gives the same verdict, as the
+// stubbed judge of the conformance data did.
+type fixedJudge struct {
+	score float64
+	err   error
+}
+
+func (j fixedJudge) Judge(_ context.Context, req judge.Request) (judge.Verdict, error) {
+	if req.Task != "tool_selection" {
+		return judge.Verdict{}, fmt.Errorf("unexpected task %q", req.Task)
+	}
+	return judge.Verdict{Score: j.score, Reason: "fixed verdict"}, j.err
+}
+
+// TestDeepEvalConformance runs every line of deepeval.jsonl through the
+// profile, built from the line's config as a config file would build it.
+// Judge lines get a fake judge returning the line's judge_score.
+func TestDeepEvalConformance(t *testing.T) {
+	lines := loadConformance(t, "deepeval.jsonl")
+	passed, judged := 0, 0
+	for _, l := range lines {
+		env := &config.Env{}
+		if s, ok := l.Case.Get("judge_score"); ok {
+			env.Judge = fixedJudge{score: toolgrade.NumberFloat(s.(json.Number))}
+			judged++
+		}
+		r := grade(t, l, env)
+		if checkExpect(t, l, r) {
+			passed++
+		}
+	}
+	t.Logf("deepeval.jsonl: %d of %d lines pass (%d through the fake judge)", passed, len(lines), judged)
+}
+
+func deepEvalCase(t *testing.T, js string) *toolgrade.Case {
+	t.Helper()
+	v, err := toolgrade.ParseJSONString(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := dataset.DecodeCase(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestDeepEvalQuirks pins DeepEval's behaviours with hand-written cases.
+func TestDeepEvalQuirks(t *testing.T) {
+	args := []string{"input_parameters"}
+	tests := []struct {
+		name      string
+		opts      compat.DeepEvalOptions
+		c         string
+		score     float64
+		err       string // a substring of the error, if one is wanted
+		reason    string // a substring of the reason
+		missing   []int
+		unpaired  []int
+		noVerdict bool
+	}{
+		{
+			name:     "duplicates collapse by value",
+			c:        `{"tools_called":[{"name":"A"},{"name":"A"}],"expected_tools":[{"name":"A"},{"name":"A"}]}`,
+			score:    0.5,
+			reason:   "already used",
+			missing:  []int{1},
+			unpaired: []int{1},
+		},
+		{
+			name:  "collapse needs equal args",
+			opts:  compat.DeepEvalOptions{EvaluationParams: args},
+			c:     `{"tools_called":[{"name":"A","args":{"x":1}},{"name":"A","args":{"x":2}}],"expected_tools":[{"name":"A","args":{"x":1}},{"name":"A","args":{"x":2}}]}`,
+			score: 1,
+		},
+		{
+			name:   "greedy takes the first highest, not the best pairing",
+			opts:   compat.DeepEvalOptions{EvaluationParams: args},
+			c:      `{"tools_called":[{"name":"A","args":{"x":1,"y":1}},{"name":"A","args":{"x":1,"y":2}}],"expected_tools":[{"name":"A","args":{"x":1,"y":9}},{"name":"A","args":{"x":1,"y":1}}]}`,
+			score:  0.5, // 0.5 + (0.5 against the second): (0.5+0.5)/2; optimal would be (0.5+1)/2
+			reason: "earned 0.5",
+		},
+		{
+			name:  "python equality: 1 == 1.0 == true",
+			opts:  compat.DeepEvalOptions{EvaluationParams: args},
+			c:     `{"tools_called":[{"name":"A","args":{"a":1.0,"b":true}}],"expected_tools":[{"name":"A","args":{"a":1,"b":1}}]}`,
+			score: 1,
+		},
+		{
+			name:  "partial credit over the union of keys, nested",
+			opts:  compat.DeepEvalOptions{EvaluationParams: args},
+			c:     `{"tools_called":[{"name":"A","args":{"a":1,"n":{"p":1,"q":2}}}],"expected_tools":[{"name":"A","args":{"a":1,"n":{"p":1,"q":3},"z":0}}]}`,
+			score: 1.0/3 + 0.5/3,
+		},
+		{
+			name: "null args against an object raise",
+			opts: compat.DeepEvalOptions{EvaluationParams: args},
+			c:    `{"tools_called":[{"name":"A","args":{"k":1}}],"expected_tools":[{"name":"A"}]}`,
+			err:  "AttributeError",
+		},
+		{
+			name:  "null args are not compared under another name",
+			opts:  compat.DeepEvalOptions{EvaluationParams: args},
+			c:     `{"tools_called":[{"name":"B","args":{"k":1}}],"expected_tools":[{"name":"A"}]}`,
+			score: 0,
+		},
+		{
+			name:  "exact match compares null args with ==",
+			opts:  compat.DeepEvalOptions{EvaluationParams: args, ShouldExactMatch: true},
+			c:     `{"tools_called":[{"name":"A","args":{"k":1}}],"expected_tools":[{"name":"A"}]}`,
+			score: 0,
+		},
+		{
+			name: "null list",
+			c:    `{"tools_called":null,"expected_tools":[]}`,
+			err:  "MissingTestCaseParamsError",
+		},
+		{
+			name:  "types differ in v4",
+			c:     `{"tools_called":[{"name":"A","type":"mcp"}],"expected_tools":[{"name":"A"}]}`,
+			score: 0,
+		},
+		{
+			name:  "types ignored in multimodal",
+			opts:  compat.DeepEvalOptions{Variant: "multimodal"},
+			c:     `{"tools_called":[{"name":"A","type":"mcp"}],"expected_tools":[{"name":"A"}]}`,
+			score: 1,
+		},
+		{
+			name:  "ordering: weighted LCS",
+			opts:  compat.DeepEvalOptions{ShouldConsiderOrdering: true},
+			c:     `{"tools_called":[{"name":"A"},{"name":"C"},{"name":"B"}],"expected_tools":[{"name":"A"},{"name":"B"},{"name":"C"}]}`,
+			score: 2.0 / 3,
+		},
+		{
+			name:  "nothing expected, something called",
+			c:     `{"tools_called":[{"name":"A"}],"expected_tools":[]}`,
+			score: 0,
+		},
+		{
+			name:  "both empty",
+			c:     `{"tools_called":[],"expected_tools":[]}`,
+			score: 1,
+		},
+		{
+			name:  "multimodal: both empty scores 0",
+			opts:  compat.DeepEvalOptions{Variant: "multimodal"},
+			c:     `{"tools_called":[],"expected_tools":[]}`,
+			score: 0,
+		},
+		{
+			name: "multimodal: ordering with nothing expected divides by zero",
+			opts: compat.DeepEvalOptions{Variant: "multimodal", ShouldConsiderOrdering: true},
+			c:    `{"tools_called":[],"expected_tools":[]}`,
+			err:  "ZeroDivisionError",
+		},
+		{
+			name:  "multimodal: {} against {} scores 0",
+			opts:  compat.DeepEvalOptions{Variant: "multimodal", EvaluationParams: args},
+			c:     `{"tools_called":[{"name":"A","args":{}}],"expected_tools":[{"name":"A","args":{}}]}`,
+			score: 0,
+		},
+		{
+			name:  "multimodal: six equal keys fall short of 1",
+			opts:  compat.DeepEvalOptions{Variant: "multimodal", EvaluationParams: args},
+			c:     `{"tools_called":[{"name":"A","args":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}}],"expected_tools":[{"name":"A","args":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}}]}`,
+			score: 0.9999999999999999, // six additions of 1/6
+		},
+		{
+			name:   "strict mode zeroes",
+			opts:   compat.DeepEvalOptions{StrictMode: true},
+			c:      `{"tools_called":[{"name":"A"}],"expected_tools":[{"name":"A"},{"name":"B"}]}`,
+			score:  0,
+			reason: "strict_mode",
+		},
+		{
+			name:      "v4 null threshold scores only",
+			opts:      compat.DeepEvalOptions{Threshold: compat.DeepEvalScoreOnly()},
+			c:         `{"tools_called":[{"name":"A"}],"expected_tools":[{"name":"A"},{"name":"B"}]}`,
+			score:     0.5,
+			noVerdict: true,
+		},
+		{
+			name: "v3 null threshold raises",
+			opts: compat.DeepEvalOptions{Variant: "v3", Threshold: compat.DeepEvalScoreOnly()},
+			c:    `{"tools_called":[],"expected_tools":[]}`,
+			err:  "TypeError",
+		},
+		{
+			name:   "available tools without a judge",
+			c:      `{"tools_called":[{"name":"A"}],"expected_tools":[{"name":"A"}],"available_tools":[{"name":"A"}]}`,
+			score:  1,
+			reason: "no judge configured",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := compat.NewDeepEval(tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := m.Grade(context.Background(), deepEvalCase(t, tt.c))
+			if tt.err != "" {
+				if !strings.Contains(r.Error, tt.err) {
+					t.Fatalf("error %q, want %q (score %v)", r.Error, tt.err, r.Score)
+				}
+				return
+			}
+			if r.Error != "" {
+				t.Fatalf("unexpected error %s", r.Error)
+			}
+			if r.Score != tt.score {
+				t.Errorf("score %v, want %v (reason: %s)", r.Score, tt.score, r.Reason)
+			}
+			if !strings.Contains(r.Reason, tt.reason) {
+				t.Errorf("reason %q lacks %q", r.Reason, tt.reason)
+			}
+			if tt.missing != nil && fmt.Sprint(r.Missing) != fmt.Sprint(tt.missing) {
+				t.Errorf("missing %v, want %v", r.Missing, tt.missing)
+			}
+			if tt.unpaired != nil && fmt.Sprint(r.Unexpected) != fmt.Sprint(tt.unpaired) {
+				t.Errorf("unexpected %v, want %v", r.Unexpected, tt.unpaired)
+			}
+			if (r.Threshold == nil) != tt.noVerdict {
+				t.Errorf("threshold %v, want none: %v", r.Threshold, tt.noVerdict)
+			}
+		})
+	}
+}
+
+func TestDeepEvalJudge(t *testing.T) {
+	c := `{"input":"weather in Paris?","tools_called":[{"name":"A"}],"expected_tools":[{"name":"A"},{"name":"B"}],"available_tools":[{"name":"A"},{"name":"B"}]}`
+	tests := []struct {
+		name   string
+		judge  fixedJudge
+		strict bool
+		score  float64
+		err    bool
+	}{
+		{"judge lower", fixedJudge{score: 0.25}, false, 0.25, false},
+		{"tool score lower", fixedJudge{score: 1}, false, 0.5, false},
+		{"strict after min", fixedJudge{score: 1}, true, 0, false},
+		{"judge error is an error result", fixedJudge{err: errors.New("rate limited")}, false, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := compat.NewDeepEval(compat.DeepEvalOptions{StrictMode: tt.strict, Judge: tt.judge})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := m.Grade(context.Background(), deepEvalCase(t, c))
+			if tt.err {
+				if !strings.Contains(r.Error, "rate limited") {
+					t.Fatalf("error %q, want the judge's", r.Error)
+				}
+				return
+			}
+			if r.Error != "" || r.Score != tt.score {
+				t.Fatalf("score %v error %q, want %v", r.Score, r.Error, tt.score)
+			}
+			if r.Components["tool_selection"] != tt.judge.score || !strings.Contains(r.Reason, "fixed verdict") {
+				t.Errorf("components %v reason %q", r.Components, r.Reason)
+			}
+		})
+	}
+}
+
+func TestDeepEvalOptions(t *testing.T) {
+	tests := []struct {
+		entry string
+		err   string
+	}{
+		{`{"profile":"deepeval","threshold":null}`, ""},
+		{`{"profile":"deepeval","variant":"v5"}`, "variant"},
+		{`{"profile":"deepeval","evaluation_params":["args"]}`, "evaluation_params"},
+		{`{"profile":"deepeval","threshold":"high"}`, "threshold"},
+		{`{"profile":"deepeval","should_consider_order":true}`, "unknown option"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.entry, func(t *testing.T) {
+			v, err := toolgrade.ParseJSONString(tt.entry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = config.Metric(v.(toolgrade.Object), nil)
+			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+				t.Errorf("error %v, want %q", err, tt.err)
+			}
+		})
+	}
+}
+
+func TestDeepEvalThresholdJSON(t *testing.T) {
+	for _, th := range []compat.DeepEvalThreshold{{}, compat.DeepEvalPassMark(0.75), compat.DeepEvalScoreOnly()} {
+		b, err := json.Marshal(th)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back compat.DeepEvalThreshold
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		b2, _ := json.Marshal(back)
+		if string(b) != string(b2) {
+			t.Errorf("%s read back as %s", b, b2)
+		}
+	}
+}
+
+// FuzzDeepEval checks that any case gives a score in [0, 1] or an error,
+// never a panic, in every mode and variant.
+func FuzzDeepEval(f *testing.F) {
+	f.Add(`{"tools_called":[{"name":"A","args":{"x":{"y":1}},"output":[1]}],"expected_tools":[{"name":"A","args":{"x":{"y":true}}},{"name":"A"}]}`)
+	f.Add(`{"tools_called":null,"expected_tools":[{"name":"A","type":"mcp"}],"available_tools":[{}]}`)
+	f.Add(`{"tools_called":[{"name":"A","args":{}},{"name":"A","args":{}}],"expected_tools":[{"name":"A","args":{}}]}`)
+	var metrics []*compat.DeepEval
+	for _, variant := range []string{"v4", "v3", "multimodal"} {
+		for _, mode := range []compat.DeepEvalOptions{{}, {ShouldConsiderOrdering: true}, {ShouldExactMatch: true}} {
+			mode.Variant, mode.EvaluationParams, mode.Judge = variant, []string{"input_parameters", "output"}, fixedJudge{score: 0.5}
+			m, err := compat.NewDeepEval(mode)
+			if err != nil {
+				f.Fatal(err)
+			}
+			metrics = append(metrics, m)
+		}
+	}
+	f.Fuzz(func(t *testing.T, js string) {
+		v, err := toolgrade.ParseJSONString(js)
+		if err != nil {
+			return
+		}
+		c, err := dataset.DecodeCase(v)
+		if err != nil {
+			return
+		}
+		for _, m := range metrics {
+			r := m.Grade(context.Background(), c)
+			// Multimodal's repeated 1/n additions can exceed 1 by an ulp.
+			if r.Error == "" && !(r.Score >= 0 && r.Score <= 1+1e-9) {
+				t.Fatalf("score %v", r.Score)
+			}
+		}
+	})
+}
+
+// FuzzDeepEvalThreshold checks that the threshold option reads any JSON
+// without panicking and writes back what it read.
+func FuzzDeepEvalThreshold(f *testing.F) {
+	for _, s := range []string{"null", "0.5", "1e3", `"x"`, "[]", "-0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var th compat.DeepEvalThreshold
+		if json.Unmarshal([]byte(s), &th) != nil {
+			return
+		}
+		b, err := json.Marshal(th)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back compat.DeepEvalThreshold
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("%s wrote %s, which reads back as %v", s, b, err)
+		}
+		if b2, _ := json.Marshal(back); string(b2) != string(b) {
+			t.Fatalf("%s wrote %s, then %s", s, b, b2)
+		}
+	})
+}
+
+func ExampleDeepEval() {
+	m, err := compat.NewDeepEval(compat.DeepEvalOptions{
+		EvaluationParams: []string{"input_parameters"},
+		Threshold:        compat.DeepEvalPassMark(0.7),
+	})
+	if err != nil {
+		panic(err)
+	}
+	paris := toolgrade.MustValue(map[string]any{"city": "Paris"})
+	c := &toolgrade.Case{
+		Expected: []toolgrade.Call{{Name: "get_weather", Args: paris}, {Name: "get_weather", Args: paris}},
+		Called:   []toolgrade.Call{{Name: "get_weather", Args: paris}, {Name: "get_weather", Args: paris}},
+	}
+	r := m.Grade(context.Background(), c)
+	fmt.Println(r.Score, r.Success)
+	fmt.Println(r.Reason)
+	// Output:
+	// 0.5 false
+	// credit 1 over 2 expected calls (DeepEval pairs greedily, each expected call taking the first unused called call of highest credit); 1 of 2 expected calls matched fully; missing get_weather({"city":"Paris"}) (expected #1): called #1 equals called #0, already used (DeepEval tracks used calls by value); extra get_weather({"city":"Paris"}) (called #1) costs nothing in DeepEval
+}
