@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"fmt"
-	"io"
 	"iter"
 	"os"
 	"strconv"
@@ -34,6 +31,7 @@ var metricFlags = []struct {
 
 type evalFlags struct {
 	env      envFlags
+	reports  reportFlags
 	config   string
 	out      string
 	workers  int
@@ -44,14 +42,15 @@ type evalFlags struct {
 func (m *Main) evalCommand() *cobra.Command {
 	var f evalFlags
 	cmd := &cobra.Command{
-		Use:   "eval [flags] CASES...",
+		Use:   "eval [flags] [CASES...]",
 		Short: "Grade cases (JSONL, JSON or YAML files; - for stdin)",
 		Long: `Grade cases and write one result line per case, in input order, to stdout
-or --out, with a summary on stderr.
+or --out, with a summary on stderr (and a progress bar when stderr is a
+terminal). Without CASES, the --config file's datasets are graded; its
+reports section, or --markdown, --junit and --html, adds report files.
 
 Exit status: 0 when every case passed; 1 when a case failed its threshold or
 could not be read or scored; 2 for bad usage or an unreadable file.`,
-		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return m.runEval(cmd, f, args)
 		},
@@ -60,9 +59,10 @@ could not be read or scored; 2 for bad usage or an unreadable file.`,
 	fs.StringVar(&f.config, "config", "", "config file (YAML or JSON) with metric entries")
 	fs.StringVarP(&f.out, "out", "o", "", "write results to this file instead of stdout")
 	fs.IntVar(&f.workers, "workers", 0, "cases graded at once (default: one per CPU)")
-	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary and no progress")
 	fs.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when cases fail (2 still means unreadable input)")
 	f.env.register(fs)
+	f.reports.register(fs)
 	for _, mf := range metricFlags {
 		switch mf.kind {
 		case "string":
@@ -130,6 +130,9 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 		}
 		metrics = append(metrics, mt)
 	}
+	if paths, err = inputPaths(cfg, f.config, paths); err != nil {
+		return err
+	}
 	// Fail before any output when an input cannot be opened.
 	for _, p := range paths {
 		if p == "-" {
@@ -142,40 +145,23 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 		fh.Close()
 	}
 
-	var out io.Writer = m.Stdout
-	if f.out != "" {
-		fh, err := os.Create(f.out)
-		if err != nil {
-			return usageError("%v", err)
-		}
-		defer fh.Close()
-		out = fh
+	reports, err := m.openReports(&f, cfg, paths)
+	if err != nil {
+		return err
 	}
-	w := bufio.NewWriterSize(out, 64<<10)
 	workers := f.workers
 	if workers == 0 && cfg != nil {
 		workers = cfg.Workers
 	}
 
-	var sum toolgrade.Summary
-	var line []byte
-	err = toolgrade.Evaluate(cmd.Context(), m.records(paths), metrics, func(r *toolgrade.Result) error {
-		sum.Add(r)
-		line = r.AppendJSON(line[:0])
-		line = append(line, '\n')
-		_, err := w.Write(line)
-		return err
-	}, toolgrade.Workers(workers))
-	if ferr := w.Flush(); err == nil {
+	err = toolgrade.Evaluate(cmd.Context(), m.records(paths), metrics, reports.add, toolgrade.Workers(workers))
+	if ferr := reports.finish(); err == nil {
 		err = ferr
-	}
-	if !f.quiet {
-		printSummary(m.Stderr, &sum)
 	}
 	if err != nil {
 		return &ExitError{Code: 2, Err: err}
 	}
-	if sum.Passed < sum.Cases && !f.exitZero {
+	if sum := &reports.stats; sum.Passed < sum.Cases && !f.exitZero {
 		return &ExitError{Code: 1}
 	}
 	return nil
@@ -195,19 +181,5 @@ func (m *Main) records(paths []string) iter.Seq2[toolgrade.Record, error] {
 				}
 			}
 		}
-	}
-}
-
-func printSummary(w io.Writer, s *toolgrade.Summary) {
-	fmt.Fprintf(w, "cases %d  passed %d  failed %d  errors %d\n", s.Cases, s.Passed, s.Cases-s.Passed-s.Errors, s.Errors)
-	for _, ms := range s.Metrics {
-		fmt.Fprintf(w, "%s (%s): mean score %.3f  passed %d/%d", ms.Name, ms.Profile, ms.Score, ms.Passed, ms.Count+ms.Errors)
-		if ms.PRFCount > 0 {
-			fmt.Fprintf(w, "  precision %.3f  recall %.3f  f1 %.3f", ms.Precision, ms.Recall, ms.F1)
-		}
-		if ms.Errors > 0 {
-			fmt.Fprintf(w, "  errors %d", ms.Errors)
-		}
-		fmt.Fprintln(w)
 	}
 }

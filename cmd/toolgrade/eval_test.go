@@ -58,7 +58,7 @@ func TestEvalExampleGolden(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit code %d, want 1 (the example has failing cases); stderr: %s", code, stderr)
 	}
-	if !strings.Contains(stderr, "cases 21") {
+	if !strings.Contains(stderr, "21 cases: ") {
 		t.Errorf("summary missing from stderr: %s", stderr)
 	}
 	golden := filepath.Join("testdata", "examples_agent.golden.jsonl")
@@ -112,7 +112,7 @@ func TestEvalExitCodes(t *testing.T) {
 		{"a case fails", []string{"eval", bad}, 1, ""},
 		{"exit-zero", []string{"eval", "--exit-zero", bad}, 0, ""},
 		{"missing file", []string{"eval", filepath.Join(t.TempDir(), "nope.jsonl")}, 2, "no such file"},
-		{"no cases given", []string{"eval"}, 2, "requires at least 1 arg"},
+		{"no cases given", []string{"eval"}, 2, "no cases"},
 		{"unknown flag", []string{"eval", "--colour", good}, 2, "unknown flag"},
 		{"bad option value", []string{"eval", "--order", "sideways", good}, 2, `unknown value "sideways"`},
 		{"bad config", []string{"eval", "--config", badConfig, good}, 2, "metrics[0]"},

@@ -80,6 +80,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	root.SetArgs(args)
 	root.AddCommand(
 		m.evalCommand(),
+		m.compareCommand(),
+		m.initCommand(),
 		m.versionCommand(),
 	)
 	return root.ExecuteContext(ctx)

@@ -1,0 +1,331 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jedib0t/go-pretty/v6/table"
+	"github.com/toolgrade/toolgrade"
+)
+
+// A Comparison compares the results of two runs over the same cases: a
+// base (the baseline) and a new run. Feed it every base result with
+// [Comparison.AddBase], then every new result with [Comparison.AddNew].
+//
+// Cases are matched by id, the n-th result with an id in one run with the
+// n-th in the other (so that runs over files without ids, whose generated
+// ids repeat across files, still pair up), and metrics by name and
+// profile. Cases and metrics present in only one run are listed; they are
+// not regressions.
+//
+// A regression is a case whose score on a metric fell by more than
+// Tolerance (an error where the base had a score counts as a fall), or a
+// metric whose mean score fell by more than Tolerance. An improvement is
+// the same, rising.
+type Comparison struct {
+	// Tolerance is how far a score or a mean may fall before it counts as
+	// a regression; 0 (the default) counts any fall.
+	Tolerance float64
+
+	base            map[caseKey][]caseScore
+	baseOrder       []caseKey
+	baseN, newN     map[string]int
+	onlyNew         []caseKey
+	baseSum, newSum toolgrade.Summary
+	regressed       []CaseChange
+	improved        []CaseChange
+}
+
+// scoreEpsilon absorbs floating-point noise in score differences.
+const scoreEpsilon = 1e-9
+
+type caseKey struct {
+	id string
+	n  int // occurrence of the id in its run, from 1
+}
+
+func (k caseKey) String() string {
+	if k.n == 1 {
+		return k.id
+	}
+	return k.id + " (#" + strconv.Itoa(k.n) + ")"
+}
+
+type caseScore struct {
+	metric string // label
+	score  float64
+	err    bool
+}
+
+// A CaseChange is one case's score on one metric in both runs.
+type CaseChange struct {
+	Case, Metric    string
+	Base, New       float64
+	BaseErr, NewErr bool // the metric erred in that run
+}
+
+// Delta is the change in score; an error counts as 0.
+func (c CaseChange) Delta() float64 {
+	b, n := c.Base, c.New
+	if c.BaseErr {
+		b = 0
+	}
+	if c.NewErr {
+		n = 0
+	}
+	return n - b
+}
+
+func scores(r *toolgrade.Result) []caseScore {
+	out := make([]caseScore, len(r.Metrics))
+	for i := range r.Metrics {
+		m := &r.Metrics[i]
+		out[i] = caseScore{metric: Label(m.Name, m.Profile), score: m.Score, err: m.Error != ""}
+	}
+	return out
+}
+
+func next(seen *map[string]int, id string) caseKey {
+	if *seen == nil {
+		*seen = map[string]int{}
+	}
+	(*seen)[id]++
+	return caseKey{id, (*seen)[id]}
+}
+
+// AddBase adds a result of the base run.
+func (c *Comparison) AddBase(r *toolgrade.Result) {
+	c.baseSum.Add(r)
+	k := next(&c.baseN, r.ID)
+	if c.base == nil {
+		c.base = map[caseKey][]caseScore{}
+	}
+	c.base[k] = scores(r)
+	c.baseOrder = append(c.baseOrder, k)
+}
+
+// AddNew adds a result of the new run; every base result must have been
+// added before.
+func (c *Comparison) AddNew(r *toolgrade.Result) {
+	c.newSum.Add(r)
+	k := next(&c.newN, r.ID)
+	base, ok := c.base[k]
+	if !ok {
+		c.onlyNew = append(c.onlyNew, k)
+		return
+	}
+	delete(c.base, k) // what remains is only in the base run
+	for _, s := range scores(r) {
+		i := slices.IndexFunc(base, func(b caseScore) bool { return b.metric == s.metric })
+		if i < 0 {
+			continue
+		}
+		b := base[i]
+		ch := CaseChange{Case: k.String(), Metric: s.metric, Base: b.score, New: s.score, BaseErr: b.err, NewErr: s.err}
+		switch d := ch.Delta(); {
+		case b.err && s.err:
+		case !b.err && s.err, d < -c.Tolerance-scoreEpsilon:
+			c.regressed = append(c.regressed, ch)
+		case b.err && !s.err, d > c.Tolerance+scoreEpsilon:
+			c.improved = append(c.improved, ch)
+		}
+	}
+}
+
+// Regressed returns the case changes that are regressions, the largest
+// fall first.
+func (c *Comparison) Regressed() []CaseChange {
+	out := slices.Clone(c.regressed)
+	slices.SortStableFunc(out, func(a, b CaseChange) int { return cmpFloat(a.Delta(), b.Delta()) })
+	return out
+}
+
+// Improved returns the case changes that are improvements, the largest
+// rise first.
+func (c *Comparison) Improved() []CaseChange {
+	out := slices.Clone(c.improved)
+	slices.SortStableFunc(out, func(a, b CaseChange) int { return cmpFloat(b.Delta(), a.Delta()) })
+	return out
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// A MetricChange is one metric's summary in both runs; Base or New is nil
+// when the metric is absent from that run.
+type MetricChange struct {
+	Label     string
+	Base, New *toolgrade.MetricSummary
+}
+
+// Regressed reports whether the metric's mean fell by more than tolerance.
+func (m MetricChange) Regressed(tolerance float64) bool {
+	return m.Base != nil && m.New != nil && m.Base.Count > 0 &&
+		m.New.Score-m.Base.Score < -tolerance-scoreEpsilon
+}
+
+// Metrics returns each metric's summary in both runs, base order first.
+func (c *Comparison) Metrics() []MetricChange {
+	var out []MetricChange
+	find := func(label string) int {
+		return slices.IndexFunc(out, func(m MetricChange) bool { return m.Label == label })
+	}
+	for i := range c.baseSum.Metrics {
+		m := &c.baseSum.Metrics[i]
+		out = append(out, MetricChange{Label: Label(m.Name, m.Profile), Base: m})
+	}
+	for i := range c.newSum.Metrics {
+		m := &c.newSum.Metrics[i]
+		if j := find(Label(m.Name, m.Profile)); j >= 0 {
+			out[j].New = m
+		} else {
+			out = append(out, MetricChange{Label: Label(m.Name, m.Profile), New: m})
+		}
+	}
+	return out
+}
+
+// OnlyBase and OnlyNew list the cases found in one run only.
+func (c *Comparison) OnlyBase() []string {
+	var out []string
+	for _, k := range c.baseOrder {
+		if _, ok := c.base[k]; ok {
+			out = append(out, k.String())
+		}
+	}
+	return out
+}
+
+// OnlyNew lists the cases found in the new run only.
+func (c *Comparison) OnlyNew() []string {
+	var out []string
+	for _, k := range c.onlyNew {
+		out = append(out, k.String())
+	}
+	return out
+}
+
+// Regression reports whether the new run regressed beyond the tolerance.
+func (c *Comparison) Regression() bool {
+	if len(c.regressed) > 0 {
+		return true
+	}
+	for _, m := range c.Metrics() {
+		if m.Regressed(c.Tolerance) {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteText writes the comparison for a terminal: a table of metrics
+// (mean and pass rate in both runs and their change), the regressed and
+// improved cases, the cases in one run only, and the verdict.
+func (c *Comparison) WriteText(w io.Writer) error {
+	var b strings.Builder
+	tw := newTable()
+	tw.AppendHeader(table.Row{"metric", "base mean", "new mean", "Δ mean", "base pass", "new pass", "Δ pass", ""})
+	regressedMetrics := 0
+	for _, m := range c.Metrics() {
+		row := table.Row{terminal(m.Label), "-", "-", "", "-", "-", "", ""}
+		if m.Base != nil {
+			row[1], row[4] = mean(m.Base), passRate(m.Base)
+		}
+		if m.New != nil {
+			row[2], row[5] = mean(m.New), passRate(m.New)
+		}
+		switch {
+		case m.Base == nil:
+			row[7] = "only in NEW"
+		case m.New == nil:
+			row[7] = "only in BASE"
+		default:
+			if m.Base.Count > 0 && m.New.Count > 0 {
+				row[3] = signed(m.New.Score - m.Base.Score)
+			}
+			row[6] = signedPoints(rate(m.New) - rate(m.Base))
+			if m.Regressed(c.Tolerance) {
+				row[7] = "regressed"
+				regressedMetrics++
+			}
+		}
+		tw.AppendRow(row)
+	}
+	alignRight(tw, 2, 7)
+	b.WriteString(tw.Render() + "\n")
+
+	list := func(title string, changes []CaseChange) {
+		fmt.Fprintf(&b, "\n%s (%d)\n", title, len(changes))
+		for _, ch := range changes {
+			fmt.Fprintf(&b, "  %s  %s  %s → %s", terminal(ch.Case), terminal(ch.Metric), scoreOrError(ch.Base, ch.BaseErr), scoreOrError(ch.New, ch.NewErr))
+			if !ch.BaseErr && !ch.NewErr {
+				fmt.Fprintf(&b, "  (%s)", signed(ch.Delta()))
+			}
+			b.WriteString("\n")
+		}
+	}
+	regressed := c.Regressed()
+	list("regressed", regressed)
+	list("improved", c.Improved())
+	for _, only := range []struct {
+		title string
+		ids   []string
+	}{{"only in BASE", c.OnlyBase()}, {"only in NEW", c.OnlyNew()}} {
+		if len(only.ids) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s (%d)\n", only.title, len(only.ids))
+		for _, id := range only.ids {
+			b.WriteString("  " + terminal(id) + "\n")
+		}
+	}
+
+	tol := strconv.FormatFloat(c.Tolerance, 'g', -1, 64)
+	if len(regressed) > 0 || regressedMetrics > 0 {
+		fmt.Fprintf(&b, "\nREGRESSION beyond tolerance %s: %d %s and %d %s fell\n", tol,
+			len(regressed), plural(len(regressed), "case score", "case scores"), regressedMetrics, plural(regressedMetrics, "metric mean", "metric means"))
+	} else {
+		fmt.Fprintf(&b, "\nno regression beyond tolerance %s\n", tol)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func rate(m *toolgrade.MetricSummary) float64 {
+	if n := m.Count + m.Errors; n > 0 {
+		return float64(m.Passed) / float64(n)
+	}
+	return 0
+}
+
+func signed(f float64) string {
+	if f >= 0 {
+		return "+" + score(f)
+	}
+	return score(f)
+}
+
+func signedPoints(f float64) string {
+	s := strconv.FormatFloat(100*f, 'f', 1, 64)
+	if f >= 0 {
+		s = "+" + s
+	}
+	return s + " pts"
+}
+
+func scoreOrError(f float64, err bool) string {
+	if err {
+		return "error"
+	}
+	return score(f)
+}

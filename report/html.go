@@ -1,0 +1,493 @@
+package report
+
+import (
+	_ "embed"
+	"html/template"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// HTML returns a Writer of one self-contained HTML page: the metric and
+// tool tables, a histogram of scores per metric, a bar per tool (matched,
+// wrong arguments, missed, extra), and a table of cases that filters by
+// text and by verdict, where each case opens to show its expected and
+// called calls side by side, as its metrics paired them, with the
+// arguments that differ highlighted.
+//
+// The page loads nothing: CSS, script and SVG charts are inline, and its
+// Content-Security-Policy forbids fetching anything. Every piece of text
+// from the data is escaped by html/template; the script reads the page's
+// own DOM, so no data is embedded in it. The filter is also read from the
+// URL fragment: report.html#status=fail&q=weather.
+//
+// The histograms count every case. The table of cases holds every failing
+// case and the first passing ones, up to limits that keep the page small
+// enough for a browser (and the writer's memory bounded); the page says
+// how many it left out. For each case kept, the writer holds what the
+// page shows (argument values shortened) until Finish.
+func HTML(w io.Writer) Writer { return &htmlReport{w: w} }
+
+// Limits on what the page keeps and shows of the data.
+const (
+	htmlValue   = 300  // characters of one argument value
+	htmlReason  = 4000 // characters of a reason
+	htmlSummary = 200  // characters of the reason in a case's row
+	htmlTools   = 30   // tools charted
+
+	htmlFailing = 5000 // failing cases listed
+	htmlPassing = 1000 // passing cases listed
+)
+
+type htmlReport struct {
+	w                  io.Writer
+	cases              []htmlCase
+	failing, passing   int // cases listed
+	omitFail, omitPass int // cases left out of the table
+	scores             []scoreBins
+}
+
+// scoreBins counts one metric's scores in ten bins of width 0.1 (1 falls
+// in the last).
+type scoreBins struct {
+	label  string
+	counts [10]int
+}
+
+func (h *htmlReport) count(label string, score float64) {
+	i := slices.IndexFunc(h.scores, func(b scoreBins) bool { return b.label == label })
+	if i < 0 {
+		h.scores = append(h.scores, scoreBins{label: label})
+		i = len(h.scores) - 1
+	}
+	h.scores[i].counts[min(max(int(score*10), 0), 9)]++
+}
+
+type htmlCase struct {
+	ID, Where string
+	Status    string // "pass", "fail" or "error"
+	Error     string // the record could not be read
+	Summary   string // the reason shown in the case's row
+	Metrics   []htmlMetric
+	Sides     []htmlSide
+}
+
+type htmlMetric struct {
+	Label  string
+	Text   string // the score as shown: "0.750", "error"
+	Status string // "pass", "fail", "error" or "none" (no verdict)
+	Reason string
+}
+
+// An htmlSide is one metric's pairing of a case's calls.
+type htmlSide struct {
+	Label string // empty when no metric paired the calls
+	Rows  []htmlRow
+}
+
+type htmlRow struct {
+	Class            string // "match", "partial", "missing", "extra" or ""
+	Expected, Called *htmlCall
+	Score            string
+	Diffs            []htmlDiff
+}
+
+type htmlCall struct {
+	Name  string
+	Lines []htmlLine
+}
+
+type htmlLine struct {
+	Text string
+	Diff bool
+}
+
+type htmlDiff struct{ Path, Expected, Got, Note string }
+
+func (h *htmlReport) Add(r *toolgrade.Result) error {
+	for i := range r.Metrics {
+		if m := &r.Metrics[i]; m.Error == "" {
+			h.count(Label(m.Name, m.Profile), m.Score)
+		}
+	}
+	switch {
+	case r.Success && h.passing >= htmlPassing:
+		h.omitPass++
+		return nil
+	case !r.Success && h.failing >= htmlFailing:
+		h.omitFail++
+		return nil
+	case r.Success:
+		h.passing++
+	default:
+		h.failing++
+	}
+	c := htmlCase{ID: r.ID, Status: "pass", Error: clip(r.Error, htmlReason)}
+	if r.Case != nil && r.Case.Source != "" {
+		c.Where = r.Case.Source
+		if r.Case.Line > 0 {
+			c.Where += ":" + strconv.Itoa(r.Case.Line)
+		}
+	}
+	for i := range r.Metrics {
+		m := &r.Metrics[i]
+		hm := htmlMetric{Label: Label(m.Name, m.Profile), Text: score(m.Score), Status: "pass", Reason: clip(m.Reason, htmlReason)}
+		switch {
+		case m.Error != "":
+			hm.Text, hm.Status, hm.Reason = "error", "error", clip(m.Error, htmlReason)
+			c.Status = "error"
+		case m.Threshold == nil:
+			hm.Status = "none"
+		case !m.Success:
+			hm.Status = "fail"
+			if c.Status == "pass" {
+				c.Status = "fail"
+			}
+		}
+		if r.Error != "" {
+			hm.Reason = "" // the case's error says it once
+		}
+		c.Metrics = append(c.Metrics, hm)
+	}
+	// The row shows the first reason for a failure, else the first reason.
+	for _, failing := range []bool{true, false} {
+		for _, hm := range c.Metrics {
+			if c.Summary == "" && hm.Reason != "" && (!failing || hm.Status == "fail" || hm.Status == "error") {
+				c.Summary = clipRunes(hm.Reason, htmlSummary)
+			}
+		}
+	}
+	if r.Error != "" {
+		c.Status, c.Summary = "error", clipRunes(c.Error, htmlSummary)
+	}
+	if r.Case != nil {
+		c.Sides = sides(r)
+	}
+	h.cases = append(h.cases, c)
+	return nil
+}
+
+// sides lays out a case's calls side by side for each metric that paired
+// them, or by position when none did.
+func sides(r *toolgrade.Result) []htmlSide {
+	exp, got := r.Case.Expected, r.Case.Called
+	if len(exp) == 0 && len(got) == 0 {
+		return nil
+	}
+	var out []htmlSide
+	for i := range r.Metrics {
+		m := &r.Metrics[i]
+		if !pairs(m) {
+			continue
+		}
+		side := htmlSide{Label: Label(m.Name, m.Profile)}
+		type keyed struct {
+			at  int
+			row htmlRow
+		}
+		var rows []keyed
+		for _, p := range m.Matches {
+			if p.Expected >= len(exp) || p.Called >= len(got) || p.Expected < 0 || p.Called < 0 {
+				continue
+			}
+			row := htmlRow{Class: "match", Score: score(p.Score)}
+			if p.Score < 1 {
+				row.Class = "partial"
+			}
+			for _, d := range p.Diffs {
+				hd := htmlDiff{Path: d.Path, Note: d.Note}
+				if d.Note != "unexpected" {
+					hd.Expected = value(d.Expected, htmlValue)
+				}
+				if d.Note != "missing" {
+					hd.Got = value(d.Got, htmlValue)
+				}
+				row.Diffs = append(row.Diffs, hd)
+			}
+			keys := diffKeys(row.Diffs)
+			row.Expected, row.Called = callView(&exp[p.Expected], keys), callView(&got[p.Called], keys)
+			rows = append(rows, keyed{p.Expected, row})
+		}
+		// A missing call sits beside an unpaired call of the same tool, if
+		// any, with the arguments that differ marked: that is the usual
+		// story of a call with wrong arguments under exact comparison.
+		extra := slices.DeleteFunc(slices.Clone(m.Unexpected), func(j int) bool { return j < 0 || j >= len(got) })
+		for _, i := range m.Missing {
+			if i < 0 || i >= len(exp) {
+				continue
+			}
+			row := htmlRow{Class: "missing", Score: score(0)}
+			k := slices.IndexFunc(extra, func(j int) bool { return sameTool(exp[i].Name, got[j].Name) })
+			if k < 0 {
+				row.Expected = callView(&exp[i], nil)
+			} else {
+				j := extra[k]
+				extra = slices.Delete(extra, k, k+1)
+				row.Diffs = argDiffs(&exp[i], &got[j])
+				keys := diffKeys(row.Diffs)
+				row.Expected, row.Called = callView(&exp[i], keys), callView(&got[j], keys)
+			}
+			rows = append(rows, keyed{i, row})
+		}
+		slices.SortStableFunc(rows, func(a, b keyed) int { return a.at - b.at })
+		for _, k := range rows {
+			side.Rows = append(side.Rows, k.row)
+		}
+		for _, j := range extra {
+			side.Rows = append(side.Rows, htmlRow{Class: "extra", Called: callView(&got[j], nil)})
+		}
+		out = append(out, side)
+	}
+	if out == nil {
+		side := htmlSide{}
+		for i := range max(len(exp), len(got)) {
+			var row htmlRow
+			if i < len(exp) {
+				row.Expected = callView(&exp[i], nil)
+			}
+			if i < len(got) {
+				row.Called = callView(&got[i], nil)
+			}
+			side.Rows = append(side.Rows, row)
+		}
+		out = append(out, side)
+	}
+	return out
+}
+
+// argDiffs compares two calls' arguments key by key (values by meaning,
+// as [toolgrade.Equal] does), for calls a metric left unpaired and so
+// did not compare itself.
+func argDiffs(e, c *toolgrade.Call) []htmlDiff {
+	eo, eok := e.Args.(toolgrade.Object)
+	co, cok := c.Args.(toolgrade.Object)
+	if !eok || !cok {
+		if c.Invalid || e.Invalid || !toolgrade.Equal(e.Args, c.Args) {
+			return []htmlDiff{{Path: "args", Expected: argText(e), Got: argText(c)}}
+		}
+		return nil
+	}
+	var diffs []htmlDiff
+	for _, m := range eo {
+		got, ok := co.Get(m.Key)
+		switch {
+		case !ok:
+			diffs = append(diffs, htmlDiff{Path: m.Key, Expected: value(m.Value, htmlValue), Note: "missing"})
+		case !toolgrade.Equal(m.Value, got):
+			diffs = append(diffs, htmlDiff{Path: m.Key, Expected: value(m.Value, htmlValue), Got: value(got, htmlValue)})
+		}
+	}
+	for _, m := range co {
+		if !eo.Has(m.Key) {
+			diffs = append(diffs, htmlDiff{Path: m.Key, Got: value(m.Value, htmlValue), Note: "unexpected"})
+		}
+	}
+	return diffs
+}
+
+func argText(c *toolgrade.Call) string {
+	if c.Invalid {
+		return clipRunes(c.ArgsRaw, htmlValue)
+	}
+	return value(c.Args, htmlValue)
+}
+
+// diffKeys returns the top-level argument names (or "output") that the
+// differences touch; "*" when they concern the arguments as a whole.
+func diffKeys(diffs []htmlDiff) map[string]bool {
+	if len(diffs) == 0 {
+		return nil
+	}
+	keys := map[string]bool{}
+	for _, d := range diffs {
+		k := d.Path
+		if i := strings.IndexAny(k, ".["); i >= 0 {
+			k = k[:i]
+		}
+		if k == "" || k == "args" {
+			k = "*"
+		}
+		keys[k] = true
+	}
+	return keys
+}
+
+// callView shows a call as its name and one line per argument (or the
+// arguments as one value when they are not an object), then its output;
+// lines whose key is in diff are marked.
+func callView(c *toolgrade.Call, diff map[string]bool) *htmlCall {
+	v := &htmlCall{Name: c.Name}
+	all := diff["*"]
+	switch args := c.Args.(type) {
+	case toolgrade.Object:
+		for _, m := range args {
+			v.Lines = append(v.Lines, htmlLine{Text: m.Key + ": " + value(m.Value, htmlValue), Diff: all || diff[m.Key]})
+		}
+	case nil:
+		if c.Invalid {
+			v.Lines = append(v.Lines, htmlLine{Text: "invalid JSON: " + clipRunes(c.ArgsRaw, htmlValue), Diff: true})
+		}
+	default:
+		v.Lines = append(v.Lines, htmlLine{Text: value(args, htmlValue), Diff: all || len(diff) > 0})
+	}
+	if c.Output != nil {
+		v.Lines = append(v.Lines, htmlLine{Text: "→ output: " + value(c.Output, htmlValue), Diff: diff["output"]})
+	}
+	return v
+}
+
+// value writes a value as compact JSON, shortened to n characters.
+func value(v any, n int) string {
+	return clipRunes(string(toolgrade.AppendJSON(nil, v)), n)
+}
+
+func (h *htmlReport) Finish(s *Stats) error {
+	tools, by := s.Tools()
+	page := htmlPage{
+		Headline:   headline(s),
+		Usage:      usageLine(s.Usage),
+		Failed:     s.Passed < s.Cases,
+		Tools:      tools,
+		ToolsBy:    by,
+		Chart:      toolChart(tools),
+		Cases:      h.cases,
+		OmitFail:   h.omitFail,
+		OmitPass:   h.omitPass,
+		MaxFailing: htmlFailing,
+		MaxPassing: htmlPassing,
+	}
+	for _, m := range s.Metrics {
+		p, r, f := prf(&m)
+		page.Metrics = append(page.Metrics, htmlMetricRow{
+			Label: Label(m.Name, m.Profile), Cases: m.Count + m.Errors, Mean: mean(&m), PassRate: passRate(&m),
+			Precision: p, Recall: r, F1: f, Errors: m.Errors,
+		})
+	}
+	for _, m := range s.Metrics {
+		page.Histograms = append(page.Histograms, h.histogram(Label(m.Name, m.Profile), m.Errors))
+	}
+	return pageTemplate.Execute(h.w, page)
+}
+
+type htmlPage struct {
+	Headline, Usage string
+	Failed          bool
+	Metrics         []htmlMetricRow
+	Histograms      []htmlHistogram
+	Tools           []ToolCounts
+	ToolsBy         string
+	Chart           htmlChart
+	Cases           []htmlCase
+	// Cases left out of the table (counted everywhere else), and the
+	// limits that left them out.
+	OmitFail, OmitPass     int
+	MaxFailing, MaxPassing int
+}
+
+type htmlMetricRow struct {
+	Label, Mean, PassRate, Precision, Recall, F1 string
+	Cases, Errors                                int
+}
+
+// An htmlHistogram is the SVG histogram of one metric's scores in ten
+// bins of width 0.1 (1 falls in the last).
+type htmlHistogram struct {
+	Label  string
+	Errors int
+	Bars   []htmlBar
+}
+
+type htmlBar struct {
+	X, Y, W, H float64
+	Count      int
+	Label      string
+}
+
+// Histogram geometry, in SVG units.
+const (
+	histTop, histHeight, histBar, histGap, histLeft = 14.0, 110.0, 30.0, 4.0, 6.0
+)
+
+func (h *htmlReport) histogram(label string, errors int) htmlHistogram {
+	var counts [10]int
+	if i := slices.IndexFunc(h.scores, func(b scoreBins) bool { return b.label == label }); i >= 0 {
+		counts = h.scores[i].counts
+	}
+	top := max(slices.Max(counts[:]), 1)
+	hist := htmlHistogram{Label: label, Errors: errors}
+	for i, n := range counts {
+		bh := histHeight * float64(n) / float64(top)
+		hist.Bars = append(hist.Bars, htmlBar{
+			X: histLeft + float64(i)*(histBar+histGap), Y: histTop + histHeight - bh, W: histBar, H: bh,
+			Count: n, Label: strconv.FormatFloat(float64(i)/10, 'f', 1, 64) + "–" + strconv.FormatFloat(float64(i+1)/10, 'f', 1, 64),
+		})
+	}
+	return hist
+}
+
+// htmlChart is the SVG bar chart of tools: per tool one bar of its
+// expected calls split into matched, wrong arguments and missed, followed
+// by its extra calls.
+type htmlChart struct {
+	Height float64
+	Rows   []htmlChartRow
+}
+
+type htmlChartRow struct {
+	Y        float64
+	Name     string
+	Segments []htmlSegment
+	Text     string
+	TextX    float64
+}
+
+type htmlSegment struct {
+	Class string
+	X, W  float64
+	Title string
+}
+
+// Tool chart geometry, in SVG units.
+const (
+	chartLabel, chartWidth, chartRow = 180.0, 360.0, 20.0
+)
+
+func toolChart(tools []ToolCounts) htmlChart {
+	tools = tools[:min(len(tools), htmlTools)]
+	top := 1
+	for _, t := range tools {
+		top = max(top, t.Expected+t.Extra)
+	}
+	unit := chartWidth / float64(top)
+	var c htmlChart
+	for i, t := range tools {
+		row := htmlChartRow{Y: float64(i) * chartRow, Name: clipRunes(t.Name, 28)}
+		x := chartLabel
+		matched := max(t.Expected-t.Missed-t.WrongArgs, 0)
+		for _, part := range []struct {
+			class, what string
+			n           int
+		}{{"ok", "matched", matched}, {"wrong", "wrong arguments", t.WrongArgs}, {"missed", "missed", t.Missed}, {"extra", "extra", t.Extra}} {
+			if part.n == 0 {
+				continue
+			}
+			w := unit * float64(part.n)
+			row.Segments = append(row.Segments, htmlSegment{Class: part.class, X: x, W: w,
+				Title: t.Name + ": " + strconv.Itoa(part.n) + " " + part.what})
+			x += w
+		}
+		row.TextX = x + 6
+		row.Text = strconv.Itoa(t.Expected) + " expected, " + strconv.Itoa(t.Called) + " called"
+		c.Rows = append(c.Rows, row)
+	}
+	c.Height = float64(len(c.Rows)) * chartRow
+	return c
+}
+
+//go:embed html.tmpl
+var pageSource string
+
+var pageTemplate = template.Must(template.New("page").Parse(pageSource))

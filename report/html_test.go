@@ -1,0 +1,227 @@
+package report_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"html"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/report"
+)
+
+func htmlPage(t *testing.T) string {
+	t.Helper()
+	return string(render(t, fixture(t), func(w *bytes.Buffer) report.Writer { return report.HTML(w) }))
+}
+
+var tagRE = regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9-]*)`)
+
+// TestHTMLSelfContained: the page uses only the elements the template
+// writes (so no data became markup), one inline script, and nothing that
+// could fetch a resource.
+func TestHTMLSelfContained(t *testing.T) {
+	page := htmlPage(t)
+	allowed := strings.Fields(`html head meta title style body header h1 h2 p strong br section table thead tbody
+		tr th td div figure svg g rect text figcaption span input select option code small details summary pre b ul li script`)
+	for _, m := range tagRE.FindAllStringSubmatch(page, -1) {
+		if !slices.Contains(allowed, m[1]) {
+			t.Errorf("unexpected element <%s> in the page", m[1])
+		}
+	}
+	if n := strings.Count(page, "<script"); n != 1 {
+		t.Errorf("%d script elements, want the one inline script", n)
+	}
+	for _, bad := range []string{"<script src", "url(", "@import", "http://", "https://", "<link"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("page contains %q: it must load nothing", bad)
+		}
+	}
+	if !strings.Contains(page, `http-equiv="Content-Security-Policy" content="default-src 'none';`) {
+		t.Error("page lacks its Content-Security-Policy")
+	}
+}
+
+func TestHTMLContent(t *testing.T) {
+	page := htmlPage(t)
+	for _, want := range []string{
+		// One row per case, with its verdict for the filter.
+		`<tr class="case" data-status="pass">`,
+		`<tr class="case" data-status="fail">`,
+		`<tr class="case" data-status="error">`,
+		// Hostile text is escaped wherever it lands.
+		`x&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;`,
+		`evil&lt;img src=x onerror=alert(1)&gt;`,
+		// A partial pair marks the argument that differs on both sides.
+		`<div class="arg diff">date: &#34;2025-01-02&#34;</div>`,
+		`<div class="arg diff">date: &#34;2025-01-03&#34;</div>`,
+		`<div class="arg">from: &#34;PAR&#34;</div>`,
+		// A call left unpaired beside its tool is compared key by key.
+		`<div class="arg diff">city: &#34;Paris, Texas&#34;</div>`,
+		`<div class="arg">days: 1</div>`,
+		// Charts.
+		`<svg class="histogram"`, `<svg class="tools"`, `<title>book_hotel: 1 missed</title>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	if n := strings.Count(page, `<tr class="case"`); n != len(fixture(t)) {
+		t.Errorf("%d case rows, want %d", n, len(fixture(t)))
+	}
+	for _, raw := range []string{"<script>alert(1)", "</script><b>bold", "<img src=x"} {
+		if strings.Contains(page, raw) {
+			t.Errorf("page contains unescaped %q", raw)
+		}
+	}
+}
+
+// TestHTMLLongRun: past its limits the table lists failing cases and the
+// first passing ones, says what it left out, and the histogram still
+// counts every case.
+func TestHTMLLongRun(t *testing.T) {
+	var results []*toolgrade.Result
+	for i := range 1500 {
+		results = append(results, res("p"+strconv.Itoa(i), 1))
+		if i%500 == 0 {
+			results = append(results, res("f"+strconv.Itoa(i), 0))
+		}
+	}
+	page := string(render(t, results, func(w *bytes.Buffer) report.Writer { return report.HTML(w) }))
+	if got, want := strings.Count(page, `<tr class="case" data-status="pass"`), 1000; got != want {
+		t.Errorf("%d passing rows, want %d", got, want)
+	}
+	if got := strings.Count(page, `<tr class="case" data-status="fail"`); got != 3 {
+		t.Errorf("%d failing rows, want all 3", got)
+	}
+	if !strings.Contains(page, "leaves out 0 failing and 500 passing ones") {
+		t.Error("the page does not say what it left out")
+	}
+	if !strings.Contains(page, `<title>0.9–1.0: 1500</title>`) || !strings.Contains(page, `<title>0.0–0.1: 3</title>`) {
+		t.Error("the histogram does not count every case")
+	}
+}
+
+// chromium finds headless Chromium (Debian package chromium), or skips.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("chromium not installed (apt-get install chromium); the browser test needs it")
+	return ""
+}
+
+// browserHarness loads the report twice in same-origin frames, one plain
+// and one with a filter in its URL fragment, then drives the plain one's
+// inputs as a user would and records, for each state, how many case rows
+// exist, how many are rendered, and what the page's counter says.
+const browserHarness = `<!doctype html>
+<html><body><pre id="out">pending</pre>
+<iframe id="plain" src="/report.html"></iframe>
+<iframe id="fragment" src="/report.html#status=error"></iframe>
+<script>
+window.addEventListener("load", function () {
+  function state(frame) {
+    var doc = frame.contentDocument;
+    var rows = doc.querySelectorAll("#case-table > tbody > tr.case");
+    var rendered = 0;
+    rows.forEach(function (r) { if (r.getClientRects().length > 0) { rendered++; } });
+    return {rows: rows.length, rendered: rendered, counter: doc.getElementById("shown").textContent};
+  }
+  var plain = document.getElementById("plain"), doc = plain.contentDocument;
+  function type(text) { var q = doc.getElementById("q"); q.value = text; q.dispatchEvent(new Event("input")); }
+  function pick(v) { var s = doc.getElementById("status"); s.value = v; s.dispatchEvent(new Event("change")); }
+  var out = {};
+  out["initial"] = state(plain);
+  out["fragment status=error"] = state(document.getElementById("fragment"));
+  pick("fail"); out["status=fail"] = state(plain);
+  pick(""); type("PARIS"); out["q=PARIS"] = state(plain);
+  pick("fail"); out["q=PARIS status=fail"] = state(plain);
+  out["hash"] = plain.contentWindow.location.hash;
+  type("no-such-text"); out["q=no-such-text"] = state(plain);
+  document.getElementById("out").textContent = JSON.stringify(out);
+});
+</script></body></html>`
+
+// TestHTMLInBrowser opens the page in headless Chromium, served from a
+// loopback server with a harness page, and checks the number of rows
+// rendered and that the text and verdict filters work, through the
+// page's own inputs and through its URL fragment.
+func TestHTMLInBrowser(t *testing.T) {
+	bin := chromium(t)
+	page := htmlPage(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		switch r.URL.Path {
+		case "/report.html":
+			io.WriteString(w, page)
+		case "/":
+			io.WriteString(w, browserHarness)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+t.TempDir(), "--dump-dom", srv.URL+"/")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	dom, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	m := regexp.MustCompile(`<pre id="out">([^<]*)</pre>`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("harness output missing from the DOM:\n%s", dom)
+	}
+	type state struct {
+		Rows, Rendered int
+		Counter        string
+	}
+	var got map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &got); err != nil {
+		t.Fatalf("harness output %q: %v", m[1], err)
+	}
+	total := len(fixture(t))
+	for _, tt := range []struct {
+		state    string
+		rendered int
+	}{
+		{"initial", total},
+		{"fragment status=error", 2},
+		{"status=fail", 4},
+		{"q=PARIS", 4}, // case-insensitive, through ids, names and arguments
+		{"q=PARIS status=fail", 2},
+		{"q=no-such-text", 0},
+	} {
+		var s state
+		if err := json.Unmarshal(got[tt.state], &s); err != nil {
+			t.Errorf("%s: %v", tt.state, err)
+			continue
+		}
+		want := state{Rows: total, Rendered: tt.rendered, Counter: strconv.Itoa(tt.rendered) + " of " + strconv.Itoa(total) + " cases shown"}
+		if s != want {
+			t.Errorf("%s: %+v, want %+v", tt.state, s, want)
+		}
+	}
+	if h := string(got["hash"]); h != `"#q=PARIS\u0026status=fail"` && h != `"#q=PARIS&status=fail"` {
+		t.Errorf("the filter is not kept in the URL fragment: %s", h)
+	}
+}

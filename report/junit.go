@@ -1,0 +1,176 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// JUnit returns a Writer of JUnit XML in the common (Jenkins/Ant) form: a
+// <testsuites> root with one <testsuite> per metric, holding one
+// <testcase> per case, named by the case id, with the metric as its
+// classname. A case below the metric's threshold carries a <failure> whose
+// message gives the score and the start of the reason and whose text is
+// the whole reason; a case that could not be read or scored carries an
+// <error>.
+//
+// A suite's counts come before its test cases, so each suite is spooled to
+// a temporary file until Finish: memory stays flat however long the run.
+// Characters XML 1.0 forbids (most control characters, invalid UTF-8) are
+// written as visible escapes such as \u001b.
+func JUnit(w io.Writer) Writer { return &junitReport{w: w} }
+
+type junitReport struct {
+	w      io.Writer
+	suites []*junitSuite // in first-seen order
+}
+
+type junitSuite struct {
+	name, profile           string
+	tests, failures, errors int
+	spool                   *os.File
+	buf                     *bufio.Writer
+}
+
+// junitMessage bounds the message attribute; the element text has it all.
+const junitMessage = 200
+
+func (j *junitReport) suite(m *toolgrade.MetricResult) (*junitSuite, error) {
+	for _, s := range j.suites {
+		if s.name == m.Name && s.profile == m.Profile {
+			return s, nil
+		}
+	}
+	f, err := os.CreateTemp("", "toolgrade-junit-*.xml")
+	if err != nil {
+		return nil, fmt.Errorf("junit: %w", err)
+	}
+	s := &junitSuite{name: m.Name, profile: m.Profile, spool: f, buf: bufio.NewWriterSize(f, 64<<10)}
+	j.suites = append(j.suites, s)
+	return s, nil
+}
+
+func (j *junitReport) Add(r *toolgrade.Result) error {
+	for i := range r.Metrics {
+		m := &r.Metrics[i]
+		s, err := j.suite(m)
+		if err != nil {
+			return err
+		}
+		s.tests++
+		b := s.buf
+		b.WriteString("    <testcase name=\"")
+		writeXML(b, r.ID)
+		b.WriteString("\" classname=\"")
+		writeXML(b, Label(m.Name, m.Profile))
+		switch {
+		case m.Error != "":
+			s.errors++
+			b.WriteString("\">\n      <error type=\"error\" message=\"")
+			writeXML(b, clipRunes(firstLine(m.Error), junitMessage))
+			b.WriteString("\">")
+			writeXML(b, m.Error)
+			b.WriteString("</error>\n    </testcase>\n")
+		case !m.Verdict():
+			s.failures++
+			msg := "score " + score(m.Score) + " below threshold " + score(*m.Threshold)
+			if m.Reason != "" {
+				msg += ": " + m.Reason
+			}
+			b.WriteString("\">\n      <failure type=\"threshold\" message=\"")
+			writeXML(b, clipRunes(firstLine(msg), junitMessage))
+			b.WriteString("\">")
+			writeXML(b, msg)
+			b.WriteString("</failure>\n    </testcase>\n")
+		default:
+			b.WriteString("\"/>\n")
+		}
+	}
+	return nil
+}
+
+func (j *junitReport) Finish(*Stats) error {
+	defer func() {
+		for _, s := range j.suites {
+			s.spool.Close()
+			os.Remove(s.spool.Name())
+		}
+	}()
+	tests, failures, errs := 0, 0, 0
+	for _, s := range j.suites {
+		tests, failures, errs = tests+s.tests, failures+s.failures, errs+s.errors
+	}
+	w := bufio.NewWriter(j.w)
+	fmt.Fprintf(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"toolgrade\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n", tests, failures, errs)
+	for _, s := range j.suites {
+		w.WriteString("  <testsuite name=\"")
+		writeXML(w, Label(s.name, s.profile))
+		fmt.Fprintf(w, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\">\n", s.tests, s.failures, s.errors)
+		err := s.buf.Flush()
+		if err == nil {
+			_, err = s.spool.Seek(0, io.SeekStart)
+		}
+		if err == nil {
+			_, err = io.Copy(w, s.spool)
+		}
+		if err != nil {
+			return fmt.Errorf("junit: %w", err)
+		}
+		w.WriteString("  </testsuite>\n")
+	}
+	w.WriteString("</testsuites>\n")
+	return w.Flush()
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// writeXML writes s escaped for XML text or a quoted attribute, line
+// breaks and tabs as character references so that attributes keep them.
+// Characters XML 1.0 cannot carry at all are written as visible escapes
+// instead. Write errors stay in w for Flush to report.
+func writeXML(w *bufio.Writer, s string) {
+	for i, r := range s {
+		switch {
+		case r == '<':
+			w.WriteString("&lt;")
+		case r == '>':
+			w.WriteString("&gt;")
+		case r == '&':
+			w.WriteString("&amp;")
+		case r == '"':
+			w.WriteString("&#34;")
+		case r == '\'':
+			w.WriteString("&#39;")
+		case r == '\n':
+			w.WriteString("&#xA;")
+		case r == '\r':
+			w.WriteString("&#xD;")
+		case r == '\t':
+			w.WriteString("&#x9;")
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(w, `\x%02x`, s[i]) // an invalid byte
+		case !xmlChar(r):
+			fmt.Fprintf(w, `\u%04x`, r)
+		default:
+			w.WriteRune(r)
+		}
+	}
+}
+
+// xmlChar reports whether XML 1.0 allows r (the Char production).
+func xmlChar(r rune) bool {
+	return r == 0x9 || r == 0xA || r == 0xD ||
+		r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD ||
+		r >= 0x10000 && r <= 0x10FFFF
+}

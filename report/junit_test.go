@@ -1,0 +1,162 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/report"
+	"pgregory.net/rapid"
+)
+
+func junit(t fataler, results []*toolgrade.Result) []byte {
+	return render(t, results, func(w *bytes.Buffer) report.Writer { return report.JUnit(w) })
+}
+
+// TestJUnitSchema validates the JUnit output against testdata/junit.xsd,
+// the common (Jenkins/Ant) JUnit schema, with xmllint (Debian's
+// libxml2-utils; .ci/run installs it). It skips when xmllint is absent;
+// TestJUnitStructure checks the same rules in Go everywhere.
+func TestJUnitSchema(t *testing.T) {
+	xmllint, err := exec.LookPath("xmllint")
+	if err != nil {
+		t.Skip("xmllint not installed (apt-get install libxml2-utils)")
+	}
+	dir := t.TempDir()
+	validate := func(doc []byte) (string, error) {
+		p := filepath.Join(dir, "junit.xml")
+		if err := os.WriteFile(p, doc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(xmllint, "--noout", "--schema", filepath.Join("testdata", "junit.xsd"), p).CombinedOutput()
+		return string(out), err
+	}
+	if out, err := validate(junit(t, fixture(t))); err != nil {
+		t.Errorf("JUnit output does not validate: %v\n%s", err, out)
+	}
+	// The schema has teeth: a test case without a name is rejected.
+	if _, err := validate([]byte(`<testsuites><testsuite name="s" tests="1"><testcase/></testsuite></testsuites>`)); err == nil {
+		t.Error("xmllint accepted a test case without a name")
+	}
+}
+
+// The JUnit document as the schema shapes it.
+type junitDoc struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Tests    string       `xml:"tests,attr"`
+	Failures string       `xml:"failures,attr"`
+	Errors   string       `xml:"errors,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     *string     `xml:"name,attr"`
+	Tests    *string     `xml:"tests,attr"`
+	Failures string      `xml:"failures,attr"`
+	Errors   string      `xml:"errors,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      *string        `xml:"name,attr"`
+	Classname string         `xml:"classname,attr"`
+	Failures  []junitProblem `xml:"failure"`
+	Errors    []junitProblem `xml:"error"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+func parseJUnit(t fataler, doc []byte) junitDoc {
+	t.Helper()
+	var d junitDoc
+	if err := xml.Unmarshal(doc, &d); err != nil {
+		t.Fatalf("not well-formed XML: %v\n%s", err, doc)
+	}
+	return d
+}
+
+// TestJUnitStructure checks the schema's required attributes and that the
+// counts agree with the test cases: one per case and metric.
+func TestJUnitStructure(t *testing.T) {
+	results := fixture(t)
+	d := parseJUnit(t, junit(t, results))
+	total, failures, errs := 0, 0, 0
+	for _, s := range d.Suites {
+		if s.Name == nil || s.Tests == nil {
+			t.Fatalf("suite without name or tests: %+v", s)
+		}
+		f, e := 0, 0
+		for _, c := range s.Cases {
+			if c.Name == nil {
+				t.Errorf("suite %s: test case without a name", *s.Name)
+			}
+			f += len(c.Failures)
+			e += len(c.Errors)
+			for _, p := range append(c.Failures, c.Errors...) {
+				if p.Message == "" || p.Text == "" {
+					t.Errorf("%s/%s: failure or error without message or text", *s.Name, *c.Name)
+				}
+			}
+		}
+		if *s.Tests != strconv.Itoa(len(s.Cases)) || s.Failures != strconv.Itoa(f) || s.Errors != strconv.Itoa(e) {
+			t.Errorf("suite %s counts tests=%s failures=%s errors=%s, has %d, %d, %d", *s.Name, *s.Tests, s.Failures, s.Errors, len(s.Cases), f, e)
+		}
+		total, failures, errs = total+len(s.Cases), failures+f, errs+e
+	}
+	if want := len(results) * 2; total != want {
+		t.Errorf("%d test cases, want %d (one per case and metric)", total, want)
+	}
+	if d.Tests != strconv.Itoa(total) || d.Failures != strconv.Itoa(failures) || d.Errors != strconv.Itoa(errs) {
+		t.Errorf("root counts tests=%s failures=%s errors=%s, want %d, %d, %d", d.Tests, d.Failures, d.Errors, total, failures, errs)
+	}
+	flight := d.Suites[0].Cases[1]
+	if *flight.Name != "flight-partial" || len(flight.Failures) != 1 || !strings.Contains(flight.Failures[0].Text, `date expected "2025-01-02"`) {
+		t.Errorf("the failing case does not carry its reason: %+v", flight)
+	}
+}
+
+// xmlAllowed reports whether XML 1.0 can carry r.
+func xmlAllowed(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
+
+// TestJUnitAnyText: whatever the ids and reasons hold, the document is
+// well-formed, text XML can carry comes back unchanged, and the rest comes
+// back as visible escapes.
+func TestJUnitAnyText(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		id := rapid.String().Draw(t, "id")
+		reason := string(rapid.SliceOf(rapid.Byte()).Draw(t, "reason")) // invalid UTF-8 too
+		r := &toolgrade.Result{ID: id, Metrics: []toolgrade.MetricResult{{Name: "m", Threshold: toolgrade.Float(1), Reason: reason}}}
+		d := parseJUnit(t, junit(t, []*toolgrade.Result{r}))
+		c := d.Suites[0].Cases[0]
+		clean := true
+		for _, r := range id {
+			clean = clean && xmlAllowed(r)
+		}
+		if clean && *c.Name != id {
+			t.Fatalf("name %q reads back as %q", id, *c.Name)
+		}
+		for _, s := range []string{*c.Name, c.Failures[0].Text} {
+			if !utf8.ValidString(s) {
+				t.Fatalf("invalid UTF-8 written: %q", s)
+			}
+			for _, r := range s {
+				if !xmlAllowed(r) {
+					t.Fatalf("character %U written", r)
+				}
+			}
+		}
+	})
+}

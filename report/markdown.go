@@ -1,0 +1,128 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// markdownTools bounds the tool table; GitHub caps a step summary at 1 MiB.
+const markdownTools = 50
+
+// Markdown returns a Writer that writes the run's summary as GitHub
+// Markdown at Finish, sized for $GITHUB_STEP_SUMMARY: a headline, a table
+// per metric, a table per tool, and the failing cases worst first (as many
+// as [Stats] kept), each a collapsed <details> block with its reasons.
+//
+// Text from the data is escaped for Markdown and HTML, so an id or a tool
+// name cannot add links, markup or table columns.
+func Markdown(w io.Writer) Writer { return markdownReport{w} }
+
+type markdownReport struct{ w io.Writer }
+
+func (markdownReport) Add(*toolgrade.Result) error { return nil }
+
+func (md markdownReport) Finish(s *Stats) error {
+	var b strings.Builder
+	mark := "✅"
+	if s.Passed < s.Cases {
+		mark = "❌"
+	}
+	fmt.Fprintf(&b, "### %s toolgrade: %d of %d %s passed\n\n", mark, s.Passed, s.Cases, plural(s.Cases, "case", "cases"))
+	fmt.Fprintf(&b, "%s.\n", headline(s))
+	if u := usageLine(s.Usage); u != "" {
+		fmt.Fprintf(&b, "\n%s.\n", u)
+	}
+
+	if len(s.Metrics) > 0 {
+		b.WriteString("\n| metric | profile | cases | mean | pass rate | precision | recall | f1 | errors |\n")
+		b.WriteString("| :-- | :-- | --: | --: | --: | --: | --: | --: | --: |\n")
+		for _, m := range s.Metrics {
+			p, r, f := prf(&m)
+			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %d |\n",
+				mdText(m.Name), mdText(m.Profile), m.Count+m.Errors, mean(&m), passRate(&m), p, r, f, m.Errors)
+		}
+	}
+
+	if tools, by := s.Tools(); len(tools) > 0 {
+		b.WriteString("\n#### Tools\n\n")
+		if by != "" {
+			fmt.Fprintf(&b, "Missed, extra and wrong arguments as paired by %s.\n\n", mdText(by))
+		}
+		b.WriteString("| tool | expected | called | missed | extra | wrong args |\n")
+		b.WriteString("| :-- | --: | --: | --: | --: | --: |\n")
+		for _, t := range tools[:min(len(tools), markdownTools)] {
+			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d |\n", mdText(t.Name), t.Expected, t.Called, t.Missed, t.Extra, t.WrongArgs)
+		}
+		if n := len(tools) - markdownTools; n > 0 {
+			fmt.Fprintf(&b, "\nAnd %d more tools.\n", n)
+		}
+	}
+
+	if fs := s.Failures(); len(fs) > 0 {
+		failing := s.Cases - s.Passed
+		b.WriteString("\n#### Failing cases\n\n")
+		if len(fs) < failing {
+			fmt.Fprintf(&b, "The %d worst of %d, worst first.\n\n", len(fs), failing)
+		} else {
+			b.WriteString("Worst first.\n\n")
+		}
+		// One HTML block: no blank lines inside, newlines written as &#10;.
+		for _, f := range fs {
+			rows := failureRows(&f)
+			b.WriteString("<details><summary><code>" + htmlText(f.ID) + "</code>")
+			if w := where(&f); w != "" {
+				b.WriteString(" (" + htmlText(w) + ")")
+			}
+			for i, r := range rows {
+				sep := " — "
+				if i > 0 {
+					sep = "; "
+				}
+				b.WriteString(sep + htmlText(r.metric) + " " + htmlText(r.score))
+			}
+			b.WriteString("</summary><pre>")
+			for i, r := range rows {
+				if i > 0 {
+					b.WriteString("&#10;")
+				}
+				b.WriteString(htmlText(r.metric + ": " + r.reason))
+			}
+			b.WriteString("</pre></details>\n")
+		}
+	}
+	_, err := io.WriteString(md.w, b.String())
+	return err
+}
+
+// mdText escapes data for a Markdown table cell or line: HTML specials as
+// entities, Markdown punctuation with a backslash, control characters as
+// escapes.
+func mdText(s string) string {
+	s = printable(s, false)
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '\\', '`', '*', '_', '[', ']', '|', '~', '#', '!', '(', ')', '{', '}':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// htmlText escapes data for raw HTML in Markdown, keeping line breaks as
+// character references so that the HTML block never ends early.
+func htmlText(s string) string { return htmlEscaper.Replace(printable(s, true)) }
+
+var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\n", "&#10;", "\t", "&#9;")

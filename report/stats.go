@@ -1,0 +1,306 @@
+// Package report writes a run's results for people and for CI: a summary
+// for the terminal, Markdown (for $GITHUB_STEP_SUMMARY), JUnit XML, one
+// self-contained HTML page, the JSON Lines result contract, and a progress
+// bar.
+//
+// Reports see results as they stream, in input order, through the [Writer]
+// interface, and finish from the run's [Stats]. Only the HTML page keeps
+// something per case (what the page shows); everything else keeps memory
+// flat however long the run.
+package report
+
+import (
+	"container/heap"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// A Writer writes one report of a run. Add is called with every result, in
+// input order, from one goroutine; Finish is called once at the end, with
+// the statistics of the whole run, and writes whatever remains.
+type Writer interface {
+	Add(r *toolgrade.Result) error
+	Finish(s *Stats) error
+}
+
+// DefaultWorst is how many of the worst cases [Stats] keeps when Worst is
+// not set.
+const DefaultWorst = 50
+
+// Stats aggregates a run as its results stream: the per-metric summary,
+// per-tool counts and the worst cases. The zero value is ready to use.
+type Stats struct {
+	toolgrade.Summary
+
+	// Worst is how many failing cases to keep, worst first (default
+	// [DefaultWorst]); the others are only counted.
+	Worst int
+
+	tools    map[string]*ToolCounts
+	toolsBy  string // the metric whose pairing the tool counts follow
+	failures failureHeap
+}
+
+// ToolCounts tells how one tool fared across a run.
+//
+// Expected and Called count the tool's calls in the cases. The rest follow
+// the pairing of the first metric in each result that pairs calls:
+// WrongArgs counts expected calls that were answered by a call of the same
+// tool that did not fully match (partial credit, or left unpaired beside
+// an unpaired call of the same name — with an ordered metric, a call out of
+// order counts here too); Missed counts expected calls with no call of the
+// same tool to answer them; Extra counts calls that answer nothing.
+type ToolCounts struct {
+	Name                                       string
+	Expected, Called, Missed, Extra, WrongArgs int
+}
+
+// A Failure is a case that failed or erred, with its failing metrics.
+type Failure struct {
+	ID     string
+	Source string // the case's file, if known
+	Line   int
+	Error  string // the record could not be read
+	// Metrics are the metric results that failed or erred.
+	Metrics []FailedMetric
+
+	rank float64 // the lowest failing score; errors rank lowest
+	seq  int     // input order, to break ties
+}
+
+// A FailedMetric is one metric's failing verdict on a case.
+type FailedMetric struct {
+	Name, Profile string
+	Score         float64
+	Threshold     *float64
+	Error, Reason string
+}
+
+// maxReason bounds the text kept per failing metric.
+const maxReason = 2000
+
+// Add folds one result into the statistics.
+func (s *Stats) Add(r *toolgrade.Result) {
+	s.Summary.Add(r)
+	if r.Case != nil {
+		s.addTools(r)
+	}
+	if !r.Success {
+		s.addFailure(r)
+	}
+}
+
+// Label names a metric in reports: its name, with the profile when that is
+// not the default one.
+func Label(name, profile string) string {
+	if profile == "" || profile == "default" {
+		return name
+	}
+	return name + " (" + profile + ")"
+}
+
+// pairs reports whether a metric result pairs calls (and did not err).
+func pairs(m *toolgrade.MetricResult) bool {
+	return m.Error == "" && (m.Matches != nil || m.Missing != nil || m.Unexpected != nil)
+}
+
+// pairing returns the first metric result of r that pairs calls.
+func pairing(r *toolgrade.Result) *toolgrade.MetricResult {
+	for i := range r.Metrics {
+		if pairs(&r.Metrics[i]) {
+			return &r.Metrics[i]
+		}
+	}
+	return nil
+}
+
+func sameTool(a, b string) bool {
+	return a == b || toolgrade.NormalizeToolName(a) == toolgrade.NormalizeToolName(b)
+}
+
+func (s *Stats) tool(name string) *ToolCounts {
+	if s.tools == nil {
+		s.tools = map[string]*ToolCounts{}
+	}
+	t := s.tools[name]
+	if t == nil {
+		t = &ToolCounts{Name: name}
+		s.tools[name] = t
+	}
+	return t
+}
+
+func (s *Stats) addTools(r *toolgrade.Result) {
+	c := r.Case
+	for i := range c.Expected {
+		s.tool(c.Expected[i].Name).Expected++
+	}
+	for i := range c.Called {
+		s.tool(c.Called[i].Name).Called++
+	}
+	m := pairing(r)
+	if m == nil {
+		return
+	}
+	if s.toolsBy == "" {
+		s.toolsBy = Label(m.Name, m.Profile)
+	}
+	exp := func(i int) (string, bool) {
+		if i < 0 || i >= len(c.Expected) {
+			return "", false
+		}
+		return c.Expected[i].Name, true
+	}
+	got := func(j int) (string, bool) {
+		if j < 0 || j >= len(c.Called) {
+			return "", false
+		}
+		return c.Called[j].Name, true
+	}
+	for _, p := range m.Matches {
+		e, ok1 := exp(p.Expected)
+		g, ok2 := got(p.Called)
+		switch {
+		case !ok1 || !ok2:
+		case !sameTool(e, g):
+			s.tool(e).Missed++
+			s.tool(g).Extra++
+		case p.Score < 1:
+			s.tool(e).WrongArgs++
+		}
+	}
+	// An unpaired call of the right tool is a call with the wrong arguments,
+	// not a missed call plus an extra one.
+	extra := slices.Clone(m.Unexpected)
+	for _, i := range m.Missing {
+		e, ok := exp(i)
+		if !ok {
+			continue
+		}
+		k := slices.IndexFunc(extra, func(j int) bool { g, ok := got(j); return ok && sameTool(e, g) })
+		if k >= 0 {
+			extra = slices.Delete(extra, k, k+1)
+			s.tool(e).WrongArgs++
+		} else {
+			s.tool(e).Missed++
+		}
+	}
+	for _, j := range extra {
+		if g, ok := got(j); ok {
+			s.tool(g).Extra++
+		}
+	}
+}
+
+// Tools returns the per-tool counts, the busiest tools first, and the
+// label of the metric whose pairing decided Missed, Extra and WrongArgs
+// (empty when no metric paired calls).
+func (s *Stats) Tools() ([]ToolCounts, string) {
+	out := make([]ToolCounts, 0, len(s.tools))
+	for _, t := range s.tools {
+		out = append(out, *t)
+	}
+	slices.SortFunc(out, func(a, b ToolCounts) int {
+		if d := (b.Expected + b.Called) - (a.Expected + a.Called); d != 0 {
+			return d
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out, s.toolsBy
+}
+
+func (s *Stats) addFailure(r *toolgrade.Result) {
+	f := Failure{ID: r.ID, seq: s.Cases, rank: math.Inf(1)}
+	if r.Case != nil {
+		f.Source, f.Line = r.Case.Source, r.Case.Line
+	}
+	for i := range r.Metrics {
+		m := &r.Metrics[i]
+		if m.Verdict() {
+			continue
+		}
+		fm := FailedMetric{Name: m.Name, Profile: m.Profile, Score: m.Score, Threshold: m.Threshold,
+			Error: clip(m.Error, maxReason), Reason: clip(m.Reason, maxReason)}
+		if m.Error != "" {
+			f.rank = -1
+		} else {
+			f.rank = min(f.rank, m.Score)
+		}
+		f.Metrics = append(f.Metrics, fm)
+	}
+	if r.Error != "" {
+		f.rank = -1
+		// Every metric carries the record's error; say it once.
+		for i := range f.Metrics {
+			f.Metrics[i].Error = ""
+		}
+		f.Error = clip(r.Error, maxReason)
+	}
+	limit := s.Worst
+	if limit <= 0 {
+		limit = DefaultWorst
+	}
+	if len(s.failures) < limit {
+		heap.Push(&s.failures, f)
+	} else if worse(f, s.failures[0]) {
+		s.failures[0] = f
+		heap.Fix(&s.failures, 0)
+	}
+}
+
+// Failures returns the worst failing cases kept, worst first: errors, then
+// the lowest scores, earlier cases first among equals.
+func (s *Stats) Failures() []Failure {
+	out := slices.Clone(s.failures)
+	slices.SortFunc(out, func(a, b Failure) int {
+		switch {
+		case worse(a, b):
+			return -1
+		case worse(b, a):
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// Failed counts the cases that failed a threshold without an error.
+func (s *Stats) Failed() int { return s.Cases - s.Passed - s.Errors }
+
+// worse orders failures: a lower rank is worse, then the earlier case.
+func worse(a, b Failure) bool {
+	if a.rank != b.rank {
+		return a.rank < b.rank
+	}
+	return a.seq < b.seq
+}
+
+// failureHeap keeps the best of the kept failures on top, to be replaced
+// first by a worse one.
+type failureHeap []Failure
+
+func (h failureHeap) Len() int           { return len(h) }
+func (h failureHeap) Less(i, j int) bool { return worse(h[j], h[i]) }
+func (h failureHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *failureHeap) Push(x any)        { *h = append(*h, x.(Failure)) }
+func (h *failureHeap) Pop() any {
+	old := *h
+	f := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return f
+}
+
+// clip shortens s to at most n bytes, on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,148 @@
+package report_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/report"
+	"pgregory.net/rapid"
+)
+
+func TestStatsTools(t *testing.T) {
+	tests := []struct {
+		name             string
+		expected, called string
+		metric           toolgrade.MetricResult
+		want             []report.ToolCounts
+	}{
+		{
+			name:     "a full match",
+			expected: `[{"name":"a"}]`, called: `[{"name":"a"}]`,
+			metric: toolgrade.MetricResult{Matches: []toolgrade.Match{{Expected: 0, Called: 0, Score: 1}}},
+			want:   []report.ToolCounts{{Name: "a", Expected: 1, Called: 1}},
+		},
+		{
+			name:     "partial credit is wrong arguments",
+			expected: `[{"name":"a"}]`, called: `[{"name":"a"}]`,
+			metric: toolgrade.MetricResult{Matches: []toolgrade.Match{{Expected: 0, Called: 0, Score: 0.5}}},
+			want:   []report.ToolCounts{{Name: "a", Expected: 1, Called: 1, WrongArgs: 1}},
+		},
+		{
+			name:     "unpaired beside the same tool is wrong arguments",
+			expected: `[{"name":"a"},{"name":"b"}]`, called: `[{"name":"a"},{"name":"c"}]`,
+			metric: toolgrade.MetricResult{Matches: []toolgrade.Match{}, Missing: []int{0, 1}, Unexpected: []int{0, 1}},
+			want: []report.ToolCounts{
+				{Name: "a", Expected: 1, Called: 1, WrongArgs: 1},
+				{Name: "b", Expected: 1, Missed: 1},
+				{Name: "c", Called: 1, Extra: 1},
+			},
+		},
+		{
+			name:     "a pair of different tools is a miss and an extra",
+			expected: `[{"name":"a"}]`, called: `[{"name":"b"}]`,
+			metric: toolgrade.MetricResult{Matches: []toolgrade.Match{{Expected: 0, Called: 0, Score: 0.2}}},
+			want:   []report.ToolCounts{{Name: "a", Expected: 1, Missed: 1}, {Name: "b", Called: 1, Extra: 1}},
+		},
+		{
+			name:     "random suffixes name the same tool",
+			expected: `[{"name":"sql_agent"}]`, called: `[{"name":"sql_agent_xg7c"}]`,
+			metric: toolgrade.MetricResult{Missing: []int{0}, Unexpected: []int{0}},
+			want:   []report.ToolCounts{{Name: "sql_agent", Expected: 1, WrongArgs: 1}, {Name: "sql_agent_xg7c", Called: 1}},
+		},
+		{
+			name:     "indices out of range are ignored",
+			expected: `[{"name":"a"}]`, called: `[]`,
+			metric: toolgrade.MetricResult{Matches: []toolgrade.Match{{Expected: 3, Called: 9, Score: 1}}, Missing: []int{0, 7}, Unexpected: []int{5}},
+			want:   []report.ToolCounts{{Name: "a", Expected: 1, Missed: 1}},
+		},
+		{
+			name:     "a metric that does not pair counts calls only",
+			expected: `[{"name":"a"}]`, called: `[{"name":"b"}]`,
+			metric: toolgrade.MetricResult{Score: 1},
+			want:   []report.ToolCounts{{Name: "a", Expected: 1}, {Name: "b", Called: 1}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &toolgrade.Case{ID: "c", Expected: calls(t, tt.expected), Called: calls(t, tt.called)}
+			var s report.Stats
+			s.Add(&toolgrade.Result{ID: "c", Success: true, Metrics: []toolgrade.MetricResult{tt.metric}, Case: c})
+			got, _ := s.Tools()
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("tools (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestStatsFailuresAreTheWorst: however many results stream by, the kept
+// failures are exactly the Worst worst of all of them, in order.
+func TestStatsFailuresAreTheWorst(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		limit := rapid.IntRange(1, 8).Draw(t, "limit")
+		n := rapid.IntRange(0, 40).Draw(t, "results")
+		s := report.Stats{Worst: limit}
+		type failure struct {
+			id    string
+			score float64
+			err   bool
+			seq   int
+		}
+		var all []failure
+		for i := range n {
+			score := float64(rapid.IntRange(0, 4).Draw(t, "score")) / 4 // ties are likely
+			erred := rapid.IntRange(0, 5).Draw(t, "erred") == 0
+			m := toolgrade.MetricResult{Name: "m", Score: score, Threshold: toolgrade.Float(0.5), Success: score >= 0.5}
+			if erred {
+				m.Error = "boom"
+			}
+			r := &toolgrade.Result{ID: string(rune('a' + i%26)), Success: m.Verdict(), Metrics: []toolgrade.MetricResult{m}}
+			s.Add(r)
+			if !r.Success {
+				all = append(all, failure{r.ID, score, erred, i})
+			}
+		}
+		slices.SortStableFunc(all, func(a, b failure) int {
+			rank := func(f failure) float64 {
+				if f.err {
+					return -1
+				}
+				return f.score
+			}
+			switch ra, rb := rank(a), rank(b); {
+			case ra < rb:
+				return -1
+			case ra > rb:
+				return 1
+			}
+			return a.seq - b.seq
+		})
+		want := all[:min(len(all), limit)]
+		got := s.Failures()
+		if len(got) != len(want) {
+			t.Fatalf("kept %d failures, want %d", len(got), len(want))
+		}
+		for i := range want {
+			if got[i].ID != want[i].id || got[i].Metrics[0].Score != want[i].score || (got[i].Metrics[0].Error != "") != want[i].err {
+				t.Fatalf("failure %d is %s %v, want %s %v", i, got[i].ID, got[i].Metrics[0].Score, want[i].id, want[i].score)
+			}
+		}
+		if s.Failed()+s.Errors+s.Passed != n {
+			t.Fatalf("passed %d + failed %d + erred %d != %d", s.Passed, s.Failed(), s.Errors, n)
+		}
+	})
+}
+
+func TestLabel(t *testing.T) {
+	for _, tt := range []struct{ name, profile, want string }{
+		{"tool_correctness", "default", "tool_correctness"},
+		{"tool_correctness", "", "tool_correctness"},
+		{"tool_correctness", "deepeval", "tool_correctness (deepeval)"},
+	} {
+		if got := report.Label(tt.name, tt.profile); got != tt.want {
+			t.Errorf("Label(%q, %q) = %q, want %q", tt.name, tt.profile, got, tt.want)
+		}
+	}
+}

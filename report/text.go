@@ -1,0 +1,246 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/jedib0t/go-pretty/v6/table"
+	"github.com/jedib0t/go-pretty/v6/text"
+	"github.com/toolgrade/toolgrade"
+)
+
+// Limits of the terminal summary, which is read at a glance.
+const (
+	textWorst  = 5   // worst cases shown
+	textTools  = 20  // tools shown
+	textReason = 160 // characters of a reason shown
+)
+
+// Text returns a Writer that prints the run's summary at Finish: the
+// headline counts, a table per metric (cases, mean score, pass rate, mean
+// precision/recall/F1, errors), a table per tool, and the few worst cases
+// with their reasons. Control characters from the data are shown escaped,
+// so a trace cannot drive the terminal.
+func Text(w io.Writer) Writer { return textReport{w} }
+
+type textReport struct{ w io.Writer }
+
+func (textReport) Add(*toolgrade.Result) error { return nil }
+
+func (t textReport) Finish(s *Stats) error {
+	var b strings.Builder
+	b.WriteString(headline(s))
+	b.WriteString("\n")
+	if u := usageLine(s.Usage); u != "" {
+		b.WriteString(u + "\n")
+	}
+	if len(s.Metrics) > 0 {
+		tw := newTable()
+		tw.AppendHeader(table.Row{"metric", "profile", "cases", "mean", "pass rate", "precision", "recall", "f1", "errors"})
+		for _, m := range s.Metrics {
+			p, r, f := prf(&m)
+			tw.AppendRow(table.Row{terminal(m.Name), terminal(m.Profile), m.Count + m.Errors, mean(&m), passRate(&m), p, r, f, m.Errors})
+		}
+		alignRight(tw, 3, 9)
+		b.WriteString("\n" + tw.Render() + "\n")
+	}
+	if tools, by := s.Tools(); len(tools) > 0 {
+		tw := newTable()
+		if by != "" {
+			tw.SetCaption("missed, extra and wrong args as paired by " + terminal(by))
+		}
+		tw.AppendHeader(table.Row{"tool", "expected", "called", "missed", "extra", "wrong args"})
+		for _, tc := range tools[:min(len(tools), textTools)] {
+			tw.AppendRow(table.Row{terminal(tc.Name), tc.Expected, tc.Called, tc.Missed, tc.Extra, tc.WrongArgs})
+		}
+		if n := len(tools) - textTools; n > 0 {
+			tw.AppendFooter(table.Row{fmt.Sprintf("and %d more", n)})
+		}
+		alignRight(tw, 2, 6)
+		b.WriteString("\n" + tw.Render() + "\n")
+	}
+	if fs := s.Failures(); len(fs) > 0 {
+		shown := fs[:min(len(fs), textWorst)]
+		b.WriteString("\nworst cases:\n")
+		for _, f := range shown {
+			b.WriteString("  " + terminal(f.ID))
+			if w := where(&f); w != "" {
+				b.WriteString(" (" + terminal(filepath.Base(w)) + ")")
+			}
+			b.WriteString("\n")
+			for _, r := range failureRows(&f) {
+				fmt.Fprintf(&b, "    %s %s: %s\n", terminal(r.metric), r.score, terminal(clipRunes(r.reason, textReason)))
+			}
+		}
+		if n := s.Cases - s.Passed - len(shown); n > 0 {
+			fmt.Fprintf(&b, "  and %d more failing\n", n)
+		}
+	}
+	_, err := io.WriteString(t.w, b.String())
+	return err
+}
+
+func newTable() table.Writer {
+	tw := table.NewWriter()
+	tw.SetStyle(table.StyleLight)
+	tw.Style().Format.Header = text.FormatDefault
+	tw.Style().Format.Footer = text.FormatDefault
+	return tw
+}
+
+// alignRight right-aligns the numeric columns from..to (1-based).
+func alignRight(tw table.Writer, from, to int) {
+	var cc []table.ColumnConfig
+	for n := from; n <= to; n++ {
+		cc = append(cc, table.ColumnConfig{Number: n, Align: text.AlignRight})
+	}
+	tw.SetColumnConfigs(cc)
+}
+
+// headline is the one-line verdict of the run.
+func headline(s *Stats) string {
+	h := fmt.Sprintf("%d %s: %d passed, %d failed", s.Cases, plural(s.Cases, "case", "cases"), s.Passed, s.Failed())
+	if s.Errors > 0 {
+		h += fmt.Sprintf(", %d erred", s.Errors)
+	}
+	return h
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// usageLine reports what an LLM judge spent, if anything.
+func usageLine(u toolgrade.Usage) string {
+	if u.Requests == 0 && u.CachedRequests == 0 {
+		return ""
+	}
+	return fmt.Sprintf("judge: %d requests (%d from cache), %d prompt + %d completion tokens",
+		u.Requests, u.CachedRequests, u.PromptTokens, u.CompletionTokens)
+}
+
+func score(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) }
+
+func mean(m *toolgrade.MetricSummary) string {
+	if m.Count == 0 {
+		return "-"
+	}
+	return score(m.Score)
+}
+
+func passRate(m *toolgrade.MetricSummary) string {
+	n := m.Count + m.Errors
+	if n == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(100*float64(m.Passed)/float64(n), 'f', 1, 64) + "%"
+}
+
+func prf(m *toolgrade.MetricSummary) (p, r, f string) {
+	if m.PRFCount == 0 {
+		return "-", "-", "-"
+	}
+	return score(m.Precision), score(m.Recall), score(m.F1)
+}
+
+// where names a case's place in its file ("cases.jsonl:12").
+func where(f *Failure) string {
+	if f.Source == "" {
+		return ""
+	}
+	if f.Line == 0 {
+		return f.Source
+	}
+	return f.Source + ":" + strconv.Itoa(f.Line)
+}
+
+type failureRow struct{ metric, score, reason string }
+
+// failureRows describes each failing metric of a case: its label, its
+// score against the threshold, and the reason or error.
+func failureRows(f *Failure) []failureRow {
+	if f.Error != "" {
+		labels := make([]string, len(f.Metrics))
+		for i, m := range f.Metrics {
+			labels[i] = Label(m.Name, m.Profile)
+		}
+		return []failureRow{{strings.Join(labels, ", "), "error", f.Error}}
+	}
+	rows := make([]failureRow, len(f.Metrics))
+	for i, m := range f.Metrics {
+		r := failureRow{metric: Label(m.Name, m.Profile)}
+		switch {
+		case m.Error != "":
+			r.score, r.reason = "error", m.Error
+		case m.Threshold != nil:
+			r.score, r.reason = score(m.Score)+" < "+score(*m.Threshold), m.Reason
+		default:
+			r.score, r.reason = score(m.Score), m.Reason
+		}
+		rows[i] = r
+	}
+	return rows
+}
+
+// terminal makes data safe to print on one line: newlines and tabs become
+// spaces and other control characters are shown escaped.
+func terminal(s string) string { return printable(s, false) }
+
+// printable shows control characters and invalid bytes escaped (\u001b,
+// \xff), so that data cannot drive a terminal or break a format. Newlines
+// and tabs are kept when keepLines is set, else they become spaces.
+func printable(s string, keepLines bool) string {
+	clean := true
+	for _, r := range s {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '\r' && keepLines: // CRLF becomes LF
+		case r == '\n' || r == '\t' || r == '\r':
+			if keepLines {
+				b.WriteRune(r)
+			} else {
+				b.WriteByte(' ')
+			}
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, `\x%02x`, s[i]) // an invalid byte
+		case unicode.IsControl(r):
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// clipRunes shortens s to at most n runes, marking the cut.
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for pos := range s {
+		if i == n-1 {
+			return s[:pos] + "…"
+		}
+		i++
+	}
+	return s
+}

@@ -1,0 +1,89 @@
+// Package toolgradetest grades cases inside go test: a failing metric fails
+// the test, with its score, threshold and reason in the message.
+//
+//	func TestAgent(t *testing.T) {
+//		m, err := match.New(match.Options{Threshold: toolgrade.Float(0.8)})
+//		if err != nil {
+//			t.Fatal(err)
+//		}
+//		toolgradetest.CheckFile(t, "testdata/cases.jsonl", m)
+//	}
+//
+// A metric passes when it has no error and, if it has a threshold, its
+// score reaches it; metrics without a threshold only score and never fail.
+package toolgradetest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/dataset"
+)
+
+// Check grades c with every metric and reports each metric that failed or
+// erred with t.Errorf, so the test goes on and every failure is shown. It
+// returns the result for further checks.
+func Check(t testing.TB, c *toolgrade.Case, metrics ...toolgrade.Metric) toolgrade.Result {
+	t.Helper()
+	r := toolgrade.Grade(t.Context(), c, metrics)
+	if msg := Failures(&r); msg != "" {
+		t.Errorf("%s", msg)
+	}
+	return r
+}
+
+// CheckFile grades every case of a file (JSON Lines, JSON or YAML) in a
+// subtest of its own, named by the case id, as [Check] does. A case that
+// cannot be read fails its subtest; a file that cannot be read at all
+// fails t.
+func CheckFile(t *testing.T, path string, metrics ...toolgrade.Metric) {
+	t.Helper()
+	for rec, err := range dataset.File(path) {
+		if err != nil {
+			t.Fatalf("toolgradetest: %v", err)
+		}
+		c, err := rec.Decode()
+		name := "case"
+		if c != nil && c.ID != "" {
+			name = c.ID
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Helper()
+			if err != nil {
+				t.Fatalf("cannot read the case: %v", err)
+			}
+			Check(t, c, metrics...)
+		})
+	}
+}
+
+// Failures describes what failed in a result, one line per failing
+// metric with its score, threshold and reason; it is empty when every
+// metric passed.
+func Failures(r *toolgrade.Result) string {
+	var b strings.Builder
+	if r.Error != "" {
+		fmt.Fprintf(&b, "case %s: %s", r.ID, r.Error)
+		return b.String()
+	}
+	for i := range r.Metrics {
+		m := &r.Metrics[i]
+		if m.Verdict() {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		if m.Error != "" {
+			fmt.Fprintf(&b, "case %s: %s erred: %s", r.ID, m.Name, m.Error)
+			continue
+		}
+		fmt.Fprintf(&b, "case %s: %s scored %.4g, below its threshold %.4g", r.ID, m.Name, m.Score, *m.Threshold)
+		if m.Reason != "" {
+			b.WriteString(": " + m.Reason)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,112 @@
+package toolgradetest_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/match"
+	"github.com/toolgrade/toolgrade/toolgradetest"
+)
+
+// recorder stands in for *testing.T and records what a check reports.
+type recorder struct {
+	testing.TB
+	errors []string
+}
+
+func (r *recorder) Helper()                  {}
+func (r *recorder) Context() context.Context { return context.Background() }
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+// fixed is a metric with a fixed verdict.
+type fixed struct{ r toolgrade.MetricResult }
+
+func (f fixed) Name() string                                                  { return f.r.Name }
+func (f fixed) Profile() string                                               { return "default" }
+func (f fixed) Grade(context.Context, *toolgrade.Case) toolgrade.MetricResult { return f.r }
+
+func TestCheck(t *testing.T) {
+	passing := fixed{toolgrade.MetricResult{Name: "a", Score: 1, Threshold: toolgrade.Float(0.5), Success: true}}
+	failing := fixed{toolgrade.MetricResult{Name: "b", Score: 0.25, Threshold: toolgrade.Float(0.5), Reason: "missing get_weather"}}
+	erring := fixed{toolgrade.MetricResult{Name: "c", Error: "no expected calls given"}}
+	scoreOnly := fixed{toolgrade.MetricResult{Name: "d", Score: 0}}
+	tests := []struct {
+		name    string
+		metrics []toolgrade.Metric
+		want    []string // the one message reported, in parts; nil for none
+	}{
+		{"all pass", []toolgrade.Metric{passing, scoreOnly}, nil},
+		{"a failure shows score, threshold and reason", []toolgrade.Metric{passing, failing},
+			[]string{"case c1: b scored 0.25, below its threshold 0.5: missing get_weather"}},
+		{"every failure is shown", []toolgrade.Metric{failing, erring},
+			[]string{"case c1: b scored 0.25", "\ncase c1: c erred: no expected calls given"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{}
+			r := toolgradetest.Check(rec, &toolgrade.Case{ID: "c1"}, tt.metrics...)
+			if len(r.Metrics) != len(tt.metrics) {
+				t.Errorf("result has %d metrics, want %d", len(r.Metrics), len(tt.metrics))
+			}
+			if tt.want == nil {
+				if len(rec.errors) != 0 {
+					t.Errorf("reported %q, want nothing", rec.errors)
+				}
+				return
+			}
+			if len(rec.errors) != 1 {
+				t.Fatalf("reported %q, want one message", rec.errors)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(rec.errors[0], w) {
+					t.Errorf("message %q lacks %q", rec.errors[0], w)
+				}
+			}
+		})
+	}
+}
+
+// TestCheckFileSubtests runs a CheckFile over testdata/cases.jsonl in a
+// child test process and reads its verbose output: one subtest per case,
+// named by its id, failing with the metric's reason, or with the reason
+// the case could not be read.
+func TestCheckFileSubtests(t *testing.T) {
+	if os.Getenv("TOOLGRADETEST_CHILD") == "1" {
+		t.Skip("in the child")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCheckFileChild$", "-test.v")
+	cmd.Env = append(os.Environ(), "TOOLGRADETEST_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the child test passed; its cases should fail:\n%s", out)
+	}
+	for _, want := range []string{
+		"--- PASS: TestCheckFileChild/weather-right",
+		"--- FAIL: TestCheckFileChild/weather-wrong-city",
+		`case weather-wrong-city: tool_correctness scored 0, below its threshold 0.5: missing get_weather({"city":"Paris"})`,
+		"--- FAIL: TestCheckFileChild/broken",
+		"cannot read the case: testdata/cases.jsonl:3: field expected_tools[0].name: missing",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("child output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestCheckFileChild(t *testing.T) {
+	if os.Getenv("TOOLGRADETEST_CHILD") != "1" {
+		t.Skip("run by TestCheckFileSubtests")
+	}
+	m, err := match.New(match.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	toolgradetest.CheckFile(t, "testdata/cases.jsonl", m)
+}
