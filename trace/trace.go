@@ -1,9 +1,43 @@
 // Package trace extracts tool calls from agent traces in the common
 // formats, detecting the format by content.
+//
+// A trace is what an agent run leaves behind: a chat transcript, a provider
+// request or response body, a stream of server-sent events, a span export,
+// a JSON-RPC log, a benchmark record or a plain-text transcript. [Read]
+// takes the raw bytes (JSON, JSON Lines, SSE or text); [Extract] takes a
+// value already decoded into the toolgrade value model, as a case's
+// trajectory is. Both return the calls in call order, each with its name,
+// parsed arguments, id and linked output.
+//
+// Rules every reader follows:
+//
+//   - Calls are listed in the order they first appear; in a stream, where
+//     their first fragment appears. Streamed fragments are joined before
+//     the arguments are decoded.
+//   - A result links to the most recent call with its id that has no result
+//     yet; without an id, to the earliest such call with its tool name, or,
+//     when it names none, to the earliest call without a result.
+//   - Arguments that are not valid JSON keep their raw text in ArgsRaw and
+//     mark the call Invalid; they never become an empty object. A call
+//     without any recorded arguments has nil Args.
+//   - A result is kept as the trace gives it: a string stays a string, even
+//     when it holds JSON. A result the trace marks as failed (Anthropic
+//     is_error, Bedrock and LangChain status "error") becomes
+//     {"content": <result>, "is_error": true}, so the failure is not lost.
+//   - Built-in tools (web search, code execution, ...) are calls too, named
+//     after the tool, with Type set to that name. Custom (free-text) tools
+//     have Type "custom" and Args {"input": <text>}; calls made through a
+//     provider's MCP connector have Type "mcp".
+//   - The format is detected from the content alone (keys, element shapes,
+//     tags), never from finish reasons or file names. An unknown shape is an
+//     error that says what was seen; it never yields an empty list.
 package trace
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/toolgrade/toolgrade"
 )
@@ -15,69 +49,233 @@ type Trace struct {
 	Calls  []toolgrade.Call
 }
 
+// A reader reads one trace format. Readers of JSON formats take a decoded
+// value; readers of text formats take the text.
+type reader struct {
+	name string
+	read func(b *builder, v any) error
+	text func(b *builder, s string) error
+}
+
+// formats lists the readers in the order [Formats] gives them.
+var formats = []reader{
+	{name: "openai_chat", read: readOpenAIChat},
+	{name: "openai_responses", read: readResponses},
+	{name: "anthropic_messages", read: readAnthropic},
+	{name: "gemini", read: readGemini},
+	{name: "bedrock_converse", read: readBedrock},
+	{name: "langchain", read: readLangChain},
+	{name: "otel_genai", read: readSpans},
+	{name: "openinference", read: readSpans},
+	{name: "mcp", read: readMCP},
+	{name: "bfcl", read: readBFCL},
+	{name: "tau_bench", read: readTauBench},
+	{name: "toolbench", read: readToolBench},
+	{name: "when2call", read: readWhen2Call},
+	{name: "deepeval", read: readDeepEval},
+	{name: "hermes", text: readHermes},
+	{name: "glaive", text: readGlaive},
+	{name: "pythonic", read: readPythonicList, text: readPythonic},
+}
+
+// Formats returns the names of the supported formats, for --format flags.
+func Formats() []string {
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = f.name
+	}
+	return names
+}
+
+func lookup(name string) (*reader, error) {
+	for i := range formats {
+		if formats[i].name == name {
+			return &formats[i], nil
+		}
+	}
+	return nil, fmt.Errorf("unknown trace format %q (want one of %s)", name, strings.Join(Formats(), ", "))
+}
+
 // Extract reads the calls from a trace already decoded into the value
-// model. format forces a reader by name; "" detects it.
+// model: an object, a list (of messages, items, chunks, events, spans, JSON
+// Lines records), or a string, which is read as [Read] reads bytes. format
+// forces a reader by name (see [Formats]); "" detects it.
 func Extract(v any, format string) (Trace, error) {
-	if format == "" || format == "openai_chat" {
-		if msgs, ok := v.([]any); ok {
-			calls, err := openAIChat(msgs)
-			if err != nil {
-				return Trace{}, err
-			}
-			return Trace{Format: "openai_chat", Calls: calls}, nil
-		}
+	if s, ok := v.(string); ok {
+		return Read([]byte(s), format)
 	}
-	return Trace{}, fmt.Errorf("unrecognized trace: a %s", toolgrade.Kind(v))
+	if format == "" {
+		f, err := detect(v)
+		if err != nil {
+			return Trace{}, err
+		}
+		format = f
+	}
+	f, err := lookup(format)
+	if err != nil {
+		return Trace{}, err
+	}
+	if f.read == nil {
+		return Trace{}, fmt.Errorf("%s: want text, got %s", f.name, describe(v))
+	}
+	var b builder
+	if err := f.read(&b, v); err != nil {
+		return Trace{}, fmt.Errorf("%s: %w", f.name, err)
+	}
+	return Trace{Format: f.name, Calls: b.finish()}, nil
 }
 
-// openAIChat reads OpenAI chat messages: assistant tool_calls, answered by
-// role "tool" messages with the same tool_call_id.
-func openAIChat(msgs []any) ([]toolgrade.Call, error) {
-	var calls []toolgrade.Call
-	for i, m := range msgs {
-		msg, ok := m.(toolgrade.Object)
-		if !ok {
-			return nil, fmt.Errorf("message %d: want an object, got %s", i, toolgrade.Kind(m))
-		}
-		role, _ := msg.Get("role")
-		switch role {
-		case "assistant":
-			tcs, _ := msg.Get("tool_calls")
-			list, _ := tcs.([]any)
-			for j, tc := range list {
-				c, err := toolgrade.DecodeCall(tc)
-				if err != nil {
-					return nil, toolgrade.InField(fmt.Sprintf("[%d].tool_calls[%d]", i, j), err)
-				}
-				c.Type = ""
-				calls = append(calls, c)
-			}
-		case "tool":
-			id, _ := msg.Get("tool_call_id")
-			content, _ := msg.Get("content")
-			linkOutput(calls, id, content)
+// Read reads the calls from a trace as bytes: one JSON document, JSON Lines
+// (read as a list of their values), a text/event-stream body (read as the
+// list of its events' JSON data, up to "data: [DONE]"), or a plain-text
+// transcript (Hermes tags, glaive tags, Python calls). format forces a
+// reader by name (see [Formats]); "" detects it.
+func Read(data []byte, format string) (Trace, error) {
+	var f *reader
+	if format != "" {
+		var err error
+		if f, err = lookup(format); err != nil {
+			return Trace{}, err
 		}
 	}
-	return calls, nil
+	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return Trace{}, fmt.Errorf("empty trace")
+	}
+	if f != nil && f.text != nil && (f.read == nil || !looksJSON(data)) {
+		return readText(f, string(data))
+	}
+
+	var jsonErr error
+	if looksJSON(data) {
+		v, err := toolgrade.ParseJSON(data)
+		if err == nil {
+			return Extract(v, format) // a JSON string is read as the text it holds
+		}
+		jsonErr = err
+		if lines, lerr := jsonLines(data); lerr == nil {
+			return Extract(lines, format)
+		} else if lerr != errNotLines {
+			jsonErr = lerr
+		}
+	}
+	if events, ok, err := sseEvents(data); ok {
+		switch {
+		case err != nil:
+			return Trace{}, err
+		case len(events) == 0 && format == "":
+			return Trace{}, fmt.Errorf("unrecognized trace: a text/event-stream without JSON data")
+		}
+		return Extract(events, format)
+	}
+	text := string(data)
+	if f == nil {
+		if name := detectText(text); name != "" {
+			f, _ = lookup(name)
+		}
+	}
+	switch {
+	case f != nil && f.text != nil:
+		return readText(f, text)
+	case jsonErr != nil:
+		return Trace{}, jsonErr
+	case f != nil:
+		return Trace{}, fmt.Errorf("%s: want JSON, JSON Lines or a text/event-stream, got %s", f.name, describeText(text))
+	}
+	return Trace{}, fmt.Errorf("unrecognized trace: %s; want JSON, JSON Lines, a text/event-stream or a transcript with <tool_call> or <functioncall> tags or Python calls", describeText(text))
 }
 
-// linkOutput gives a result to the most recent unanswered call with its id,
-// or, without an id, to the earliest unanswered call.
-func linkOutput(calls []toolgrade.Call, id any, output any) {
-	answered := func(c *toolgrade.Call) bool { return c.Output != nil }
-	if s, ok := id.(string); ok && s != "" {
-		for k := len(calls) - 1; k >= 0; k-- {
-			if calls[k].ID == s && !answered(&calls[k]) {
-				calls[k].Output = output
-				return
+func readText(f *reader, s string) (Trace, error) {
+	var b builder
+	if err := f.text(&b, s); err != nil {
+		return Trace{}, fmt.Errorf("%s: %w", f.name, err)
+	}
+	return Trace{Format: f.name, Calls: b.finish()}, nil
+}
+
+func looksJSON(data []byte) bool {
+	return len(data) > 0 && (data[0] == '{' || data[0] == '[' || data[0] == '"')
+}
+
+// AppendJSON appends the trace as the JSON object toolgrade extract prints:
+// {"format", "calls": [{"name", "args", "args_raw", "id", "output"}]}, with
+// "args_raw" only on calls whose arguments did not parse, and null for an
+// absent id or output.
+func (t Trace) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"format":`...)
+	dst = toolgrade.AppendJSONString(dst, t.Format)
+	dst = append(dst, `,"calls":[`...)
+	for i, c := range t.Calls {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"name":`...)
+		dst = toolgrade.AppendJSONString(dst, c.Name)
+		dst = append(dst, `,"args":`...)
+		dst = toolgrade.AppendJSON(dst, c.Args)
+		if c.Invalid {
+			dst = append(dst, `,"args_raw":`...)
+			dst = toolgrade.AppendJSONString(dst, c.ArgsRaw)
+		}
+		dst = append(dst, `,"id":`...)
+		if c.ID == "" {
+			dst = append(dst, "null"...)
+		} else {
+			dst = toolgrade.AppendJSONString(dst, c.ID)
+		}
+		dst = append(dst, `,"output":`...)
+		dst = toolgrade.AppendJSON(dst, c.Output)
+		dst = append(dst, '}')
+	}
+	return append(dst, "]}"...)
+}
+
+// describe says what a value looks like, for errors about shapes.
+func describe(v any) string {
+	switch v := v.(type) {
+	case toolgrade.Object:
+		if len(v) == 0 {
+			return "an empty JSON object"
+		}
+		return "a JSON object with keys " + quoteKeys(v)
+	case []any:
+		if len(v) == 0 {
+			return "an empty JSON array"
+		}
+		kinds := make([]string, 0, 2)
+		for _, e := range v {
+			if k := toolgrade.Kind(e); !slices.Contains(kinds, k) {
+				kinds = append(kinds, k)
 			}
 		}
-		return
-	}
-	for k := range calls {
-		if !answered(&calls[k]) {
-			calls[k].Output = output
-			return
+		s := fmt.Sprintf("a JSON array of %d items (%s)", len(v), strings.Join(kinds, ", "))
+		if o, ok := v[0].(toolgrade.Object); ok && len(o) > 0 {
+			s += ", the first with keys " + quoteKeys(o)
 		}
+		return s
+	case string:
+		return describeText(v)
 	}
+	return "a JSON " + toolgrade.Kind(v)
+}
+
+func quoteKeys(o toolgrade.Object) string {
+	const most = 8
+	var sb strings.Builder
+	for i, m := range o {
+		if i == most {
+			fmt.Fprintf(&sb, " (and %d more)", len(o)-most)
+			break
+		}
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, "%q", m.Key)
+	}
+	return sb.String()
+}
+
+func describeText(s string) string {
+	return fmt.Sprintf("text starting %q", shorten(strings.TrimSpace(s)))
 }

@@ -80,6 +80,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	root.SetArgs(args)
 	root.AddCommand(
 		m.evalCommand(),
+		m.extractCommand(),
 		m.compareCommand(),
 		m.initCommand(),
 		m.versionCommand(),

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/toolgrade/toolgrade/trace"
+)
+
+func (m *Main) extractCommand() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "extract [--format F] FILE",
+		Short: "Print the tool calls in an agent trace (- for stdin)",
+		Long: `Read an agent trace (JSON, JSON Lines, a text/event-stream body or a text
+transcript), detect its format from the content, and print its tool calls
+in call order as JSON:
+
+  {"format": "...", "calls": [{"name", "args", "args_raw", "id", "output"}]}
+
+"args_raw" appears only when the arguments were not valid JSON (args is then
+null); a null id or output means the trace has none.
+
+Formats: ` + strings.Join(trace.Formats(), ", ") + `.
+
+Exit status: 0 on success; 2 for bad usage, an unreadable file or a trace
+whose shape is not recognized.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return m.runExtract(format, args[0])
+		},
+	}
+	cmd.Flags().StringVarP(&format, "format", "f", "", "read the trace as this format instead of detecting it")
+	return cmd
+}
+
+func (m *Main) runExtract(format, path string) error {
+	if format != "" && !slices.Contains(trace.Formats(), format) {
+		return usageError("unknown --format %q (want one of %s)", format, strings.Join(trace.Formats(), ", "))
+	}
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = io.ReadAll(m.Stdin)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return usageError("%v", err)
+	}
+	tr, err := trace.Read(data, format)
+	if err != nil {
+		return usageError("%s: %v", path, err)
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, tr.AppendJSON(nil), "", "  "); err != nil {
+		return fmt.Errorf("writing the calls: %w", err)
+	}
+	out.WriteByte('\n')
+	_, err = m.Stdout.Write(out.Bytes())
+	return err
+}

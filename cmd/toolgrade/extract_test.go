@@ -1,0 +1,129 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/shared"
+)
+
+// byMeaning compares values of the model regardless of key order, numbers
+// by value.
+var byMeaning = cmp.Options{
+	cmp.Transformer("object", func(o toolgrade.Object) map[string]any {
+		m := make(map[string]any, len(o))
+		for _, e := range o {
+			m[e.Key] = e.Value
+		}
+		return m
+	}),
+	cmp.Comparer(func(a, b json.Number) bool { return toolgrade.CompareNumbers(a, b) == 0 }),
+}
+
+func TestExtractFixtures(t *testing.T) {
+	for _, f := range []struct{ dir, input, expected, force string }{
+		{"anthropic_messages", "parallel_tool_use_stream.sse", "parallel_tool_use_stream.expected.json", ""},
+		{"mcp", "spec_2025_06_18_tools_call.jsonl", "spec_2025_06_18_tools_call.expected.json", ""},
+		{"hermes", "chatml_stock_fundamentals.txt", "chatml_stock_fundamentals.expected.json", ""},
+		{"bfcl", "possible_answer.multi_turn_base_0.json", "possible_answer.multi_turn_base_0.expected.json", "bfcl"},
+		{"tau_bench", "gpt-4o-airline.task00.trial0.json", "gpt-4o-airline.task00.trial0.expected.json", "tau_bench"},
+	} {
+		t.Run(f.dir+"/"+f.input, func(t *testing.T) {
+			args := []string{"extract", shared.Path(t, "fixtures", "traces", f.dir, f.input)}
+			if f.force != "" {
+				args = append(args, "--format", f.force)
+			}
+			code, out, stderr := run(t, "", args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if !strings.Contains(out, "\n  \"calls\": [") || !strings.HasSuffix(out, "}\n") {
+				t.Errorf("output is not indented JSON ending in a newline:\n%s", out)
+			}
+			got, err := toolgrade.ParseJSONString(out)
+			if err != nil {
+				t.Fatalf("output is not JSON: %v", err)
+			}
+			data, err := os.ReadFile(shared.Path(t, "fixtures", "traces", f.dir, f.expected))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := toolgrade.ParseJSON(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got, byMeaning); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestExtract(t *testing.T) {
+	chat := `[{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"a\": 1"}}]}]`
+	tests := []struct {
+		name     string
+		stdin    string
+		args     []string
+		code     int
+		out, err string // substrings of stdout and stderr
+	}{
+		{"stdin", chat, []string{"extract", "-"}, 0, `"args_raw": "{\"a\": 1"`, ""},
+		{"forced format", "f(a=1)", []string{"extract", "--format", "pythonic", "-"}, 0, `"format": "pythonic"`, ""},
+		{"garbage", "\x00\x01 not a trace", []string{"extract", "-"}, 2, "", "-: unrecognized trace: text starting"},
+		{"unknown shape", `{"foo": 1}`, []string{"extract", "-"}, 2, "", `unrecognized trace: a JSON object with keys "foo"`},
+		{"bad JSON", `{"messages": [`, []string{"extract", "-"}, 2, "", "invalid JSON at line 1"},
+		{"unknown format", chat, []string{"extract", "-f", "nope", "-"}, 2, "", `unknown --format "nope" (want one of openai_chat, `},
+		{"wrong format", chat, []string{"extract", "--format", "gemini", "-"}, 2, "", "gemini: want a generateContent"},
+		{"missing file", "", []string{"extract", "/nonexistent/trace.json"}, 2, "", "no such file"},
+		{"no file", "", []string{"extract"}, 2, "", "accepts 1 arg"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := run(t, tt.stdin, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d (stderr: %s)", code, tt.code, stderr)
+			}
+			if !strings.Contains(out, tt.out) {
+				t.Errorf("stdout lacks %q:\n%s", tt.out, out)
+			}
+			if !strings.Contains(stderr, tt.err) {
+				t.Errorf("stderr lacks %q:\n%s", tt.err, stderr)
+			}
+			if tt.code != 0 && out != "" {
+				t.Errorf("stdout on failure: %s", out)
+			}
+		})
+	}
+}
+
+func TestExtractFile(t *testing.T) {
+	p := writeFile(t, "trace.jsonl", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f","arguments":{}}}`+"\n"+
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":false}}`+"\n")
+	code, out, stderr := run(t, "", "extract", p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := `{
+  "format": "mcp",
+  "calls": [
+    {
+      "name": "f",
+      "args": {},
+      "id": "1",
+      "output": {
+        "content": [],
+        "isError": false
+      }
+    }
+  ]
+}
+`
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}

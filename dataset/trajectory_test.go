@@ -1,0 +1,242 @@
+package dataset_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/internal/shared"
+	"github.com/toolgrade/toolgrade/match"
+	"pgregory.net/rapid"
+)
+
+// The property: a case given as a trajectory grades the same as the same
+// case with its calls written out.
+
+// tester is what both *testing.T and *rapid.T offer.
+type tester interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
+// trajectoryMetrics grade with the defaults, and with outputs and order
+// checked.
+func trajectoryMetrics(t tester) []toolgrade.Metric {
+	var ms []toolgrade.Metric
+	for _, o := range []match.Options{{}, {Output: "exact", Order: "in-order"}} {
+		m, err := match.New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	return ms
+}
+
+// gradeBoth decodes both case forms and requires the same results.
+func gradeBoth(t tester, withTrajectory, writtenOut toolgrade.Object) {
+	t.Helper()
+	a, err := dataset.DecodeCase(withTrajectory)
+	if err != nil {
+		t.Fatalf("trajectory case: %v", err)
+	}
+	b, err := dataset.DecodeCase(writtenOut)
+	if err != nil {
+		t.Fatalf("written-out case: %v", err)
+	}
+	ra := toolgrade.Grade(context.Background(), a, trajectoryMetrics(t))
+	rb := toolgrade.Grade(context.Background(), b, trajectoryMetrics(t))
+	if diff := cmp.Diff(rb.Metrics, ra.Metrics); diff != "" {
+		t.Fatalf("grades differ (-written out +trajectory):\n%s", diff)
+	}
+}
+
+// writeOut turns calls in the extract form {"name", "args", "args_raw",
+// "id", "output"} into case calls: arguments that did not parse are given
+// as their raw text, which a case reads as invalid the same way.
+func writeOut(calls []any) []any {
+	out := make([]any, len(calls))
+	for i, c := range calls {
+		o := c.(toolgrade.Object)
+		w := toolgrade.Object{}
+		for _, m := range o {
+			switch m.Key {
+			case "args_raw":
+				w.Set("args", m.Value)
+			case "args":
+				if !o.Has("args_raw") {
+					w.Set("args", m.Value)
+				}
+			default:
+				w.Set(m.Key, m.Value)
+			}
+		}
+		out[i] = w
+	}
+	return out
+}
+
+// expectedFrom makes an expected list that differs from calls: the first
+// call's arguments changed, the last call dropped, an unmade call added.
+func expectedFrom(calls []any) []any {
+	exp := append([]any(nil), writeOut(calls)...)
+	if len(exp) > 0 {
+		first := append(toolgrade.Object(nil), exp[0].(toolgrade.Object)...)
+		first.Set("args", toolgrade.Object{{Key: "changed", Value: true}})
+		exp[0] = first
+		exp = exp[:len(exp)-1]
+	}
+	return append(exp, toolgrade.Object{{Key: "name", Value: "never_called"}})
+}
+
+func TestTrajectoryGradesLikeWrittenOutCalls(t *testing.T) {
+	root := shared.Path(t, "fixtures", "traces")
+	dirs, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range dirs {
+		files, _ := os.ReadDir(filepath.Join(root, d.Name()))
+		for _, f := range files {
+			name := f.Name()
+			if !d.IsDir() || strings.HasSuffix(name, ".expected.json") {
+				continue
+			}
+			t.Run(d.Name()+"/"+name, func(t *testing.T) {
+				path := filepath.Join(root, d.Name(), name)
+				data, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// A JSON trace is given as its value, anything else as text.
+				var traj any = string(data)
+				if v, err := toolgrade.ParseJSON(data); err == nil {
+					traj = v
+				}
+				wantData, err := os.ReadFile(strings.TrimSuffix(path, filepath.Ext(path)) + ".expected.json")
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := toolgrade.ParseJSON(wantData)
+				if err != nil {
+					t.Fatal(err)
+				}
+				calls, _ := want.(toolgrade.Object).Get("calls")
+				expected := expectedFrom(calls.([]any))
+				gradeBoth(t,
+					toolgrade.Object{{Key: "id", Value: "c"}, {Key: "trajectory", Value: traj}, {Key: "expected_tools", Value: expected}},
+					toolgrade.Object{{Key: "id", Value: "c"}, {Key: "tools_called", Value: writeOut(calls.([]any))}, {Key: "expected_tools", Value: expected}})
+				// And as the expected side: expected_trajectory.
+				gradeBoth(t,
+					toolgrade.Object{{Key: "id", Value: "c"}, {Key: "tools_called", Value: expected}, {Key: "expected_trajectory", Value: traj}},
+					toolgrade.Object{{Key: "id", Value: "c"}, {Key: "tools_called", Value: expected}, {Key: "expected_tools", Value: writeOut(calls.([]any))}})
+			})
+			n++
+		}
+	}
+	t.Logf("%d trajectories", n)
+}
+
+// TestTrajectoryProperty generates calls, writes them as a trajectory in
+// one of several formats, and grades against generated expected calls.
+func TestTrajectoryProperty(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		called := genCalls(rt, "called")
+		expected := genCalls(rt, "expected")
+		format := rapid.SampledFrom([]string{"openai_chat", "anthropic_messages", "langchain"}).Draw(rt, "format")
+		traj := renderTrajectory(format, called)
+		if rapid.Bool().Draw(rt, "as text") {
+			traj = string(toolgrade.AppendJSON(nil, traj))
+		}
+		gradeBoth(rt,
+			toolgrade.Object{{Key: "trajectory", Value: traj}, {Key: "expected_tools", Value: expected}},
+			toolgrade.Object{{Key: "tools_called", Value: called}, {Key: "expected_tools", Value: expected}})
+	})
+}
+
+// genCalls generates calls in the case form {"name", "args", "id",
+// "output"}; arguments are sometimes text that is not JSON.
+func genCalls(t *rapid.T, label string) []any {
+	n := rapid.IntRange(0, 4).Draw(t, label+" count")
+	calls := make([]any, n)
+	for i := range calls {
+		var args any = toolgrade.Object{
+			{Key: "city", Value: rapid.SampledFrom([]string{"Paris", "Rome"}).Draw(t, "city")},
+			{Key: "days", Value: json.Number(strconv.Itoa(rapid.IntRange(1, 3).Draw(t, "days")))},
+		}
+		if rapid.IntRange(0, 5).Draw(t, "invalid") == 0 {
+			args = "{\"city\": " // raw text, not JSON
+		}
+		c := toolgrade.Object{
+			{Key: "name", Value: rapid.SampledFrom([]string{"get_weather", "get_time"}).Draw(t, "name")},
+			{Key: "args", Value: args},
+			{Key: "id", Value: label + strconv.Itoa(i)},
+		}
+		if rapid.Bool().Draw(t, "answered") {
+			c = append(c, toolgrade.Member{Key: "output", Value: rapid.SampledFrom([]string{"sunny", "", "12:00"}).Draw(t, "output")})
+		}
+		calls[i] = c
+	}
+	return calls
+}
+
+// renderTrajectory writes case calls as messages of a format.
+func renderTrajectory(format string, calls []any) any {
+	var assistant, results []any
+	msgs := []any{toolgrade.Object{{Key: "role", Value: "user"}, {Key: "content", Value: "plan my trip"}}}
+	for _, c := range calls {
+		o := c.(toolgrade.Object)
+		name, _ := o.Get("name")
+		args, _ := o.Get("args")
+		id, _ := o.Get("id")
+		out, answered := o.Get("output")
+		argText, isText := args.(string)
+		switch format {
+		case "openai_chat":
+			if !isText {
+				argText = string(toolgrade.AppendJSON(nil, args))
+			}
+			assistant = append(assistant, toolgrade.Object{{Key: "id", Value: id}, {Key: "type", Value: "function"},
+				{Key: "function", Value: toolgrade.Object{{Key: "name", Value: name}, {Key: "arguments", Value: argText}}}})
+			if answered {
+				results = append(results, toolgrade.Object{{Key: "role", Value: "tool"}, {Key: "tool_call_id", Value: id}, {Key: "content", Value: out}})
+			}
+		case "anthropic_messages":
+			block := toolgrade.Object{{Key: "type", Value: "tool_use"}, {Key: "id", Value: id}, {Key: "name", Value: name}, {Key: "input", Value: args}}
+			assistant = append(assistant, block)
+			if answered {
+				results = append(results, toolgrade.Object{{Key: "type", Value: "tool_result"}, {Key: "tool_use_id", Value: id}, {Key: "content", Value: out}})
+			}
+		case "langchain":
+			if isText {
+				// LangChain keeps unparsable arguments in invalid_tool_calls.
+				msgs = append(msgs, toolgrade.Object{{Key: "type", Value: "ai"}, {Key: "content", Value: ""},
+					{Key: "invalid_tool_calls", Value: []any{toolgrade.Object{{Key: "name", Value: name}, {Key: "args", Value: args}, {Key: "id", Value: id}}}}})
+			} else {
+				msgs = append(msgs, toolgrade.Object{{Key: "type", Value: "ai"}, {Key: "content", Value: ""},
+					{Key: "tool_calls", Value: []any{toolgrade.Object{{Key: "name", Value: name}, {Key: "args", Value: args}, {Key: "id", Value: id}}}}})
+			}
+			if answered {
+				msgs = append(msgs, toolgrade.Object{{Key: "type", Value: "tool"}, {Key: "tool_call_id", Value: id}, {Key: "content", Value: out}})
+			}
+		}
+	}
+	switch format {
+	case "openai_chat":
+		msgs = append(msgs, toolgrade.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: nil}, {Key: "tool_calls", Value: assistant}})
+		msgs = append(msgs, results...)
+	case "anthropic_messages":
+		msgs = append(msgs, toolgrade.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: assistant}},
+			toolgrade.Object{{Key: "role", Value: "user"}, {Key: "content", Value: results}})
+	}
+	return msgs
+}

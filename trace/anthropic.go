@@ -1,0 +1,163 @@
+package trace
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// readAnthropic reads the Anthropic Messages API: a request body
+// {"messages"}, a response (one message), a list of messages, or stream
+// events (message_start, content_block_start, content_block_delta, ...).
+//
+// tool_use blocks are calls and tool_result blocks (linked by tool_use_id)
+// their results, the content as given, wrapped when is_error is true.
+// server_tool_use blocks are built-in calls answered by *_tool_result
+// blocks; mcp_tool_use blocks are calls with Type "mcp", answered by
+// mcp_tool_result. In a stream, a tool block opens its call and the
+// input_json_delta pieces of its index are joined; none means {}.
+func readAnthropic(b *builder, v any) error {
+	switch v := v.(type) {
+	case []any:
+		return anthropicMessages(b, v, "")
+	case toolgrade.Object:
+		switch {
+		case v.Has("messages"):
+			msgs, ok := get(v, "messages").([]any)
+			if !ok {
+				return fieldError("messages", "want a list of messages, got %s", toolgrade.Kind(get(v, "messages")))
+			}
+			return anthropicMessages(b, msgs, "messages")
+		case v.Has("content"):
+			return anthropicBlocks(b, get(v, "content"), "content")
+		case anthropicEvents[str(v, "type")]:
+			return anthropicMessages(b, []any{v}, "")
+		}
+	}
+	return wantError("a Messages API request, response, message list or stream events", v)
+}
+
+func anthropicMessages(b *builder, msgs []any, path string) error {
+	var s anthropicStream
+	for i, m := range msgs {
+		o, ok := m.(toolgrade.Object)
+		if !ok {
+			return fieldError(index(path, i), "want a message object, got %s", toolgrade.Kind(m))
+		}
+		if anthropicEvents[str(o, "type")] || str(o, "type") == "error" {
+			if err := s.event(b, o, index(path, i)); err != nil {
+				return err
+			}
+			continue
+		}
+		if !o.Has("role") && !o.Has("content") {
+			return wantError("a message or stream event at "+index(path, i), o)
+		}
+		if err := anthropicBlocks(b, get(o, "content"), join(index(path, i), "content")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// anthropicBlocks reads a message's content; a string content has no
+// tool blocks.
+func anthropicBlocks(b *builder, content any, path string) error {
+	blocks, ok := content.([]any)
+	if !ok {
+		return nil
+	}
+	for i, bl := range blocks {
+		o, ok := bl.(toolgrade.Object)
+		if !ok {
+			continue
+		}
+		if _, err := anthropicBlock(b, o, index(path, i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// anthropicBlock reads one content block; for a tool block it returns the
+// call's index, else -1.
+func anthropicBlock(b *builder, o toolgrade.Object, path string) (int, error) {
+	t := str(o, "type")
+	switch {
+	case t == "tool_use" || t == "server_tool_use" || t == "mcp_tool_use":
+		n, err := name(o, "name", path)
+		if err != nil {
+			return -1, err
+		}
+		c := toolgrade.Call{Name: n, ID: id(get(o, "id"))}
+		switch t {
+		case "server_tool_use":
+			c.Type = n
+		case "mcp_tool_use":
+			c.Type = "mcp"
+		}
+		args(&c, o, "input")
+		return b.add(c), nil
+	case t == "tool_result" || strings.HasSuffix(t, "_tool_result"):
+		out := get(o, "content")
+		if e, _ := get(o, "is_error").(bool); e {
+			out = failed(out)
+		}
+		b.result(id(get(o, "tool_use_id")), "", out)
+	}
+	return -1, nil
+}
+
+// anthropicStream follows the open content blocks of a streamed message.
+type anthropicStream struct {
+	round int         // message_start events seen
+	open  map[int]int // call index by content block index, this message
+}
+
+func (s *anthropicStream) event(b *builder, e toolgrade.Object, path string) error {
+	switch str(e, "type") {
+	case "message_start":
+		s.round++
+		s.open = nil
+		return anthropicBlocks(b, get(obj(e, "message"), "content"), join(path, "message.content"))
+	case "content_block_start":
+		block := obj(e, "content_block")
+		k, err := anthropicBlock(b, block, join(path, "content_block"))
+		if err != nil || k < 0 {
+			return err
+		}
+		// The opening input is a placeholder ({}); pieces follow.
+		b.calls[k].Args = nil
+		f := b.stream(k)
+		f.emptyObject = true
+		if in, ok := get(block, "input").(toolgrade.Object); ok && len(in) > 0 {
+			f.given = in
+		}
+		if s.open == nil {
+			s.open = make(map[int]int)
+		}
+		idx, _ := strconv.Atoi(id(get(e, "index")))
+		s.open[idx] = k
+	case "content_block_delta":
+		d := obj(e, "delta")
+		if str(d, "type") != "input_json_delta" {
+			return nil
+		}
+		idx, _ := strconv.Atoi(id(get(e, "index")))
+		k, ok := s.open[idx]
+		if !ok {
+			return nil
+		}
+		if p, ok := get(d, "partial_json").(string); ok {
+			b.stream(k).text = append(b.stream(k).text, p...)
+		}
+	case "content_block_stop":
+		idx, _ := strconv.Atoi(id(get(e, "index")))
+		if k, ok := s.open[idx]; ok {
+			b.close(k)
+			delete(s.open, idx)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,50 @@
+package trace
+
+import (
+	"github.com/toolgrade/toolgrade"
+)
+
+// readBFCL reads a Berkeley Function Calling Leaderboard possible_answer
+// record {"id", "ground_truth"}. Single-turn ground truth is a list of
+// {function: {param: [acceptable values...]}}; each entry is one call and
+// args keep BFCL's parameter → acceptable-values object unchanged.
+// Multi-turn ground truth is a list of turns, each a list of Python call
+// strings, flattened in order and read as [readPythonic] reads them. No
+// ids, no outputs.
+func readBFCL(b *builder, v any) error {
+	gt, ok := v.([]any)
+	path := ""
+	if !ok {
+		x, found := get(v, "ground_truth").([]any)
+		if !found {
+			return wantError(`a possible_answer record {"id", "ground_truth"}`, v)
+		}
+		gt, path = x, "ground_truth"
+	}
+	for i, e := range gt {
+		p := index(path, i)
+		switch e := e.(type) {
+		case toolgrade.Object:
+			for _, m := range e {
+				b.add(toolgrade.Call{Name: m.Key, Args: m.Value})
+			}
+		case []any:
+			for j, s := range e {
+				text, ok := s.(string)
+				if !ok {
+					return fieldError(index(p, j), "want a Python call string, got %s", toolgrade.Kind(s))
+				}
+				if err := addPythonCalls(b, text, index(p, j)); err != nil {
+					return err
+				}
+			}
+		case string:
+			if err := addPythonCalls(b, e, p); err != nil {
+				return err
+			}
+		default:
+			return fieldError(p, "want {function: {param: values}} or a list of Python calls, got %s", toolgrade.Kind(e))
+		}
+	}
+	return nil
+}

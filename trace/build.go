@@ -1,0 +1,259 @@
+package trace
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// A builder collects the calls of one trace and links results to them.
+type builder struct {
+	calls    []toolgrade.Call
+	answered []bool // a result was linked (the result itself may be null)
+	open     int    // every call before open has a result
+	// unique drops a call whose id and name were seen before: formats
+	// that repeat one call in several views (a chat span's output and the
+	// next span's input) set it. Formats that may reuse ids for new calls
+	// (τ-bench) must not.
+	unique bool
+	// pending holds streamed arguments not yet decoded, by call index.
+	pending map[int]*fragments
+}
+
+// add appends a call and returns its index; with unique set, a call seen
+// before returns the earlier index instead.
+func (b *builder) add(c toolgrade.Call) int {
+	if b.unique && c.ID != "" {
+		if k := b.find(c.ID, c.Name); k >= 0 {
+			return k
+		}
+	}
+	b.calls = append(b.calls, c)
+	b.answered = append(b.answered, false)
+	return len(b.calls) - 1
+}
+
+// find returns the index of the first call with id and name, or -1.
+func (b *builder) find(id, name string) int {
+	for k := range b.calls {
+		if b.calls[k].ID == id && b.calls[k].Name == name {
+			return k
+		}
+	}
+	return -1
+}
+
+// result links a tool result. With an id it goes to the most recent call
+// with that id and no result yet; a result for a call already answered is a
+// repeated view and is dropped. Without an id (or when no call has it) it
+// goes to the earliest unanswered call without an id that has the result's
+// tool name, or, when name is empty, to the earliest unanswered call.
+func (b *builder) result(id, name string, output any) {
+	if id != "" {
+		seen := false
+		for k := len(b.calls) - 1; k >= 0; k-- {
+			if b.calls[k].ID != id {
+				continue
+			}
+			if !b.answered[k] {
+				b.set(k, output)
+				return
+			}
+			seen = true
+		}
+		if seen {
+			return
+		}
+	}
+	for k := b.open; k < len(b.calls); k++ {
+		if b.answered[k] || (id != "" && b.calls[k].ID != "") {
+			continue
+		}
+		if name == "" || b.calls[k].Name == name {
+			b.set(k, output)
+			return
+		}
+	}
+}
+
+// set gives call k its result.
+func (b *builder) set(k int, output any) {
+	b.calls[k].Output = output
+	b.answered[k] = true
+	for b.open < len(b.calls) && b.answered[b.open] {
+		b.open++
+	}
+}
+
+// fragments are the pieces of a streamed argument text, with what the
+// start of the call gave in case no piece follows.
+type fragments struct {
+	text        []byte
+	hasText     bool // a text piece came, if only ""
+	given       any  // arguments the opening fragment carried whole, if any
+	emptyObject bool // no text means {} (Anthropic, Bedrock), not no arguments
+	custom      bool // a custom tool's free text: Args {"input": text}
+}
+
+// stream opens call k for streamed argument pieces.
+func (b *builder) stream(k int) *fragments {
+	if b.pending == nil {
+		b.pending = make(map[int]*fragments)
+	}
+	f := b.pending[k]
+	if f == nil {
+		f = &fragments{}
+		b.pending[k] = f
+	}
+	return f
+}
+
+// close decodes the streamed arguments of call k.
+func (b *builder) close(k int) {
+	f := b.pending[k]
+	if f == nil {
+		return
+	}
+	delete(b.pending, k)
+	c := &b.calls[k]
+	switch {
+	case f.custom:
+		if f.hasText {
+			c.Args = customArgs(string(f.text))
+		} else {
+			c.Args = customArgs(f.given)
+		}
+	case len(f.text) > 0:
+		c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(string(f.text))
+	case f.given != nil:
+		c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(f.given)
+	case f.emptyObject:
+		c.Args = toolgrade.Object{}
+	case f.hasText:
+		c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs("")
+	}
+}
+
+// finish decodes what is still streaming and returns the calls.
+func (b *builder) finish() []toolgrade.Call {
+	for k := range b.pending {
+		b.close(k)
+	}
+	return b.calls
+}
+
+// customArgs wraps a custom tool's free-text input as {"input": text}.
+func customArgs(input any) any {
+	if input == nil {
+		return nil
+	}
+	return toolgrade.Object{{Key: "input", Value: input}}
+}
+
+// failed wraps a result the trace marks as an error.
+func failed(content any) any {
+	return toolgrade.Object{{Key: "content", Value: content}, {Key: "is_error", Value: true}}
+}
+
+// Accessors for values in the model. They never panic: a missing key or a
+// value of another kind reads as the zero value.
+
+func get(v any, key string) any {
+	if o, ok := v.(toolgrade.Object); ok {
+		x, _ := o.Get(key)
+		return x
+	}
+	return nil
+}
+
+func has(v any, key string) bool {
+	o, ok := v.(toolgrade.Object)
+	return ok && o.Has(key)
+}
+
+func str(v any, key string) string {
+	s, _ := get(v, key).(string)
+	return s
+}
+
+func obj(v any, key string) toolgrade.Object {
+	o, _ := get(v, key).(toolgrade.Object)
+	return o
+}
+
+func list(v any, key string) []any {
+	l, _ := get(v, key).([]any)
+	return l
+}
+
+// first returns the value of the first of keys present in v.
+func first(v any, keys ...string) (any, bool) {
+	if o, ok := v.(toolgrade.Object); ok {
+		for _, k := range keys {
+			if x, ok := o.Get(k); ok {
+				return x, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// id reads a call id: a string, or a number written in decimal.
+func id(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case json.Number:
+		return string(v)
+	}
+	return ""
+}
+
+// args decodes an argument value found under one of keys: a JSON string
+// is parsed (raw text kept when it does not parse), anything else is the
+// value itself, and no key at all means no arguments recorded.
+func args(c *toolgrade.Call, v any, keys ...string) {
+	if a, ok := first(v, keys...); ok {
+		c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(a)
+	}
+}
+
+// name reads the required tool name of a call object at path.
+func name(v any, key, path string) (string, error) {
+	x, ok := first(v, key)
+	if !ok {
+		return "", fieldError(join(path, key), "missing")
+	}
+	s, ok := x.(string)
+	if !ok {
+		return "", fieldError(join(path, key), "want a string, got %s", toolgrade.Kind(x))
+	}
+	return s, nil
+}
+
+// Paths for errors, built only when an error is reported.
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+
+func fieldError(path, format string, args ...any) error {
+	err := errors.New(fmt.Sprintf(format, args...))
+	if path == "" {
+		return err
+	}
+	return &toolgrade.FieldError{Path: path, Err: err}
+}
+
+// wantError reports a top-level shape a reader does not take.
+func wantError(want string, v any) error {
+	return fmt.Errorf("want %s, got %s", want, describe(v))
+}

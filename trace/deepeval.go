@@ -1,0 +1,99 @@
+package trace
+
+import (
+	"slices"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// readDeepEval reads DeepEval / Confident AI JSON: a trace (baseSpans,
+// llmSpans, toolSpans, ..., and trace-level toolsCalled), a golden or test
+// case (tools_called, expected_tools, in snake_case or camelCase), or a
+// bare list of tool calls {"name", "input_parameters", "output"}.
+//
+// In a trace, each toolSpans[].toolsCalled entry is a call (args =
+// inputParameters, output = its own output, else the span's), spans in
+// startTime order; a tool span without toolsCalled is itself the call
+// (its name and input). Trace-level toolsCalled entries follow. In a
+// golden, tools_called entries are the calls; expected_tools are gold
+// answers, not calls. No ids.
+func readDeepEval(b *builder, v any) error {
+	if l, ok := v.([]any); ok {
+		return deepEvalCalls(b, l, "", nil)
+	}
+	o, ok := v.(toolgrade.Object)
+	if !ok || !hasAny(o, deepEvalKeys...) {
+		return wantError("a DeepEval trace, golden or test case", v)
+	}
+	if spans, ok := get(o, "toolSpans").([]any); ok {
+		type timed struct {
+			span  any
+			i     int
+			start int64
+		}
+		order := make([]timed, len(spans))
+		all := true
+		for i, s := range spans {
+			order[i].span, order[i].i = s, i
+			var ok bool
+			order[i].start, ok = timeKey(get(s, "startTime"))
+			all = all && ok
+		}
+		if all {
+			slices.SortStableFunc(order, func(a, b timed) int { return compareInt(a.start, b.start) })
+		}
+		for _, t := range order {
+			p := index("toolSpans", t.i)
+			out, hasOut := first(t.span, "output")
+			if calls, ok := get(t.span, "toolsCalled").([]any); ok && len(calls) > 0 {
+				if err := deepEvalCalls(b, calls, join(p, "toolsCalled"), &spanOutput{out, hasOut}); err != nil {
+					return err
+				}
+				continue
+			}
+			n, err := name(t.span, "name", p)
+			if err != nil {
+				return err
+			}
+			c := toolgrade.Call{Name: n}
+			args(&c, t.span, "input")
+			k := b.add(c)
+			if hasOut {
+				b.set(k, out)
+			}
+		}
+	}
+	for _, key := range []string{"toolsCalled", "tools_called"} {
+		if calls, ok := get(o, key).([]any); ok {
+			if err := deepEvalCalls(b, calls, key, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// spanOutput is a tool span's output, given to its calls that have none.
+type spanOutput struct {
+	value any
+	ok    bool
+}
+
+func deepEvalCalls(b *builder, calls []any, path string, span *spanOutput) error {
+	for i, e := range calls {
+		p := index(path, i)
+		n, err := name(e, "name", p)
+		if err != nil {
+			return err
+		}
+		c := toolgrade.Call{Name: n, ID: id(get(e, "id"))}
+		args(&c, e, "inputParameters", "input_parameters", "input", "args", "arguments")
+		k := b.add(c)
+		if out := get(e, "output"); out != nil {
+			b.set(k, out)
+		} else if span != nil && span.ok {
+			b.set(k, span.value)
+		}
+	}
+	return nil
+}

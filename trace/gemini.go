@@ -1,0 +1,100 @@
+package trace
+
+import (
+	"github.com/toolgrade/toolgrade"
+)
+
+// readGemini reads Gemini / Vertex AI generateContent: a response body
+// {"candidates"}, a request body {"contents"}, a list of contents, or
+// streamed chunks (a list of responses, as an alt=sse body or a
+// streamGenerateContent array gives them). Keys may be camelCase or
+// snake_case (SDK dumps).
+//
+// functionCall parts are calls and functionResponse parts their results
+// (the response object as given), linked by id when both have one, else by
+// name and order. executableCode parts are built-in code_execution calls
+// answered by codeExecutionResult parts. Other parts (text, thought
+// signatures) are not calls.
+func readGemini(b *builder, v any) error {
+	switch v := v.(type) {
+	case []any:
+		for i, e := range v {
+			if !has(e, "candidates") && !has(e, "contents") && !has(e, "parts") {
+				return wantError("a generateContent response chunk or a content {\"role\", \"parts\"} at "+index("", i), e)
+			}
+			if err := geminiValue(b, e, index("", i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case toolgrade.Object:
+		if v.Has("candidates") || v.Has("contents") || v.Has("parts") {
+			return geminiValue(b, v, "")
+		}
+	}
+	return wantError("a generateContent request, response, content list or stream chunks", v)
+}
+
+// geminiValue reads a response, a request or one content.
+func geminiValue(b *builder, v any, path string) error {
+	o, ok := v.(toolgrade.Object)
+	if !ok {
+		return fieldError(path, "want an object, got %s", toolgrade.Kind(v))
+	}
+	if cands, ok := o.Get("candidates"); ok {
+		l, _ := cands.([]any)
+		for i, c := range l {
+			p := join(index(join(path, "candidates"), i), "content")
+			if err := geminiParts(b, list(get(c, "content"), "parts"), join(p, "parts")); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if contents, ok := o.Get("contents"); ok {
+		l, ok := contents.([]any)
+		if !ok {
+			return fieldError(join(path, "contents"), "want a list, got %s", toolgrade.Kind(contents))
+		}
+		for i, c := range l {
+			p := index(join(path, "contents"), i)
+			if err := geminiParts(b, list(c, "parts"), join(p, "parts")); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return geminiParts(b, list(o, "parts"), join(path, "parts"))
+}
+
+func geminiParts(b *builder, parts []any, path string) error {
+	for i, p := range parts {
+		part, ok := p.(toolgrade.Object)
+		if !ok {
+			continue
+		}
+		pp := index(path, i)
+		if fc, ok := first(part, "functionCall", "function_call"); ok {
+			n, err := name(fc, "name", join(pp, "functionCall"))
+			if err != nil {
+				return err
+			}
+			c := toolgrade.Call{Name: n, ID: id(get(fc, "id"))}
+			args(&c, fc, "args")
+			b.add(c)
+			continue
+		}
+		if fr, ok := first(part, "functionResponse", "function_response"); ok {
+			b.result(id(get(fr, "id")), str(fr, "name"), get(fr, "response"))
+			continue
+		}
+		if code, ok := first(part, "executableCode", "executable_code"); ok {
+			b.add(toolgrade.Call{Name: "code_execution", Type: "code_execution", Args: code})
+			continue
+		}
+		if res, ok := first(part, "codeExecutionResult", "code_execution_result"); ok {
+			b.result("", "code_execution", res)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,259 @@
+package trace
+
+import (
+	"github.com/toolgrade/toolgrade"
+)
+
+// readOpenAIChat reads the OpenAI Chat Completions family: a list of
+// messages, a request body {"messages"}, a response body {"choices"}, an
+// Ollama response {"message"}, one message, or stream chunks
+// (chat.completion.chunk objects, as an SSE body gives them).
+//
+// Assistant messages carry tool_calls (function calls {"id", "function":
+// {"name", "arguments"}}, custom tool calls {"custom": {"name", "input"}})
+// or a legacy function_call; role "tool" messages answer by tool_call_id,
+// legacy role "function" messages by name. Entries in the flat form
+// {"id", "name", "arguments"} (some providers, LangChain dicts) are read
+// too.
+func readOpenAIChat(b *builder, v any) error {
+	switch v := v.(type) {
+	case []any:
+		return chatMessages(b, v, "")
+	case toolgrade.Object:
+		switch {
+		case v.Has("messages"):
+			msgs, ok := get(v, "messages").([]any)
+			if !ok {
+				return fieldError("messages", "want a list of messages, got %s", toolgrade.Kind(get(v, "messages")))
+			}
+			return chatMessages(b, msgs, "messages")
+		case v.Has("choices"):
+			var s chatStream
+			return s.choices(b, v, get(v, "choices"), "")
+		case v.Has("role"):
+			return chatMessage(b, v, "")
+		case has(v, "message"):
+			return chatMessage(b, obj(v, "message"), "message")
+		}
+	}
+	return wantError("a Chat Completions request, response, message list or stream chunks", v)
+}
+
+// chatMessages reads a list of messages, responses and stream chunks.
+func chatMessages(b *builder, msgs []any, path string) error {
+	var s chatStream
+	for i, m := range msgs {
+		msg, ok := m.(toolgrade.Object)
+		if !ok {
+			return fieldError(index(path, i), "want a message object, got %s", toolgrade.Kind(m))
+		}
+		if !hasAny(msg, "role", "choices", "tool_calls", "function_call") {
+			return wantError("a chat message or completion chunk at "+index(path, i), msg)
+		}
+		if choices, ok := msg.Get("choices"); ok {
+			if err := s.choices(b, msg, choices, index(path, i)); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := chatMessage(b, msg, index(path, i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chatMessage reads one message: its calls, or the result it carries.
+func chatMessage(b *builder, msg toolgrade.Object, path string) error {
+	if tcs, ok := msg.Get("tool_calls"); ok && tcs != nil {
+		l, ok := tcs.([]any)
+		if !ok {
+			return fieldError(join(path, "tool_calls"), "want a list, got %s", toolgrade.Kind(tcs))
+		}
+		for j, tc := range l {
+			c, err := chatToolCall(tc, index(join(path, "tool_calls"), j))
+			if err != nil {
+				return err
+			}
+			b.add(c)
+		}
+	}
+	if fc, ok := msg.Get("function_call"); ok && fc != nil {
+		p := join(path, "function_call")
+		n, err := name(fc, "name", p)
+		if err != nil {
+			return err
+		}
+		c := toolgrade.Call{Name: n}
+		args(&c, fc, "arguments")
+		b.add(c)
+	}
+	switch str(msg, "role") {
+	case "tool":
+		b.result(id(get(msg, "tool_call_id")), str(msg, "name"), get(msg, "content"))
+	case "function":
+		b.result("", str(msg, "name"), get(msg, "content"))
+	}
+	return nil
+}
+
+// chatToolCall reads one tool_calls entry.
+func chatToolCall(tc any, path string) (toolgrade.Call, error) {
+	o, ok := tc.(toolgrade.Object)
+	if !ok {
+		return toolgrade.Call{}, fieldError(path, "want a tool call object, got %s", toolgrade.Kind(tc))
+	}
+	c := toolgrade.Call{ID: id(get(o, "id"))}
+	var err error
+	switch {
+	case has(o, "function"):
+		fn := get(o, "function")
+		if c.Name, err = name(fn, "name", join(path, "function")); err != nil {
+			return c, err
+		}
+		args(&c, fn, "arguments")
+	case has(o, "custom"):
+		cu := get(o, "custom")
+		if c.Name, err = name(cu, "name", join(path, "custom")); err != nil {
+			return c, err
+		}
+		c.Type = "custom"
+		c.Args = customArgs(get(cu, "input"))
+	default:
+		if c.Name, err = name(o, "name", path); err != nil {
+			return c, err
+		}
+		args(&c, o, "arguments", "args", "input")
+	}
+	return c, nil
+}
+
+// chatStream joins the fragments of streamed calls. Fragments belong to
+// the call opened at the same stream, choice and tool_calls index; a
+// fragment with a new id at an index that has one opens a new call, as
+// does a fragment without an index (a whole call in one chunk).
+type chatStream struct {
+	open map[streamSlot]int // call index by slot
+}
+
+type streamSlot struct {
+	stream string // the chunk id, so that streams one after another stay apart
+	choice string
+	tool   string // tool_calls index, or "function_call"
+}
+
+// choices reads the choices of a response or chunk.
+func (s *chatStream) choices(b *builder, msg toolgrade.Object, choices any, path string) error {
+	l, ok := choices.([]any)
+	if !ok {
+		if choices == nil {
+			return nil
+		}
+		return fieldError(join(path, "choices"), "want a list, got %s", toolgrade.Kind(choices))
+	}
+	for i, ch := range l {
+		p := index(join(path, "choices"), i)
+		if m, ok := get(ch, "message").(toolgrade.Object); ok {
+			if err := chatMessage(b, m, join(p, "message")); err != nil {
+				return err
+			}
+			continue
+		}
+		d, ok := get(ch, "delta").(toolgrade.Object)
+		if !ok {
+			continue
+		}
+		slot := streamSlot{stream: id(get(msg, "id")), choice: id(get(ch, "index"))}
+		if err := s.delta(b, d, slot, join(p, "delta")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// delta reads the tool-call fragments of one chunk's delta.
+func (s *chatStream) delta(b *builder, d toolgrade.Object, slot streamSlot, path string) error {
+	tcs, _ := get(d, "tool_calls").([]any)
+	for j, tc := range tcs {
+		o, ok := tc.(toolgrade.Object)
+		if !ok {
+			return fieldError(index(join(path, "tool_calls"), j), "want a tool call object, got %s", toolgrade.Kind(tc))
+		}
+		fn, isCustom := obj(o, "function"), false
+		if fn == nil {
+			if cu := obj(o, "custom"); cu != nil {
+				fn, isCustom = cu, true
+			}
+		}
+		callID := id(get(o, "id"))
+		slot.tool = id(get(o, "index"))
+		k, found := s.open[slot]
+		if slot.tool == "" || (found && callID != "" && b.calls[k].ID != callID) {
+			found = false
+		}
+		if slot.tool == "" && callID != "" {
+			// No index: a whole call, or the rest of one opened with this id.
+			for sl, kk := range s.open {
+				if sl.stream == slot.stream && b.calls[kk].ID == callID && (!found || kk > k) {
+					k, found = kk, true
+				}
+			}
+		}
+		if !found {
+			c := toolgrade.Call{ID: callID, Name: str(fn, "name")}
+			if fn == nil {
+				c.Name = str(o, "name")
+			}
+			if isCustom {
+				c.Type = "custom"
+			}
+			k = b.add(c)
+			b.stream(k).custom = isCustom
+			if slot.tool != "" || callID != "" {
+				if s.open == nil {
+					s.open = make(map[streamSlot]int)
+				}
+				if slot.tool == "" {
+					slot.tool = "id:" + callID
+				}
+				s.open[slot] = k
+			}
+		} else if b.calls[k].Name == "" {
+			b.calls[k].Name = str(fn, "name")
+		}
+		piece := get(fn, "arguments")
+		if isCustom {
+			piece = get(fn, "input")
+		}
+		if fn == nil {
+			piece, _ = first(o, "arguments", "args")
+		}
+		appendPiece(b.stream(k), piece)
+	}
+	if fc := obj(d, "function_call"); fc != nil {
+		slot.tool = "function_call"
+		k, found := s.open[slot]
+		if !found || has(fc, "name") && b.calls[k].Name != "" {
+			k = b.add(toolgrade.Call{Name: str(fc, "name")})
+			if s.open == nil {
+				s.open = make(map[streamSlot]int)
+			}
+			s.open[slot] = k
+		}
+		appendPiece(b.stream(k), get(fc, "arguments"))
+	}
+	return nil
+}
+
+// appendPiece adds one streamed argument piece: text is joined; a whole
+// value (arguments sent as an object) is kept as given.
+func appendPiece(f *fragments, piece any) {
+	switch p := piece.(type) {
+	case nil:
+	case string:
+		f.text = append(f.text, p...)
+		f.hasText = true
+	default:
+		f.given = p
+	}
+}

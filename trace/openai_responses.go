@@ -1,0 +1,273 @@
+package trace
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// readResponses reads the OpenAI Responses API: a response body
+// {"output": [items]}, a request body {"input": [items]}, a list of items
+// (a conversation), or streamed events ("response.*").
+//
+// function_call items are calls (id = call_id, not the item id "fc_...")
+// answered by function_call_output; custom_tool_call items are custom
+// calls. Built-in tool items are calls named after the tool: web_search
+// (args = action), file_search (args {"queries"}, output = results),
+// code_interpreter (args {"code"}, output = outputs), image_generation,
+// mcp_call (named after the MCP tool, Type "mcp"), computer, local_shell,
+// shell and apply_patch (args = action or operation, answered by their
+// *_output items). Messages and reasoning items are not calls.
+func readResponses(b *builder, v any) error {
+	switch v := v.(type) {
+	case []any:
+		return responsesItems(b, v, "")
+	case toolgrade.Object:
+		input, hasInput := get(v, "input").([]any)
+		output, hasOutput := get(v, "output").([]any)
+		if hasInput || hasOutput {
+			if err := responsesItems(b, input, "input"); err != nil {
+				return err
+			}
+			return responsesItems(b, output, "output")
+		}
+		if v.Has("type") {
+			return responsesItems(b, []any{v}, "")
+		}
+	}
+	return wantError("a Responses API response, request, item list or stream events", v)
+}
+
+func responsesItems(b *builder, items []any, path string) error {
+	var s *responsesStream
+	for i, it := range items {
+		o, ok := it.(toolgrade.Object)
+		if !ok {
+			return fieldError(index(path, i), "want an item object, got %s", toolgrade.Kind(it))
+		}
+		if !o.Has("type") && !o.Has("role") {
+			return wantError("an item or stream event at "+index(path, i), o)
+		}
+		if strings.HasPrefix(str(o, "type"), "response.") {
+			if s == nil {
+				s = &responsesStream{}
+			}
+			s.event(o)
+			continue
+		}
+		if err := responsesItem(b, o, index(path, i)); err != nil {
+			return err
+		}
+	}
+	if s != nil {
+		return s.flush(b)
+	}
+	return nil
+}
+
+// builtins maps built-in tool item types to the tool's name.
+var builtins = map[string]string{
+	"web_search_call":       "web_search",
+	"file_search_call":      "file_search",
+	"code_interpreter_call": "code_interpreter",
+	"image_generation_call": "image_generation",
+	"computer_call":         "computer",
+	"local_shell_call":      "local_shell",
+	"shell_call":            "shell",
+	"apply_patch_call":      "apply_patch",
+}
+
+// responsesItem reads one item.
+func responsesItem(b *builder, o toolgrade.Object, path string) error {
+	t := str(o, "type")
+	switch t {
+	case "function_call", "custom_tool_call", "mcp_call":
+		n, err := name(o, "name", path)
+		if err != nil {
+			return err
+		}
+		c := toolgrade.Call{Name: n, ID: id(get(o, "call_id"))}
+		switch t {
+		case "function_call":
+			args(&c, o, "arguments")
+		case "custom_tool_call":
+			c.Type = "custom"
+			c.Args = customArgs(get(o, "input"))
+		case "mcp_call":
+			c.Type = "mcp"
+			c.ID = id(get(o, "id"))
+			args(&c, o, "arguments")
+		}
+		k := b.add(c)
+		if t == "mcp_call" {
+			if out, ok := first(o, "output"); ok && out != nil {
+				b.set(k, out)
+			} else if e := get(o, "error"); e != nil {
+				b.set(k, e)
+			}
+		}
+	case "function_call_output", "custom_tool_call_output", "computer_call_output",
+		"shell_call_output", "apply_patch_call_output":
+		b.result(id(get(o, "call_id")), "", get(o, "output"))
+	case "local_shell_call_output":
+		callID := id(get(o, "call_id"))
+		if callID == "" {
+			callID = id(get(o, "id")) // this item's id is the call's
+		}
+		b.result(callID, "", get(o, "output"))
+	default:
+		tool, ok := builtins[t]
+		if !ok {
+			return nil // messages, reasoning, MCP listings and approvals
+		}
+		c := toolgrade.Call{Name: tool, Type: tool, ID: id(get(o, "call_id"))}
+		if c.ID == "" {
+			c.ID = id(get(o, "id"))
+		}
+		var output any
+		switch t {
+		case "web_search_call", "computer_call", "local_shell_call", "shell_call":
+			c.Args = get(o, "action")
+			if c.Args == nil && has(o, "actions") {
+				c.Args = toolgrade.Object{{Key: "actions", Value: get(o, "actions")}}
+			}
+		case "apply_patch_call":
+			c.Args = get(o, "operation")
+		case "file_search_call":
+			if q, ok := o.Get("queries"); ok {
+				c.Args = toolgrade.Object{{Key: "queries", Value: q}}
+			}
+			output = get(o, "results")
+		case "code_interpreter_call":
+			if code, ok := o.Get("code"); ok {
+				c.Args = toolgrade.Object{{Key: "code", Value: code}}
+			}
+			output = get(o, "outputs")
+		case "image_generation_call":
+			output = get(o, "result")
+		}
+		k := b.add(c)
+		if output != nil {
+			b.set(k, output)
+		}
+	}
+	return nil
+}
+
+// responsesStream rebuilds items from streamed events: output_item.added
+// opens an item, *_arguments.delta / *_input.delta / *_code.delta pieces are
+// joined, *.done events and output_item.done give final values, and
+// response.completed's output is used when no item events came.
+type responsesStream struct {
+	order []string
+	items map[string]*streamedItem
+	round int // responses seen, so that streams one after another stay apart
+	final []any
+}
+
+type streamedItem struct {
+	item   toolgrade.Object
+	done   bool // item is the final one from output_item.done
+	pieces map[string][]byte
+}
+
+func (s *responsesStream) key(e toolgrade.Object) string {
+	if idx := id(get(e, "output_index")); idx != "" {
+		return strconv.Itoa(s.round) + "#" + idx
+	}
+	if it := id(get(e, "item_id")); it != "" {
+		return it
+	}
+	return id(get(obj(e, "item"), "id"))
+}
+
+func (s *responsesStream) slot(key string) *streamedItem {
+	if s.items == nil {
+		s.items = make(map[string]*streamedItem)
+	}
+	si := s.items[key]
+	if si == nil {
+		si = &streamedItem{}
+		s.items[key] = si
+		s.order = append(s.order, key)
+	}
+	return si
+}
+
+// streamedFields maps delta and done events to the item field they build.
+var streamedFields = map[string]string{
+	"response.function_call_arguments":    "arguments",
+	"response.mcp_call_arguments":         "arguments",
+	"response.custom_tool_call_input":     "input",
+	"response.code_interpreter_call_code": "code",
+}
+
+func (s *responsesStream) event(e toolgrade.Object) {
+	t := str(e, "type")
+	switch t {
+	case "response.created":
+		s.round++
+		return
+	case "response.output_item.added", "response.output_item.done":
+		item := obj(e, "item")
+		if item == nil {
+			return
+		}
+		si := s.slot(s.key(e))
+		if t == "response.output_item.done" || !si.done {
+			si.item, si.done = item, t == "response.output_item.done"
+		}
+		return
+	case "response.completed", "response.done", "response.incomplete", "response.failed":
+		if out, ok := get(obj(e, "response"), "output").([]any); ok {
+			s.final = out
+		}
+		return
+	}
+	for prefix, field := range streamedFields {
+		if !strings.HasPrefix(t, prefix) {
+			continue
+		}
+		si := s.slot(s.key(e))
+		if si.pieces == nil {
+			si.pieces = make(map[string][]byte)
+		}
+		switch t[len(prefix):] {
+		case ".delta":
+			if d, ok := get(e, "delta").(string); ok {
+				si.pieces[field] = append(si.pieces[field], d...)
+			}
+		case ".done":
+			if d, ok := get(e, field).(string); ok {
+				si.pieces[field] = append(si.pieces[field][:0], d...)
+			}
+		}
+		return
+	}
+}
+
+func (s *responsesStream) flush(b *builder) error {
+	if len(s.order) == 0 {
+		return responsesItems(b, s.final, "response.output")
+	}
+	for _, key := range s.order {
+		si := s.items[key]
+		if si.item == nil {
+			continue
+		}
+		item := si.item
+		if !si.done && len(si.pieces) > 0 {
+			item = append(toolgrade.Object(nil), item...)
+			for _, field := range []string{"arguments", "input", "code"} {
+				if text, ok := si.pieces[field]; ok {
+					item.Set(field, string(text))
+				}
+			}
+		}
+		if err := responsesItem(b, item, "item "+key); err != nil {
+			return err
+		}
+	}
+	return nil
+}

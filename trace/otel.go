@@ -1,0 +1,395 @@
+package trace
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// readSpans reads OpenTelemetry spans, in the GenAI semantic conventions
+// (otel_genai) or OpenInference's (openinference); each span is read by
+// the convention its attributes follow. It takes a flat span attribute
+// map, a span {"attributes", "startTimeUnixNano", ...} (attributes as a map
+// or as OTLP [{key, value}]), a list of spans, an OTLP/JSON export
+// {"resourceSpans"} (or JSON Lines of them), or a list of GenAI messages
+// in the parts form. Spans with start times are read in start order.
+//
+// GenAI: gen_ai.input.messages / gen_ai.output.messages (JSON strings or
+// values) hold parts: tool_call {id, name, arguments}, tool_call_response
+// {id, response}, server_tool_call and server_tool_call_response; the
+// deprecated gen_ai.prompt / gen_ai.completion (JSON, or flattened as
+// gen_ai.prompt.N.role, gen_ai.prompt.N.tool_calls.M.name ...) hold chat
+// messages; execute_tool spans give gen_ai.tool.name, gen_ai.tool.call.id,
+// gen_ai.tool.call.arguments and gen_ai.tool.call.result (or attributes
+// input and output).
+//
+// A call shown more than once (a chat span's output, the next span's
+// input, its execute_tool span) is listed once, at its first appearance.
+func readSpans(b *builder, v any) error {
+	b.unique = true
+	spans, err := collectSpans(v, "")
+	if err != nil {
+		return err
+	}
+	if spans == nil {
+		if msgs, ok := partsForm(v); ok {
+			return partsMessages(b, msgs, "")
+		}
+		return wantError("spans, span attributes, an OTLP export or GenAI messages", v)
+	}
+	timed := true
+	for _, s := range spans {
+		timed = timed && s.timed
+	}
+	if timed {
+		slices.SortStableFunc(spans, func(a, b span) int { return compareInt(a.start, b.start) })
+	}
+	for _, s := range spans {
+		var err error
+		if isOpenInference(s.attrs) {
+			err = openInferenceSpan(b, s.attrs, s.path)
+		} else {
+			err = genAISpan(b, s.attrs, s.path)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func compareInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// partsForm returns GenAI messages in the parts form, given as a list or
+// as an object {"messages"}.
+func partsForm(v any) ([]any, bool) {
+	l, ok := v.([]any)
+	if !ok {
+		l, ok = get(v, "messages").([]any)
+	}
+	if !ok {
+		return nil, false
+	}
+	for _, m := range l {
+		if !has(m, "parts") {
+			return nil, false
+		}
+	}
+	return l, true
+}
+
+// A span is one span's attributes and start time.
+type span struct {
+	attrs toolgrade.Object
+	start int64
+	timed bool
+	path  string
+}
+
+// collectSpans finds the spans in v; nil when v holds none.
+func collectSpans(v any, path string) ([]span, error) {
+	switch v := v.(type) {
+	case []any:
+		var spans []span
+		for i, e := range v {
+			s, err := collectSpans(e, index(path, i))
+			if err != nil {
+				return nil, err
+			}
+			if s == nil {
+				return nil, nil // not a list of spans
+			}
+			spans = append(spans, s...)
+		}
+		return spans, nil
+	case toolgrade.Object:
+		if rs, ok := first(v, "resourceSpans", "resource_spans"); ok {
+			spans := []span{}
+			for i, r := range asList(rs) {
+				rp := index(join(path, "resourceSpans"), i)
+				ss, _ := first(r, "scopeSpans", "scope_spans", "instrumentationLibrarySpans")
+				for j, sc := range asList(ss) {
+					sp := index(join(rp, "scopeSpans"), j)
+					for k, s := range list(sc, "spans") {
+						o, ok := s.(toolgrade.Object)
+						if !ok {
+							return nil, fieldError(index(join(sp, "spans"), k), "want a span object, got %s", toolgrade.Kind(s))
+						}
+						spans = append(spans, spanOf(o, index(join(sp, "spans"), k)))
+					}
+				}
+			}
+			return spans, nil
+		}
+		if v.Has("attributes") {
+			return []span{spanOf(v, path)}, nil
+		}
+		if attributeFormat(v) != "" {
+			return []span{{attrs: v, path: path}}, nil
+		}
+	}
+	return nil, nil
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// spanOf reads a span object: its attributes (a map, or OTLP key/value
+// pairs) and its start time.
+func spanOf(o toolgrade.Object, path string) span {
+	s := span{path: path}
+	switch a := get(o, "attributes").(type) {
+	case toolgrade.Object:
+		s.attrs = a
+	case []any:
+		s.attrs = make(toolgrade.Object, 0, len(a))
+		for _, kv := range a {
+			if k, ok := get(kv, "key").(string); ok {
+				s.attrs = append(s.attrs, toolgrade.Member{Key: k, Value: anyValue(get(kv, "value"))})
+			}
+		}
+	}
+	if t, ok := first(o, "startTimeUnixNano", "start_time_unix_nano", "startTime", "start_time"); ok {
+		s.start, s.timed = timeKey(t)
+	}
+	return s
+}
+
+// anyValue turns an OTLP AnyValue ({"stringValue": ...}) into a plain
+// value; other values are kept.
+func anyValue(v any) any {
+	o, ok := v.(toolgrade.Object)
+	if !ok || len(o) != 1 {
+		return v
+	}
+	x := o[0].Value
+	switch o[0].Key {
+	case "stringValue", "boolValue", "bytesValue":
+		return x
+	case "intValue", "doubleValue":
+		if s, ok := x.(string); ok {
+			return json.Number(s)
+		}
+		return x
+	case "arrayValue":
+		vals := list(x, "values")
+		out := make([]any, len(vals))
+		for i, e := range vals {
+			out[i] = anyValue(e)
+		}
+		return out
+	case "kvlistValue":
+		vals := list(x, "values")
+		out := make(toolgrade.Object, 0, len(vals))
+		for _, kv := range vals {
+			if k, ok := get(kv, "key").(string); ok {
+				out = append(out, toolgrade.Member{Key: k, Value: anyValue(get(kv, "value"))})
+			}
+		}
+		return out
+	}
+	return v
+}
+
+// timeKey reads a start time: Unix nanoseconds (a number or a decimal
+// string) or an RFC 3339 timestamp.
+func timeKey(v any) (int64, bool) {
+	var s string
+	switch v := v.(type) {
+	case json.Number:
+		s = string(v)
+	case string:
+		s = v
+	default:
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, true
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return int64(f), true
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UnixNano(), true
+	}
+	return 0, false
+}
+
+// spanFormat names the convention of the spans in v: openinference when
+// any span uses it, else otel_genai.
+func spanFormat(v any) string {
+	spans, _ := collectSpans(v, "")
+	for _, s := range spans {
+		if isOpenInference(s.attrs) {
+			return "openinference"
+		}
+	}
+	return "otel_genai"
+}
+
+func isOpenInference(attrs toolgrade.Object) bool {
+	for _, m := range attrs {
+		if isOpenInferenceKey(m.Key) {
+			return true
+		}
+	}
+	return false
+}
+
+func isOpenInferenceKey(k string) bool {
+	return k == "openinference.span.kind" || strings.HasPrefix(k, "llm.input_messages") ||
+		strings.HasPrefix(k, "llm.output_messages") || strings.HasPrefix(k, "tool_call.")
+}
+
+// genAISpan reads one span in the GenAI conventions.
+func genAISpan(b *builder, attrs toolgrade.Object, path string) error {
+	for _, key := range []string{"gen_ai.input.messages", "gen_ai.output.messages"} {
+		v, ok := attrs.Get(key)
+		if !ok {
+			continue
+		}
+		msgs, err := jsonAttr(v, join(path, key))
+		if err != nil {
+			return err
+		}
+		if err := partsMessages(b, asList(msgs), join(path, key)); err != nil {
+			return err
+		}
+	}
+	// Deprecated forms: chat messages as JSON, or flattened.
+	for _, key := range []string{"gen_ai.prompt", "gen_ai.completion"} {
+		if v, ok := attrs.Get(key); ok {
+			msgs, err := jsonAttr(v, join(path, key))
+			if err != nil {
+				return err
+			}
+			if err := messagesIn(b, msgs, join(path, key)); err != nil {
+				return err
+			}
+		}
+		if tree := unflatten(attrs, key); tree != nil {
+			l, _ := tree.toValue().([]any)
+			if err := chatMessages(b, l, join(path, key)); err != nil {
+				return err
+			}
+		}
+	}
+	op := str(attrs, "gen_ai.operation.name")
+	if op == "execute_tool" || (op == "" && attrs.Has("gen_ai.tool.name")) {
+		argsKey, outKey := "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"
+		if !attrs.Has(argsKey) {
+			argsKey = "input"
+		}
+		if !attrs.Has(outKey) {
+			outKey = "output"
+		}
+		a, hasArgs := attrs.Get(argsKey)
+		out, hasOut := attrs.Get(outKey)
+		toolSpan(b, str(attrs, "gen_ai.tool.name"), id(get(attrs, "gen_ai.tool.call.id")), a, hasArgs, out, hasOut)
+	}
+	return nil
+}
+
+// jsonAttr decodes an attribute that holds JSON text; other values are
+// taken as they are.
+func jsonAttr(v any, path string) (any, error) {
+	s, ok := v.(string)
+	if !ok {
+		return v, nil
+	}
+	x, err := toolgrade.ParseJSONString(s)
+	if err != nil {
+		return nil, fieldError(path, "%v", err)
+	}
+	return x, nil
+}
+
+// messagesIn reads messages in whatever form a span attribute holds them:
+// GenAI parts, or chat messages.
+func messagesIn(b *builder, v any, path string) error {
+	if msgs, ok := partsForm(v); ok {
+		return partsMessages(b, msgs, path)
+	}
+	if l, ok := v.([]any); ok {
+		return chatMessages(b, l, path)
+	}
+	if msgs, ok := get(v, "messages").([]any); ok {
+		return chatMessages(b, msgs, join(path, "messages"))
+	}
+	if has(v, "choices") {
+		return chatMessages(b, []any{v}, path)
+	}
+	return nil
+}
+
+// partsMessages reads GenAI messages in the parts form.
+func partsMessages(b *builder, msgs []any, path string) error {
+	for i, m := range msgs {
+		for j, p := range list(m, "parts") {
+			pp := index(join(index(path, i), "parts"), j)
+			switch str(p, "type") {
+			case "tool_call", "server_tool_call":
+				n, err := name(p, "name", pp)
+				if err != nil {
+					return err
+				}
+				c := toolgrade.Call{Name: n, ID: id(get(p, "id"))}
+				if str(p, "type") == "server_tool_call" {
+					c.Type = n
+					c.Args = get(p, "server_tool_call")
+				} else {
+					args(&c, p, "arguments")
+				}
+				b.add(c)
+			case "tool_call_response":
+				b.result(id(get(p, "id")), "", get(p, "response"))
+			case "server_tool_call_response":
+				b.result(id(get(p, "id")), "", get(p, "server_tool_call_response"))
+			}
+		}
+	}
+	return nil
+}
+
+// toolSpan reads a span that records one tool execution. A call already
+// seen (same id and name; without an id, the earliest unanswered call of
+// that tool) gets what it lacks; otherwise the span adds the call.
+func toolSpan(b *builder, tool, callID string, a any, hasArgs bool, out any, hasOut bool) {
+	if tool == "" {
+		return
+	}
+	k := -1
+	if callID != "" {
+		k = b.find(callID, tool)
+	} else {
+		for j := b.open; j < len(b.calls); j++ {
+			if !b.answered[j] && b.calls[j].Name == tool {
+				k = j
+				break
+			}
+		}
+	}
+	if k < 0 {
+		k = b.add(toolgrade.Call{Name: tool, ID: callID})
+	}
+	if c := &b.calls[k]; hasArgs && c.Args == nil && !c.Invalid {
+		c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(a)
+	}
+	if hasOut && !b.answered[k] {
+		b.set(k, out)
+	}
+}

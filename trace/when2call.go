@@ -1,0 +1,53 @@
+package trace
+
+import (
+	"github.com/toolgrade/toolgrade"
+)
+
+// readWhen2Call reads a When2Call test record {"question",
+// "correct_answer", "answers", "tools", ...}. answers holds one candidate
+// per class; only the class named by correct_answer is the expected
+// behaviour. For "tool_call" the calls are answers.tool_call (JSON text or
+// a value: {"name", "arguments"}, or a list of them); for the other
+// classes there are none. tools and target_tool are definitions, not
+// calls.
+func readWhen2Call(b *builder, v any) error {
+	o, ok := v.(toolgrade.Object)
+	if !ok || !o.Has("correct_answer") {
+		return wantError(`a When2Call record with "correct_answer" and "answers"`, v)
+	}
+	if str(o, "correct_answer") != "tool_call" {
+		return nil
+	}
+	tc, ok := obj(o, "answers").Get("tool_call")
+	if !ok {
+		return fieldError("answers.tool_call", "missing")
+	}
+	if s, ok := tc.(string); ok {
+		x, err := toolgrade.ParseJSONString(s)
+		if err != nil {
+			if x, err = parsePython(s); err != nil {
+				return fieldError("answers.tool_call", "not JSON: %v", err)
+			}
+		}
+		tc = x
+	}
+	calls, ok := tc.([]any)
+	if !ok {
+		calls = []any{tc}
+	}
+	for i, c := range calls {
+		p := "answers.tool_call"
+		if len(calls) > 1 {
+			p = index(p, i)
+		}
+		n, err := name(c, "name", p)
+		if err != nil {
+			return err
+		}
+		call := toolgrade.Call{Name: n}
+		args(&call, c, "arguments", "args", "parameters")
+		b.add(call)
+	}
+	return nil
+}
