@@ -144,20 +144,24 @@ func (m *ToolCorrectness) name(c *toolgrade.Call) string {
 	return c.Name
 }
 
-func sameType(a, b string) bool {
-	norm := func(t string) string {
-		if t == "" {
-			return "function"
-		}
-		return t
+// typeMatches reports whether a called call's type satisfies the expected
+// call's. An expected call that names no type accepts any (as one without
+// args accepts any arguments); one that names a type wants it, a called
+// call without a type being a "function".
+func typeMatches(expected, called string) bool {
+	if expected == "" {
+		return true
 	}
-	return norm(a) == norm(b)
+	if called == "" {
+		called = "function"
+	}
+	return expected == called
 }
 
 // PairScore is the credit of called call c as expected call e.
 func (m *ToolCorrectness) PairScore(e, c *toolgrade.Call) float64 {
 	name := m.name(e)
-	if name != m.name(c) || e.Invalid || c.Invalid || !sameType(e.Type, c.Type) {
+	if name != m.name(c) || e.Invalid || c.Invalid || !typeMatches(e.Type, c.Type) {
 		return 0
 	}
 	s := m.comparer(name).Score(e.Args, c.Args, e.Rules)

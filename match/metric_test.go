@@ -76,6 +76,8 @@ func TestToolCorrectness(t *testing.T) {
 		{"random suffix normalized", match.Options{NormalizeNames: true}, `[{"name":"delegate_to_sql_agent"}]`, `[{"name":"delegate_to_sql_agent_xg7c"}]`, 1, 1, 1, true, "[]", "[]", ""},
 		{"call types must agree", match.Options{}, `[{"name":"f","type":"mcp"}]`, `[{"name":"f"}]`, 0, 0, 0, false, "[0]", "[0]", ""},
 		{"function type is the default", match.Options{}, `[{"name":"f","type":"function"}]`, `[{"name":"f"}]`, 1, 1, 1, true, "[]", "[]", ""},
+		{"no expected type accepts any", match.Options{}, `[{"name":"web_search"}]`, `[{"name":"web_search","type":"web_search"}]`, 1, 1, 1, true, "[]", "[]", ""},
+		{"a named type must agree", match.Options{}, `[{"name":"f","type":"function"}]`, `[{"name":"f","type":"mcp"}]`, 0, 0, 0, false, "[0]", "[0]", ""},
 		{"per-tool args override", match.Options{ArgsOverrides: map[string]match.Mode{"search": match.Contains}}, `[{"name":"search","args":{"q":"x"}},{"name":"f","args":{"a":1}}]`, `[{"name":"search","args":{"q":"x","limit":5}},{"name":"f","args":{"a":1,"b":2}}]`, 0.5, 0.5, 0.5, true, "[1]", "[1]", "b not expected"},
 		// The greedy trap: the first expected call takes the only called call
 		// the second one could use. Optimal pairing finds both.
