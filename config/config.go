@@ -30,6 +30,7 @@ import (
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/judge"
 	"github.com/toolgrade/toolgrade/match"
+	"github.com/toolgrade/toolgrade/schema"
 )
 
 // A Config is a parsed configuration file. Sections other than metrics
@@ -173,6 +174,7 @@ var profiles = map[string]builder{
 		})(opts, env)
 	},
 	"agentevals": build(compat.NewAgentevals),
+	"bfcl":       build(compat.NewBFCL),
 }
 
 // build adapts a constructor taking an options struct, decoded strictly
@@ -193,7 +195,14 @@ func build[O any, M toolgrade.Metric](newMetric func(O) (M, error)) builder {
 
 // otherMetrics maps metric names other than tool_correctness to their
 // builders; they have no profiles.
-var otherMetrics = map[string]builder{}
+var otherMetrics = map[string]builder{
+	"schema": func(opts []byte, env *Env) (toolgrade.Metric, error) {
+		return build(func(o schema.Options) (*schema.Metric, error) {
+			o.Tools = env.Tools
+			return schema.New(o)
+		})(opts, env)
+	},
+}
 
 // Profiles lists the profile names.
 func Profiles() []string {

@@ -1,19 +1,44 @@
 package main
 
 import (
+	"path/filepath"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/schema"
 )
 
 // envFlags are the flags for what metrics share across a run (the judge,
 // the run's tool definitions).
-type envFlags struct{}
+type envFlags struct {
+	tools string // tool definitions for cases without available_tools
+}
 
-func (f *envFlags) register(fs *pflag.FlagSet) {}
+func (f *envFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.tools, "tools", "", "tool definitions (JSON: OpenAI, Anthropic, Gemini, Bedrock, MCP tools/list, BFCL, ...) for cases without available_tools; overrides the config's tools")
+}
 
 // runEnv builds what the metrics of a run share, from flags and config.
 func (m *Main) runEnv(cmd *cobra.Command, f *envFlags, cfg *config.Config) (*config.Env, error) {
 	env := &config.Env{}
+	toolsFile := f.tools
+	if toolsFile == "" && cfg != nil && cfg.Tools != "" {
+		toolsFile = cfg.Tools
+		if !filepath.IsAbs(toolsFile) {
+			toolsFile = filepath.Join(cfg.Dir, toolsFile)
+		}
+	}
+	if toolsFile != "" {
+		tools, err := schema.ReadFile(toolsFile)
+		if err != nil {
+			return nil, usageError("tools: %v", err)
+		}
+		if tools == nil {
+			tools = []toolgrade.Tool{} // defined, and empty: every call is to an unknown tool
+		}
+		env.Tools = tools
+	}
 	return env, nil
 }

@@ -83,6 +83,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		m.extractCommand(),
 		m.compareCommand(),
 		m.initCommand(),
+		m.bfclCommand(),
 		m.versionCommand(),
 	)
 	return root.ExecuteContext(ctx)

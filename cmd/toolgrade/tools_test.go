@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMCPSchemaExample runs the README's command on examples/mcp-schema
+// and compares the results with the golden file.
+func TestMCPSchemaExample(t *testing.T) {
+	code, out, stderr := run(t, "", "eval", "--config", "../../examples/mcp-schema/config.yaml", "../../examples/mcp-schema/cases.jsonl")
+	if code != 1 {
+		t.Errorf("exit code %d, want 1 (the example has invalid calls on purpose); stderr: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "10 cases: 4 passed, 6 failed") {
+		t.Errorf("summary missing from stderr: %s", stderr)
+	}
+	golden := filepath.Join("testdata", "examples_mcp_schema.golden.jsonl")
+	if *update {
+		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("results differ from %s (run go test -update to accept):\n%s", golden, lineDiff(string(want), out))
+	}
+}
+
+func TestEvalToolsFlag(t *testing.T) {
+	tools := writeFile(t, "tools.json", `{"tools": [{"name": "lookup", "inputSchema": {"type": "object", "required": ["q"]}}]}`)
+	other := writeFile(t, "other.json", `[{"type": "function", "function": {"name": "lookup", "parameters": {"type": "object"}}}]`)
+	config := writeFile(t, "config.yaml", "tools: "+filepath.Base(tools)+"\nmetrics:\n  - metric: schema\n")
+	// config.yaml and tools.json are in different directories: a relative
+	// tools path resolves against the config's directory.
+	if err := os.Rename(tools, filepath.Join(filepath.Dir(config), filepath.Base(tools))); err != nil {
+		t.Fatal(err)
+	}
+	cases := writeFile(t, "cases.jsonl", `{"id": "a", "tools_called": [{"name": "lookup", "args": {}}]}`+"\n"+
+		`{"id": "b", "tools_called": [{"name": "lookup", "args": {}}], "available_tools": [{"name": "lookup"}]}`+"\n")
+
+	code, out, stderr := run(t, "", "eval", "--config", config, cases)
+	if code != 1 || !strings.Contains(out, `"id":"a","success":false`) || !strings.Contains(out, "missing property 'q'") ||
+		!strings.Contains(out, `"id":"b","success":true`) {
+		t.Errorf("config tools: exit %d\n%s\n%s", code, out, stderr)
+	}
+	// --tools overrides the config's tools.
+	code, out, stderr = run(t, "", "eval", "--config", config, "--tools", other, cases)
+	if code != 0 || strings.Contains(out, `"success":false`) {
+		t.Errorf("--tools: exit %d\n%s\n%s", code, out, stderr)
+	}
+	// An unreadable tools file is bad input: exit 2 before any result.
+	bad := writeFile(t, "bad.json", `[{"name": "x", "parameters": {"type": "datetime"}}]`)
+	code, out, stderr = run(t, "", "eval", "--config", config, "--tools", bad, cases)
+	if code != 2 || out != "" || !strings.Contains(stderr, `bad.json: field [0].parameters.type: unknown type "datetime"`) {
+		t.Errorf("bad tools: exit %d, stdout %q, stderr %s", code, out, stderr)
+	}
+	// The schema metric without any tools says so, per case.
+	code, out, _ = run(t, "", "eval", "--config", writeFile(t, "c.yaml", "metrics:\n  - metric: schema\n"), cases)
+	if code != 1 || !strings.Contains(out, "no tool definitions") {
+		t.Errorf("no tools: exit %d\n%s", code, out)
+	}
+}
