@@ -29,7 +29,6 @@ import (
 	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/judge"
-	"github.com/toolgrade/toolgrade/match"
 	"github.com/toolgrade/toolgrade/schema"
 )
 
@@ -163,7 +162,7 @@ type builder func(opts []byte, env *Env) (toolgrade.Metric, error)
 
 // profiles maps each tool-correctness profile to its builder.
 var profiles = map[string]builder{
-	"default":    build(match.New),
+	"default":    toolCorrectness, // with a judge: min with tool selection (judge.go)
 	"axion":      build(compat.NewAxion),
 	"adk":        build(compat.NewADK),
 	"deepfabric": build(compat.NewDeepFabric),
@@ -196,6 +195,8 @@ func build[O any, M toolgrade.Metric](newMetric func(O) (M, error)) builder {
 // otherMetrics maps metric names other than tool_correctness to their
 // builders; they have no profiles.
 var otherMetrics = map[string]builder{
+	"tool_selection":       judged(judge.NewToolSelection),
+	"argument_correctness": judged(judge.NewArgumentCorrectness),
 	"schema": func(opts []byte, env *Env) (toolgrade.Metric, error) {
 		return build(func(o schema.Options) (*schema.Metric, error) {
 			o.Tools = env.Tools

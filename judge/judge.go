@@ -1,8 +1,21 @@
-// Package judge asks a language model for verdicts that code cannot give,
-// such as whether the tools an agent called were the best choice among
-// those available. It defines the [Judge] interface and toolgrade's prompts;
-// it imports no SDK. Package judge/openai implements Judge over any
-// OpenAI-compatible endpoint.
+// Package judge asks a language model for verdicts that code cannot give:
+// whether the tools an agent called were the best choice among those
+// available, whether a call's arguments fit the user's request.
+//
+// It defines the [Judge] interface, toolgrade's versioned prompts
+// ([Prompts]), the judged metrics ([ToolSelectionMetric],
+// [ArgumentCorrectnessMetric], [MinToolSelection]), the reading of a
+// judge's reply ([ParseVerdict]) and an on-disk reply [Cache]. It imports
+// no SDK: package judge/openai implements Judge over any OpenAI-compatible
+// endpoint.
+//
+// A judge answers each prompt with a JSON object
+//
+//	{"score": <number in [0, 1]>, "reason": "<why>"}
+//
+// and a failed judgment (an HTTP error after retries, a timeout, a reply
+// that is not such an object, a score out of range) is an error result for
+// the case, never a default score.
 package judge
 
 import (
@@ -12,7 +25,8 @@ import (
 )
 
 // A Judge answers one prompt with a verdict. Implementations must be safe
-// for concurrent use. A failed judgment is an error, never a default score.
+// for concurrent use. A failed judgment is an error, never a default score;
+// the Verdict returned with an error may still carry the Usage spent.
 type Judge interface {
 	Judge(ctx context.Context, req Request) (Verdict, error)
 }

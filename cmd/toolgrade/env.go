@@ -14,10 +14,12 @@ import (
 // the run's tool definitions).
 type envFlags struct {
 	tools string // tool definitions for cases without available_tools
+	judge judgeFlags
 }
 
 func (f *envFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.tools, "tools", "", "tool definitions (JSON: OpenAI, Anthropic, Gemini, Bedrock, MCP tools/list, BFCL, ...) for cases without available_tools; overrides the config's tools")
+	f.judge.register(fs)
 }
 
 // runEnv builds what the metrics of a run share, from flags and config.
@@ -40,5 +42,10 @@ func (m *Main) runEnv(cmd *cobra.Command, f *envFlags, cfg *config.Config) (*con
 		}
 		env.Tools = tools
 	}
+	j, err := m.openJudge(cmd, &f.judge, cfg) // judge.go
+	if err != nil {
+		return nil, err
+	}
+	env.Judge = j
 	return env, nil
 }

@@ -17,6 +17,7 @@ import (
 var metricFlags = []struct {
 	flag, key, kind, usage string
 }{
+	{"metric", "metric", "string", "metric: tool_correctness (default), schema, or with a judge tool_selection or argument_correctness"},
 	{"profile", "profile", "string", "profile: default, or a peer to reproduce (deepeval, axion, agentevals, adk, deepfabric, bfcl)"},
 	{"order", "order", "string", "call order: any, in-order or exact"},
 	{"args", "args", "string", "argument mode: ignore, exact, contains, within, partial or fuzzy"},
@@ -144,6 +145,11 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 		}
 		fh.Close()
 	}
+	batchDone, err := m.judgeBatch(cmd, &f, cfg, env, paths) // judge.go
+	if err != nil {
+		return err
+	}
+	defer batchDone()
 
 	reports, err := m.openReports(&f, cfg, paths)
 	if err != nil {
@@ -153,10 +159,14 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 	if workers == 0 && cfg != nil {
 		workers = cfg.Workers
 	}
+	workers = f.env.judge.judgeWorkers(workers)
 
 	err = toolgrade.Evaluate(cmd.Context(), m.records(paths), metrics, reports.add, toolgrade.Workers(workers))
 	if ferr := reports.finish(); err == nil {
 		err = ferr
+	}
+	if !f.quiet {
+		f.env.judge.printJudgeCost(m.Stderr, reports.stats.Usage)
 	}
 	if err != nil {
 		return &ExitError{Code: 2, Err: err}

@@ -84,6 +84,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		m.compareCommand(),
 		m.initCommand(),
 		m.bfclCommand(),
+		m.promptsCommand(),
 		m.versionCommand(),
 	)
 	return root.ExecuteContext(ctx)

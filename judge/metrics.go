@@ -1,0 +1,246 @@
+package judge
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// DefaultThreshold is the pass mark of the judged metrics when none is set.
+const DefaultThreshold = 0.5
+
+// Options configure the judged metrics. The JSON names are the keys of a
+// metric entry in a config file.
+type Options struct {
+	// Threshold is the pass mark (default 0.5).
+	Threshold *float64 `json:"threshold,omitempty"`
+}
+
+func (o Options) threshold() (float64, error) {
+	if o.Threshold == nil {
+		return DefaultThreshold, nil
+	}
+	if t := *o.Threshold; t < 0 || t > 1 {
+		return 0, fmt.Errorf("threshold: want a number in [0, 1], got %v", t)
+	}
+	return *o.Threshold, nil
+}
+
+// ToolSelectionMetric asks the judge whether the tools called were the
+// best choice among the available tools, for the case's input, on a
+// 0 / 0.25 / 0.5 / 0.75 / 1 rubric (see [Prompts]). Its score is the
+// judge's; Components["tool_selection"] repeats it and Reason gives the
+// judge's reason.
+//
+// A case that lists no available tools, and a run that gives none for it,
+// is an error result: there is nothing to choose among. So is a failed
+// judgment; it never becomes a score.
+type ToolSelectionMetric struct {
+	judge     Judge
+	tools     []toolgrade.Tool
+	threshold float64
+}
+
+// NewToolSelection returns the tool_selection metric. tools, if any, stand
+// in for the available tools of cases that list none.
+func NewToolSelection(j Judge, tools []toolgrade.Tool, o Options) (*ToolSelectionMetric, error) {
+	if j == nil {
+		return nil, errNoJudge
+	}
+	t, err := o.threshold()
+	if err != nil {
+		return nil, err
+	}
+	return &ToolSelectionMetric{judge: j, tools: tools, threshold: t}, nil
+}
+
+// Name returns "tool_selection".
+func (m *ToolSelectionMetric) Name() string { return "tool_selection" }
+
+// Profile returns "default".
+func (m *ToolSelectionMetric) Profile() string { return "default" }
+
+// Grade asks the judge about c.
+func (m *ToolSelectionMetric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
+	c = withTools(c, m.tools)
+	if !hasTools(c.AvailableTools) {
+		r.Error = "tool_selection needs the available tools: give available_tools in the case, or --tools"
+		return r
+	}
+	v, err := ToolSelection(ctx, m.judge, c)
+	r.Usage = usage(v.Usage)
+	if err != nil {
+		r.Error = "tool selection judge: " + err.Error()
+		return r
+	}
+	r.Score = v.Score
+	r.Success = r.Score >= m.threshold
+	r.Components = map[string]float64{"tool_selection": v.Score}
+	r.Reason = v.Reason
+	return r
+}
+
+// ArgumentCorrectnessMetric asks the judge, call by call, whether each
+// call's arguments are right for the case's input, as DeepEval's
+// ArgumentCorrectnessMetric does: one request and one verdict per call,
+// and the score is the share of verdicts that are not "no". A verdict is
+// "no" when the judge scores the call below 0.5 (the prompt asks for 0 or
+// 1). A case without calls scores 1 and asks nothing.
+// Components["call[i]"] holds the verdict on call i.
+//
+// A failed judgment on any call makes the case an error result.
+type ArgumentCorrectnessMetric struct {
+	judge     Judge
+	tools     []toolgrade.Tool
+	threshold float64
+}
+
+// NewArgumentCorrectness returns the argument_correctness metric. tools,
+// if any, stand in for the available tools of cases that list none.
+func NewArgumentCorrectness(j Judge, tools []toolgrade.Tool, o Options) (*ArgumentCorrectnessMetric, error) {
+	if j == nil {
+		return nil, errNoJudge
+	}
+	t, err := o.threshold()
+	if err != nil {
+		return nil, err
+	}
+	return &ArgumentCorrectnessMetric{judge: j, tools: tools, threshold: t}, nil
+}
+
+// Name returns "argument_correctness".
+func (m *ArgumentCorrectnessMetric) Name() string { return "argument_correctness" }
+
+// Profile returns "default".
+func (m *ArgumentCorrectnessMetric) Profile() string { return "default" }
+
+// Grade asks the judge about each call of c.
+func (m *ArgumentCorrectnessMetric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
+	if len(c.Called) == 0 {
+		r.Score, r.Success, r.Reason = 1, true, "no calls to grade"
+		return r
+	}
+	c = withTools(c, m.tools)
+	var u toolgrade.Usage
+	r.Components = make(map[string]float64, len(c.Called))
+	reasons := make([]string, len(c.Called))
+	yes := 0
+	for i := range c.Called {
+		v, err := ArgumentCorrectness(ctx, m.judge, c, i)
+		u.Add(v.Usage)
+		if err != nil {
+			r = toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: r.Threshold, Usage: usage(u),
+				Error: fmt.Sprintf("argument judge, call #%d %s: %v", i, c.Called[i].Name, err)}
+			return r
+		}
+		r.Components["call["+strconv.Itoa(i)+"]"] = v.Score
+		verdict := "no"
+		if v.Score >= 0.5 {
+			verdict = "yes"
+			yes++
+		}
+		reasons[i] = fmt.Sprintf("call #%d %s: %s: %s", i, c.Called[i].Name, verdict, v.Reason)
+	}
+	r.Usage = usage(u)
+	r.Score = float64(yes) / float64(len(c.Called))
+	r.Success = r.Score >= m.threshold
+	r.Reason = strings.Join(reasons, "; ")
+	return r
+}
+
+// MinToolSelection adds the judge's tool-selection verdict to a
+// deterministic tool-correctness metric: when the case lists available
+// tools (or Tools stand in for them), the judge rates the selection and
+// the score becomes the lower of the two, as DeepEval's
+// ToolCorrectnessMetric does. Without available tools the wrapped result
+// is returned as it is.
+//
+// Components["deterministic"] holds the wrapped score and
+// Components["tool_selection"] the judge's; success is re-decided against
+// the wrapped result's threshold. A failed judgment makes the result an
+// error, never a silent 0 or 1.
+type MinToolSelection struct {
+	toolgrade.Metric
+	Judge Judge
+	// Tools stand in for the available tools of cases that list none.
+	Tools []toolgrade.Tool
+	// Strict turns a combined score below 1 into 0, as the wrapped
+	// metric's strict mode does for its own score.
+	Strict bool
+}
+
+// Grade grades c with the wrapped metric, then asks the judge.
+func (m *MinToolSelection) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+	r := m.Metric.Grade(ctx, c)
+	if r.Error != "" {
+		return r
+	}
+	c = withTools(c, m.Tools)
+	if !hasTools(c.AvailableTools) {
+		return r
+	}
+	v, err := ToolSelection(ctx, m.Judge, c)
+	r.Usage = usage(v.Usage)
+	if err != nil {
+		r.Error = "tool selection judge: " + err.Error()
+		return r
+	}
+	comps := make(map[string]float64, len(r.Components)+2)
+	for k, x := range r.Components {
+		comps[k] = x
+	}
+	comps["deterministic"], comps["tool_selection"] = r.Score, v.Score
+	r.Components = comps
+	r.Score = min(r.Score, v.Score)
+	if m.Strict && r.Score < 1 {
+		r.Score = 0
+	}
+	if r.Threshold != nil {
+		r.Success = r.Score >= *r.Threshold
+	}
+	judged := "tool selection (judge) " + strconv.FormatFloat(v.Score, 'g', -1, 64)
+	if v.Reason != "" {
+		judged += ": " + v.Reason
+	}
+	if r.Reason == "" {
+		r.Reason = judged
+	} else {
+		r.Reason += "; " + judged
+	}
+	return r
+}
+
+// withTools returns c, or a copy of it whose available tools are tools
+// when c lists none.
+func withTools(c *toolgrade.Case, tools []toolgrade.Tool) *toolgrade.Case {
+	if len(tools) == 0 || hasTools(c.AvailableTools) {
+		return c
+	}
+	list := make([]any, len(tools))
+	for i, t := range tools {
+		obj := toolgrade.Object{{Key: "name", Value: t.Name}}
+		if t.Description != "" {
+			obj = append(obj, toolgrade.Member{Key: "description", Value: t.Description})
+		}
+		if t.Parameters != nil {
+			obj = append(obj, toolgrade.Member{Key: "parameters", Value: t.Parameters})
+		}
+		list[i] = obj
+	}
+	cc := *c
+	cc.AvailableTools = list
+	return &cc
+}
+
+// usage returns u as a result's Usage, or nil when nothing was asked.
+func usage(u toolgrade.Usage) *toolgrade.Usage {
+	if u == (toolgrade.Usage{}) {
+		return nil
+	}
+	return &u
+}

@@ -1,0 +1,362 @@
+package openai
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/judge"
+)
+
+// Defaults of [BatchOptions].
+const (
+	DefaultPollInterval = 30 * time.Second
+	DefaultMaxPolls     = 120
+)
+
+// cancelPolls bounds the polls that wait for a cancelled batch to settle,
+// so that its finished requests are not lost.
+const cancelPolls = 10
+
+// BatchOptions configure [Client.Batch].
+type BatchOptions struct {
+	// PollInterval is the wait between status checks (default 30s).
+	PollInterval time.Duration
+	// MaxPolls bounds the status checks (default 120). A batch still
+	// running then is cancelled.
+	MaxPolls int
+	// Log, if set, receives one line per step (upload, creation, each
+	// poll, the outcome).
+	Log func(msg string)
+}
+
+// A BatchReport says what [Client.Batch] did.
+type BatchReport struct {
+	ID       string // the batch id; "" when the cache answered everything
+	Status   string // the batch's last status
+	Resumed  bool   // the batch was started by an earlier run
+	Requests int    // requests in the batch
+	Answered int    // replies written to the cache
+	// Usage counts the tokens of the replies (Requests = Answered).
+	Usage toolgrade.Usage
+}
+
+// Batch sends the requests the cache cannot answer through the Batch API
+// and writes each reply to the cache, so that [Client.Complete] then
+// answers them without a request. It needs a cache.
+//
+// The requests go as JSONL (one {"custom_id", "method", "url", "body"}
+// per request, the custom_id being the cache key) in a file uploaded with
+// purpose "batch"; a batch is created for /v1/chat/completions with a 24h
+// window, and its status is checked every PollInterval, at most MaxPolls
+// times. The output file is then read and each reply mapped back by its
+// custom_id.
+//
+// The batch id is kept in the cache under a key of the request set, so a
+// run that was interrupted (or failed) while the batch ran resumes the
+// same batch instead of paying for a second one. A batch that ends
+// expired, failed or cancelled, or that is cancelled after MaxPolls,
+// leaves its unanswered requests uncached: Complete then sends them one by
+// one, and Log says how many.
+func (c *Client) Batch(ctx context.Context, reqs []ChatRequest, o BatchOptions) (BatchReport, error) {
+	if c.opts.Cache == nil {
+		return BatchReport{}, errors.New("batch: needs a cache (the batch's replies are read from it)")
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = DefaultPollInterval
+	}
+	if o.MaxPolls <= 0 {
+		o.MaxPolls = DefaultMaxPolls
+	}
+	logf := func(format string, args ...any) {
+		if o.Log != nil {
+			o.Log(c.redact(fmt.Sprintf(format, args...)))
+		}
+	}
+
+	input, keys, err := c.batchInput(reqs)
+	if err != nil || len(keys) == 0 {
+		return BatchReport{}, err
+	}
+	rep := BatchReport{Requests: len(keys)}
+	stateKey := c.stateKey(keys)
+
+	b, err := c.resumeBatch(ctx, stateKey)
+	if err != nil {
+		return rep, err
+	}
+	if b != nil {
+		rep.Resumed = true
+		logf("batch %s: resuming (%s)", b.ID, b.Status)
+	} else {
+		if b, err = c.startBatch(ctx, input, stateKey); err != nil {
+			return rep, err
+		}
+		logf("batch %s: created for %d requests", b.ID, len(keys))
+	}
+	rep.ID = b.ID
+
+	for polls := 0; !batchDone(b.Status); {
+		if polls >= o.MaxPolls {
+			logf("batch %s: still %s after %d polls; cancelling it", b.ID, b.Status, polls)
+			if b, err = c.batchCall(ctx, func(ctx context.Context, opt option.RequestOption) (*sdk.Batch, error) {
+				return c.batches.Cancel(ctx, rep.ID, opt)
+			}); err != nil {
+				return rep, fmt.Errorf("batch %s: cancel: %w", rep.ID, err)
+			}
+			for i := 0; i < cancelPolls && !batchDone(b.Status); i++ {
+				if b, err = c.pollBatch(ctx, rep.ID, o.PollInterval); err != nil {
+					return rep, err
+				}
+			}
+			break
+		}
+		if b, err = c.pollBatch(ctx, rep.ID, o.PollInterval); err != nil {
+			return rep, err
+		}
+		polls++
+		logf("batch %s: %s, %d of %d done, %d failed (poll %d/%d)", b.ID, b.Status,
+			b.RequestCounts.Completed, b.RequestCounts.Total, b.RequestCounts.Failed, polls, o.MaxPolls)
+	}
+	rep.Status = string(b.Status)
+
+	if b.OutputFileID != "" {
+		if err := c.readBatchFile(ctx, b.OutputFileID, func(l *batchLine) {
+			if !keys[l.CustomID] || l.Response == nil || l.Response.StatusCode != http.StatusOK {
+				return
+			}
+			var cc sdk.ChatCompletion
+			if json.Unmarshal(l.Response.Body, &cc) != nil || c.opts.Cache.Put(l.CustomID, l.Response.Body) != nil {
+				return
+			}
+			delete(keys, l.CustomID)
+			rep.Answered++
+			rep.Usage.Add(toolgrade.Usage{PromptTokens: cc.Usage.PromptTokens, CompletionTokens: cc.Usage.CompletionTokens, Requests: 1})
+		}); err != nil {
+			return rep, fmt.Errorf("batch %s: output: %w", b.ID, err)
+		}
+	}
+	if len(keys) > 0 {
+		why := ""
+		if b.ErrorFileID != "" {
+			c.readBatchFile(ctx, b.ErrorFileID, func(l *batchLine) {
+				if why == "" && keys[l.CustomID] {
+					why = l.describe()
+				}
+			})
+		}
+		if why == "" && len(b.Errors.Data) > 0 {
+			why = b.Errors.Data[0].Code + ": " + b.Errors.Data[0].Message
+		}
+		if why != "" {
+			why = " (first error: " + shorten(why, 300) + ")"
+		}
+		logf("batch %s: %s with %d of %d requests unanswered%s; they are sent one by one", b.ID, b.Status, len(keys), rep.Requests, why)
+	}
+	if batchDone(b.Status) {
+		c.opts.Cache.Delete(stateKey)
+	}
+	return rep, nil
+}
+
+// batchInput writes the JSONL input file for the requests the cache cannot
+// answer, and returns their keys.
+func (c *Client) batchInput(reqs []ChatRequest) ([]byte, map[string]bool, error) {
+	var buf bytes.Buffer
+	keys := map[string]bool{}
+	for _, req := range reqs {
+		key, err := c.Key(req)
+		if err != nil {
+			return nil, nil, err
+		}
+		if keys[key] {
+			continue
+		}
+		if _, ok := c.cached(key); ok {
+			continue
+		}
+		keys[key] = true
+		params := req.Params
+		if c.plain.Load() {
+			params.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{}
+		}
+		line, err := json.Marshal(struct {
+			CustomID string                      `json:"custom_id"`
+			Method   string                      `json:"method"`
+			URL      string                      `json:"url"`
+			Body     sdk.ChatCompletionNewParams `json:"body"`
+		}{key, http.MethodPost, "/v1/chat/completions", params})
+		if err != nil {
+			return nil, nil, fmt.Errorf("encoding the request: %w", err)
+		}
+		buf.Write(line)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes(), keys, nil
+}
+
+// stateKey is the cache key under which the batch for a request set
+// keeps its id.
+func (c *Client) stateKey(keys map[string]bool) string {
+	sorted := slices.Sorted(maps.Keys(keys))
+	return judge.CacheKey(append([]string{"batch-state/v1", c.base}, sorted...)...)
+}
+
+type batchState struct {
+	BatchID string `json:"batch_id"`
+}
+
+// resumeBatch returns the batch an earlier run started for this request
+// set, or nil.
+func (c *Client) resumeBatch(ctx context.Context, stateKey string) (*sdk.Batch, error) {
+	data, ok, err := c.opts.Cache.Get(stateKey)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var st batchState
+	if json.Unmarshal(data, &st) != nil || st.BatchID == "" {
+		c.opts.Cache.Delete(stateKey)
+		return nil, nil
+	}
+	b, err := c.batchCall(ctx, func(ctx context.Context, opt option.RequestOption) (*sdk.Batch, error) {
+		return c.batches.Get(ctx, st.BatchID, opt)
+	})
+	if err != nil {
+		if he := (*HTTPError)(nil); errors.As(err, &he) && he.Status == http.StatusNotFound {
+			c.opts.Cache.Delete(stateKey) // gone: start afresh
+			return nil, nil
+		}
+		return nil, fmt.Errorf("batch %s: %w", st.BatchID, err)
+	}
+	return b, nil
+}
+
+// startBatch uploads the input, creates the batch and records its id.
+func (c *Client) startBatch(ctx context.Context, input []byte, stateKey string) (*sdk.Batch, error) {
+	var file *sdk.FileObject
+	err := c.retry(ctx, -1, func(ctx context.Context) (*httpSnapshot, error) {
+		var snap httpSnapshot
+		var err error
+		file, err = c.files.New(ctx, sdk.FileNewParams{
+			File:    sdk.File(bytes.NewReader(input), "toolgrade-batch.jsonl", "application/jsonl"),
+			Purpose: sdk.FilePurposeBatch,
+		}, option.WithMiddleware(snap.capture))
+		return &snap, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("batch: uploading the requests: %w", err)
+	}
+	b, err := c.batchCall(ctx, func(ctx context.Context, opt option.RequestOption) (*sdk.Batch, error) {
+		return c.batches.New(ctx, sdk.BatchNewParams{
+			InputFileID:      file.ID,
+			Endpoint:         sdk.BatchNewParamsEndpointV1ChatCompletions,
+			CompletionWindow: sdk.BatchNewParamsCompletionWindow24h,
+			Metadata:         shared.Metadata{"created_by": "toolgrade"},
+		}, opt)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("batch: creating it: %w", err)
+	}
+	state, _ := json.Marshal(batchState{BatchID: b.ID})
+	if err := c.opts.Cache.Put(stateKey, state); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// batchCall runs one Batch API call with retries.
+func (c *Client) batchCall(ctx context.Context, call func(context.Context, option.RequestOption) (*sdk.Batch, error)) (*sdk.Batch, error) {
+	var b *sdk.Batch
+	err := c.retry(ctx, -1, func(ctx context.Context) (*httpSnapshot, error) {
+		var snap httpSnapshot
+		var err error
+		b, err = call(ctx, option.WithMiddleware(snap.capture))
+		return &snap, err
+	})
+	return b, err
+}
+
+func (c *Client) pollBatch(ctx context.Context, id string, wait time.Duration) (*sdk.Batch, error) {
+	if err := c.sleep(ctx, wait); err != nil {
+		return nil, err
+	}
+	b, err := c.batchCall(ctx, func(ctx context.Context, opt option.RequestOption) (*sdk.Batch, error) {
+		return c.batches.Get(ctx, id, opt)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("batch %s: status: %w", id, err)
+	}
+	return b, nil
+}
+
+func batchDone(s sdk.BatchStatus) bool {
+	switch s {
+	case sdk.BatchStatusCompleted, sdk.BatchStatusFailed, sdk.BatchStatusExpired, sdk.BatchStatusCancelled:
+		return true
+	}
+	return false
+}
+
+// A batchLine is one line of a batch's output or error file.
+type batchLine struct {
+	CustomID string `json:"custom_id"`
+	Response *struct {
+		StatusCode int             `json:"status_code"`
+		Body       json.RawMessage `json:"body"`
+	} `json:"response"`
+	Error *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func (l *batchLine) describe() string {
+	switch {
+	case l.Error != nil:
+		return l.Error.Code + ": " + l.Error.Message
+	case l.Response != nil:
+		return fmt.Sprintf("HTTP %d: %s", l.Response.StatusCode, errorDetail(l.Response.Body))
+	}
+	return "no response"
+}
+
+// readBatchFile downloads a batch file and calls each for its lines;
+// lines that do not parse are skipped (their requests stay unanswered).
+func (c *Client) readBatchFile(ctx context.Context, id string, each func(*batchLine)) error {
+	var data []byte
+	err := c.retry(ctx, -1, func(ctx context.Context) (*httpSnapshot, error) {
+		var snap httpSnapshot
+		res, err := c.files.Content(ctx, id, option.WithMiddleware(snap.capture))
+		if err != nil {
+			return &snap, err
+		}
+		defer res.Body.Close()
+		data, err = io.ReadAll(res.Body)
+		return &snap, err
+	})
+	if err != nil {
+		return fmt.Errorf("file %s: %w", id, err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, len(data)+1)
+	for sc.Scan() {
+		var l batchLine
+		if json.Unmarshal(sc.Bytes(), &l) == nil {
+			each(&l)
+		}
+	}
+	return nil
+}
