@@ -161,7 +161,7 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 	}
 	workers = f.env.judge.judgeWorkers(workers)
 
-	err = toolgrade.Evaluate(cmd.Context(), m.records(paths), metrics, reports.add, toolgrade.Workers(workers))
+	err = toolgrade.Evaluate(cmd.Context(), runFileRecords(m.records(paths)), metrics, reports.add, toolgrade.Workers(workers))
 	if ferr := reports.finish(); err == nil {
 		err = ferr
 	}

@@ -128,7 +128,7 @@ func (m *Main) judgeBatch(cmd *cobra.Command, f *evalFlags, cfg *config.Config, 
 	ctx := cmd.Context()
 	// The same records as eval's grading pass, so that the same prompts
 	// are asked.
-	err = toolgrade.Evaluate(ctx, m.records(paths), metrics, func(*toolgrade.Result) error { return nil },
+	err = toolgrade.Evaluate(ctx, runFileRecords(m.records(paths)), metrics, func(*toolgrade.Result) error { return nil },
 		toolgrade.Workers(runtime.GOMAXPROCS(0)))
 	if err == nil && stdin != nil {
 		_, err = stdin.Seek(0, io.SeekStart)

@@ -84,6 +84,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		m.compareCommand(),
 		m.initCommand(),
 		m.bfclCommand(),
+		m.runCommand(),
 		m.promptsCommand(),
 		m.versionCommand(),
 	)

@@ -1,0 +1,531 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/judge"
+	"github.com/toolgrade/toolgrade/judge/openai"
+	"github.com/toolgrade/toolgrade/runner"
+	"github.com/toolgrade/toolgrade/trace"
+)
+
+type runFlags struct {
+	eval evalFlags // grading: config, out, reports, workers, quiet, exit-zero, tools, judge
+
+	model, baseURL, keyEnv string
+	azure                  bool
+	apiVersion             string
+	temperature            float64
+	maxTokens              int
+	seed                   int64
+	toolChoice             string
+	parallel               bool
+	multiTurn              bool
+	maxSteps               int
+	parser                 string
+	record                 string
+	bfcl                   bool
+	bfclOut                string
+
+	timeout     time.Duration
+	concurrency int
+	rpm         float64
+	tpm         int
+	maxRetries  int
+}
+
+func (m *Main) runCommand() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run --model NAME [--base-url URL] [flags] [DATASET...]",
+		Short: "Put a model through a tool-calling dataset, record its calls and grade them",
+		Long: `Send each case's input (text, content parts or chat messages) and available
+tools to a model over the Chat Completions API (OpenAI, Azure OpenAI, vLLM,
+Ollama, LM Studio, OpenRouter, ...), capture its tool calls, and record
+everything, one line per case, to a run file (--record): the case as read,
+the model's calls as tools_called, its final answer, the conversation, and a
+"run" object with every request, raw response, latency, token usage and
+processing error. Then grade the run file as toolgrade eval does (same
+--config, metric, report and judge flags) and print the summary, with the
+model's usage and its processing-error rate.
+
+A run file is a dataset: "toolgrade eval RUNFILE" grades it again offline,
+with the same results. A case whose model call failed (an HTTP error after
+the retries, a timeout, a reply that is not a chat completion) is an error
+result there as here.
+
+--multi-turn feeds the case's recorded tool outputs (those of its
+expected_tools, then of its own tools_called: the same tool with equal
+arguments first, else the same tool, each used once) back to the model, as
+role "tool" messages, until a reply makes no call or --max-steps requests
+were sent.
+
+--tool-call-parser hermes|json|pythonic is for models without native tool
+calling: the tools are described in a system prompt asking for that format,
+and calls are parsed out of the reply's text.
+
+BFCL: over BFCL's question files (BFCL_v4_<category>.json, or --bfcl), each
+entry's question and function docs are sent (function names OpenAI rejects,
+such as "math.factorial", are sent as "math_factorial" and mapped back), a
+BFCL result file per question file is written to --bfcl-out, and they are
+graded as toolgrade bfcl does, against possible_answer/ beside the question
+files.
+
+Exit status: 0 when every case passed; 1 when a case failed or erred; 2 for
+bad usage or unreadable input.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return m.runRun(cmd, &f, args)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.model, "model", "", "model name (required): gpt-4.1-mini, an Azure deployment, llama3.1:8b, ...")
+	fs.StringVar(&f.baseURL, "base-url", openai.DefaultBaseURL, "API root of the model's endpoint, ending before /chat/completions")
+	fs.StringVar(&f.keyEnv, "key-env", "OPENAI_API_KEY", `environment variable holding the model's API key ("" for a server that needs none)`)
+	fs.BoolVar(&f.azure, "azure", false, "Azure OpenAI: send the key as api-key (with --base-url .../openai/deployments/NAME)")
+	fs.StringVar(&f.apiVersion, "api-version", "", "api-version query parameter (Azure OpenAI)")
+	fs.Float64Var(&f.temperature, "temperature", 0, "sampling temperature (default: the endpoint's)")
+	fs.IntVar(&f.maxTokens, "max-tokens", 0, "bound on each reply's tokens, sent as max_tokens (default: none)")
+	fs.Int64Var(&f.seed, "seed", 0, "sampling seed (default: none sent)")
+	fs.StringVar(&f.toolChoice, "tool-choice", "", "tool_choice: auto, none, required, or a tool name to force (default: none sent)")
+	fs.BoolVar(&f.parallel, "parallel-tool-calls", false, "send parallel_tool_calls: true, or =false (not sent unless given; OpenAI's default allows parallel calls)")
+	fs.BoolVar(&f.multiTurn, "multi-turn", false, "feed recorded tool outputs back until the model stops calling tools")
+	fs.IntVar(&f.maxSteps, "max-steps", runner.DefaultMaxSteps, "with --multi-turn, the most requests per case")
+	fs.StringVar(&f.parser, "tool-call-parser", "", "for models without native tool calling: read calls from the reply's text as "+strings.Join(trace.TextProtocols(), ", "))
+	fs.StringVar(&f.record, "record", "", "the run file to write (default: next to --out, else DATASET.MODEL.run.jsonl in the current directory)")
+	fs.BoolVar(&f.bfcl, "bfcl", false, "the datasets are BFCL question files (detected from their names and shape otherwise)")
+	fs.StringVar(&f.bfclOut, "bfcl-out", "", "directory for the BFCL result files (default: the run file's name with .bfcl)")
+	fs.DurationVar(&f.timeout, "timeout", openai.DefaultTimeout, "bound on each model request attempt")
+	fs.IntVar(&f.concurrency, "concurrency", openai.DefaultConcurrency, "model requests in flight at once")
+	fs.Float64Var(&f.rpm, "requests-per-minute", 0, "rate limit on model requests (0: none)")
+	fs.IntVar(&f.tpm, "tokens-per-minute", 0, "rate limit on model tokens, estimated before sending (0: none)")
+	fs.IntVar(&f.maxRetries, "max-retries", openai.DefaultMaxRetries, "retries of a failed model request (429, 5xx, timeouts; -1: none)")
+
+	// Grading, as in eval.
+	fs.StringVar(&f.eval.config, "config", "", "config file (YAML or JSON) with metric entries, judge settings and reports")
+	fs.StringVarP(&f.eval.out, "out", "o", "", "write results to this file instead of stdout")
+	fs.IntVar(&f.eval.workers, "workers", 0, "cases graded at once (default: one per CPU)")
+	fs.BoolVarP(&f.eval.quiet, "quiet", "q", false, "print no summary and no progress")
+	fs.BoolVar(&f.eval.exitZero, "exit-zero", false, "exit 0 even when cases fail (2 still means unreadable input)")
+	f.eval.env.register(fs)
+	f.eval.reports.register(fs)
+	for _, mf := range metricFlags {
+		switch mf.kind {
+		case "string":
+			fs.String(mf.flag, "", mf.usage)
+		case "float":
+			fs.Float64(mf.flag, 0, mf.usage)
+		case "bool":
+			fs.Bool(mf.flag, false, mf.usage)
+		}
+	}
+	cmd.MarkFlagRequired("model")
+	return cmd
+}
+
+func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
+	ctx := cmd.Context()
+	fs := cmd.Flags()
+	opts := runner.Options{
+		Model:      f.model,
+		MaxTokens:  f.maxTokens,
+		ToolChoice: f.toolChoice,
+		Protocol:   f.parser,
+		MultiTurn:  f.multiTurn,
+		MaxSteps:   f.maxSteps,
+		Workers:    f.concurrency,
+	}
+	if fs.Changed("temperature") {
+		opts.Temperature = &f.temperature
+	}
+	if fs.Changed("seed") {
+		opts.Seed = &f.seed
+	}
+	if fs.Changed("parallel-tool-calls") {
+		opts.ParallelToolCalls = &f.parallel
+	}
+	if f.concurrency <= 0 {
+		return usageError("--concurrency: want a positive number")
+	}
+	if f.parser != "" && !slices.Contains(trace.TextProtocols(), f.parser) {
+		return usageError("--tool-call-parser: unknown tool-call protocol %q (want %s)", f.parser, strings.Join(trace.TextProtocols(), ", "))
+	}
+
+	// Everything that can be checked is, before the first request.
+	var cfg *config.Config
+	if f.eval.config != "" {
+		var err error
+		if cfg, err = config.Load(f.eval.config); err != nil {
+			return usageError("config: %v", err)
+		}
+	}
+	env, err := m.runEnv(cmd, &f.eval.env, cfg)
+	if err != nil {
+		return err
+	}
+	for i, e := range metricEntries(fs, cfg) {
+		if _, err := config.Metric(e, env); err != nil {
+			if cfg != nil && len(cfg.Metrics) > 0 {
+				return usageError("%s: metrics[%d]: %v", f.eval.config, i, err)
+			}
+			return usageError("%v", err)
+		}
+	}
+	opts.Tools = env.Tools
+	paths, err := inputPaths(cfg, f.eval.config, args)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if p == "-" {
+			continue
+		}
+		fh, err := os.Open(p)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		fh.Close()
+	}
+	bfcl, err := bfclInputs(paths, f.bfcl)
+	if err != nil {
+		return err
+	}
+	record := f.record
+	if record == "" {
+		record = defaultRecord(paths, f.model, f.eval.out)
+	}
+	for _, p := range paths {
+		if p != "-" && sameFile(p, record) {
+			return usageError("--record %s is an input; name another run file", record)
+		}
+	}
+	client, err := m.modelClient(f)
+	if err != nil {
+		return err
+	}
+	model := runner.ModelFunc(func(ctx context.Context, body []byte) (*runner.Reply, error) {
+		rep, err := client.CompleteJSON(ctx, "run", body)
+		if err != nil {
+			return nil, err
+		}
+		return &runner.Reply{Body: rep.Body, Cached: rep.Cached}, nil
+	})
+	r, err := runner.New(model, opts)
+	if err != nil {
+		return usageError("%v", err)
+	}
+
+	// Run, recording each case as it ends.
+	out, err := os.Create(record)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	defer out.Close()
+	w := bufio.NewWriterSize(out, 256<<10)
+	var results *bfclResults
+	if bfcl {
+		dir := f.bfclOut
+		if dir == "" {
+			dir = strings.TrimSuffix(record, filepath.Ext(record)) + ".bfcl"
+		}
+		if results, err = newBFCLResults(dir, paths); err != nil {
+			return usageError("%v", err)
+		}
+		defer results.close()
+	}
+	if !f.eval.quiet {
+		fmt.Fprintf(m.Stderr, "toolgrade: running %s through %s; recording to %s\n", strings.Join(paths, ", "), f.model, record)
+	}
+	var tally runner.Tally
+	var line []byte
+	runErr := r.Run(ctx, m.records(paths), func(run *runner.Run) error {
+		tally.Add(run)
+		if results != nil {
+			if err := results.add(run); err != nil {
+				return err
+			}
+		}
+		line = append(run.AppendJSON(line[:0]), '\n')
+		_, err := w.Write(line)
+		return err
+	})
+	if err := errors.Join(w.Flush(), out.Close(), results.close()); runErr == nil {
+		runErr = err
+	}
+	if runErr != nil {
+		if ctx.Err() != nil {
+			runErr = fmt.Errorf("%w; %d cases recorded in %s", runErr, tally.Cases, record)
+		}
+		return &ExitError{Code: 2, Err: runErr}
+	}
+
+	// Grade the run file, as toolgrade eval (or bfcl) would.
+	var gradeErr error
+	switch {
+	case results != nil && !results.ungradable:
+		gradeErr = m.runBFCL(ctx, bfclFlags{data: results.data, results: results.files, out: f.eval.out, exitZero: f.eval.exitZero})
+	case results != nil:
+		fmt.Fprintf(m.Stderr, "toolgrade: not graded: toolgrade bfcl wants question files named BFCL_v<N>_<category>.json with possible_answer/ beside them (%s)\n", results.data)
+	default:
+		gradeErr = m.runEval(cmd, f.eval, []string{record})
+	}
+	if !f.eval.quiet {
+		tally.WriteText(m.Stderr)
+		fmt.Fprintf(m.Stderr, "run file: %s\n", record)
+		if results != nil {
+			fmt.Fprintf(m.Stderr, "BFCL results: %s\n", results.dir)
+		}
+	}
+	return gradeErr
+}
+
+// runFileRecords makes the lines of a run file whose run failed error
+// records, so that toolgrade eval grades a run file as toolgrade run did
+// (see runner.Records); other cases pass unchanged.
+func runFileRecords(src iter.Seq2[toolgrade.Record, error]) iter.Seq2[toolgrade.Record, error] {
+	return runner.Records(src)
+}
+
+// modelClient builds the model's client: the judge's transport (limits,
+// retries, timeout) with the model's own endpoint and key, and the reply
+// cache the judge uses (--cache-dir, --no-cache and the config's judge
+// section; read by runEnv).
+func (m *Main) modelClient(f *runFlags) (*openai.Client, error) {
+	u, err := url.Parse(f.baseURL)
+	if err != nil {
+		return nil, usageError("--base-url %q: %v", f.baseURL, err)
+	}
+	key := ""
+	if f.keyEnv != "" && m.Getenv != nil {
+		key = m.Getenv(f.keyEnv)
+	}
+	if key == "" && f.keyEnv != "" && !loopback(u.Hostname()) {
+		return nil, usageError("no API key for %s: $%s is empty (set it, name another variable with --key-env, or pass --key-env= for a server that needs no key)", u.Host, f.keyEnv)
+	}
+	o := openai.Options{
+		BaseURL:           f.baseURL,
+		APIKey:            key,
+		Azure:             f.azure,
+		APIVersion:        f.apiVersion,
+		Timeout:           f.timeout,
+		Concurrency:       f.concurrency,
+		RequestsPerMinute: f.rpm,
+		TokensPerMinute:   f.tpm,
+		MaxRetries:        f.maxRetries,
+	}
+	if f.maxRetries == 0 {
+		o.MaxRetries = -1 // 0 asks for none; the client reads 0 as its default
+	}
+	if cache := f.eval.env.judge.settings; !cache.NoCache {
+		dir := cache.CacheDir
+		if dir == "" {
+			base, err := os.UserCacheDir()
+			if err != nil {
+				return nil, usageError("no cache directory (%v): pass --cache-dir or --no-cache", err)
+			}
+			dir = filepath.Join(base, "toolgrade")
+		}
+		if o.Cache, err = judge.OpenCache(dir); err != nil {
+			return nil, usageError("%v", err)
+		}
+	}
+	c, err := openai.NewClient(o)
+	if err != nil {
+		return nil, usageError("model: %v", err)
+	}
+	return c, nil
+}
+
+// loopback reports whether a host is this machine, where local servers
+// need no key.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// defaultRecord names the run file: beside --out, else after the first
+// dataset and the model, in the current directory.
+func defaultRecord(paths []string, model, out string) string {
+	if out != "" && out != "-" {
+		return strings.TrimSuffix(out, filepath.Ext(out)) + ".run.jsonl"
+	}
+	base := "stdin"
+	if len(paths) > 0 && paths[0] != "-" {
+		base = strings.TrimSuffix(filepath.Base(paths[0]), filepath.Ext(paths[0]))
+	}
+	return base + "." + strings.Trim(unsafeInName.ReplaceAllString(model, "-"), "-") + ".run.jsonl"
+}
+
+var unsafeInName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func sameFile(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
+}
+
+// bfclInputs says whether the inputs are BFCL question files: forced, or
+// every one named BFCL_v<N>_<category>.json or holding {"question",
+// "function"} entries. Mixing them with other datasets is an error.
+func bfclInputs(paths []string, forced bool) (bool, error) {
+	if forced {
+		return true, nil
+	}
+	n := 0
+	for _, p := range paths {
+		if p != "-" && (bfclDataFile.MatchString(filepath.Base(p)) || bfclShaped(p)) {
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return false, nil
+	case len(paths):
+		return true, nil
+	}
+	return false, usageError("BFCL question files and other datasets cannot be run together")
+}
+
+// bfclShaped reports whether a file's first entry is a BFCL question.
+func bfclShaped(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	for {
+		line, err := br.ReadSlice('\n')
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			v, perr := toolgrade.ParseJSON(t)
+			o, ok := v.(toolgrade.Object)
+			return perr == nil && ok && o.Has("question") && o.Has("function")
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
+
+// bfclResults writes a BFCL result file per question file.
+type bfclResults struct {
+	dir     string
+	data    string // the question files' directory
+	files   []string
+	writers map[string]*bufio.Writer // by question file
+	handles []*os.File
+	answers map[string]any // possible answers by entry id, when found
+	// ungradable is set when toolgrade bfcl cannot grade the results: a
+	// question file is not named BFCL_v<N>_<category>.json, or an AST
+	// category has no possible_answer file.
+	ungradable bool
+}
+
+func newBFCLResults(dir string, paths []string) (*bfclResults, error) {
+	if slices.Contains(paths, "-") {
+		return nil, errors.New("BFCL questions on standard input: name the question files, for their category and possible answers")
+	}
+	r := &bfclResults{dir: dir, data: filepath.Dir(paths[0]), writers: map[string]*bufio.Writer{}, answers: map[string]any{}}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		if filepath.Dir(p) != r.data {
+			return nil, fmt.Errorf("BFCL question files from two directories (%s, %s): run them apart", r.data, filepath.Dir(p))
+		}
+		name := strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)) + "_result.json"
+		out := filepath.Join(dir, name)
+		fh, err := os.Create(out)
+		if err != nil {
+			r.close()
+			return nil, err
+		}
+		r.handles = append(r.handles, fh)
+		r.files = append(r.files, out)
+		r.writers[p] = bufio.NewWriter(fh)
+		// The possible answers go into the run file too, so that
+		// "toolgrade eval --profile bfcl RUNFILE" grades it.
+		m := bfclDataFile.FindStringSubmatch(filepath.Base(p))
+		if m == nil {
+			r.ungradable = true // toolgrade bfcl finds data by its file name
+		}
+		answers := filepath.Join(r.data, "possible_answer", filepath.Base(p))
+		if _, err := os.Stat(answers); err != nil {
+			if m != nil && bfclCategoryKind(m[1]) == "ast" {
+				r.ungradable = true
+			}
+			continue
+		}
+		err = readJSONLines(answers, func(_ int, v any) error {
+			o, _ := v.(toolgrade.Object)
+			id, _ := o.Get("id")
+			if s, ok := id.(string); ok {
+				r.answers[s], _ = o.Get("ground_truth")
+			}
+			return nil
+		})
+		if err != nil {
+			r.close()
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// add writes a run's BFCL result line. Runs whose case could not be read
+// have no BFCL id and are left to the run file.
+func (r *bfclResults) add(run *runner.Run) error {
+	if run.Case == nil {
+		return nil
+	}
+	if gt, ok := r.answers[run.ID]; ok && !run.Case.Raw.Has("possible_answer") {
+		run.Case.Raw = append(run.Case.Raw, toolgrade.Member{Key: "possible_answer", Value: gt})
+	}
+	w := r.writers[run.Case.Source]
+	if w == nil {
+		return nil
+	}
+	if _, err := w.Write(append(run.AppendBFCL(nil), '\n')); err != nil {
+		return err
+	}
+	return nil
+}
+
+// close flushes and closes the files; it may be called twice.
+func (r *bfclResults) close() error {
+	if r == nil {
+		return nil
+	}
+	var errs []error
+	for _, w := range r.writers {
+		errs = append(errs, w.Flush())
+	}
+	for _, fh := range r.handles {
+		if err := fh.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
+			errs = append(errs, err)
+		}
+	}
+	r.writers = map[string]*bufio.Writer{}
+	return errors.Join(errs...)
+}

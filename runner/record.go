@@ -1,0 +1,493 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toolgrade/toolgrade"
+)
+
+// The kinds of processing error.
+const (
+	// BadCase: the case could not be read, or has nothing to send.
+	BadCase = "bad_case"
+	// ModelError: no usable response: an HTTP error after retries, a
+	// timeout, a reply that is not a chat completion.
+	ModelError = "model_error"
+	// MalformedReply: a chat completion whose tool calls cannot be read.
+	MalformedReply = "malformed_reply"
+	// InvalidArguments: a call whose arguments are not valid JSON (or, for
+	// a text protocol, a call that does not parse).
+	InvalidArguments = "invalid_arguments"
+	// UnknownTool: a call to a tool the case does not offer.
+	UnknownTool = "unknown_tool"
+	// Refusal: the reply carries a refusal.
+	Refusal = "refusal"
+	// EmptyReply: the reply has neither text nor tool calls.
+	EmptyReply = "empty_reply"
+)
+
+// Why a run ended.
+const (
+	StopAnswered = "answered"  // a reply without calls
+	StopCalled   = "called"    // single-turn: the reply made calls
+	StopMaxSteps = "max_steps" // multi-turn: the step limit was hit
+	StopError    = "error"     // the case could not be run to its end
+)
+
+// A Run is one case put through the model: what was sent, what came back,
+// the calls found, and what went wrong.
+type Run struct {
+	ID       string
+	Case     *toolgrade.Case // the case as read; nil when it could not be
+	Model    string
+	Protocol string // "" for native tool calling
+	BFCL     bool   // the case is a BFCL question entry
+
+	Steps []Step
+	// Calls are the calls of every step, in order, named as the case
+	// names its tools, each with the output fed back to the model, if
+	// any.
+	Calls []toolgrade.Call
+	// Text is the last reply's text: the model's final answer.
+	Text string
+	// Trajectory is the conversation in the Chat Completions message
+	// form: the input messages, then each reply (its calls in
+	// tool_calls, named as the case names its tools) and the tool
+	// results fed back. A text protocol's calls appear as tool_calls
+	// too; what was really sent is in Steps.
+	Trajectory []any
+
+	Usage   toolgrade.Usage // tokens the replies report, requests sent and cached
+	Latency time.Duration   // the time spent waiting for replies
+	Stop    string          // why the run ended (StopAnswered, ...)
+
+	// Problems are the processing errors, in order.
+	Problems []Problem
+	// Notes say what else is worth knowing: a call without a recorded
+	// output, a step limit reached.
+	Notes []string
+	// Error is set when the case could not be run to its end; it is then
+	// graded as an error, not by its calls.
+	Error string
+}
+
+// A Step is one request and its response.
+type Step struct {
+	Request  toolgrade.Object // the request body
+	Response any              // the response; nil when none came
+	Latency  time.Duration
+	Usage    toolgrade.Usage
+	Calls    []toolgrade.Call // the reply's calls, named as the case names its tools
+	Error    string
+}
+
+// A Problem is one processing error.
+type Problem struct {
+	Kind    string // BadCase, ModelError, ...
+	Step    int    // the step (from 1); 0 for the case itself
+	Message string
+}
+
+func (r *Run) problem(kind string, step int, msg string) {
+	r.Problems = append(r.Problems, Problem{Kind: kind, Step: step, Message: msg})
+}
+
+// fail records a problem that ends the run.
+func (r *Run) fail(kind string, step int, msg string) {
+	r.problem(kind, step, msg)
+	r.Error = msg
+	r.Stop = StopError
+}
+
+// replacedKeys are the case fields a run line writes anew: the calls, the
+// final answer and the trajectory (with the aliases package dataset reads),
+// and an earlier run. The values they had are kept under run.replaced.
+var replacedKeys = []string{
+	"tools_called", "toolsCalled",
+	"actual_output", "generated_response", "actual_response",
+	"trajectory", "agent_trajectory",
+	"run",
+}
+
+// AppendJSON appends the run's line of a run file, without the newline:
+// the case's own fields as read, then
+//
+//   - "tools_called": the calls, {"name", "args", "id", "output"}, with
+//     arguments that are not JSON kept as their text (read back as
+//     invalid calls);
+//   - "actual_output": the last reply's text, or null;
+//   - "trajectory": the conversation (see [Run.Trajectory]);
+//   - "run": {"model", "protocol", "stop", "latency_ms", "usage",
+//     "steps": [{"request", "response", "latency_ms", "usage", "calls",
+//     "error"}], "processing_errors": [{"kind", "step", "message"}],
+//     "notes", "error", "replaced"}.
+//
+// The line is a case that toolgrade eval grades as the run did: an "id" is
+// added when the case had none, and the case's own calls, answer and
+// trajectory move to run.replaced. A run whose case could not be read is
+// {"id", "run"}.
+func (r *Run) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	first := true
+	key := func(k string) {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = toolgrade.AppendJSONString(b, k)
+		b = append(b, ':')
+	}
+	var raw, replaced toolgrade.Object
+	if r.Case != nil {
+		raw = caseObject(r.Case)
+	}
+	if id, _ := raw.Get("id"); id == nil {
+		key("id")
+		b = toolgrade.AppendJSONString(b, r.ID)
+	}
+	for _, m := range raw {
+		if slices.Contains(replacedKeys, m.Key) {
+			replaced = append(replaced, m)
+			continue
+		}
+		if m.Key == "id" && m.Value == nil {
+			continue
+		}
+		key(m.Key)
+		b = toolgrade.AppendJSON(b, m.Value)
+	}
+	if r.Case != nil {
+		key("tools_called")
+		b = appendCalls(b, r.Calls)
+		key("actual_output")
+		if r.Text == "" {
+			b = append(b, "null"...)
+		} else {
+			b = toolgrade.AppendJSONString(b, r.Text)
+		}
+		key("trajectory")
+		b = toolgrade.AppendJSON(b, nonNil(r.Trajectory))
+	}
+	key("run")
+	return append(r.appendRun(b, replaced), '}')
+}
+
+// caseObject is the case as read; a case built in code, which has none, is
+// written with its id, input, expected calls and output, and tools.
+func caseObject(c *toolgrade.Case) toolgrade.Object {
+	if c.Raw != nil {
+		return c.Raw
+	}
+	o := toolgrade.Object{{Key: "id", Value: c.ID}}
+	for _, m := range []toolgrade.Member{
+		{Key: "input", Value: c.Input},
+		{Key: "expected_output", Value: c.ExpectedOutput},
+		{Key: "available_tools", Value: c.AvailableTools},
+		{Key: "expected_trajectory", Value: c.ExpectedTrajectory},
+	} {
+		if m.Value != nil {
+			o = append(o, m)
+		}
+	}
+	if c.Expected != nil {
+		calls, _ := toolgrade.ParseJSON(appendCalls(nil, c.Expected))
+		o = append(o, toolgrade.Member{Key: "expected_tools", Value: calls})
+	}
+	return o
+}
+
+func nonNil(l []any) []any {
+	if l == nil {
+		return []any{}
+	}
+	return l
+}
+
+func (r *Run) appendRun(b []byte, replaced toolgrade.Object) []byte {
+	b = append(b, `{"model":`...)
+	b = toolgrade.AppendJSONString(b, r.Model)
+	b = append(b, `,"protocol":`...)
+	if r.Protocol == "" {
+		b = append(b, `"native"`...)
+	} else {
+		b = toolgrade.AppendJSONString(b, r.Protocol)
+	}
+	b = append(b, `,"stop":`...)
+	b = toolgrade.AppendJSONString(b, r.Stop)
+	b = append(b, `,"latency_ms":`...)
+	b = appendMillis(b, r.Latency)
+	b = append(b, `,"usage":`...)
+	b = appendUsage(b, r.Usage)
+	b = append(b, `,"steps":[`...)
+	for i, st := range r.Steps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"request":`...)
+		b = toolgrade.AppendJSON(b, st.Request)
+		b = append(b, `,"response":`...)
+		b = toolgrade.AppendJSON(b, st.Response)
+		b = append(b, `,"latency_ms":`...)
+		b = appendMillis(b, st.Latency)
+		b = append(b, `,"usage":`...)
+		b = appendUsage(b, st.Usage)
+		b = append(b, `,"calls":`...)
+		b = appendCalls(b, st.Calls)
+		if st.Error != "" {
+			b = append(b, `,"error":`...)
+			b = toolgrade.AppendJSONString(b, st.Error)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `],"processing_errors":[`...)
+	for i, p := range r.Problems {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"kind":`...)
+		b = toolgrade.AppendJSONString(b, p.Kind)
+		b = append(b, `,"step":`...)
+		b = strconv.AppendInt(b, int64(p.Step), 10)
+		b = append(b, `,"message":`...)
+		b = toolgrade.AppendJSONString(b, p.Message)
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if len(r.Notes) > 0 {
+		b = append(b, `,"notes":[`...)
+		for i, n := range r.Notes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = toolgrade.AppendJSONString(b, n)
+		}
+		b = append(b, ']')
+	}
+	if r.Error != "" {
+		b = append(b, `,"error":`...)
+		b = toolgrade.AppendJSONString(b, r.Error)
+	}
+	if len(replaced) > 0 {
+		b = append(b, `,"replaced":`...)
+		b = toolgrade.AppendJSON(b, replaced)
+	}
+	return append(b, '}')
+}
+
+// appendCalls writes calls in the case format. Arguments that did not
+// parse are written as their text, and arguments that are a JSON string
+// as JSON text, so that reading them back (a string is parsed as JSON
+// text) gives the same call.
+func appendCalls(b []byte, calls []toolgrade.Call) []byte {
+	b = append(b, '[')
+	for i, c := range calls {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":`...)
+		b = toolgrade.AppendJSONString(b, c.Name)
+		switch a := c.Args.(type) {
+		case nil:
+			if c.Invalid {
+				b = append(b, `,"args":`...)
+				b = toolgrade.AppendJSONString(b, c.ArgsRaw)
+			}
+		case string:
+			b = append(b, `,"args":`...)
+			b = toolgrade.AppendJSONString(b, string(toolgrade.AppendJSONString(nil, a)))
+		default:
+			b = append(b, `,"args":`...)
+			b = toolgrade.AppendJSON(b, a)
+		}
+		if c.ID != "" {
+			b = append(b, `,"id":`...)
+			b = toolgrade.AppendJSONString(b, c.ID)
+		}
+		if c.Output != nil {
+			b = append(b, `,"output":`...)
+			b = toolgrade.AppendJSON(b, c.Output)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+func appendUsage(b []byte, u toolgrade.Usage) []byte {
+	b = append(b, `{"prompt_tokens":`...)
+	b = strconv.AppendInt(b, u.PromptTokens, 10)
+	b = append(b, `,"completion_tokens":`...)
+	b = strconv.AppendInt(b, u.CompletionTokens, 10)
+	b = append(b, `,"requests":`...)
+	b = strconv.AppendInt(b, u.Requests, 10)
+	b = append(b, `,"cached_requests":`...)
+	b = strconv.AppendInt(b, u.CachedRequests, 10)
+	return append(b, '}')
+}
+
+func appendMillis(b []byte, d time.Duration) []byte {
+	return strconv.AppendFloat(b, float64(d.Microseconds())/1000, 'f', -1, 64)
+}
+
+// AppendBFCL appends the run's line of a BFCL result file, without the
+// newline, in the form toolgrade bfcl (and BFCL's own checker) reads:
+// {"id", "result", "input_token_count", "output_token_count", "latency"}.
+// The result is the list of calls, [{"<function>": {<arguments>}}], named
+// as BFCL names its functions (the run sent "math.factorial" as
+// "math_factorial" and maps the calls back), with arguments that are not
+// JSON kept as their text; or the reply's text when it made no call; or
+// "Error during inference: ..." when the run failed. The latency is in
+// seconds.
+func (r *Run) AppendBFCL(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = toolgrade.AppendJSONString(b, r.ID)
+	b = append(b, `,"result":`...)
+	switch {
+	case r.Error != "":
+		b = toolgrade.AppendJSONString(b, "Error during inference: "+r.Error)
+	case len(r.Calls) == 0:
+		b = toolgrade.AppendJSONString(b, r.Text)
+	default:
+		b = append(b, '[')
+		for i, c := range r.Calls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '{')
+			b = toolgrade.AppendJSONString(b, c.Name)
+			b = append(b, ':')
+			switch {
+			case c.Invalid:
+				b = toolgrade.AppendJSONString(b, c.ArgsRaw)
+			case c.Args == nil:
+				b = append(b, "{}"...)
+			default:
+				b = toolgrade.AppendJSON(b, c.Args)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"input_token_count":`...)
+	b = strconv.AppendInt(b, r.Usage.PromptTokens, 10)
+	b = append(b, `,"output_token_count":`...)
+	b = strconv.AppendInt(b, r.Usage.CompletionTokens, 10)
+	b = append(b, `,"latency":`...)
+	b = strconv.AppendFloat(b, r.Latency.Seconds(), 'f', -1, 64)
+	return append(b, '}')
+}
+
+// RunError returns the error a run-file line records for its case (its
+// run.error), or "" when the case ran, or is no run-file line.
+func RunError(c *toolgrade.Case) string {
+	run, _ := c.Raw.Get("run")
+	msg, _ := get(run, "error").(string)
+	return msg
+}
+
+// Records passes a stream of case records on, making each run-file line
+// whose run failed (see [RunError]) an error record, so that a case that
+// was an error result when it ran is one again when its run file is
+// graded offline. Other records pass unchanged.
+func Records(src iter.Seq2[toolgrade.Record, error]) iter.Seq2[toolgrade.Record, error] {
+	return func(yield func(toolgrade.Record, error) bool) {
+		for rec, err := range src {
+			if rec != nil {
+				rec = runRecord{rec}
+			}
+			if !yield(rec, err) {
+				return
+			}
+		}
+	}
+}
+
+type runRecord struct{ toolgrade.Record }
+
+func (r runRecord) Decode() (*toolgrade.Case, error) {
+	c, err := r.Record.Decode()
+	if err != nil || c == nil {
+		return c, err
+	}
+	if msg := RunError(c); msg != "" {
+		return c, errors.New(msg)
+	}
+	return c, nil
+}
+
+// A Tally counts a run's cases, processing errors and model usage, for
+// its summary.
+type Tally struct {
+	Cases int
+	// WithErrors counts the cases with at least one processing error;
+	// Kinds counts cases by each kind of processing error they had.
+	WithErrors int
+	Kinds      map[string]int
+	Steps      int
+	Usage      toolgrade.Usage
+	Latency    time.Duration
+}
+
+// Add counts one run.
+func (t *Tally) Add(r *Run) {
+	t.Cases++
+	t.Steps += len(r.Steps)
+	t.Usage.Add(r.Usage)
+	t.Latency += r.Latency
+	if len(r.Problems) == 0 {
+		return
+	}
+	t.WithErrors++
+	if t.Kinds == nil {
+		t.Kinds = map[string]int{}
+	}
+	seen := map[string]bool{}
+	for _, p := range r.Problems {
+		if !seen[p.Kind] {
+			seen[p.Kind] = true
+			t.Kinds[p.Kind]++
+		}
+	}
+}
+
+// ErrorRate is the share of cases with a processing error.
+func (t *Tally) ErrorRate() float64 {
+	if t.Cases == 0 {
+		return 0
+	}
+	return float64(t.WithErrors) / float64(t.Cases)
+}
+
+// WriteText writes the tally as two lines:
+//
+//	model: 10 cases, 14 requests (4 from the cache), 5210 prompt + 318 completion tokens, 1.20s waiting per case
+//	processing errors: 3 of 10 cases (30.0%): 1 invalid_arguments, 2 model_error
+func (t *Tally) WriteText(w io.Writer) error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "model: %d cases, %d requests", t.Cases, t.Usage.Requests)
+	if t.Usage.CachedRequests > 0 {
+		fmt.Fprintf(&sb, " (%d from the cache)", t.Usage.CachedRequests)
+	}
+	fmt.Fprintf(&sb, ", %d prompt + %d completion tokens", t.Usage.PromptTokens, t.Usage.CompletionTokens)
+	if t.Cases > 0 {
+		fmt.Fprintf(&sb, ", %.2fs waiting per case", t.Latency.Seconds()/float64(t.Cases))
+	}
+	fmt.Fprintf(&sb, "\nprocessing errors: %d of %d cases (%.1f%%)", t.WithErrors, t.Cases, 100*t.ErrorRate())
+	for i, k := range slices.Sorted(maps.Keys(t.Kinds)) {
+		sep := ", "
+		if i == 0 {
+			sep = ": "
+		}
+		fmt.Fprintf(&sb, "%s%d %s", sep, t.Kinds[k], k)
+	}
+	sb.WriteByte('\n')
+	_, err := io.WriteString(w, sb.String())
+	return err
+}

@@ -1,0 +1,228 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/schema"
+)
+
+// inputMessages turns what a case asks into the chat messages sent first:
+// its input as text (one user message), content parts (one user message
+// with those parts: text, image_url, input_audio, file), or chat messages
+// (sent as given); a case without input may give "messages". A BFCL entry
+// sends its question, which must be a single turn.
+func inputMessages(c *toolgrade.Case, bfcl bool) ([]any, error) {
+	if bfcl {
+		q, _ := c.Raw.Get("question")
+		turns, ok := q.([]any)
+		if !ok || len(turns) == 0 {
+			return nil, &toolgrade.FieldError{Path: "question", Err: fmt.Errorf("want a list of turns, got %s", toolgrade.Kind(q))}
+		}
+		if len(turns) > 1 {
+			return nil, &toolgrade.FieldError{Path: "question", Err: fmt.Errorf("%d turns: BFCL's multi-turn entries need its executable functions; toolgrade run sends single-turn entries only", len(turns))}
+		}
+		msgs, ok := turns[0].([]any)
+		if !ok || !allMessages(msgs) {
+			return nil, &toolgrade.FieldError{Path: "question[0]", Err: errors.New("want a list of chat messages")}
+		}
+		return msgs, nil
+	}
+	in, field := c.Input, "input"
+	if in == nil {
+		if m, ok := c.Raw.Get("messages"); ok {
+			in, field = m, "messages"
+		}
+	}
+	bad := func(format string, args ...any) error {
+		return &toolgrade.FieldError{Path: field, Err: fmt.Errorf(format, args...)}
+	}
+	switch in := in.(type) {
+	case nil:
+		return nil, errors.New("the case has no input to send (want input: text, content parts or chat messages)")
+	case string:
+		return []any{userMessage(in)}, nil
+	case []any:
+		if len(in) == 0 {
+			return nil, bad("empty list")
+		}
+		if allMessages(in) {
+			return in, nil
+		}
+		parts := make([]any, len(in))
+		for i, p := range in {
+			switch p := p.(type) {
+			case string:
+				parts[i] = toolgrade.Object{{Key: "type", Value: "text"}, {Key: "text", Value: p}}
+			case toolgrade.Object:
+				if !p.Has("type") {
+					return nil, bad("element %d: want a chat message (with a role) or a content part (with a type)", i)
+				}
+				parts[i] = p
+			default:
+				return nil, bad("element %d: want a chat message or a content part, got %s", i, toolgrade.Kind(p))
+			}
+		}
+		return []any{userMessage(parts)}, nil
+	case toolgrade.Object:
+		switch {
+		case in.Has("messages"):
+			m, _ := in.Get("messages")
+			if msgs, ok := m.([]any); ok && len(msgs) > 0 && allMessages(msgs) {
+				return msgs, nil
+			}
+			return nil, bad("messages: want a list of chat messages")
+		case in.Has("role"):
+			return []any{in}, nil
+		case in.Has("type"):
+			return []any{userMessage([]any{in})}, nil
+		}
+		return nil, bad("want text, content parts or chat messages, got an object with keys %s", strings.Join(in.Keys(), ", "))
+	}
+	return nil, bad("want text, content parts or chat messages, got %s", toolgrade.Kind(in))
+}
+
+func userMessage(content any) toolgrade.Object {
+	return toolgrade.Object{{Key: "role", Value: "user"}, {Key: "content", Value: content}}
+}
+
+func allMessages(l []any) bool {
+	for _, e := range l {
+		if o, ok := e.(toolgrade.Object); !ok || !o.Has("role") {
+			return false
+		}
+	}
+	return true
+}
+
+// caseTools reads the tools a case offers: a BFCL entry's function docs,
+// else its available_tools, else the run's tools.
+func caseTools(c *toolgrade.Case, bfcl bool, fallback []toolgrade.Tool) ([]toolgrade.Tool, error) {
+	field, given := "available_tools", c.AvailableTools
+	if bfcl {
+		field, given = "function", nil
+		given, _ = c.Raw.Get("function")
+	}
+	if given == nil {
+		return fallback, nil
+	}
+	tools, err := schema.Parse(given)
+	if err != nil {
+		return nil, toolgrade.InField(field, err)
+	}
+	return tools, nil
+}
+
+// maxNameLen is the longest tool name OpenAI accepts.
+const maxNameLen = 64
+
+// apiNames gives each tool a name OpenAI's tools accept (letters, digits,
+// "_" and "-", at most 64 bytes): other characters become "_" (BFCL's
+// "math.factorial" is sent as "math_factorial"), long names are cut, and a
+// name already taken gets "_2", "_3", ... The map leads back from the sent
+// names to the tools' own.
+func apiNames(tools []toolgrade.Tool) ([]string, map[string]string) {
+	sent := make([]string, len(tools))
+	back := make(map[string]string, len(tools))
+	for i, t := range tools {
+		base := sanitize(t.Name)
+		name := base
+		for n := 2; ; n++ {
+			if own, taken := back[name]; !taken || own == t.Name {
+				break
+			}
+			suffix := "_" + strconv.Itoa(n)
+			name = base[:min(len(base), maxNameLen-len(suffix))] + suffix
+		}
+		sent[i] = name
+		back[name] = t.Name
+	}
+	return sent, back
+}
+
+func sanitize(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			b[i] = '_'
+		}
+	}
+	if len(b) == 0 {
+		return "_"
+	}
+	return string(b[:min(len(b), maxNameLen)])
+}
+
+// functionTools writes tools in the Chat Completions form, {"type":
+// "function", "function": {"name", "description", "parameters"}}, under
+// the given names.
+func functionTools(tools []toolgrade.Tool, names []string) []any {
+	out := make([]any, len(tools))
+	for i, t := range tools {
+		fn := toolgrade.Object{{Key: "name", Value: names[i]}}
+		if t.Description != "" {
+			fn = append(fn, toolgrade.Member{Key: "description", Value: t.Description})
+		}
+		params := t.Parameters
+		if params == nil {
+			params = toolgrade.Object{{Key: "type", Value: "object"}, {Key: "properties", Value: toolgrade.Object{}}}
+		}
+		fn = append(fn, toolgrade.Member{Key: "parameters", Value: params})
+		out[i] = toolgrade.Object{{Key: "type", Value: "function"}, {Key: "function", Value: fn}}
+	}
+	return out
+}
+
+// toolPrompt is the system prompt that offers the tools to a model without
+// native tool calling, and tells it how to call them in the protocol the
+// run parses.
+func toolPrompt(tools []toolgrade.Tool, protocol string) string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	var defs []byte
+	for i, t := range functionTools(tools, names) {
+		if i > 0 {
+			defs = append(defs, '\n')
+		}
+		defs = toolgrade.AppendJSON(defs, t)
+	}
+	var sb strings.Builder
+	sb.WriteString("You may call functions to help with the user's request. These functions are available, each described by a JSON Schema of its arguments:\n")
+	switch protocol {
+	case "hermes":
+		sb.WriteString("<tools>\n")
+		sb.Write(defs)
+		sb.WriteString("\n</tools>\n\nTo call a function, write a JSON object with its name and arguments inside <tool_call></tool_call> tags, one pair of tags per call:\n<tool_call>\n{\"name\": \"<function name>\", \"arguments\": {\"<argument>\": <value>}}\n</tool_call>")
+	case "json":
+		sb.Write(defs)
+		sb.WriteString("\n\nTo call functions, reply with nothing but a JSON list of the calls:\n[{\"name\": \"<function name>\", \"arguments\": {\"<argument>\": <value>}}]")
+	case "pythonic":
+		sb.Write(defs)
+		sb.WriteString("\n\nTo call functions, reply with nothing but a Python list of the calls, with keyword arguments:\n[function_name(argument=value, other_argument=value)]")
+	}
+	sb.WriteString("\nIf no function fits the request, answer in plain text instead.")
+	return sb.String()
+}
+
+// withSystem puts a system prompt before the messages, joined to a system
+// message that already opens them (chat templates often allow one).
+func withSystem(msgs []any, prompt string) []any {
+	if len(msgs) > 0 {
+		if m, ok := msgs[0].(toolgrade.Object); ok {
+			role, _ := m.Get("role")
+			content, _ := m.Get("content")
+			if text, isText := content.(string); (role == "system" || role == "developer") && isText {
+				joined := append(toolgrade.Object(nil), m...)
+				joined.Set("content", prompt+"\n\n"+text)
+				return append([]any{joined}, msgs[1:]...)
+			}
+		}
+	}
+	sys := toolgrade.Object{{Key: "role", Value: "system"}, {Key: "content", Value: prompt}}
+	return append([]any{sys}, msgs...)
+}
