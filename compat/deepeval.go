@@ -204,7 +204,7 @@ func (m *DeepEval) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.Metri
 			if err != nil {
 				return fail(fmt.Errorf("tool selection judge: %w", err))
 			}
-			r.Components = map[string]float64{"tool_correctness": r.Score, "tool_selection": v.Score}
+			r.Components = map[string]float64{"deterministic": r.Score, "tool_selection": v.Score}
 			final := min(r.Score, v.Score)
 			if m.opts.StrictMode && final < 1 {
 				final = 0
