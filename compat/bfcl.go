@@ -294,7 +294,7 @@ func bfclFindDoc(docs any, name any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if bfclEqual(dn, name) {
+		if pyEqual(dn, name) {
 			return d, nil
 		}
 	}
@@ -686,7 +686,7 @@ func bfclListCheck(name string, value []any, options any) (BFCLVerdict, error) {
 		want[i] = l
 	}
 	for _, w := range want {
-		if bfclEqual(any(got), w) {
+		if pyEqual(any(got), w) {
 			return bfclOK, nil
 		}
 	}
@@ -854,40 +854,6 @@ func bfclKindOf(v any) bfclKind {
 
 func bfclTypeName(v any) string { return bfclKindOf(v).String() }
 
-// bfclEqual is Python's == (see pyEqual), with the converters' NaN equal to
-// nothing.
-func bfclEqual(a, b any) bool {
-	switch a := a.(type) {
-	case []any:
-		bl, ok := b.([]any)
-		if !ok || len(a) != len(bl) {
-			return false
-		}
-		for i := range a {
-			if !bfclEqual(a[i], bl[i]) {
-				return false
-			}
-		}
-		return true
-	case toolgrade.Object:
-		bo, ok := b.(toolgrade.Object)
-		if !ok || len(a) != len(bo) {
-			return false
-		}
-		for _, m := range a {
-			bv, ok := bo.Get(m.Key)
-			if !ok || !bfclEqual(m.Value, bv) {
-				return false
-			}
-		}
-		return true
-	}
-	if a == bfclNaN || b == bfclNaN {
-		return false
-	}
-	return pyEqual(a, b)
-}
-
 // bfclHashable reports whether Python could use v as a dict key.
 func bfclHashable(v any) bool {
 	switch v.(type) {
@@ -904,7 +870,7 @@ func bfclContains(container, item any) (bool, error) {
 	switch c := container.(type) {
 	case []any:
 		for _, e := range c {
-			if bfclEqual(e, item) {
+			if pyEqual(e, item) {
 				return true, nil
 			}
 		}

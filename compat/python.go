@@ -11,8 +11,8 @@ import (
 )
 
 // pyEqual is Python's == on values decoded by json.loads: True == 1 == 1.0,
-// False == 0 == -0.0, ints compare exactly with floats, dicts ignore key
-// order, lists are ordered, and "1" != 1.
+// False == 0 == -0.0, ints compare exactly with floats, NaN equals nothing,
+// dicts ignore key order, lists are ordered, and "1" != 1.
 func pyEqual(a, b any) bool {
 	switch a := a.(type) {
 	case nil:
@@ -22,14 +22,14 @@ func pyEqual(a, b any) bool {
 		case bool:
 			return a == b
 		case json.Number:
-			return toolgrade.CompareNumbers(boolNumber(a), b) == 0
+			return pyNumbersEqual(boolNumber(a), b)
 		}
 	case json.Number:
 		switch b := b.(type) {
 		case json.Number:
-			return toolgrade.CompareNumbers(a, b) == 0
+			return pyNumbersEqual(a, b)
 		case bool:
-			return toolgrade.CompareNumbers(a, boolNumber(b)) == 0
+			return pyNumbersEqual(a, boolNumber(b))
 		}
 	case string:
 		bs, ok := b.(string)
@@ -59,6 +59,16 @@ func pyEqual(a, b any) bool {
 		return true
 	}
 	return false
+}
+
+// pyNumbersEqual compares numbers as Python does, where NaN (which JSON
+// lacks but converters of other literals can produce, spelled "NaN")
+// equals nothing, itself included.
+func pyNumbersEqual(a, b json.Number) bool {
+	if a == "NaN" || b == "NaN" {
+		return false
+	}
+	return toolgrade.CompareNumbers(a, b) == 0
 }
 
 func boolNumber(b bool) json.Number {
