@@ -29,14 +29,22 @@ type Call struct {
 
 // String writes the call as name(args) for messages, e.g.
 // get_weather({"city":"Paris"}).
-func (c Call) String() string {
-	if c.Invalid {
-		return c.Name + "(<invalid JSON: " + strconv.Quote(shorten(c.ArgsRaw, 60)) + ">)"
+func (c Call) String() string { return string(c.AppendString(nil)) }
+
+// AppendString appends what [Call.String] returns to dst.
+func (c *Call) AppendString(dst []byte) []byte {
+	dst = append(dst, c.Name...)
+	switch {
+	case c.Invalid:
+		dst = append(dst, "(<invalid JSON: "...)
+		dst = strconv.AppendQuote(dst, shorten(c.ArgsRaw, 60))
+		return append(dst, ">)"...)
+	case c.Args == nil:
+		return append(dst, "()"...)
 	}
-	if c.Args == nil {
-		return c.Name + "()"
-	}
-	return c.Name + "(" + Format(c.Args) + ")"
+	dst = append(dst, '(')
+	dst = AppendFormat(dst, c.Args)
+	return append(dst, ')')
 }
 
 func shorten(s string, n int) string {

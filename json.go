@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
+	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -27,125 +30,194 @@ func (e *SyntaxError) Error() string {
 // bool, string, [json.Number], []any or [Object]. Object members keep their
 // order; numbers keep their spelling. Invalid UTF-8 becomes U+FFFD. Trailing
 // data other than white space is an error.
-func ParseJSON(data []byte) (any, error) {
-	p := parser{data: data}
-	p.skipSpace()
-	v, err := p.value(0)
+//
+// ParseJSON copies data once and the result shares that copy, so data may
+// be reused as soon as ParseJSON returns. Values of one document share
+// their memory: a string kept from a document keeps the copy alive, and a
+// value kept keeps up to a few kilobytes of its neighbours (see slab.go);
+// clone what is kept from a large document that is otherwise dropped.
+func ParseJSON(data []byte) (any, error) { return parse(string(data)) }
+
+// ParseJSONString is ParseJSON for text, as tool-call arguments usually are.
+// Strings and numbers in the result share memory with s (Go strings are
+// immutable, so nothing is copied).
+func ParseJSONString(s string) (any, error) { return parse(s) }
+
+func parse(data string) (any, error) {
+	p := parsers.Get().(*parser)
+	p.data = data
+	v, err := p.document()
+	p.data = ""
+	parsers.Put(p)
+	return v, err
+}
+
+// parsers keep their stacks between documents, so that reading a container
+// grows no slice: it is copied from the stack into the document's slab at
+// its final size.
+var parsers = sync.Pool{New: func() any { return new(parser) }}
+
+// maxPooledStack bounds the stacks a pooled parser keeps.
+const maxPooledStack = 4096
+
+// A parser reads one document. Containers are read onto stacks shared by
+// the whole document (elems for arrays, members for objects) and copied out
+// once their size is known; a finished container truncates the stack back
+// to where it began, so that an enclosing one continues where it was.
+//
+// The read position is passed in and returned rather than kept in the
+// parser, so that it stays in a register: this is the innermost loop of
+// reading a dataset.
+type parser struct {
+	data    string
+	elems   []any
+	members []Member
+	slab    slab // the document's values; never reused
+
+	// The deepest the stacks went in this document: a finished container
+	// leaves its entries behind (they are overwritten by the next ones),
+	// and the document clears them all once at its end.
+	elemsUsed, membersUsed int
+}
+
+func (p *parser) document() (any, error) {
+	d := p.data
+	v, i, err := p.value(skipSpace(d, 0), 0)
+	if err == nil {
+		if i = skipSpace(d, i); i < len(d) {
+			err = p.errorf(i, "unexpected %s after the value", p.describe(i))
+		}
+	}
+	// Drop what the document left on the stacks, so that the pool keeps
+	// nothing alive, and stacks grown by a huge document, so that it keeps
+	// little memory.
+	clear(p.elems[:max(p.elemsUsed, len(p.elems))])
+	clear(p.members[:max(p.membersUsed, len(p.members))])
+	p.elems, p.members = p.elems[:0], p.members[:0]
+	p.elemsUsed, p.membersUsed = 0, 0
+	p.slab = slab{}
+	if cap(p.elems) > maxPooledStack {
+		p.elems = nil
+	}
+	if cap(p.members) > maxPooledStack {
+		p.members = nil
+	}
 	if err != nil {
 		return nil, err
-	}
-	p.skipSpace()
-	if p.pos < len(p.data) {
-		return nil, p.errorf("unexpected %s after the value", p.describe())
 	}
 	return v, nil
 }
 
-// ParseJSONString is ParseJSON for text, as tool-call arguments usually are.
-func ParseJSONString(s string) (any, error) { return ParseJSON([]byte(s)) }
-
-type parser struct {
-	data []byte
-	pos  int
+// errorf reports a syntax error at byte offset i.
+func (p *parser) errorf(i int, format string, args ...any) error {
+	line := 1 + strings.Count(p.data[:min(i, len(p.data))], "\n")
+	return &SyntaxError{Msg: fmt.Sprintf(format, args...), Offset: i, Line: line}
 }
 
-func (p *parser) errorf(format string, args ...any) error {
-	line := 1
-	for _, c := range p.data[:min(p.pos, len(p.data))] {
-		if c == '\n' {
-			line++
-		}
-	}
-	return &SyntaxError{Msg: fmt.Sprintf(format, args...), Offset: p.pos, Line: line}
-}
-
-func (p *parser) describe() string {
-	if p.pos >= len(p.data) {
+// describe names what is at offset i, for errors.
+func (p *parser) describe(i int) string {
+	if i >= len(p.data) {
 		return "end of input"
 	}
-	r, _ := utf8.DecodeRune(p.data[p.pos:])
+	r, _ := utf8.DecodeRuneInString(p.data[i:])
 	return strconv.QuoteRune(r)
 }
 
-func (p *parser) skipSpace() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
+// skipSpace returns the offset of the first byte at or after i that is not
+// JSON white space.
+func skipSpace(d string, i int) int {
+	// Most calls find no space at all: one comparison decides.
+	for i < len(d) && d[i] <= ' ' {
+		switch d[i] {
 		case ' ', '\t', '\n', '\r':
-			p.pos++
+			i++
 		default:
-			return
+			return i
 		}
 	}
+	return i
 }
 
-func (p *parser) value(depth int) (any, error) {
+// value reads the value at offset i and returns it with the offset after it.
+func (p *parser) value(i, depth int) (any, int, error) {
+	d := p.data
 	if depth > maxDepth {
-		return nil, p.errorf("nesting deeper than %d", maxDepth)
+		return nil, i, p.errorf(i, "nesting deeper than %d", maxDepth)
 	}
-	if p.pos >= len(p.data) {
-		return nil, p.errorf("unexpected end of input, want a value")
+	if i >= len(d) {
+		return nil, i, p.errorf(i, "unexpected end of input, want a value")
 	}
-	switch c := p.data[p.pos]; c {
+	switch c := d[i]; c {
 	case '{':
-		return p.object(depth)
+		return p.object(i, depth)
 	case '[':
-		return p.array(depth)
+		return p.array(i, depth)
 	case '"':
-		return p.string()
+		s, j, err := p.string(i)
+		if err != nil || s == "" {
+			return s, j, err
+		}
+		return p.slab.string(s, stringType, len(d)-j), j, nil
 	case 't':
-		return true, p.literal("true")
+		j, err := p.literal(i, "true")
+		return true, j, err
 	case 'f':
-		return false, p.literal("false")
+		j, err := p.literal(i, "false")
+		return false, j, err
 	case 'n':
-		return nil, p.literal("null")
+		j, err := p.literal(i, "null")
+		return nil, j, err
 	default:
 		if c == '-' || c >= '0' && c <= '9' {
-			return p.number()
+			return p.number(i)
 		}
-		return nil, p.errorf("unexpected %s, want a value", p.describe())
+		return nil, i, p.errorf(i, "unexpected %s, want a value", p.describe(i))
 	}
 }
 
-func (p *parser) literal(word string) error {
-	for i := range len(word) {
-		if p.pos >= len(p.data) || p.data[p.pos] != word[i] {
-			return p.errorf("unexpected %s, want %q", p.describe(), word)
+func (p *parser) literal(i int, word string) (int, error) {
+	d := p.data
+	for k := range len(word) {
+		if i >= len(d) || d[i] != word[k] {
+			return i, p.errorf(i, "unexpected %s, want %q", p.describe(i), word)
 		}
-		p.pos++
+		i++
 	}
-	return nil
+	return i, nil
 }
 
-func (p *parser) object(depth int) (any, error) {
-	p.pos++ // {
-	obj := Object{}
+// indexFrom is the number of members past which an object indexes its keys
+// to find repeats, instead of scanning them.
+const indexFrom = 16
+
+func (p *parser) object(i, depth int) (any, int, error) {
+	d := p.data
+	i = skipSpace(d, i+1) // past {
+	if i < len(d) && d[i] == '}' {
+		return Object{}, i + 1, nil
+	}
+	base := len(p.members)
 	var index map[string]int // for large objects with possible repeats
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		return obj, nil
-	}
 	for {
-		p.skipSpace()
-		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-			return nil, p.errorf("unexpected %s, want a string key", p.describe())
+		i = skipSpace(d, i)
+		if i >= len(d) || d[i] != '"' {
+			return nil, i, p.errorf(i, "unexpected %s, want a string key", p.describe(i))
 		}
-		key, err := p.string()
+		key, j, err := p.string(i)
 		if err != nil {
-			return nil, err
+			return nil, j, err
 		}
-		p.skipSpace()
-		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return nil, p.errorf("unexpected %s after object key, want ':'", p.describe())
+		i = skipSpace(d, j)
+		if i >= len(d) || d[i] != ':' {
+			return nil, i, p.errorf(i, "unexpected %s after object key, want ':'", p.describe(i))
 		}
-		p.pos++
-		p.skipSpace()
-		v, err := p.value(depth + 1)
+		v, j, err := p.value(skipSpace(d, i+1), depth+1)
 		if err != nil {
-			return nil, err
+			return nil, j, err
 		}
-		if len(obj) == 16 && index == nil {
-			index = make(map[string]int, 32)
+		obj := Object(p.members[base:])
+		if len(obj) == indexFrom && index == nil {
+			index = make(map[string]int, 2*indexFrom)
 			for i, m := range obj {
 				index[m.Key] = i
 			}
@@ -155,25 +227,28 @@ func (p *parser) object(depth int) (any, error) {
 				obj[i].Value = v
 			} else {
 				index[key] = len(obj)
-				obj = append(obj, Member{key, v})
+				p.members = append(p.members, Member{key, v})
 			}
 		} else if i := obj.index(key); i >= 0 {
 			obj[i].Value = v
 		} else {
-			obj = append(obj, Member{key, v})
+			p.members = append(p.members, Member{key, v})
 		}
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.errorf("unexpected end of input in object")
+		i = skipSpace(d, j)
+		if i >= len(d) {
+			return nil, i, p.errorf(i, "unexpected end of input in object")
 		}
-		switch p.data[p.pos] {
+		switch d[i] {
 		case ',':
-			p.pos++
+			i++
 		case '}':
-			p.pos++
-			return obj, nil
+			i++
+			obj := p.slab.object(p.members[base:], len(d)-i)
+			p.membersUsed = max(p.membersUsed, len(p.members))
+			p.members = p.members[:base]
+			return obj, i, nil
 		default:
-			return nil, p.errorf("unexpected %s in object, want ',' or '}'", p.describe())
+			return nil, i, p.errorf(i, "unexpected %s in object, want ',' or '}'", p.describe(i))
 		}
 	}
 }
@@ -187,127 +262,132 @@ func (o Object) index(key string) int {
 	return -1
 }
 
-func (p *parser) array(depth int) (any, error) {
-	p.pos++ // [
-	arr := []any{}
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
-		p.pos++
-		return arr, nil
+func (p *parser) array(i, depth int) (any, int, error) {
+	d := p.data
+	i = skipSpace(d, i+1) // past [
+	if i < len(d) && d[i] == ']' {
+		return []any{}, i + 1, nil
 	}
+	base := len(p.elems)
 	for {
-		p.skipSpace()
-		v, err := p.value(depth + 1)
+		v, j, err := p.value(skipSpace(d, i), depth+1)
 		if err != nil {
-			return nil, err
+			return nil, j, err
 		}
-		arr = append(arr, v)
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.errorf("unexpected end of input in array")
+		p.elems = append(p.elems, v)
+		i = skipSpace(d, j)
+		if i >= len(d) {
+			return nil, i, p.errorf(i, "unexpected end of input in array")
 		}
-		switch p.data[p.pos] {
+		switch d[i] {
 		case ',':
-			p.pos++
+			i++
 		case ']':
-			p.pos++
-			return arr, nil
+			i++
+			arr := p.slab.array(p.elems[base:], len(d)-i)
+			p.elemsUsed = max(p.elemsUsed, len(p.elems))
+			p.elems = p.elems[:base]
+			return arr, i, nil
 		default:
-			return nil, p.errorf("unexpected %s in array, want ',' or ']'", p.describe())
+			return nil, i, p.errorf(i, "unexpected %s in array, want ',' or ']'", p.describe(i))
 		}
 	}
 }
 
-func (p *parser) number() (any, error) {
-	start := p.pos
+func (p *parser) number(i int) (any, int, error) {
+	start := i
 	d := p.data
-	if d[p.pos] == '-' {
-		p.pos++
+	if d[i] == '-' {
+		i++
 	}
 	switch {
-	case p.pos < len(d) && d[p.pos] == '0':
-		p.pos++
-	case p.pos < len(d) && d[p.pos] >= '1' && d[p.pos] <= '9':
-		for p.pos < len(d) && d[p.pos] >= '0' && d[p.pos] <= '9' {
-			p.pos++
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && d[i] >= '1' && d[i] <= '9':
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
 		}
 	default:
-		return nil, p.errorf("invalid number: want a digit after '-'")
+		return nil, i, p.errorf(i, "invalid number: want a digit after '-'")
 	}
-	if p.pos < len(d) && d[p.pos] == '.' {
-		p.pos++
-		if p.pos >= len(d) || d[p.pos] < '0' || d[p.pos] > '9' {
-			return nil, p.errorf("invalid number: want a digit after '.'")
+	if i < len(d) && d[i] == '.' {
+		i++
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return nil, i, p.errorf(i, "invalid number: want a digit after '.'")
 		}
-		for p.pos < len(d) && d[p.pos] >= '0' && d[p.pos] <= '9' {
-			p.pos++
-		}
-	}
-	if p.pos < len(d) && (d[p.pos] == 'e' || d[p.pos] == 'E') {
-		p.pos++
-		if p.pos < len(d) && (d[p.pos] == '+' || d[p.pos] == '-') {
-			p.pos++
-		}
-		if p.pos >= len(d) || d[p.pos] < '0' || d[p.pos] > '9' {
-			return nil, p.errorf("invalid number: want a digit in the exponent")
-		}
-		for p.pos < len(d) && d[p.pos] >= '0' && d[p.pos] <= '9' {
-			p.pos++
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
 		}
 	}
-	return json.Number(d[start:p.pos]), nil
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return nil, i, p.errorf(i, "invalid number: want a digit in the exponent")
+		}
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	}
+	return p.slab.string(d[start:i], numberType, len(d)-i), i, nil
 }
 
-func (p *parser) string() (string, error) {
-	p.pos++ // opening quote
-	start := p.pos
+// string reads the string whose opening quote is at offset i.
+func (p *parser) string(i int) (string, int, error) {
 	d := p.data
-	// Fast path: no escapes, ASCII or valid UTF-8.
-	for p.pos < len(d) {
-		c := d[p.pos]
+	start := i + 1
+	// Fast path: no escapes; the text is the input's own, when it is valid
+	// UTF-8.
+	ascii := true
+	for i = start; ; {
+		i = plainRun(d, i, ascii)
+		if i >= len(d) {
+			return "", i, p.errorf(i, "unterminated string")
+		}
+		c := d[i]
 		if c == '"' {
-			s := d[start:p.pos]
-			p.pos++
-			if utf8.Valid(s) {
-				return string(s), nil
+			s := d[start:i]
+			if ascii || utf8.ValidString(s) {
+				return s, i + 1, nil
 			}
-			return string([]rune(string(s))), nil // invalid bytes become U+FFFD
+			return string([]rune(s)), i + 1, nil // invalid bytes become U+FFFD
 		}
 		if c == '\\' {
 			break
 		}
 		if c < 0x20 {
-			return "", p.errorf("control character %#02x in string", c)
+			return "", i, p.errorf(i, "control character %#02x in string", c)
 		}
-		p.pos++
+		ascii = false // a byte of a multi-byte sequence: validated at the end
+		i++
 	}
-	buf := make([]byte, 0, p.pos-start+16)
-	buf = append(buf, d[start:p.pos]...)
+	buf := make([]byte, 0, i-start+16)
+	buf = append(buf, d[start:i]...)
 	for {
-		if p.pos >= len(d) {
-			return "", p.errorf("unterminated string")
+		end := plainRun(d, i, false)
+		buf = append(buf, d[i:end]...)
+		i = end
+		if i >= len(d) {
+			return "", i, p.errorf(i, "unterminated string")
 		}
-		c := d[p.pos]
+		c := d[i]
 		switch {
 		case c == '"':
-			p.pos++
 			if utf8.Valid(buf) {
-				return string(buf), nil
+				return string(buf), i + 1, nil
 			}
-			return string([]rune(string(buf))), nil
+			return string([]rune(string(buf))), i + 1, nil
 		case c < 0x20:
-			return "", p.errorf("control character %#02x in string", c)
-		case c != '\\':
-			buf = append(buf, c)
-			p.pos++
-			continue
+			return "", i, p.errorf(i, "control character %#02x in string", c)
 		}
-		p.pos++ // backslash
-		if p.pos >= len(d) {
-			return "", p.errorf("unterminated string")
+		i++ // backslash
+		if i >= len(d) {
+			return "", i, p.errorf(i, "unterminated string")
 		}
-		e := d[p.pos]
-		p.pos++
+		e := d[i]
+		i++
 		switch e {
 		case '"', '\\', '/':
 			buf = append(buf, e)
@@ -322,46 +402,39 @@ func (p *parser) string() (string, error) {
 		case 't':
 			buf = append(buf, '\t')
 		case 'u':
-			r, ok := p.hex4()
+			r, ok := hex4(d, i)
 			if !ok {
-				return "", p.errorf("invalid \\u escape")
+				return "", i, p.errorf(i, "invalid \\u escape")
 			}
+			i += 4
 			if utf16.IsSurrogate(r) {
 				// A high surrogate followed by a low one is one character;
 				// a lone surrogate has no UTF-8 form and becomes U+FFFD.
-				if p.pos+1 < len(d) && d[p.pos] == '\\' && d[p.pos+1] == 'u' {
-					save := p.pos
-					p.pos += 2
-					r2, ok := p.hex4()
-					if ok {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							r = dec
-						} else {
-							r = utf8.RuneError
-							p.pos = save
-						}
-					} else {
-						p.pos = save
-						r = utf8.RuneError
-					}
+				r2, ok := rune(0), false
+				if i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
+					r2, ok = hex4(d, i+2)
+				}
+				if dec := utf16.DecodeRune(r, r2); ok && dec != utf8.RuneError {
+					r = dec
+					i += 6
 				} else {
 					r = utf8.RuneError
 				}
 			}
 			buf = utf8.AppendRune(buf, r)
 		default:
-			p.pos--
-			return "", p.errorf("invalid escape '\\%c' in string", e)
+			return "", i - 1, p.errorf(i-1, "invalid escape '\\%c' in string", e)
 		}
 	}
 }
 
-func (p *parser) hex4() (rune, bool) {
-	if p.pos+4 > len(p.data) {
+// hex4 reads the four hex digits at offset i of d.
+func hex4(d string, i int) (rune, bool) {
+	if i+4 > len(d) {
 		return 0, false
 	}
 	var r rune
-	for _, c := range p.data[p.pos : p.pos+4] {
+	for _, c := range []byte(d[i : i+4]) {
 		r <<= 4
 		switch {
 		case c >= '0' && c <= '9':
@@ -374,8 +447,45 @@ func (p *parser) hex4() (rune, bool) {
 			return 0, false
 		}
 	}
-	p.pos += 4
 	return r, true
+}
+
+// Masks for looking at eight bytes at once.
+const (
+	lsb = 0x0101010101010101 // the low bit of each byte
+	msb = 0x8080808080808080 // the high bit of each byte
+)
+
+// plainRun returns the index of the first byte of s at or after i that
+// ends a run of plain string text: a quote, a backslash, a control
+// character or, when high is set, a byte of 0x80 or more (part of a
+// multi-byte sequence); len(s) when there is none. It tests eight bytes at
+// a time: string scanning is most of the work of reading and writing JSON.
+func plainRun(s string, i int, high bool) int {
+	var hi uint64
+	if high {
+		hi = msb
+	}
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		q := x ^ (lsb * '"')
+		b := x ^ (lsb * '\\')
+		// A byte's high bit is set in (v - 1) &^ v when v is zero, and in
+		// (v - 0x20) &^ v when v < 0x20. Borrows only cross a byte that is
+		// flagged itself, so the lowest flagged byte is exact.
+		m := ((q-lsb)&^q | (b-lsb)&^b | (x-0x20*lsb)&^x | x&hi) & msb
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' || c < 0x20 || high && c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // AppendJSON appends the compact JSON form of a value in the model to dst.
@@ -433,6 +543,11 @@ func AppendFloat(dst []byte, f float64) []byte {
 		return append(dst, "null"...)
 	}
 	abs := math.Abs(f)
+	if abs < 1<<53 && f == math.Trunc(f) && (f != 0 || !math.Signbit(f)) {
+		// Whole numbers, the most common scores (0 and 1), spell as
+		// integers; the shortest form of one below 2^53 is exactly that.
+		return strconv.AppendInt(dst, int64(f), 10)
+	}
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		return strconv.AppendFloat(dst, f, 'e', -1, 64)
 	}
@@ -446,14 +561,17 @@ const hexDigits = "0123456789abcdef"
 // as \ufffd.
 func AppendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
+	// Valid text is copied as it is, multi-byte sequences and all; only
+	// invalid text needs each sequence looked at.
+	check := !utf8.ValidString(s)
 	start := 0
-	for i := 0; i < len(s); {
+	for i := 0; ; {
+		i = plainRun(s, i, check)
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			dst = append(dst, s[start:i]...)
 			switch c {
 			case '"', '\\':

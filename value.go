@@ -334,14 +334,53 @@ func formatFloat(f float64) string {
 
 // Format writes a value as compact JSON for messages, shortened to about 80
 // characters.
-func Format(v any) string {
-	b := AppendJSON(nil, v)
-	if len(b) > 80 {
-		cut := 77
-		for cut > 0 && b[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
+func Format(v any) string { return string(AppendFormat(nil, v)) }
+
+// AppendFormat appends [Format]'s text for v to dst, for messages built
+// without intermediate strings.
+func AppendFormat(dst []byte, v any) []byte {
+	start := len(dst)
+	dst = appendJSONUpTo(dst, v, start+80)
+	if len(dst)-start > 80 {
+		cut := start + 77
+		for cut > start && dst[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
 			cut--
 		}
-		return string(b[:cut]) + "..."
+		dst = append(dst[:cut], "..."...)
 	}
-	return string(b)
+	return dst
+}
+
+// appendJSONUpTo is [AppendJSON] that stops early once dst is longer than
+// limit: the text up to limit is the same.
+func appendJSONUpTo(dst []byte, v any, limit int) []byte {
+	switch v := v.(type) {
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range v {
+			if len(dst) > limit {
+				return dst
+			}
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSONUpTo(dst, e, limit)
+		}
+		return append(dst, ']')
+	case Object:
+		dst = append(dst, '{')
+		for i, m := range v {
+			if len(dst) > limit {
+				return dst
+			}
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendJSONString(dst, m.Key)
+			dst = append(dst, ':')
+			dst = appendJSONUpTo(dst, m.Value, limit)
+		}
+		return append(dst, '}')
+	}
+	return AppendJSON(dst, v)
 }

@@ -1,19 +1,21 @@
 package dataset
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
 // record is one case's text, split off the input and decoded on a worker.
+// It is a string so that the decoded case can share its memory instead of
+// copying every string and number out of it.
 type record struct {
-	data     []byte
+	data     string
 	source   string
 	line     int
 	yaml     bool
@@ -27,14 +29,14 @@ func (r *record) Decode() (*toolgrade.Case, error) {
 	var v any
 	var err error
 	if r.yaml {
-		v, err = decodeYAML(r.data, r.line, r.yamlItem)
+		v, err = decodeYAML([]byte(r.data), r.line, r.yamlItem)
 	} else {
-		v, err = toolgrade.ParseJSON(r.data)
+		v, err = toolgrade.ParseJSONString(r.data)
 	}
 	if err != nil {
 		var se *toolgrade.SyntaxError
 		if errors.As(err, &se) {
-			col := se.Offset - bytes.LastIndexByte(r.data[:min(se.Offset, len(r.data))], '\n')
+			col := se.Offset - strings.LastIndexByte(r.data[:min(se.Offset, len(r.data))], '\n')
 			return stub, fmt.Errorf("%s:%d:%d: invalid JSON: %s", r.source, r.line+se.Line-1, col, se.Msg)
 		}
 		return stub, fmt.Errorf("%s:%d: %w", r.source, r.line, err)

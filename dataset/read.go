@@ -210,7 +210,7 @@ func readLines(name string, br *bufio.Reader, yield func(toolgrade.Record, error
 				return readValues(name, bufio.NewReaderSize(rest, 64<<10), lineNo, yield)
 			}
 		}
-		rec := &record{data: append([]byte(nil), trimmed...), source: name, line: lineNo}
+		rec := &record{data: string(trimmed), source: name, line: lineNo}
 		if !yield(rec, nil) {
 			return errStop
 		}

@@ -139,7 +139,7 @@ func readValues(name string, br *bufio.Reader, firstLine int, yield func(toolgra
 		return err
 	}
 	emit := func() bool {
-		rec := &record{data: append([]byte(nil), s.buf...), source: name, line: s.recordLine}
+		rec := &record{data: string(s.buf), source: name, line: s.recordLine}
 		return yield(rec, nil)
 	}
 	if c != '[' {

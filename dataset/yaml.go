@@ -34,7 +34,7 @@ func readYAML(name string, br *bufio.Reader, yield func(toolgrade.Record, error)
 			chunk = chunk[:0]
 			return true
 		}
-		rec := &record{data: append([]byte(nil), chunk...), source: name, line: chunkLine, yaml: true, yamlItem: kind == list}
+		rec := &record{data: string(chunk), source: name, line: chunkLine, yaml: true, yamlItem: kind == list}
 		chunk = chunk[:0]
 		return yield(rec, nil)
 	}

@@ -271,14 +271,25 @@ func (w *walker) object(e, c toolgrade.Object, path string) float64 {
 		}
 		return true
 	}
-	for _, m := range e {
-		cv, cok := c.Get(m.Key)
+	// Arguments usually come in the same order on both sides: look at the
+	// same position first. When every key is where it is in e and the
+	// sizes agree, c has no key that e lacks (keys are unique).
+	aligned := len(e) == len(c)
+	for i, m := range e {
+		var cv any
+		var cok bool
+		if i < len(c) && c[i].Key == m.Key {
+			cv, cok = c[i].Value, true
+		} else {
+			aligned = false
+			cv, cok = c.Get(m.Key)
+		}
 		if !visit(m.Key, m.Value, true, cv, cok) {
 			return 0
 		}
 	}
-	for _, m := range c {
-		if !e.Has(m.Key) {
+	for i := 0; !aligned && i < len(c); i++ {
+		if m := c[i]; !e.Has(m.Key) {
 			if !visit(m.Key, nil, false, m.Value, true) {
 				return 0
 			}
@@ -324,24 +335,9 @@ func childKey(path, rp string) (string, bool) {
 // member compares one key of two objects and returns its credit and
 // whether it counts at all.
 func (w *walker) member(path string, e any, eok bool, c any, cok bool) (float64, bool) {
-	if r, ok := w.rules[path]; ok && len(w.rules) > 0 {
-		switch {
-		case r.Ignore:
-			return 0, false
-		case r.Optional && (!cok || c == nil):
-			return 0, false
-		case hasCondition(r):
-			if !cok {
-				w.diff(path, e, nil, "missing")
-				return 0, true
-			}
-			if note := checkRule(r, e, eok, c); note != "" {
-				w.diff(path, e, c, note)
-				return 0, true
-			}
-			return 1, true
-		case r.Optional && !eok:
-			return 1, true // an optional argument may be given with any value
+	if len(w.rules) > 0 { // no map lookup at all in the common case
+		if credit, counted, ok := w.rule(path, e, eok, c, cok); ok {
+			return credit, counted
 		}
 	}
 	switch {
@@ -361,6 +357,34 @@ func (w *walker) member(path string, e any, eok bool, c any, cok bool) (float64,
 		return 0, true
 	}
 	return 0, false
+}
+
+// rule applies the rule for path, if there is one and it decides; ok is
+// false when the value is to be compared as usual.
+func (w *walker) rule(path string, e any, eok bool, c any, cok bool) (credit float64, counted, ok bool) {
+	r, found := w.rules[path]
+	if !found {
+		return 0, false, false
+	}
+	switch {
+	case r.Ignore:
+		return 0, false, true
+	case r.Optional && (!cok || c == nil):
+		return 0, false, true
+	case hasCondition(r):
+		if !cok {
+			w.diff(path, e, nil, "missing")
+			return 0, true, true
+		}
+		if note := checkRule(r, e, eok, c); note != "" {
+			w.diff(path, e, c, note)
+			return 0, true, true
+		}
+		return 1, true, true
+	case r.Optional && !eok:
+		return 1, true, true // an optional argument may be given with any value
+	}
+	return 0, false, false
 }
 
 func hasCondition(r toolgrade.Rule) bool {

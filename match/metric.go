@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolgrade/toolgrade"
 )
@@ -189,7 +190,10 @@ func (m *ToolCorrectness) diffs(e, c *toolgrade.Call) []toolgrade.ArgDiff {
 func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	exp, got := c.Expected, c.Called
 	n, k := len(exp), len(got)
-	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
+	// The threshold, precision, recall and F1 share one allocation.
+	nums := new([4]float64)
+	nums[0] = m.threshold
+	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: &nums[0]}
 
 	var pairs []toolgrade.Match
 	if n > 0 && k > 0 {
@@ -220,19 +224,19 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.
 			pairs[i].Diffs = m.diffs(&exp[pairs[i].Expected], &got[pairs[i].Called])
 		}
 	}
-	var precision, recall, f1 float64
+	precision, recall, f1 := &nums[1], &nums[2], &nums[3]
 	switch {
 	case n == 0 && k == 0:
-		precision, recall, f1 = 1, 1, 1
+		*precision, *recall, *f1 = 1, 1, 1
 	case n == 0 || k == 0:
 		// Exactly one side is empty: nothing can be right.
 	default:
-		precision, recall = sum/float64(k), sum/float64(n)
-		if precision+recall > 0 {
-			f1 = 2 * precision * recall / (precision + recall)
+		*precision, *recall = sum/float64(k), sum/float64(n)
+		if *precision+*recall > 0 {
+			*f1 = 2 * *precision * *recall / (*precision + *recall)
 		}
 	}
-	r.Precision, r.Recall, r.F1 = &precision, &recall, &f1
+	r.Precision, r.Recall, r.F1 = precision, recall, f1
 
 	switch {
 	case m.opts.Order == "exact":
@@ -241,11 +245,11 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.
 			r.Score = 1
 		}
 	case m.opts.Scoring == "recall":
-		r.Score = recall
+		r.Score = *recall
 	case m.opts.Scoring == "precision":
-		r.Score = precision
+		r.Score = *precision
 	default:
-		r.Score = f1
+		r.Score = *f1
 	}
 	if n == 0 && k == 0 {
 		r.Score = 1
@@ -260,11 +264,13 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.
 	if r.Matches == nil {
 		r.Matches = []toolgrade.Match{}
 	}
-	pairedE, pairedC := make([]bool, n), make([]bool, k)
+	paired := make([]bool, n+k)
+	pairedE, pairedC := paired[:n], paired[n:]
 	for _, p := range pairs {
 		pairedE[p.Expected], pairedC[p.Called] = true, true
 	}
-	r.Missing, r.Unexpected = []int{}, []int{}
+	// Pairs are one to one, so the counts are known.
+	r.Missing, r.Unexpected = make([]int, 0, n-len(pairs)), make([]int, 0, k-len(pairs))
 	for i, ok := range pairedE {
 		if !ok {
 			r.Missing = append(r.Missing, i)
@@ -290,53 +296,106 @@ func allFull(pairs []toolgrade.Match) bool {
 
 // reason explains the result: each missing call (with the closest call of
 // the same name, if one was made), each extra call, each pair that fell
-// short and the arguments that differ.
+// short and the arguments that differ. The parts are joined with "; ".
 func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, raw float64) string {
 	exp, got := c.Expected, c.Called
 	if len(exp) == 0 && len(got) == 0 {
 		return "no calls expected and none made"
 	}
-	var parts []string
+	// Every part is non-empty, so an empty buffer means no part yet.
+	buf := reasonBufs.Get().(*[]byte)
+	b := (*buf)[:0]
+	defer func() {
+		if cap(b) <= maxPooledReason {
+			*buf = b
+			reasonBufs.Put(buf)
+		}
+	}()
+	part := func() {
+		if len(b) > 0 {
+			b = append(b, "; "...)
+		}
+	}
 	if len(r.Missing) == 0 && len(r.Unexpected) == 0 && allFull(r.Matches) {
-		parts = append(parts, fmt.Sprintf("all %d expected calls matched", len(exp)))
+		b = append(b, "all "...)
+		b = strconv.AppendInt(b, int64(len(exp)), 10)
+		b = append(b, " expected calls matched"...)
 	}
 	if m.opts.Order == "exact" && len(exp) != len(got) {
-		parts = append(parts, fmt.Sprintf("exact order needs %d calls, got %d", len(exp), len(got)))
+		part()
+		b = append(b, "exact order needs "...)
+		b = strconv.AppendInt(b, int64(len(exp)), 10)
+		b = append(b, " calls, got "...)
+		b = strconv.AppendInt(b, int64(len(got)), 10)
 	}
 	for _, p := range r.Matches {
 		if p.Score < 1 {
-			parts = append(parts, fmt.Sprintf("%s (expected #%d, called #%d) scored %s: %s",
-				exp[p.Expected].Name, p.Expected, p.Called, fmtScore(p.Score), describeDiffs(p.Diffs)))
+			part()
+			b = append(b, exp[p.Expected].Name...)
+			b = append(b, " (expected #"...)
+			b = strconv.AppendInt(b, int64(p.Expected), 10)
+			b = append(b, ", called #"...)
+			b = strconv.AppendInt(b, int64(p.Called), 10)
+			b = append(b, ") scored "...)
+			b = appendScore(b, p.Score)
+			b = append(b, ": "...)
+			b = appendDiffs(b, p.Diffs)
 		}
 	}
-	unpaired := make(map[int]bool, len(r.Unexpected))
-	for _, j := range r.Unexpected {
-		unpaired[j] = true
+	var unpaired []bool
+	if len(r.Missing) > 0 {
+		unpaired = make([]bool, len(got))
+		for _, j := range r.Unexpected {
+			unpaired[j] = true
+		}
 	}
 	for _, i := range r.Missing {
 		e := &exp[i]
-		s := fmt.Sprintf("missing %s (expected #%d)", e, i)
+		part()
+		b = append(b, "missing "...)
+		b = e.AppendString(b)
+		b = append(b, " (expected #"...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, ')')
 		if j, ok := m.closest(e, got, unpaired); ok {
+			b = append(b, ": called #"...)
+			b = strconv.AppendInt(b, int64(j), 10)
 			if m.opts.Order != "any" && m.PairScore(e, &got[j]) > 0 {
-				s += fmt.Sprintf(": called #%d matches but out of order", j)
+				b = append(b, " matches but out of order"...)
 			} else {
-				s += fmt.Sprintf(": called #%d differs: %s", j, describeDiffs(m.diffs(e, &got[j])))
+				b = append(b, " differs: "...)
+				b = appendDiffs(b, m.diffs(e, &got[j]))
 			}
 		}
-		parts = append(parts, s)
 	}
 	for _, j := range r.Unexpected {
-		parts = append(parts, fmt.Sprintf("unexpected %s (called #%d)", &got[j], j))
+		part()
+		b = append(b, "unexpected "...)
+		b = got[j].AppendString(b)
+		b = append(b, " (called #"...)
+		b = strconv.AppendInt(b, int64(j), 10)
+		b = append(b, ')')
 	}
 	if m.opts.Strict && raw < 1 {
-		parts = append(parts, fmt.Sprintf("strict: score %s counts as 0", fmtScore(raw)))
+		part()
+		b = append(b, "strict: score "...)
+		b = appendScore(b, raw)
+		b = append(b, " counts as 0"...)
 	}
-	return strings.Join(parts, "; ")
+	return string(b)
 }
+
+// reasonBufs keep the buffers reasons are built in: a reason is written
+// for every case, and growing a fresh buffer each time was a tenth of
+// grading.
+var reasonBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// maxPooledReason bounds the buffers reasonBufs keep.
+const maxPooledReason = 64 << 10
 
 // closest finds the unpaired called call of the same name whose arguments
 // are most alike, to explain why an expected call went missing.
-func (m *ToolCorrectness) closest(e *toolgrade.Call, got []toolgrade.Call, unpaired map[int]bool) (int, bool) {
+func (m *ToolCorrectness) closest(e *toolgrade.Call, got []toolgrade.Call, unpaired []bool) (int, bool) {
 	best, bestScore := -1, -1.0
 	name := m.name(e)
 	for j := range got {
@@ -351,32 +410,48 @@ func (m *ToolCorrectness) closest(e *toolgrade.Call, got []toolgrade.Call, unpai
 	return best, best >= 0
 }
 
-func describeDiffs(diffs []toolgrade.ArgDiff) string {
+// appendDiffs describes argument differences, joined with ", ".
+func appendDiffs(b []byte, diffs []toolgrade.ArgDiff) []byte {
 	if len(diffs) == 0 {
-		return "arguments differ"
+		return append(b, "arguments differ"...)
 	}
-	parts := make([]string, len(diffs))
 	for i, d := range diffs {
-		path := d.Path
-		if path == "" {
-			path = "args"
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		if d.Path == "" {
+			b = append(b, "args"...)
+		} else {
+			b = append(b, d.Path...)
 		}
 		switch d.Note {
 		case "missing":
-			parts[i] = fmt.Sprintf("%s missing (expected %s)", path, toolgrade.Format(d.Expected))
+			b = append(b, " missing (expected "...)
+			b = toolgrade.AppendFormat(b, d.Expected)
 		case "unexpected":
-			parts[i] = fmt.Sprintf("%s not expected (got %s)", path, toolgrade.Format(d.Got))
+			b = append(b, " not expected (got "...)
+			b = toolgrade.AppendFormat(b, d.Got)
 		case "":
-			parts[i] = fmt.Sprintf("%s expected %s, got %s", path, toolgrade.Format(d.Expected), toolgrade.Format(d.Got))
+			b = append(b, " expected "...)
+			b = toolgrade.AppendFormat(b, d.Expected)
+			b = append(b, ", got "...)
+			b = toolgrade.AppendFormat(b, d.Got)
+			continue
 		default: // a rule or a similarity: the expected value may not exist
+			b = append(b, ' ')
+			b = append(b, d.Note...)
 			if d.Expected == nil {
-				parts[i] = fmt.Sprintf("%s %s (got %s)", path, d.Note, toolgrade.Format(d.Got))
+				b = append(b, " (got "...)
 			} else {
-				parts[i] = fmt.Sprintf("%s %s (expected %s, got %s)", path, d.Note, toolgrade.Format(d.Expected), toolgrade.Format(d.Got))
+				b = append(b, " (expected "...)
+				b = toolgrade.AppendFormat(b, d.Expected)
+				b = append(b, ", got "...)
 			}
+			b = toolgrade.AppendFormat(b, d.Got)
 		}
+		b = append(b, ')')
 	}
-	return strings.Join(parts, ", ")
+	return b
 }
 
-func fmtScore(f float64) string { return strconv.FormatFloat(f, 'g', 4, 64) }
+func appendScore(b []byte, f float64) []byte { return strconv.AppendFloat(b, f, 'g', 4, 64) }

@@ -13,7 +13,16 @@ import (
 // total never depends on the order of either list.
 func Optimal(scores [][]float64) []toolgrade.Match {
 	rows := assign.Maximize(scores)
-	var pairs []toolgrade.Match
+	n := 0
+	for _, j := range rows {
+		if j >= 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	pairs := make([]toolgrade.Match, 0, n)
 	for i, j := range rows {
 		if j >= 0 {
 			pairs = append(pairs, toolgrade.Match{Expected: i, Called: j, Score: scores[i][j]})

@@ -161,7 +161,9 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 	}
 	workers = f.env.judge.judgeWorkers(workers)
 
+	restoreGC := paceGC(m.Getenv)
 	err = toolgrade.Evaluate(cmd.Context(), runFileRecords(m.records(paths)), metrics, reports.add, toolgrade.Workers(workers))
+	restoreGC()
 	if ferr := reports.finish(); err == nil {
 		err = ferr
 	}

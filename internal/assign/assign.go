@@ -9,9 +9,11 @@ import (
 )
 
 // MaxExact is the largest side Maximize solves exactly. The exact method
-// takes time cubic in the side (100×100 takes well under a millisecond;
-// 1000×1000 about a second), so beyond this Maximize pairs greedily by
-// descending score, which gives at least half the optimal total.
+// takes time cubic in the side (on a 2-core AMD EPYC, 100×100 takes under
+// 2 ms and 1000×1000 up to 3 s when many scores tie; see bench/README.md),
+// so beyond this Maximize pairs greedily by descending score, which gives
+// at least half the optimal total. Matrices with at most one positive score
+// per row and column, the usual case, are answered in O(n·m) at any size.
 const MaxExact = 1000
 
 // Maximize returns the column paired with each row (-1 for none) so that the
@@ -32,9 +34,11 @@ func Maximize(scores [][]float64) []int {
 	if m == 0 {
 		return rows
 	}
-	if max(n, m) > MaxExact {
+	switch {
+	case forced(scores, rows):
+	case max(n, m) > MaxExact:
 		greedy(scores, rows)
-	} else {
+	default:
 		hungarian(scores, rows)
 	}
 	for i, j := range rows {
@@ -45,6 +49,44 @@ func Maximize(scores [][]float64) []int {
 	return rows
 }
 
+// forced handles the common matrix in which no row and no column has more
+// than one positive score, as when each expected call is answered by at
+// most one call: every optimal assignment pairs exactly those cells (leaving
+// one out lowers the total), so they are the answer, found in O(n·m). It
+// reports false, with rows untouched, for any other matrix.
+func forced(scores [][]float64, rows []int) bool {
+	m := len(scores[0])
+	var small [16]bool
+	var colUsed []bool
+	if m <= len(small) {
+		colUsed = small[:m]
+	} else {
+		colUsed = make([]bool, m)
+	}
+	decline := func() bool {
+		for k := range rows {
+			rows[k] = -1
+		}
+		return false
+	}
+	for i, row := range scores {
+		if len(row) != m {
+			return decline() // not rectangular: leave it to the general method
+		}
+		for j, s := range row {
+			if !(s > 0) {
+				continue
+			}
+			if rows[i] >= 0 || colUsed[j] {
+				return decline()
+			}
+			rows[i] = j
+			colUsed[j] = true
+		}
+	}
+	return true
+}
+
 // hungarian is the O(n³) shortest-augmenting-path method with potentials,
 // on the square matrix padded with zero scores, minimizing (top - score).
 func hungarian(scores [][]float64, rows []int) {
@@ -53,24 +95,26 @@ func hungarian(scores [][]float64, rows []int) {
 	top := 0.0
 	for i := range scores {
 		for _, s := range scores[i] {
-			top = max(top, s)
+			if s > top { // not max: a NaN score counts as zero, not as the top
+				top = s
+			}
 		}
 	}
-	cost := func(i, j int) float64 { // 1-based
-		if i > n || j > m {
-			return top
+	// One allocation for the float arrays and one for the int arrays: this
+	// runs for every case, mostly on small matrices.
+	floats := make([]float64, 3*(size+1)+size*size)
+	u, v, minv := floats[:size+1], floats[size+1:2*(size+1)], floats[2*(size+1):3*(size+1)]
+	// costs[(i-1)*size+(j-1)] is the cost of 1-based cell (i, j) of the
+	// padded matrix.
+	costs := floats[3*(size+1):]
+	for i := 1; i <= size; i++ {
+		for j := 1; j <= size; j++ {
+			costs[(i-1)*size+j-1] = cost(scores, n, m, top, i, j)
 		}
-		s := scores[i-1][j-1]
-		if s < 0 || math.IsNaN(s) {
-			s = 0
-		}
-		return top - s
 	}
-	u := make([]float64, size+1)
-	v := make([]float64, size+1)
-	p := make([]int, size+1) // p[j]: row matched to column j
-	way := make([]int, size+1)
-	minv := make([]float64, size+1)
+	ints := make([]int, 2*(size+1))
+	p := ints[:size+1]   // p[j]: row matched to column j
+	way := ints[size+1:] // way[j]: the previous column on the path to j
 	used := make([]bool, size+1)
 	for i := 1; i <= size; i++ {
 		p[0] = i
@@ -84,11 +128,12 @@ func hungarian(scores [][]float64, rows []int) {
 			i0 := p[j0]
 			delta := math.Inf(1)
 			j1 := 0
+			row := costs[(i0-1)*size : i0*size]
 			for j := 1; j <= size; j++ {
 				if used[j] {
 					continue
 				}
-				cur := cost(i0, j) - u[i0] - v[j]
+				cur := row[j-1] - u[i0] - v[j]
 				if cur < minv[j] {
 					minv[j] = cur
 					way[j] = j0
@@ -122,6 +167,18 @@ func hungarian(scores [][]float64, rows []int) {
 			rows[i-1] = j - 1
 		}
 	}
+}
+
+// cost is the cost of 1-based cell (i, j) of the padded matrix.
+func cost(scores [][]float64, n, m int, top float64, i, j int) float64 {
+	if i > n || j > m {
+		return top
+	}
+	s := scores[i-1][j-1]
+	if s < 0 || math.IsNaN(s) {
+		s = 0
+	}
+	return top - s
 }
 
 // greedy pairs the highest-scoring free row and column first.

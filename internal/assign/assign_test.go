@@ -150,3 +150,62 @@ func BenchmarkMaximize100(b *testing.B) {
 		Maximize(scores)
 	}
 }
+
+// TestForcedAgreesWithHungarian: on matrices where no row and no column has
+// two positive scores, the shortcut returns what the general method
+// returns; on every other matrix it declines and leaves rows untouched.
+func TestForcedAgreesWithHungarian(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 9).Draw(t, "rows")
+		m := rapid.IntRange(1, 9).Draw(t, "cols")
+		sparse := rapid.Bool().Draw(t, "sparse")
+		perm := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0)).Perm(max(n, m))
+		values := []float64{0, 0.25, 0.5, 1, math.NaN(), -1}
+		scores := make([][]float64, n)
+		for i := range scores {
+			scores[i] = make([]float64, m)
+			for j := range scores[i] {
+				if !sparse || perm[i] == j {
+					scores[i][j] = values[rapid.IntRange(0, len(values)-1).Draw(t, "v")]
+				}
+			}
+		}
+		want := make([]int, n)
+		for i := range want {
+			want[i] = -1
+		}
+		hungarian(scores, want)
+		for i, j := range want {
+			if j >= 0 && !(scores[i][j] > 0) {
+				want[i] = -1
+			}
+		}
+		got := make([]int, n)
+		for i := range got {
+			got[i] = -1
+		}
+		if !forced(scores, got) {
+			for i, j := range got {
+				if j != -1 {
+					t.Fatalf("forced declined but set row %d to %d", i, j)
+				}
+			}
+			if sparse {
+				t.Fatalf("forced declined a matrix with at most one positive score per row and column: %v", scores)
+			}
+			return
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("forced = %v, hungarian = %v, for %v", got, want, scores)
+		}
+	})
+}
+
+// TestMaximizeNaN: a NaN score counts as zero; it once made the exact
+// method loop for ever.
+func TestMaximizeNaN(t *testing.T) {
+	scores := [][]float64{{math.NaN(), 1, 0.5}, {1, 0.5, 0}, {0.5, 0, 1}}
+	if got := fmt.Sprint(Maximize(scores)); got != "[1 0 2]" {
+		t.Errorf("Maximize = %s, want [1 0 2]", got)
+	}
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"testing"
+	"time"
+)
+
+func gcSettings() (percent, limit uint64) {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64(), s[1].Value.Uint64()
+}
+
+func TestPaceGC(t *testing.T) {
+	percent0, limit0 := gcSettings()
+	env := func(vars map[string]string) func(string) string {
+		return func(k string) string { return vars[k] }
+	}
+
+	t.Run("paced", func(t *testing.T) {
+		restore := paceGC(env(nil))
+		if p, l := gcSettings(); p != gcTargetHeap/(4<<20)*100 || l != gcMemoryLimit {
+			t.Errorf("GOGC %d, limit %d; want %d and %d before the first collection", p, l, gcTargetHeap/(4<<20)*100, gcMemoryLimit)
+		}
+		// After a collection GOGC follows the live heap, which is far
+		// below the target here; the limit stays at least gcMemoryLimit.
+		first, _ := gcSettings()
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			runtime.GC()
+			time.Sleep(10 * time.Millisecond)
+			if p, _ := gcSettings(); p != first || time.Now().After(deadline) {
+				break
+			}
+		}
+		if p, l := gcSettings(); p == first || p < 100 || l < gcMemoryLimit {
+			t.Errorf("after collections GOGC %d, limit %d; want GOGC re-tuned (not %d, at least 100) and limit at least %d", p, l, first, gcMemoryLimit)
+		}
+		restore()
+		if p, l := gcSettings(); p != percent0 || l != limit0 {
+			t.Errorf("after restore GOGC %d, limit %d; want %d and %d", p, l, percent0, limit0)
+		}
+		runtime.GC() // a pending re-tune must not undo the restore
+		time.Sleep(10 * time.Millisecond)
+		if p, _ := gcSettings(); p != percent0 {
+			t.Errorf("a collection after restore set GOGC to %d, want %d", p, percent0)
+		}
+	})
+
+	t.Run("GOGC set", func(t *testing.T) {
+		restore := paceGC(env(map[string]string{"GOGC": "100"}))
+		if p, l := gcSettings(); p != percent0 || l != limit0 {
+			t.Errorf("GOGC %d, limit %d; want them left at %d and %d", p, l, percent0, limit0)
+		}
+		restore()
+	})
+
+	t.Run("GOMEMLIMIT set", func(t *testing.T) {
+		restore := paceGC(env(map[string]string{"GOMEMLIMIT": "1GiB"}))
+		if _, l := gcSettings(); l != limit0 {
+			t.Errorf("limit %d; want it left at %d", l, limit0)
+		}
+		restore()
+	})
+}

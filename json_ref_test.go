@@ -1,0 +1,473 @@
+package toolgrade
+
+// The parser and string writer as they were before they were tuned for
+// speed: simple enough to trust, and kept here as the oracle the tuned ones
+// must agree with exactly (see FuzzParseJSONReference).
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func refParseJSON(data []byte) (any, error) {
+	p := refParser{data: data}
+	p.skipSpace()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos < len(p.data) {
+		return nil, p.errorf("unexpected %s after the value", p.describe())
+	}
+	return v, nil
+}
+
+func refIndex(o Object, key string) int {
+	for i := range o {
+		if o[i].Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+type refParser struct {
+	data []byte
+	pos  int
+}
+
+func (p *refParser) errorf(format string, args ...any) error {
+	line := 1
+	for _, c := range p.data[:min(p.pos, len(p.data))] {
+		if c == '\n' {
+			line++
+		}
+	}
+	return &SyntaxError{Msg: fmt.Sprintf(format, args...), Offset: p.pos, Line: line}
+}
+
+func (p *refParser) describe() string {
+	if p.pos >= len(p.data) {
+		return "end of input"
+	}
+	r, _ := utf8.DecodeRune(p.data[p.pos:])
+	return strconv.QuoteRune(r)
+}
+
+func (p *refParser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *refParser) value(depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, p.errorf("nesting deeper than %d", maxDepth)
+	}
+	if p.pos >= len(p.data) {
+		return nil, p.errorf("unexpected end of input, want a value")
+	}
+	switch c := p.data[p.pos]; c {
+	case '{':
+		return p.object(depth)
+	case '[':
+		return p.array(depth)
+	case '"':
+		return p.string()
+	case 't':
+		return true, p.literal("true")
+	case 'f':
+		return false, p.literal("false")
+	case 'n':
+		return nil, p.literal("null")
+	default:
+		if c == '-' || c >= '0' && c <= '9' {
+			return p.number()
+		}
+		return nil, p.errorf("unexpected %s, want a value", p.describe())
+	}
+}
+
+func (p *refParser) literal(word string) error {
+	for i := range len(word) {
+		if p.pos >= len(p.data) || p.data[p.pos] != word[i] {
+			return p.errorf("unexpected %s, want %q", p.describe(), word)
+		}
+		p.pos++
+	}
+	return nil
+}
+
+func (p *refParser) object(depth int) (any, error) {
+	p.pos++ // {
+	obj := Object{}
+	var index map[string]int // for large objects with possible repeats
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return obj, nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return nil, p.errorf("unexpected %s, want a string key", p.describe())
+		}
+		key, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, p.errorf("unexpected %s after object key, want ':'", p.describe())
+		}
+		p.pos++
+		p.skipSpace()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(obj) == 16 && index == nil {
+			index = make(map[string]int, 32)
+			for i, m := range obj {
+				index[m.Key] = i
+			}
+		}
+		if index != nil {
+			if i, ok := index[key]; ok {
+				obj[i].Value = v
+			} else {
+				index[key] = len(obj)
+				obj = append(obj, Member{key, v})
+			}
+		} else if i := refIndex(obj, key); i >= 0 {
+			obj[i].Value = v
+		} else {
+			obj = append(obj, Member{key, v})
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of input in object")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			return obj, nil
+		default:
+			return nil, p.errorf("unexpected %s in object, want ',' or '}'", p.describe())
+		}
+	}
+}
+
+func (p *refParser) array(depth int) (any, error) {
+	p.pos++ // [
+	arr := []any{}
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return arr, nil
+	}
+	for {
+		p.skipSpace()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		arr = append(arr, v)
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of input in array")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			return arr, nil
+		default:
+			return nil, p.errorf("unexpected %s in array, want ',' or ']'", p.describe())
+		}
+	}
+}
+
+func (p *refParser) number() (any, error) {
+	start := p.pos
+	d := p.data
+	if d[p.pos] == '-' {
+		p.pos++
+	}
+	switch {
+	case p.pos < len(d) && d[p.pos] == '0':
+		p.pos++
+	case p.pos < len(d) && d[p.pos] >= '1' && d[p.pos] <= '9':
+		for p.pos < len(d) && d[p.pos] >= '0' && d[p.pos] <= '9' {
+			p.pos++
+		}
+	default:
+		return nil, p.errorf("invalid number: want a digit after '-'")
+	}
+	if p.pos < len(d) && d[p.pos] == '.' {
+		p.pos++
+		if p.pos >= len(d) || d[p.pos] < '0' || d[p.pos] > '9' {
+			return nil, p.errorf("invalid number: want a digit after '.'")
+		}
+		for p.pos < len(d) && d[p.pos] >= '0' && d[p.pos] <= '9' {
+			p.pos++
+		}
+	}
+	if p.pos < len(d) && (d[p.pos] == 'e' || d[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(d) && (d[p.pos] == '+' || d[p.pos] == '-') {
+			p.pos++
+		}
+		if p.pos >= len(d) || d[p.pos] < '0' || d[p.pos] > '9' {
+			return nil, p.errorf("invalid number: want a digit in the exponent")
+		}
+		for p.pos < len(d) && d[p.pos] >= '0' && d[p.pos] <= '9' {
+			p.pos++
+		}
+	}
+	return json.Number(d[start:p.pos]), nil
+}
+
+func (p *refParser) string() (string, error) {
+	p.pos++ // opening quote
+	start := p.pos
+	d := p.data
+	// Fast path: no escapes, ASCII or valid UTF-8.
+	for p.pos < len(d) {
+		c := d[p.pos]
+		if c == '"' {
+			s := d[start:p.pos]
+			p.pos++
+			if utf8.Valid(s) {
+				return string(s), nil
+			}
+			return string([]rune(string(s))), nil // invalid bytes become U+FFFD
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return "", p.errorf("control character %#02x in string", c)
+		}
+		p.pos++
+	}
+	buf := make([]byte, 0, p.pos-start+16)
+	buf = append(buf, d[start:p.pos]...)
+	for {
+		if p.pos >= len(d) {
+			return "", p.errorf("unterminated string")
+		}
+		c := d[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			if utf8.Valid(buf) {
+				return string(buf), nil
+			}
+			return string([]rune(string(buf))), nil
+		case c < 0x20:
+			return "", p.errorf("control character %#02x in string", c)
+		case c != '\\':
+			buf = append(buf, c)
+			p.pos++
+			continue
+		}
+		p.pos++ // backslash
+		if p.pos >= len(d) {
+			return "", p.errorf("unterminated string")
+		}
+		e := d[p.pos]
+		p.pos++
+		switch e {
+		case '"', '\\', '/':
+			buf = append(buf, e)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			r, ok := p.hex4()
+			if !ok {
+				return "", p.errorf("invalid \\u escape")
+			}
+			if utf16.IsSurrogate(r) {
+				// A high surrogate followed by a low one is one character;
+				// a lone surrogate has no UTF-8 form and becomes U+FFFD.
+				if p.pos+1 < len(d) && d[p.pos] == '\\' && d[p.pos+1] == 'u' {
+					save := p.pos
+					p.pos += 2
+					r2, ok := p.hex4()
+					if ok {
+						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+							r = dec
+						} else {
+							r = utf8.RuneError
+							p.pos = save
+						}
+					} else {
+						p.pos = save
+						r = utf8.RuneError
+					}
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			buf = utf8.AppendRune(buf, r)
+		default:
+			p.pos--
+			return "", p.errorf("invalid escape '\\%c' in string", e)
+		}
+	}
+}
+
+func (p *refParser) hex4() (rune, bool) {
+	if p.pos+4 > len(p.data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range p.data[p.pos : p.pos+4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	p.pos += 4
+	return r, true
+}
+
+func refAppendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// FuzzParseJSONReference: ParseJSON (which copies its input once) and
+// ParseJSONString (which shares its input) give exactly what the reference
+// parser gives, value for value and error for error, and AppendJSONString
+// writes exactly what the reference writer writes.
+func FuzzParseJSONReference(f *testing.F) {
+	for _, s := range []string{
+		`{"a":[1,2.5,"x"],"b":{"c":null,"d":true}}`, `[]`, `{}`, `"\ud83d\ude00"`, `{"a":1,"a":2}`,
+		`-0.0e+1`, `{"a" 1}`, `[1,]`, "\"\xff\"", `"plain text of more than eight bytes"`,
+		`"Zürich, 東京, café and \"quotes\" \\ and \u00e9 \n"`, "\"ctrl \x01 inside\"", `"unterminated and long enough`,
+		`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"ka":10,"kb":11,"kc":12,"kd":13,"ke":14,"kf":15,"kg":16,"k3":17}`,
+		`[[[[{"deep":[{"er":[]}]}]]]]`, "{\"a\":\n[1,\n\"b\\x\"]}",
+		`"\ud800"`, `"\ud800\u0041"`, `"\udc00x"`, `"\ud800\u12"`, `"\ud800\"`, `"a\u00"`, `[1e5,-0,0.5E-3,-]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want, wantErr := refParseJSON(data)
+		for name, parse := range map[string]func() (any, error){
+			"ParseJSON":       func() (any, error) { return ParseJSON(data) },
+			"ParseJSONString": func() (any, error) { return ParseJSONString(string(data)) },
+		} {
+			got, err := parse()
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("%s(%q) error %v, reference %v", name, data, err, wantErr)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("%s(%q) differs from the reference (-reference +got):\n%s", name, data, diff)
+			}
+		}
+		if got, want := AppendJSONString([]byte("x"), string(data)), refAppendJSONString([]byte("x"), string(data)); !bytes.Equal(got, want) {
+			t.Fatalf("AppendJSONString(%q) = %q, reference %q", data, got, want)
+		}
+	})
+}
+
+// TestParseJSONOwnsItsCopy: values parsed from a buffer do not change when
+// the buffer is reused.
+func TestParseJSONOwnsItsCopy(t *testing.T) {
+	buf := []byte(`{"city":"Paris","n":12,"tags":["a","b"]}`)
+	v, err := ParseJSON(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := AppendJSON(nil, v)
+	for i := range buf {
+		buf[i] = 'X'
+	}
+	if got := AppendJSON(nil, v); !bytes.Equal(got, want) {
+		t.Errorf("after reusing the buffer, the value reads %s, want %s", got, want)
+	}
+}
+
+// TestAppendFloatWholeNumbers: the shortcut for whole numbers spells them
+// as strconv does.
+func TestAppendFloatWholeNumbers(t *testing.T) {
+	for _, f := range []float64{0, math.Copysign(0, -1), 1, -1, 2, 1e15, -1e15, 1<<53 - 1, 1 << 53, 1e20, 1e21, 0.5, 1.5} {
+		want := strconv.AppendFloat(nil, f, 'f', -1, 64)
+		if f >= 1e21 {
+			want = strconv.AppendFloat(nil, f, 'e', -1, 64)
+		}
+		if got := AppendFloat(nil, f); !bytes.Equal(got, want) {
+			t.Errorf("AppendFloat(%v) = %s, want %s", f, got, want)
+		}
+	}
+}

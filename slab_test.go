@@ -1,0 +1,68 @@
+package toolgrade
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestSlabValuesSurviveCollection: values boxed into slab chunks behave as
+// ordinary interface values (type switches, reflect, ==) and keep their
+// content through garbage collections while other documents come and go.
+func TestSlabValuesSurviveCollection(t *testing.T) {
+	var kept []any
+	var want [][]byte
+	for i := range 200 {
+		doc := fmt.Sprintf(`{"id":"c%d","n":%d,"f":1.5,"ok":true,"none":null,"s":"%s",`+
+			`"list":[1,"two",{"three":[3]}],"nested":{"a":{"b":{"c":"deep %d"}}}}`, i, i, strings.Repeat("x", i%40), i)
+		v, err := ParseJSONString(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%10 == 0 { // keep a part of some documents, drop the rest
+			part, _ := v.(Object).Get("nested")
+			kept = append(kept, v, part)
+			want = append(want, AppendJSON(nil, v), AppendJSON(nil, part))
+		}
+		if i%25 == 0 {
+			runtime.GC()
+		}
+	}
+	runtime.GC()
+	for i, v := range kept {
+		if got := AppendJSON(nil, v); !bytes.Equal(got, want[i]) {
+			t.Fatalf("value %d changed after collection: %s, want %s", i, got, want[i])
+		}
+	}
+	obj := kept[0].(Object)
+	for _, m := range obj {
+		switch m.Key {
+		case "id":
+			if s, ok := m.Value.(string); !ok || s != "c0" || m.Value != any("c0") {
+				t.Errorf("id = %#v, want the string c0", m.Value)
+			}
+		case "n":
+			if n, ok := m.Value.(json.Number); !ok || n != "0" || reflect.TypeOf(m.Value) != reflect.TypeFor[json.Number]() {
+				t.Errorf("n = %#v, want json.Number 0", m.Value)
+			}
+		case "list":
+			l, ok := m.Value.([]any)
+			if !ok || len(l) != 3 || cap(l) != 3 || reflect.ValueOf(m.Value).Len() != 3 {
+				t.Errorf("list = %#v, want 3 elements, capacity 3", m.Value)
+			}
+		}
+	}
+	// Appending to a parsed container must not write into its neighbours.
+	list, _ := obj.Get("list")
+	grown := append(list.([]any), "four")
+	if again, _ := obj.Get("list"); len(again.([]any)) != 3 || len(grown) != 4 {
+		t.Error("append to a parsed array changed the document")
+	}
+	if got := AppendJSON(nil, kept[0]); !bytes.Equal(got, want[0]) {
+		t.Errorf("after appending to a parsed array the document reads %s, want %s", got, want[0])
+	}
+}
