@@ -358,6 +358,9 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		b = strconv.AppendInt(b, int64(i), 10)
 		b = append(b, ')')
 		if j, ok := m.closest(e, got, unpaired); ok {
+			// The call now explains this miss: it is not listed again as
+			// unexpected, nor used to explain another.
+			unpaired[j] = false
 			b = append(b, ": called #"...)
 			b = strconv.AppendInt(b, int64(j), 10)
 			if m.opts.Order != "any" && m.PairScore(e, &got[j]) > 0 {
@@ -369,6 +372,9 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		}
 	}
 	for _, j := range r.Unexpected {
+		if unpaired != nil && !unpaired[j] {
+			continue // explained above
+		}
 		part()
 		b = append(b, "unexpected "...)
 		b = got[j].AppendString(b)
@@ -396,18 +402,26 @@ const maxPooledReason = 64 << 10
 // closest finds the unpaired called call of the same name whose arguments
 // are most alike, to explain why an expected call went missing.
 func (m *ToolCorrectness) closest(e *toolgrade.Call, got []toolgrade.Call, unpaired []bool) (int, bool) {
-	best, bestScore := -1, -1.0
 	name := m.name(e)
+	best, bestScore, candidates := -1, -1.0, 0
 	for j := range got {
-		if !unpaired[j] || m.name(&got[j]) != name {
-			continue
-		}
-		s := Comparer{Mode: Partial}.Score(e.Args, got[j].Args, e.Rules)
-		if s > bestScore {
-			best, bestScore = j, s
+		if unpaired[j] && m.name(&got[j]) == name {
+			if candidates++; candidates == 1 {
+				best = j
+			}
 		}
 	}
-	return best, best >= 0
+	if candidates <= 1 { // the usual case: nothing to weigh
+		return best, candidates == 1
+	}
+	for j := range got {
+		if unpaired[j] && m.name(&got[j]) == name {
+			if s := (Comparer{Mode: Partial}).Score(e.Args, got[j].Args, e.Rules); s > bestScore {
+				best, bestScore = j, s
+			}
+		}
+	}
+	return best, true
 }
 
 // appendDiffs describes argument differences, joined with ", ".

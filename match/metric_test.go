@@ -281,7 +281,7 @@ func Example() {
 	fmt.Println(r.Reason)
 	// Output:
 	// score 0.00, success false
-	// missing get_weather({"city":"Paris"}) (expected #0): called #0 differs: city expected "Paris", got "paris"; missing send_email({"to":"ana@example.com"}) (expected #1); unexpected get_weather({"city":"paris"}) (called #0)
+	// missing get_weather({"city":"Paris"}) (expected #0): called #0 differs: city expected "Paris", got "paris"; missing send_email({"to":"ana@example.com"}) (expected #1)
 }
 
 func ExampleComparer() {
@@ -295,4 +295,23 @@ func ExampleComparer() {
 	// 0
 	// 1
 	// 0.6666666666666666
+}
+
+func TestReasonExplainsEachMissWithItsOwnCall(t *testing.T) {
+	r := grade(t, match.Options{},
+		`[{"name":"f","args":{"a":1,"b":1}},{"name":"f","args":{"a":2,"b":2}},{"name":"g"}]`,
+		`[{"name":"f","args":{"a":2,"b":9}},{"name":"f","args":{"a":1,"b":9}},{"name":"h"}]`)
+	for _, want := range []string{
+		"(expected #0): called #1 differs: b expected 1, got 9",
+		"(expected #1): called #0 differs: b expected 2, got 9",
+		"missing g() (expected #2)",
+		"unexpected h() (called #2)",
+	} {
+		if !strings.Contains(r.Reason, want) {
+			t.Errorf("reason %q lacks %q", r.Reason, want)
+		}
+	}
+	if n := strings.Count(r.Reason, "unexpected "); n != 1 {
+		t.Errorf("reason lists %d unexpected calls, want only the unexplained one: %s", n, r.Reason)
+	}
 }

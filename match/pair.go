@@ -9,10 +9,13 @@ import (
 // of expected call i paired with called call j, and return the pairs they
 // choose, ordered by expected index. A pair of score zero is never chosen.
 
-// Optimal pairs calls one to one so that the total score is maximal. Its
-// total never depends on the order of either list.
+// Optimal pairs calls one to one so that the total score is maximal. Among
+// pairings with the same total, the one with the strongest pairs (the
+// largest sum of squared scores) wins: one full match rather than two
+// half matches. Neither the total nor which calls are left unpaired then
+// depends on the order of either list.
 func Optimal(scores [][]float64) []toolgrade.Match {
-	rows := assign.Maximize(scores)
+	rows := assign.Maximize(preferStrongPairs(scores))
 	n := 0
 	for _, j := range rows {
 		if j >= 0 {
@@ -29,6 +32,38 @@ func Optimal(scores [][]float64) []toolgrade.Match {
 		}
 	}
 	return pairs
+}
+
+// tieNudge weighs the sum of squared scores against the total: small
+// enough that no pairing with a smaller total can win (1000 pairs move a
+// total by at most 1e-9), large enough for float64 to see.
+const tieNudge = 1e-12
+
+// preferStrongPairs returns scores nudged by tieNudge·s² so that maximizing
+// the total also breaks its ties towards strong pairs. Scores of only 0 and
+// 1 need no nudge: equal totals then mean the same number of pairs.
+func preferStrongPairs(scores [][]float64) [][]float64 {
+	fractional := false
+	for _, row := range scores {
+		for _, s := range row {
+			if s > 0 && s < 1 {
+				fractional = true
+			}
+		}
+	}
+	if !fractional {
+		return scores
+	}
+	nudged := make([][]float64, len(scores))
+	for i, row := range scores {
+		nudged[i] = make([]float64, len(row))
+		for j, s := range row {
+			if s > 0 {
+				nudged[i][j] = s + tieNudge*s*s
+			}
+		}
+	}
+	return nudged
 }
 
 // Greedy takes each expected call in order and pairs it with the first
