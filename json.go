@@ -561,12 +561,12 @@ const hexDigits = "0123456789abcdef"
 // as \ufffd.
 func AppendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	// Valid text is copied as it is, multi-byte sequences and all; only
-	// invalid text needs each sequence looked at.
-	check := !utf8.ValidString(s)
+	// One pass: runs of plain ASCII are copied as they are; the scan stops
+	// at every escape and every multi-byte sequence, which is checked and
+	// copied too unless it is invalid.
 	start := 0
 	for i := 0; ; {
-		i = plainRun(s, i, check)
+		i = plainRun(s, i, true)
 		if i >= len(s) {
 			break
 		}

@@ -42,6 +42,12 @@ type Stats struct {
 	tools    map[string]*ToolCounts
 	toolsBy  string // the metric whose pairing the tool counts follow
 	failures failureHeap
+
+	// Scratch for addTools, reused across results: the tools of the
+	// current case (a case names few, so a linear scan beats the map),
+	// and the calls left unexplained.
+	caseTools []*ToolCounts
+	extra     []int
 }
 
 // ToolCounts tells how one tool fared across a run.
@@ -122,6 +128,11 @@ func sameTool(a, b string) bool {
 }
 
 func (s *Stats) tool(name string) *ToolCounts {
+	for _, t := range s.caseTools {
+		if t.Name == name {
+			return t
+		}
+	}
 	if s.tools == nil {
 		s.tools = map[string]*ToolCounts{}
 	}
@@ -130,11 +141,13 @@ func (s *Stats) tool(name string) *ToolCounts {
 		t = &ToolCounts{Name: name}
 		s.tools[name] = t
 	}
+	s.caseTools = append(s.caseTools, t)
 	return t
 }
 
 func (s *Stats) addTools(r *toolgrade.Result) {
 	c := r.Case
+	s.caseTools = s.caseTools[:0]
 	for i := range c.Expected {
 		s.tool(c.Expected[i].Name).Expected++
 	}
@@ -174,7 +187,7 @@ func (s *Stats) addTools(r *toolgrade.Result) {
 	}
 	// An unpaired call of the right tool is a call with the wrong arguments,
 	// not a missed call plus an extra one.
-	extra := slices.Clone(m.Unexpected)
+	extra := append(s.extra[:0], m.Unexpected...)
 	for _, i := range m.Missing {
 		e, ok := exp(i)
 		if !ok {
@@ -193,6 +206,7 @@ func (s *Stats) addTools(r *toolgrade.Result) {
 			s.tool(g).Extra++
 		}
 	}
+	s.extra = extra
 }
 
 // Tools returns the per-tool counts, the busiest tools first, and the

@@ -56,8 +56,9 @@ func chatMessages(b *builder, msgs []any, path string) error {
 			}
 			continue
 		}
-		if err := chatMessage(b, msg, index(path, i)); err != nil {
-			return err
+		// Paths are built only for errors: most messages have none.
+		if err := chatMessage(b, msg, ""); err != nil {
+			return toolgrade.InField(index(path, i), err)
 		}
 	}
 	return nil
@@ -71,9 +72,9 @@ func chatMessage(b *builder, msg toolgrade.Object, path string) error {
 			return fieldError(join(path, "tool_calls"), "want a list, got %s", toolgrade.Kind(tcs))
 		}
 		for j, tc := range l {
-			c, err := chatToolCall(tc, index(join(path, "tool_calls"), j))
+			c, err := chatToolCall(tc, "")
 			if err != nil {
-				return err
+				return toolgrade.InField(index(join(path, "tool_calls"), j), err)
 			}
 			b.add(c)
 		}

@@ -8,38 +8,69 @@ import (
 	"slices"
 )
 
-// MaxExact is the largest side Maximize solves exactly. The exact method
-// takes time cubic in the side (on a 2-core AMD EPYC, 100×100 takes under
-// 2 ms and 1000×1000 up to 3 s when many scores tie; see bench/README.md),
-// so beyond this Maximize pairs greedily by descending score, which gives
-// at least half the optimal total. Matrices with at most one positive score
-// per row and column, the usual case, are answered in O(n·m) at any size.
+// MaxExact is the largest side of a group Maximize solves exactly (see
+// below). The exact method takes time cubic in the side (on a 2-core AMD
+// EPYC, 100×100 takes under 2 ms and 1000×1000 up to 3 s when many scores
+// tie; see bench/README.md), so beyond this a group is paired greedily by
+// descending score, which gives at least half its optimal total.
 const MaxExact = 1000
 
 // Maximize returns the column paired with each row (-1 for none) so that the
 // sum of scores[i][rows[i]] is maximal. scores must be rectangular; scores
-// below zero are treated as zero. Pairs of score zero are never reported.
-// The result is deterministic: among optimal assignments the same one is
-// returned for the same matrix.
+// below zero, and NaN, are treated as zero. Pairs of score zero are never
+// reported. The result is deterministic: among optimal assignments the same
+// one is returned for the same matrix.
+//
+// Rows and columns linked by no chain of positive scores cannot affect each
+// other's pairing, so each connected group is solved on its own: a lone
+// cell or a row (or column) with one partner group is a choice of the best
+// cell, found in linear time, and only groups where several rows contend
+// for several columns need the exact method. With tool calls, where
+// positive scores link only calls of the same tool, groups are small
+// whatever the size of the case.
 func Maximize(scores [][]float64) []int {
 	n := len(scores)
 	if n == 0 {
 		return nil
 	}
-	m := len(scores[0])
 	rows := make([]int, n)
 	for i := range rows {
 		rows[i] = -1
 	}
+	m := len(scores[0])
 	if m == 0 {
 		return rows
 	}
-	switch {
-	case forced(scores, rows):
-	case max(n, m) > MaxExact:
-		greedy(scores, rows)
-	default:
-		hungarian(scores, rows)
+	if forced(scores, rows) {
+		return rows
+	}
+	for _, g := range groups(scores) {
+		switch {
+		case len(g.rows) == 1 || len(g.cols) == 1:
+			best(scores, g, rows)
+		default:
+			sub := make([][]float64, len(g.rows))
+			for a, i := range g.rows {
+				sub[a] = make([]float64, len(g.cols))
+				for b, j := range g.cols {
+					sub[a][b] = scores[i][j]
+				}
+			}
+			subRows := make([]int, len(g.rows))
+			for a := range subRows {
+				subRows[a] = -1
+			}
+			if max(len(g.rows), len(g.cols)) > MaxExact {
+				greedy(sub, subRows)
+			} else {
+				hungarian(sub, subRows)
+			}
+			for a, b := range subRows {
+				if b >= 0 {
+					rows[g.rows[a]] = g.cols[b]
+				}
+			}
+		}
 	}
 	for i, j := range rows {
 		if j >= 0 && !(scores[i][j] > 0) {
@@ -85,6 +116,82 @@ func forced(scores [][]float64, rows []int) bool {
 		}
 	}
 	return true
+}
+
+// A group is a set of rows and columns connected by positive scores, in
+// increasing order.
+type group struct{ rows, cols []int }
+
+// groups splits the matrix into its connected groups, ordered by their
+// first row.
+func groups(scores [][]float64) []group {
+	n, m := len(scores), len(scores[0])
+	// Union-find over rows 0..n-1 and columns n..n+m-1.
+	parent := make([]int, n+m)
+	for k := range parent {
+		parent[k] = k
+	}
+	find := func(k int) int {
+		for parent[k] != k {
+			parent[k] = parent[parent[k]]
+			k = parent[k]
+		}
+		return k
+	}
+	for i, row := range scores {
+		for j, s := range row {
+			if s > 0 {
+				if a, b := find(i), find(n+j); a != b {
+					parent[b] = a
+				}
+			}
+		}
+	}
+	// Rows come first, so every group is numbered by a row; a column whose
+	// root no row shares has no positive score.
+	index := make([]int, n+m) // root -> position in out, plus one
+	var out []group
+	for k := range parent {
+		root := find(k)
+		g := index[root] - 1
+		if g < 0 {
+			if k >= n {
+				continue
+			}
+			g = len(out)
+			index[root] = g + 1
+			out = append(out, group{})
+		}
+		if k < n {
+			out[g].rows = append(out[g].rows, k)
+		} else {
+			out[g].cols = append(out[g].cols, k-n)
+		}
+	}
+	// Rows with no positive score form groups without columns: drop them.
+	kept := out[:0]
+	for _, g := range out {
+		if len(g.cols) > 0 {
+			kept = append(kept, g)
+		}
+	}
+	return kept
+}
+
+// best pairs a group of one row (or one column) with its best partner: the
+// highest score, the first on ties.
+func best(scores [][]float64, g group, rows []int) {
+	bi, bj, bs := -1, -1, 0.0
+	for _, i := range g.rows {
+		for _, j := range g.cols {
+			if s := scores[i][j]; s > bs {
+				bi, bj, bs = i, j, s
+			}
+		}
+	}
+	if bi >= 0 {
+		rows[bi] = bj
+	}
 }
 
 // hungarian is the O(n³) shortest-augmenting-path method with potentials,
