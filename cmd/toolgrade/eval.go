@@ -2,7 +2,6 @@ package main
 
 import (
 	"iter"
-	"os"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -133,17 +132,6 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 	}
 	if paths, err = inputPaths(cfg, f.config, paths); err != nil {
 		return err
-	}
-	// Fail before any output when an input cannot be opened.
-	for _, p := range paths {
-		if p == "-" {
-			continue
-		}
-		fh, err := os.Open(p)
-		if err != nil {
-			return usageError("%v", err)
-		}
-		fh.Close()
 	}
 	batchDone, err := m.judgeBatch(cmd, &f, cfg, env, paths) // judge.go
 	if err != nil {

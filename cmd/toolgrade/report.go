@@ -28,17 +28,28 @@ func (f *reportFlags) register(fs *pflag.FlagSet) {
 }
 
 // inputPaths returns the case files to read: the arguments, else the
-// config's datasets.
+// config's datasets. Every file must open, so that a run fails before any
+// output rather than halfway.
 func inputPaths(cfg *config.Config, configPath string, args []string) ([]string, error) {
-	if len(args) > 0 {
-		return args, nil
+	files := args
+	if len(files) == 0 {
+		if cfg == nil || len(cfg.Datasets) == 0 {
+			return nil, usageError("no cases: name case files (- for stdin), or list datasets in a --config file")
+		}
+		var err error
+		if files, err = cfg.DatasetFiles(); err != nil {
+			return nil, usageError("%s: %v", configPath, err)
+		}
 	}
-	if cfg == nil || len(cfg.Datasets) == 0 {
-		return nil, usageError("no cases: name case files (- for stdin), or list datasets in a --config file")
-	}
-	files, err := cfg.DatasetFiles()
-	if err != nil {
-		return nil, usageError("%s: %v", configPath, err)
+	for _, p := range files {
+		if p == "-" {
+			continue
+		}
+		fh, err := os.Open(p)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		fh.Close()
 	}
 	return files, nil
 }

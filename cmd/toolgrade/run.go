@@ -191,16 +191,6 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, p := range paths {
-		if p == "-" {
-			continue
-		}
-		fh, err := os.Open(p)
-		if err != nil {
-			return usageError("%v", err)
-		}
-		fh.Close()
-	}
 	bfcl, err := bfclInputs(paths, f.bfcl)
 	if err != nil {
 		return err
