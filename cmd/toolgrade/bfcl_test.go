@@ -113,19 +113,7 @@ func TestBFCLConformanceResults(t *testing.T) {
 		t.Errorf("--out has %d lines, want %d", n, total)
 	}
 
-	golden := filepath.Join("testdata", "bfcl_conformance.golden.txt")
-	if *update {
-		if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	wantOut, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if stdout != string(wantOut) {
-		t.Errorf("output differs from %s (run go test -update to accept):\n%s", golden, lineDiff(string(wantOut), stdout))
-	}
+	checkGolden(t, "bfcl_conformance.golden.txt", stdout)
 }
 
 // bfclData writes a small BFCL data directory: two simple_python entries,

@@ -61,9 +61,16 @@ func TestEvalExampleGolden(t *testing.T) {
 	if !strings.Contains(stderr, "21 cases: ") {
 		t.Errorf("summary missing from stderr: %s", stderr)
 	}
-	golden := filepath.Join("testdata", "examples_agent.golden.jsonl")
+	checkGolden(t, "examples_agent.golden.jsonl", out)
+}
+
+// checkGolden compares got with testdata/name, which go test -update
+// rewrites.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	golden := filepath.Join("testdata", name)
 	if *update {
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -71,8 +78,8 @@ func TestEvalExampleGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out != string(want) {
-		t.Errorf("results differ from %s (run go test -update to accept):\n%s", golden, lineDiff(string(want), out))
+	if got != string(want) {
+		t.Errorf("output differs from %s (run go test -update to accept):\n%s", golden, lineDiff(string(want), got))
 	}
 }
 

@@ -17,19 +17,7 @@ func TestMCPSchemaExample(t *testing.T) {
 	if !strings.Contains(stderr, "10 cases: 4 passed, 6 failed") {
 		t.Errorf("summary missing from stderr: %s", stderr)
 	}
-	golden := filepath.Join("testdata", "examples_mcp_schema.golden.jsonl")
-	if *update {
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out != string(want) {
-		t.Errorf("results differ from %s (run go test -update to accept):\n%s", golden, lineDiff(string(want), out))
-	}
+	checkGolden(t, "examples_mcp_schema.golden.jsonl", out)
 }
 
 func TestEvalToolsFlag(t *testing.T) {
