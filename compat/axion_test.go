@@ -9,7 +9,6 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/config"
-	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/match"
 )
 
@@ -27,20 +26,6 @@ func TestAxionConformance(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d axion lines pass", len(lines)-failed, len(lines))
-}
-
-// axionCase decodes a case written as JSON.
-func parseCase(t *testing.T, js string) *toolgrade.Case {
-	t.Helper()
-	v, err := toolgrade.ParseJSONString(js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := dataset.DecodeCase(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
 }
 
 func TestAxionQuirks(t *testing.T) {

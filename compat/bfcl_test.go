@@ -179,19 +179,6 @@ func goldCalls(t *testing.T, id string, gt any) []toolgrade.Call {
 	return calls
 }
 
-func bfclCase(t *testing.T, js string) *toolgrade.Case {
-	t.Helper()
-	v, err := toolgrade.ParseJSONString(js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := dataset.DecodeCase(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 // TestBFCLRules pins the checker's rules one by one, on small hand-written
 // entries.
 func TestBFCLRules(t *testing.T) {
@@ -265,7 +252,7 @@ func TestBFCLRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := bfclCase(t, `{"tools_called":`+tt.called+`,"available_tools":`+weather+`,"possible_answer":`+tt.answer+`}`)
+			c := parseCase(t, `{"tools_called":`+tt.called+`,"available_tools":`+weather+`,"possible_answer":`+tt.answer+`}`)
 			m, err := compat.NewBFCL(compat.BFCLOptions{Category: tt.category})
 			if err != nil {
 				t.Fatal(err)
@@ -300,7 +287,7 @@ func TestBFCLErrors(t *testing.T) {
 	m, _ := compat.NewBFCL(compat.BFCLOptions{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := m.Grade(context.Background(), bfclCase(t, tt.js))
+			r := m.Grade(context.Background(), parseCase(t, tt.js))
 			if r.Error == "" {
 				t.Errorf("want an error, got score %v (%s)", r.Score, r.Reason)
 			}

@@ -138,3 +138,17 @@ func checkExpect(t *testing.T, l conformanceLine, r toolgrade.MetricResult) bool
 	}
 	return ok
 }
+
+// parseCase decodes a case written as JSON, as a case file line would be.
+func parseCase(t *testing.T, js string) *toolgrade.Case {
+	t.Helper()
+	v, err := toolgrade.ParseJSONString(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := dataset.DecodeCase(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

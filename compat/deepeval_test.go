@@ -49,19 +49,6 @@ func TestDeepEvalConformance(t *testing.T) {
 	t.Logf("deepeval.jsonl: %d of %d lines pass (%d through the fake judge)", passed, len(lines), judged)
 }
 
-func deepEvalCase(t *testing.T, js string) *toolgrade.Case {
-	t.Helper()
-	v, err := toolgrade.ParseJSONString(js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := dataset.DecodeCase(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 // TestDeepEvalQuirks pins DeepEval's behaviours with hand-written cases.
 func TestDeepEvalQuirks(t *testing.T) {
 	args := []string{"input_parameters"}
@@ -216,7 +203,7 @@ func TestDeepEvalQuirks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := m.Grade(context.Background(), deepEvalCase(t, tt.c))
+			r := m.Grade(context.Background(), parseCase(t, tt.c))
 			if tt.err != "" {
 				if !strings.Contains(r.Error, tt.err) {
 					t.Fatalf("error %q, want %q (score %v)", r.Error, tt.err, r.Score)
@@ -265,7 +252,7 @@ func TestDeepEvalJudge(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := m.Grade(context.Background(), deepEvalCase(t, c))
+			r := m.Grade(context.Background(), parseCase(t, c))
 			if tt.err {
 				if !strings.Contains(r.Error, "rate limited") {
 					t.Fatalf("error %q, want the judge's", r.Error)
