@@ -234,7 +234,7 @@ func (c *Comparison) Regression() bool {
 func (c *Comparison) WriteText(w io.Writer) error {
 	var b strings.Builder
 	tw := newTable()
-	tw.AppendHeader(table.Row{"metric", "base mean", "new mean", "Δ mean", "base pass", "new pass", "Δ pass", ""})
+	tw.AppendHeader(table.Row{"metric", "base mean", "new mean", "Δ mean", "base pass", "new pass", "Δ pass", "status"})
 	regressedMetrics := 0
 	for _, m := range c.Metrics() {
 		row := table.Row{terminal(m.Label), "-", "-", "", "-", "-", "", ""}
