@@ -55,8 +55,13 @@ could not be read or scored; 2 for bad usage or an unreadable file.`,
 			return m.runEval(cmd, f, args)
 		},
 	}
-	fs := cmd.Flags()
-	fs.StringVar(&f.config, "config", "", "config file (YAML or JSON) with metric entries")
+	f.register(cmd.Flags())
+	return cmd
+}
+
+// register adds the grading flags, shared by eval and run.
+func (f *evalFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.config, "config", "", "config file (YAML or JSON) with metric entries, judge settings and reports")
 	fs.StringVarP(&f.out, "out", "o", "", "write results to this file instead of stdout")
 	fs.IntVar(&f.workers, "workers", 0, "cases graded at once (default: one per CPU)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary and no progress")
@@ -73,7 +78,6 @@ could not be read or scored; 2 for bad usage or an unreadable file.`,
 			fs.Bool(mf.flag, false, mf.usage)
 		}
 	}
-	return cmd
 }
 
 // metricEntries returns the metric entries of the config (or one default

@@ -116,24 +116,7 @@ bad usage or unreadable input.`,
 	fs.IntVar(&f.tpm, "tokens-per-minute", 0, "rate limit on model tokens, estimated before sending (0: none)")
 	fs.IntVar(&f.maxRetries, "max-retries", openai.DefaultMaxRetries, "retries of a failed model request (429, 5xx, timeouts; -1: none)")
 
-	// Grading, as in eval.
-	fs.StringVar(&f.eval.config, "config", "", "config file (YAML or JSON) with metric entries, judge settings and reports")
-	fs.StringVarP(&f.eval.out, "out", "o", "", "write results to this file instead of stdout")
-	fs.IntVar(&f.eval.workers, "workers", 0, "cases graded at once (default: one per CPU)")
-	fs.BoolVarP(&f.eval.quiet, "quiet", "q", false, "print no summary and no progress")
-	fs.BoolVar(&f.eval.exitZero, "exit-zero", false, "exit 0 even when cases fail (2 still means unreadable input)")
-	f.eval.env.register(fs)
-	f.eval.reports.register(fs)
-	for _, mf := range metricFlags {
-		switch mf.kind {
-		case "string":
-			fs.String(mf.flag, "", mf.usage)
-		case "float":
-			fs.Float64(mf.flag, 0, mf.usage)
-		case "bool":
-			fs.Bool(mf.flag, false, mf.usage)
-		}
-	}
+	f.eval.register(fs) // grading, as in eval
 	cmd.MarkFlagRequired("model")
 	return cmd
 }
