@@ -109,6 +109,15 @@ func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule,
 			called = toolgrade.Object{}
 		}
 	}
+	if mode == Exact && len(rules) == 0 && !collect {
+		// The walker would say the same: 1 exactly when the values are
+		// equal. Equal gets there without paths or closures, and scoring
+		// every pair of a case is most of the work of grading.
+		if toolgrade.Equal(expected, called) {
+			return 1, nil
+		}
+		return 0, nil
+	}
 	w := walker{mode: mode, rules: rules, collect: collect}
 	s := w.value(expected, called, "")
 	if mode == Fuzzy {

@@ -1,0 +1,62 @@
+package match
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/toolgrade/toolgrade"
+	"pgregory.net/rapid"
+)
+
+// argValue draws argument-like values from a small alphabet, so that equal
+// and nearly equal pairs are common.
+func argValue(depth int) *rapid.Generator[any] {
+	return rapid.Custom(func(t *rapid.T) any {
+		kinds := 5
+		if depth > 0 {
+			kinds = 7
+		}
+		switch rapid.IntRange(0, kinds-1).Draw(t, "kind") {
+		case 0:
+			return nil
+		case 1:
+			return rapid.Bool().Draw(t, "bool")
+		case 2:
+			return rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, "string")
+		case 3:
+			return json.Number(rapid.SampledFrom([]string{"1", "1.0", "2", "1e0", "-0"}).Draw(t, "number"))
+		case 4:
+			return toolgrade.Object{}
+		case 5:
+			return rapid.SliceOfN(argValue(depth-1), 0, 3).Draw(t, "array")
+		}
+		var obj toolgrade.Object
+		for _, k := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"x", "y", "z"}), 0, 3, rapid.ID).Draw(t, "keys") {
+			obj = append(obj, toolgrade.Member{Key: k, Value: argValue(depth-1).Draw(t, k)})
+		}
+		return obj
+	})
+}
+
+// TestExactShortcutAgreesWithWalker checks the exact-mode shortcut (Equal)
+// against the walker it stands in for.
+func TestExactShortcutAgreesWithWalker(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		e := argValue(2).Draw(t, "expected")
+		c := e
+		if rapid.Bool().Draw(t, "different") {
+			c = argValue(2).Draw(t, "called")
+		}
+		if e == nil {
+			return // no expectation: any arguments, before any comparison
+		}
+		got := Comparer{Mode: Exact}.Score(e, c, nil)
+		if _, ok := e.(toolgrade.Object); ok && c == nil {
+			c = toolgrade.Object{} // as compare reads a call without arguments
+		}
+		w := walker{mode: Exact}
+		if want := w.value(e, c, ""); got != want {
+			t.Fatalf("Score(%s, %s) = %v, the walker says %v", toolgrade.Format(e), toolgrade.Format(c), got, want)
+		}
+	})
+}
