@@ -198,20 +198,23 @@ func (p *parser) object(i, depth int) (any, int, error) {
 	}
 	base := len(p.members)
 	var index map[string]int // for large objects with possible repeats
+	var seen uint64          // a bit per key hash: a repeat finds its bit set
 	for {
-		i = skipSpace(d, i)
 		if i >= len(d) || d[i] != '"' {
 			return nil, i, p.errorf(i, "unexpected %s, want a string key", p.describe(i))
 		}
-		key, j, err := p.string(i)
+		key, j, err := p.key(i)
 		if err != nil {
 			return nil, j, err
 		}
-		i = skipSpace(d, j)
-		if i >= len(d) || d[i] != ':' {
-			return nil, i, p.errorf(i, "unexpected %s after object key, want ':'", p.describe(i))
+		// Compact input has no space between tokens: test for the token
+		// first and skip space only when it is not there.
+		if j >= len(d) || d[j] != ':' {
+			if j = skipSpace(d, j); j >= len(d) || d[j] != ':' {
+				return nil, j, p.errorf(j, "unexpected %s after object key, want ':'", p.describe(j))
+			}
 		}
-		v, j, err := p.value(skipSpace(d, i+1), depth+1)
+		v, j, err := p.value(skipSpace(d, j+1), depth+1)
 		if err != nil {
 			return nil, j, err
 		}
@@ -222,35 +225,63 @@ func (p *parser) object(i, depth int) (any, int, error) {
 				index[m.Key] = i
 			}
 		}
-		if index != nil {
+		bit := keyBit(key)
+		switch {
+		case index != nil:
 			if i, ok := index[key]; ok {
 				obj[i].Value = v
 			} else {
 				index[key] = len(obj)
 				p.members = append(p.members, Member{key, v})
 			}
-		} else if i := obj.index(key); i >= 0 {
-			obj[i].Value = v
-		} else {
+		case seen&bit != 0:
+			if i := obj.index(key); i >= 0 {
+				obj[i].Value = v
+				break
+			}
+			fallthrough
+		default:
+			seen |= bit
 			p.members = append(p.members, Member{key, v})
 		}
-		i = skipSpace(d, j)
-		if i >= len(d) {
-			return nil, i, p.errorf(i, "unexpected end of input in object")
+		if j >= len(d) || d[j] != ',' && d[j] != '}' {
+			if j = skipSpace(d, j); j >= len(d) {
+				return nil, j, p.errorf(j, "unexpected end of input in object")
+			}
 		}
-		switch d[i] {
+		switch d[j] {
 		case ',':
-			i++
+			i = skipSpace(d, j+1)
 		case '}':
-			i++
+			i = j + 1
 			obj := p.slab.object(p.members[base:], len(d)-i)
 			p.membersUsed = max(p.membersUsed, len(p.members))
 			p.members = p.members[:base]
 			return obj, i, nil
 		default:
-			return nil, i, p.errorf(i, "unexpected %s in object, want ',' or '}'", p.describe(i))
+			return nil, j, p.errorf(j, "unexpected %s in object, want ',' or '}'", p.describe(j))
 		}
 	}
+}
+
+// keyBit hashes a key to one of 64 bits, so that an object finds most keys
+// new without comparing them with the keys before.
+func keyBit(key string) uint64 {
+	h := uint(len(key))
+	if len(key) > 0 {
+		h += uint(key[0])*7 + uint(key[len(key)-1])*3
+	}
+	return 1 << (h & 63)
+}
+
+// key reads the object key whose opening quote is at offset i: plain ASCII
+// (the usual key) is taken as it is, anything else through string.
+func (p *parser) key(i int) (string, int, error) {
+	d := p.data
+	if j := plainRun(d, i+1, true); j < len(d) && d[j] == '"' {
+		return d[i+1 : j], j + 1, nil
+	}
+	return p.string(i)
 }
 
 func (o Object) index(key string) int {
@@ -270,26 +301,27 @@ func (p *parser) array(i, depth int) (any, int, error) {
 	}
 	base := len(p.elems)
 	for {
-		v, j, err := p.value(skipSpace(d, i), depth+1)
+		v, j, err := p.value(i, depth+1)
 		if err != nil {
 			return nil, j, err
 		}
 		p.elems = append(p.elems, v)
-		i = skipSpace(d, j)
-		if i >= len(d) {
-			return nil, i, p.errorf(i, "unexpected end of input in array")
+		if j >= len(d) || d[j] != ',' && d[j] != ']' {
+			if j = skipSpace(d, j); j >= len(d) {
+				return nil, j, p.errorf(j, "unexpected end of input in array")
+			}
 		}
-		switch d[i] {
+		switch d[j] {
 		case ',':
-			i++
+			i = skipSpace(d, j+1)
 		case ']':
-			i++
+			i = j + 1
 			arr := p.slab.array(p.elems[base:], len(d)-i)
 			p.elemsUsed = max(p.elemsUsed, len(p.elems))
 			p.elems = p.elems[:base]
 			return arr, i, nil
 		default:
-			return nil, i, p.errorf(i, "unexpected %s in array, want ',' or ']'", p.describe(i))
+			return nil, j, p.errorf(j, "unexpected %s in array, want ',' or ']'", p.describe(j))
 		}
 	}
 }
