@@ -136,28 +136,24 @@ func DecodeCall(v any) (Call, error) {
 		return Call{}, fmt.Errorf("want a call object, got %s", Kind(v))
 	}
 	var c Call
-	src := obj
-	if fn, ok := obj.Get("function"); ok {
-		if fo, ok := fn.(Object); ok {
-			src = fo // OpenAI tool_calls entry
-		}
+	f := readCallFields(obj)
+	src := &f
+	if fo, ok := f.function.(Object); ok {
+		inner := readCallFields(fo) // OpenAI tool_calls entry
+		src = &inner
 	}
-	name, ok := src.Get("name")
-	if !ok {
+	if !src.hasName {
 		return Call{}, &FieldError{Path: "name", Err: errors.New("missing")}
 	}
-	if c.Name, ok = name.(string); !ok {
-		return Call{}, &FieldError{Path: "name", Err: fmt.Errorf("want a string, got %s", Kind(name))}
+	if c.Name, ok = src.name.(string); !ok {
+		return Call{}, &FieldError{Path: "name", Err: fmt.Errorf("want a string, got %s", Kind(src.name))}
 	}
-	for _, k := range argsKeys {
-		if a, ok := src.Get(k); ok {
-			c.Args, c.ArgsRaw, c.Invalid = DecodeArgs(a)
-			break
-		}
+	if src.argsRank < len(argsKeys) {
+		c.Args, c.ArgsRaw, c.Invalid = DecodeArgs(src.args)
 	}
-	c.Output, _ = obj.Get("output")
-	if id, ok := obj.Get("id"); ok && id != nil {
-		switch id := id.(type) {
+	c.Output = f.output
+	if f.id != nil {
+		switch id := f.id.(type) {
 		case string:
 			c.ID = id
 		case json.Number:
@@ -166,19 +162,61 @@ func DecodeCall(v any) (Call, error) {
 			return Call{}, &FieldError{Path: "id", Err: fmt.Errorf("want a string, got %s", Kind(id))}
 		}
 	}
-	if t, ok := obj.Get("type"); ok && t != nil {
-		if c.Type, ok = t.(string); !ok {
-			return Call{}, &FieldError{Path: "type", Err: fmt.Errorf("want a string, got %s", Kind(t))}
+	if f.typ != nil {
+		if c.Type, ok = f.typ.(string); !ok {
+			return Call{}, &FieldError{Path: "type", Err: fmt.Errorf("want a string, got %s", Kind(f.typ))}
 		}
 	}
-	if r, ok := obj.Get("rules"); ok && r != nil {
-		rules, err := DecodeRules(r)
+	if f.rules != nil {
+		rules, err := DecodeRules(f.rules)
 		if err != nil {
 			return Call{}, InField("rules", err)
 		}
 		c.Rules = rules
 	}
 	return c, nil
+}
+
+// callFields are the members of a call object that DecodeCall reads.
+type callFields struct {
+	name, args, output, id, typ, rules, function any
+	hasName                                      bool
+	argsRank                                     int // of args's key in argsKeys; len(argsKeys) when none
+}
+
+// readCallFields reads a call object's fields in one pass over its members
+// instead of looking each alias up: it runs for every call of every case.
+// Members are visited last to first, so that the first of a repeated key
+// wins, as with [Object.Get].
+func readCallFields(obj Object) callFields {
+	f := callFields{argsRank: len(argsKeys)}
+	for i := len(obj) - 1; i >= 0; i-- {
+		m := &obj[i]
+		switch m.Key {
+		case "name":
+			f.name, f.hasName = m.Value, true
+		case "output":
+			f.output = m.Value
+		case "id":
+			f.id = m.Value
+		case "type":
+			f.typ = m.Value
+		case "rules":
+			f.rules = m.Value
+		case "function":
+			f.function = m.Value
+		default:
+			for rank, k := range argsKeys {
+				if m.Key == k {
+					if rank <= f.argsRank {
+						f.args, f.argsRank = m.Value, rank
+					}
+					break
+				}
+			}
+		}
+	}
+	return f
 }
 
 // DecodeArgs interprets an argument field: a JSON string is parsed as JSON

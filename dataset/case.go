@@ -69,13 +69,60 @@ var (
 	availableToolsKeys   = []string{"available_tools", "availableTools", "tools"}
 )
 
-func first(obj toolgrade.Object, keys []string) (string, any, bool) {
-	for _, k := range keys {
-		if v, ok := obj.Get(k); ok {
-			return k, v, true
+// The fields of a case, each found under the first of its aliases present.
+const (
+	fieldInput = iota
+	fieldActualOutput
+	fieldExpectedOutput
+	fieldAvailableTools
+	fieldTrajectory
+	fieldExpectedTrajectory
+	fieldCalled
+	fieldExpected
+	numFields
+)
+
+// aliases maps every key a case may use to its field and its rank among
+// the field's aliases.
+var aliases = func() map[string][2]int {
+	m := map[string][2]int{}
+	for field, keys := range [numFields][]string{
+		fieldInput: inputKeys, fieldActualOutput: actualOutputKeys, fieldExpectedOutput: expectedOutputKeys,
+		fieldAvailableTools: availableToolsKeys, fieldTrajectory: trajectoryKeys,
+		fieldExpectedTrajectory: expectedTrajectories, fieldCalled: calledKeys, fieldExpected: expectedKeys,
+	} {
+		for rank, k := range keys {
+			m[k] = [2]int{field, rank}
 		}
 	}
-	return "", nil, false
+	return m
+}()
+
+// A found field: the key it was found under and its value.
+type found struct {
+	key  string
+	v    any
+	rank int
+}
+
+func (f found) ok() bool { return f.key != "" }
+
+// fields finds every field of a case in one pass over its members: a case
+// has a handful, and looking up each alias in turn cost more than reading
+// them. The first-ranked alias present wins, and the first of a repeated key.
+func fields(obj toolgrade.Object) [numFields]found {
+	var out [numFields]found
+	for i := len(obj) - 1; i >= 0; i-- {
+		m := &obj[i]
+		a, ok := aliases[m.Key]
+		if !ok {
+			continue
+		}
+		if f := &out[a[0]]; !f.ok() || a[1] <= f.rank {
+			*f = found{m.Key, m.Value, a[1]}
+		}
+	}
+	return out
 }
 
 func caseID(obj toolgrade.Object) (string, error) {
@@ -106,33 +153,30 @@ func DecodeCase(v any) (*toolgrade.Case, error) {
 	if c.ID, err = caseID(obj); err != nil {
 		return nil, err
 	}
-	_, c.Input, _ = first(obj, inputKeys)
-	_, c.ActualOutput, _ = first(obj, actualOutputKeys)
-	_, c.ExpectedOutput, _ = first(obj, expectedOutputKeys)
-	_, c.AvailableTools, _ = first(obj, availableToolsKeys)
-	_, c.Trajectory, _ = first(obj, trajectoryKeys)
-	_, c.ExpectedTrajectory, _ = first(obj, expectedTrajectories)
-
-	if c.Called, err = calls(obj, calledKeys, trajectoryKeys); err != nil {
+	f := fields(obj)
+	c.Input, c.ActualOutput, c.ExpectedOutput = f[fieldInput].v, f[fieldActualOutput].v, f[fieldExpectedOutput].v
+	c.AvailableTools = f[fieldAvailableTools].v
+	c.Trajectory, c.ExpectedTrajectory = f[fieldTrajectory].v, f[fieldExpectedTrajectory].v
+	if c.Called, err = calls(f[fieldCalled], f[fieldTrajectory]); err != nil {
 		return nil, err
 	}
-	if c.Expected, err = calls(obj, expectedKeys, expectedTrajectories); err != nil {
+	if c.Expected, err = calls(f[fieldExpected], f[fieldExpectedTrajectory]); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// calls reads a list of calls from the first of listKeys present, else
-// extracts them from the first of traceKeys present.
-func calls(obj toolgrade.Object, listKeys, traceKeys []string) ([]toolgrade.Call, error) {
-	if key, v, ok := first(obj, listKeys); ok {
-		list, err := toolgrade.DecodeCalls(v)
-		return list, toolgrade.InField(key, err)
+// calls reads a list of calls from list when present, else extracts them
+// from trace.
+func calls(list, tr found) ([]toolgrade.Call, error) {
+	if list.ok() {
+		calls, err := toolgrade.DecodeCalls(list.v)
+		return calls, toolgrade.InField(list.key, err)
 	}
-	if key, v, ok := first(obj, traceKeys); ok && v != nil {
-		t, err := trace.Extract(v, "")
+	if tr.ok() && tr.v != nil {
+		t, err := trace.Extract(tr.v, "")
 		if err != nil {
-			return nil, toolgrade.InField(key, err)
+			return nil, toolgrade.InField(tr.key, err)
 		}
 		return t.Calls, nil
 	}
