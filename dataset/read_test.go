@@ -3,10 +3,13 @@ package dataset_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade"
@@ -174,6 +177,83 @@ func TestDecodeCaseTrajectory(t *testing.T) {
 
 // FuzzReader: no input makes the reader or the decoder panic, and every
 // record decodes to a case with an ID, or an error naming the input.
+// TestLinesAcrossBlocks reads JSON Lines that straddle the reader's
+// blocks, from readers that hand over data in odd pieces, and decodes every
+// record only after the whole input was read: records share the blocks, so
+// a block written again would show here as wrong text.
+func TestLinesAcrossBlocks(t *testing.T) {
+	var input strings.Builder
+	var want []outcome
+	var inputs []string
+	for i := range 1500 {
+		text := strings.Repeat(string(rune('a'+i%26)), (i*7919)%1500)
+		if i%500 == 499 {
+			text = strings.Repeat("y", 300<<10) // longer than a block
+		}
+		eol := "\n"
+		if i%3 == 0 {
+			eol = "\r\n"
+		}
+		fmt.Fprintf(&input, `{"id":"c%d","input":"%s"}%s`, i, text, eol)
+		want = append(want, outcome{ID: fmt.Sprint("c", i), Line: i + 1})
+		inputs = append(inputs, text)
+	}
+	in := strings.TrimSuffix(input.String(), "\n") // the last line has no newline
+	readers := []struct {
+		name string
+		r    func() io.Reader
+	}{
+		{"whole", func() io.Reader { return strings.NewReader(in) }},
+		{"one byte at a time", func() io.Reader { return iotest.OneByteReader(strings.NewReader(in)) }},
+		{"halves", func() io.Reader { return iotest.HalfReader(strings.NewReader(in)) }},
+		{"error with the data", func() io.Reader { return iotest.DataErrReader(strings.NewReader(in)) }},
+	}
+	for _, rd := range readers {
+		t.Run(rd.name, func(t *testing.T) {
+			var recs []toolgrade.Record
+			for rec, err := range dataset.Reader("c.jsonl", rd.r(), dataset.Auto) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				recs = append(recs, rec)
+			}
+			var got []outcome
+			for i, rec := range recs {
+				c, err := rec.Decode()
+				if err != nil {
+					t.Fatalf("record %d: %v", i, err)
+				}
+				got = append(got, outcome{ID: c.ID, Line: c.Line})
+				if i < len(inputs) && c.Input != inputs[i] {
+					t.Fatalf("record %d: input changed after reading on", i)
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestReadErrorEndsTheRun checks that a read error after some lines is a
+// fatal error naming the file and line, after the lines before it.
+func TestReadErrorEndsTheRun(t *testing.T) {
+	r := io.MultiReader(strings.NewReader("{\"id\":\"a\"}\n{\"id\":\"b\"}\n{\"id\""), iotest.ErrReader(errors.New("disk on fire")))
+	var ids []string
+	var fatal error
+	for rec, err := range dataset.Reader("c.jsonl", r, dataset.Auto) {
+		if err != nil {
+			fatal = err
+			break
+		}
+		c, _ := rec.Decode()
+		ids = append(ids, c.ID)
+	}
+	if strings.Join(ids, ",") != "a,b" || fatal == nil || fatal.Error() != "c.jsonl:3: disk on fire" {
+		t.Errorf("ids %v, error %v; want a,b and c.jsonl:3: disk on fire", ids, fatal)
+	}
+}
+
 func FuzzReader(f *testing.F) {
 	for _, s := range []string{
 		"{\"id\":\"a\",\"tools_called\":[{\"name\":\"f\",\"args\":{}}]}\n{bad\n",

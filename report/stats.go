@@ -138,8 +138,10 @@ func (s *Stats) tool(name string) *ToolCounts {
 	}
 	t := s.tools[name]
 	if t == nil {
-		t = &ToolCounts{Name: name}
-		s.tools[name] = t
+		// A case's strings share the memory its input was read into; a
+		// copy keeps only the name alive.
+		t = &ToolCounts{Name: strings.Clone(name)}
+		s.tools[t.Name] = t
 	}
 	s.caseTools = append(s.caseTools, t)
 	return t
@@ -257,6 +259,7 @@ func (s *Stats) addFailure(r *toolgrade.Result) {
 	if limit <= 0 {
 		limit = DefaultWorst
 	}
+	f.ID = strings.Clone(f.ID) // kept past the case, as tool names are
 	if len(s.failures) < limit {
 		heap.Push(&s.failures, f)
 	} else if worse(f, s.failures[0]) {
