@@ -162,28 +162,6 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 	}
 }
 
-// readLine reads one line of any length without its line ending.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	line, err := br.ReadSlice('\n')
-	if err == bufio.ErrBufferFull {
-		buf := append([]byte(nil), line...)
-		for err == bufio.ErrBufferFull {
-			line, err = br.ReadSlice('\n')
-			buf = append(buf, line...)
-		}
-		line = buf
-	}
-	if err != nil && err != io.EOF {
-		return nil, err
-	}
-	if len(line) == 0 && err == io.EOF {
-		return nil, io.EOF
-	}
-	line = bytes.TrimSuffix(line, []byte("\n"))
-	line = bytes.TrimSuffix(line, []byte("\r"))
-	return line, nil
-}
-
 // readLines splits JSON Lines. If the first record is not a complete JSON
 // value on its line (a pretty-printed object), the input is read as JSON
 // values one after another instead.
@@ -243,14 +221,14 @@ func (lr *lineReader) next() ([]byte, error) {
 			end := lr.start + lr.seen + i
 			line := lr.block[lr.start:end]
 			lr.start, lr.seen = end+1, 0
-			return bytes.TrimSuffix(line, []byte("\r")), nil
+			return trimCR(line), nil
 		}
 		lr.seen = len(lr.block) - lr.start
 		if lr.err != nil {
 			if lr.seen > 0 && lr.err == io.EOF { // a last line without a newline
 				line := lr.block[lr.start:]
 				lr.start, lr.seen = len(lr.block), 0
-				return bytes.TrimSuffix(line, []byte("\r")), nil
+				return trimCR(line), nil
 			}
 			return nil, lr.err
 		}
@@ -267,6 +245,8 @@ func (lr *lineReader) next() ([]byte, error) {
 		lr.err = err
 	}
 }
+
+func trimCR(line []byte) []byte { return bytes.TrimSuffix(line, []byte("\r")) }
 
 // rest returns what the lineReader has not handed out, followed by the
 // rest of its input.

@@ -38,8 +38,9 @@ func readYAML(name string, br *bufio.Reader, yield func(toolgrade.Record, error)
 		chunk = chunk[:0]
 		return yield(rec, nil)
 	}
+	lr := lineReader{r: br}
 	for {
-		line, err := readLine(br)
+		line, err := lr.next()
 		if err == io.EOF {
 			break
 		}
