@@ -34,8 +34,10 @@ func (e *SyntaxError) Error() string {
 // ParseJSON copies data once and the result shares that copy, so data may
 // be reused as soon as ParseJSON returns. Values of one document share
 // their memory: a string kept from a document keeps the copy alive, and a
-// value kept keeps up to a few kilobytes of its neighbours (see slab.go);
-// clone what is kept from a large document that is otherwise dropped.
+// value kept keeps up to some tens of kilobytes of its neighbours, from
+// this document and the ones parsed just before and after it (see
+// slab.go); clone what is kept from a large document that is otherwise
+// dropped.
 func ParseJSON(data []byte) (any, error) { return parse(string(data)) }
 
 // ParseJSONString is ParseJSON for text, as tool-call arguments usually are.
@@ -72,7 +74,7 @@ type parser struct {
 	data    string
 	elems   []any
 	members []Member
-	slab    slab // the document's values; never reused
+	slab    slab // where values go; shared with the documents before and after
 
 	// The deepest the stacks went in this document: a finished container
 	// leaves its entries behind (they are overwritten by the next ones),
@@ -82,6 +84,7 @@ type parser struct {
 
 func (p *parser) document() (any, error) {
 	d := p.data
+	p.slab.begin(len(d))
 	v, i, err := p.value(skipSpace(d, 0), 0)
 	if err == nil {
 		if i = skipSpace(d, i); i < len(d) {
@@ -95,7 +98,6 @@ func (p *parser) document() (any, error) {
 	clear(p.members[:max(p.membersUsed, len(p.members))])
 	p.elems, p.members = p.elems[:0], p.members[:0]
 	p.elemsUsed, p.membersUsed = 0, 0
-	p.slab = slab{}
 	if cap(p.elems) > maxPooledStack {
 		p.elems = nil
 	}

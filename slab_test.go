@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"weak"
 )
 
 // TestSlabValuesSurviveCollection: values boxed into slab chunks behave as
@@ -65,4 +66,33 @@ func TestSlabValuesSurviveCollection(t *testing.T) {
 	if got := AppendJSON(nil, kept[0]); !bytes.Equal(got, want[0]) {
 		t.Errorf("after appending to a parsed array the document reads %s, want %s", got, want[0])
 	}
+}
+
+// TestSlabGenerationsEnd: chunks shared by a stream of documents are
+// collected once the documents in them are dropped, while the parser goes
+// on. If a document's values could point into the chunks of an earlier
+// generation, each generation would keep the one before it alive and a run
+// over a dataset would never free any of it.
+func TestSlabGenerationsEnd(t *testing.T) {
+	var first []weak.Pointer[Member]
+	var last any
+	for i := range 2000 {
+		doc := fmt.Sprintf(`{"id":"c%d","calls":[{"name":"f","args":{"a":%d,"b":["x","y"],"c":{"d":true}}}],"s":"%s"}`,
+			i, i, strings.Repeat("x", i%50))
+		v, err := ParseJSONString(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i < 10 {
+			first = append(first, weak.Make(&v.(Object)[0]))
+		}
+		last = v
+	}
+	runtime.GC()
+	for i, w := range first {
+		if w.Value() != nil {
+			t.Errorf("document %d is still in memory after 2000 more were read", i)
+		}
+	}
+	runtime.KeepAlive(last)
 }
