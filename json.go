@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -582,10 +583,32 @@ func AppendFloat(dst []byte, f float64) []byte {
 		// integers; the shortest form of one below 2^53 is exactly that.
 		return strconv.AppendInt(dst, int64(f), 10)
 	}
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		return strconv.AppendFloat(dst, f, 'e', -1, 64)
+	bits := math.Float64bits(f)
+	slot := &floatTexts[bits*0x9e3779b97f4a7c15>>(64-floatTextBits)]
+	if t := slot.Load(); t != nil && t.bits == bits {
+		return append(dst, t.text...)
 	}
-	return strconv.AppendFloat(dst, f, 'f', -1, 64)
+	n := len(dst)
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
+	} else {
+		dst = strconv.AppendFloat(dst, f, 'f', -1, 64)
+	}
+	slot.Store(&floatText{bits, string(dst[n:])})
+	return dst
+}
+
+// floatTexts remembers the text of floats written lately, by a hash of
+// their bits. A run writes the same few ratios (1/3, 2/5, their F1) over
+// and over, and finding the shortest text of one costs strconv hundreds of
+// instructions; a repeat costs a load and a copy.
+var floatTexts [1 << floatTextBits]atomic.Pointer[floatText]
+
+const floatTextBits = 10
+
+type floatText struct {
+	bits uint64
+	text string
 }
 
 const hexDigits = "0123456789abcdef"

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -470,4 +471,45 @@ func TestAppendFloatWholeNumbers(t *testing.T) {
 			t.Errorf("AppendFloat(%v) = %s, want %s", f, got, want)
 		}
 	}
+}
+
+// TestAppendFloatRemembered: floats written again, from several goroutines
+// at once and with many sharing a slot of the cache, read as strconv
+// writes them.
+func TestAppendFloatRemembered(t *testing.T) {
+	want := func(f float64) string {
+		if f != 0 && (math.Abs(f) < 1e-6 || math.Abs(f) >= 1e21) {
+			return strconv.FormatFloat(f, 'e', -1, 64)
+		}
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	// Ratios of small counts, as scores are, plus values spread widely
+	// enough to collide in the cache's slots.
+	var floats []float64
+	for d := 1; d <= 40; d++ {
+		for n := 1; n < d; n++ {
+			floats = append(floats, float64(n)/float64(d), -float64(n)/float64(d))
+		}
+	}
+	for i := range 3000 {
+		floats = append(floats, math.Float64frombits(uint64(i)*0x9e3779b97f4a7c15>>2), 1e-9*float64(i+1))
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for round := range 3 {
+				for k := range floats {
+					f := floats[(k*(g+1)+round)%len(floats)]
+					if math.IsNaN(f) || math.IsInf(f, 0) {
+						continue
+					}
+					if got := string(AppendFloat([]byte("x"), f)); got != "x"+want(f) {
+						t.Errorf("AppendFloat(%v) = %s, want x%s", f, got, want(f))
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
