@@ -156,9 +156,12 @@ func (p *parser) value(i, depth int) (any, int, error) {
 	case '[':
 		return p.array(i, depth)
 	case '"':
-		s, j, err := p.string(i)
-		if err != nil || s == "" {
-			return s, j, err
+		s, j, err := p.string(i, i+1)
+		if err != nil {
+			return nil, j, err
+		}
+		if s == "" {
+			return s, j, nil
 		}
 		return p.slab.string(s, stringType, len(d)-j), j, nil
 	case 't':
@@ -206,9 +209,20 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		if i >= len(d) || d[i] != '"' {
 			return nil, i, p.errorf(i, "unexpected %s, want a string key", p.describe(i))
 		}
-		key, j, err := p.key(i)
-		if err != nil {
-			return nil, j, err
+		// Most keys are a few bytes of plain ASCII: a byte loop finds their
+		// end sooner than a call to the word-at-a-time scan.
+		j := i + 1
+		for j < len(d) && plainByte[d[j]] {
+			j++
+		}
+		var key string
+		if j < len(d) && d[j] == '"' {
+			key, j = d[i+1:j], j+1
+		} else {
+			var err error
+			if key, j, err = p.string(i, j); err != nil {
+				return nil, j, err
+			}
 		}
 		// Compact input has no space between tokens: test for the token
 		// first and skip space only when it is not there.
@@ -277,15 +291,14 @@ func keyBit(key string) uint64 {
 	return 1 << (h & 63)
 }
 
-// key reads the object key whose opening quote is at offset i: plain ASCII
-// (the usual key) is taken as it is, anything else through string.
-func (p *parser) key(i int) (string, int, error) {
-	d := p.data
-	if j := plainRun(d, i+1, true); j < len(d) && d[j] == '"' {
-		return d[i+1 : j], j + 1, nil
+// plainByte tells the bytes a string can hold as they are, in the scan
+// for its end: printable ASCII but the quote and the backslash.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
 	}
-	return p.string(i)
-}
+	return t
+}()
 
 func (o Object) index(key string) int {
 	for i := range o {
@@ -369,14 +382,15 @@ func (p *parser) number(i int) (any, int, error) {
 	return p.slab.string(d[start:i], numberType, len(d)-i), i, nil
 }
 
-// string reads the string whose opening quote is at offset i.
-func (p *parser) string(i int) (string, int, error) {
+// string reads the string whose opening quote is at offset i, when the
+// bytes before offset from are known to be plain ASCII.
+func (p *parser) string(i, from int) (string, int, error) {
 	d := p.data
 	start := i + 1
 	// Fast path: no escapes; the text is the input's own, when it is valid
 	// UTF-8.
 	ascii := true
-	for i = start; ; {
+	for i = from; ; {
 		i = plainRun(d, i, ascii)
 		if i >= len(d) {
 			return "", i, p.errorf(i, "unterminated string")
