@@ -75,7 +75,8 @@ type parser struct {
 	data    string
 	elems   []any
 	members []Member
-	slab    slab // where values go; shared with the documents before and after
+	scratch []byte // escaped strings are unescaped here
+	slab    slab   // where values go; shared with the documents before and after
 
 	// The deepest the stacks went in this document: a finished container
 	// leaves its entries behind (they are overwritten by the next ones),
@@ -104,6 +105,9 @@ func (p *parser) document() (any, error) {
 	}
 	if cap(p.members) > maxPooledStack {
 		p.members = nil
+	}
+	if cap(p.scratch) > maxPooledStack*16 {
+		p.scratch = nil
 	}
 	if err != nil {
 		return nil, err
@@ -235,10 +239,9 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		if err != nil {
 			return nil, j, err
 		}
-		obj := Object(p.members[base:])
-		if len(obj) == indexFrom && index == nil {
+		if index == nil && len(p.members)-base == indexFrom {
 			index = make(map[string]int, 2*indexFrom)
-			for i, m := range obj {
+			for i, m := range p.members[base:] {
 				index[m.Key] = i
 			}
 		}
@@ -246,14 +249,14 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		switch {
 		case index != nil:
 			if i, ok := index[key]; ok {
-				obj[i].Value = v
+				p.members[base+i].Value = v
 			} else {
-				index[key] = len(obj)
+				index[key] = len(p.members) - base
 				p.members = append(p.members, Member{key, v})
 			}
 		case seen&bit != 0:
-			if i := obj.index(key); i >= 0 {
-				obj[i].Value = v
+			if i := Object(p.members[base:]).index(key); i >= 0 {
+				p.members[base+i].Value = v
 				break
 			}
 			fallthrough
@@ -412,10 +415,11 @@ func (p *parser) string(i, from int) (string, int, error) {
 		ascii = false // a byte of a multi-byte sequence: validated at the end
 		i++
 	}
-	buf := make([]byte, 0, i-start+16)
-	buf = append(buf, d[start:i]...)
+	// The text is unescaped into the parser's scratch buffer, which keeps
+	// its size from string to string, and copied out once at its length.
+	buf := append(p.scratch[:0], d[start:i]...)
 	for {
-		end := plainRun(d, i, false)
+		end := plainRun(d, i, ascii)
 		buf = append(buf, d[i:end]...)
 		i = end
 		if i >= len(d) {
@@ -424,12 +428,20 @@ func (p *parser) string(i, from int) (string, int, error) {
 		c := d[i]
 		switch {
 		case c == '"':
-			if utf8.Valid(buf) {
+			p.scratch = buf
+			// Escapes write valid UTF-8: only bytes taken as they are can
+			// make it invalid.
+			if ascii || utf8.Valid(buf) {
 				return string(buf), i + 1, nil
 			}
 			return string([]rune(string(buf))), i + 1, nil
 		case c < 0x20:
 			return "", i, p.errorf(i, "control character %#02x in string", c)
+		case c >= utf8.RuneSelf:
+			ascii = false
+			buf = append(buf, c)
+			i++
+			continue
 		}
 		i++ // backslash
 		if i >= len(d) {
