@@ -1,6 +1,7 @@
 package toolgrade
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -517,6 +518,25 @@ const (
 	msb = 0x8080808080808080 // the high bit of each byte
 )
 
+// word returns the eight bytes of s at offset i, the first in the lowest
+// byte.
+func word(s string, i int) uint64 {
+	w := s[i : i+8]
+	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+}
+
+// stops sets the high bit of each byte of x that is a quote, a backslash or
+// a control character, or whose high bit is set in hi.
+func stops(x, hi uint64) uint64 {
+	q := x ^ (lsb * '"')
+	b := x ^ (lsb * '\\')
+	// A byte's high bit is set in (v - 1) &^ v when v is zero, and in
+	// (v - 0x20) &^ v when v < 0x20. Borrows only cross a byte that is
+	// flagged itself, so the lowest flagged byte is exact.
+	return ((q-lsb)&^q | (b-lsb)&^b | (x-0x20*lsb)&^x | x&hi) & msb
+}
+
 // plainRun returns the index of the first byte of s at or after i that
 // ends a run of plain string text: a quote, a backslash, a control
 // character or, when high is set, a byte of 0x80 or more (part of a
@@ -528,16 +548,7 @@ func plainRun(s string, i int, high bool) int {
 		hi = msb
 	}
 	for ; i+8 <= len(s); i += 8 {
-		w := s[i : i+8]
-		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-		q := x ^ (lsb * '"')
-		b := x ^ (lsb * '\\')
-		// A byte's high bit is set in (v - 1) &^ v when v is zero, and in
-		// (v - 0x20) &^ v when v < 0x20. Borrows only cross a byte that is
-		// flagged itself, so the lowest flagged byte is exact.
-		m := ((q-lsb)&^q | (b-lsb)&^b | (x-0x20*lsb)&^x | x&hi) & msb
-		if m != 0 {
+		if m := stops(word(s, i), hi); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
@@ -644,18 +655,31 @@ const hexDigits = "0123456789abcdef"
 // as \ufffd.
 func AppendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	// One pass: runs of plain ASCII are copied as they are; the scan stops
-	// at every escape and every multi-byte sequence, which is checked and
-	// copied too unless it is invalid.
-	start := 0
+	// Plain ASCII is copied eight bytes at a time: a word with no byte to
+	// look at goes out whole, and one with such a byte up to it. Reasons
+	// quote JSON, so escapes come every few bytes, and stopping for each
+	// must cost little.
 	for i := 0; ; {
-		i = plainRun(s, i, true)
+		for ; i+8 <= len(s); i += 8 {
+			x := word(s, i)
+			if m := stops(x, msb); m != 0 {
+				k := bits.TrailingZeros64(m) / 8
+				n := len(dst)
+				dst = binary.LittleEndian.AppendUint64(dst, x)[:n+k]
+				i += k
+				break
+			}
+			dst = binary.LittleEndian.AppendUint64(dst, x)
+		}
+		for i < len(s) && plainByte[s[i]] {
+			dst = append(dst, s[i])
+			i++
+		}
 		if i >= len(s) {
 			break
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			dst = append(dst, s[start:i]...)
 			switch c {
 			case '"', '\\':
 				dst = append(dst, '\\', c)
@@ -669,19 +693,15 @@ func AppendJSONString(dst []byte, s string) []byte {
 				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 			}
 			i++
-			start = i
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
+		} else {
+			dst = append(dst, s[i:i+size]...)
 		}
 		i += size
 	}
-	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"unicode/utf16"
@@ -512,4 +513,20 @@ func TestAppendFloatRemembered(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestAppendJSONStringEveryPosition: a byte that needs a look (an escape, a
+// multi-byte or invalid sequence) is written as the reference writes it at
+// every offset in and across the eight-byte words the writer copies.
+func TestAppendJSONStringEveryPosition(t *testing.T) {
+	for _, special := range []string{`"`, `\`, "\n", "\x01", "\x7f", "é", "東", "\xff", "\xe6\x9d", `"\`} {
+		for n := 0; n <= 24; n++ {
+			for at := 0; at <= n; at++ {
+				s := strings.Repeat("a", at) + special + strings.Repeat("b", n-at)
+				if got, want := AppendJSONString([]byte("x"), s), refAppendJSONString([]byte("x"), s); !bytes.Equal(got, want) {
+					t.Fatalf("AppendJSONString(%q) = %q, reference %q", s, got, want)
+				}
+			}
+		}
+	}
 }
