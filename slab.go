@@ -52,14 +52,17 @@ const genInput = 16 << 10
 // document keeps little of the rest alive.
 const maxChunk = 1024
 
-// Bytes of input per value of each kind, measured on recorded cases and
-// rounded down, so that chunks run short rarely.
+// Bytes of input per value of each kind, measured on generated cases (the
+// bench data: nested arguments, transcripts) and rounded down a little. A
+// chunk that runs short costs one more allocation; one too long costs
+// memory that is zeroed and collected but never used (a fifth of it with
+// the rougher guesses before).
 const (
-	strBytes    = 28
-	objBytes    = 48
-	arrBytes    = 160
-	memberBytes = 20
-	elemBytes   = 64
+	strBytes    = 30
+	objBytes    = 60
+	arrBytes    = 200
+	memberBytes = 23
+	elemBytes   = 80
 )
 
 // begin readies the slab for a document of n bytes.
