@@ -420,9 +420,17 @@ func (p *parser) string(i, from int) (string, int, error) {
 	// its size from string to string, and copied out once at its length.
 	buf := append(p.scratch[:0], d[start:i]...)
 	for {
-		end := plainRun(d, i, ascii)
-		buf = append(buf, d[i:end]...)
-		i = end
+		// Text carried as JSON text has an escape every few bytes: plain
+		// words are appended whole, and the one with a stop up to it.
+		hi := uint64(msb)
+		if !ascii {
+			hi = 0
+		}
+		if buf, i = appendWords(buf, d, i, hi); i+8 > len(d) {
+			end := plainRun(d, i, ascii) // the last bytes of the input
+			buf = append(buf, d[i:end]...)
+			i = end
+		}
 		if i >= len(d) {
 			return "", i, p.errorf(i, "unterminated string")
 		}
@@ -535,6 +543,25 @@ func stops(x, hi uint64) uint64 {
 	// (v - 0x20) &^ v when v < 0x20. Borrows only cross a byte that is
 	// flagged itself, so the lowest flagged byte is exact.
 	return ((q-lsb)&^q | (b-lsb)&^b | (x-0x20*lsb)&^x | x&hi) & msb
+}
+
+// appendWords appends plain text from offset i of s to dst, eight bytes at
+// a time, and returns it with the offset of the first byte that stops the
+// text (see stops), or the offset where fewer than eight bytes are left.
+// The word that holds the stop is appended whole and cut back, so that
+// text with a stop every few bytes (JSON carried in a string) costs little
+// more than plain text.
+func appendWords(dst []byte, s string, i int, hi uint64) ([]byte, int) {
+	for ; i+8 <= len(s); i += 8 {
+		x := word(s, i)
+		if m := stops(x, hi); m != 0 {
+			k := bits.TrailingZeros64(m) / 8
+			n := len(dst)
+			return binary.LittleEndian.AppendUint64(dst, x)[:n+k], i + k
+		}
+		dst = binary.LittleEndian.AppendUint64(dst, x)
+	}
+	return dst, i
 }
 
 // plainRun returns the index of the first byte of s at or after i that
@@ -655,23 +682,11 @@ const hexDigits = "0123456789abcdef"
 // as \ufffd.
 func AppendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	// Plain ASCII is copied eight bytes at a time: a word with no byte to
-	// look at goes out whole, and one with such a byte up to it. Reasons
-	// quote JSON, so escapes come every few bytes, and stopping for each
-	// must cost little.
+	// Reasons quote JSON, so escapes come every few bytes, and stopping
+	// for each must cost little.
 	for i := 0; ; {
-		for ; i+8 <= len(s); i += 8 {
-			x := word(s, i)
-			if m := stops(x, msb); m != 0 {
-				k := bits.TrailingZeros64(m) / 8
-				n := len(dst)
-				dst = binary.LittleEndian.AppendUint64(dst, x)[:n+k]
-				i += k
-				break
-			}
-			dst = binary.LittleEndian.AppendUint64(dst, x)
-		}
-		for i < len(s) && plainByte[s[i]] {
+		dst, i = appendWords(dst, s, i, msb)
+		for i < len(s) && plainByte[s[i]] { // the last bytes, or a short s
 			dst = append(dst, s[i])
 			i++
 		}

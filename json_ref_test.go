@@ -530,3 +530,26 @@ func TestAppendJSONStringEveryPosition(t *testing.T) {
 		}
 	}
 }
+
+// TestParseStringEveryPosition: a string with an escape, a multi-byte or
+// invalid sequence, or a control character at every offset in and across
+// the eight-byte words the parser copies reads as the reference reads it,
+// as a whole document and with the input going on after it.
+func TestParseStringEveryPosition(t *testing.T) {
+	for _, first := range []string{``, `\"`, "é"} { // before: none, an escape, non-ASCII
+		for _, special := range []string{`\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, "é", "東", "\xff", "\x01", `\x`} {
+			for n := 0; n <= 20; n++ {
+				for at := 0; at <= n; at++ {
+					s := `"` + first + strings.Repeat("a", at) + special + strings.Repeat("b", n-at) + `"`
+					for _, doc := range []string{s, "[" + s + `,"tail of the document"]`} {
+						want, wantErr := refParseJSON([]byte(doc))
+						got, err := ParseJSONString(doc)
+						if fmt.Sprint(err) != fmt.Sprint(wantErr) || !cmp.Equal(got, want) {
+							t.Fatalf("ParseJSONString(%q) = %q, %v; reference %q, %v", doc, got, err, want, wantErr)
+						}
+					}
+				}
+			}
+		}
+	}
+}
