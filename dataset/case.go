@@ -25,7 +25,6 @@ type record struct {
 // Decode parses the record and builds its case. Errors read
 // "FILE:LINE: field F: message" and come with a case that has its ID.
 func (r *record) Decode() (*toolgrade.Case, error) {
-	stub := &toolgrade.Case{ID: "line-" + strconv.Itoa(r.line), Source: r.source, Line: r.line}
 	var v any
 	var err error
 	if r.yaml {
@@ -37,25 +36,35 @@ func (r *record) Decode() (*toolgrade.Case, error) {
 		var se *toolgrade.SyntaxError
 		if errors.As(err, &se) {
 			col := se.Offset - strings.LastIndexByte(r.data[:min(se.Offset, len(r.data))], '\n')
-			return stub, fmt.Errorf("%s:%d:%d: invalid JSON: %s", r.source, r.line+se.Line-1, col, se.Msg)
+			return r.stub(nil), fmt.Errorf("%s:%d:%d: invalid JSON: %s", r.source, r.line+se.Line-1, col, se.Msg)
 		}
-		return stub, fmt.Errorf("%s:%d: %w", r.source, r.line, err)
-	}
-	if obj, ok := v.(toolgrade.Object); ok {
-		if id, err := caseID(obj); err == nil && id != "" {
-			stub.ID = id
-		}
+		return r.stub(nil), fmt.Errorf("%s:%d: %w", r.source, r.line, err)
 	}
 	c, err := DecodeCase(v)
 	if err != nil {
-		return stub, fmt.Errorf("%s:%d: %w", r.source, r.line, err)
+		return r.stub(v), fmt.Errorf("%s:%d: %w", r.source, r.line, err)
 	}
 	if c.ID == "" {
-		c.ID = stub.ID
+		c.ID = r.lineID()
 	}
 	c.Source, c.Line = r.source, r.line
 	return c, nil
 }
+
+// stub is the case an error result names: its id when the record has a
+// readable one, else its line.
+func (r *record) stub(v any) *toolgrade.Case {
+	c := &toolgrade.Case{ID: r.lineID(), Source: r.source, Line: r.line}
+	if obj, ok := v.(toolgrade.Object); ok {
+		if id, err := caseID(obj); err == nil && id != "" {
+			c.ID = id
+		}
+	}
+	return c
+}
+
+// lineID is the id of a case that has none of its own.
+func (r *record) lineID() string { return "line-" + strconv.Itoa(r.line) }
 
 // The field names of a case, with the aliases peers' datasets use.
 var (
