@@ -229,7 +229,30 @@ func (s *Stats) Tools() ([]ToolCounts, string) {
 }
 
 func (s *Stats) addFailure(r *toolgrade.Result) {
-	f := Failure{ID: r.ID, seq: s.Cases, rank: math.Inf(1)}
+	// Rank the case first: most failing cases are not among the worst
+	// kept, and need nothing copied.
+	f := Failure{seq: s.Cases, rank: math.Inf(1)}
+	for i := range r.Metrics {
+		switch m := &r.Metrics[i]; {
+		case m.Verdict():
+		case m.Error != "":
+			f.rank = -1
+		default:
+			f.rank = min(f.rank, m.Score)
+		}
+	}
+	if r.Error != "" {
+		f.rank = -1
+	}
+	limit := s.Worst
+	if limit <= 0 {
+		limit = DefaultWorst
+	}
+	full := len(s.failures) >= limit
+	if full && !worse(f, s.failures[0]) {
+		return
+	}
+	f.ID = strings.Clone(r.ID) // kept past the case, as tool names are
 	if r.Case != nil {
 		f.Source, f.Line = r.Case.Source, r.Case.Line
 	}
@@ -238,33 +261,21 @@ func (s *Stats) addFailure(r *toolgrade.Result) {
 		if m.Verdict() {
 			continue
 		}
-		fm := FailedMetric{Name: m.Name, Profile: m.Profile, Score: m.Score, Threshold: m.Threshold,
-			Error: clip(m.Error, maxReason), Reason: clip(m.Reason, maxReason)}
-		if m.Error != "" {
-			f.rank = -1
-		} else {
-			f.rank = min(f.rank, m.Score)
-		}
-		f.Metrics = append(f.Metrics, fm)
+		f.Metrics = append(f.Metrics, FailedMetric{Name: m.Name, Profile: m.Profile, Score: m.Score, Threshold: m.Threshold,
+			Error: clip(m.Error, maxReason), Reason: clip(m.Reason, maxReason)})
 	}
 	if r.Error != "" {
-		f.rank = -1
 		// Every metric carries the record's error; say it once.
 		for i := range f.Metrics {
 			f.Metrics[i].Error = ""
 		}
 		f.Error = clip(r.Error, maxReason)
 	}
-	limit := s.Worst
-	if limit <= 0 {
-		limit = DefaultWorst
-	}
-	f.ID = strings.Clone(f.ID) // kept past the case, as tool names are
-	if len(s.failures) < limit {
-		heap.Push(&s.failures, f)
-	} else if worse(f, s.failures[0]) {
+	if full {
 		s.failures[0] = f
 		heap.Fix(&s.failures, 0)
+	} else {
+		heap.Push(&s.failures, f)
 	}
 }
 
