@@ -14,10 +14,10 @@ import (
 
 // BenchmarkEval runs `toolgrade eval --quiet --out FILE` in-process on
 // 20,000 generated cases, as bench/run.sh runs the binary. Its CPU profile
-// is a profile for an optimized build (see bench/README.md):
+// is the command's profile for profile-guided optimization (see
+// bench/README.md):
 //
-//	go test -run XXX -bench Eval -benchtime 30x -cpuprofile eval.pgo ./cmd/toolgrade
-//	go build -pgo=eval.pgo ./cmd/toolgrade
+//	go test -pgo=off -run XXX -bench Eval -benchtime 40x -cpuprofile cmd/toolgrade/default.pgo ./cmd/toolgrade
 func BenchmarkEval(b *testing.B) {
 	const n = 20000
 	dir := b.TempDir()
