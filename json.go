@@ -101,6 +101,11 @@ func (p *parser) document() (any, error) {
 	clear(p.members[:max(p.membersUsed, len(p.members))])
 	p.elems, p.members = p.elems[:0], p.members[:0]
 	p.elemsUsed, p.membersUsed = 0, 0
+	if p.slab.budget == 0 {
+		// A document of genInput or more fills its generation alone: let
+		// it go now rather than keep it alive from the pool.
+		p.slab = slab{}
+	}
 	if cap(p.elems) > maxPooledStack {
 		p.elems = nil
 	}
@@ -647,9 +652,9 @@ func AppendFloat(dst []byte, f float64) []byte {
 		// integers; the shortest form of one below 2^53 is exactly that.
 		return strconv.AppendInt(dst, int64(f), 10)
 	}
-	bits := math.Float64bits(f)
-	slot := &floatTexts[bits*0x9e3779b97f4a7c15>>(64-floatTextBits)]
-	if t := slot.Load(); t != nil && t.bits == bits {
+	key := math.Float64bits(f)
+	slot := &floatTexts[key*0x9e3779b97f4a7c15>>(64-floatTextBits)]
+	if t := slot.Load(); t != nil && t.bits == key {
 		return append(dst, t.text...)
 	}
 	n := len(dst)
@@ -658,7 +663,7 @@ func AppendFloat(dst []byte, f float64) []byte {
 	} else {
 		dst = strconv.AppendFloat(dst, f, 'f', -1, 64)
 	}
-	slot.Store(&floatText{bits, string(dst[n:])})
+	slot.Store(&floatText{key, string(dst[n:])})
 	return dst
 }
 

@@ -96,3 +96,20 @@ func TestSlabGenerationsEnd(t *testing.T) {
 	}
 	runtime.KeepAlive(last)
 }
+
+// TestSlabLargeDocumentNotKept: a document that fills a generation alone is
+// not kept alive by the parser it went through once it is dropped.
+func TestSlabLargeDocumentNotKept(t *testing.T) {
+	doc := `{"items":[` + strings.Repeat(`{"name":"n","args":{"a":1,"b":"text"}},`, 1000) + `{}]}`
+	v, err := ParseJSONString(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := v.(Object)[0].Value.([]any)[0].(Object)
+	w := weak.Make(&first[0])
+	first, v = nil, nil
+	runtime.GC() // the pool still holds the parser through this collection
+	if w.Value() != nil {
+		t.Error("a dropped large document is still in memory after a collection")
+	}
+}
