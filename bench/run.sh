@@ -9,8 +9,9 @@
 # Needs Go and python3. Datasets are generated once (same seed, same file)
 # into bench/data/, which git ignores. For each size it prints both sides'
 # cases per second, the ratio (toolgrade / Python) and toolgrade's peak
-# resident memory. The machine's load is printed too: on a shared machine,
-# run it when the load is low.
+# resident memory, and with REPEAT > 1 the median ratio per size. The
+# machine's load is printed too: on a shared machine, run it when the load
+# is low.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -71,3 +72,18 @@ for row in "${results[@]}"; do
 		printf "%10d %16.0f %18.0f %6.2fx %14.1f %16.2f\n", n, n/pw, n/tw, pw/tw, rss/1024, c[1]+c[2]
 	}'
 done
+
+# With REPEAT > 1, the median ratio per size: on a shared host the ratio of
+# single runs moves by a fifth either way.
+if [ "$repeat" -gt 1 ]; then
+	echo "== median ratio"
+	for n in "${sizes[@]}"; do
+		for row in "${results[@]}"; do
+			read -r rn pw tw _ <<<"$row"
+			[ "$rn" = "$n" ] && awk -v pw="$pw" -v tw="$tw" 'BEGIN { printf "%.4f\n", pw/tw }'
+		done | sort -n | awk -v n="$n" '{ r[NR] = $1 } END {
+			m = (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
+			printf "%10d %6.2fx of %d runs (%.2fx to %.2fx)\n", n, m, NR, r[1], r[NR]
+		}'
+	done
+fi
