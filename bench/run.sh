@@ -80,7 +80,9 @@ if [ "$repeat" -gt 1 ]; then
 	for n in "${sizes[@]}"; do
 		for row in "${results[@]}"; do
 			read -r rn pw tw _ <<<"$row"
-			[ "$rn" = "$n" ] && awk -v pw="$pw" -v tw="$tw" 'BEGIN { printf "%.4f\n", pw/tw }'
+			if [ "$rn" = "$n" ]; then
+				awk -v pw="$pw" -v tw="$tw" 'BEGIN { printf "%.4f\n", pw/tw }'
+			fi
 		done | sort -n | awk -v n="$n" '{ r[NR] = $1 } END {
 			m = (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
 			printf "%10d %6.2fx of %d runs (%.2fx to %.2fx)\n", n, m, NR, r[1], r[NR]
