@@ -197,10 +197,25 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.
 
 	var pairs []toolgrade.Match
 	if n > 0 && k > 0 {
-		scores := make([][]float64, n)
-		cells := make([]float64, n*k)
+		// The score matrix of a usual case lives on the stack: the rows are
+		// stored into the array itself, not through a slice of it, which
+		// would move cellBuf to the heap.
+		var rowBuf [8][]float64
+		var cellBuf [64]float64
+		var scores [][]float64
+		if n <= len(rowBuf) && n*k <= len(cellBuf) {
+			for i := range n {
+				rowBuf[i] = cellBuf[i*k : (i+1)*k]
+			}
+			scores = rowBuf[:n]
+		} else {
+			scores = make([][]float64, n)
+			cells := make([]float64, n*k)
+			for i := range scores {
+				scores[i] = cells[i*k : (i+1)*k]
+			}
+		}
 		for i := range exp {
-			scores[i] = cells[i*k : (i+1)*k]
 			for j := range got {
 				scores[i][j] = m.PairScore(&exp[i], &got[j])
 			}

@@ -123,10 +123,11 @@ func TestNewRejectsBadOptions(t *testing.T) {
 }
 
 // genCalls draws a list of calls over a few names and argument values, so
-// that duplicates and near misses are common.
+// that duplicates and near misses are common. Up to 12 calls, so that score
+// matrices both fit Grade's stack buffer (8 rows, 64 cells) and do not.
 func genCalls(label string) *rapid.Generator[[]toolgrade.Call] {
 	return rapid.Custom(func(t *rapid.T) []toolgrade.Call {
-		n := rapid.IntRange(0, 6).Draw(t, label+" len")
+		n := rapid.IntRange(0, 12).Draw(t, label+" len")
 		out := make([]toolgrade.Call, n)
 		for i := range out {
 			name := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "name")

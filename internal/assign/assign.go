@@ -49,16 +49,21 @@ func Maximize(scores [][]float64) []int {
 		case len(g.rows) == 1 || len(g.cols) == 1:
 			best(scores, g, rows)
 		default:
-			sub := make([][]float64, len(g.rows))
-			for a, i := range g.rows {
-				sub[a] = make([]float64, len(g.cols))
-				for b, j := range g.cols {
-					sub[a][b] = scores[i][j]
+			// A group that spans the whole matrix is solved in place.
+			sub, subRows := scores, rows
+			if len(g.rows) < n || len(g.cols) < m {
+				sub = make([][]float64, len(g.rows))
+				cells := make([]float64, len(g.rows)*len(g.cols))
+				for a, i := range g.rows {
+					sub[a] = cells[a*len(g.cols) : (a+1)*len(g.cols)]
+					for b, j := range g.cols {
+						sub[a][b] = scores[i][j]
+					}
 				}
-			}
-			subRows := make([]int, len(g.rows))
-			for a := range subRows {
-				subRows[a] = -1
+				subRows = make([]int, len(g.rows))
+				for a := range subRows {
+					subRows[a] = -1
+				}
 			}
 			if max(len(g.rows), len(g.cols)) > MaxExact {
 				greedy(sub, subRows)
