@@ -106,41 +106,40 @@ func box(typ, p unsafe.Pointer) any {
 
 // string boxes s as a string, or as a json.Number when typ is numberType.
 func (s *slab) string(str string, typ unsafe.Pointer, rest int) any {
-	if len(s.strs) == cap(s.strs) {
-		s.strs = make([]string, 0, s.chunkLen(rest, strBytes, 1))
-	}
-	s.strs = append(s.strs, str)
-	return box(typ, unsafe.Pointer(&s.strs[len(s.strs)-1]))
+	return box(typ, keep(s, &s.strs, str, rest, strBytes))
 }
 
 // object returns an object holding a copy of members, boxed.
 func (s *slab) object(members []Member, rest int) any {
-	n := len(members)
-	if n > len(s.members) {
-		s.members = make([]Member, s.chunkLen(rest, memberBytes, n))
-	}
-	obj := Object(s.members[:n:n])
-	s.members = s.members[n:]
-	copy(obj, members)
-	if len(s.objs) == cap(s.objs) {
-		s.objs = make([]Object, 0, s.chunkLen(rest, objBytes, 1))
-	}
-	s.objs = append(s.objs, obj)
-	return box(objectType, unsafe.Pointer(&s.objs[len(s.objs)-1]))
+	obj := Object(carve(s, &s.members, members, rest, memberBytes))
+	return box(objectType, keep(s, &s.objs, obj, rest, objBytes))
 }
 
 // array returns an array holding a copy of elems, boxed.
 func (s *slab) array(elems []any, rest int) any {
-	n := len(elems)
-	if n > len(s.elems) {
-		s.elems = make([]any, s.chunkLen(rest, elemBytes, n))
+	return box(arrayType, keep(s, &s.arrs, carve(s, &s.elems, elems, rest, elemBytes), rest, arrBytes))
+}
+
+// keep writes v into the next slot of *chunk, starting a new chunk when it
+// is full, and returns the slot's address.
+func keep[T any](s *slab, chunk *[]T, v T, rest, perValue int) unsafe.Pointer {
+	if len(*chunk) == cap(*chunk) {
+		*chunk = make([]T, 0, s.chunkLen(rest, perValue, 1))
 	}
-	arr := s.elems[:n:n]
-	s.elems = s.elems[n:]
-	copy(arr, elems)
-	if len(s.arrs) == cap(s.arrs) {
-		s.arrs = make([][]any, 0, s.chunkLen(rest, arrBytes, 1))
+	*chunk = append(*chunk, v)
+	return unsafe.Pointer(&(*chunk)[len(*chunk)-1])
+}
+
+// carve copies src into the next len(src) slots of *chunk, starting a new
+// chunk when too few are left, and returns the copy with its capacity
+// capped, so that appending to it cannot overwrite a neighbour.
+func carve[T any](s *slab, chunk *[]T, src []T, rest, perValue int) []T {
+	n := len(src)
+	if n > len(*chunk) {
+		*chunk = make([]T, s.chunkLen(rest, perValue, n))
 	}
-	s.arrs = append(s.arrs, arr)
-	return box(arrayType, unsafe.Pointer(&s.arrs[len(s.arrs)-1]))
+	out := (*chunk)[:n:n]
+	*chunk = (*chunk)[n:]
+	copy(out, src)
+	return out
 }
