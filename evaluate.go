@@ -2,6 +2,7 @@ package toolgrade
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"runtime"
@@ -39,16 +40,17 @@ func Workers(n int) Option {
 	})
 }
 
-// maxBatch bounds how many records travel to a worker together. Batches
-// start at one record and double, so the first results appear at once and
-// long runs pay the hand-off cost rarely. It also bounds what the cases in
+// maxBatch bounds how many records a worker takes at once. Batches start
+// at one record and double, so the first results appear at once and long
+// runs pay the hand-off cost rarely. It also bounds what the cases in
 // flight keep alive (a few batches per worker): at 16, a few megabytes,
 // while the hand-off still costs well under 1% of grading.
 const maxBatch = 16
 
 // Evaluate decodes and grades every record with every metric on a bounded
-// pool of workers, and calls emit once per record, in input order, from a
-// single goroutine.
+// pool of workers, and calls emit once per record, in input order, one call
+// at a time (never concurrently, though not always from the same
+// goroutine).
 //
 // records yields (record, nil) for each input item; a record that fails to
 // decode gives an error result and the run goes on. A (nil, err) pair is a
@@ -63,94 +65,164 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-
-	type batch struct {
-		recs    []Record
-		results []Result
-		done    chan struct{}
-	}
-	jobs := make(chan *batch, o.workers)
-	order := make(chan *batch, 4*o.workers)
-
+	next, stop := iter.Pull2(records)
+	defer stop()
+	r := &run{ctx: ctx, next: next, metrics: metrics, emit: emit, cancel: cancel,
+		batch: 1, ready: make([][]Result, 4*o.workers)}
+	r.moved.L = &r.mu
 	var wg sync.WaitGroup
 	for range o.workers {
-		wg.Go(func() {
-			for b := range jobs {
-				b.results = make([]Result, len(b.recs))
-				for i, rec := range b.recs {
-					b.results[i] = gradeRecord(ctx, rec, metrics)
-				}
-				close(b.done)
-			}
-		})
-	}
-
-	var readErr error
-	go func() {
-		defer close(jobs)
-		defer close(order)
-		size := 1
-		cur := &batch{done: make(chan struct{})}
-		send := func() bool {
-			b := cur
-			cur = &batch{recs: make([]Record, 0, size), done: make(chan struct{})}
-			select {
-			case order <- b:
-			case <-ctx.Done():
-				return false
-			}
-			select {
-			case jobs <- b:
-				return true
-			case <-ctx.Done():
-				close(b.done) // the writer is gone or will skip it
-				return false
-			}
-		}
-		for rec, err := range records {
-			if err != nil {
-				readErr = err
-				break
-			}
-			if ctx.Err() != nil {
-				return
-			}
-			cur.recs = append(cur.recs, rec)
-			if len(cur.recs) >= size {
-				if !send() {
-					return
-				}
-				size = min(2*size, maxBatch)
-			}
-		}
-		if len(cur.recs) > 0 {
-			send()
-		}
-	}()
-
-	var emitErr error
-	for b := range order {
-		if emitErr != nil {
-			continue // drain so that the reader can finish
-		}
-		<-b.done
-		for i := range b.results {
-			if err := emit(&b.results[i]); err != nil {
-				emitErr = err
-				cancel()
-				break
-			}
-		}
+		wg.Go(r.work)
 	}
 	wg.Wait()
-	if emitErr != nil {
-		return emitErr
-	}
-	if readErr != nil {
-		return readErr
+	switch {
+	case r.panicked != nil:
+		panic(*r.panicked)
+	case r.emitErr != nil:
+		return r.emitErr
+	case r.readErr != nil:
+		return r.readErr
 	}
 	return ctx.Err()
 }
+
+// A run is the state [Evaluate]'s workers share. There is no reader or
+// writer goroutine: a worker takes the next batch of records itself, and
+// the worker that finishes the oldest batch not yet emitted emits it, and
+// any finished after it. Handing batches between goroutines made them wait
+// to be woken: on two cores, a fifth of the time one of them was idle.
+type run struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	metrics []Metric
+	emit    func(*Result) error
+
+	// Reading: the pulled records, one worker at a time.
+	readMu  sync.Mutex
+	next    func() (Record, error, bool)
+	seq     int // the number of the next batch
+	batch   int // the size of the next batch
+	done    bool
+	readErr error
+
+	// Emitting. A batch numbered seq waits in ready[seq%len(ready)] until
+	// the batches before it are emitted; a worker waits to take a batch
+	// that far ahead of the oldest one not emitted (head).
+	mu       sync.Mutex
+	moved    sync.Cond // head moved
+	ready    [][]Result
+	head     int
+	emitting bool // a worker is emitting; it will emit what is ready
+	emitErr  error
+	panicked *any // what emit panicked with
+}
+
+func (r *run) work() {
+	for {
+		seq, recs := r.take()
+		if recs == nil {
+			return
+		}
+		results := make([]Result, len(recs))
+		for i, rec := range recs {
+			results[i] = gradeRecord(r.ctx, rec, r.metrics)
+		}
+		r.finish(seq, results)
+		// Workers that never block never enter the scheduler, and the
+		// garbage collector's mark worker then waits for a P while write
+		// barriers slow everything: offer it one between batches.
+		runtime.Gosched()
+	}
+}
+
+// take reads the next batch of records and returns it with its number; a
+// nil batch when the input is done.
+func (r *run) take() (int, []Record) {
+	r.readMu.Lock()
+	defer r.readMu.Unlock()
+	if r.done {
+		return 0, nil
+	}
+	seq := r.seq
+	r.mu.Lock()
+	for seq-r.head >= len(r.ready) && r.emitErr == nil {
+		r.moved.Wait()
+	}
+	r.mu.Unlock()
+	recs := make([]Record, 0, r.batch)
+	for len(recs) < r.batch {
+		if r.ctx.Err() != nil {
+			r.done = true
+			break
+		}
+		rec, err, ok := r.next()
+		if !ok {
+			r.done = true
+			break
+		}
+		if err != nil {
+			r.readErr, r.done = err, true
+			break
+		}
+		recs = append(recs, rec)
+	}
+	if len(recs) == 0 {
+		return 0, nil
+	}
+	r.seq++
+	r.batch = min(2*r.batch, maxBatch)
+	return seq, recs
+}
+
+// finish hands in the results of batch seq, and emits them, with those
+// after them, if they are the oldest and no other worker is emitting.
+func (r *run) finish(seq int, results []Result) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ready[seq%len(r.ready)] = results
+	if r.emitting {
+		return
+	}
+	r.emitting = true
+	for {
+		slot := &r.ready[r.head%len(r.ready)]
+		batch := *slot
+		if batch == nil {
+			break
+		}
+		*slot = nil
+		if r.emitErr == nil { // else drop it: the run is stopping
+			r.mu.Unlock()
+			err := r.emitBatch(batch)
+			r.mu.Lock()
+			if err != nil {
+				r.emitErr = err
+				r.cancel()
+			}
+		}
+		r.head++
+		r.moved.Broadcast()
+	}
+	r.emitting = false
+}
+
+// emitBatch emits results in order up to the first error. A panic in emit
+// is caught, so that the caller of Evaluate, not a worker, panics with it.
+func (r *run) emitBatch(batch []Result) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.panicked, err = &p, errEmitPanicked
+		}
+	}()
+	for i := range batch {
+		if err := r.emit(&batch[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var errEmitPanicked = errors.New("emit panicked")
 
 // Grade scores one case with every metric.
 func Grade(ctx context.Context, c *Case, metrics []Metric) Result {

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -129,6 +130,63 @@ func TestEvaluateStopsOnEmitError(t *testing.T) {
 	if n != 5 {
 		t.Errorf("emit called %d times, want it to stop at 5", n)
 	}
+}
+
+// stall holds up one case, so that the other workers run ahead.
+type stall struct{}
+
+func (stall) Name() string    { return "stall" }
+func (stall) Profile() string { return "test" }
+func (stall) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+	if c.ID == "40" {
+		time.Sleep(50 * time.Millisecond)
+	}
+	return toolgrade.MetricResult{Name: "stall", Profile: "test", Score: 1}
+}
+
+func TestEvaluateBoundsRecordsInFlight(t *testing.T) {
+	// While one case holds up a worker, the others must not read more than
+	// a few batches ahead of what was emitted: memory must not grow with
+	// the input.
+	const workers, limit = 2, 4 * 2 * 16 // batches per worker × workers × batch size
+	var read atomic.Int64                // the reader and the emitter may be different goroutines
+	emitted := 0
+	counted := func(yield func(toolgrade.Record, error) bool) {
+		for rec, err := range records(3000, func(int) bool { return false }) {
+			read.Add(1)
+			if !yield(rec, err) {
+				return
+			}
+		}
+	}
+	var most int64
+	err := toolgrade.Evaluate(context.Background(), counted, []toolgrade.Metric{stall{}}, func(*toolgrade.Result) error {
+		emitted++
+		most = max(most, read.Load()-int64(emitted))
+		return nil
+	}, toolgrade.Workers(workers))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if most > limit {
+		t.Errorf("%d records were read ahead of the last one emitted, want at most %d", most, limit)
+	}
+}
+
+func TestEvaluateEmitPanicReachesCaller(t *testing.T) {
+	defer func() {
+		if p := recover(); p != "emit broke" {
+			t.Errorf("recovered %v, want the panic from emit", p)
+		}
+	}()
+	toolgrade.Evaluate(context.Background(), records(1000, func(int) bool { return false }),
+		[]toolgrade.Metric{sleepy{}}, func(r *toolgrade.Result) error {
+			if r.ID == "100" {
+				panic("emit broke")
+			}
+			return nil
+		})
+	t.Error("Evaluate returned, want it to panic")
 }
 
 func TestSummary(t *testing.T) {
