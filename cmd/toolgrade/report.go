@@ -92,11 +92,13 @@ func (m *Main) openReports(f *evalFlags, cfg *config.Config, paths []string) (*r
 
 	run := &reportRun{}
 	open := func(path string, appendTo bool) (io.Writer, error) {
-		flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		var fh *os.File
+		var err error
 		if appendTo {
-			flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+			fh, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		} else {
+			fh, err = create(path)
 		}
-		fh, err := os.OpenFile(path, flags, 0o644)
 		if err != nil {
 			run.close()
 			return nil, usageError("%v", err)
