@@ -47,6 +47,10 @@ func Workers(n int) Option {
 // while the hand-off still costs well under 1% of grading.
 const maxBatch = 16
 
+// yieldEvery is how many batches a worker grades between offering its P to
+// the scheduler (see run.work): a millisecond or so of work.
+const yieldEvery = 4
+
 // Evaluate decodes and grades every record with every metric on a bounded
 // pool of workers, and calls emit once per record, in input order, one call
 // at a time (never concurrently, though not always from the same
@@ -130,8 +134,11 @@ func (r *run) work() {
 		r.finish(seq, results)
 		// Workers that never block never enter the scheduler, and the
 		// garbage collector's mark worker then waits for a P while write
-		// barriers slow everything: offer it one between batches.
-		runtime.Gosched()
+		// barriers slow everything: offer it one now and then. Every batch
+		// is too often: each yield leaves the other P idle for a moment.
+		if seq%yieldEvery == yieldEvery-1 {
+			runtime.Gosched()
+		}
 	}
 }
 
