@@ -397,17 +397,19 @@ func (p *parser) string(i, from int) (string, int, error) {
 	d := p.data
 	start := i + 1
 	// Fast path: no escapes; the text is the input's own, when it is valid
-	// UTF-8.
-	ascii := true
+	// UTF-8. The scan stops at each byte of 0x80 or more and checks the
+	// character it starts, one at a time: text is mostly ASCII, and a
+	// check of the whole string after one "ü" cost more.
+	valid := true
 	for i = from; ; {
-		i = plainRun(d, i, ascii)
+		i = plainRun(d, i)
 		if i >= len(d) {
 			return "", i, p.errorf(i, "unterminated string")
 		}
 		c := d[i]
 		if c == '"' {
 			s := d[start:i]
-			if ascii || utf8.ValidString(s) {
+			if valid {
 				return s, i + 1, nil
 			}
 			return string([]rune(s)), i + 1, nil // invalid bytes become U+FFFD
@@ -418,8 +420,9 @@ func (p *parser) string(i, from int) (string, int, error) {
 		if c < 0x20 {
 			return "", i, p.errorf(i, "control character %#02x in string", c)
 		}
-		ascii = false // a byte of a multi-byte sequence: validated at the end
-		i++
+		n := utf8Len(d, i)
+		valid = valid && n > 0
+		i += max(n, 1)
 	}
 	// The text is unescaped into the parser's scratch buffer, which keeps
 	// its size from string to string, and copied out once at its length.
@@ -427,12 +430,8 @@ func (p *parser) string(i, from int) (string, int, error) {
 	for {
 		// Text carried as JSON text has an escape every few bytes: plain
 		// words are appended whole, and the one with a stop up to it.
-		hi := uint64(msb)
-		if !ascii {
-			hi = 0
-		}
-		if buf, i = appendWords(buf, d, i, hi); i+8 > len(d) {
-			end := plainRun(d, i, ascii) // the last bytes of the input
+		if buf, i = appendWords(buf, d, i); i+8 > len(d) {
+			end := plainRun(d, i) // the last bytes of the input
 			buf = append(buf, d[i:end]...)
 			i = end
 		}
@@ -443,18 +442,18 @@ func (p *parser) string(i, from int) (string, int, error) {
 		switch {
 		case c == '"':
 			p.scratch = buf
-			// Escapes write valid UTF-8: only bytes taken as they are can
-			// make it invalid.
-			if ascii || utf8.Valid(buf) {
+			if valid {
 				return string(buf), i + 1, nil
 			}
 			return string([]rune(string(buf))), i + 1, nil
 		case c < 0x20:
 			return "", i, p.errorf(i, "control character %#02x in string", c)
 		case c >= utf8.RuneSelf:
-			ascii = false
-			buf = append(buf, c)
-			i++
+			n := utf8Len(d, i)
+			valid = valid && n > 0
+			n = max(n, 1)
+			buf = append(buf, d[i:i+n]...)
+			i += n
 			continue
 		}
 		i++ // backslash
@@ -503,6 +502,16 @@ func (p *parser) string(i, from int) (string, int, error) {
 	}
 }
 
+// utf8Len returns the length of the valid UTF-8 character at offset i of
+// d, or 0 if the bytes there are not one.
+func utf8Len(d string, i int) int {
+	r, n := utf8.DecodeRuneInString(d[i:])
+	if r == utf8.RuneError && n == 1 {
+		return 0
+	}
+	return n
+}
+
 // hex4 reads the four hex digits at offset i of d.
 func hex4(d string, i int) (rune, bool) {
 	if i+4 > len(d) {
@@ -539,15 +548,16 @@ func word(s string, i int) uint64 {
 		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 }
 
-// stops sets the high bit of each byte of x that is a quote, a backslash or
-// a control character, or whose high bit is set in hi.
-func stops(x, hi uint64) uint64 {
+// stops sets the high bit of each byte of x that is a quote, a backslash, a
+// control character or a byte of 0x80 or more (part of a multi-byte
+// character): the bytes plainByte rejects.
+func stops(x uint64) uint64 {
 	q := x ^ (lsb * '"')
 	b := x ^ (lsb * '\\')
 	// A byte's high bit is set in (v - 1) &^ v when v is zero, and in
 	// (v - 0x20) &^ v when v < 0x20. Borrows only cross a byte that is
 	// flagged itself, so the lowest flagged byte is exact.
-	return ((q-lsb)&^q | (b-lsb)&^b | (x-0x20*lsb)&^x | x&hi) & msb
+	return ((q-lsb)&^q | (b-lsb)&^b | (x-0x20*lsb)&^x | x) & msb
 }
 
 // appendWords appends plain text from offset i of s to dst, eight bytes at
@@ -556,10 +566,10 @@ func stops(x, hi uint64) uint64 {
 // The word that holds the stop is appended whole and cut back, so that
 // text with a stop every few bytes (JSON carried in a string) costs little
 // more than plain text.
-func appendWords(dst []byte, s string, i int, hi uint64) ([]byte, int) {
+func appendWords(dst []byte, s string, i int) ([]byte, int) {
 	for ; i+8 <= len(s); i += 8 {
 		x := word(s, i)
-		if m := stops(x, hi); m != 0 {
+		if m := stops(x); m != 0 {
 			k := bits.TrailingZeros64(m) / 8
 			n := len(dst)
 			return binary.LittleEndian.AppendUint64(dst, x)[:n+k], i + k
@@ -569,27 +579,20 @@ func appendWords(dst []byte, s string, i int, hi uint64) ([]byte, int) {
 	return dst, i
 }
 
-// plainRun returns the index of the first byte of s at or after i that
-// ends a run of plain string text: a quote, a backslash, a control
-// character or, when high is set, a byte of 0x80 or more (part of a
-// multi-byte sequence); len(s) when there is none. It tests eight bytes at
-// a time: string scanning is most of the work of reading and writing JSON.
-func plainRun(s string, i int, high bool) int {
-	var hi uint64
-	if high {
-		hi = msb
-	}
+// plainRun returns the index of the first byte of s at or after i that is
+// not plain string text (see stops), len(s) when there is none. It tests
+// eight bytes at a time: string scanning is most of the work of reading
+// and writing JSON.
+func plainRun(s string, i int) int {
 	for ; i+8 <= len(s); i += 8 {
-		if m := stops(word(s, i), hi); m != 0 {
+		if m := stops(word(s, i)); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c == '"' || c == '\\' || c < 0x20 || high && c >= utf8.RuneSelf {
-			return i
-		}
+	for i < len(s) && plainByte[s[i]] {
+		i++
 	}
-	return len(s)
+	return i
 }
 
 // AppendJSON appends the compact JSON form of a value in the model to dst.
@@ -690,7 +693,7 @@ func AppendJSONString(dst []byte, s string) []byte {
 	// Reasons quote JSON, so escapes come every few bytes, and stopping
 	// for each must cost little.
 	for i := 0; ; {
-		dst, i = appendWords(dst, s, i, msb)
+		dst, i = appendWords(dst, s, i)
 		for i < len(s) && plainByte[s[i]] { // the last bytes, or a short s
 			dst = append(dst, s[i])
 			i++
