@@ -262,6 +262,13 @@ func (w *walker) object(e, c toolgrade.Object, path string) float64 {
 	total, count := 0.0, 0
 	failed := false
 	visit := func(key string, ev any, eok bool, cv any, cok bool) bool {
+		if eok && cok && len(w.rules) == 0 && isLeaf(ev) && toolgrade.Equal(ev, cv) {
+			// Equal plain values earn full credit in every mode, and need
+			// no path: most members of most calls are these.
+			count++
+			total++
+			return true
+		}
 		p := ""
 		if w.paths() {
 			p = join(path, key)
@@ -324,6 +331,15 @@ func (w *walker) object(e, c toolgrade.Object, path string) float64 {
 		return 0
 	}
 	return 1
+}
+
+// isLeaf reports whether v is neither an object nor an array.
+func isLeaf(v any) bool {
+	switch v.(type) {
+	case toolgrade.Object, []any:
+		return false
+	}
+	return true
 }
 
 // childKey reports whether rule path rp names a direct child of path, and
