@@ -44,35 +44,44 @@ func Maximize(scores [][]float64) []int {
 	if forced(scores, rows) {
 		return rows
 	}
-	for _, g := range groups(scores) {
+	// The bookkeeping of a usual case (a few calls a side) on the stack.
+	var workBuf [5 * 32]int
+	var groupBuf [16]group
+	work := workBuf[:]
+	if 5*(n+m) > len(workBuf) {
+		work = make([]int, 5*(n+m))
+	}
+	gs, order := groups(scores, work[:5*(n+m)], groupBuf[:0])
+	for _, g := range gs {
+		gr, gc := g.rows(order), g.cols(order)
 		switch {
-		case len(g.rows) == 1 || len(g.cols) == 1:
-			best(scores, g, rows)
+		case len(gr) == 1 || len(gc) == 1:
+			best(scores, gr, gc, rows)
 		default:
 			// A group that spans the whole matrix is solved in place.
 			sub, subRows := scores, rows
-			if len(g.rows) < n || len(g.cols) < m {
-				sub = make([][]float64, len(g.rows))
-				cells := make([]float64, len(g.rows)*len(g.cols))
-				for a, i := range g.rows {
-					sub[a] = cells[a*len(g.cols) : (a+1)*len(g.cols)]
-					for b, j := range g.cols {
+			if len(gr) < n || len(gc) < m {
+				sub = make([][]float64, len(gr))
+				cells := make([]float64, len(gr)*len(gc))
+				for a, i := range gr {
+					sub[a] = cells[a*len(gc) : (a+1)*len(gc)]
+					for b, j := range gc {
 						sub[a][b] = scores[i][j]
 					}
 				}
-				subRows = make([]int, len(g.rows))
+				subRows = make([]int, len(gr))
 				for a := range subRows {
 					subRows[a] = -1
 				}
 			}
-			if max(len(g.rows), len(g.cols)) > MaxExact {
+			if max(len(gr), len(gc)) > MaxExact {
 				greedy(sub, subRows)
 			} else {
 				hungarian(sub, subRows)
 			}
 			for a, b := range subRows {
 				if b >= 0 {
-					rows[g.rows[a]] = g.cols[b]
+					rows[gr[a]] = gc[b]
 				}
 			}
 		}
@@ -123,16 +132,24 @@ func forced(scores [][]float64, rows []int) bool {
 	return true
 }
 
-// A group is a set of rows and columns connected by positive scores, in
-// increasing order.
-type group struct{ rows, cols []int }
+// A group is a set of rows and columns connected by positive scores: its
+// rows, then its columns, in increasing order, are order[at:] of the
+// order groups returns. It holds no slices so that the bookkeeping can
+// stay on the caller's stack.
+type group struct{ at, nrows, ncols int }
+
+func (g group) rows(order []int) []int { return order[g.at : g.at+g.nrows] }
+func (g group) cols(order []int) []int { return order[g.at+g.nrows : g.at+g.nrows+g.ncols] }
 
 // groups splits the matrix into its connected groups, ordered by their
-// first row.
-func groups(scores [][]float64) []group {
+// first row, and returns them with the order their rows and columns are
+// listed in. work (5·(rows+columns) long) holds the bookkeeping and the
+// order, and the groups are appended to out[:0].
+func groups(scores [][]float64, work []int, out []group) ([]group, []int) {
 	n, m := len(scores), len(scores[0])
+	k := n + m
+	parent, index, order, rowAt, colAt := work[:k], work[k:2*k], work[2*k:3*k], work[3*k:4*k], work[4*k:5*k]
 	// Union-find over rows 0..n-1 and columns n..n+m-1.
-	parent := make([]int, n+m)
 	for k := range parent {
 		parent[k] = k
 	}
@@ -152,43 +169,59 @@ func groups(scores [][]float64) []group {
 			}
 		}
 	}
-	// Rows come first, so every group is numbered by a row; a column whose
-	// root no row shares has no positive score.
-	index := make([]int, n+m) // root -> position in out, plus one
-	var out []group
+	// Number the groups by their first row (rows come first, so a column
+	// whose root no row numbered has no positive score) and count their
+	// rows and columns; then lay them out one after another, in order.
+	clear(index)
+	out = out[:0]
 	for k := range parent {
 		root := find(k)
-		g := index[root] - 1
-		if g < 0 {
+		if index[root] == 0 {
 			if k >= n {
 				continue
 			}
-			g = len(out)
-			index[root] = g + 1
 			out = append(out, group{})
+			index[root] = len(out)
 		}
-		if k < n {
-			out[g].rows = append(out[g].rows, k)
+		if g := &out[index[root]-1]; k < n {
+			g.nrows++
 		} else {
-			out[g].cols = append(out[g].cols, k-n)
+			g.ncols++
+		}
+	}
+	next := 0
+	for g := range out {
+		out[g].at = next
+		rowAt[g], colAt[g] = next, next+out[g].nrows
+		next += out[g].nrows + out[g].ncols
+	}
+	for k := range parent {
+		if g := index[find(k)] - 1; g >= 0 {
+			if k < n {
+				order[rowAt[g]] = k
+				rowAt[g]++
+			} else {
+				order[colAt[g]] = k - n
+				colAt[g]++
+			}
 		}
 	}
 	// Rows with no positive score form groups without columns: drop them.
 	kept := out[:0]
 	for _, g := range out {
-		if len(g.cols) > 0 {
+		if g.ncols > 0 {
 			kept = append(kept, g)
 		}
 	}
-	return kept
+	return kept, order
 }
 
 // best pairs a group of one row (or one column) with its best partner: the
 // highest score, the first on ties.
-func best(scores [][]float64, g group, rows []int) {
+func best(scores [][]float64, gr, gc []int, rows []int) {
 	bi, bj, bs := -1, -1, 0.0
-	for _, i := range g.rows {
-		for _, j := range g.cols {
+	for _, i := range gr {
+		for _, j := range gc {
 			if s := scores[i][j]; s > bs {
 				bi, bj, bs = i, j, s
 			}
