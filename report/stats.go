@@ -19,8 +19,9 @@ import (
 )
 
 // A Writer writes one report of a run. Add is called with every result, in
-// input order, from one goroutine; Finish is called once at the end, with
-// the statistics of the whole run, and writes whatever remains.
+// input order, one call at a time (not always from the same goroutine);
+// Finish is called once at the end, with the statistics of the whole run,
+// and writes whatever remains.
 type Writer interface {
 	Add(r *toolgrade.Result) error
 	Finish(s *Stats) error
