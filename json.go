@@ -505,6 +505,19 @@ func (p *parser) string(i, from int) (string, int, error) {
 // utf8Len returns the length of the valid UTF-8 character at offset i of
 // d, or 0 if the bytes there are not one.
 func utf8Len(d string, i int) int {
+	// Two- and three-byte characters whose lead byte allows any
+	// continuation (all of Latin, Greek, Cyrillic and most of CJK) are
+	// checked here; the rest by the utf8 package.
+	switch c := d[i]; {
+	case c >= 0xC2 && c <= 0xDF:
+		if i+1 < len(d) && d[i+1]&0xC0 == 0x80 {
+			return 2
+		}
+	case c >= 0xE1 && c <= 0xEF && c != 0xED:
+		if i+2 < len(d) && d[i+1]&0xC0 == 0x80 && d[i+2]&0xC0 == 0x80 {
+			return 3
+		}
+	}
 	r, n := utf8.DecodeRuneInString(d[i:])
 	if r == utf8.RuneError && n == 1 {
 		return 0

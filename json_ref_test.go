@@ -537,7 +537,7 @@ func TestAppendJSONStringEveryPosition(t *testing.T) {
 // as a whole document and with the input going on after it.
 func TestParseStringEveryPosition(t *testing.T) {
 	for _, first := range []string{``, `\"`, "é"} { // before: none, an escape, non-ASCII
-		for _, special := range []string{`\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, "é", "東", "\xff", "\xc3", "\xed\xa0\x80", "\x01", `\x`} {
+		for _, special := range []string{`\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, "é", "東", "\xff", "\xc3", "\xc0\x80", "\xe0\xa0\x80", "\xe0\x80\x80", "\xed\x9f\xbf", "\xed\xa0\x80", "\xef\xbf\xbf", "😀", "\x01", `\x`} {
 			for n := 0; n <= 20; n++ {
 				for at := 0; at <= n; at++ {
 					s := `"` + first + strings.Repeat("a", at) + special + strings.Repeat("b", n-at) + `"`
