@@ -731,13 +731,13 @@ func AppendJSONString(dst []byte, s string) []byte {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, `\ufffd`...)
+		if n := utf8Len(s, i); n > 0 {
+			dst = append(dst, s[i:i+n]...)
+			i += n
 		} else {
-			dst = append(dst, s[i:i+size]...)
+			dst = append(dst, `\ufffd`...)
+			i++
 		}
-		i += size
 	}
 	return append(dst, '"')
 }
