@@ -102,7 +102,14 @@ func Kind(v any) string {
 // IsIntegerLiteral reports whether a JSON number is spelled without a
 // fraction or exponent (Python's json reads those as int, the rest as float).
 func IsIntegerLiteral(n string) bool {
-	return !strings.ContainsAny(n, ".eE")
+	// A byte loop: numbers are short, and strings.ContainsAny scans them
+	// once per character it looks for.
+	for i := 0; i < len(n); i++ {
+		if c := n[i]; c == '.' || c == 'e' || c == 'E' {
+			return false
+		}
+	}
+	return true
 }
 
 // Equal reports whether two values mean the same JSON value: numbers compare

@@ -78,6 +78,19 @@ func TestCompareNumbers(t *testing.T) {
 	}
 }
 
+func TestIsIntegerLiteral(t *testing.T) {
+	for n, want := range map[string]bool{
+		"0": true, "-12": true, "123456789012345678901234567890": true,
+		"1.0": false, "1e5": false, "1E5": false, "-2.5e-3": false, "9007199254740993.": false,
+	} {
+		t.Run(n, func(t *testing.T) {
+			if got := toolgrade.IsIntegerLiteral(n); got != want {
+				t.Errorf("IsIntegerLiteral(%q) = %v, want %v", n, got, want)
+			}
+		})
+	}
+}
+
 // genValue draws an arbitrary JSON value as text.
 func genValue(depth int) *rapid.Generator[string] {
 	return rapid.Custom(func(t *rapid.T) string {
