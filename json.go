@@ -706,7 +706,25 @@ func AppendJSONString(dst []byte, s string) []byte {
 	// Reasons quote JSON, so escapes come every few bytes, and stopping
 	// for each must cost little.
 	for i := 0; ; {
-		dst, i = appendWords(dst, s, i)
+		// appendWords, but with the escapes of quoted JSON, quotes and
+		// backslashes, made without leaving the loop.
+		for i+8 <= len(s) {
+			x := word(s, i)
+			m := stops(x)
+			if m == 0 {
+				dst = binary.LittleEndian.AppendUint64(dst, x)
+				i += 8
+				continue
+			}
+			k := bits.TrailingZeros64(m) / 8
+			n := len(dst)
+			dst = binary.LittleEndian.AppendUint64(dst, x)[:n+k]
+			if i += k; s[i] != '"' && s[i] != '\\' {
+				break
+			}
+			dst = append(dst, '\\', s[i])
+			i++
+		}
 		for i < len(s) && plainByte[s[i]] { // the last bytes, or a short s
 			dst = append(dst, s[i])
 			i++
