@@ -94,7 +94,7 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 // writer goroutine: a worker takes the next batch of records itself, and
 // the worker that finishes the oldest batch not yet emitted emits it, and
 // any finished after it. Handing batches between goroutines made them wait
-// to be woken: on two cores, a fifth of the time one of them was idle.
+// to be woken: on two cores, a sixth of the time one of them was idle.
 type run struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
