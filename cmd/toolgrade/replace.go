@@ -12,25 +12,34 @@ import "os"
 // old one's blocks are freed in the background, when its last handle
 // closes.
 func create(path string) (*os.File, error) {
-	const flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if f := replace(path); f != nil {
+		return f, nil
+	}
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+}
+
+// replace removes the file at path and creates an empty one in its place,
+// if it may (see create); nil if it did not.
+func replace(path string) *os.File {
 	fi, err := os.Lstat(path)
 	if err != nil || !fi.Mode().IsRegular() || !replaceable(fi) {
-		return os.OpenFile(path, flags, 0o644)
+		return nil
 	}
 	old, err := os.Open(path)
 	if err != nil {
-		return os.OpenFile(path, flags, 0o644)
+		return nil
 	}
 	if os.Remove(path) == nil {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
-		if err == nil && f.Chmod(fi.Mode().Perm()) == nil { // as it was, whatever the umask
+		perm := fi.Mode().Perm()
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if err == nil && f.Chmod(perm) == nil { // as it was, whatever the umask
 			go old.Close()
-			return f, nil
+			return f
 		}
 		if f != nil {
 			f.Close()
 		}
 	}
 	old.Close()
-	return os.OpenFile(path, flags, 0o644)
+	return nil
 }
