@@ -7,13 +7,15 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // A Call is one tool call, made by an agent or expected of it.
 type Call struct {
 	Name string
 	// Args is the argument value in the JSON value model, usually an
-	// Object; nil when the call records no arguments.
+	// jsonvalue.Object; nil when the call records no arguments.
 	Args any
 	// ArgsRaw keeps the argument text when it was not valid JSON; Invalid
 	// is then set and Args is nil. An invalid call matches nothing.
@@ -43,7 +45,7 @@ func (c *Call) AppendString(dst []byte) []byte {
 		return append(dst, "()"...)
 	}
 	dst = append(dst, '(')
-	dst = AppendFormat(dst, c.Args)
+	dst = jsonvalue.AppendFormat(dst, c.Args)
 	return append(dst, ')')
 }
 
@@ -121,7 +123,7 @@ func DecodeCalls(v any) ([]Call, error) {
 		}
 		return calls, nil
 	}
-	return nil, fmt.Errorf("want a list of calls, got %s", Kind(v))
+	return nil, fmt.Errorf("want a list of calls, got %s", jsonvalue.Kind(v))
 }
 
 // DecodeCall reads one call from its JSON form: {"name", "args", "output",
@@ -131,14 +133,14 @@ func DecodeCalls(v any) ([]Call, error) {
 // parsed; text that is not valid JSON is kept in ArgsRaw and the call is
 // marked invalid.
 func DecodeCall(v any) (Call, error) {
-	obj, ok := v.(Object)
+	obj, ok := v.(jsonvalue.Object)
 	if !ok {
-		return Call{}, fmt.Errorf("want a call object, got %s", Kind(v))
+		return Call{}, fmt.Errorf("want a call object, got %s", jsonvalue.Kind(v))
 	}
 	var c Call
 	f := readCallFields(obj)
 	src := &f
-	if fo, ok := f.function.(Object); ok {
+	if fo, ok := f.function.(jsonvalue.Object); ok {
 		inner := readCallFields(fo) // OpenAI tool_calls entry
 		src = &inner
 	}
@@ -146,7 +148,7 @@ func DecodeCall(v any) (Call, error) {
 		return Call{}, &FieldError{Path: "name", Err: errors.New("missing")}
 	}
 	if c.Name, ok = src.name.(string); !ok {
-		return Call{}, &FieldError{Path: "name", Err: fmt.Errorf("want a string, got %s", Kind(src.name))}
+		return Call{}, &FieldError{Path: "name", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(src.name))}
 	}
 	if src.argsRank < len(argsKeys) {
 		c.Args, c.ArgsRaw, c.Invalid = DecodeArgs(src.args)
@@ -159,12 +161,12 @@ func DecodeCall(v any) (Call, error) {
 		case json.Number:
 			c.ID = string(id)
 		default:
-			return Call{}, &FieldError{Path: "id", Err: fmt.Errorf("want a string, got %s", Kind(id))}
+			return Call{}, &FieldError{Path: "id", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(id))}
 		}
 	}
 	if f.typ != nil {
 		if c.Type, ok = f.typ.(string); !ok {
-			return Call{}, &FieldError{Path: "type", Err: fmt.Errorf("want a string, got %s", Kind(f.typ))}
+			return Call{}, &FieldError{Path: "type", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(f.typ))}
 		}
 	}
 	if f.rules != nil {
@@ -187,8 +189,8 @@ type callFields struct {
 // readCallFields reads a call object's fields in one pass over its members
 // instead of looking each alias up: it runs for every call of every case.
 // Members are visited last to first, so that the first of a repeated key
-// wins, as with [Object.Get].
-func readCallFields(obj Object) callFields {
+// wins, as with [jsonvalue.Object.Get].
+func readCallFields(obj jsonvalue.Object) callFields {
 	f := callFields{argsRank: len(argsKeys)}
 	for i := len(obj) - 1; i >= 0; i-- {
 		m := &obj[i]
@@ -227,7 +229,7 @@ func DecodeArgs(a any) (args any, raw string, invalid bool) {
 	if !ok {
 		return a, "", false
 	}
-	v, err := ParseJSONString(s)
+	v, err := jsonvalue.ParseString(s)
 	if err != nil {
 		return nil, s, true
 	}
@@ -239,9 +241,9 @@ func DecodeArgs(a any) (args any, raw string, invalid bool) {
 // "tol": 1}, {"fuzzy": 0.8}, {"type": "string"}, {"optional": true} or
 // {"ignore": true}.
 func DecodeRules(v any) (map[string]Rule, error) {
-	obj, ok := v.(Object)
+	obj, ok := v.(jsonvalue.Object)
 	if !ok {
-		return nil, fmt.Errorf("want an object from argument path to rule, got %s", Kind(v))
+		return nil, fmt.Errorf("want an object from argument path to rule, got %s", jsonvalue.Kind(v))
 	}
 	rules := make(map[string]Rule, len(obj))
 	for _, m := range obj {
@@ -268,9 +270,9 @@ func RulePath(p string) string {
 var jsonTypes = map[string]bool{"string": true, "number": true, "integer": true, "boolean": true, "array": true, "object": true, "null": true}
 
 func decodeRule(v any) (Rule, error) {
-	obj, ok := v.(Object)
+	obj, ok := v.(jsonvalue.Object)
 	if !ok {
-		return Rule{}, fmt.Errorf("want a rule object, got %s", Kind(v))
+		return Rule{}, fmt.Errorf("want a rule object, got %s", jsonvalue.Kind(v))
 	}
 	var r Rule
 	for _, m := range obj {
@@ -281,13 +283,13 @@ func decodeRule(v any) (Rule, error) {
 		case "one_of":
 			l, ok := m.Value.([]any)
 			if !ok {
-				return fail("want a list of values, got %s", Kind(m.Value))
+				return fail("want a list of values, got %s", jsonvalue.Kind(m.Value))
 			}
 			r.OneOf = l
 		case "regex":
 			s, ok := m.Value.(string)
 			if !ok {
-				return fail("want a string, got %s", Kind(m.Value))
+				return fail("want a string, got %s", jsonvalue.Kind(m.Value))
 			}
 			re, err := regexp.Compile(s)
 			if err != nil {
@@ -297,9 +299,9 @@ func decodeRule(v any) (Rule, error) {
 		case "approx", "tol", "fuzzy":
 			n, ok := m.Value.(json.Number)
 			if !ok {
-				return fail("want a number, got %s", Kind(m.Value))
+				return fail("want a number, got %s", jsonvalue.Kind(m.Value))
 			}
-			f := NumberFloat(n)
+			f := jsonvalue.NumberFloat(n)
 			switch m.Key {
 			case "approx":
 				r.Approx = &f
@@ -317,13 +319,13 @@ func decodeRule(v any) (Rule, error) {
 		case "type":
 			s, ok := m.Value.(string)
 			if !ok || !jsonTypes[s] {
-				return fail("want one of string, number, integer, boolean, array, object, null; got %s", Format(m.Value))
+				return fail("want one of string, number, integer, boolean, array, object, null; got %s", jsonvalue.Format(m.Value))
 			}
 			r.Type = s
 		case "optional", "ignore":
 			b, ok := m.Value.(bool)
 			if !ok {
-				return fail("want true or false, got %s", Kind(m.Value))
+				return fail("want true or false, got %s", jsonvalue.Kind(m.Value))
 			}
 			if m.Key == "optional" {
 				r.Optional = b

@@ -1,5 +1,7 @@
 package toolgrade
 
+import "github.com/toolgrade/toolgrade/jsonvalue"
+
 // A Case is one graded example: what the agent was asked, what it called,
 // and what it should have called.
 type Case struct {
@@ -25,7 +27,7 @@ type Case struct {
 
 	// Raw is the whole record as read, for profiles that need fields of
 	// their own (a peer's invocations, BFCL's possible answers).
-	Raw Object
+	Raw jsonvalue.Object
 }
 
 // Decode returns the case itself, so that cases built in code can be passed

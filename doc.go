@@ -1,17 +1,22 @@
 // Package toolgrade grades how well an LLM agent calls tools.
 //
-// A [Case] holds what an agent called and what it should have called; a
-// [Metric] scores one case; [Evaluate] runs metrics over a stream of cases on
-// a bounded pool of workers and hands back one [Result] per case, in input
-// order.
+// A [Case] holds what an agent was asked, what it called and what it should
+// have called. A [Metric] scores one case; [Evaluate] runs metrics over a
+// stream of cases on a bounded pool of workers and hands back one [Result]
+// per case, in input order, and a [Summary] adds results up. Every score is
+// explained: a [MetricResult] pairs expected with called calls ([Match]),
+// lists the missing and the unexpected ones, and says in [ArgDiff]s which
+// argument differed.
 //
-// Argument values use a small JSON value model (see [ParseJSON]): nil, bool,
-// string, [json.Number], []any and [Object]. Objects keep their members in
-// document order and numbers keep their spelling, because several peers'
-// scores depend on both (which argument fails first, whether 1.0 is a float).
+// Argument values are JSON values in the model of package jsonvalue (nil,
+// bool, string, json.Number, []any and jsonvalue.Object), which keeps
+// members in document order and numbers as spelled, because several peers'
+// scores depend on both.
 //
-// This package is the domain: it imports only the standard library. Matching
-// lives in package match, peer profiles in compat, trace readers in trace,
-// tool definitions and JSON Schema checks in schema, the LLM judge in judge,
-// and file formats in dataset.
+// This package is the domain only: it imports the standard library and
+// jsonvalue. Pairing and argument comparison live in match, the peers'
+// profiles in compat/<peer>, trace readers in trace, tool definitions and
+// JSON Schema checks in schema, the LLM judge in judge, the
+// OpenAI-compatible client in openai, case files in dataset, config files
+// in config and reports in report.
 package toolgrade

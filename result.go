@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // A Result is every metric's verdict on one case. It is written as one JSON
@@ -25,7 +27,7 @@ type Result struct {
 // MarshalJSON writes the result contract.
 func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 
-// AppendJSON appends the result as one line of compact JSON, without the
+// jsonvalue.Append appends the result as one line of compact JSON, without the
 // newline:
 //
 //	{"id":"c1","success":true,"metrics":[{"name":"tool_correctness",
@@ -38,7 +40,7 @@ func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 // unexpected appear only where the metric sets them.
 func (r *Result) AppendJSON(b []byte) []byte {
 	b = append(b, `{"id":`...)
-	b = AppendJSONString(b, r.ID)
+	b = jsonvalue.AppendString(b, r.ID)
 	b = append(b, `,"success":`...)
 	b = strconv.AppendBool(b, r.Success)
 	b = append(b, `,"metrics":[`...)
@@ -51,22 +53,22 @@ func (r *Result) AppendJSON(b []byte) []byte {
 	b = append(b, ']')
 	if r.Error != "" {
 		b = append(b, `,"error":`...)
-		b = AppendJSONString(b, r.Error)
+		b = jsonvalue.AppendString(b, r.Error)
 	}
 	return append(b, '}')
 }
 
-// AppendJSON appends the metric result's JSON object.
+// jsonvalue.Append appends the metric result's JSON object.
 func (m *MetricResult) AppendJSON(b []byte) []byte {
 	b = append(b, `{"name":`...)
-	b = AppendJSONString(b, m.Name)
+	b = jsonvalue.AppendString(b, m.Name)
 	b = append(b, `,"profile":`...)
-	b = AppendJSONString(b, m.Profile)
+	b = jsonvalue.AppendString(b, m.Profile)
 	b = append(b, `,"score":`...)
 	if m.Error != "" {
 		b = append(b, "null"...)
 	} else {
-		b = AppendFloat(b, m.Score)
+		b = jsonvalue.AppendFloat(b, m.Score)
 	}
 	b = append(b, `,"success":`...)
 	if m.Error != "" || m.Threshold == nil {
@@ -78,7 +80,7 @@ func (m *MetricResult) AppendJSON(b []byte) []byte {
 	if m.Threshold == nil {
 		b = append(b, "null"...)
 	} else {
-		b = AppendFloat(b, *m.Threshold)
+		b = jsonvalue.AppendFloat(b, *m.Threshold)
 	}
 	for _, f := range []struct {
 		key string
@@ -88,7 +90,7 @@ func (m *MetricResult) AppendJSON(b []byte) []byte {
 			b = append(b, ',', '"')
 			b = append(b, f.key...)
 			b = append(b, '"', ':')
-			b = AppendFloat(b, *f.v)
+			b = jsonvalue.AppendFloat(b, *f.v)
 		}
 	}
 	if len(m.Components) > 0 {
@@ -102,9 +104,9 @@ func (m *MetricResult) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = AppendJSONString(b, k)
+			b = jsonvalue.AppendString(b, k)
 			b = append(b, ':')
-			b = AppendFloat(b, m.Components[k])
+			b = jsonvalue.AppendFloat(b, m.Components[k])
 		}
 		b = append(b, '}')
 	}
@@ -123,7 +125,7 @@ func (m *MetricResult) AppendJSON(b []byte) []byte {
 	}
 	if m.Reason != "" {
 		b = append(b, `,"reason":`...)
-		b = AppendJSONString(b, m.Reason)
+		b = jsonvalue.AppendString(b, m.Reason)
 	}
 	if m.Usage != nil {
 		b = append(b, `,"usage":{"prompt_tokens":`...)
@@ -140,7 +142,7 @@ func (m *MetricResult) AppendJSON(b []byte) []byte {
 	if m.Error == "" {
 		b = append(b, "null"...)
 	} else {
-		b = AppendJSONString(b, m.Error)
+		b = jsonvalue.AppendString(b, m.Error)
 	}
 	return append(b, '}')
 }
@@ -151,7 +153,7 @@ func (m *Match) appendJSON(b []byte) []byte {
 	b = append(b, `,"called":`...)
 	b = strconv.AppendInt(b, int64(m.Called), 10)
 	b = append(b, `,"score":`...)
-	b = AppendFloat(b, m.Score)
+	b = jsonvalue.AppendFloat(b, m.Score)
 	if len(m.Diffs) > 0 {
 		b = append(b, `,"diffs":[`...)
 		for i, d := range m.Diffs {
@@ -159,14 +161,14 @@ func (m *Match) appendJSON(b []byte) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, `{"path":`...)
-			b = AppendJSONString(b, d.Path)
+			b = jsonvalue.AppendString(b, d.Path)
 			b = append(b, `,"expected":`...)
-			b = AppendJSON(b, d.Expected)
+			b = jsonvalue.Append(b, d.Expected)
 			b = append(b, `,"got":`...)
-			b = AppendJSON(b, d.Got)
+			b = jsonvalue.Append(b, d.Got)
 			if d.Note != "" {
 				b = append(b, `,"note":`...)
-				b = AppendJSONString(b, d.Note)
+				b = jsonvalue.AppendString(b, d.Note)
 			}
 			b = append(b, '}')
 		}
@@ -188,7 +190,7 @@ func appendInts(b []byte, xs []int) []byte {
 
 // UnmarshalJSON reads a result line written by [Result.AppendJSON].
 func (r *Result) UnmarshalJSON(data []byte) error {
-	v, err := ParseJSON(data)
+	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return err
 	}
@@ -203,9 +205,9 @@ func ParseResult(line []byte) (Result, error) {
 }
 
 func (r *Result) fromValue(v any) error {
-	obj, ok := v.(Object)
+	obj, ok := v.(jsonvalue.Object)
 	if !ok {
-		return fmt.Errorf("want a result object, got %s", Kind(v))
+		return fmt.Errorf("want a result object, got %s", jsonvalue.Kind(v))
 	}
 	*r = Result{}
 	d := decoder{obj: obj}
@@ -215,7 +217,7 @@ func (r *Result) fromValue(v any) error {
 	if ms, ok := obj.Get("metrics"); ok && ms != nil {
 		list, ok := ms.([]any)
 		if !ok {
-			return &FieldError{Path: "metrics", Err: fmt.Errorf("want a list, got %s", Kind(ms))}
+			return &FieldError{Path: "metrics", Err: fmt.Errorf("want a list, got %s", jsonvalue.Kind(ms))}
 		}
 		r.Metrics = make([]MetricResult, len(list))
 		for i, e := range list {
@@ -228,9 +230,9 @@ func (r *Result) fromValue(v any) error {
 }
 
 func (m *MetricResult) fromValue(v any) error {
-	obj, ok := v.(Object)
+	obj, ok := v.(jsonvalue.Object)
 	if !ok {
-		return fmt.Errorf("want a metric object, got %s", Kind(v))
+		return fmt.Errorf("want a metric object, got %s", jsonvalue.Kind(v))
 	}
 	d := decoder{obj: obj}
 	*m = MetricResult{
@@ -246,14 +248,14 @@ func (m *MetricResult) fromValue(v any) error {
 		Error:     d.str("error"),
 	}
 	if c, ok := obj.Get("components"); ok && c != nil {
-		co, ok := c.(Object)
+		co, ok := c.(jsonvalue.Object)
 		if !ok {
-			return &FieldError{Path: "components", Err: fmt.Errorf("want an object, got %s", Kind(c))}
+			return &FieldError{Path: "components", Err: fmt.Errorf("want an object, got %s", jsonvalue.Kind(c))}
 		}
 		m.Components = make(map[string]float64, len(co))
 		for _, mem := range co {
 			if n, ok := mem.Value.(json.Number); ok {
-				m.Components[mem.Key] = NumberFloat(n)
+				m.Components[mem.Key] = jsonvalue.NumberFloat(n)
 			}
 		}
 	}
@@ -261,13 +263,13 @@ func (m *MetricResult) fromValue(v any) error {
 		list, _ := ms.([]any)
 		m.Matches = make([]Match, 0, len(list))
 		for _, e := range list {
-			eo, _ := e.(Object)
+			eo, _ := e.(jsonvalue.Object)
 			md := decoder{obj: eo}
 			match := Match{Expected: int(md.num("expected")), Called: int(md.num("called")), Score: md.num("score")}
 			if diffs, ok := eo.Get("diffs"); ok {
 				dl, _ := diffs.([]any)
 				for _, de := range dl {
-					do, _ := de.(Object)
+					do, _ := de.(jsonvalue.Object)
 					dd := decoder{obj: do}
 					exp, _ := do.Get("expected")
 					got, _ := do.Get("got")
@@ -280,7 +282,7 @@ func (m *MetricResult) fromValue(v any) error {
 		m.Unexpected = d.ints("unexpected")
 	}
 	if u, ok := obj.Get("usage"); ok && u != nil {
-		uo, _ := u.(Object)
+		uo, _ := u.(jsonvalue.Object)
 		ud := decoder{obj: uo}
 		m.Usage = &Usage{
 			PromptTokens:     int64(ud.num("prompt_tokens")),
@@ -294,13 +296,13 @@ func (m *MetricResult) fromValue(v any) error {
 
 // decoder reads typed fields from an object, keeping the first error.
 type decoder struct {
-	obj Object
+	obj jsonvalue.Object
 	err error
 }
 
 func (d *decoder) fail(key, want string, v any) {
 	if d.err == nil {
-		d.err = &FieldError{Path: key, Err: fmt.Errorf("want %s, got %s", want, Kind(v))}
+		d.err = &FieldError{Path: key, Err: fmt.Errorf("want %s, got %s", want, jsonvalue.Kind(v))}
 	}
 }
 
@@ -334,7 +336,7 @@ func (d *decoder) optNum(key string) *float64 {
 	case nil:
 		return nil
 	case json.Number:
-		f := NumberFloat(v)
+		f := jsonvalue.NumberFloat(v)
 		return &f
 	}
 	d.fail(key, "a number", v)
@@ -360,7 +362,7 @@ func (d *decoder) ints(key string) []int {
 	out := make([]int, 0, len(list))
 	for _, e := range list {
 		if n, ok := e.(json.Number); ok {
-			out = append(out, int(NumberFloat(n)))
+			out = append(out, int(jsonvalue.NumberFloat(n)))
 		}
 	}
 	return out

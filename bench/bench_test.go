@@ -11,6 +11,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/internal/assign"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
 )
 
@@ -58,7 +59,7 @@ func BenchmarkParseJSON(b *testing.B) {
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			if _, err := toolgrade.ParseJSON(ls[i%len(ls)]); err != nil {
+			if _, err := jsonvalue.Parse(ls[i%len(ls)]); err != nil {
 				b.Fatal(err)
 			}
 			i++
@@ -69,7 +70,7 @@ func BenchmarkParseJSON(b *testing.B) {
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			if _, err := toolgrade.ParseJSONString(strs[i%len(strs)]); err != nil {
+			if _, err := jsonvalue.ParseString(strs[i%len(strs)]); err != nil {
 				b.Fatal(err)
 			}
 			i++

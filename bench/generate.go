@@ -13,7 +13,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // A Generator makes cases that look like recorded agent runs: 0 to 8
@@ -37,7 +37,7 @@ func (g *Generator) Write(w io.Writer, n int) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	var line []byte
 	for i := range n {
-		line = toolgrade.AppendJSON(line[:0], g.Case(i))
+		line = jsonvalue.Append(line[:0], g.Case(i))
 		line = append(line, '\n')
 		if _, err := bw.Write(line); err != nil {
 			return err
@@ -50,7 +50,7 @@ func (g *Generator) Write(w io.Writer, n int) error {
 func (g *Generator) Lines(n int) [][]byte {
 	out := make([][]byte, n)
 	for i := range out {
-		out[i] = toolgrade.AppendJSON(nil, g.Case(i))
+		out[i] = jsonvalue.Append(nil, g.Case(i))
 	}
 	return out
 }
@@ -81,15 +81,15 @@ func num(i int) json.Number { return json.Number(strconv.Itoa(i)) }
 func (g *Generator) email() string { return g.pick(people) + "@example.com" }
 
 // call returns one expected call with arguments shaped like a real tool's.
-func (g *Generator) call() toolgrade.Object {
+func (g *Generator) call() jsonvalue.Object {
 	var name string
-	var args toolgrade.Object
+	var args jsonvalue.Object
 	switch g.rng.IntN(7) {
 	case 0:
 		name = "get_weather"
-		args = toolgrade.Object{{Key: "city", Value: g.pick(words)}, {Key: "unit", Value: g.pick(units)}}
+		args = jsonvalue.Object{{Key: "city", Value: g.pick(words)}, {Key: "unit", Value: g.pick(units)}}
 		if g.rng.IntN(2) == 0 {
-			args = append(args, toolgrade.Member{Key: "days", Value: num(1 + g.rng.IntN(7))})
+			args = append(args, jsonvalue.Member{Key: "days", Value: num(1 + g.rng.IntN(7))})
 		}
 	case 1:
 		name = "send_email"
@@ -97,17 +97,17 @@ func (g *Generator) call() toolgrade.Object {
 		for range g.rng.IntN(2) {
 			to = append(to, g.email())
 		}
-		args = toolgrade.Object{{Key: "to", Value: to}, {Key: "subject", Value: g.words(2, 5)}, {Key: "body", Value: g.words(4, 12)}}
+		args = jsonvalue.Object{{Key: "to", Value: to}, {Key: "subject", Value: g.words(2, 5)}, {Key: "body", Value: g.words(4, 12)}}
 	case 2:
 		name = "create_event"
 		var attendees []any
 		for range 1 + g.rng.IntN(2) {
 			p := g.pick(people)
-			attendees = append(attendees, toolgrade.Object{{Key: "name", Value: p}, {Key: "email", Value: p + "@example.com"}})
+			attendees = append(attendees, jsonvalue.Object{{Key: "name", Value: p}, {Key: "email", Value: p + "@example.com"}})
 		}
-		args = toolgrade.Object{
+		args = jsonvalue.Object{
 			{Key: "title", Value: g.words(1, 4)},
-			{Key: "when", Value: toolgrade.Object{
+			{Key: "when", Value: jsonvalue.Object{
 				{Key: "date", Value: fmt.Sprintf("2025-%02d-%02d", 1+g.rng.IntN(12), 1+g.rng.IntN(28))},
 				{Key: "time", Value: fmt.Sprintf("%02d:%02d", g.rng.IntN(24), 15*g.rng.IntN(4))},
 				{Key: "tz", Value: "Europe/Paris"},
@@ -117,16 +117,16 @@ func (g *Generator) call() toolgrade.Object {
 		}
 	case 3:
 		name = "run_sql"
-		args = toolgrade.Object{
+		args = jsonvalue.Object{
 			{Key: "query", Value: "SELECT * FROM " + g.pick(tables) + " WHERE id = ? AND note LIKE '%" + g.pick(words) + "%'"},
 			{Key: "params", Value: []any{num(g.rng.IntN(100000))}},
 			{Key: "limit", Value: num(10 * (1 + g.rng.IntN(10)))},
 		}
 	case 4:
 		name = "search"
-		args = toolgrade.Object{
+		args = jsonvalue.Object{
 			{Key: "query", Value: g.words(1, 6)},
-			{Key: "filters", Value: toolgrade.Object{
+			{Key: "filters", Value: jsonvalue.Object{
 				{Key: "lang", Value: "en"},
 				{Key: "after", Value: "2024-01-01"},
 				{Key: "min_score", Value: json.Number(strconv.FormatFloat(float64(g.rng.IntN(100))/100, 'f', -1, 64))},
@@ -135,10 +135,10 @@ func (g *Generator) call() toolgrade.Object {
 		}
 	case 5:
 		name = "lookup_user"
-		args = toolgrade.Object{{Key: "user_id", Value: num(g.rng.IntN(1 << 20))}, {Key: "fields", Value: []any{"name", "email", "plan"}}}
+		args = jsonvalue.Object{{Key: "user_id", Value: num(g.rng.IntN(1 << 20))}, {Key: "fields", Value: []any{"name", "email", "plan"}}}
 	default:
 		name = "book_flight"
-		args = toolgrade.Object{
+		args = jsonvalue.Object{
 			{Key: "from", Value: g.pick(words)},
 			{Key: "to", Value: g.pick(words)},
 			{Key: "passengers", Value: num(1 + g.rng.IntN(4))},
@@ -146,16 +146,16 @@ func (g *Generator) call() toolgrade.Object {
 			{Key: "max_price", Value: nil},
 		}
 	}
-	return toolgrade.Object{{Key: "name", Value: name}, {Key: "args", Value: args}}
+	return jsonvalue.Object{{Key: "name", Value: name}, {Key: "args", Value: args}}
 }
 
 // variant returns what an agent might have called for expected call e:
 // mostly e itself, sometimes with one argument wrong, missing or added, a
 // whole number spelled as a float, or its keys reordered.
-func (g *Generator) variant(e toolgrade.Object) toolgrade.Object {
+func (g *Generator) variant(e jsonvalue.Object) jsonvalue.Object {
 	name, _ := e.Get("name")
 	a, _ := e.Get("args")
-	args := append(toolgrade.Object(nil), a.(toolgrade.Object)...)
+	args := append(jsonvalue.Object(nil), a.(jsonvalue.Object)...)
 	switch r := g.rng.IntN(100); {
 	case r < 60: // the same call
 	case r < 70: // a wrong value
@@ -165,21 +165,21 @@ func (g *Generator) variant(e toolgrade.Object) toolgrade.Object {
 		i := g.rng.IntN(len(args))
 		args = append(args[:i], args[i+1:]...)
 	case r < 84: // an extra argument
-		args = append(args, toolgrade.Member{Key: "note", Value: g.words(1, 4)})
+		args = append(args, jsonvalue.Member{Key: "note", Value: g.words(1, 4)})
 	case r < 92: // keys in another order, same meaning
 		g.rng.Shuffle(len(args), func(i, j int) { args[i], args[j] = args[j], args[i] })
 	default: // integers spelled as floats: still equal
 		for i, m := range args {
-			if n, ok := m.Value.(json.Number); ok && toolgrade.IsIntegerLiteral(string(n)) {
+			if n, ok := m.Value.(json.Number); ok && jsonvalue.IsIntegerLiteral(string(n)) {
 				args[i].Value = n + ".0"
 			}
 		}
 	}
-	return toolgrade.Object{{Key: "name", Value: name}, {Key: "args", Value: args}}
+	return jsonvalue.Object{{Key: "name", Value: name}, {Key: "args", Value: args}}
 }
 
 // Case returns case i.
-func (g *Generator) Case(i int) toolgrade.Object {
+func (g *Generator) Case(i int) jsonvalue.Object {
 	r := g.rng
 	expected := make([]any, 0, 8)
 	for range r.IntN(9) {
@@ -193,7 +193,7 @@ func (g *Generator) Case(i int) toolgrade.Object {
 		if r.IntN(10) == 0 {
 			continue // dropped
 		}
-		c := g.variant(e.(toolgrade.Object))
+		c := g.variant(e.(jsonvalue.Object))
 		called = append(called, c)
 		if r.IntN(20) == 0 {
 			called = append(called, c) // called twice
@@ -209,15 +209,15 @@ func (g *Generator) Case(i int) toolgrade.Object {
 		called = called[:8]
 	}
 	input := fmt.Sprintf("Case %d: please %s", i, g.words(3, 8))
-	c := toolgrade.Object{{Key: "id", Value: "case-" + strconv.Itoa(i)}, {Key: "input", Value: input}}
+	c := jsonvalue.Object{{Key: "id", Value: "case-" + strconv.Itoa(i)}, {Key: "input", Value: input}}
 	if r.IntN(5) == 0 {
-		c = append(c, toolgrade.Member{Key: "agent_trajectory", Value: g.trajectory(input, called)})
+		c = append(c, jsonvalue.Member{Key: "agent_trajectory", Value: g.trajectory(input, called)})
 	} else {
-		c = append(c, toolgrade.Member{Key: "tools_called", Value: called})
+		c = append(c, jsonvalue.Member{Key: "tools_called", Value: called})
 	}
-	c = append(c, toolgrade.Member{Key: "expected_tools", Value: expected})
+	c = append(c, jsonvalue.Member{Key: "expected_tools", Value: expected})
 	if r.IntN(2) == 0 {
-		c = append(c, toolgrade.Member{Key: "actual_output", Value: "Done: " + g.words(2, 6) + "."})
+		c = append(c, jsonvalue.Member{Key: "actual_output", Value: "Done: " + g.words(2, 6) + "."})
 	}
 	return c
 }
@@ -227,78 +227,78 @@ func (g *Generator) Case(i int) toolgrade.Object {
 // message answering each call, and the final answer. One call in a hundred
 // has arguments that are not valid JSON, as truncated model output does.
 func (g *Generator) trajectory(input string, calls []any) []any {
-	msgs := []any{toolgrade.Object{{Key: "role", Value: "user"}, {Key: "content", Value: input}}}
+	msgs := []any{jsonvalue.Object{{Key: "role", Value: "user"}, {Key: "content", Value: input}}}
 	for k := 0; k < len(calls); {
 		n := min(1+g.rng.IntN(3), len(calls)-k) // parallel calls in one turn
 		var tcs, results []any
 		for j := range n {
-			c := calls[k+j].(toolgrade.Object)
+			c := calls[k+j].(jsonvalue.Object)
 			name, _ := c.Get("name")
 			args, _ := c.Get("args")
-			text := string(toolgrade.AppendJSON(nil, args))
+			text := string(jsonvalue.Append(nil, args))
 			if g.rng.IntN(100) == 0 {
 				text = text[:len(text)/2]
 			}
 			id := "call_" + strconv.FormatUint(g.rng.Uint64()>>16, 36)
-			tcs = append(tcs, toolgrade.Object{
+			tcs = append(tcs, jsonvalue.Object{
 				{Key: "id", Value: id},
 				{Key: "type", Value: "function"},
-				{Key: "function", Value: toolgrade.Object{{Key: "name", Value: name}, {Key: "arguments", Value: text}}},
+				{Key: "function", Value: jsonvalue.Object{{Key: "name", Value: name}, {Key: "arguments", Value: text}}},
 			})
-			results = append(results, toolgrade.Object{
+			results = append(results, jsonvalue.Object{
 				{Key: "role", Value: "tool"}, {Key: "tool_call_id", Value: id},
 				{Key: "content", Value: `{"ok":true,"summary":"` + g.words(2, 6) + `"}`},
 			})
 		}
-		msgs = append(msgs, toolgrade.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: nil}, {Key: "tool_calls", Value: tcs}})
+		msgs = append(msgs, jsonvalue.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: nil}, {Key: "tool_calls", Value: tcs}})
 		msgs = append(msgs, results...)
 		k += n
 	}
-	return append(msgs, toolgrade.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: "Done: " + g.words(2, 6) + "."}})
+	return append(msgs, jsonvalue.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: "Done: " + g.words(2, 6) + "."}})
 }
 
 // Tools returns the definitions of the tools the generated cases call, in
 // OpenAI's function-tool form, for schema validation benchmarks.
-func Tools() toolgrade.Object {
-	str := toolgrade.Object{{Key: "type", Value: "string"}}
-	integer := toolgrade.Object{{Key: "type", Value: "integer"}, {Key: "minimum", Value: json.Number("0")}}
-	list := func(items toolgrade.Object) toolgrade.Object {
-		return toolgrade.Object{{Key: "type", Value: "array"}, {Key: "items", Value: items}}
+func Tools() jsonvalue.Object {
+	str := jsonvalue.Object{{Key: "type", Value: "string"}}
+	integer := jsonvalue.Object{{Key: "type", Value: "integer"}, {Key: "minimum", Value: json.Number("0")}}
+	list := func(items jsonvalue.Object) jsonvalue.Object {
+		return jsonvalue.Object{{Key: "type", Value: "array"}, {Key: "items", Value: items}}
 	}
-	object := func(required []any, props ...toolgrade.Member) toolgrade.Object {
-		return toolgrade.Object{{Key: "type", Value: "object"}, {Key: "properties", Value: toolgrade.Object(props)},
+	object := func(required []any, props ...jsonvalue.Member) jsonvalue.Object {
+		return jsonvalue.Object{{Key: "type", Value: "object"}, {Key: "properties", Value: jsonvalue.Object(props)},
 			{Key: "required", Value: required}, {Key: "additionalProperties", Value: false}}
 	}
-	tool := func(name string, params toolgrade.Object) any {
-		return toolgrade.Object{{Key: "type", Value: "function"}, {Key: "function", Value: toolgrade.Object{
+	tool := func(name string, params jsonvalue.Object) any {
+		return jsonvalue.Object{{Key: "type", Value: "function"}, {Key: "function", Value: jsonvalue.Object{
 			{Key: "name", Value: name}, {Key: "description", Value: "The " + name + " tool."}, {Key: "parameters", Value: params}}}}
 	}
-	person := object([]any{"name", "email"}, toolgrade.Member{Key: "name", Value: str}, toolgrade.Member{Key: "email", Value: str})
-	return toolgrade.Object{{Key: "tools", Value: []any{
+	person := object([]any{"name", "email"}, jsonvalue.Member{Key: "name", Value: str}, jsonvalue.Member{Key: "email", Value: str})
+	return jsonvalue.Object{{Key: "tools", Value: []any{
 		tool("get_weather", object([]any{"city"},
-			toolgrade.Member{Key: "city", Value: str},
-			toolgrade.Member{Key: "unit", Value: toolgrade.Object{{Key: "enum", Value: []any{"celsius", "fahrenheit"}}}},
-			toolgrade.Member{Key: "days", Value: integer})),
+			jsonvalue.Member{Key: "city", Value: str},
+			jsonvalue.Member{Key: "unit", Value: jsonvalue.Object{{Key: "enum", Value: []any{"celsius", "fahrenheit"}}}},
+			jsonvalue.Member{Key: "days", Value: integer})),
 		tool("send_email", object([]any{"to", "subject"},
-			toolgrade.Member{Key: "to", Value: list(str)}, toolgrade.Member{Key: "subject", Value: str}, toolgrade.Member{Key: "body", Value: str})),
+			jsonvalue.Member{Key: "to", Value: list(str)}, jsonvalue.Member{Key: "subject", Value: str}, jsonvalue.Member{Key: "body", Value: str})),
 		tool("create_event", object([]any{"title", "when"},
-			toolgrade.Member{Key: "title", Value: str},
-			toolgrade.Member{Key: "when", Value: object([]any{"date"}, toolgrade.Member{Key: "date", Value: str},
-				toolgrade.Member{Key: "time", Value: str}, toolgrade.Member{Key: "tz", Value: str})},
-			toolgrade.Member{Key: "attendees", Value: list(person)},
-			toolgrade.Member{Key: "duration_min", Value: integer})),
+			jsonvalue.Member{Key: "title", Value: str},
+			jsonvalue.Member{Key: "when", Value: object([]any{"date"}, jsonvalue.Member{Key: "date", Value: str},
+				jsonvalue.Member{Key: "time", Value: str}, jsonvalue.Member{Key: "tz", Value: str})},
+			jsonvalue.Member{Key: "attendees", Value: list(person)},
+			jsonvalue.Member{Key: "duration_min", Value: integer})),
 		tool("run_sql", object([]any{"query"},
-			toolgrade.Member{Key: "query", Value: str}, toolgrade.Member{Key: "params", Value: list(toolgrade.Object{})},
-			toolgrade.Member{Key: "limit", Value: integer})),
+			jsonvalue.Member{Key: "query", Value: str}, jsonvalue.Member{Key: "params", Value: list(jsonvalue.Object{})},
+			jsonvalue.Member{Key: "limit", Value: integer})),
 		tool("search", object([]any{"query"},
-			toolgrade.Member{Key: "query", Value: str},
-			toolgrade.Member{Key: "filters", Value: toolgrade.Object{{Key: "type", Value: "object"}}},
-			toolgrade.Member{Key: "top_k", Value: integer})),
+			jsonvalue.Member{Key: "query", Value: str},
+			jsonvalue.Member{Key: "filters", Value: jsonvalue.Object{{Key: "type", Value: "object"}}},
+			jsonvalue.Member{Key: "top_k", Value: integer})),
 		tool("lookup_user", object([]any{"user_id"},
-			toolgrade.Member{Key: "user_id", Value: integer}, toolgrade.Member{Key: "fields", Value: list(str)})),
+			jsonvalue.Member{Key: "user_id", Value: integer}, jsonvalue.Member{Key: "fields", Value: list(str)})),
 		tool("book_flight", object([]any{"from", "to"},
-			toolgrade.Member{Key: "from", Value: str}, toolgrade.Member{Key: "to", Value: str},
-			toolgrade.Member{Key: "passengers", Value: integer}, toolgrade.Member{Key: "nonstop", Value: toolgrade.Object{{Key: "type", Value: "boolean"}}},
-			toolgrade.Member{Key: "max_price", Value: toolgrade.Object{{Key: "type", Value: []any{"number", "null"}}}})),
+			jsonvalue.Member{Key: "from", Value: str}, jsonvalue.Member{Key: "to", Value: str},
+			jsonvalue.Member{Key: "passengers", Value: integer}, jsonvalue.Member{Key: "nonstop", Value: jsonvalue.Object{{Key: "type", Value: "boolean"}}},
+			jsonvalue.Member{Key: "max_price", Value: jsonvalue.Object{{Key: "type", Value: []any{"number", "null"}}}})),
 	}}}
 }

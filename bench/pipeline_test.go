@@ -11,6 +11,7 @@ import (
 	"github.com/toolgrade/toolgrade/bench"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/report"
 )
 
@@ -19,7 +20,7 @@ var lines = sync.OnceValue(func() [][]byte { return bench.NewGenerator(1).Lines(
 
 // nativeMetric is the metric `toolgrade eval` runs without a config.
 func nativeMetric(tb testing.TB) toolgrade.Metric {
-	m, err := config.Metric(toolgrade.Object{}, &config.Env{})
+	m, err := config.Metric(jsonvalue.Object{}, &config.Env{})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -16,7 +16,7 @@ var trajectories = sync.OnceValues(func() ([]any, [][]byte) {
 	for _, c := range cases() {
 		if c.Trajectory != nil {
 			values = append(values, c.Trajectory)
-			texts = append(texts, toolgrade.AppendJSON(nil, c.Trajectory))
+			texts = append(texts, jsonvalue.Append(nil, c.Trajectory))
 		}
 	}
 	return values, texts

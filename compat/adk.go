@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // ADKOptions configure [ADK]. The JSON names are those of Google ADK's
@@ -71,7 +72,7 @@ var adkMatchTypes = []string{"EXACT", "IN_ORDER", "ANY_ORDER"} // by enum number
 // adkMatchType reads a match type as ADK's criterion does.
 func adkMatchType(v any) (string, error) {
 	bad := func() (string, error) {
-		return "", fmt.Errorf("ValidationError: %s is not a match type (want EXACT, IN_ORDER or ANY_ORDER in any case, with \"-\" or \" \" for \"_\", or 0, 1, 2)", toolgrade.Format(v))
+		return "", fmt.Errorf("ValidationError: %s is not a match type (want EXACT, IN_ORDER or ANY_ORDER in any case, with \"-\" or \" \" for \"_\", or 0, 1, 2)", jsonvalue.Format(v))
 	}
 	var n float64
 	switch v := v.(type) {
@@ -169,14 +170,14 @@ func adkInvocations(c *toolgrade.Case) ([]adkInvocation, error) {
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return nil, &toolgrade.FieldError{Path: "invocations", Err: fmt.Errorf("want a list of invocations, got %s", toolgrade.Kind(v))}
+		return nil, &toolgrade.FieldError{Path: "invocations", Err: fmt.Errorf("want a list of invocations, got %s", jsonvalue.Kind(v))}
 	}
 	invs := make([]adkInvocation, len(list))
 	for i, e := range list {
 		path := "invocations[" + strconv.Itoa(i) + "]"
-		obj, ok := e.(toolgrade.Object)
+		obj, ok := e.(jsonvalue.Object)
 		if !ok {
-			return nil, &toolgrade.FieldError{Path: path, Err: fmt.Errorf("want an invocation object, got %s", toolgrade.Kind(e))}
+			return nil, &toolgrade.FieldError{Path: path, Err: fmt.Errorf("want an invocation object, got %s", jsonvalue.Kind(e))}
 		}
 		for _, side := range []struct {
 			key string
@@ -200,10 +201,10 @@ func adkInvocations(c *toolgrade.Case) ([]adkInvocation, error) {
 // but an object or null.
 func adkCheckArgs(calls []toolgrade.Call, field string) error {
 	for i, call := range calls {
-		if _, ok := call.Args.(toolgrade.Object); ok || call.Args == nil && !call.Invalid {
+		if _, ok := call.Args.(jsonvalue.Object); ok || call.Args == nil && !call.Invalid {
 			continue
 		}
-		what := toolgrade.Kind(call.Args)
+		what := jsonvalue.Kind(call.Args)
 		if call.Invalid {
 			what = "not valid JSON"
 		}

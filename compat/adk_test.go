@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // TestADKConformance runs every line of adk.jsonl: the scores ADK's real
@@ -30,7 +31,7 @@ func TestADKConformance(t *testing.T) {
 				ok = false
 			}
 			for i, v := range list {
-				want := toolgrade.NumberFloat(v.(json.Number))
+				want := jsonvalue.NumberFloat(v.(json.Number))
 				if got, has := r.Components["invocation_"+strconv.Itoa(i)]; !has || got != want {
 					t.Errorf("%s (line %d): invocation_%d = %v, want %v", l.ID, l.Line, i, got, want)
 					ok = false
@@ -148,8 +149,8 @@ func ExampleADK() {
 	if err != nil {
 		panic(err)
 	}
-	search := toolgrade.Call{Name: "search", Args: toolgrade.MustValue(map[string]any{"q": "paris"})}
-	book := toolgrade.Call{Name: "book", Args: toolgrade.MustValue(map[string]any{"seats": 2})}
+	search := toolgrade.Call{Name: "search", Args: jsonvalue.MustFrom(map[string]any{"q": "paris"})}
+	book := toolgrade.Call{Name: "book", Args: jsonvalue.MustFrom(map[string]any{"seats": 2})}
 	// One invocation: the case's own calls.
 	c := &toolgrade.Case{
 		Expected: []toolgrade.Call{search, book},

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
 )
 
@@ -196,10 +197,10 @@ type agentevalsMessage struct {
 // trajectory.
 type agentevalsCall struct {
 	index int
-	raw   toolgrade.Object
+	raw   jsonvalue.Object
 }
 
-func jsGet(o toolgrade.Object, key string) any {
+func jsGet(o jsonvalue.Object, key string) any {
 	if v, ok := o.Get(key); ok {
 		return v
 	}
@@ -209,7 +210,7 @@ func jsGet(o toolgrade.Object, key string) any {
 // agentevalsTrajectory reads a list of chat messages, or an object holding
 // one under "messages", as agentevals accepts both.
 func agentevalsTrajectory(v any, field string) ([]agentevalsMessage, error) {
-	if o, ok := v.(toolgrade.Object); ok {
+	if o, ok := v.(jsonvalue.Object); ok {
 		if l, ok := o.Get("messages"); ok {
 			v = l
 		}
@@ -219,14 +220,14 @@ func agentevalsTrajectory(v any, field string) ([]agentevalsMessage, error) {
 		if v == nil {
 			return nil, fmt.Errorf("%s: missing; the agentevals profile compares chat-message trajectories", field)
 		}
-		return nil, fmt.Errorf("%s: want a list of chat messages, got %s", field, toolgrade.Kind(v))
+		return nil, fmt.Errorf("%s: want a list of chat messages, got %s", field, jsonvalue.Kind(v))
 	}
 	msgs := make([]agentevalsMessage, len(list))
 	n := 0
 	for i, e := range list {
-		o, ok := e.(toolgrade.Object)
+		o, ok := e.(jsonvalue.Object)
 		if !ok {
-			return nil, fmt.Errorf("%s[%d]: want a message object, got %s", field, i, toolgrade.Kind(e))
+			return nil, fmt.Errorf("%s[%d]: want a message object, got %s", field, i, jsonvalue.Kind(e))
 		}
 		msgs[i].role = jsGet(o, "role")
 		tcs, _ := o.Get("tool_calls")
@@ -235,13 +236,13 @@ func agentevalsTrajectory(v any, field string) ([]agentevalsMessage, error) {
 		}
 		calls, ok := tcs.([]any)
 		if !ok {
-			return nil, fmt.Errorf("%s[%d].tool_calls: want a list, got %s", field, i, toolgrade.Kind(tcs))
+			return nil, fmt.Errorf("%s[%d].tool_calls: want a list, got %s", field, i, jsonvalue.Kind(tcs))
 		}
 		msgs[i].hasCalls = true
 		for j, tc := range calls {
-			co, ok := tc.(toolgrade.Object)
+			co, ok := tc.(jsonvalue.Object)
 			if !ok {
-				return nil, fmt.Errorf("%s[%d].tool_calls[%d]: want a call object, got %s", field, i, j, toolgrade.Kind(tc))
+				return nil, fmt.Errorf("%s[%d].tool_calls[%d]: want a call object, got %s", field, i, j, jsonvalue.Kind(tc))
 			}
 			msgs[i].calls = append(msgs[i].calls, agentevalsCall{index: n, raw: co})
 			n++
@@ -254,7 +255,7 @@ func agentevalsTrajectory(v any, field string) ([]agentevalsMessage, error) {
 // function.name, and function.arguments parsed, "{}" when absent.
 func (c *agentevalsCall) strictName() any {
 	if f, ok := c.raw.Get("function"); ok {
-		if fo, ok := f.(toolgrade.Object); ok {
+		if fo, ok := f.(jsonvalue.Object); ok {
 			return jsGet(fo, "name")
 		}
 	}
@@ -264,23 +265,23 @@ func (c *agentevalsCall) strictName() any {
 func (c *agentevalsCall) strictArgs(side string) (any, error) {
 	var a any = jsUndefined{}
 	if f, ok := c.raw.Get("function"); ok {
-		if fo, ok := f.(toolgrade.Object); ok {
+		if fo, ok := f.(jsonvalue.Object); ok {
 			a = jsGet(fo, "arguments")
 		}
 	}
 	switch a := a.(type) {
 	case nil, jsUndefined:
-		return toolgrade.Object{}, nil
+		return jsonvalue.Object{}, nil
 	case string:
 		return c.parse(a, side)
 	case json.Number, bool:
 		return a, nil // JSON.parse(String(a)) gives a back
 	}
-	return nil, fmt.Errorf("%s call #%d: arguments are a %s, not JSON text (JSON.parse threw)", side, c.index, toolgrade.Kind(a))
+	return nil, fmt.Errorf("%s call #%d: arguments are a %s, not JSON text (JSON.parse threw)", side, c.index, jsonvalue.Kind(a))
 }
 
 func (c *agentevalsCall) parse(text, side string) (any, error) {
-	v, err := toolgrade.ParseJSONString(text)
+	v, err := jsonvalue.ParseString(text)
 	if err != nil {
 		return nil, fmt.Errorf("%s call #%d %s: arguments are not valid JSON (JSON.parse threw): %v", side, c.index, agentevalsCallString(c.strictName(), strconv.Quote(text)), err)
 	}
@@ -303,7 +304,7 @@ func agentevalsFlatten(msgs []agentevalsMessage, side string) ([]flatCall, error
 			c := &msg.calls[i]
 			fc := flatCall{index: c.index, name: jsGet(c.raw, "name"), args: jsGet(c.raw, "args")}
 			if f, ok := c.raw.Get("function"); ok {
-				if fo, ok := f.(toolgrade.Object); ok {
+				if fo, ok := f.(jsonvalue.Object); ok {
 					if text, ok := jsGet(fo, "arguments").(string); ok {
 						args, err := c.parse(text, side)
 						if err != nil {
@@ -314,7 +315,7 @@ func agentevalsFlatten(msgs []agentevalsMessage, side string) ([]flatCall, error
 				}
 			}
 			if fc.text == "" {
-				fc.text = toolgrade.Format(jsShow(fc.args))
+				fc.text = jsonvalue.Format(jsShow(fc.args))
 			}
 			calls = append(calls, fc)
 		}
@@ -327,7 +328,7 @@ func (c *flatCall) String() string { return agentevalsCallString(c.name, c.text)
 func agentevalsCallString(name any, args string) string {
 	n, ok := name.(string)
 	if !ok {
-		n = toolgrade.Format(jsShow(name))
+		n = jsonvalue.Format(jsShow(name))
 	}
 	const most = 80
 	if r := []rune(args); len(r) > most {
@@ -374,11 +375,11 @@ func agentevalsContained(a, b any) (bool, error) {
 		ok = true // no keys
 	}
 	if !ok {
-		return false, fmt.Errorf("tool call arguments are %s, not an object (agentevals' subset and superset matchers need one)", toolgrade.Format(jsShow(a)))
+		return false, fmt.Errorf("tool call arguments are %s, not an object (agentevals' subset and superset matchers need one)", jsonvalue.Format(jsShow(a)))
 	}
 	for _, k := range keys {
 		if _, ok := jsObjectKeys(b); !ok {
-			return false, fmt.Errorf("tool call arguments are %s, not an object (agentevals' subset and superset matchers need one)", toolgrade.Format(jsShow(b)))
+			return false, fmt.Errorf("tool call arguments are %s, not an object (agentevals' subset and superset matchers need one)", jsonvalue.Format(jsShow(b)))
 		}
 		bv, ok := jsProperty(b, k)
 		if !ok {
@@ -424,7 +425,7 @@ func jsPath(v any, path string) any {
 // jsProperty is an own property of an object or array by key.
 func jsProperty(v any, key string) (any, bool) {
 	switch v := v.(type) {
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		return v.Get(key)
 	case []any:
 		if i, ok := jsIndex(key); ok && i < len(v) {
@@ -451,7 +452,7 @@ func jsIndex(key string) (int, bool) {
 // other values.
 func jsObjectKeys(v any) (keys []string, ok bool) {
 	switch v := v.(type) {
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		return v.Keys(), true
 	case []any:
 		keys := make([]string, len(v))
@@ -480,7 +481,7 @@ func jsDeepEqual(a, b any) bool {
 		return ok && a == bs
 	case json.Number:
 		bn, ok := b.(json.Number)
-		return ok && toolgrade.NumberFloat(a) == toolgrade.NumberFloat(bn)
+		return ok && jsonvalue.NumberFloat(a) == jsonvalue.NumberFloat(bn)
 	}
 	al, aList := a.([]any)
 	bl, bList := b.([]any)
@@ -547,7 +548,7 @@ func (m *Agentevals) strict(out, ref []agentevalsMessage) (agentevalsVerdict, er
 	for i := range out {
 		o, r := &out[i], &ref[i]
 		if !jsSame(o.role, r.role) {
-			return fail("strict: message #%d has role %s, the reference %s (roles must agree position by position)", i, toolgrade.Format(jsShow(o.role)), toolgrade.Format(jsShow(r.role)))
+			return fail("strict: message #%d has role %s, the reference %s (roles must agree position by position)", i, jsonvalue.Format(jsShow(o.role)), jsonvalue.Format(jsShow(r.role)))
 		}
 		if o.hasCalls != r.hasCalls {
 			which := "the trajectory"
@@ -628,7 +629,7 @@ func (m *Agentevals) strictPairable(o, r *agentevalsMessage, matcher agentevalsM
 
 func agentevalsArgsText(c agentevalsCall) string {
 	if f, ok := c.raw.Get("function"); ok {
-		if fo, ok := f.(toolgrade.Object); ok {
+		if fo, ok := f.(jsonvalue.Object); ok {
 			if s, ok := jsGet(fo, "arguments").(string); ok {
 				return s
 			}

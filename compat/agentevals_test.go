@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // TestAgentevalsConformance runs every line of agentevals.jsonl through the
@@ -27,20 +28,20 @@ func TestAgentevalsConformance(t *testing.T) {
 // agentevalsTrajectory builds a trajectory of one user message and one
 // assistant message per group of calls; each call is "name args-text".
 func agentevalsTrajectory(groups ...[]string) []any {
-	msgs := []any{toolgrade.Object{{Key: "role", Value: "user"}, {Key: "content", Value: "hi"}}}
+	msgs := []any{jsonvalue.Object{{Key: "role", Value: "user"}, {Key: "content", Value: "hi"}}}
 	for _, g := range groups {
 		var calls []any
 		for i, c := range g {
 			name, args, _ := strings.Cut(c, " ")
-			calls = append(calls, toolgrade.Object{
+			calls = append(calls, jsonvalue.Object{
 				{Key: "id", Value: fmt.Sprint("call_", i)},
 				{Key: "type", Value: "function"},
-				{Key: "function", Value: toolgrade.Object{{Key: "name", Value: name}, {Key: "arguments", Value: args}}},
+				{Key: "function", Value: jsonvalue.Object{{Key: "name", Value: name}, {Key: "arguments", Value: args}}},
 			})
 		}
-		msg := toolgrade.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: ""}}
+		msg := jsonvalue.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: ""}}
 		if g != nil {
-			msg = append(msg, toolgrade.Member{Key: "tool_calls", Value: calls})
+			msg = append(msg, jsonvalue.Member{Key: "tool_calls", Value: calls})
 		}
 		msgs = append(msgs, msg)
 	}
@@ -256,7 +257,7 @@ func TestAgentevalsBadTrajectories(t *testing.T) {
 		{"missing", nil, ok, "trajectory: missing"},
 		{"not a list", "hello", ok, "want a list of chat messages"},
 		{"message not an object", []any{"hi"}, ok, "trajectory[0]"},
-		{"tool_calls not a list", []any{toolgrade.Object{{Key: "role", Value: "assistant"}, {Key: "tool_calls", Value: "x"}}}, ok, "tool_calls"},
+		{"tool_calls not a list", []any{jsonvalue.Object{{Key: "role", Value: "assistant"}, {Key: "tool_calls", Value: "x"}}}, ok, "tool_calls"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := m.Grade(context.Background(), &toolgrade.Case{Trajectory: tt.out, ExpectedTrajectory: tt.ref})
@@ -286,8 +287,8 @@ func FuzzAgentevals(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, out, ref string) {
-		ov, err1 := toolgrade.ParseJSONString(out)
-		rv, err2 := toolgrade.ParseJSONString(ref)
+		ov, err1 := jsonvalue.ParseString(out)
+		rv, err2 := jsonvalue.ParseString(ref)
 		if err1 != nil || err2 != nil {
 			return
 		}
@@ -336,7 +337,7 @@ func ExampleAgentevals() {
 		panic(err)
 	}
 	trajectory := func(args string) any {
-		return toolgrade.MustValue([]any{
+		return jsonvalue.MustFrom([]any{
 			map[string]any{"role": "user", "content": "Weather in Paris?"},
 			map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{
 				"type": "function", "function": map[string]any{"name": "get_weather", "arguments": args},

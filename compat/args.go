@@ -2,6 +2,7 @@ package compat
 
 import (
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // callArgs returns call i's arguments as the object Python peers hold, or
@@ -9,9 +10,9 @@ import (
 // value given. Absent arguments are {}. Decoding turns absent and null
 // arguments alike into nil, so the raw record (the case, or a sample of
 // it) tells them apart, looking at the first of listKeys it has.
-func callArgs(call *toolgrade.Call, raw toolgrade.Object, listKeys []string, i int) (toolgrade.Object, string) {
+func callArgs(call *toolgrade.Call, raw jsonvalue.Object, listKeys []string, i int) (jsonvalue.Object, string) {
 	switch a := call.Args.(type) {
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		return a, ""
 	case nil:
 		if call.Invalid {
@@ -20,9 +21,9 @@ func callArgs(call *toolgrade.Call, raw toolgrade.Object, listKeys []string, i i
 		if rawArgsNull(raw, listKeys, i) {
 			return nil, "null"
 		}
-		return toolgrade.Object{}, ""
+		return jsonvalue.Object{}, ""
 	}
-	return nil, toolgrade.Kind(call.Args)
+	return nil, jsonvalue.Kind(call.Args)
 }
 
 // The keys of a call's arguments, in the order toolgrade.DecodeCall tries
@@ -31,7 +32,7 @@ var rawArgsKeys = []string{"args", "input_parameters", "inputParameters", "argum
 
 // rawArgsNull reports whether call i of the first list named by listKeys
 // in raw gives its arguments explicitly as null.
-func rawArgsNull(raw toolgrade.Object, listKeys []string, i int) bool {
+func rawArgsNull(raw jsonvalue.Object, listKeys []string, i int) bool {
 	for _, k := range listKeys {
 		list, ok := raw.Get(k)
 		if !ok {
@@ -41,7 +42,7 @@ func rawArgsNull(raw toolgrade.Object, listKeys []string, i int) bool {
 		if i >= len(l) {
 			return false
 		}
-		call, _ := l[i].(toolgrade.Object)
+		call, _ := l[i].(jsonvalue.Object)
 		for _, ak := range rawArgsKeys {
 			if v, ok := call.Get(ak); ok {
 				return v == nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
 )
 
@@ -179,8 +180,8 @@ func axionValidate(c *toolgrade.Case) error {
 
 // axionArgs returns a call's arguments as axion holds them: an object, {}
 // when absent (axionValidate has rejected the rest).
-func axionArgs(c *toolgrade.Call) toolgrade.Object {
-	o, _ := c.Args.(toolgrade.Object)
+func axionArgs(c *toolgrade.Call) jsonvalue.Object {
+	o, _ := c.Args.(jsonvalue.Object)
 	return o
 }
 
@@ -207,14 +208,14 @@ func (m *Axion) matches(called, expected *toolgrade.Call) bool {
 // axionSubset reports whether every expected key is in the called
 // arguments with a Python-equal value, recursing where both values are
 // objects (arrays, even of objects, compare whole).
-func axionSubset(called, expected toolgrade.Object) bool {
+func axionSubset(called, expected jsonvalue.Object) bool {
 	for _, e := range expected {
 		cv, ok := called.Get(e.Key)
 		if !ok {
 			return false
 		}
-		eo, eIsObj := e.Value.(toolgrade.Object)
-		co, cIsObj := cv.(toolgrade.Object)
+		eo, eIsObj := e.Value.(jsonvalue.Object)
+		co, cIsObj := cv.(jsonvalue.Object)
 		if eIsObj && cIsObj {
 			if !axionSubset(co, eo) {
 				return false
@@ -228,7 +229,7 @@ func axionSubset(called, expected toolgrade.Object) bool {
 
 // axionFuzzy is the mean similarity over the expected keys, in their
 // order; a key the call lacks scores 0. expected must not be empty.
-func axionFuzzy(called, expected toolgrade.Object) float64 {
+func axionFuzzy(called, expected jsonvalue.Object) float64 {
 	total := 0.0
 	for _, e := range expected {
 		cv, _ := called.Get(e.Key)
@@ -258,8 +259,8 @@ func axionSimilarity(c, e any) float64 {
 		return 0 // true vs false: one of them is 0
 	case json.Number:
 		return numberSimilarity(c, e.(json.Number))
-	case toolgrade.Object:
-		eo := e.(toolgrade.Object)
+	case jsonvalue.Object:
+		eo := e.(jsonvalue.Object)
 		common, sum := 0, 0.0
 		for _, m := range c {
 			if ev, ok := eo.Get(m.Key); ok {
@@ -286,19 +287,19 @@ func axionSimilarity(c, e any) float64 {
 // pyType names the Python type json.loads gives a value.
 func pyType(v any) string {
 	if n, ok := v.(json.Number); ok {
-		if toolgrade.IsIntegerLiteral(string(n)) {
+		if jsonvalue.IsIntegerLiteral(string(n)) {
 			return "int"
 		}
 		return "float"
 	}
-	return toolgrade.Kind(v)
+	return jsonvalue.Kind(v)
 }
 
 // numberSimilarity is 1 - |a-b| / max(|a|, |b|) for two numbers of the
 // same Python type, 1 if both are 0 and 0 if one is. Integers are exact
 // and their quotient correctly rounded, as Python's int / int is.
 func numberSimilarity(a, b json.Number) float64 {
-	if toolgrade.IsIntegerLiteral(string(a)) {
+	if jsonvalue.IsIntegerLiteral(string(a)) {
 		x, okA := new(big.Int).SetString(string(a), 10)
 		y, okB := new(big.Int).SetString(string(b), 10)
 		if okA && okB {
@@ -319,7 +320,7 @@ func numberSimilarity(a, b json.Number) float64 {
 			return 1 - q
 		}
 	}
-	fa, fb := toolgrade.NumberFloat(a), toolgrade.NumberFloat(b)
+	fa, fb := jsonvalue.NumberFloat(a), jsonvalue.NumberFloat(b)
 	switch {
 	case fa == 0 && fb == 0:
 		return 1
@@ -395,8 +396,8 @@ func (m *Axion) why(called, expected *toolgrade.Call) string {
 		if !ok {
 			return fmt.Sprintf("argument %q missing", e.Key)
 		}
-		if !pyEqual(cv, e.Value) && (m.opts.ParameterMatchingStrategy == "exact" || !axionSubset(toolgrade.Object{{Key: e.Key, Value: cv}}, toolgrade.Object{e})) {
-			return fmt.Sprintf("argument %q is %s, want %s", e.Key, toolgrade.Format(cv), toolgrade.Format(e.Value))
+		if !pyEqual(cv, e.Value) && (m.opts.ParameterMatchingStrategy == "exact" || !axionSubset(jsonvalue.Object{{Key: e.Key, Value: cv}}, jsonvalue.Object{e})) {
+			return fmt.Sprintf("argument %q is %s, want %s", e.Key, jsonvalue.Format(cv), jsonvalue.Format(e.Value))
 		}
 	}
 	for _, a := range ca {

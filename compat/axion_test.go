@@ -9,6 +9,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
 )
 
@@ -102,7 +103,7 @@ func TestAxionOptionErrors(t *testing.T) {
 			t.Errorf("NewAxion(%+v) accepted", opts)
 		}
 	}
-	_, err := config.Metric(toolgrade.Object{{Key: "profile", Value: "axion"}, {Key: "strict", Value: true}}, nil)
+	_, err := config.Metric(jsonvalue.Object{{Key: "profile", Value: "axion"}, {Key: "strict", Value: true}}, nil)
 	if err == nil {
 		t.Error("config accepted an option axion does not have")
 	}
@@ -166,12 +167,12 @@ func ExampleAxion() {
 	}
 	c := &toolgrade.Case{
 		Expected: []toolgrade.Call{
-			{Name: "search", Args: toolgrade.MustValue(map[string]any{"city": "Paris"})},
-			{Name: "book", Args: toolgrade.MustValue(map[string]any{"seats": 2})},
+			{Name: "search", Args: jsonvalue.MustFrom(map[string]any{"city": "Paris"})},
+			{Name: "book", Args: jsonvalue.MustFrom(map[string]any{"seats": 2})},
 		},
 		Called: []toolgrade.Call{
-			{Name: "search", Args: toolgrade.MustValue(map[string]any{"city": "Paris", "days": 3})},
-			{Name: "book", Args: toolgrade.MustValue(map[string]any{"seats": 3})},
+			{Name: "search", Args: jsonvalue.MustFrom(map[string]any{"city": "Paris", "days": 3})},
+			{Name: "book", Args: jsonvalue.MustFrom(map[string]any{"seats": 3})},
 		},
 	}
 	r := m.Grade(context.Background(), c)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // BFCLOptions configure the bfcl profile. The JSON names are the keys of a
@@ -179,11 +180,11 @@ func BFCLCheck(category, language string, docs, possibleAnswer any, calls []tool
 		}
 		args := c.Args
 		if args == nil {
-			args = toolgrade.Object{}
+			args = jsonvalue.Object{}
 		}
-		obj, ok := args.(toolgrade.Object)
+		obj, ok := args.(jsonvalue.Object)
 		if !ok {
-			return bfclFail("ast_decoder:decoder_wrong_output_format", "call %d (%s): arguments are %s, not an object", i, c.Name, toolgrade.Kind(args)), nil
+			return bfclFail("ast_decoder:decoder_wrong_output_format", "call %d (%s): arguments are %s, not an object", i, c.Name, jsonvalue.Kind(args)), nil
 		}
 		out[i] = bfclOutput{name: c.Name, args: obj}
 	}
@@ -195,7 +196,7 @@ func BFCLCheck(category, language string, docs, possibleAnswer any, calls []tool
 	}
 	answers, ok := possibleAnswer.([]any)
 	if !ok {
-		return BFCLVerdict{}, fmt.Errorf("possible answer: want a list of {function: {param: [values]}}, got %s", toolgrade.Kind(possibleAnswer))
+		return BFCLVerdict{}, fmt.Errorf("possible answer: want a list of {function: {param: [values]}}, got %s", jsonvalue.Kind(possibleAnswer))
 	}
 	var v BFCLVerdict
 	var err error
@@ -226,7 +227,7 @@ func BFCLCheck(category, language string, docs, possibleAnswer any, calls []tool
 // A bfclOutput is one model call: BFCL's {name: {param: value}}.
 type bfclOutput struct {
 	name string
-	args toolgrade.Object
+	args jsonvalue.Object
 }
 
 var bfclOK = BFCLVerdict{Valid: true}
@@ -298,18 +299,18 @@ func bfclFindDoc(docs any, name any) (any, error) {
 			return d, nil
 		}
 	}
-	return nil, bfclRaise("no function doc named %s", toolgrade.Format(name))
+	return nil, bfclRaise("no function doc named %s", jsonvalue.Format(name))
 }
 
 // bfclFirstKey returns the first key of a ground-truth entry {function:
 // params}.
-func bfclFirstKey(answer any) (toolgrade.Member, error) {
-	obj, ok := answer.(toolgrade.Object)
+func bfclFirstKey(answer any) (jsonvalue.Member, error) {
+	obj, ok := answer.(jsonvalue.Object)
 	if !ok {
-		return toolgrade.Member{}, bfclRaise("possible answer entry: want {function: {param: [values]}}, got %s", toolgrade.Kind(answer))
+		return jsonvalue.Member{}, bfclRaise("possible answer entry: want {function: {param: [values]}}, got %s", jsonvalue.Kind(answer))
 	}
 	if len(obj) == 0 {
-		return toolgrade.Member{}, bfclRaise("possible answer entry is empty")
+		return jsonvalue.Member{}, bfclRaise("possible answer entry is empty")
 	}
 	return obj[0], nil
 }
@@ -377,9 +378,9 @@ func (k *bfclChecker) single(doc any, out bfclOutput, answer any) (BFCLVerdict, 
 	if err != nil {
 		return BFCLVerdict{}, err
 	}
-	options, ok := entry.Value.(toolgrade.Object)
+	options, ok := entry.Value.(jsonvalue.Object)
 	if !ok {
-		return BFCLVerdict{}, bfclRaise("possible answer of %s: want {param: [values]}, got %s", entry.Key, toolgrade.Kind(entry.Value))
+		return BFCLVerdict{}, bfclRaise("possible answer of %s: want {param: [values]}, got %s", entry.Key, jsonvalue.Kind(entry.Value))
 	}
 	name, err := bfclGetKey(doc, "name", "function doc")
 	if err != nil {
@@ -401,9 +402,9 @@ func (k *bfclChecker) single(doc any, out bfclOutput, answer any) (BFCLVerdict, 
 	// 1. The name, compared exactly (no "." → "_" rewrite).
 	if ns, ok := name.(string); !ok || ns != out.name {
 		if !ok && !bfclHashable(name) {
-			return BFCLVerdict{}, bfclRaise("function doc name %s is not hashable", toolgrade.Format(name))
+			return BFCLVerdict{}, bfclRaise("function doc name %s is not hashable", jsonvalue.Format(name))
 		}
-		return bfclFail("simple_function_checker:wrong_func_name", "function %s not found in the output (called %q)", toolgrade.Format(name), out.name), nil
+		return bfclFail("simple_function_checker:wrong_func_name", "function %s not found in the output (called %q)", jsonvalue.Format(name), out.name), nil
 	}
 	// 2. Required parameters, in the doc's order.
 	reqs, err := bfclIter(required)
@@ -416,7 +417,7 @@ func (k *bfclChecker) single(doc any, out bfclOutput, answer any) (BFCLVerdict, 
 			return BFCLVerdict{}, err
 		}
 		if !in {
-			return bfclFail("simple_function_checker:missing_required", "missing required parameter %s", toolgrade.Format(p)), nil
+			return bfclFail("simple_function_checker:missing_required", "missing required parameter %s", jsonvalue.Format(p)), nil
 		}
 	}
 	// 3. Each argument in the call's order: known, then type, then value.
@@ -450,7 +451,7 @@ func (k *bfclChecker) single(doc any, out bfclOutput, answer any) (BFCLVerdict, 
 }
 
 // param checks one argument's type and value.
-func (k *bfclChecker) param(name string, value, props any, options toolgrade.Object) (BFCLVerdict, error) {
+func (k *bfclChecker) param(name string, value, props any, options jsonvalue.Object) (BFCLVerdict, error) {
 	detail, err := bfclGetKey(props, name, "properties")
 	if err != nil {
 		return BFCLVerdict{}, err
@@ -461,7 +462,7 @@ func (k *bfclChecker) param(name string, value, props any, options toolgrade.Obj
 	}
 	docType, ok := typ.(string)
 	if !ok {
-		return BFCLVerdict{}, bfclRaise("parameter %s: doc type %s is not a type name", name, toolgrade.Format(typ))
+		return BFCLVerdict{}, bfclRaise("parameter %s: doc type %s is not a type name", name, jsonvalue.Format(typ))
 	}
 	expected, ok := k.types()[docType]
 	if !ok {
@@ -500,7 +501,7 @@ func (k *bfclChecker) param(name string, value, props any, options toolgrade.Obj
 		// Python converts an int to a float, at top level only.
 		if docType == "float" && bfclKindOf(value) == bfclInt {
 			n := string(value.(json.Number))
-			if math.IsInf(toolgrade.NumberFloat(json.Number(n)), 0) {
+			if math.IsInf(jsonvalue.NumberFloat(json.Number(n)), 0) {
 				return BFCLVerdict{}, bfclRaise("parameter %s: int too large to convert to float", name)
 			}
 			value = json.Number(n + ".0")
@@ -546,7 +547,7 @@ func (k *bfclChecker) itemType(name string, detail any) (string, bfclKind, error
 	}
 	ts, ok := t.(string)
 	if !ok {
-		return "", bfclNone, bfclRaise("parameter %s: items type %s is not a type name", name, toolgrade.Format(t))
+		return "", bfclNone, bfclRaise("parameter %s: items type %s is not a type name", name, jsonvalue.Format(t))
 	}
 	kind, ok := k.types()[ts]
 	if !ok {
@@ -705,7 +706,7 @@ func bfclDictCheck(name string, value, options any) (BFCLVerdict, error) {
 		if opt == "" {
 			continue
 		}
-		obj, ok := value.(toolgrade.Object)
+		obj, ok := value.(jsonvalue.Object)
 		if !ok {
 			return BFCLVerdict{}, bfclRaise("parameter %s: %s has no items", name, bfclTypeName(value))
 		}
@@ -741,7 +742,7 @@ func bfclDictCheck(name string, value, options any) (BFCLVerdict, error) {
 		}
 		// BFCL checks the option's keys even when a key above failed, so
 		// this error can replace that one.
-		oo, ok := opt.(toolgrade.Object)
+		oo, ok := opt.(jsonvalue.Object)
 		if !ok {
 			return BFCLVerdict{}, bfclRaise("parameter %s: dict option %s has no items", name, bfclRepr(opt))
 		}
@@ -838,7 +839,7 @@ func bfclKindOf(v any) bfclKind {
 	case bool:
 		return bfclBool
 	case json.Number:
-		if v == bfclNaN || !toolgrade.IsIntegerLiteral(string(v)) {
+		if v == bfclNaN || !jsonvalue.IsIntegerLiteral(string(v)) {
 			return bfclFloat
 		}
 		return bfclInt
@@ -846,7 +847,7 @@ func bfclKindOf(v any) bfclKind {
 		return bfclStr
 	case []any:
 		return bfclList
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		return bfclDict
 	}
 	return bfclNone
@@ -857,7 +858,7 @@ func bfclTypeName(v any) string { return bfclKindOf(v).String() }
 // bfclHashable reports whether Python could use v as a dict key.
 func bfclHashable(v any) bool {
 	switch v.(type) {
-	case []any, toolgrade.Object:
+	case []any, jsonvalue.Object:
 		return false
 	}
 	return true
@@ -881,7 +882,7 @@ func bfclContains(container, item any) (bool, error) {
 			return false, bfclRaise("'in <string>' requires string as left operand, not %s", bfclTypeName(item))
 		}
 		return strings.Contains(c, s), nil
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		if !bfclHashable(item) {
 			return false, bfclRaise("unhashable type: %s", bfclTypeName(item))
 		}
@@ -899,7 +900,7 @@ func bfclIter(v any) ([]any, error) {
 		return v, nil
 	case string:
 		return bfclChars(v), nil
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		keys := make([]any, len(v))
 		for i, m := range v {
 			keys[i] = m.Key
@@ -917,7 +918,7 @@ func bfclIndexable(v any) ([]any, error) {
 		return v, nil
 	case string:
 		return bfclChars(v), nil
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		if len(v) == 0 {
 			return nil, nil
 		}
@@ -941,7 +942,7 @@ func bfclLen(v any) (int, error) {
 		return len(v), nil
 	case string:
 		return len(bfclChars(v)), nil
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		return len(v), nil
 	}
 	return 0, bfclRaise("object of type %s has no len()", bfclTypeName(v))
@@ -951,7 +952,7 @@ func bfclLen(v any) (int, error) {
 func bfclIndex(v any, i int, what string) (any, error) {
 	l, ok := v.([]any)
 	if !ok {
-		return nil, bfclRaise("%s: want a list, got %s", what, toolgrade.Kind(v))
+		return nil, bfclRaise("%s: want a list, got %s", what, jsonvalue.Kind(v))
 	}
 	if i >= len(l) {
 		return nil, bfclRaise("%s: list index out of range", what)
@@ -961,9 +962,9 @@ func bfclIndex(v any, i int, what string) (any, error) {
 
 // bfclGetKey is v[key] for a dict.
 func bfclGetKey(v any, key, what string) (any, error) {
-	o, ok := v.(toolgrade.Object)
+	o, ok := v.(jsonvalue.Object)
 	if !ok {
-		return nil, bfclRaise("%s: want an object, got %s", what, toolgrade.Kind(v))
+		return nil, bfclRaise("%s: want an object, got %s", what, jsonvalue.Kind(v))
 	}
 	val, ok := o.Get(key)
 	if !ok {
@@ -973,4 +974,4 @@ func bfclGetKey(v any, key, what string) (any, error) {
 }
 
 // bfclRepr writes a value for messages.
-func bfclRepr(v any) string { return toolgrade.Format(v) }
+func bfclRepr(v any) string { return jsonvalue.Format(v) }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // BFCL's java and javascript categories pass every argument as the source
@@ -186,11 +186,11 @@ func javaHashMapValue(text string) (any, error) {
 	m := javaHashMap.FindStringSubmatch(text)
 	if m == nil {
 		if javaEmptyHashMap.MatchString(text) {
-			return toolgrade.Object{}, nil
+			return jsonvalue.Object{}, nil
 		}
 		return text, nil
 	}
-	out := toolgrade.Object{}
+	out := jsonvalue.Object{}
 	if pyStrip(m[1]) == "" {
 		return out, nil
 	}
@@ -343,13 +343,13 @@ func jsArrayValue(text, nested string) any {
 func jsObjectValue(text string) any {
 	code := pyStrip(text)
 	if code == "{}" {
-		return toolgrade.Object{}
+		return jsonvalue.Object{}
 	}
 	m := jsObject.FindStringSubmatch(code)
 	if m == nil {
 		return code
 	}
-	out := toolgrade.Object{}
+	out := jsonvalue.Object{}
 	for _, kv := range jsPairs(m[1]) {
 		key := strings.Trim(pyStrip(kv[0]), `'"`)
 		v := pyStrip(kv[1])
@@ -664,7 +664,7 @@ func pyFloatNumber(f float64) json.Number {
 		return "-1e999"
 	}
 	s := strconv.FormatFloat(f, 'g', -1, 64)
-	if toolgrade.IsIntegerLiteral(s) {
+	if jsonvalue.IsIntegerLiteral(s) {
 		s += ".0"
 	}
 	return json.Number(s)

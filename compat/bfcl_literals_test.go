@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"pgregory.net/rapid"
 )
 
@@ -103,7 +103,7 @@ func literalJSON(v any, err error) string {
 	if err != nil {
 		return "ERR"
 	}
-	return string(toolgrade.AppendJSON(nil, v))
+	return string(jsonvalue.Append(nil, v))
 }
 
 func TestPyNumbers(t *testing.T) {
@@ -176,7 +176,7 @@ func checkLiteral(t *testing.T, v any) {
 		}
 	case json.Number:
 		if v != bfclNaN {
-			if _, err := toolgrade.ParseJSONString(string(v)); err != nil {
+			if _, err := jsonvalue.ParseString(string(v)); err != nil {
 				t.Fatalf("number %q is not JSON: %v", v, err)
 			}
 		}
@@ -184,7 +184,7 @@ func checkLiteral(t *testing.T, v any) {
 		for _, e := range v {
 			checkLiteral(t, e)
 		}
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		for _, m := range v {
 			checkLiteral(t, m.Value)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/internal/shared"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // TestBFCLConformance checks every line of bfcl/bfcl.jsonl: the verdict
@@ -133,14 +134,14 @@ func TestBFCLDataFilesLoad(t *testing.T) {
 
 // readBFCLFile reads one of BFCL's data files (JSON Lines despite the
 // name), by entry id.
-func readBFCLFile(t *testing.T, path string) map[string]toolgrade.Object {
+func readBFCLFile(t *testing.T, path string) map[string]jsonvalue.Object {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	out := map[string]toolgrade.Object{}
+	out := map[string]jsonvalue.Object{}
 	for rec, err := range dataset.Reader(path, f, dataset.JSONL) {
 		if err != nil {
 			t.Fatal(err)
@@ -159,17 +160,17 @@ func readBFCLFile(t *testing.T, path string) map[string]toolgrade.Object {
 func goldCalls(t *testing.T, id string, gt any) []toolgrade.Call {
 	list, ok := gt.([]any)
 	if !ok {
-		t.Fatalf("%s: ground truth is %s", id, toolgrade.Kind(gt))
+		t.Fatalf("%s: ground truth is %s", id, jsonvalue.Kind(gt))
 	}
 	var calls []toolgrade.Call
 	for _, e := range list {
-		fn := e.(toolgrade.Object)[0]
-		args := toolgrade.Object{}
-		for _, p := range fn.Value.(toolgrade.Object) {
+		fn := e.(jsonvalue.Object)[0]
+		args := jsonvalue.Object{}
+		for _, p := range fn.Value.(jsonvalue.Object) {
 			opts, _ := p.Value.([]any)
 			for _, o := range opts {
 				if o != "" {
-					args = append(args, toolgrade.Member{Key: p.Key, Value: o})
+					args = append(args, jsonvalue.Member{Key: p.Key, Value: o})
 					break
 				}
 			}
@@ -296,8 +297,8 @@ func TestBFCLErrors(t *testing.T) {
 }
 
 func TestBFCLDecoderErrors(t *testing.T) {
-	docs := toolgrade.MustValue([]any{map[string]any{"name": "f", "parameters": map[string]any{"type": "dict", "properties": map[string]any{}, "required": []any{}}}})
-	answer := toolgrade.MustValue([]any{map[string]any{"f": map[string]any{}}})
+	docs := jsonvalue.MustFrom([]any{map[string]any{"name": "f", "parameters": map[string]any{"type": "dict", "properties": map[string]any{}, "required": []any{}}}})
+	answer := jsonvalue.MustFrom([]any{map[string]any{"f": map[string]any{}}})
 	for _, tt := range []struct {
 		call toolgrade.Call
 		want string
@@ -331,7 +332,7 @@ func TestBFCLCategoryAndLanguage(t *testing.T) {
 }
 
 func ExampleBFCLCheck() {
-	docs := toolgrade.MustValue([]any{map[string]any{
+	docs := jsonvalue.MustFrom([]any{map[string]any{
 		"name": "calculate_triangle_area",
 		"parameters": map[string]any{
 			"type": "dict",
@@ -343,9 +344,9 @@ func ExampleBFCLCheck() {
 			"required": []any{"base", "height"},
 		},
 	}})
-	answer, _ := toolgrade.ParseJSONString(`[{"calculate_triangle_area": {"base": [10], "height": [5], "unit": ["units", ""]}}]`)
+	answer, _ := jsonvalue.ParseString(`[{"calculate_triangle_area": {"base": [10], "height": [5], "unit": ["units", ""]}}]`)
 	for _, args := range []string{`{"base": 10, "height": 5}`, `{"base": 10, "height": 5, "unit": "Units"}`, `{"base": 10, "height": 5.0}`} {
-		a, _ := toolgrade.ParseJSONString(args)
+		a, _ := jsonvalue.ParseString(args)
 		v, _ := compat.BFCLCheck("simple_python", "python", docs, answer, []toolgrade.Call{{Name: "calculate_triangle_area", Args: a}})
 		if v.Valid {
 			fmt.Println("valid")

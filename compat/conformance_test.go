@@ -12,6 +12,7 @@ import (
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/internal/shared"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // A conformanceLine is one line of ../shared/conformance/*.jsonl: a peer's
@@ -19,9 +20,9 @@ import (
 type conformanceLine struct {
 	ID     string
 	Line   int
-	Config toolgrade.Object
-	Case   toolgrade.Object
-	Expect toolgrade.Object
+	Config jsonvalue.Object
+	Case   jsonvalue.Object
+	Expect jsonvalue.Object
 }
 
 // loadConformance reads a conformance file, skipping the test when the
@@ -39,20 +40,20 @@ func loadConformance(t *testing.T, name string) []conformanceLine {
 	n := 0
 	for sc.Scan() {
 		n++
-		v, err := toolgrade.ParseJSON(sc.Bytes())
+		v, err := jsonvalue.Parse(sc.Bytes())
 		if err != nil {
 			t.Fatalf("%s:%d: %v", name, n, err)
 		}
-		obj := v.(toolgrade.Object)
+		obj := v.(jsonvalue.Object)
 		l := conformanceLine{Line: n}
 		id, _ := obj.Get("id")
 		l.ID, _ = id.(string)
 		for _, f := range []struct {
 			key string
-			dst *toolgrade.Object
+			dst *jsonvalue.Object
 		}{{"config", &l.Config}, {"case", &l.Case}, {"expect", &l.Expect}} {
 			v, _ := obj.Get(f.key)
-			o, ok := v.(toolgrade.Object)
+			o, ok := v.(jsonvalue.Object)
 			if !ok {
 				t.Fatalf("%s:%d: %s is not an object", name, n, f.key)
 			}
@@ -116,7 +117,7 @@ func checkExpect(t *testing.T, l conformanceLine, r toolgrade.MetricResult) bool
 		return false
 	}
 	if s, _ := l.Expect.Get("score"); s != nil {
-		want := toolgrade.NumberFloat(s.(json.Number))
+		want := jsonvalue.NumberFloat(s.(json.Number))
 		if math.Abs(r.Score-want) > 1e-9 {
 			t.Errorf("%s (line %d): score %v, want %v (reason: %s)", l.ID, l.Line, r.Score, want, r.Reason)
 			ok = false
@@ -142,7 +143,7 @@ func checkExpect(t *testing.T, l conformanceLine, r toolgrade.MetricResult) bool
 // parseCase decodes a case written as JSON, as a case file line would be.
 func parseCase(t *testing.T, js string) *toolgrade.Case {
 	t.Helper()
-	v, err := toolgrade.ParseJSONString(js)
+	v, err := jsonvalue.ParseString(js)
 	if err != nil {
 		t.Fatal(err)
 	}

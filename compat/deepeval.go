@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
 )
 
@@ -79,7 +80,7 @@ func (t DeepEvalThreshold) MarshalJSON() ([]byte, error) {
 	case t.scoreOnly:
 		return []byte("null"), nil
 	case t.mark != nil:
-		return toolgrade.AppendFloat(nil, *t.mark), nil
+		return jsonvalue.AppendFloat(nil, *t.mark), nil
 	}
 	return []byte("0.5"), nil
 }
@@ -262,8 +263,8 @@ func (m *DeepEval) check(c *toolgrade.Case) error {
 			if call.Invalid {
 				return fmt.Errorf("%s[%d].args: not valid JSON (%q); DeepEval needs an object or null", side.name, i, call.ArgsRaw)
 			}
-			if _, ok := call.Args.(toolgrade.Object); !ok && call.Args != nil {
-				return fmt.Errorf("%s[%d].args: want an object or null, got %s (DeepEval's ToolCall rejects it)", side.name, i, toolgrade.Kind(call.Args))
+			if _, ok := call.Args.(jsonvalue.Object); !ok && call.Args != nil {
+				return fmt.Errorf("%s[%d].args: want an object or null, got %s (DeepEval's ToolCall rejects it)", side.name, i, jsonvalue.Kind(call.Args))
 			}
 		}
 	}
@@ -278,7 +279,7 @@ func deepEvalTruthy(v any) bool {
 		return false
 	case []any:
 		return len(v) > 0
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		return len(v) > 0
 	case string:
 		return v != ""
@@ -332,10 +333,10 @@ func (m *DeepEval) argCredit(e, c any, top bool) (float64, error) {
 	if !(m.multimodal && top) && pyEqual(e, c) {
 		return 1, nil
 	}
-	eo, eok := e.(toolgrade.Object)
-	co, cok := c.(toolgrade.Object)
+	eo, eok := e.(jsonvalue.Object)
+	co, cok := c.(jsonvalue.Object)
 	if !eok || !cok {
-		return 0, deepEvalError("AttributeError", "arguments %s compared with %s ('NoneType' object has no attribute 'keys')", toolgrade.Format(e), toolgrade.Format(c))
+		return 0, deepEvalError("AttributeError", "arguments %s compared with %s ('NoneType' object has no attribute 'keys')", jsonvalue.Format(e), jsonvalue.Format(c))
 	}
 	union := len(eo)
 	for _, mem := range co {
@@ -353,8 +354,8 @@ func (m *DeepEval) argCredit(e, c any, top bool) (float64, error) {
 			credit += 1 / float64(union)
 			continue
 		}
-		_, eIsObj := mem.Value.(toolgrade.Object)
-		_, cIsObj := cv.(toolgrade.Object)
+		_, eIsObj := mem.Value.(jsonvalue.Object)
+		_, cIsObj := cv.(jsonvalue.Object)
 		if eIsObj && cIsObj {
 			sub, err := m.argCredit(mem.Value, cv, false)
 			if err != nil {
@@ -573,29 +574,29 @@ func (m *DeepEval) diffs(e, c *toolgrade.Call) string {
 		d = append(d, fmt.Sprintf("type %s, expected %s", deepEvalType(c), deepEvalType(e)))
 	}
 	if m.args && !pyEqual(e.Args, c.Args) {
-		eo, eok := e.Args.(toolgrade.Object)
-		co, cok := c.Args.(toolgrade.Object)
+		eo, eok := e.Args.(jsonvalue.Object)
+		co, cok := c.Args.(jsonvalue.Object)
 		if !eok || !cok {
-			d = append(d, fmt.Sprintf("args %s, expected %s", toolgrade.Format(c.Args), toolgrade.Format(e.Args)))
+			d = append(d, fmt.Sprintf("args %s, expected %s", jsonvalue.Format(c.Args), jsonvalue.Format(e.Args)))
 		} else {
 			for _, mem := range eo {
 				cv, ok := co.Get(mem.Key)
 				switch {
 				case !ok:
-					d = append(d, fmt.Sprintf("%s missing (expected %s)", mem.Key, toolgrade.Format(mem.Value)))
+					d = append(d, fmt.Sprintf("%s missing (expected %s)", mem.Key, jsonvalue.Format(mem.Value)))
 				case !pyEqual(mem.Value, cv):
-					d = append(d, fmt.Sprintf("%s %s, expected %s", mem.Key, toolgrade.Format(cv), toolgrade.Format(mem.Value)))
+					d = append(d, fmt.Sprintf("%s %s, expected %s", mem.Key, jsonvalue.Format(cv), jsonvalue.Format(mem.Value)))
 				}
 			}
 			for _, mem := range co {
 				if !eo.Has(mem.Key) {
-					d = append(d, fmt.Sprintf("%s not expected (got %s)", mem.Key, toolgrade.Format(mem.Value)))
+					d = append(d, fmt.Sprintf("%s not expected (got %s)", mem.Key, jsonvalue.Format(mem.Value)))
 				}
 			}
 		}
 	}
 	if m.output && !pyEqual(e.Output, c.Output) {
-		d = append(d, fmt.Sprintf("output %s, expected %s", toolgrade.Format(c.Output), toolgrade.Format(e.Output)))
+		d = append(d, fmt.Sprintf("output %s, expected %s", jsonvalue.Format(c.Output), jsonvalue.Format(e.Output)))
 	}
 	if len(d) == 0 {
 		if m.multimodal && m.args {

@@ -12,6 +12,7 @@ import (
 	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
 )
 
@@ -38,7 +39,7 @@ func TestDeepEvalConformance(t *testing.T) {
 	for _, l := range lines {
 		env := &config.Env{}
 		if s, ok := l.Case.Get("judge_score"); ok {
-			env.Judge = fixedJudge{score: toolgrade.NumberFloat(s.(json.Number))}
+			env.Judge = fixedJudge{score: jsonvalue.NumberFloat(s.(json.Number))}
 			judged++
 		}
 		r := grade(t, l, env)
@@ -282,11 +283,11 @@ func TestDeepEvalOptions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {
-			v, err := toolgrade.ParseJSONString(tt.entry)
+			v, err := jsonvalue.ParseString(tt.entry)
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = config.Metric(v.(toolgrade.Object), nil)
+			_, err = config.Metric(v.(jsonvalue.Object), nil)
 			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
 				t.Errorf("error %v, want %q", err, tt.err)
 			}
@@ -329,7 +330,7 @@ func FuzzDeepEval(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, js string) {
-		v, err := toolgrade.ParseJSONString(js)
+		v, err := jsonvalue.ParseString(js)
 		if err != nil {
 			return
 		}
@@ -380,7 +381,7 @@ func ExampleDeepEval() {
 	if err != nil {
 		panic(err)
 	}
-	paris := toolgrade.MustValue(map[string]any{"city": "Paris"})
+	paris := jsonvalue.MustFrom(map[string]any{"city": "Paris"})
 	c := &toolgrade.Case{
 		Expected: []toolgrade.Call{{Name: "get_weather", Args: paris}, {Name: "get_weather", Args: paris}},
 		Called:   []toolgrade.Call{{Name: "get_weather", Args: paris}, {Name: "get_weather", Args: paris}},

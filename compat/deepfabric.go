@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // DeepFabricOptions configure [DeepFabric]. The JSON names are those of
@@ -91,7 +92,7 @@ func (m *DeepFabric) Profile() string { return "deepfabric" }
 // A dfSample is one DeepFabric sample.
 type dfSample struct {
 	called, expected []toolgrade.Call
-	raw              toolgrade.Object // the record the calls came from
+	raw              jsonvalue.Object // the record the calls came from
 	tools            []dfTool
 	finalResponse    string
 }
@@ -172,14 +173,14 @@ func dfSamples(c *toolgrade.Case) (samples []dfSample, aggregate bool, err error
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return nil, true, &toolgrade.FieldError{Path: "samples", Err: fmt.Errorf("want a list of samples, got %s", toolgrade.Kind(v))}
+		return nil, true, &toolgrade.FieldError{Path: "samples", Err: fmt.Errorf("want a list of samples, got %s", jsonvalue.Kind(v))}
 	}
 	samples = make([]dfSample, len(list))
 	for i, e := range list {
 		path := "samples[" + strconv.Itoa(i) + "]"
-		obj, ok := e.(toolgrade.Object)
+		obj, ok := e.(jsonvalue.Object)
 		if !ok {
-			return nil, true, &toolgrade.FieldError{Path: path, Err: fmt.Errorf("want a sample object, got %s", toolgrade.Kind(e))}
+			return nil, true, &toolgrade.FieldError{Path: path, Err: fmt.Errorf("want a sample object, got %s", jsonvalue.Kind(e))}
 		}
 		s := &samples[i]
 		s.raw = obj
@@ -208,7 +209,7 @@ func dfSamples(c *toolgrade.Case) (samples []dfSample, aggregate bool, err error
 
 // dfFinalResponse is the model's closing text: final_response, else the
 // case's actual output; "" when neither is a string.
-func dfFinalResponse(raw toolgrade.Object, actualOutput any) string {
+func dfFinalResponse(raw jsonvalue.Object, actualOutput any) string {
 	if v, ok := raw.Get("final_response"); ok {
 		s, _ := v.(string)
 		return s
@@ -228,7 +229,7 @@ func dfInvalidExpected(s *dfSample) string {
 		}
 		for _, a := range args {
 			if a.Value == nil || a.Value == "" {
-				return fmt.Sprintf("expected call %d has argument %q = %s, which DeepFabric's dataset validation rejects", i, a.Key, toolgrade.Format(a.Value))
+				return fmt.Sprintf("expected call %d has argument %q = %s, which DeepFabric's dataset validation rejects", i, a.Key, jsonvalue.Format(a.Value))
 			}
 		}
 	}
@@ -245,7 +246,7 @@ func singleTurn(s *dfSample) dfEval {
 	if why := dfInvalidExpected(s); why != "" {
 		return processingError(why)
 	}
-	var got toolgrade.Object
+	var got jsonvalue.Object
 	if len(s.called) > 0 {
 		var bad string
 		if got, bad = callArgs(&s.called[0], s.raw, rawCalledKeys, 0); bad != "" {
@@ -264,7 +265,7 @@ func singleTurn(s *dfSample) dfEval {
 	if !ev.toolSelection {
 		ev.notes = append(ev.notes, fmt.Sprintf("called %q first, expected %q", p.Name, e.Name))
 	}
-	want, _ := e.Args.(toolgrade.Object)
+	want, _ := e.Args.(jsonvalue.Object)
 	var why string
 	switch tool := dfFindTool(s.tools, p.Name); {
 	case len(want) == 0 && len(got) == 0:
@@ -290,7 +291,7 @@ func singleTurn(s *dfSample) dfEval {
 // called tool has no schema: the same keys, strings equal after Python's
 // lower().strip(), numbers (booleans included) within 1e-6, anything else
 // by Python ==. It returns the first difference, or "".
-func dfCompareValues(want, got toolgrade.Object) string {
+func dfCompareValues(want, got jsonvalue.Object) string {
 	if len(want) != len(got) {
 		return fmt.Sprintf("keys %q, expected %q", got.Keys(), want.Keys())
 	}
@@ -315,7 +316,7 @@ func dfCompareValues(want, got toolgrade.Object) string {
 			same = pyEqual(w.Value, g)
 		}
 		if !same {
-			return fmt.Sprintf("%q is %s, expected %s", w.Key, toolgrade.Format(g), toolgrade.Format(w.Value))
+			return fmt.Sprintf("%q is %s, expected %s", w.Key, jsonvalue.Format(g), jsonvalue.Format(w.Value))
 		}
 	}
 	return ""
@@ -325,7 +326,7 @@ func dfCompareValues(want, got toolgrade.Object) string {
 func pyNumber(v any) (float64, bool) {
 	switch v := v.(type) {
 	case json.Number:
-		return toolgrade.NumberFloat(v), true
+		return jsonvalue.NumberFloat(v), true
 	case bool:
 		return float64(b2i(v)), true
 	}
@@ -342,11 +343,11 @@ func multiTurn(s *dfSample) dfEval {
 	for _, c := range s.called {
 		called[c.Name] = true
 	}
-	first := map[string]toolgrade.Object{} // the first expected call of each name
+	first := map[string]jsonvalue.Object{} // the first expected call of each name
 	var names []string                     // distinct expected names, in order
 	for _, e := range s.expected {
 		if _, seen := first[e.Name]; !seen {
-			first[e.Name], _ = e.Args.(toolgrade.Object)
+			first[e.Name], _ = e.Args.(jsonvalue.Object)
 			names = append(names, e.Name)
 		}
 	}
@@ -375,7 +376,7 @@ func multiTurn(s *dfSample) dfEval {
 		if !ok {
 			continue
 		}
-		got, _ := c.Args.(toolgrade.Object)
+		got, _ := c.Args.(jsonvalue.Object)
 		for _, w := range want {
 			if !got.Has(w.Key) {
 				ev.parameters = false
@@ -420,7 +421,7 @@ func dfTools(v any) ([]dfTool, error) {
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Errorf("want a list of tools, got %s", toolgrade.Kind(v))
+		return nil, fmt.Errorf("want a list of tools, got %s", jsonvalue.Kind(v))
 	}
 	tools := make([]dfTool, len(list))
 	for i, e := range list {
@@ -428,23 +429,23 @@ func dfTools(v any) ([]dfTool, error) {
 		fail := func(field string, err error) ([]dfTool, error) {
 			return nil, toolgrade.InField(at, &toolgrade.FieldError{Path: field, Err: err})
 		}
-		fn, ok := e.(toolgrade.Object)
+		fn, ok := e.(jsonvalue.Object)
 		if !ok {
-			return nil, &toolgrade.FieldError{Path: at, Err: fmt.Errorf("want a tool object, got %s", toolgrade.Kind(e))}
+			return nil, &toolgrade.FieldError{Path: at, Err: fmt.Errorf("want a tool object, got %s", jsonvalue.Kind(e))}
 		}
 		if f, ok := fn.Get("function"); ok {
-			if fo, ok := f.(toolgrade.Object); ok {
+			if fo, ok := f.(jsonvalue.Object); ok {
 				fn = fo
 			}
 		}
 		name, _ := fn.Get("name")
 		if tools[i].name, ok = name.(string); !ok {
-			return fail("name", fmt.Errorf("want a string, got %s", toolgrade.Kind(name)))
+			return fail("name", fmt.Errorf("want a string, got %s", jsonvalue.Kind(name)))
 		}
 		params, _ := fn.Get("parameters")
 		if list, ok := params.([]any); ok {
 			for k, p := range list {
-				po, _ := p.(toolgrade.Object)
+				po, _ := p.(jsonvalue.Object)
 				var dp dfParam
 				pn, _ := po.Get("name")
 				pt, _ := po.Get("type")
@@ -457,18 +458,18 @@ func dfTools(v any) ([]dfTool, error) {
 				dp.required = true
 				if req, ok := po.Get("required"); ok {
 					if dp.required, ok = req.(bool); !ok {
-						return fail("parameters["+strconv.Itoa(k)+"].required", fmt.Errorf("want true or false, got %s", toolgrade.Kind(req)))
+						return fail("parameters["+strconv.Itoa(k)+"].required", fmt.Errorf("want true or false, got %s", jsonvalue.Kind(req)))
 					}
 				}
 				tools[i].params = append(tools[i].params, dp)
 			}
 			continue
 		}
-		schema, _ := params.(toolgrade.Object)
+		schema, _ := params.(jsonvalue.Object)
 		if params == nil {
 			for _, k := range []string{"input_schema", "inputSchema"} {
 				if s, ok := fn.Get(k); ok {
-					schema, _ = s.(toolgrade.Object)
+					schema, _ = s.(jsonvalue.Object)
 					break
 				}
 			}
@@ -482,12 +483,12 @@ func dfTools(v any) ([]dfTool, error) {
 				required[s] = true
 			}
 		}
-		propObj, _ := props.(toolgrade.Object)
+		propObj, _ := props.(jsonvalue.Object)
 		for _, p := range propObj {
 			if p.Value == nil {
 				continue // DeepFabric skips null properties
 			}
-			po, _ := p.Value.(toolgrade.Object)
+			po, _ := p.Value.(jsonvalue.Object)
 			jt, _ := po.Get("type")
 			js, _ := jt.(string)
 			typ, ok := dfTypes[js]
@@ -514,7 +515,7 @@ func dfFindTool(tools []dfTool, name string) *dfTool {
 // parameter present, and every argument the schema knows of the right
 // type (extra arguments are ignored, values never compared). It returns
 // the first failure, or "".
-func (t *dfTool) check(args toolgrade.Object) string {
+func (t *dfTool) check(args jsonvalue.Object) string {
 	for _, p := range t.params {
 		if p.required && !args.Has(p.name) {
 			return fmt.Sprintf("required parameter %q missing", p.name)
@@ -526,7 +527,7 @@ func (t *dfTool) check(args toolgrade.Object) string {
 	}
 	for _, a := range args {
 		if typ, ok := types[a.Key]; ok && !dfTypeOK(typ, a.Value) {
-			return fmt.Sprintf("%q is %s, want %s", a.Key, toolgrade.Format(a.Value), typ)
+			return fmt.Sprintf("%q is %s, want %s", a.Key, jsonvalue.Format(a.Value), typ)
 		}
 	}
 	return ""
@@ -542,7 +543,7 @@ func dfTypeOK(typ string, v any) bool {
 		return ok
 	case "int":
 		n, ok := v.(json.Number)
-		return ok && toolgrade.IsIntegerLiteral(string(n))
+		return ok && jsonvalue.IsIntegerLiteral(string(n))
 	case "float":
 		_, ok := v.(json.Number)
 		return ok
@@ -553,7 +554,7 @@ func dfTypeOK(typ string, v any) bool {
 		_, ok := v.([]any)
 		return ok
 	case "dict":
-		_, ok := v.(toolgrade.Object)
+		_, ok := v.(jsonvalue.Object)
 		return ok
 	}
 	return false

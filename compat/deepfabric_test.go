@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // TestDeepFabricConformance runs every line of deepfabric.jsonl: the
@@ -40,7 +41,7 @@ func checkDeepFabricParts(t *testing.T, l conformanceLine, r toolgrade.MetricRes
 	want := map[string]float64{}
 	for _, k := range []string{"tool_selection", "parameter_accuracy", "execution_success", "response_quality", "samples_evaluated", "processing_errors"} {
 		if v, ok := l.Expect.Get(k); ok {
-			want[k] = toolgrade.NumberFloat(v.(json.Number))
+			want[k] = jsonvalue.NumberFloat(v.(json.Number))
 		}
 	}
 	if pe, ok := l.Expect.Get("processing_error"); ok {
@@ -78,14 +79,14 @@ func TestDeepFabricToolConversion(t *testing.T) {
 			samples = s.([]any)
 		}
 		for _, s := range samples {
-			s := s.(toolgrade.Object)
+			s := s.(jsonvalue.Object)
 			openai, _ := s.Get("available_tools_openai")
 			if openai == nil {
 				continue
 			}
 			// Grading with either form must give the same result.
 			converted := gradeDeepFabric(t, m, s)
-			s2 := append(toolgrade.Object{}, s...)
+			s2 := append(jsonvalue.Object{}, s...)
 			s2.Set("available_tools", openai)
 			viaOpenAI := gradeDeepFabric(t, m, s2)
 			if converted.Score != viaOpenAI.Score || converted.Reason != viaOpenAI.Reason {
@@ -99,9 +100,9 @@ func TestDeepFabricToolConversion(t *testing.T) {
 	}
 }
 
-func gradeDeepFabric(t *testing.T, m toolgrade.Metric, sample toolgrade.Object) toolgrade.MetricResult {
+func gradeDeepFabric(t *testing.T, m toolgrade.Metric, sample jsonvalue.Object) toolgrade.MetricResult {
 	t.Helper()
-	r := m.Grade(context.Background(), parseCase(t, string(toolgrade.AppendJSON(nil, sample))))
+	r := m.Grade(context.Background(), parseCase(t, string(jsonvalue.Append(nil, sample))))
 	if r.Error != "" {
 		t.Fatal(r.Error)
 	}
@@ -227,8 +228,8 @@ func ExampleDeepFabric() {
 		panic(err)
 	}
 	c := &toolgrade.Case{
-		Expected: []toolgrade.Call{{Name: "get_weather", Args: toolgrade.MustValue(map[string]any{"city": "Paris"})}},
-		Called:   []toolgrade.Call{{Name: "get_weather", Args: toolgrade.MustValue(map[string]any{"city": " paris"})}},
+		Expected: []toolgrade.Call{{Name: "get_weather", Args: jsonvalue.MustFrom(map[string]any{"city": "Paris"})}},
+		Called:   []toolgrade.Call{{Name: "get_weather", Args: jsonvalue.MustFrom(map[string]any{"city": " paris"})}},
 	}
 	r := m.Grade(context.Background(), c)
 	fmt.Printf("%.2f %v %v\n", r.Score, r.Components["parameter_accuracy"], r.Threshold == nil)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // Properties and fuzz tests of the axion, adk and deepfabric profiles.
@@ -19,9 +20,9 @@ import (
 // equal-but-different spellings (1, 1.0, true, "1").
 var callGen = rapid.Custom(func(t *rapid.T) toolgrade.Call {
 	values := []any{json.Number("1"), json.Number("1.0"), true, "1", nil, json.Number("0")}
-	args := toolgrade.Object{}
+	args := jsonvalue.Object{}
 	for _, k := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"x", "y"}), 0, 2, func(s string) string { return s }).Draw(t, "keys") {
-		args = append(args, toolgrade.Member{Key: k, Value: rapid.SampledFrom(values).Draw(t, "value")})
+		args = append(args, jsonvalue.Member{Key: k, Value: rapid.SampledFrom(values).Draw(t, "value")})
 	}
 	return toolgrade.Call{Name: rapid.SampledFrom([]string{"a", "b"}).Draw(t, "name"), Args: args}
 })
@@ -133,11 +134,11 @@ func FuzzDeepFabricCase(f *testing.F) {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, js string, multi bool) {
-		v, err := toolgrade.ParseJSONString(js)
+		v, err := jsonvalue.ParseString(js)
 		if err != nil {
 			return
 		}
-		obj, ok := v.(toolgrade.Object)
+		obj, ok := v.(jsonvalue.Object)
 		if !ok {
 			return
 		}
@@ -175,11 +176,11 @@ func FuzzADKInvocations(f *testing.F) {
 	}
 	m, _ := compat.NewADK(compat.ADKOptions{MatchType: "ANY_ORDER"})
 	f.Fuzz(func(t *testing.T, js string) {
-		v, err := toolgrade.ParseJSONString(js)
+		v, err := jsonvalue.ParseString(js)
 		if err != nil {
 			return
 		}
-		obj, ok := v.(toolgrade.Object)
+		obj, ok := v.(jsonvalue.Object)
 		if !ok {
 			return
 		}

@@ -7,7 +7,7 @@ package compat
 import (
 	"encoding/json"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // pyEqual is Python's == on values decoded by json.loads: True == 1 == 1.0,
@@ -45,8 +45,8 @@ func pyEqual(a, b any) bool {
 			}
 		}
 		return true
-	case toolgrade.Object:
-		bo, ok := b.(toolgrade.Object)
+	case jsonvalue.Object:
+		bo, ok := b.(jsonvalue.Object)
 		if !ok || len(a) != len(bo) {
 			return false
 		}
@@ -68,7 +68,7 @@ func pyNumbersEqual(a, b json.Number) bool {
 	if a == "NaN" || b == "NaN" {
 		return false
 	}
-	return toolgrade.CompareNumbers(a, b) == 0
+	return jsonvalue.CompareNumbers(a, b) == 0
 }
 
 func boolNumber(b bool) json.Number {

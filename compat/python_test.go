@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 func TestPyEqual(t *testing.T) {
 	v := func(s string) any {
-		x, err := toolgrade.ParseJSONString(s)
+		x, err := jsonvalue.ParseString(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +36,7 @@ func TestPyEqual(t *testing.T) {
 	}
 	for _, tt := range tests {
 		if got := pyEqual(tt.a, tt.b); got != tt.want {
-			t.Errorf("pyEqual(%s, %s) = %v, want %v", toolgrade.AppendJSON(nil, tt.a), toolgrade.AppendJSON(nil, tt.b), got, tt.want)
+			t.Errorf("pyEqual(%s, %s) = %v, want %v", jsonvalue.Append(nil, tt.a), jsonvalue.Append(nil, tt.b), got, tt.want)
 		}
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
 	"github.com/toolgrade/toolgrade/schema"
 )
@@ -36,15 +37,15 @@ import (
 // and workers are kept as written and read by the parts that own them.
 type Config struct {
 	// Metrics holds each metric entry as written.
-	Metrics []toolgrade.Object
+	Metrics []jsonvalue.Object
 	// Workers is how many cases are graded at once (0: one per CPU).
 	Workers int
 	// Judge configures the LLM judge (see judge.go).
-	Judge toolgrade.Object
+	Judge jsonvalue.Object
 	// Datasets lists case files or globs for a suite run.
 	Datasets []string
 	// Reports names report outputs (see reports.go).
-	Reports toolgrade.Object
+	Reports jsonvalue.Object
 	// Tools is a file of tool definitions used for every case that gives
 	// none of its own.
 	Tools string
@@ -72,12 +73,12 @@ func Parse(data []byte) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	obj, ok := v.(toolgrade.Object)
+	obj, ok := v.(jsonvalue.Object)
 	if !ok {
 		if v == nil {
 			return &Config{}, nil
 		}
-		return nil, fmt.Errorf("want a mapping at the top, got %s", toolgrade.Kind(v))
+		return nil, fmt.Errorf("want a mapping at the top, got %s", jsonvalue.Kind(v))
 	}
 	c := &Config{}
 	for _, m := range obj {
@@ -85,25 +86,25 @@ func Parse(data []byte) (*Config, error) {
 		case "metrics":
 			list, ok := m.Value.([]any)
 			if !ok {
-				return nil, &toolgrade.FieldError{Path: "metrics", Err: fmt.Errorf("want a list, got %s", toolgrade.Kind(m.Value))}
+				return nil, &toolgrade.FieldError{Path: "metrics", Err: fmt.Errorf("want a list, got %s", jsonvalue.Kind(m.Value))}
 			}
 			for i, e := range list {
-				eo, ok := e.(toolgrade.Object)
+				eo, ok := e.(jsonvalue.Object)
 				if !ok {
-					return nil, &toolgrade.FieldError{Path: fmt.Sprintf("metrics[%d]", i), Err: fmt.Errorf("want a mapping, got %s", toolgrade.Kind(e))}
+					return nil, &toolgrade.FieldError{Path: fmt.Sprintf("metrics[%d]", i), Err: fmt.Errorf("want a mapping, got %s", jsonvalue.Kind(e))}
 				}
 				c.Metrics = append(c.Metrics, eo)
 			}
 		case "workers":
 			n, ok := m.Value.(json.Number)
-			if !ok || !toolgrade.IsIntegerLiteral(string(n)) {
+			if !ok || !jsonvalue.IsIntegerLiteral(string(n)) {
 				return nil, &toolgrade.FieldError{Path: "workers", Err: errors.New("want a whole number")}
 			}
 			fmt.Sscan(string(n), &c.Workers)
 		case "judge", "reports":
-			o, ok := m.Value.(toolgrade.Object)
+			o, ok := m.Value.(jsonvalue.Object)
 			if !ok && m.Value != nil {
-				return nil, &toolgrade.FieldError{Path: m.Key, Err: fmt.Errorf("want a mapping, got %s", toolgrade.Kind(m.Value))}
+				return nil, &toolgrade.FieldError{Path: m.Key, Err: fmt.Errorf("want a mapping, got %s", jsonvalue.Kind(m.Value))}
 			}
 			if m.Key == "judge" {
 				c.Judge = o
@@ -118,14 +119,14 @@ func Parse(data []byte) (*Config, error) {
 			for i, e := range list {
 				s, ok := e.(string)
 				if !ok {
-					return nil, &toolgrade.FieldError{Path: fmt.Sprintf("datasets[%d]", i), Err: fmt.Errorf("want a path, got %s", toolgrade.Kind(e))}
+					return nil, &toolgrade.FieldError{Path: fmt.Sprintf("datasets[%d]", i), Err: fmt.Errorf("want a path, got %s", jsonvalue.Kind(e))}
 				}
 				c.Datasets = append(c.Datasets, s)
 			}
 		case "tools":
 			s, ok := m.Value.(string)
 			if !ok {
-				return nil, &toolgrade.FieldError{Path: "tools", Err: fmt.Errorf("want a path, got %s", toolgrade.Kind(m.Value))}
+				return nil, &toolgrade.FieldError{Path: "tools", Err: fmt.Errorf("want a path, got %s", jsonvalue.Kind(m.Value))}
 			}
 			c.Tools = s
 		default:
@@ -219,18 +220,18 @@ func Profiles() []string {
 // tool_correctness), "profile" (for tool_correctness; default "default"),
 // "name" (a name for the results), and the options of the profile or
 // metric.
-func Metric(entry toolgrade.Object, env *Env) (toolgrade.Metric, error) {
+func Metric(entry jsonvalue.Object, env *Env) (toolgrade.Metric, error) {
 	if env == nil {
 		env = &Env{}
 	}
 	profile, name, metric := "", "", "tool_correctness"
-	opts := toolgrade.Object{}
+	opts := jsonvalue.Object{}
 	for _, m := range entry {
 		switch m.Key {
 		case "profile", "name", "metric":
 			s, ok := m.Value.(string)
 			if !ok {
-				return nil, &toolgrade.FieldError{Path: m.Key, Err: fmt.Errorf("want a string, got %s", toolgrade.Kind(m.Value))}
+				return nil, &toolgrade.FieldError{Path: m.Key, Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(m.Value))}
 			}
 			switch m.Key {
 			case "profile":
@@ -267,7 +268,7 @@ func Metric(entry toolgrade.Object, env *Env) (toolgrade.Metric, error) {
 			return nil, &toolgrade.FieldError{Path: "profile", Err: fmt.Errorf("metric %s has no profiles", metric)}
 		}
 	}
-	m, err := b(toolgrade.AppendJSON(nil, opts), env)
+	m, err := b(jsonvalue.Append(nil, opts), env)
 	if err != nil {
 		if metric != "tool_correctness" {
 			return nil, fmt.Errorf("metric %s: %w", metric, err)

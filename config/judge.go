@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
 	"github.com/toolgrade/toolgrade/judge/openai"
 	"github.com/toolgrade/toolgrade/match"
@@ -105,7 +106,7 @@ func (c *Config) JudgeSettings() (JudgeSettings, error) {
 	if c == nil || len(c.Judge) == 0 {
 		return s, nil
 	}
-	if err := Strict(toolgrade.AppendJSON(nil, c.Judge), &s); err != nil {
+	if err := Strict(jsonvalue.Append(nil, c.Judge), &s); err != nil {
 		return s, toolgrade.InField("judge", err)
 	}
 	if s.CacheDir != "" && !filepath.IsAbs(s.CacheDir) && c.Dir != "" {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
 	"github.com/toolgrade/toolgrade/judge/openai/openaitest"
 	"github.com/toolgrade/toolgrade/match"
@@ -157,18 +158,18 @@ func TestJudgedMetrics(t *testing.T) {
 	withJudge := &config.Env{Judge: stubJudge{}}
 	tests := []struct {
 		name     string
-		entry    toolgrade.Object
+		entry    jsonvalue.Object
 		env      *config.Env
 		want     string // the metric's Go type
 		errorHas string
 	}{
-		{"tool_selection", toolgrade.Object{{Key: "metric", Value: "tool_selection"}}, withJudge, "*judge.ToolSelectionMetric", ""},
-		{"argument_correctness", toolgrade.Object{{Key: "metric", Value: "argument_correctness"}, {Key: "threshold", Value: toolgrade.MustValue(0.8)}},
+		{"tool_selection", jsonvalue.Object{{Key: "metric", Value: "tool_selection"}}, withJudge, "*judge.ToolSelectionMetric", ""},
+		{"argument_correctness", jsonvalue.Object{{Key: "metric", Value: "argument_correctness"}, {Key: "threshold", Value: jsonvalue.MustFrom(0.8)}},
 			withJudge, "*judge.ArgumentCorrectnessMetric", ""},
-		{"no judge", toolgrade.Object{{Key: "metric", Value: "tool_selection"}}, nil, "", "metric tool_selection: needs a judge"},
-		{"unknown option", toolgrade.Object{{Key: "metric", Value: "argument_correctness"}, {Key: "order", Value: "any"}}, withJudge, "", `unknown option "order"`},
-		{"native without a judge", toolgrade.Object{}, nil, "*match.ToolCorrectness", ""},
-		{"native with a judge", toolgrade.Object{{Key: "strict", Value: true}}, withJudge, "*judge.MinToolSelection", ""},
+		{"no judge", jsonvalue.Object{{Key: "metric", Value: "tool_selection"}}, nil, "", "metric tool_selection: needs a judge"},
+		{"unknown option", jsonvalue.Object{{Key: "metric", Value: "argument_correctness"}, {Key: "order", Value: "any"}}, withJudge, "", `unknown option "order"`},
+		{"native without a judge", jsonvalue.Object{}, nil, "*match.ToolCorrectness", ""},
+		{"native with a judge", jsonvalue.Object{{Key: "strict", Value: true}}, withJudge, "*judge.MinToolSelection", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -209,14 +210,14 @@ func typeName(m toolgrade.Metric) string {
 // With a judge, the native metric takes the lower of its score and the
 // judge's whenever the case lists available tools.
 func TestNativeMetricWithJudge(t *testing.T) {
-	m, err := config.Metric(toolgrade.Object{}, &config.Env{Judge: stubJudge{}})
+	m, err := config.Metric(jsonvalue.Object{}, &config.Env{Judge: stubJudge{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := &toolgrade.Case{
 		Called:         []toolgrade.Call{{Name: "a"}},
 		Expected:       []toolgrade.Call{{Name: "a"}},
-		AvailableTools: []any{toolgrade.Object{{Key: "name", Value: "a"}}},
+		AvailableTools: []any{jsonvalue.Object{{Key: "name", Value: "a"}}},
 	}
 	r := m.Grade(context.Background(), c)
 	if r.Score != 0.5 || r.Components["deterministic"] != 1 || r.Components["tool_selection"] != 0.5 {

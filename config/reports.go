@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // Reports names the report files of a suite run; an empty path writes no
@@ -54,7 +55,7 @@ func (c *Config) ReportFiles(getenv func(string) string) (Reports, error) {
 		}
 		s, ok := m.Value.(string)
 		if !ok {
-			return Reports{}, &toolgrade.FieldError{Path: "reports." + m.Key, Err: fmt.Errorf("want a path, got %s", toolgrade.Kind(m.Value))}
+			return Reports{}, &toolgrade.FieldError{Path: "reports." + m.Key, Err: fmt.Errorf("want a path, got %s", jsonvalue.Kind(m.Value))}
 		}
 		*dst = c.resolve(os.Expand(s, getenv))
 	}

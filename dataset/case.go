@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -30,10 +31,10 @@ func (r *record) Decode() (*toolgrade.Case, error) {
 	if r.yaml {
 		v, err = decodeYAML([]byte(r.data), r.line, r.yamlItem)
 	} else {
-		v, err = toolgrade.ParseJSONString(r.data)
+		v, err = jsonvalue.ParseString(r.data)
 	}
 	if err != nil {
-		var se *toolgrade.SyntaxError
+		var se *jsonvalue.SyntaxError
 		if errors.As(err, &se) {
 			col := se.Offset - strings.LastIndexByte(r.data[:min(se.Offset, len(r.data))], '\n')
 			return r.stub(nil), fmt.Errorf("%s:%d:%d: invalid JSON: %s", r.source, r.line+se.Line-1, col, se.Msg)
@@ -55,7 +56,7 @@ func (r *record) Decode() (*toolgrade.Case, error) {
 // readable one, else its line.
 func (r *record) stub(v any) *toolgrade.Case {
 	c := &toolgrade.Case{ID: r.lineID(), Source: r.source, Line: r.line}
-	if obj, ok := v.(toolgrade.Object); ok {
+	if obj, ok := v.(jsonvalue.Object); ok {
 		if id, err := caseID(obj); err == nil && id != "" {
 			c.ID = id
 		}
@@ -119,7 +120,7 @@ func (f found) ok() bool { return f.key != "" }
 // fields finds every field of a case in one pass over its members: a case
 // has a handful, and looking up each alias in turn cost more than reading
 // them. The first-ranked alias present wins, and the first of a repeated key.
-func fields(obj toolgrade.Object) [numFields]found {
+func fields(obj jsonvalue.Object) [numFields]found {
 	var out [numFields]found
 	for i := len(obj) - 1; i >= 0; i-- {
 		m := &obj[i]
@@ -134,7 +135,7 @@ func fields(obj toolgrade.Object) [numFields]found {
 	return out
 }
 
-func caseID(obj toolgrade.Object) (string, error) {
+func caseID(obj jsonvalue.Object) (string, error) {
 	v, ok := obj.Get("id")
 	if !ok || v == nil {
 		return "", nil
@@ -145,7 +146,7 @@ func caseID(obj toolgrade.Object) (string, error) {
 	case json.Number:
 		return string(v), nil
 	}
-	return "", &toolgrade.FieldError{Path: "id", Err: fmt.Errorf("want a string, got %s", toolgrade.Kind(v))}
+	return "", &toolgrade.FieldError{Path: "id", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(v))}
 }
 
 // DecodeCase builds a case from its JSON form (see the case format in the
@@ -153,9 +154,9 @@ func caseID(obj toolgrade.Object) (string, error) {
 // absent, are extracted from trajectory / expected_trajectory by package
 // trace. Errors are *toolgrade.FieldError values naming the field.
 func DecodeCase(v any) (*toolgrade.Case, error) {
-	obj, ok := v.(toolgrade.Object)
+	obj, ok := v.(jsonvalue.Object)
 	if !ok {
-		return nil, fmt.Errorf("want a case object, got %s", toolgrade.Kind(v))
+		return nil, fmt.Errorf("want a case object, got %s", jsonvalue.Kind(v))
 	}
 	c := &toolgrade.Case{Raw: obj}
 	var err error

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // outcome is what one record decoded to: its id, line and error text.
@@ -139,7 +140,7 @@ func TestDecodeCaseAliases(t *testing.T) {
 		"tools_called": [{"name": "w", "input_parameters": {"c": "P"}}],
 		"expected_tools": [{"name": "w", "inputParameters": "{\"c\": \"P\"}"}],
 		"available_tools": [{"name": "w"}], "extra": 1}`
-	v, _ := toolgrade.ParseJSONString(in)
+	v, _ := jsonvalue.ParseString(in)
 	c, err := dataset.DecodeCase(v)
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +148,7 @@ func TestDecodeCaseAliases(t *testing.T) {
 	if c.Input != "weather?" || c.ActualOutput != "sunny" || c.ExpectedOutput != "sunny" || c.AvailableTools == nil {
 		t.Errorf("aliases not read: %+v", c)
 	}
-	if !toolgrade.Equal(c.Called[0].Args, c.Expected[0].Args) {
+	if !jsonvalue.Equal(c.Called[0].Args, c.Expected[0].Args) {
 		t.Errorf("args differ: %v vs %v", c.Called[0].Args, c.Expected[0].Args)
 	}
 	if !c.Raw.Has("extra") {
@@ -162,7 +163,7 @@ func TestDecodeCaseTrajectory(t *testing.T) {
 			"function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]},
 		{"role": "tool", "tool_call_id": "call_1", "content": "sunny"}],
 		"expected_tools": [{"name": "get_weather", "args": {"city": "Paris"}, "output": "sunny"}]}`
-	v, _ := toolgrade.ParseJSONString(in)
+	v, _ := jsonvalue.ParseString(in)
 	c, err := dataset.DecodeCase(v)
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +171,7 @@ func TestDecodeCaseTrajectory(t *testing.T) {
 	if len(c.Called) != 1 || c.Called[0].Name != "get_weather" || c.Called[0].Output != "sunny" || c.Called[0].ID != "call_1" {
 		t.Errorf("calls from trajectory = %+v", c.Called)
 	}
-	if !toolgrade.Equal(c.Called[0].Args, c.Expected[0].Args) {
+	if !jsonvalue.Equal(c.Called[0].Args, c.Expected[0].Args) {
 		t.Errorf("args = %v", c.Called[0].Args)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/internal/shared"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
 	"pgregory.net/rapid"
 )
@@ -42,7 +43,7 @@ func trajectoryMetrics(t tester) []toolgrade.Metric {
 }
 
 // gradeBoth decodes both case forms and requires the same results.
-func gradeBoth(t tester, withTrajectory, writtenOut toolgrade.Object) {
+func gradeBoth(t tester, withTrajectory, writtenOut jsonvalue.Object) {
 	t.Helper()
 	a, err := dataset.DecodeCase(withTrajectory)
 	if err != nil {
@@ -65,8 +66,8 @@ func gradeBoth(t tester, withTrajectory, writtenOut toolgrade.Object) {
 func writeOut(calls []any) []any {
 	out := make([]any, len(calls))
 	for i, c := range calls {
-		o := c.(toolgrade.Object)
-		w := toolgrade.Object{}
+		o := c.(jsonvalue.Object)
+		w := jsonvalue.Object{}
 		for _, m := range o {
 			switch m.Key {
 			case "args_raw":
@@ -89,12 +90,12 @@ func writeOut(calls []any) []any {
 func expectedFrom(calls []any) []any {
 	exp := append([]any(nil), writeOut(calls)...)
 	if len(exp) > 0 {
-		first := append(toolgrade.Object(nil), exp[0].(toolgrade.Object)...)
-		first.Set("args", toolgrade.Object{{Key: "changed", Value: true}})
+		first := append(jsonvalue.Object(nil), exp[0].(jsonvalue.Object)...)
+		first.Set("args", jsonvalue.Object{{Key: "changed", Value: true}})
 		exp[0] = first
 		exp = exp[:len(exp)-1]
 	}
-	return append(exp, toolgrade.Object{{Key: "name", Value: "never_called"}})
+	return append(exp, jsonvalue.Object{{Key: "name", Value: "never_called"}})
 }
 
 func TestTrajectoryGradesLikeWrittenOutCalls(t *testing.T) {
@@ -119,26 +120,26 @@ func TestTrajectoryGradesLikeWrittenOutCalls(t *testing.T) {
 				}
 				// A JSON trace is given as its value, anything else as text.
 				var traj any = string(data)
-				if v, err := toolgrade.ParseJSON(data); err == nil {
+				if v, err := jsonvalue.Parse(data); err == nil {
 					traj = v
 				}
 				wantData, err := os.ReadFile(strings.TrimSuffix(path, filepath.Ext(path)) + ".expected.json")
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := toolgrade.ParseJSON(wantData)
+				want, err := jsonvalue.Parse(wantData)
 				if err != nil {
 					t.Fatal(err)
 				}
-				calls, _ := want.(toolgrade.Object).Get("calls")
+				calls, _ := want.(jsonvalue.Object).Get("calls")
 				expected := expectedFrom(calls.([]any))
 				gradeBoth(t,
-					toolgrade.Object{{Key: "id", Value: "c"}, {Key: "trajectory", Value: traj}, {Key: "expected_tools", Value: expected}},
-					toolgrade.Object{{Key: "id", Value: "c"}, {Key: "tools_called", Value: writeOut(calls.([]any))}, {Key: "expected_tools", Value: expected}})
+					jsonvalue.Object{{Key: "id", Value: "c"}, {Key: "trajectory", Value: traj}, {Key: "expected_tools", Value: expected}},
+					jsonvalue.Object{{Key: "id", Value: "c"}, {Key: "tools_called", Value: writeOut(calls.([]any))}, {Key: "expected_tools", Value: expected}})
 				// And as the expected side: expected_trajectory.
 				gradeBoth(t,
-					toolgrade.Object{{Key: "id", Value: "c"}, {Key: "tools_called", Value: expected}, {Key: "expected_trajectory", Value: traj}},
-					toolgrade.Object{{Key: "id", Value: "c"}, {Key: "tools_called", Value: expected}, {Key: "expected_tools", Value: writeOut(calls.([]any))}})
+					jsonvalue.Object{{Key: "id", Value: "c"}, {Key: "tools_called", Value: expected}, {Key: "expected_trajectory", Value: traj}},
+					jsonvalue.Object{{Key: "id", Value: "c"}, {Key: "tools_called", Value: expected}, {Key: "expected_tools", Value: writeOut(calls.([]any))}})
 			})
 			n++
 		}
@@ -155,11 +156,11 @@ func TestTrajectoryProperty(t *testing.T) {
 		format := rapid.SampledFrom([]string{"openai_chat", "anthropic_messages", "langchain"}).Draw(rt, "format")
 		traj := renderTrajectory(format, called)
 		if rapid.Bool().Draw(rt, "as text") {
-			traj = string(toolgrade.AppendJSON(nil, traj))
+			traj = string(jsonvalue.Append(nil, traj))
 		}
 		gradeBoth(rt,
-			toolgrade.Object{{Key: "trajectory", Value: traj}, {Key: "expected_tools", Value: expected}},
-			toolgrade.Object{{Key: "tools_called", Value: called}, {Key: "expected_tools", Value: expected}})
+			jsonvalue.Object{{Key: "trajectory", Value: traj}, {Key: "expected_tools", Value: expected}},
+			jsonvalue.Object{{Key: "tools_called", Value: called}, {Key: "expected_tools", Value: expected}})
 	})
 }
 
@@ -169,20 +170,20 @@ func genCalls(t *rapid.T, label string) []any {
 	n := rapid.IntRange(0, 4).Draw(t, label+" count")
 	calls := make([]any, n)
 	for i := range calls {
-		var args any = toolgrade.Object{
+		var args any = jsonvalue.Object{
 			{Key: "city", Value: rapid.SampledFrom([]string{"Paris", "Rome"}).Draw(t, "city")},
 			{Key: "days", Value: json.Number(strconv.Itoa(rapid.IntRange(1, 3).Draw(t, "days")))},
 		}
 		if rapid.IntRange(0, 5).Draw(t, "invalid") == 0 {
 			args = "{\"city\": " // raw text, not JSON
 		}
-		c := toolgrade.Object{
+		c := jsonvalue.Object{
 			{Key: "name", Value: rapid.SampledFrom([]string{"get_weather", "get_time"}).Draw(t, "name")},
 			{Key: "args", Value: args},
 			{Key: "id", Value: label + strconv.Itoa(i)},
 		}
 		if rapid.Bool().Draw(t, "answered") {
-			c = append(c, toolgrade.Member{Key: "output", Value: rapid.SampledFrom([]string{"sunny", "", "12:00"}).Draw(t, "output")})
+			c = append(c, jsonvalue.Member{Key: "output", Value: rapid.SampledFrom([]string{"sunny", "", "12:00"}).Draw(t, "output")})
 		}
 		calls[i] = c
 	}
@@ -192,9 +193,9 @@ func genCalls(t *rapid.T, label string) []any {
 // renderTrajectory writes case calls as messages of a format.
 func renderTrajectory(format string, calls []any) any {
 	var assistant, results []any
-	msgs := []any{toolgrade.Object{{Key: "role", Value: "user"}, {Key: "content", Value: "plan my trip"}}}
+	msgs := []any{jsonvalue.Object{{Key: "role", Value: "user"}, {Key: "content", Value: "plan my trip"}}}
 	for _, c := range calls {
-		o := c.(toolgrade.Object)
+		o := c.(jsonvalue.Object)
 		name, _ := o.Get("name")
 		args, _ := o.Get("args")
 		id, _ := o.Get("id")
@@ -203,40 +204,40 @@ func renderTrajectory(format string, calls []any) any {
 		switch format {
 		case "openai_chat":
 			if !isText {
-				argText = string(toolgrade.AppendJSON(nil, args))
+				argText = string(jsonvalue.Append(nil, args))
 			}
-			assistant = append(assistant, toolgrade.Object{{Key: "id", Value: id}, {Key: "type", Value: "function"},
-				{Key: "function", Value: toolgrade.Object{{Key: "name", Value: name}, {Key: "arguments", Value: argText}}}})
+			assistant = append(assistant, jsonvalue.Object{{Key: "id", Value: id}, {Key: "type", Value: "function"},
+				{Key: "function", Value: jsonvalue.Object{{Key: "name", Value: name}, {Key: "arguments", Value: argText}}}})
 			if answered {
-				results = append(results, toolgrade.Object{{Key: "role", Value: "tool"}, {Key: "tool_call_id", Value: id}, {Key: "content", Value: out}})
+				results = append(results, jsonvalue.Object{{Key: "role", Value: "tool"}, {Key: "tool_call_id", Value: id}, {Key: "content", Value: out}})
 			}
 		case "anthropic_messages":
-			block := toolgrade.Object{{Key: "type", Value: "tool_use"}, {Key: "id", Value: id}, {Key: "name", Value: name}, {Key: "input", Value: args}}
+			block := jsonvalue.Object{{Key: "type", Value: "tool_use"}, {Key: "id", Value: id}, {Key: "name", Value: name}, {Key: "input", Value: args}}
 			assistant = append(assistant, block)
 			if answered {
-				results = append(results, toolgrade.Object{{Key: "type", Value: "tool_result"}, {Key: "tool_use_id", Value: id}, {Key: "content", Value: out}})
+				results = append(results, jsonvalue.Object{{Key: "type", Value: "tool_result"}, {Key: "tool_use_id", Value: id}, {Key: "content", Value: out}})
 			}
 		case "langchain":
 			if isText {
 				// LangChain keeps unparsable arguments in invalid_tool_calls.
-				msgs = append(msgs, toolgrade.Object{{Key: "type", Value: "ai"}, {Key: "content", Value: ""},
-					{Key: "invalid_tool_calls", Value: []any{toolgrade.Object{{Key: "name", Value: name}, {Key: "args", Value: args}, {Key: "id", Value: id}}}}})
+				msgs = append(msgs, jsonvalue.Object{{Key: "type", Value: "ai"}, {Key: "content", Value: ""},
+					{Key: "invalid_tool_calls", Value: []any{jsonvalue.Object{{Key: "name", Value: name}, {Key: "args", Value: args}, {Key: "id", Value: id}}}}})
 			} else {
-				msgs = append(msgs, toolgrade.Object{{Key: "type", Value: "ai"}, {Key: "content", Value: ""},
-					{Key: "tool_calls", Value: []any{toolgrade.Object{{Key: "name", Value: name}, {Key: "args", Value: args}, {Key: "id", Value: id}}}}})
+				msgs = append(msgs, jsonvalue.Object{{Key: "type", Value: "ai"}, {Key: "content", Value: ""},
+					{Key: "tool_calls", Value: []any{jsonvalue.Object{{Key: "name", Value: name}, {Key: "args", Value: args}, {Key: "id", Value: id}}}}})
 			}
 			if answered {
-				msgs = append(msgs, toolgrade.Object{{Key: "type", Value: "tool"}, {Key: "tool_call_id", Value: id}, {Key: "content", Value: out}})
+				msgs = append(msgs, jsonvalue.Object{{Key: "type", Value: "tool"}, {Key: "tool_call_id", Value: id}, {Key: "content", Value: out}})
 			}
 		}
 	}
 	switch format {
 	case "openai_chat":
-		msgs = append(msgs, toolgrade.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: nil}, {Key: "tool_calls", Value: assistant}})
+		msgs = append(msgs, jsonvalue.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: nil}, {Key: "tool_calls", Value: assistant}})
 		msgs = append(msgs, results...)
 	case "anthropic_messages":
-		msgs = append(msgs, toolgrade.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: assistant}},
-			toolgrade.Object{{Key: "role", Value: "user"}, {Key: "content", Value: results}})
+		msgs = append(msgs, jsonvalue.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: assistant}},
+			jsonvalue.Object{{Key: "role", Value: "user"}, {Key: "content", Value: results}})
 	}
 	return msgs
 }

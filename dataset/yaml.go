@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -159,7 +160,7 @@ func yamlNode(n *yaml.Node, depth int) (any, error) {
 		}
 		return out, nil
 	case yaml.MappingNode:
-		obj := toolgrade.Object{}
+		obj := jsonvalue.Object{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, vn := n.Content[i], n.Content[i+1]
 			if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
@@ -167,7 +168,7 @@ func yamlNode(n *yaml.Node, depth int) (any, error) {
 				if err != nil {
 					return nil, err
 				}
-				mo, ok := merged.(toolgrade.Object)
+				mo, ok := merged.(jsonvalue.Object)
 				if !ok {
 					return nil, at(errors.New("a merge key needs a mapping"))
 				}
@@ -213,11 +214,11 @@ func yamlNode(n *yaml.Node, depth int) (any, error) {
 				return nil, at(fmt.Errorf("%s has no JSON form", n.Value))
 			}
 			// Keep the spelling when it is already a JSON number.
-			if _, err := toolgrade.ParseJSONString(n.Value); err == nil {
+			if _, err := jsonvalue.ParseString(n.Value); err == nil {
 				return json.Number(n.Value), nil
 			}
 			s := strconv.FormatFloat(f, 'g', -1, 64)
-			if toolgrade.IsIntegerLiteral(s) {
+			if jsonvalue.IsIntegerLiteral(s) {
 				s += ".0"
 			}
 			return json.Number(s), nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
 )
 
@@ -24,7 +25,7 @@ func ExampleToolSelectionMetric() {
 	r := m.Grade(context.Background(), &toolgrade.Case{
 		Input:          "What's the weather in Paris?",
 		Called:         []toolgrade.Call{{Name: "get_weather"}, {Name: "get_time"}},
-		AvailableTools: []any{toolgrade.Object{{Key: "name", Value: "get_weather"}}},
+		AvailableTools: []any{jsonvalue.Object{{Key: "name", Value: "get_weather"}}},
 	})
 	fmt.Println(r.Score, r.Success, r.Reason)
 	// Output: 0.75 true one call too many

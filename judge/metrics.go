@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // DefaultThreshold is the pass mark of the judged metrics when none is set.
@@ -223,12 +224,12 @@ func withTools(c *toolgrade.Case, tools []toolgrade.Tool) *toolgrade.Case {
 	}
 	list := make([]any, len(tools))
 	for i, t := range tools {
-		obj := toolgrade.Object{{Key: "name", Value: t.Name}}
+		obj := jsonvalue.Object{{Key: "name", Value: t.Name}}
 		if t.Description != "" {
-			obj = append(obj, toolgrade.Member{Key: "description", Value: t.Description})
+			obj = append(obj, jsonvalue.Member{Key: "description", Value: t.Description})
 		}
 		if t.Parameters != nil {
-			obj = append(obj, toolgrade.Member{Key: "parameters", Value: t.Parameters})
+			obj = append(obj, jsonvalue.Member{Key: "parameters", Value: t.Parameters})
 		}
 		list[i] = obj
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
 )
 
@@ -43,16 +44,16 @@ func failing(msg string) *fakeJudge {
 }
 
 var tools = []any{
-	toolgrade.Object{{Key: "name", Value: "get_weather"}, {Key: "description", Value: "Weather for a city"}},
-	toolgrade.Object{{Key: "name", Value: "send_email"}, {Key: "description", Value: "Send an email"}},
+	jsonvalue.Object{{Key: "name", Value: "get_weather"}, {Key: "description", Value: "Weather for a city"}},
+	jsonvalue.Object{{Key: "name", Value: "send_email"}, {Key: "description", Value: "Send an email"}},
 }
 
 func weatherCase() *toolgrade.Case {
 	return &toolgrade.Case{
 		ID:             "c1",
 		Input:          "What's the weather in Paris?",
-		Called:         []toolgrade.Call{{Name: "get_weather", Args: toolgrade.Object{{Key: "city", Value: "Paris"}}}},
-		Expected:       []toolgrade.Call{{Name: "get_weather", Args: toolgrade.Object{{Key: "city", Value: "Paris"}}}},
+		Called:         []toolgrade.Call{{Name: "get_weather", Args: jsonvalue.Object{{Key: "city", Value: "Paris"}}}},
+		Expected:       []toolgrade.Call{{Name: "get_weather", Args: jsonvalue.Object{{Key: "city", Value: "Paris"}}}},
 		AvailableTools: tools,
 	}
 }
@@ -137,9 +138,9 @@ func TestToolSelectionPromptHasTheCase(t *testing.T) {
 func TestArgumentCorrectnessMetric(t *testing.T) {
 	c := weatherCase()
 	c.Called = []toolgrade.Call{
-		{Name: "get_weather", Args: toolgrade.Object{{Key: "city", Value: "Paris"}}},
-		{Name: "get_weather", Args: toolgrade.Object{{Key: "city", Value: "Lyon"}}},
-		{Name: "send_email", Args: toolgrade.Object{}},
+		{Name: "get_weather", Args: jsonvalue.Object{{Key: "city", Value: "Paris"}}},
+		{Name: "get_weather", Args: jsonvalue.Object{{Key: "city", Value: "Lyon"}}},
+		{Name: "send_email", Args: jsonvalue.Object{}},
 	}
 	// The judge says no to the call on Lyon.
 	byCall := &fakeJudge{verdict: func(r judge.Request) (judge.Verdict, error) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // Prompt versions. A version is part of every cache key, so any change to
@@ -109,7 +110,7 @@ func text(v any) string {
 	if v == nil {
 		return "(none)"
 	}
-	return string(toolgrade.AppendJSON(nil, v))
+	return string(jsonvalue.Append(nil, v))
 }
 
 func toolsText(v any) string {
@@ -138,7 +139,7 @@ func callText(i int, c *toolgrade.Call) string {
 	if c.Invalid {
 		return s + c.ArgsRaw + " (arguments are not valid JSON)"
 	}
-	return s + string(toolgrade.AppendJSON(nil, c.Args))
+	return s + string(jsonvalue.Append(nil, c.Args))
 }
 
 // hasTools reports whether v lists at least one tool definition.
@@ -148,7 +149,7 @@ func hasTools(v any) bool {
 		return false
 	case []any:
 		return len(v) > 0
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		return len(v) > 0
 	case string:
 		return strings.TrimSpace(v) != ""

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // A Mode says how the arguments of a called tool are compared with those of
@@ -102,18 +103,18 @@ func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule,
 		if len(rules) == 0 {
 			return 1, nil
 		}
-		expected = toolgrade.Object{}
+		expected = jsonvalue.Object{}
 	}
 	if called == nil {
-		if _, ok := expected.(toolgrade.Object); ok {
-			called = toolgrade.Object{}
+		if _, ok := expected.(jsonvalue.Object); ok {
+			called = jsonvalue.Object{}
 		}
 	}
 	if mode == Exact && len(rules) == 0 && !collect {
 		// The walker would say the same: 1 exactly when the values are
 		// equal. Equal gets there without paths or closures, and scoring
 		// every pair of a case is most of the work of grading.
-		if toolgrade.Equal(expected, called) {
+		if jsonvalue.Equal(expected, called) {
 			return 1, nil
 		}
 		return 0, nil
@@ -163,8 +164,8 @@ func join(path, key string) string {
 
 func (w *walker) value(e, c any, path string) float64 {
 	switch ev := e.(type) {
-	case toolgrade.Object:
-		if cv, ok := c.(toolgrade.Object); ok {
+	case jsonvalue.Object:
+		if cv, ok := c.(jsonvalue.Object); ok {
 			return w.object(ev, cv, path)
 		}
 	case []any:
@@ -188,7 +189,7 @@ func (w *walker) value(e, c any, path string) float64 {
 			return s
 		}
 	}
-	if toolgrade.Equal(e, c) {
+	if jsonvalue.Equal(e, c) {
 		return 1
 	}
 	w.diff(path, e, c, "")
@@ -197,10 +198,10 @@ func (w *walker) value(e, c any, path string) float64 {
 
 // numberSimilarity is 1 - |a-b| / max(|a|, |b|), at least 0.
 func numberSimilarity(a, b json.Number) float64 {
-	if toolgrade.CompareNumbers(a, b) == 0 {
+	if jsonvalue.CompareNumbers(a, b) == 0 {
 		return 1
 	}
-	fa, fb := toolgrade.NumberFloat(a), toolgrade.NumberFloat(b)
+	fa, fb := jsonvalue.NumberFloat(a), jsonvalue.NumberFloat(b)
 	d := max(math.Abs(fa), math.Abs(fb))
 	if d == 0 || math.IsInf(d, 0) || math.IsNaN(d) {
 		return 0
@@ -258,11 +259,11 @@ func (w *walker) child(path string, i int) string {
 	return join(path, strconv.Itoa(i))
 }
 
-func (w *walker) object(e, c toolgrade.Object, path string) float64 {
+func (w *walker) object(e, c jsonvalue.Object, path string) float64 {
 	total, count := 0.0, 0
 	failed := false
 	visit := func(key string, ev any, eok bool, cv any, cok bool) bool {
-		if eok && cok && len(w.rules) == 0 && isLeaf(ev) && toolgrade.Equal(ev, cv) {
+		if eok && cok && len(w.rules) == 0 && isLeaf(ev) && jsonvalue.Equal(ev, cv) {
 			// Equal plain values earn full credit in every mode, and need
 			// no path: most members of most calls are these.
 			count++
@@ -336,7 +337,7 @@ func (w *walker) object(e, c toolgrade.Object, path string) float64 {
 // isLeaf reports whether v is neither an object nor an array.
 func isLeaf(v any) bool {
 	switch v.(type) {
-	case toolgrade.Object, []any:
+	case jsonvalue.Object, []any:
 		return false
 	}
 	return true
@@ -424,13 +425,13 @@ func checkRule(r toolgrade.Rule, e any, eok bool, c any) string {
 	if r.OneOf != nil {
 		found := false
 		for _, o := range r.OneOf {
-			if toolgrade.Equal(o, c) {
+			if jsonvalue.Equal(o, c) {
 				found = true
 				break
 			}
 		}
 		if !found {
-			return "not one of " + toolgrade.Format(r.OneOf)
+			return "not one of " + jsonvalue.Format(r.OneOf)
 		}
 	}
 	if r.Regex != nil {
@@ -448,11 +449,11 @@ func checkRule(r toolgrade.Rule, e any, eok bool, c any) string {
 		if r.Approx != nil {
 			center = *r.Approx
 		} else if en, ok := e.(json.Number); ok && eok {
-			center = toolgrade.NumberFloat(en)
+			center = jsonvalue.NumberFloat(en)
 		} else {
 			return "no expected number to compare with"
 		}
-		if math.Abs(toolgrade.NumberFloat(n)-center) > r.Tol {
+		if math.Abs(jsonvalue.NumberFloat(n)-center) > r.Tol {
 			return fmt.Sprintf("not within %v of %v", r.Tol, center)
 		}
 	}
@@ -474,7 +475,7 @@ func checkRule(r toolgrade.Rule, e any, eok bool, c any) string {
 }
 
 func isType(v any, t string) bool {
-	k := toolgrade.Kind(v)
+	k := jsonvalue.Kind(v)
 	switch t {
 	case "number":
 		return k == "number" || k == "integer"
@@ -483,7 +484,7 @@ func isType(v any, t string) bool {
 			return true
 		}
 		if n, ok := v.(json.Number); ok { // 1.0 is an integer, as in JSON Schema
-			f := toolgrade.NumberFloat(n)
+			f := jsonvalue.NumberFloat(n)
 			return f == math.Trunc(f) && !math.IsInf(f, 0)
 		}
 		return false

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"pgregory.net/rapid"
 )
 
@@ -26,13 +26,13 @@ func argValue(depth int) *rapid.Generator[any] {
 		case 3:
 			return json.Number(rapid.SampledFrom([]string{"1", "1.0", "2", "1e0", "-0"}).Draw(t, "number"))
 		case 4:
-			return toolgrade.Object{}
+			return jsonvalue.Object{}
 		case 5:
 			return rapid.SliceOfN(argValue(depth-1), 0, 3).Draw(t, "array")
 		}
-		var obj toolgrade.Object
+		var obj jsonvalue.Object
 		for _, k := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"x", "y", "z"}), 0, 3, rapid.ID).Draw(t, "keys") {
-			obj = append(obj, toolgrade.Member{Key: k, Value: argValue(depth-1).Draw(t, k)})
+			obj = append(obj, jsonvalue.Member{Key: k, Value: argValue(depth-1).Draw(t, k)})
 		}
 		return obj
 	})
@@ -51,12 +51,12 @@ func TestExactShortcutAgreesWithWalker(t *testing.T) {
 			return // no expectation: any arguments, before any comparison
 		}
 		got := Comparer{Mode: Exact}.Score(e, c, nil)
-		if _, ok := e.(toolgrade.Object); ok && c == nil {
-			c = toolgrade.Object{} // as compare reads a call without arguments
+		if _, ok := e.(jsonvalue.Object); ok && c == nil {
+			c = jsonvalue.Object{} // as compare reads a call without arguments
 		}
 		w := walker{mode: Exact}
 		if want := w.value(e, c, ""); got != want {
-			t.Fatalf("Score(%s, %s) = %v, the walker says %v", toolgrade.Format(e), toolgrade.Format(c), got, want)
+			t.Fatalf("Score(%s, %s) = %v, the walker says %v", jsonvalue.Format(e), jsonvalue.Format(c), got, want)
 		}
 	})
 }

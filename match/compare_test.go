@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
 )
 
@@ -19,7 +20,7 @@ func v(t tb, s string) any {
 	if s == "" {
 		return nil
 	}
-	x, err := toolgrade.ParseJSONString(s)
+	x, err := jsonvalue.ParseString(s)
 	if err != nil {
 		t.Fatalf("parse %s: %v", s, err)
 	}
@@ -172,14 +173,14 @@ func FuzzComparer(f *testing.F) {
 	f.Add(`{"q":"weather"}`, `{}`, `{"q":{"optional":true}}`)
 	modes := []match.Mode{match.Ignore, match.Exact, match.Contains, match.Within, match.Partial, match.Fuzzy}
 	f.Fuzz(func(t *testing.T, a, b, r string) {
-		va, err1 := toolgrade.ParseJSONString(a)
-		vb, err2 := toolgrade.ParseJSONString(b)
+		va, err1 := jsonvalue.ParseString(a)
+		vb, err2 := jsonvalue.ParseString(b)
 		if err1 != nil || err2 != nil {
 			return
 		}
 		var rs map[string]toolgrade.Rule
 		if r != "" {
-			vr, err := toolgrade.ParseJSONString(r)
+			vr, err := jsonvalue.ParseString(r)
 			if err != nil {
 				return
 			}

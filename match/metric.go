@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // Options configure [ToolCorrectness]. The JSON names are the keys of a
@@ -166,7 +167,7 @@ func (m *ToolCorrectness) PairScore(e, c *toolgrade.Call) float64 {
 		return 0
 	}
 	s := m.comparer(name).Score(e.Args, c.Args, e.Rules)
-	if s > 0 && m.opts.Output == "exact" && e.Output != nil && !toolgrade.Equal(e.Output, c.Output) {
+	if s > 0 && m.opts.Output == "exact" && e.Output != nil && !jsonvalue.Equal(e.Output, c.Output) {
 		return 0
 	}
 	return s
@@ -180,7 +181,7 @@ func (m *ToolCorrectness) diffs(e, c *toolgrade.Call) []toolgrade.ArgDiff {
 		return []toolgrade.ArgDiff{{Path: "args", Expected: e.ArgsRaw, Got: c.Args, Note: "expected arguments are not valid JSON"}}
 	}
 	d := m.comparer(m.name(e)).Diff(e.Args, c.Args, e.Rules)
-	if m.opts.Output == "exact" && e.Output != nil && !toolgrade.Equal(e.Output, c.Output) {
+	if m.opts.Output == "exact" && e.Output != nil && !jsonvalue.Equal(e.Output, c.Output) {
 		d = append(d, toolgrade.ArgDiff{Path: "output", Expected: e.Output, Got: c.Output})
 	}
 	return d
@@ -456,15 +457,15 @@ func appendDiffs(b []byte, diffs []toolgrade.ArgDiff) []byte {
 		switch d.Note {
 		case "missing":
 			b = append(b, " missing (expected "...)
-			b = toolgrade.AppendFormat(b, d.Expected)
+			b = jsonvalue.AppendFormat(b, d.Expected)
 		case "unexpected":
 			b = append(b, " not expected (got "...)
-			b = toolgrade.AppendFormat(b, d.Got)
+			b = jsonvalue.AppendFormat(b, d.Got)
 		case "":
 			b = append(b, " expected "...)
-			b = toolgrade.AppendFormat(b, d.Expected)
+			b = jsonvalue.AppendFormat(b, d.Expected)
 			b = append(b, ", got "...)
-			b = toolgrade.AppendFormat(b, d.Got)
+			b = jsonvalue.AppendFormat(b, d.Got)
 			continue
 		default: // a rule or a similarity: the expected value may not exist
 			b = append(b, ' ')
@@ -473,10 +474,10 @@ func appendDiffs(b []byte, diffs []toolgrade.ArgDiff) []byte {
 				b = append(b, " (got "...)
 			} else {
 				b = append(b, " (expected "...)
-				b = toolgrade.AppendFormat(b, d.Expected)
+				b = jsonvalue.AppendFormat(b, d.Expected)
 				b = append(b, ", got "...)
 			}
-			b = toolgrade.AppendFormat(b, d.Got)
+			b = jsonvalue.AppendFormat(b, d.Got)
 		}
 		b = append(b, ')')
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
 	"pgregory.net/rapid"
 )
@@ -131,10 +132,10 @@ func genCalls(label string) *rapid.Generator[[]toolgrade.Call] {
 		out := make([]toolgrade.Call, n)
 		for i := range out {
 			name := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, "name")
-			args := toolgrade.Object{}
+			args := jsonvalue.Object{}
 			for _, k := range []string{"x", "y"} {
 				if rapid.Bool().Draw(t, "has "+k) {
-					args = append(args, toolgrade.Member{Key: k, Value: toolgrade.MustValue(rapid.IntRange(0, 2).Draw(t, k))})
+					args = append(args, jsonvalue.Member{Key: k, Value: jsonvalue.MustFrom(rapid.IntRange(0, 2).Draw(t, k))})
 				}
 			}
 			out[i] = toolgrade.Call{Name: name, Args: args}
@@ -270,11 +271,11 @@ func Example() {
 	c := &toolgrade.Case{
 		ID: "weather-1",
 		Expected: []toolgrade.Call{
-			{Name: "get_weather", Args: toolgrade.MustValue(map[string]any{"city": "Paris"})},
-			{Name: "send_email", Args: toolgrade.MustValue(map[string]any{"to": "ana@example.com"})},
+			{Name: "get_weather", Args: jsonvalue.MustFrom(map[string]any{"city": "Paris"})},
+			{Name: "send_email", Args: jsonvalue.MustFrom(map[string]any{"to": "ana@example.com"})},
 		},
 		Called: []toolgrade.Call{
-			{Name: "get_weather", Args: toolgrade.MustValue(map[string]any{"city": "paris"})},
+			{Name: "get_weather", Args: jsonvalue.MustFrom(map[string]any{"city": "paris"})},
 		},
 	}
 	r := metric.Grade(context.Background(), c)
@@ -286,8 +287,8 @@ func Example() {
 }
 
 func ExampleComparer() {
-	expected := toolgrade.MustValue(map[string]any{"city": "Paris", "days": 3, "units": "metric"})
-	called := toolgrade.MustValue(map[string]any{"city": "Paris", "days": 3.0})
+	expected := jsonvalue.MustFrom(map[string]any{"city": "Paris", "days": 3, "units": "metric"})
+	called := jsonvalue.MustFrom(map[string]any{"city": "Paris", "days": 3.0})
 	rules := map[string]toolgrade.Rule{"units": {Optional: true}}
 	fmt.Println(match.Comparer{Mode: match.Exact}.Score(expected, called, nil))
 	fmt.Println(match.Comparer{Mode: match.Exact}.Score(expected, called, rules))

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
 	"github.com/toolgrade/toolgrade/report"
 )
@@ -16,7 +17,7 @@ func ExampleText() {
 	if err != nil {
 		panic(err)
 	}
-	paris := toolgrade.MustValue(map[string]any{"city": "Paris"})
+	paris := jsonvalue.MustFrom(map[string]any{"city": "Paris"})
 	cases := []*toolgrade.Case{
 		{ID: "right", Expected: []toolgrade.Call{{Name: "get_weather", Args: paris}}, Called: []toolgrade.Call{{Name: "get_weather", Args: paris}}},
 		{ID: "silent", Expected: []toolgrade.Call{{Name: "get_weather", Args: paris}}},

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // HTML returns a Writer of one self-contained HTML page: the metric and
@@ -259,13 +260,13 @@ func sides(r *toolgrade.Result) []htmlSide {
 }
 
 // argDiffs compares two calls' arguments key by key (values by meaning,
-// as [toolgrade.Equal] does), for calls a metric left unpaired and so
+// as [jsonvalue.Equal] does), for calls a metric left unpaired and so
 // did not compare itself.
 func argDiffs(e, c *toolgrade.Call) []htmlDiff {
-	eo, eok := e.Args.(toolgrade.Object)
-	co, cok := c.Args.(toolgrade.Object)
+	eo, eok := e.Args.(jsonvalue.Object)
+	co, cok := c.Args.(jsonvalue.Object)
 	if !eok || !cok {
-		if c.Invalid || e.Invalid || !toolgrade.Equal(e.Args, c.Args) {
+		if c.Invalid || e.Invalid || !jsonvalue.Equal(e.Args, c.Args) {
 			return []htmlDiff{{Path: "args", Expected: argText(e), Got: argText(c)}}
 		}
 		return nil
@@ -276,7 +277,7 @@ func argDiffs(e, c *toolgrade.Call) []htmlDiff {
 		switch {
 		case !ok:
 			diffs = append(diffs, htmlDiff{Path: m.Key, Expected: value(m.Value, htmlValue), Note: "missing"})
-		case !toolgrade.Equal(m.Value, got):
+		case !jsonvalue.Equal(m.Value, got):
 			diffs = append(diffs, htmlDiff{Path: m.Key, Expected: value(m.Value, htmlValue), Got: value(got, htmlValue)})
 		}
 	}
@@ -322,7 +323,7 @@ func callView(c *toolgrade.Call, diff map[string]bool) *htmlCall {
 	v := &htmlCall{Name: c.Name}
 	all := diff["*"]
 	switch args := c.Args.(type) {
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		for _, m := range args {
 			v.Lines = append(v.Lines, htmlLine{Text: m.Key + ": " + value(m.Value, htmlValue), Diff: all || diff[m.Key]})
 		}
@@ -341,7 +342,7 @@ func callView(c *toolgrade.Call, diff map[string]bool) *htmlCall {
 
 // value writes a value as compact JSON, shortened to n characters.
 func value(v any, n int) string {
-	return clipRunes(string(toolgrade.AppendJSON(nil, v)), n)
+	return clipRunes(string(jsonvalue.Append(nil, v)), n)
 }
 
 func (h *htmlReport) Finish(s *Stats) error {

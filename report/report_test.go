@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/report"
 )
 
@@ -26,7 +27,7 @@ type fataler interface {
 // calls decodes a JSON list of calls.
 func calls(t fataler, text string) []toolgrade.Call {
 	t.Helper()
-	v, err := toolgrade.ParseJSONString(text)
+	v, err := jsonvalue.ParseString(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func calls(t fataler, text string) []toolgrade.Call {
 
 func value(t fataler, text string) any {
 	t.Helper()
-	v, err := toolgrade.ParseJSONString(text)
+	v, err := jsonvalue.ParseString(text)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/runner"
 )
 
@@ -26,7 +27,7 @@ func Example() {
 	c := &toolgrade.Case{
 		ID:    "c1",
 		Input: "Weather in Paris?",
-		AvailableTools: toolgrade.MustValue([]any{map[string]any{
+		AvailableTools: jsonvalue.MustFrom([]any{map[string]any{
 			"name": "get_weather", "parameters": map[string]any{"type": "object"},
 		}}),
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // The kinds of processing error.
@@ -81,7 +82,7 @@ type Run struct {
 
 // A Step is one request and its response.
 type Step struct {
-	Request  toolgrade.Object // the request body
+	Request  jsonvalue.Object // the request body
 	Response any              // the response; nil when none came
 	Latency  time.Duration
 	Usage    toolgrade.Usage
@@ -142,16 +143,16 @@ func (r *Run) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		first = false
-		b = toolgrade.AppendJSONString(b, k)
+		b = jsonvalue.AppendString(b, k)
 		b = append(b, ':')
 	}
-	var raw, replaced toolgrade.Object
+	var raw, replaced jsonvalue.Object
 	if r.Case != nil {
 		raw = caseObject(r.Case)
 	}
 	if id, _ := raw.Get("id"); id == nil {
 		key("id")
-		b = toolgrade.AppendJSONString(b, r.ID)
+		b = jsonvalue.AppendString(b, r.ID)
 	}
 	for _, m := range raw {
 		if slices.Contains(replacedKeys, m.Key) {
@@ -162,7 +163,7 @@ func (r *Run) AppendJSON(b []byte) []byte {
 			continue
 		}
 		key(m.Key)
-		b = toolgrade.AppendJSON(b, m.Value)
+		b = jsonvalue.Append(b, m.Value)
 	}
 	if r.Case != nil {
 		key("tools_called")
@@ -171,10 +172,10 @@ func (r *Run) AppendJSON(b []byte) []byte {
 		if r.Text == "" {
 			b = append(b, "null"...)
 		} else {
-			b = toolgrade.AppendJSONString(b, r.Text)
+			b = jsonvalue.AppendString(b, r.Text)
 		}
 		key("trajectory")
-		b = toolgrade.AppendJSON(b, nonNil(r.Trajectory))
+		b = jsonvalue.Append(b, nonNil(r.Trajectory))
 	}
 	key("run")
 	return append(r.appendRun(b, replaced), '}')
@@ -182,12 +183,12 @@ func (r *Run) AppendJSON(b []byte) []byte {
 
 // caseObject is the case as read; a case built in code, which has none, is
 // written with its id, input, expected calls and output, and tools.
-func caseObject(c *toolgrade.Case) toolgrade.Object {
+func caseObject(c *toolgrade.Case) jsonvalue.Object {
 	if c.Raw != nil {
 		return c.Raw
 	}
-	o := toolgrade.Object{{Key: "id", Value: c.ID}}
-	for _, m := range []toolgrade.Member{
+	o := jsonvalue.Object{{Key: "id", Value: c.ID}}
+	for _, m := range []jsonvalue.Member{
 		{Key: "input", Value: c.Input},
 		{Key: "expected_output", Value: c.ExpectedOutput},
 		{Key: "available_tools", Value: c.AvailableTools},
@@ -198,8 +199,8 @@ func caseObject(c *toolgrade.Case) toolgrade.Object {
 		}
 	}
 	if c.Expected != nil {
-		calls, _ := toolgrade.ParseJSON(appendCalls(nil, c.Expected))
-		o = append(o, toolgrade.Member{Key: "expected_tools", Value: calls})
+		calls, _ := jsonvalue.Parse(appendCalls(nil, c.Expected))
+		o = append(o, jsonvalue.Member{Key: "expected_tools", Value: calls})
 	}
 	return o
 }
@@ -211,17 +212,17 @@ func nonNil(l []any) []any {
 	return l
 }
 
-func (r *Run) appendRun(b []byte, replaced toolgrade.Object) []byte {
+func (r *Run) appendRun(b []byte, replaced jsonvalue.Object) []byte {
 	b = append(b, `{"model":`...)
-	b = toolgrade.AppendJSONString(b, r.Model)
+	b = jsonvalue.AppendString(b, r.Model)
 	b = append(b, `,"protocol":`...)
 	if r.Protocol == "" {
 		b = append(b, `"native"`...)
 	} else {
-		b = toolgrade.AppendJSONString(b, r.Protocol)
+		b = jsonvalue.AppendString(b, r.Protocol)
 	}
 	b = append(b, `,"stop":`...)
-	b = toolgrade.AppendJSONString(b, r.Stop)
+	b = jsonvalue.AppendString(b, r.Stop)
 	b = append(b, `,"latency_ms":`...)
 	b = appendMillis(b, r.Latency)
 	b = append(b, `,"usage":`...)
@@ -232,9 +233,9 @@ func (r *Run) appendRun(b []byte, replaced toolgrade.Object) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"request":`...)
-		b = toolgrade.AppendJSON(b, st.Request)
+		b = jsonvalue.Append(b, st.Request)
 		b = append(b, `,"response":`...)
-		b = toolgrade.AppendJSON(b, st.Response)
+		b = jsonvalue.Append(b, st.Response)
 		b = append(b, `,"latency_ms":`...)
 		b = appendMillis(b, st.Latency)
 		b = append(b, `,"usage":`...)
@@ -243,7 +244,7 @@ func (r *Run) appendRun(b []byte, replaced toolgrade.Object) []byte {
 		b = appendCalls(b, st.Calls)
 		if st.Error != "" {
 			b = append(b, `,"error":`...)
-			b = toolgrade.AppendJSONString(b, st.Error)
+			b = jsonvalue.AppendString(b, st.Error)
 		}
 		b = append(b, '}')
 	}
@@ -253,11 +254,11 @@ func (r *Run) appendRun(b []byte, replaced toolgrade.Object) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"kind":`...)
-		b = toolgrade.AppendJSONString(b, p.Kind)
+		b = jsonvalue.AppendString(b, p.Kind)
 		b = append(b, `,"step":`...)
 		b = strconv.AppendInt(b, int64(p.Step), 10)
 		b = append(b, `,"message":`...)
-		b = toolgrade.AppendJSONString(b, p.Message)
+		b = jsonvalue.AppendString(b, p.Message)
 		b = append(b, '}')
 	}
 	b = append(b, ']')
@@ -267,17 +268,17 @@ func (r *Run) appendRun(b []byte, replaced toolgrade.Object) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = toolgrade.AppendJSONString(b, n)
+			b = jsonvalue.AppendString(b, n)
 		}
 		b = append(b, ']')
 	}
 	if r.Error != "" {
 		b = append(b, `,"error":`...)
-		b = toolgrade.AppendJSONString(b, r.Error)
+		b = jsonvalue.AppendString(b, r.Error)
 	}
 	if len(replaced) > 0 {
 		b = append(b, `,"replaced":`...)
-		b = toolgrade.AppendJSON(b, replaced)
+		b = jsonvalue.Append(b, replaced)
 	}
 	return append(b, '}')
 }
@@ -293,27 +294,27 @@ func appendCalls(b []byte, calls []toolgrade.Call) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"name":`...)
-		b = toolgrade.AppendJSONString(b, c.Name)
+		b = jsonvalue.AppendString(b, c.Name)
 		switch a := c.Args.(type) {
 		case nil:
 			if c.Invalid {
 				b = append(b, `,"args":`...)
-				b = toolgrade.AppendJSONString(b, c.ArgsRaw)
+				b = jsonvalue.AppendString(b, c.ArgsRaw)
 			}
 		case string:
 			b = append(b, `,"args":`...)
-			b = toolgrade.AppendJSONString(b, string(toolgrade.AppendJSONString(nil, a)))
+			b = jsonvalue.AppendString(b, string(jsonvalue.AppendString(nil, a)))
 		default:
 			b = append(b, `,"args":`...)
-			b = toolgrade.AppendJSON(b, a)
+			b = jsonvalue.Append(b, a)
 		}
 		if c.ID != "" {
 			b = append(b, `,"id":`...)
-			b = toolgrade.AppendJSONString(b, c.ID)
+			b = jsonvalue.AppendString(b, c.ID)
 		}
 		if c.Output != nil {
 			b = append(b, `,"output":`...)
-			b = toolgrade.AppendJSON(b, c.Output)
+			b = jsonvalue.Append(b, c.Output)
 		}
 		b = append(b, '}')
 	}
@@ -347,13 +348,13 @@ func appendMillis(b []byte, d time.Duration) []byte {
 // seconds.
 func (r *Run) AppendBFCL(b []byte) []byte {
 	b = append(b, `{"id":`...)
-	b = toolgrade.AppendJSONString(b, r.ID)
+	b = jsonvalue.AppendString(b, r.ID)
 	b = append(b, `,"result":`...)
 	switch {
 	case r.Error != "":
-		b = toolgrade.AppendJSONString(b, "Error during inference: "+r.Error)
+		b = jsonvalue.AppendString(b, "Error during inference: "+r.Error)
 	case len(r.Calls) == 0:
-		b = toolgrade.AppendJSONString(b, r.Text)
+		b = jsonvalue.AppendString(b, r.Text)
 	default:
 		b = append(b, '[')
 		for i, c := range r.Calls {
@@ -361,15 +362,15 @@ func (r *Run) AppendBFCL(b []byte) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, '{')
-			b = toolgrade.AppendJSONString(b, c.Name)
+			b = jsonvalue.AppendString(b, c.Name)
 			b = append(b, ':')
 			switch {
 			case c.Invalid:
-				b = toolgrade.AppendJSONString(b, c.ArgsRaw)
+				b = jsonvalue.AppendString(b, c.ArgsRaw)
 			case c.Args == nil:
 				b = append(b, "{}"...)
 			default:
-				b = toolgrade.AppendJSON(b, c.Args)
+				b = jsonvalue.Append(b, c.Args)
 			}
 			b = append(b, '}')
 		}

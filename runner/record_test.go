@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/runner"
 )
 
@@ -41,8 +42,8 @@ func runFile(t *testing.T) ([]*runner.Run, []byte) {
 	for _, c := range runFileCases {
 		lines = append(lines, c.line)
 		if c.replies != nil {
-			v, _ := toolgrade.ParseJSONString(c.line)
-			in, _ := v.(toolgrade.Object).Get("input")
+			v, _ := jsonvalue.ParseString(c.line)
+			in, _ := v.(jsonvalue.Object).Get("input")
 			script[in.(string)] = c.replies
 		}
 	}
@@ -139,7 +140,7 @@ func sameCalls(a, b []toolgrade.Call) bool {
 	for i := range a {
 		x, y := a[i], b[i]
 		if x.Name != y.Name || x.ID != y.ID || x.Invalid != y.Invalid || x.ArgsRaw != y.ArgsRaw ||
-			!toolgrade.Equal(x.Args, y.Args) || !toolgrade.Equal(x.Output, y.Output) {
+			!jsonvalue.Equal(x.Args, y.Args) || !jsonvalue.Equal(x.Output, y.Output) {
 			return false
 		}
 	}

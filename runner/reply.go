@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
 // A reply is what one Chat Completions response says.
 type reply struct {
 	body    any              // the response, in the value model
-	message toolgrade.Object // choices[0].message; nil when there is none
+	message jsonvalue.Object // choices[0].message; nil when there is none
 	text    string           // the message's text content
 	refusal string
 	calls   []toolgrade.Call // named as the model wrote them
@@ -29,14 +30,14 @@ type reply struct {
 // (see [trace.ParseToolCalls]). An error means the response is not a chat
 // completion, or its tool calls are malformed beyond reading.
 func readReply(data []byte, protocol string) (reply, error) {
-	v, err := toolgrade.ParseJSON(data)
+	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return reply{}, fmt.Errorf("the reply is not JSON: %w", err)
 	}
 	r := reply{body: v}
-	obj, ok := v.(toolgrade.Object)
+	obj, ok := v.(jsonvalue.Object)
 	if !ok {
-		return r, fmt.Errorf("the reply is %s, not a chat completion object", toolgrade.Kind(v))
+		return r, fmt.Errorf("the reply is %s, not a chat completion object", jsonvalue.Kind(v))
 	}
 	if u, ok := obj.Get("usage"); ok {
 		r.promptTokens = count(u, "prompt_tokens")
@@ -50,9 +51,9 @@ func readReply(data []byte, protocol string) (reply, error) {
 	if len(list) == 0 {
 		return r, nil
 	}
-	first, _ := list[0].(toolgrade.Object)
+	first, _ := list[0].(jsonvalue.Object)
 	m, _ := first.Get("message")
-	if r.message, ok = m.(toolgrade.Object); !ok {
+	if r.message, ok = m.(jsonvalue.Object); !ok {
 		return r, nil
 	}
 	content, _ := r.message.Get("content")
@@ -77,7 +78,7 @@ func readReply(data []byte, protocol string) (reply, error) {
 	return r, nil
 }
 
-func hasCalls(msg toolgrade.Object) bool {
+func hasCalls(msg jsonvalue.Object) bool {
 	tcs, _ := msg.Get("tool_calls")
 	fc, _ := msg.Get("function_call")
 	l, isList := tcs.([]any)
@@ -103,7 +104,7 @@ func contentText(content any) string {
 }
 
 func get(v any, key string) any {
-	if o, ok := v.(toolgrade.Object); ok {
+	if o, ok := v.(jsonvalue.Object); ok {
 		x, _ := o.Get(key)
 		return x
 	}
@@ -116,7 +117,7 @@ func count(v any, key string) int64 {
 	if !ok {
 		return 0
 	}
-	return int64(toolgrade.NumberFloat(n))
+	return int64(jsonvalue.NumberFloat(n))
 }
 
 // argsText writes a call's arguments as the JSON text a tool_calls entry
@@ -128,5 +129,5 @@ func argsText(c toolgrade.Call) string {
 	case c.Args == nil:
 		return "{}"
 	}
-	return string(toolgrade.AppendJSON(nil, c.Args))
+	return string(jsonvalue.Append(nil, c.Args))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/schema"
 )
 
@@ -20,7 +21,7 @@ func inputMessages(c *toolgrade.Case, bfcl bool) ([]any, error) {
 		q, _ := c.Raw.Get("question")
 		turns, ok := q.([]any)
 		if !ok || len(turns) == 0 {
-			return nil, &toolgrade.FieldError{Path: "question", Err: fmt.Errorf("want a list of turns, got %s", toolgrade.Kind(q))}
+			return nil, &toolgrade.FieldError{Path: "question", Err: fmt.Errorf("want a list of turns, got %s", jsonvalue.Kind(q))}
 		}
 		if len(turns) > 1 {
 			return nil, &toolgrade.FieldError{Path: "question", Err: fmt.Errorf("%d turns: BFCL's multi-turn entries need its executable functions; toolgrade run sends single-turn entries only", len(turns))}
@@ -56,18 +57,18 @@ func inputMessages(c *toolgrade.Case, bfcl bool) ([]any, error) {
 		for i, p := range in {
 			switch p := p.(type) {
 			case string:
-				parts[i] = toolgrade.Object{{Key: "type", Value: "text"}, {Key: "text", Value: p}}
-			case toolgrade.Object:
+				parts[i] = jsonvalue.Object{{Key: "type", Value: "text"}, {Key: "text", Value: p}}
+			case jsonvalue.Object:
 				if !p.Has("type") {
 					return nil, bad("element %d: want a chat message (with a role) or a content part (with a type)", i)
 				}
 				parts[i] = p
 			default:
-				return nil, bad("element %d: want a chat message or a content part, got %s", i, toolgrade.Kind(p))
+				return nil, bad("element %d: want a chat message or a content part, got %s", i, jsonvalue.Kind(p))
 			}
 		}
 		return []any{userMessage(parts)}, nil
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		switch {
 		case in.Has("messages"):
 			m, _ := in.Get("messages")
@@ -82,16 +83,16 @@ func inputMessages(c *toolgrade.Case, bfcl bool) ([]any, error) {
 		}
 		return nil, bad("want text, content parts or chat messages, got an object with keys %s", strings.Join(in.Keys(), ", "))
 	}
-	return nil, bad("want text, content parts or chat messages, got %s", toolgrade.Kind(in))
+	return nil, bad("want text, content parts or chat messages, got %s", jsonvalue.Kind(in))
 }
 
-func userMessage(content any) toolgrade.Object {
-	return toolgrade.Object{{Key: "role", Value: "user"}, {Key: "content", Value: content}}
+func userMessage(content any) jsonvalue.Object {
+	return jsonvalue.Object{{Key: "role", Value: "user"}, {Key: "content", Value: content}}
 }
 
 func allMessages(l []any) bool {
 	for _, e := range l {
-		if o, ok := e.(toolgrade.Object); !ok || !o.Has("role") {
+		if o, ok := e.(jsonvalue.Object); !ok || !o.Has("role") {
 			return false
 		}
 	}
@@ -162,16 +163,16 @@ func sanitize(name string) string {
 func functionTools(tools []toolgrade.Tool, names []string) []any {
 	out := make([]any, len(tools))
 	for i, t := range tools {
-		fn := toolgrade.Object{{Key: "name", Value: names[i]}}
+		fn := jsonvalue.Object{{Key: "name", Value: names[i]}}
 		if t.Description != "" {
-			fn = append(fn, toolgrade.Member{Key: "description", Value: t.Description})
+			fn = append(fn, jsonvalue.Member{Key: "description", Value: t.Description})
 		}
 		params := t.Parameters
 		if params == nil {
-			params = toolgrade.Object{{Key: "type", Value: "object"}, {Key: "properties", Value: toolgrade.Object{}}}
+			params = jsonvalue.Object{{Key: "type", Value: "object"}, {Key: "properties", Value: jsonvalue.Object{}}}
 		}
-		fn = append(fn, toolgrade.Member{Key: "parameters", Value: params})
-		out[i] = toolgrade.Object{{Key: "type", Value: "function"}, {Key: "function", Value: fn}}
+		fn = append(fn, jsonvalue.Member{Key: "parameters", Value: params})
+		out[i] = jsonvalue.Object{{Key: "type", Value: "function"}, {Key: "function", Value: fn}}
 	}
 	return out
 }
@@ -189,7 +190,7 @@ func toolPrompt(tools []toolgrade.Tool, protocol string) string {
 		if i > 0 {
 			defs = append(defs, '\n')
 		}
-		defs = toolgrade.AppendJSON(defs, t)
+		defs = jsonvalue.Append(defs, t)
 	}
 	var sb strings.Builder
 	sb.WriteString("You may call functions to help with the user's request. These functions are available, each described by a JSON Schema of its arguments:\n")
@@ -213,16 +214,16 @@ func toolPrompt(tools []toolgrade.Tool, protocol string) string {
 // message that already opens them (chat templates often allow one).
 func withSystem(msgs []any, prompt string) []any {
 	if len(msgs) > 0 {
-		if m, ok := msgs[0].(toolgrade.Object); ok {
+		if m, ok := msgs[0].(jsonvalue.Object); ok {
 			role, _ := m.Get("role")
 			content, _ := m.Get("content")
 			if text, isText := content.(string); (role == "system" || role == "developer") && isText {
-				joined := append(toolgrade.Object(nil), m...)
+				joined := append(jsonvalue.Object(nil), m...)
 				joined.Set("content", prompt+"\n\n"+text)
 				return append([]any{joined}, msgs[1:]...)
 			}
 		}
 	}
-	sys := toolgrade.Object{{Key: "role", Value: "system"}, {Key: "content", Value: prompt}}
+	sys := jsonvalue.Object{{Key: "role", Value: "system"}, {Key: "content", Value: prompt}}
 	return append([]any{sys}, msgs...)
 }

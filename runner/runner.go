@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -268,15 +269,15 @@ func (r *Runner) run(ctx context.Context, run *Run) {
 }
 
 // request builds the body of one request.
-func (cv *conversation) request(toolsField []any) toolgrade.Object {
+func (cv *conversation) request(toolsField []any) jsonvalue.Object {
 	o := cv.r.opts
-	req := toolgrade.Object{{Key: "model", Value: o.Model}, {Key: "messages", Value: cv.sent}}
+	req := jsonvalue.Object{{Key: "model", Value: o.Model}, {Key: "messages", Value: cv.sent}}
 	if toolsField != nil {
-		req = append(req, toolgrade.Member{Key: "tools", Value: toolsField})
+		req = append(req, jsonvalue.Member{Key: "tools", Value: toolsField})
 		switch o.ToolChoice {
 		case "":
 		case "auto", "none", "required":
-			req = append(req, toolgrade.Member{Key: "tool_choice", Value: o.ToolChoice})
+			req = append(req, jsonvalue.Member{Key: "tool_choice", Value: o.ToolChoice})
 		default:
 			name := o.ToolChoice
 			for sent, own := range cv.back {
@@ -284,21 +285,21 @@ func (cv *conversation) request(toolsField []any) toolgrade.Object {
 					name = sent
 				}
 			}
-			req = append(req, toolgrade.Member{Key: "tool_choice", Value: toolgrade.Object{
-				{Key: "type", Value: "function"}, {Key: "function", Value: toolgrade.Object{{Key: "name", Value: name}}}}})
+			req = append(req, jsonvalue.Member{Key: "tool_choice", Value: jsonvalue.Object{
+				{Key: "type", Value: "function"}, {Key: "function", Value: jsonvalue.Object{{Key: "name", Value: name}}}}})
 		}
 		if o.ParallelToolCalls != nil {
-			req = append(req, toolgrade.Member{Key: "parallel_tool_calls", Value: *o.ParallelToolCalls})
+			req = append(req, jsonvalue.Member{Key: "parallel_tool_calls", Value: *o.ParallelToolCalls})
 		}
 	}
 	if o.Temperature != nil {
-		req = append(req, toolgrade.Member{Key: "temperature", Value: toolgrade.MustValue(*o.Temperature)})
+		req = append(req, jsonvalue.Member{Key: "temperature", Value: jsonvalue.MustFrom(*o.Temperature)})
 	}
 	if o.MaxTokens > 0 {
-		req = append(req, toolgrade.Member{Key: "max_tokens", Value: toolgrade.MustValue(o.MaxTokens)})
+		req = append(req, jsonvalue.Member{Key: "max_tokens", Value: jsonvalue.MustFrom(o.MaxTokens)})
 	}
 	if o.Seed != nil {
-		req = append(req, toolgrade.Member{Key: "seed", Value: toolgrade.MustValue(*o.Seed)})
+		req = append(req, jsonvalue.Member{Key: "seed", Value: jsonvalue.MustFrom(*o.Seed)})
 	}
 	return req
 }
@@ -317,7 +318,7 @@ func (cv *conversation) step(ctx context.Context, n int, toolsField []any) ([]st
 	req := cv.request(toolsField)
 	st := Step{Request: req}
 	start := time.Now()
-	rep, err := cv.r.model.Complete(ctx, toolgrade.AppendJSON(nil, req))
+	rep, err := cv.r.model.Complete(ctx, jsonvalue.Append(nil, req))
 	st.Latency = time.Since(start)
 	run.Latency += st.Latency
 	if err != nil {
@@ -366,7 +367,7 @@ func (cv *conversation) step(ctx context.Context, n int, toolsField []any) ([]st
 	if !rp.parsed {
 		cv.sent = append(cv.sent, assistantMessage(rp, calls, true))
 	} else {
-		cv.sent = append(cv.sent, toolgrade.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: rp.text}})
+		cv.sent = append(cv.sent, jsonvalue.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: rp.text}})
 	}
 	return calls, true
 }
@@ -393,12 +394,12 @@ func (cv *conversation) check(n int, c toolgrade.Call) {
 // assistantMessage writes a reply as an assistant message: with the names
 // the model used, to send back, or with the case's names, for the
 // trajectory.
-func assistantMessage(rp reply, calls []stepCall, sentNames bool) toolgrade.Object {
+func assistantMessage(rp reply, calls []stepCall, sentNames bool) jsonvalue.Object {
 	var content any
 	if rp.text != "" {
 		content = rp.text
 	}
-	m := toolgrade.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: content}}
+	m := jsonvalue.Object{{Key: "role", Value: "assistant"}, {Key: "content", Value: content}}
 	if len(calls) == 0 {
 		return m
 	}
@@ -408,13 +409,13 @@ func assistantMessage(rp reply, calls []stepCall, sentNames bool) toolgrade.Obje
 		if sentNames {
 			name = sc.sent
 		}
-		tcs[i] = toolgrade.Object{
+		tcs[i] = jsonvalue.Object{
 			{Key: "id", Value: sc.call.ID},
 			{Key: "type", Value: "function"},
-			{Key: "function", Value: toolgrade.Object{{Key: "name", Value: name}, {Key: "arguments", Value: argsText(sc.call)}}},
+			{Key: "function", Value: jsonvalue.Object{{Key: "name", Value: name}, {Key: "arguments", Value: argsText(sc.call)}}},
 		}
 	}
-	return append(m, toolgrade.Member{Key: "tool_calls", Value: tcs})
+	return append(m, jsonvalue.Member{Key: "tool_calls", Value: tcs})
 }
 
 // feed answers the calls of step n with the case's recorded outputs.
@@ -448,21 +449,21 @@ func (cv *conversation) feed(n int, calls []stepCall) {
 		sb.WriteString("Function results:\n")
 	}
 	for i, sc := range calls {
-		entry := toolgrade.Object{{Key: "name", Value: sc.call.Name}, {Key: "content", Value: results[i]}}
+		entry := jsonvalue.Object{{Key: "name", Value: sc.call.Name}, {Key: "content", Value: results[i]}}
 		if cv.r.opts.Protocol == "hermes" {
 			sb.WriteString("<tool_response>\n")
-			sb.Write(toolgrade.AppendJSON(nil, entry))
+			sb.Write(jsonvalue.Append(nil, entry))
 			sb.WriteString("\n</tool_response>\n")
 		} else {
-			sb.Write(toolgrade.AppendJSON(nil, entry))
+			sb.Write(jsonvalue.Append(nil, entry))
 			sb.WriteByte('\n')
 		}
 	}
 	cv.sent = append(cv.sent, userMessage(strings.TrimSuffix(sb.String(), "\n")))
 }
 
-func toolMessage(id, content string) toolgrade.Object {
-	return toolgrade.Object{{Key: "role", Value: "tool"}, {Key: "tool_call_id", Value: id}, {Key: "content", Value: content}}
+func toolMessage(id, content string) jsonvalue.Object {
+	return jsonvalue.Object{{Key: "role", Value: "tool"}, {Key: "tool_call_id", Value: id}, {Key: "content", Value: content}}
 }
 
 // outputText is a tool output as message text: a string as it is, other
@@ -471,7 +472,7 @@ func outputText(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return string(toolgrade.AppendJSON(nil, v))
+	return string(jsonvalue.Append(nil, v))
 }
 
 // recorded holds the tool outputs a case records, in its expected calls
@@ -503,7 +504,7 @@ func (rc *recorded) take(c toolgrade.Call) (any, bool) {
 			if rc.used[i] || r.Name != c.Name {
 				continue
 			}
-			if sameArgs && (c.Invalid || !toolgrade.Equal(r.Args, c.Args)) {
+			if sameArgs && (c.Invalid || !jsonvalue.Equal(r.Args, c.Args)) {
 				continue
 			}
 			rc.used[i] = true

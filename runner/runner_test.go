@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/runner"
 )
 
@@ -41,22 +42,22 @@ func text(s string) string { return fmt.Sprintf(`{"role":"assistant","content":%
 type fake struct {
 	mu       sync.Mutex
 	script   map[string][]string
-	requests []toolgrade.Object
+	requests []jsonvalue.Object
 }
 
 func (f *fake) Complete(_ context.Context, body []byte) (*runner.Reply, error) {
-	v, err := toolgrade.ParseJSON(body)
+	v, err := jsonvalue.Parse(body)
 	if err != nil {
 		return nil, fmt.Errorf("request is not JSON: %v", err)
 	}
-	req := v.(toolgrade.Object)
+	req := v.(jsonvalue.Object)
 	f.mu.Lock()
 	f.requests = append(f.requests, req)
 	f.mu.Unlock()
 	msgs, _ := req.Get("messages")
 	user, step := "", 0
 	for _, m := range msgs.([]any) {
-		mo := m.(toolgrade.Object)
+		mo := m.(jsonvalue.Object)
 		role, _ := mo.Get("role")
 		content, _ := mo.Get("content")
 		switch {
@@ -77,7 +78,7 @@ func (f *fake) Complete(_ context.Context, body []byte) (*runner.Reply, error) {
 	return &runner.Reply{Body: []byte(rep)}, nil
 }
 
-func (f *fake) sent() []toolgrade.Object {
+func (f *fake) sent() []jsonvalue.Object {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.requests)
@@ -85,7 +86,7 @@ func (f *fake) sent() []toolgrade.Object {
 
 func mustCase(t *testing.T, js string) *toolgrade.Case {
 	t.Helper()
-	v, err := toolgrade.ParseJSONString(js)
+	v, err := jsonvalue.ParseString(js)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,8 +339,8 @@ func TestRequests(t *testing.T) {
 			f := &fake{}
 			tt.opts.Model = "m"
 			r, err := runner.New(runner.ModelFunc(func(ctx context.Context, b []byte) (*runner.Reply, error) {
-				v, _ := toolgrade.ParseJSON(b)
-				f.requests = append(f.requests, v.(toolgrade.Object))
+				v, _ := jsonvalue.Parse(b)
+				f.requests = append(f.requests, v.(jsonvalue.Object))
 				return &runner.Reply{Body: []byte(completion(text("ok")))}, nil
 			}), tt.opts)
 			if err != nil {
@@ -355,11 +356,11 @@ func TestRequests(t *testing.T) {
 				got, ok := at(req, path)
 				switch {
 				case want == "-" && ok:
-					t.Errorf("%s sent: %s", path, toolgrade.AppendJSON(nil, got))
+					t.Errorf("%s sent: %s", path, jsonvalue.Append(nil, got))
 				case want != "-" && !ok:
 					t.Errorf("%s not sent", path)
-				case want != "-" && string(toolgrade.AppendJSON(nil, got)) != want:
-					t.Errorf("%s = %s, want %s", path, toolgrade.AppendJSON(nil, got), want)
+				case want != "-" && string(jsonvalue.Append(nil, got)) != want:
+					t.Errorf("%s = %s, want %s", path, jsonvalue.Append(nil, got), want)
 				}
 			}
 			if tt.opts.Protocol != "" {
@@ -378,7 +379,7 @@ func TestRequests(t *testing.T) {
 func at(v any, path string) (any, bool) {
 	for _, k := range strings.Split(path, ".") {
 		switch x := v.(type) {
-		case toolgrade.Object:
+		case jsonvalue.Object:
 			var ok bool
 			if v, ok = x.Get(k); !ok {
 				return nil, false
@@ -426,7 +427,7 @@ func TestMultiTurn(t *testing.T) {
 		calls    []string // with outputs
 		stop     string
 		notes    int
-		fedBack  func(t *testing.T, second toolgrade.Object)
+		fedBack  func(t *testing.T, second jsonvalue.Object)
 	}{
 		{
 			name: "native",
@@ -437,13 +438,13 @@ func TestMultiTurn(t *testing.T) {
 			},
 			calls: []string{`get_weather({"city":"Rome"}) -> "sun"`, `get_weather({"city":"Paris"}) -> {"sky":"rain"}`, `get_time({}) -> "09:00"`},
 			stop:  runner.StopAnswered,
-			fedBack: func(t *testing.T, second toolgrade.Object) {
+			fedBack: func(t *testing.T, second jsonvalue.Object) {
 				msgs, _ := second.Get("messages")
 				want := `[{"role":"user","content":"Plan my trip"},` +
 					`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Rome\"}"}},{"id":"call_2","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},` +
 					`{"role":"tool","tool_call_id":"call_1","content":"sun"},` +
 					`{"role":"tool","tool_call_id":"call_2","content":"{\"sky\":\"rain\"}"}]`
-				if got := string(toolgrade.AppendJSON(nil, msgs)); got != want {
+				if got := string(jsonvalue.Append(nil, msgs)); got != want {
 					t.Errorf("second request's messages\n got %s\nwant %s", got, want)
 				}
 			},
@@ -465,14 +466,14 @@ func TestMultiTurn(t *testing.T) {
 			},
 			calls: []string{`get_time({}) -> "09:00"`},
 			stop:  runner.StopAnswered,
-			fedBack: func(t *testing.T, second toolgrade.Object) {
+			fedBack: func(t *testing.T, second jsonvalue.Object) {
 				last, _ := at(second, "messages.3")
 				want := `{"role":"user","content":"<tool_response>\n{\"name\":\"get_time\",\"content\":\"09:00\"}\n</tool_response>"}`
-				if got := string(toolgrade.AppendJSON(nil, last)); got != want {
+				if got := string(jsonvalue.Append(nil, last)); got != want {
 					t.Errorf("fed back %s, want %s", got, want)
 				}
 				prev, _ := at(second, "messages.2")
-				if got := string(toolgrade.AppendJSON(nil, prev)); got != `{"role":"assistant","content":"<tool_call>{\"name\": \"get_time\", \"arguments\": {}}</tool_call>"}` {
+				if got := string(jsonvalue.Append(nil, prev)); got != `{"role":"assistant","content":"<tool_call>{\"name\": \"get_time\", \"arguments\": {}}</tool_call>"}` {
 					t.Errorf("assistant turn resent as %s, want its text", got)
 				}
 			},
@@ -487,7 +488,7 @@ func TestMultiTurn(t *testing.T) {
 			for _, c := range run.Calls {
 				s := c.String()
 				if c.Output != nil {
-					s += " -> " + string(toolgrade.AppendJSON(nil, c.Output))
+					s += " -> " + string(jsonvalue.Append(nil, c.Output))
 				}
 				got = append(got, s)
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // Tool definitions are written in several dialects of JSON Schema. normalize
@@ -63,11 +64,11 @@ var (
 // normalize returns s in standard JSON Schema (see typeNames). It does not
 // modify s. Errors are *toolgrade.FieldError values naming the keyword.
 func normalize(s any) (any, error) {
-	obj, ok := s.(toolgrade.Object)
+	obj, ok := s.(jsonvalue.Object)
 	if !ok {
 		return s, nil // true, false, or not a schema: the validator says so
 	}
-	out := make(toolgrade.Object, 0, len(obj))
+	out := make(jsonvalue.Object, 0, len(obj))
 	nullable := false
 	for _, m := range obj {
 		v := m.Value
@@ -84,8 +85,8 @@ func normalize(s any) (any, error) {
 				continue // folded into type below
 			}
 		case schemaMapKeywords[m.Key]:
-			if o, ok := v.(toolgrade.Object); ok {
-				no := make(toolgrade.Object, len(o))
+			if o, ok := v.(jsonvalue.Object); ok {
+				no := make(jsonvalue.Object, len(o))
 				for i, pm := range o {
 					if no[i].Value, err = normalize(pm.Value); err != nil {
 						err = toolgrade.InField(pm.Key, err)
@@ -111,7 +112,7 @@ func normalize(s any) (any, error) {
 		if err != nil {
 			return nil, toolgrade.InField(m.Key, err)
 		}
-		out = append(out, toolgrade.Member{Key: m.Key, Value: v})
+		out = append(out, jsonvalue.Member{Key: m.Key, Value: v})
 	}
 	if nullable {
 		out = withNull(out)
@@ -139,7 +140,7 @@ func normalizeType(v any) (out any, drop bool, err error) {
 		for i, e := range v {
 			s, ok := e.(string)
 			if !ok {
-				return nil, false, &toolgrade.FieldError{Path: fmt.Sprintf("[%d]", i), Err: fmt.Errorf("want a type name, got %s", toolgrade.Kind(e))}
+				return nil, false, &toolgrade.FieldError{Path: fmt.Sprintf("[%d]", i), Err: fmt.Errorf("want a type name, got %s", jsonvalue.Kind(e))}
 			}
 			t, ok := standardType(s)
 			if !ok {
@@ -152,12 +153,12 @@ func normalizeType(v any) (out any, drop bool, err error) {
 		}
 		return names, false, nil
 	}
-	return nil, false, fmt.Errorf("want a type name or a list of them, got %s", toolgrade.Kind(v))
+	return nil, false, fmt.Errorf("want a type name or a list of them, got %s", jsonvalue.Kind(v))
 }
 
 // withNull adds "null" to the schema's type (OpenAPI's nullable). A schema
 // without a type already accepts null.
-func withNull(s toolgrade.Object) toolgrade.Object {
+func withNull(s jsonvalue.Object) jsonvalue.Object {
 	for i, m := range s {
 		if m.Key != "type" {
 			continue
@@ -184,7 +185,7 @@ func withNull(s toolgrade.Object) toolgrade.Object {
 // "Optional[str]") into a JSON Schema type. optional reports a marker that
 // the parameter may be left out. Types it cannot read constrain nothing:
 // these strings are prose as much as types.
-func pythonType(text string) (s toolgrade.Object, optional bool) {
+func pythonType(text string) (s jsonvalue.Object, optional bool) {
 	t := strings.TrimSpace(text)
 	for {
 		lower := strings.ToLower(t)
@@ -208,12 +209,12 @@ func pythonType(text string) (s toolgrade.Object, optional bool) {
 	if !ok || std == "" {
 		return nil, optional
 	}
-	s = toolgrade.Object{{Key: "type", Value: std}}
+	s = jsonvalue.Object{{Key: "type", Value: std}}
 	if generic && std == "array" && strings.HasSuffix(inner, "]") {
 		inner = strings.TrimSuffix(inner, "]")
 		if !strings.Contains(inner, ",") { // List[int], not Tuple[int, str]
 			if items, _ := pythonType(inner); items != nil {
-				s = append(s, toolgrade.Member{Key: "items", Value: items})
+				s = append(s, jsonvalue.Member{Key: "items", Value: items})
 			}
 		}
 	}

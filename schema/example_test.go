@@ -5,13 +5,14 @@ import (
 	"fmt"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/schema"
 )
 
 // Check an agent's calls against an MCP server's tools/list response, with
 // no expected calls.
 func Example() {
-	dump, _ := toolgrade.ParseJSONString(`{"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+	dump, _ := jsonvalue.ParseString(`{"jsonrpc": "2.0", "id": 1, "result": {"tools": [
 		{"name": "get_weather", "description": "Current weather for a city",
 		 "inputSchema": {"type": "object", "properties": {
 		   "location": {"type": "string"},
@@ -23,7 +24,7 @@ func Example() {
 	}
 	metric, _ := schema.New(schema.Options{Tools: tools})
 
-	args := func(s string) any { v, _ := toolgrade.ParseJSONString(s); return v }
+	args := func(s string) any { v, _ := jsonvalue.ParseString(s); return v }
 	c := &toolgrade.Case{Called: []toolgrade.Call{
 		{Name: "get_weather", Args: args(`{"location": "Paris"}`)},
 		{Name: "get_weather", Args: args(`{"units": "kelvin"}`)},
@@ -38,8 +39,8 @@ func Example() {
 }
 
 func ExampleValidate() {
-	s, _ := toolgrade.ParseJSONString(`{"type": "object", "properties": {"days": {"type": "integer", "maximum": 14}}, "additionalProperties": false}`)
-	args, _ := toolgrade.ParseJSONString(`{"days": 30, "city": "Oslo"}`)
+	s, _ := jsonvalue.ParseString(`{"type": "object", "properties": {"days": {"type": "integer", "maximum": 14}}, "additionalProperties": false}`)
+	args, _ := jsonvalue.ParseString(`{"days": 30, "city": "Oslo"}`)
 	violations, err := schema.Validate(s, args)
 	if err != nil {
 		panic(err)
@@ -54,13 +55,13 @@ func ExampleValidate() {
 
 func ExampleParse() {
 	// A Gemini tool declaration, with OpenAPI's upper-case types.
-	v, _ := toolgrade.ParseJSONString(`[{"functionDeclarations": [{"name": "find_flights",
+	v, _ := jsonvalue.ParseString(`[{"functionDeclarations": [{"name": "find_flights",
 		"parameters": {"type": "OBJECT", "properties": {"from": {"type": "STRING"}, "max_stops": {"type": "INTEGER", "nullable": true}}}}]}]`)
 	tools, err := schema.Parse(v)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(tools[0].Name, string(toolgrade.AppendJSON(nil, tools[0].Parameters)))
+	fmt.Println(tools[0].Name, string(jsonvalue.Append(nil, tools[0].Parameters)))
 	// Output:
 	// find_flights {"type":"object","properties":{"from":{"type":"string"},"max_stops":{"type":["integer","null"]}}}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // Options configure the schema metric ([New]). The JSON names are the keys
@@ -138,7 +139,7 @@ func Check(tools []toolgrade.Tool, calls []toolgrade.Call) ([]CallCheck, error) 
 		case t.Parameters != nil:
 			args := c.Args
 			if args == nil {
-				args = toolgrade.Object{}
+				args = jsonvalue.Object{}
 			}
 			vs, err := Validate(t.Parameters, args)
 			if err != nil {

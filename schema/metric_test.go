@@ -9,6 +9,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/schema"
 )
 
@@ -141,7 +142,7 @@ func TestMetricComponents(t *testing.T) {
 // run's tools and options spelled as in a config file.
 func TestMetricFromConfig(t *testing.T) {
 	run, _ := schema.Parse(mustJSON(t, weatherTools))
-	entry := mustJSON(t, `{"metric": "schema", "threshold": 0.5, "weights": {"execution_success": 1}}`).(toolgrade.Object)
+	entry := mustJSON(t, `{"metric": "schema", "threshold": 0.5, "weights": {"execution_success": 1}}`).(jsonvalue.Object)
 	m, err := config.Metric(entry, &config.Env{Tools: run})
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +155,7 @@ func TestMetricFromConfig(t *testing.T) {
 		t.Errorf("%+v", r)
 	}
 	for _, bad := range []string{`{"metric": "schema", "weights": {"response_quality": 1}}`, `{"metric": "schema", "strict": true}`, `{"metric": "schema", "profile": "bfcl"}`} {
-		if _, err := config.Metric(mustJSON(t, bad).(toolgrade.Object), nil); err == nil {
+		if _, err := config.Metric(mustJSON(t, bad).(jsonvalue.Object), nil); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}
@@ -162,7 +163,7 @@ func TestMetricFromConfig(t *testing.T) {
 
 func BenchmarkMetric(b *testing.B) {
 	m, _ := schema.New(schema.Options{})
-	v, _ := toolgrade.ParseJSONString(`{"tools_called": [{"name": "get_weather", "args": {"city": "Paris", "unit": "k"}}, {"name": "get_time", "args": {"tz": "UTC"}}], "available_tools": {"tools": ` + weatherTools + `}}`)
+	v, _ := jsonvalue.ParseString(`{"tools_called": [{"name": "get_weather", "args": {"city": "Paris", "unit": "k"}}, {"name": "get_time", "args": {"tz": "UTC"}}], "available_tools": {"tools": ` + weatherTools + `}}`)
 	c, err := dataset.DecodeCase(v)
 	if err != nil {
 		b.Fatal(err)

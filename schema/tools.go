@@ -41,6 +41,7 @@ import (
 	"strconv"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // Parse reads tool definitions given in any of the shapes listed in the
@@ -73,7 +74,7 @@ func ReadFile(path string) ([]toolgrade.Tool, error) {
 
 // parseText reads one JSON value, or values one per line.
 func parseText(data []byte) ([]toolgrade.Tool, error) {
-	v, err := toolgrade.ParseJSON(data)
+	v, err := jsonvalue.Parse(data)
 	if err == nil {
 		return Parse(v)
 	}
@@ -87,7 +88,7 @@ func parseText(data []byte) ([]toolgrade.Tool, error) {
 		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
-		v, lerr := toolgrade.ParseJSON(text)
+		v, lerr := jsonvalue.Parse(text)
 		if lerr != nil {
 			if line == 1 {
 				return nil, err // the whole text was meant as one value
@@ -114,7 +115,7 @@ func collect(v any, tools *[]toolgrade.Tool) error {
 	case nil:
 		return nil
 	case string:
-		parsed, err := toolgrade.ParseJSONString(v)
+		parsed, err := jsonvalue.ParseString(v)
 		if err != nil {
 			return fmt.Errorf("want tool definitions, got a string that is not JSON: %w", err)
 		}
@@ -129,11 +130,11 @@ func collect(v any, tools *[]toolgrade.Tool) error {
 			}
 		}
 		return nil
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		if v.Has("jsonrpc") {
 			// A JSON-RPC message: only a response carrying tools counts.
 			if r, ok := v.Get("result"); ok {
-				if ro, ok := r.(toolgrade.Object); ok && ro.Has("tools") {
+				if ro, ok := r.(jsonvalue.Object); ok && ro.Has("tools") {
 					return toolgrade.InField("result", collect(ro, tools))
 				}
 			}
@@ -156,12 +157,12 @@ func collect(v any, tools *[]toolgrade.Tool) error {
 		*tools = append(*tools, t)
 		return nil
 	}
-	return fmt.Errorf("want a tool definition (an object), got %s", toolgrade.Kind(v))
+	return fmt.Errorf("want a tool definition (an object), got %s", jsonvalue.Kind(v))
 }
 
 // builtin reports a provider's built-in tool, which has no name and no
 // schema: OpenAI's {"type": "web_search"}, Gemini's {"googleSearch": {}}.
-func builtin(v toolgrade.Object) bool {
+func builtin(v jsonvalue.Object) bool {
 	if t, ok := v.Get("type"); ok && t != "function" && !v.Has("function") {
 		// A type that names a JSON Schema type is a schema given where
 		// a tool belongs, not a built-in tool: that is an error.
@@ -178,17 +179,17 @@ func builtin(v toolgrade.Object) bool {
 }
 
 // parseTool reads one tool definition.
-func parseTool(obj toolgrade.Object) (toolgrade.Tool, error) {
+func parseTool(obj jsonvalue.Object) (toolgrade.Tool, error) {
 	if spec, ok := obj.Get("toolSpec"); ok { // Bedrock
-		so, ok := spec.(toolgrade.Object)
+		so, ok := spec.(jsonvalue.Object)
 		if !ok {
-			return toolgrade.Tool{}, &toolgrade.FieldError{Path: "toolSpec", Err: fmt.Errorf("want an object, got %s", toolgrade.Kind(spec))}
+			return toolgrade.Tool{}, &toolgrade.FieldError{Path: "toolSpec", Err: fmt.Errorf("want an object, got %s", jsonvalue.Kind(spec))}
 		}
 		t, err := parseTool(so)
 		return t, toolgrade.InField("toolSpec", err)
 	}
 	if fn, ok := obj.Get("function"); ok { // OpenAI Chat Completions
-		if fo, ok := fn.(toolgrade.Object); ok {
+		if fo, ok := fn.(jsonvalue.Object); ok {
 			t, err := parseTool(fo)
 			return t, toolgrade.InField("function", err)
 		}
@@ -199,11 +200,11 @@ func parseTool(obj toolgrade.Object) (toolgrade.Tool, error) {
 		return t, &toolgrade.FieldError{Path: "name", Err: errors.New("missing (a tool needs a name)")}
 	}
 	if t.Name, ok = name.(string); !ok || t.Name == "" {
-		return t, &toolgrade.FieldError{Path: "name", Err: fmt.Errorf("want a non-empty string, got %s", toolgrade.Format(name))}
+		return t, &toolgrade.FieldError{Path: "name", Err: fmt.Errorf("want a non-empty string, got %s", jsonvalue.Format(name))}
 	}
 	if d, ok := obj.Get("description"); ok && d != nil {
 		if t.Description, ok = d.(string); !ok {
-			return t, &toolgrade.FieldError{Path: "description", Err: fmt.Errorf("want a string, got %s", toolgrade.Kind(d))}
+			return t, &toolgrade.FieldError{Path: "description", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(d))}
 		}
 	}
 	var err error
@@ -211,7 +212,7 @@ func parseTool(obj toolgrade.Object) (toolgrade.Tool, error) {
 	case "":
 	case "inputSchema":
 		// Bedrock nests the schema one level down, under "json".
-		if po, ok := params.(toolgrade.Object); ok && len(po) == 1 && po[0].Key == "json" {
+		if po, ok := params.(jsonvalue.Object); ok && len(po) == 1 && po[0].Key == "json" {
 			params, key = po[0].Value, "inputSchema.json"
 		}
 		t.Parameters, err = schemaValue(params)
@@ -234,7 +235,7 @@ func parseTool(obj toolgrade.Object) (toolgrade.Tool, error) {
 	return t, nil
 }
 
-func firstOf(obj toolgrade.Object, keys ...string) (string, any) {
+func firstOf(obj jsonvalue.Object, keys ...string) (string, any) {
 	for _, k := range keys {
 		if v, ok := obj.Get(k); ok && v != nil {
 			return k, v
@@ -247,24 +248,24 @@ func firstOf(obj toolgrade.Object, keys ...string) (string, any) {
 // dialect.
 func schemaValue(v any) (any, error) {
 	if s, ok := v.(string); ok {
-		parsed, err := toolgrade.ParseJSONString(s)
+		parsed, err := jsonvalue.ParseString(s)
 		if err != nil {
 			return nil, fmt.Errorf("want a JSON Schema, got a string that is not JSON: %w", err)
 		}
 		v = parsed
 	}
 	switch v.(type) {
-	case toolgrade.Object, bool:
+	case jsonvalue.Object, bool:
 		return normalize(v)
 	}
-	return nil, fmt.Errorf("want a JSON Schema (an object), got %s", toolgrade.Kind(v))
+	return nil, fmt.Errorf("want a JSON Schema (an object), got %s", jsonvalue.Kind(v))
 }
 
 // parameters reads a "parameters" field: a JSON Schema in any dialect,
 // DeepFabric's list of parameters, or xLAM's flat map of parameters.
 func parameters(v any) (any, error) {
 	if s, ok := v.(string); ok {
-		parsed, err := toolgrade.ParseJSONString(s)
+		parsed, err := jsonvalue.ParseString(s)
 		if err != nil {
 			return nil, fmt.Errorf("want parameters, got a string that is not JSON: %w", err)
 		}
@@ -273,7 +274,7 @@ func parameters(v any) (any, error) {
 	switch v := v.(type) {
 	case []any:
 		return parameterList(v)
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		if flatParameters(v) {
 			return parameterMap(v), nil
 		}
@@ -284,19 +285,19 @@ func parameters(v any) (any, error) {
 // parameterList reads DeepFabric's converted form: [{"name", "type",
 // "description", "required", "default"}], where a default of "" means none.
 func parameterList(list []any) (any, error) {
-	props := toolgrade.Object{}
+	props := jsonvalue.Object{}
 	var required []any
 	for i, e := range list {
-		p, ok := e.(toolgrade.Object)
+		p, ok := e.(jsonvalue.Object)
 		if !ok {
-			return nil, &toolgrade.FieldError{Path: fmt.Sprintf("[%d]", i), Err: fmt.Errorf("want a parameter object, got %s", toolgrade.Kind(e))}
+			return nil, &toolgrade.FieldError{Path: fmt.Sprintf("[%d]", i), Err: fmt.Errorf("want a parameter object, got %s", jsonvalue.Kind(e))}
 		}
 		name, ok := p.Get("name")
 		ns, isString := name.(string)
 		if !ok || !isString {
-			return nil, &toolgrade.FieldError{Path: fmt.Sprintf("[%d].name", i), Err: fmt.Errorf("want a string, got %s", toolgrade.Kind(name))}
+			return nil, &toolgrade.FieldError{Path: fmt.Sprintf("[%d].name", i), Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(name))}
 		}
-		prop := toolgrade.Object{}
+		prop := jsonvalue.Object{}
 		if t, ok := p.Get("type"); ok {
 			if ts, ok := t.(string); ok {
 				if s, _ := pythonType(ts); s != nil {
@@ -305,10 +306,10 @@ func parameterList(list []any) (any, error) {
 			}
 		}
 		if d, ok := p.Get("description"); ok && d != nil && d != "" {
-			prop = append(prop, toolgrade.Member{Key: "description", Value: d})
+			prop = append(prop, jsonvalue.Member{Key: "description", Value: d})
 		}
 		if d, ok := p.Get("default"); ok && d != nil && d != "" {
-			prop = append(prop, toolgrade.Member{Key: "default", Value: d})
+			prop = append(prop, jsonvalue.Member{Key: "default", Value: d})
 		}
 		props.Set(ns, prop)
 		if r, _ := p.Get("required"); r == true {
@@ -322,10 +323,10 @@ func parameterList(list []any) (any, error) {
 // object with a string type. A JSON Schema can look the same only when all
 // its keys are keywords whose value is a schema ({"items": {"type":
 // "string"}}), so at least one other key is required.
-func flatParameters(v toolgrade.Object) bool {
+func flatParameters(v jsonvalue.Object) bool {
 	paramKey := false
 	for _, m := range v {
-		p, ok := m.Value.(toolgrade.Object)
+		p, ok := m.Value.(jsonvalue.Object)
 		if !ok {
 			return false
 		}
@@ -352,11 +353,11 @@ var schemaValuedKeywords = map[string]bool{
 
 // parameterMap reads xLAM's flat map. A parameter is optional when its type
 // says so ("str, optional") or it has a default.
-func parameterMap(v toolgrade.Object) any {
-	props := make(toolgrade.Object, 0, len(v))
+func parameterMap(v jsonvalue.Object) any {
+	props := make(jsonvalue.Object, 0, len(v))
 	var required []any
 	for _, m := range v {
-		p := m.Value.(toolgrade.Object)
+		p := m.Value.(jsonvalue.Object)
 		t, _ := p.Get("type")
 		prop, optional := pythonType(t.(string))
 		for _, pm := range p {
@@ -365,9 +366,9 @@ func parameterMap(v toolgrade.Object) any {
 			}
 		}
 		if prop == nil {
-			prop = toolgrade.Object{}
+			prop = jsonvalue.Object{}
 		}
-		props = append(props, toolgrade.Member{Key: m.Key, Value: prop})
+		props = append(props, jsonvalue.Member{Key: m.Key, Value: prop})
 		if !optional && !p.Has("default") {
 			required = append(required, m.Key)
 		}
@@ -375,10 +376,10 @@ func parameterMap(v toolgrade.Object) any {
 	return objectSchema(props, required)
 }
 
-func objectSchema(props toolgrade.Object, required []any) toolgrade.Object {
-	s := toolgrade.Object{{Key: "type", Value: "object"}, {Key: "properties", Value: props}}
+func objectSchema(props jsonvalue.Object, required []any) jsonvalue.Object {
+	s := jsonvalue.Object{{Key: "type", Value: "object"}, {Key: "properties", Value: props}}
 	if len(required) > 0 {
-		s = append(s, toolgrade.Member{Key: "required", Value: required})
+		s = append(s, jsonvalue.Member{Key: "required", Value: required})
 	}
 	return s
 }

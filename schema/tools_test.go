@@ -9,12 +9,13 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/internal/shared"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/schema"
 )
 
 func mustJSON(t testing.TB, s string) any {
 	t.Helper()
-	v, err := toolgrade.ParseJSONString(s)
+	v, err := jsonvalue.ParseString(s)
 	if err != nil {
 		t.Fatalf("%v in %s", err, s)
 	}
@@ -67,8 +68,8 @@ func TestParseShapesRoundTrip(t *testing.T) {
 			if got.Name != want.Name || got.Description != want.Description {
 				t.Errorf("name %q, description %q", got.Name, got.Description)
 			}
-			if !toolgrade.Equal(got.Parameters, want.Parameters) {
-				t.Errorf("parameters\n got %s\nwant %s", toolgrade.AppendJSON(nil, got.Parameters), toolgrade.AppendJSON(nil, want.Parameters))
+			if !jsonvalue.Equal(got.Parameters, want.Parameters) {
+				t.Errorf("parameters\n got %s\nwant %s", jsonvalue.Append(nil, got.Parameters), jsonvalue.Append(nil, want.Parameters))
 			}
 		})
 	}
@@ -110,8 +111,8 @@ func TestParseDialects(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := mustJSON(t, tt.want); !toolgrade.Equal(tools[0].Parameters, want) {
-				t.Errorf("got  %s\nwant %s", toolgrade.AppendJSON(nil, tools[0].Parameters), toolgrade.AppendJSON(nil, want))
+			if want := mustJSON(t, tt.want); !jsonvalue.Equal(tools[0].Parameters, want) {
+				t.Errorf("got  %s\nwant %s", jsonvalue.Append(nil, tools[0].Parameters), jsonvalue.Append(nil, want))
 			}
 		})
 	}
@@ -122,8 +123,8 @@ func TestParseOutputSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := mustJSON(t, `{"type": "object", "properties": {"t": {"type": "number"}}}`); !toolgrade.Equal(tools[0].OutputSchema, want) {
-		t.Errorf("output schema %s", toolgrade.AppendJSON(nil, tools[0].OutputSchema))
+	if want := mustJSON(t, `{"type": "object", "properties": {"t": {"type": "number"}}}`); !jsonvalue.Equal(tools[0].OutputSchema, want) {
+		t.Errorf("output schema %s", jsonvalue.Append(nil, tools[0].OutputSchema))
 	}
 }
 
@@ -228,7 +229,7 @@ func TestBFCLFunctionDocsParse(t *testing.T) {
 		line := 0
 		for sc.Scan() {
 			line++
-			entry := mustJSON(t, sc.Text()).(toolgrade.Object)
+			entry := mustJSON(t, sc.Text()).(jsonvalue.Object)
 			docs, _ := entry.Get("function")
 			tools, err := schema.Parse(docs)
 			if err != nil {
@@ -236,7 +237,7 @@ func TestBFCLFunctionDocsParse(t *testing.T) {
 				continue
 			}
 			for _, tool := range tools {
-				if _, err := schema.Validate(tool.Parameters, toolgrade.Object{}); err != nil {
+				if _, err := schema.Validate(tool.Parameters, jsonvalue.Object{}); err != nil {
 					t.Errorf("%s:%d: tool %s: %v", filepath.Base(path), line, tool.Name, err)
 				}
 				n++
@@ -254,16 +255,16 @@ func TestBFCLFunctionDocsParse(t *testing.T) {
 func mcpForm(tools []toolgrade.Tool) any {
 	out := make([]any, len(tools))
 	for i, t := range tools {
-		o := toolgrade.Object{{Key: "name", Value: t.Name}, {Key: "description", Value: t.Description}}
+		o := jsonvalue.Object{{Key: "name", Value: t.Name}, {Key: "description", Value: t.Description}}
 		if t.Parameters != nil {
-			o = append(o, toolgrade.Member{Key: "inputSchema", Value: t.Parameters})
+			o = append(o, jsonvalue.Member{Key: "inputSchema", Value: t.Parameters})
 		}
 		if t.OutputSchema != nil {
-			o = append(o, toolgrade.Member{Key: "outputSchema", Value: t.OutputSchema})
+			o = append(o, jsonvalue.Member{Key: "outputSchema", Value: t.OutputSchema})
 		}
 		out[i] = o
 	}
-	return toolgrade.Object{{Key: "tools", Value: out}}
+	return jsonvalue.Object{{Key: "tools", Value: out}}
 }
 
 // FuzzParse: Parse never panics, and what it reads, written back as an MCP
@@ -282,7 +283,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		v, err := toolgrade.ParseJSONString(text)
+		v, err := jsonvalue.ParseString(text)
 		if err != nil {
 			return
 		}
@@ -292,14 +293,14 @@ func FuzzParse(f *testing.F) {
 		}
 		again, err := schema.Parse(mcpForm(tools))
 		if err != nil {
-			t.Fatalf("re-reading %s: %v", toolgrade.AppendJSON(nil, mcpForm(tools)), err)
+			t.Fatalf("re-reading %s: %v", jsonvalue.Append(nil, mcpForm(tools)), err)
 		}
 		if len(again) != len(tools) {
 			t.Fatalf("%d tools, then %d", len(tools), len(again))
 		}
 		for i := range tools {
 			if again[i].Name != tools[i].Name || again[i].Description != tools[i].Description ||
-				!toolgrade.Equal(again[i].Parameters, tools[i].Parameters) || !toolgrade.Equal(again[i].OutputSchema, tools[i].OutputSchema) {
+				!jsonvalue.Equal(again[i].Parameters, tools[i].Parameters) || !jsonvalue.Equal(again[i].OutputSchema, tools[i].OutputSchema) {
 				t.Fatalf("tool %d changed:\n%+v\n%+v", i, tools[i], again[i])
 			}
 		}

@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // A Violation is one way a value breaks a JSON Schema.
@@ -109,7 +109,7 @@ func pointer(tokens []string) string {
 // integers and floats keep their meaning).
 func libValue(v any) any {
 	switch v := v.(type) {
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		m := make(map[string]any, len(v))
 		for _, mem := range v {
 			m[mem.Key] = libValue(mem.Value)
@@ -142,7 +142,7 @@ type compiled struct {
 }
 
 func compile(schema any) (*jsonschema.Schema, error) {
-	key := string(toolgrade.AppendJSON(nil, schema))
+	key := string(jsonvalue.Append(nil, schema))
 	cache.Lock()
 	c := cache.m[key]
 	if c == nil {

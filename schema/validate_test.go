@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/schema"
 )
 
@@ -107,7 +107,7 @@ func TestValidateBadSchemas(t *testing.T) {
 		`{"$schema": "https://example.com/my-draft"}`,
 		`{"pattern": "(?<=x)"}`,
 	} {
-		if _, err := schema.Validate(mustJSON(t, s), toolgrade.Object{}); err == nil {
+		if _, err := schema.Validate(mustJSON(t, s), jsonvalue.Object{}); err == nil {
 			t.Errorf("%s: no error", s)
 		} else if !strings.HasPrefix(err.Error(), "invalid JSON Schema: ") {
 			t.Errorf("%s: error %q", s, err)
@@ -122,8 +122,8 @@ func TestValidateConcurrent(t *testing.T) {
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 50 {
-				s := toolgrade.Object{{Key: "type", Value: "object"}, {Key: "required", Value: []any{fmt.Sprint("p", i%5)}}}
-				vs, err := schema.Validate(s, toolgrade.Object{{Key: fmt.Sprint("p", g%5), Value: true}})
+				s := jsonvalue.Object{{Key: "type", Value: "object"}, {Key: "required", Value: []any{fmt.Sprint("p", i%5)}}}
+				vs, err := schema.Validate(s, jsonvalue.Object{{Key: fmt.Sprint("p", g%5), Value: true}})
 				if err != nil {
 					t.Error(err)
 					return

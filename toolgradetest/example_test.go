@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
 	"github.com/toolgrade/toolgrade/toolgradetest"
 )
@@ -28,10 +29,10 @@ func ExampleCheck() {
 	}
 	c := &toolgrade.Case{
 		ID:       "weather",
-		Expected: []toolgrade.Call{{Name: "get_weather", Args: toolgrade.MustValue(map[string]any{"city": "Paris"})}},
+		Expected: []toolgrade.Call{{Name: "get_weather", Args: jsonvalue.MustFrom(map[string]any{"city": "Paris"})}},
 		Called: []toolgrade.Call{
-			{Name: "get_weather", Args: toolgrade.MustValue(map[string]any{"city": "Paris"})},
-			{Name: "send_email", Args: toolgrade.MustValue(map[string]any{"to": "ana@example.com"})},
+			{Name: "get_weather", Args: jsonvalue.MustFrom(map[string]any{"city": "Paris"})},
+			{Name: "send_email", Args: jsonvalue.MustFrom(map[string]any{"to": "ana@example.com"})},
 		},
 	}
 	toolgradetest.Check(t, c, metric)

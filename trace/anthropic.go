@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // readAnthropic reads the Anthropic Messages API: a request body
@@ -21,12 +22,12 @@ func readAnthropic(b *builder, v any) error {
 	switch v := v.(type) {
 	case []any:
 		return anthropicMessages(b, v, "")
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		switch {
 		case v.Has("messages"):
 			msgs, ok := get(v, "messages").([]any)
 			if !ok {
-				return fieldError("messages", "want a list of messages, got %s", toolgrade.Kind(get(v, "messages")))
+				return fieldError("messages", "want a list of messages, got %s", jsonvalue.Kind(get(v, "messages")))
 			}
 			return anthropicMessages(b, msgs, "messages")
 		case v.Has("content"):
@@ -41,9 +42,9 @@ func readAnthropic(b *builder, v any) error {
 func anthropicMessages(b *builder, msgs []any, path string) error {
 	var s anthropicStream
 	for i, m := range msgs {
-		o, ok := m.(toolgrade.Object)
+		o, ok := m.(jsonvalue.Object)
 		if !ok {
-			return fieldError(index(path, i), "want a message object, got %s", toolgrade.Kind(m))
+			return fieldError(index(path, i), "want a message object, got %s", jsonvalue.Kind(m))
 		}
 		if anthropicEvents[str(o, "type")] || str(o, "type") == "error" {
 			if err := s.event(b, o, index(path, i)); err != nil {
@@ -69,7 +70,7 @@ func anthropicBlocks(b *builder, content any, path string) error {
 		return nil
 	}
 	for i, bl := range blocks {
-		o, ok := bl.(toolgrade.Object)
+		o, ok := bl.(jsonvalue.Object)
 		if !ok {
 			continue
 		}
@@ -82,7 +83,7 @@ func anthropicBlocks(b *builder, content any, path string) error {
 
 // anthropicBlock reads one content block; for a tool block it returns the
 // call's index, else -1.
-func anthropicBlock(b *builder, o toolgrade.Object, path string) (int, error) {
+func anthropicBlock(b *builder, o jsonvalue.Object, path string) (int, error) {
 	t := str(o, "type")
 	switch {
 	case t == "tool_use" || t == "server_tool_use" || t == "mcp_tool_use":
@@ -115,7 +116,7 @@ type anthropicStream struct {
 	open  map[int]int // call index by content block index, this message
 }
 
-func (s *anthropicStream) event(b *builder, e toolgrade.Object, path string) error {
+func (s *anthropicStream) event(b *builder, e jsonvalue.Object, path string) error {
 	switch str(e, "type") {
 	case "message_start":
 		s.round++
@@ -131,7 +132,7 @@ func (s *anthropicStream) event(b *builder, e toolgrade.Object, path string) err
 		b.calls[k].Args = nil
 		f := b.stream(k)
 		f.emptyObject = true
-		if in, ok := get(block, "input").(toolgrade.Object); ok && len(in) > 0 {
+		if in, ok := get(block, "input").(jsonvalue.Object); ok && len(in) > 0 {
 			f.given = in
 		}
 		if s.open == nil {

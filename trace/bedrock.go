@@ -2,6 +2,7 @@ package trace
 
 import (
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // readBedrock reads the AWS Bedrock Converse API: a response body
@@ -17,14 +18,14 @@ func readBedrock(b *builder, v any) error {
 	switch v := v.(type) {
 	case []any:
 		return bedrockMessages(b, v, "")
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		switch {
 		case has(get(v, "output"), "message"):
 			return bedrockBlocks(b, get(obj(obj(v, "output"), "message"), "content"), "output.message.content")
 		case v.Has("messages"):
 			msgs, ok := get(v, "messages").([]any)
 			if !ok {
-				return fieldError("messages", "want a list of messages, got %s", toolgrade.Kind(get(v, "messages")))
+				return fieldError("messages", "want a list of messages, got %s", jsonvalue.Kind(get(v, "messages")))
 			}
 			return bedrockMessages(b, msgs, "messages")
 		case v.Has("content"):
@@ -37,9 +38,9 @@ func readBedrock(b *builder, v any) error {
 func bedrockMessages(b *builder, msgs []any, path string) error {
 	var open map[string]int // streamed call index by block index
 	for i, m := range msgs {
-		o, ok := m.(toolgrade.Object)
+		o, ok := m.(jsonvalue.Object)
 		if !ok {
-			return fieldError(index(path, i), "want a message object, got %s", toolgrade.Kind(m))
+			return fieldError(index(path, i), "want a message object, got %s", jsonvalue.Kind(m))
 		}
 		p := index(path, i)
 		switch {

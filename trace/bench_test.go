@@ -4,8 +4,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/internal/shared"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -21,7 +21,7 @@ func benchmarkFixture(b *testing.B, path ...string) []byte {
 // BenchmarkExtractTauBench measures a decoded 27-call trajectory, as
 // dataset.DecodeCase hands it over.
 func BenchmarkExtractTauBench(b *testing.B) {
-	v, err := toolgrade.ParseJSON(benchmarkFixture(b, "tau_bench", "gpt-4o-airline.task02.trial1.json"))
+	v, err := jsonvalue.Parse(benchmarkFixture(b, "tau_bench", "gpt-4o-airline.task02.trial1.json"))
 	if err != nil {
 		b.Fatal(err)
 	}

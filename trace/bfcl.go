@@ -2,6 +2,7 @@ package trace
 
 import (
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // readBFCL reads a Berkeley Function Calling Leaderboard possible_answer
@@ -24,7 +25,7 @@ func readBFCL(b *builder, v any) error {
 	for i, e := range gt {
 		p := index(path, i)
 		switch e := e.(type) {
-		case toolgrade.Object:
+		case jsonvalue.Object:
 			for _, m := range e {
 				b.add(toolgrade.Call{Name: m.Key, Args: m.Value})
 			}
@@ -32,7 +33,7 @@ func readBFCL(b *builder, v any) error {
 			for j, s := range e {
 				text, ok := s.(string)
 				if !ok {
-					return fieldError(index(p, j), "want a Python call string, got %s", toolgrade.Kind(s))
+					return fieldError(index(p, j), "want a Python call string, got %s", jsonvalue.Kind(s))
 				}
 				if err := addPythonCalls(b, text, index(p, j)); err != nil {
 					return err
@@ -43,7 +44,7 @@ func readBFCL(b *builder, v any) error {
 				return err
 			}
 		default:
-			return fieldError(p, "want {function: {param: values}} or a list of Python calls, got %s", toolgrade.Kind(e))
+			return fieldError(p, "want {function: {param: values}} or a list of Python calls, got %s", jsonvalue.Kind(e))
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // A builder collects the calls of one trace and links results to them.
@@ -131,7 +132,7 @@ func (b *builder) close(k int) {
 	case f.given != nil:
 		c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(f.given)
 	case f.emptyObject:
-		c.Args = toolgrade.Object{}
+		c.Args = jsonvalue.Object{}
 	case f.hasText:
 		c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs("")
 	}
@@ -150,19 +151,19 @@ func customArgs(input any) any {
 	if input == nil {
 		return nil
 	}
-	return toolgrade.Object{{Key: "input", Value: input}}
+	return jsonvalue.Object{{Key: "input", Value: input}}
 }
 
 // failed wraps a result the trace marks as an error.
 func failed(content any) any {
-	return toolgrade.Object{{Key: "content", Value: content}, {Key: "is_error", Value: true}}
+	return jsonvalue.Object{{Key: "content", Value: content}, {Key: "is_error", Value: true}}
 }
 
 // Accessors for values in the model. They never panic: a missing key or a
 // value of another kind reads as the zero value.
 
 func get(v any, key string) any {
-	if o, ok := v.(toolgrade.Object); ok {
+	if o, ok := v.(jsonvalue.Object); ok {
 		x, _ := o.Get(key)
 		return x
 	}
@@ -170,7 +171,7 @@ func get(v any, key string) any {
 }
 
 func has(v any, key string) bool {
-	o, ok := v.(toolgrade.Object)
+	o, ok := v.(jsonvalue.Object)
 	return ok && o.Has(key)
 }
 
@@ -179,8 +180,8 @@ func str(v any, key string) string {
 	return s
 }
 
-func obj(v any, key string) toolgrade.Object {
-	o, _ := get(v, key).(toolgrade.Object)
+func obj(v any, key string) jsonvalue.Object {
+	o, _ := get(v, key).(jsonvalue.Object)
 	return o
 }
 
@@ -191,7 +192,7 @@ func list(v any, key string) []any {
 
 // first returns the value of the first of keys present in v.
 func first(v any, keys ...string) (any, bool) {
-	if o, ok := v.(toolgrade.Object); ok {
+	if o, ok := v.(jsonvalue.Object); ok {
 		for _, k := range keys {
 			if x, ok := o.Get(k); ok {
 				return x, true
@@ -229,7 +230,7 @@ func name(v any, key, path string) (string, error) {
 	}
 	s, ok := x.(string)
 	if !ok {
-		return "", fieldError(join(path, key), "want a string, got %s", toolgrade.Kind(x))
+		return "", fieldError(join(path, key), "want a string, got %s", jsonvalue.Kind(x))
 	}
 	return s, nil
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // readDeepEval reads DeepEval / Confident AI JSON: a trace (baseSpans,
@@ -21,7 +22,7 @@ func readDeepEval(b *builder, v any) error {
 	if l, ok := v.([]any); ok {
 		return deepEvalCalls(b, l, "", nil)
 	}
-	o, ok := v.(toolgrade.Object)
+	o, ok := v.(jsonvalue.Object)
 	if !ok || !hasAny(o, deepEvalKeys...) {
 		return wantError("a DeepEval trace, golden or test case", v)
 	}

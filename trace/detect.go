@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // Detection looks at keys and element shapes only, never at finish
@@ -14,7 +14,7 @@ import (
 func detect(v any) (string, error) {
 	var f string
 	switch v := v.(type) {
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		f = detectObject(v)
 	case []any:
 		f = detectList(v)
@@ -30,7 +30,7 @@ func unrecognized(v any) error {
 }
 
 // detectObject names the format of a trace that is one JSON object.
-func detectObject(o toolgrade.Object) string {
+func detectObject(o jsonvalue.Object) string {
 	switch {
 	case o.Has("resourceSpans") || o.Has("resource_spans"):
 		return spanFormat(o)
@@ -54,7 +54,7 @@ func detectObject(o toolgrade.Object) string {
 	switch out := get(o, "output").(type) {
 	case []any:
 		return "openai_responses"
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		if out.Has("message") {
 			return "bedrock_converse"
 		}
@@ -87,7 +87,7 @@ func detectObject(o toolgrade.Object) string {
 var deepEvalKeys = []string{"toolSpans", "baseSpans", "llmSpans", "agentSpans", "retrieverSpans",
 	"toolsCalled", "tools_called", "expectedTools", "expected_tools"}
 
-func hasAny(o toolgrade.Object, keys ...string) bool {
+func hasAny(o jsonvalue.Object, keys ...string) bool {
 	for _, k := range keys {
 		if o.Has(k) {
 			return true
@@ -142,7 +142,7 @@ var weakRank = map[string]int{"openai_chat": 1, "bedrock_converse": 2, "gemini":
 // classify says which format one element (a message, item, chunk, event,
 // span or call) belongs to, and how surely.
 func classify(v any) (string, int) {
-	o, ok := v.(toolgrade.Object)
+	o, ok := v.(jsonvalue.Object)
 	if !ok {
 		return "", 0
 	}
@@ -185,7 +185,7 @@ func classify(v any) (string, int) {
 	}
 	if parts := list(o, "parts"); parts != nil {
 		for _, p := range parts {
-			po, ok := p.(toolgrade.Object)
+			po, ok := p.(jsonvalue.Object)
 			switch {
 			case !ok:
 			case po.Has("type"):
@@ -225,7 +225,7 @@ func classify(v any) (string, int) {
 func classifyBlocks(blocks []any) (string, int) {
 	vote := ""
 	for _, bl := range blocks {
-		o, ok := bl.(toolgrade.Object)
+		o, ok := bl.(jsonvalue.Object)
 		if !ok {
 			continue
 		}
@@ -272,7 +272,7 @@ var responsesItemTypes = map[string]bool{
 }
 
 // attributeFormat recognizes a flat span attribute map by its keys.
-func attributeFormat(o toolgrade.Object) string {
+func attributeFormat(o jsonvalue.Object) string {
 	genAI := false
 	for _, m := range o {
 		switch {

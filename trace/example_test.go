@@ -3,7 +3,7 @@ package trace_test
 import (
 	"fmt"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -39,7 +39,7 @@ func ExampleRead_text() {
 
 func ExampleExtract() {
 	// A trajectory already decoded, as a case's "trajectory" field is.
-	v, _ := toolgrade.ParseJSONString(`[
+	v, _ := jsonvalue.ParseString(`[
 		{"role": "assistant", "tool_calls": [
 			{"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{\"id\": 7"}}]}]`)
 	tr, _ := trace.Extract(v, "")

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/internal/shared"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -53,7 +53,7 @@ func loadFixtures(t *testing.T) []fixture {
 			if err != nil {
 				t.Fatalf("%s: no expected file: %v", path, err)
 			}
-			want, err := toolgrade.ParseJSON(data)
+			want, err := jsonvalue.Parse(data)
 			if err != nil {
 				t.Fatalf("%s: %v", expected, err)
 			}
@@ -69,20 +69,20 @@ func loadFixtures(t *testing.T) []fixture {
 // semantic compares values of the model by meaning: objects regardless of
 // key order, numbers by value.
 var semantic = cmp.Options{
-	cmp.Transformer("object", func(o toolgrade.Object) map[string]any {
+	cmp.Transformer("object", func(o jsonvalue.Object) map[string]any {
 		m := make(map[string]any, len(o))
 		for _, e := range o {
 			m[e.Key] = e.Value
 		}
 		return m
 	}),
-	cmp.Comparer(func(a, b json.Number) bool { return toolgrade.CompareNumbers(a, b) == 0 }),
+	cmp.Comparer(func(a, b json.Number) bool { return jsonvalue.CompareNumbers(a, b) == 0 }),
 }
 
 // asValue returns a trace as extract prints it, in the value model.
 func asValue(t *testing.T, tr trace.Trace) any {
 	t.Helper()
-	v, err := toolgrade.ParseJSON(tr.AppendJSON(nil))
+	v, err := jsonvalue.Parse(tr.AppendJSON(nil))
 	if err != nil {
 		t.Fatalf("extract output is not JSON: %v", err)
 	}
@@ -115,7 +115,7 @@ func TestFixtures(t *testing.T) {
 // case's trajectory reaches it.
 func TestFixturesAsValues(t *testing.T) {
 	for _, f := range loadFixtures(t) {
-		v, err := toolgrade.ParseJSON(f.input)
+		v, err := jsonvalue.Parse(f.input)
 		if err != nil {
 			continue // JSON Lines, SSE and text are strings in a case
 		}
@@ -132,6 +132,6 @@ func TestFixturesAsValues(t *testing.T) {
 }
 
 func get(v any, key string) any {
-	x, _ := v.(toolgrade.Object).Get(key)
+	x, _ := v.(jsonvalue.Object).Get(key)
 	return x
 }

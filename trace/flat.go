@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // A node is one level of flattened span attributes
@@ -20,7 +20,7 @@ type node struct {
 
 // unflatten rebuilds the attributes under prefix into a tree; nil when
 // there are none.
-func unflatten(attrs toolgrade.Object, prefix string) *node {
+func unflatten(attrs jsonvalue.Object, prefix string) *node {
 	var root *node
 	for _, m := range attrs {
 		rest := m.Key
@@ -117,9 +117,9 @@ func (n *node) toValue() any {
 		}
 		return l
 	}
-	o := make(toolgrade.Object, 0, len(n.keys))
+	o := make(jsonvalue.Object, 0, len(n.keys))
 	for _, k := range n.keys {
-		o = append(o, toolgrade.Member{Key: k, Value: n.children[k].toValue()})
+		o = append(o, jsonvalue.Member{Key: k, Value: n.children[k].toValue()})
 	}
 	return o
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -31,7 +31,7 @@ func runFormatTests(t *testing.T, tests []formatTest) {
 			if tr.Format != tt.format {
 				t.Errorf("format %q, want %q", tr.Format, tt.format)
 			}
-			want, err := toolgrade.ParseJSONString(`{"format":"` + tt.format + `","calls":` + tt.calls + `}`)
+			want, err := jsonvalue.ParseString(`{"format":"` + tt.format + `","calls":` + tt.calls + `}`)
 			if err != nil {
 				t.Fatalf("bad want: %v", err)
 			}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -74,7 +74,7 @@ func checkTrace(t *testing.T, data []byte, force string, tr trace.Trace) {
 		}
 	}
 	out := tr.AppendJSON(nil)
-	if _, err := toolgrade.ParseJSON(out); err != nil {
+	if _, err := jsonvalue.Parse(out); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
 	again, err := trace.Read(data, force)
@@ -92,7 +92,7 @@ func inModel(v any) bool {
 			}
 		}
 		return true
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		for _, m := range v {
 			if !inModel(m.Value) {
 				return false
@@ -100,7 +100,7 @@ func inModel(v any) bool {
 		}
 		return true
 	}
-	return toolgrade.Kind(v) != "invalid"
+	return jsonvalue.Kind(v) != "invalid"
 }
 
 func FuzzRead(f *testing.F) {

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // readGemini reads Gemini / Vertex AI generateContent: a response body
@@ -27,7 +28,7 @@ func readGemini(b *builder, v any) error {
 			}
 		}
 		return nil
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		if v.Has("candidates") || v.Has("contents") || v.Has("parts") {
 			return geminiValue(b, v, "")
 		}
@@ -37,9 +38,9 @@ func readGemini(b *builder, v any) error {
 
 // geminiValue reads a response, a request or one content.
 func geminiValue(b *builder, v any, path string) error {
-	o, ok := v.(toolgrade.Object)
+	o, ok := v.(jsonvalue.Object)
 	if !ok {
-		return fieldError(path, "want an object, got %s", toolgrade.Kind(v))
+		return fieldError(path, "want an object, got %s", jsonvalue.Kind(v))
 	}
 	if cands, ok := o.Get("candidates"); ok {
 		l, _ := cands.([]any)
@@ -54,7 +55,7 @@ func geminiValue(b *builder, v any, path string) error {
 	if contents, ok := o.Get("contents"); ok {
 		l, ok := contents.([]any)
 		if !ok {
-			return fieldError(join(path, "contents"), "want a list, got %s", toolgrade.Kind(contents))
+			return fieldError(join(path, "contents"), "want a list, got %s", jsonvalue.Kind(contents))
 		}
 		for i, c := range l {
 			p := index(join(path, "contents"), i)
@@ -69,7 +70,7 @@ func geminiValue(b *builder, v any, path string) error {
 
 func geminiParts(b *builder, parts []any, path string) error {
 	for i, p := range parts {
-		part, ok := p.(toolgrade.Object)
+		part, ok := p.(jsonvalue.Object)
 		if !ok {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // readHermes reads a Hermes function-calling transcript (ChatML
@@ -42,7 +43,7 @@ func readHermes(b *builder, s string) error {
 		if tag == "<tool_call>" {
 			addPayloadCalls(b, body)
 		} else {
-			v, err := toolgrade.ParseJSONString(body)
+			v, err := jsonvalue.ParseString(body)
 			if err != nil {
 				v, _ = parsePython(body)
 			}
@@ -118,7 +119,7 @@ var speakerLine = regexp.MustCompile(`(?m)^(USER|ASSISTANT|TOOL|FUNCTION RESPONS
 // addPayloadCalls adds the calls of a <tool_call> or <functioncall>
 // payload.
 func addPayloadCalls(b *builder, body string) {
-	v, err := toolgrade.ParseJSONString(body)
+	v, err := jsonvalue.ParseString(body)
 	if err != nil {
 		if v, err = parsePython(body); err != nil {
 			if lines, lerr := jsonLines([]byte(body)); lerr == nil {

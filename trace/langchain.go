@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // readLangChain reads LangChain / LangGraph messages in every serialized
@@ -22,7 +23,7 @@ func readLangChain(b *builder, v any) error {
 	switch v := v.(type) {
 	case []any:
 		return langChainMessages(b, v, "")
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		if msgs, ok := get(v, "messages").([]any); ok {
 			return langChainMessages(b, msgs, "messages")
 		}
@@ -51,7 +52,7 @@ var roleKinds = map[string]string{"assistant": "ai", "user": "human", "tool": "t
 
 // langChainMessage returns a message's kind and the object holding its
 // fields, whatever the serialized form.
-func langChainMessage(o toolgrade.Object) (string, toolgrade.Object) {
+func langChainMessage(o jsonvalue.Object) (string, jsonvalue.Object) {
 	switch {
 	case o.Has("lc") && o.Has("kwargs"):
 		ids := list(o, "id")
@@ -71,7 +72,7 @@ func langChainMessage(o toolgrade.Object) (string, toolgrade.Object) {
 }
 
 // kindOf resolves a ChatMessage's kind from its role.
-func kindOf(kind string, fields toolgrade.Object) string {
+func kindOf(kind string, fields jsonvalue.Object) string {
 	if kind == "chat" || kind == "generic" {
 		return roleKinds[str(fields, "role")]
 	}
@@ -80,9 +81,9 @@ func kindOf(kind string, fields toolgrade.Object) string {
 
 func langChainMessages(b *builder, msgs []any, path string) error {
 	for i, m := range msgs {
-		o, ok := m.(toolgrade.Object)
+		o, ok := m.(jsonvalue.Object)
 		if !ok {
-			return fieldError(index(path, i), "want a message object, got %s", toolgrade.Kind(m))
+			return fieldError(index(path, i), "want a message object, got %s", jsonvalue.Kind(m))
 		}
 		p := index(path, i)
 		kind, f := langChainMessage(o)
@@ -109,7 +110,7 @@ func langChainMessages(b *builder, msgs []any, path string) error {
 
 // langChainCalls reads the calls of one AI message, dropping repeated
 // views of a call by id.
-func langChainCalls(b *builder, f toolgrade.Object, path string) error {
+func langChainCalls(b *builder, f jsonvalue.Object, path string) error {
 	var seen []string
 	n := 0
 	// add adds a call unless it repeats one by id; a view without an id

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // readMCP reads a Model Context Protocol JSON-RPC log: messages in order
@@ -16,7 +17,7 @@ func readMCP(b *builder, v any) error {
 	switch v := v.(type) {
 	case []any:
 		msgs = v
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		if !v.Has("jsonrpc") && !v.Has("method") {
 			return wantError("MCP JSON-RPC messages", v)
 		}
@@ -39,9 +40,9 @@ func mcpMessages(b *builder, msgs []any, path string, pending map[string]int) er
 			}
 			continue
 		}
-		o, ok := m.(toolgrade.Object)
+		o, ok := m.(jsonvalue.Object)
 		if !ok {
-			return fieldError(p, "want a JSON-RPC message object, got %s", toolgrade.Kind(m))
+			return fieldError(p, "want a JSON-RPC message object, got %s", jsonvalue.Kind(m))
 		}
 		if !o.Has("jsonrpc") && !o.Has("method") && !o.Has("id") {
 			return wantError("a JSON-RPC message at "+p, o)

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // readOpenAIChat reads the OpenAI Chat Completions family: a list of
@@ -19,12 +20,12 @@ func readOpenAIChat(b *builder, v any) error {
 	switch v := v.(type) {
 	case []any:
 		return chatMessages(b, v, "")
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		switch {
 		case v.Has("messages"):
 			msgs, ok := get(v, "messages").([]any)
 			if !ok {
-				return fieldError("messages", "want a list of messages, got %s", toolgrade.Kind(get(v, "messages")))
+				return fieldError("messages", "want a list of messages, got %s", jsonvalue.Kind(get(v, "messages")))
 			}
 			return chatMessages(b, msgs, "messages")
 		case v.Has("choices"):
@@ -43,9 +44,9 @@ func readOpenAIChat(b *builder, v any) error {
 func chatMessages(b *builder, msgs []any, path string) error {
 	var s chatStream
 	for i, m := range msgs {
-		msg, ok := m.(toolgrade.Object)
+		msg, ok := m.(jsonvalue.Object)
 		if !ok {
-			return fieldError(index(path, i), "want a message object, got %s", toolgrade.Kind(m))
+			return fieldError(index(path, i), "want a message object, got %s", jsonvalue.Kind(m))
 		}
 		if !hasAny(msg, "role", "choices", "tool_calls", "function_call") {
 			return wantError("a chat message or completion chunk at "+index(path, i), msg)
@@ -65,11 +66,11 @@ func chatMessages(b *builder, msgs []any, path string) error {
 }
 
 // chatMessage reads one message: its calls, or the result it carries.
-func chatMessage(b *builder, msg toolgrade.Object, path string) error {
+func chatMessage(b *builder, msg jsonvalue.Object, path string) error {
 	if tcs, ok := msg.Get("tool_calls"); ok && tcs != nil {
 		l, ok := tcs.([]any)
 		if !ok {
-			return fieldError(join(path, "tool_calls"), "want a list, got %s", toolgrade.Kind(tcs))
+			return fieldError(join(path, "tool_calls"), "want a list, got %s", jsonvalue.Kind(tcs))
 		}
 		for j, tc := range l {
 			c, err := chatToolCall(tc, "")
@@ -100,9 +101,9 @@ func chatMessage(b *builder, msg toolgrade.Object, path string) error {
 
 // chatToolCall reads one tool_calls entry.
 func chatToolCall(tc any, path string) (toolgrade.Call, error) {
-	o, ok := tc.(toolgrade.Object)
+	o, ok := tc.(jsonvalue.Object)
 	if !ok {
-		return toolgrade.Call{}, fieldError(path, "want a tool call object, got %s", toolgrade.Kind(tc))
+		return toolgrade.Call{}, fieldError(path, "want a tool call object, got %s", jsonvalue.Kind(tc))
 	}
 	c := toolgrade.Call{ID: id(get(o, "id"))}
 	var err error
@@ -144,23 +145,23 @@ type streamSlot struct {
 }
 
 // choices reads the choices of a response or chunk.
-func (s *chatStream) choices(b *builder, msg toolgrade.Object, choices any, path string) error {
+func (s *chatStream) choices(b *builder, msg jsonvalue.Object, choices any, path string) error {
 	l, ok := choices.([]any)
 	if !ok {
 		if choices == nil {
 			return nil
 		}
-		return fieldError(join(path, "choices"), "want a list, got %s", toolgrade.Kind(choices))
+		return fieldError(join(path, "choices"), "want a list, got %s", jsonvalue.Kind(choices))
 	}
 	for i, ch := range l {
 		p := index(join(path, "choices"), i)
-		if m, ok := get(ch, "message").(toolgrade.Object); ok {
+		if m, ok := get(ch, "message").(jsonvalue.Object); ok {
 			if err := chatMessage(b, m, join(p, "message")); err != nil {
 				return err
 			}
 			continue
 		}
-		d, ok := get(ch, "delta").(toolgrade.Object)
+		d, ok := get(ch, "delta").(jsonvalue.Object)
 		if !ok {
 			continue
 		}
@@ -173,12 +174,12 @@ func (s *chatStream) choices(b *builder, msg toolgrade.Object, choices any, path
 }
 
 // delta reads the tool-call fragments of one chunk's delta.
-func (s *chatStream) delta(b *builder, d toolgrade.Object, slot streamSlot, path string) error {
+func (s *chatStream) delta(b *builder, d jsonvalue.Object, slot streamSlot, path string) error {
 	tcs, _ := get(d, "tool_calls").([]any)
 	for j, tc := range tcs {
-		o, ok := tc.(toolgrade.Object)
+		o, ok := tc.(jsonvalue.Object)
 		if !ok {
-			return fieldError(index(join(path, "tool_calls"), j), "want a tool call object, got %s", toolgrade.Kind(tc))
+			return fieldError(index(join(path, "tool_calls"), j), "want a tool call object, got %s", jsonvalue.Kind(tc))
 		}
 		fn, isCustom := obj(o, "function"), false
 		if fn == nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // readResponses reads the OpenAI Responses API: a response body
@@ -23,7 +24,7 @@ func readResponses(b *builder, v any) error {
 	switch v := v.(type) {
 	case []any:
 		return responsesItems(b, v, "")
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		input, hasInput := get(v, "input").([]any)
 		output, hasOutput := get(v, "output").([]any)
 		if hasInput || hasOutput {
@@ -42,9 +43,9 @@ func readResponses(b *builder, v any) error {
 func responsesItems(b *builder, items []any, path string) error {
 	var s *responsesStream
 	for i, it := range items {
-		o, ok := it.(toolgrade.Object)
+		o, ok := it.(jsonvalue.Object)
 		if !ok {
-			return fieldError(index(path, i), "want an item object, got %s", toolgrade.Kind(it))
+			return fieldError(index(path, i), "want an item object, got %s", jsonvalue.Kind(it))
 		}
 		if !o.Has("type") && !o.Has("role") {
 			return wantError("an item or stream event at "+index(path, i), o)
@@ -79,7 +80,7 @@ var builtins = map[string]string{
 }
 
 // responsesItem reads one item.
-func responsesItem(b *builder, o toolgrade.Object, path string) error {
+func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 	t := str(o, "type")
 	switch t {
 	case "function_call", "custom_tool_call", "mcp_call":
@@ -130,18 +131,18 @@ func responsesItem(b *builder, o toolgrade.Object, path string) error {
 		case "web_search_call", "computer_call", "local_shell_call", "shell_call":
 			c.Args = get(o, "action")
 			if c.Args == nil && has(o, "actions") {
-				c.Args = toolgrade.Object{{Key: "actions", Value: get(o, "actions")}}
+				c.Args = jsonvalue.Object{{Key: "actions", Value: get(o, "actions")}}
 			}
 		case "apply_patch_call":
 			c.Args = get(o, "operation")
 		case "file_search_call":
 			if q, ok := o.Get("queries"); ok {
-				c.Args = toolgrade.Object{{Key: "queries", Value: q}}
+				c.Args = jsonvalue.Object{{Key: "queries", Value: q}}
 			}
 			output = get(o, "results")
 		case "code_interpreter_call":
 			if code, ok := o.Get("code"); ok {
-				c.Args = toolgrade.Object{{Key: "code", Value: code}}
+				c.Args = jsonvalue.Object{{Key: "code", Value: code}}
 			}
 			output = get(o, "outputs")
 		case "image_generation_call":
@@ -167,12 +168,12 @@ type responsesStream struct {
 }
 
 type streamedItem struct {
-	item   toolgrade.Object
+	item   jsonvalue.Object
 	done   bool // item is the final one from output_item.done
 	pieces map[string][]byte
 }
 
-func (s *responsesStream) key(e toolgrade.Object) string {
+func (s *responsesStream) key(e jsonvalue.Object) string {
 	if idx := id(get(e, "output_index")); idx != "" {
 		return strconv.Itoa(s.round) + "#" + idx
 	}
@@ -203,7 +204,7 @@ var streamedFields = map[string]string{
 	"response.code_interpreter_call_code": "code",
 }
 
-func (s *responsesStream) event(e toolgrade.Object) {
+func (s *responsesStream) event(e jsonvalue.Object) {
 	t := str(e, "type")
 	switch t {
 	case "response.created":
@@ -258,7 +259,7 @@ func (s *responsesStream) flush(b *builder) error {
 		}
 		item := si.item
 		if !si.done && len(si.pieces) > 0 {
-			item = append(toolgrade.Object(nil), item...)
+			item = append(jsonvalue.Object(nil), item...)
 			for _, field := range []string{"arguments", "input", "code"} {
 				if text, ok := si.pieces[field]; ok {
 					item.Set(field, string(text))

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // openInferenceSpan reads one span in the OpenInference conventions (the
@@ -17,7 +18,7 @@ import (
 // messages, chat messages, or an object with "messages"); output.value
 // likewise. A TOOL span is one call: tool.name, tool_call.id, arguments
 // from tool_call.function.arguments or input.value, result output.value.
-func openInferenceSpan(b *builder, attrs toolgrade.Object, path string) error {
+func openInferenceSpan(b *builder, attrs jsonvalue.Object, path string) error {
 	kind := str(attrs, "openinference.span.kind")
 	for _, side := range []struct{ messages, value string }{
 		{"llm.input_messages", "input.value"},
@@ -59,7 +60,7 @@ func openInferenceMessages(b *builder, tree *node, path string) error {
 		// llm.input_messages given as a list of flat message maps.
 		if l, ok := tree.value.([]any); ok {
 			for _, m := range l {
-				if o, ok := m.(toolgrade.Object); ok {
+				if o, ok := m.(jsonvalue.Object); ok {
 					msgs = append(msgs, unflatten(o, ""))
 				}
 			}
@@ -106,7 +107,7 @@ func fallbackMessages(b *builder, v any) {
 	if !ok {
 		return
 	}
-	x, err := toolgrade.ParseJSONString(s)
+	x, err := jsonvalue.ParseString(s)
 	if err != nil {
 		return
 	}

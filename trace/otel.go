@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // readSpans reads OpenTelemetry spans, in the GenAI semantic conventions
@@ -92,7 +93,7 @@ func partsForm(v any) ([]any, bool) {
 
 // A span is one span's attributes and start time.
 type span struct {
-	attrs toolgrade.Object
+	attrs jsonvalue.Object
 	start int64
 	timed bool
 	path  string
@@ -114,7 +115,7 @@ func collectSpans(v any, path string) ([]span, error) {
 			spans = append(spans, s...)
 		}
 		return spans, nil
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		if rs, ok := first(v, "resourceSpans", "resource_spans"); ok {
 			spans := []span{}
 			for i, r := range asList(rs) {
@@ -123,9 +124,9 @@ func collectSpans(v any, path string) ([]span, error) {
 				for j, sc := range asList(ss) {
 					sp := index(join(rp, "scopeSpans"), j)
 					for k, s := range list(sc, "spans") {
-						o, ok := s.(toolgrade.Object)
+						o, ok := s.(jsonvalue.Object)
 						if !ok {
-							return nil, fieldError(index(join(sp, "spans"), k), "want a span object, got %s", toolgrade.Kind(s))
+							return nil, fieldError(index(join(sp, "spans"), k), "want a span object, got %s", jsonvalue.Kind(s))
 						}
 						spans = append(spans, spanOf(o, index(join(sp, "spans"), k)))
 					}
@@ -150,16 +151,16 @@ func asList(v any) []any {
 
 // spanOf reads a span object: its attributes (a map, or OTLP key/value
 // pairs) and its start time.
-func spanOf(o toolgrade.Object, path string) span {
+func spanOf(o jsonvalue.Object, path string) span {
 	s := span{path: path}
 	switch a := get(o, "attributes").(type) {
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		s.attrs = a
 	case []any:
-		s.attrs = make(toolgrade.Object, 0, len(a))
+		s.attrs = make(jsonvalue.Object, 0, len(a))
 		for _, kv := range a {
 			if k, ok := get(kv, "key").(string); ok {
-				s.attrs = append(s.attrs, toolgrade.Member{Key: k, Value: anyValue(get(kv, "value"))})
+				s.attrs = append(s.attrs, jsonvalue.Member{Key: k, Value: anyValue(get(kv, "value"))})
 			}
 		}
 	}
@@ -172,7 +173,7 @@ func spanOf(o toolgrade.Object, path string) span {
 // anyValue turns an OTLP AnyValue ({"stringValue": ...}) into a plain
 // value; other values are kept.
 func anyValue(v any) any {
-	o, ok := v.(toolgrade.Object)
+	o, ok := v.(jsonvalue.Object)
 	if !ok || len(o) != 1 {
 		return v
 	}
@@ -194,10 +195,10 @@ func anyValue(v any) any {
 		return out
 	case "kvlistValue":
 		vals := list(x, "values")
-		out := make(toolgrade.Object, 0, len(vals))
+		out := make(jsonvalue.Object, 0, len(vals))
 		for _, kv := range vals {
 			if k, ok := get(kv, "key").(string); ok {
-				out = append(out, toolgrade.Member{Key: k, Value: anyValue(get(kv, "value"))})
+				out = append(out, jsonvalue.Member{Key: k, Value: anyValue(get(kv, "value"))})
 			}
 		}
 		return out
@@ -241,7 +242,7 @@ func spanFormat(v any) string {
 	return "otel_genai"
 }
 
-func isOpenInference(attrs toolgrade.Object) bool {
+func isOpenInference(attrs jsonvalue.Object) bool {
 	for _, m := range attrs {
 		if isOpenInferenceKey(m.Key) {
 			return true
@@ -256,7 +257,7 @@ func isOpenInferenceKey(k string) bool {
 }
 
 // genAISpan reads one span in the GenAI conventions.
-func genAISpan(b *builder, attrs toolgrade.Object, path string) error {
+func genAISpan(b *builder, attrs jsonvalue.Object, path string) error {
 	for _, key := range []string{"gen_ai.input.messages", "gen_ai.output.messages"} {
 		v, ok := attrs.Get(key)
 		if !ok {
@@ -311,7 +312,7 @@ func jsonAttr(v any, path string) (any, error) {
 	if !ok {
 		return v, nil
 	}
-	x, err := toolgrade.ParseJSONString(s)
+	x, err := jsonvalue.ParseString(s)
 	if err != nil {
 		return nil, fieldError(path, "%v", err)
 	}

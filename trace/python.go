@@ -10,7 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // parsePython reads one Python literal (what ast.literal_eval accepts,
@@ -148,7 +148,7 @@ func (p *pyParser) ident() string {
 
 func (p *pyParser) dict() (any, error) {
 	p.pos++ // {
-	o := toolgrade.Object{}
+	o := jsonvalue.Object{}
 	for {
 		p.space()
 		if p.peek() == '}' {

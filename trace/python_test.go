@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"pgregory.net/rapid"
 )
 
@@ -47,14 +47,14 @@ line'''`, `"multi\nline"`},
 			got, err := parsePython(tt.in)
 			if tt.want == "" {
 				if err == nil {
-					t.Fatalf("no error; got %s", toolgrade.AppendJSON(nil, got))
+					t.Fatalf("no error; got %s", jsonvalue.Append(nil, got))
 				}
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g := string(toolgrade.AppendJSON(nil, got)); g != tt.want {
+			if g := string(jsonvalue.Append(nil, got)); g != tt.want {
 				t.Errorf("got %s, want %s", g, tt.want)
 			}
 		})
@@ -109,7 +109,7 @@ func TestParseCalls(t *testing.T) {
 				if c.Invalid {
 					got = append(got, c.Name+"(!"+c.ArgsRaw+")")
 				} else {
-					got = append(got, c.Name+"("+string(toolgrade.AppendJSON(nil, c.Args))+")")
+					got = append(got, c.Name+"("+string(jsonvalue.Append(nil, c.Args))+")")
 				}
 			}
 			if g := strings.Join(got, "; "); g != tt.want {
@@ -160,14 +160,14 @@ func pyValue(depth int) *rapid.Generator[[2]any] {
 			return [2]any{l, open + strings.Join(parts, ", ") + close}
 		default:
 			n := rapid.IntRange(0, 4).Draw(t, "len")
-			o, parts := toolgrade.Object{}, []string{}
+			o, parts := jsonvalue.Object{}, []string{}
 			for range n {
 				k := rapid.StringMatching(`[a-z_]{1,6}`).Draw(t, "key")
 				if o.Has(k) {
 					continue
 				}
 				e := pyValue(depth-1).Draw(t, "value")
-				o = append(o, toolgrade.Member{Key: k, Value: e[0]})
+				o = append(o, jsonvalue.Member{Key: k, Value: e[0]})
 				parts = append(parts, pyQuote(t, k)+": "+e[1].(string))
 			}
 			return [2]any{o, "{" + strings.Join(parts, ", ") + "}"}
@@ -207,8 +207,8 @@ func TestPythonLiteralRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", v[1], err)
 		}
-		if !toolgrade.Equal(got, v[0]) {
-			t.Fatalf("%s: got %s, want %s", v[1], toolgrade.AppendJSON(nil, got), toolgrade.AppendJSON(nil, v[0]))
+		if !jsonvalue.Equal(got, v[0]) {
+			t.Fatalf("%s: got %s, want %s", v[1], jsonvalue.Append(nil, got), jsonvalue.Append(nil, v[0]))
 		}
 	})
 }
@@ -219,14 +219,14 @@ func TestPythonCallRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		name := rapid.StringMatching(`[a-z_][a-z0-9_]{0,8}(\.[a-z_][a-z0-9_]{0,8})?`).Draw(t, "name")
 		n := rapid.IntRange(0, 4).Draw(t, "args")
-		args, parts := toolgrade.Object{}, []string{}
+		args, parts := jsonvalue.Object{}, []string{}
 		for range n {
 			k := rapid.StringMatching(`[a-z_][a-z0-9_]{0,5}`).Draw(t, "key")
 			if args.Has(k) {
 				continue
 			}
 			v := pyValue(2).Draw(t, "value")
-			args = append(args, toolgrade.Member{Key: k, Value: v[0]})
+			args = append(args, jsonvalue.Member{Key: k, Value: v[0]})
 			parts = append(parts, k+"="+v[1].(string))
 		}
 		text := name + "(" + strings.Join(parts, ", ") + ")"
@@ -234,7 +234,7 @@ func TestPythonCallRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", text, err)
 		}
-		if len(calls) != 1 || calls[0].Name != name || calls[0].Invalid || !toolgrade.Equal(calls[0].Args, args) {
+		if len(calls) != 1 || calls[0].Name != name || calls[0].Invalid || !jsonvalue.Equal(calls[0].Args, args) {
 			t.Fatalf("%s: got %+v", text, calls)
 		}
 	})
@@ -249,7 +249,7 @@ func FuzzPythonLiteral(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := toolgrade.ParseJSON(toolgrade.AppendJSON(nil, v)); err != nil {
+		if _, err := jsonvalue.Parse(jsonvalue.Append(nil, v)); err != nil {
 			t.Fatalf("%q reads as %#v, which is not JSON: %v", s, v, err)
 		}
 	})

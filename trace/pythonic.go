@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // readPythonic reads calls written as Python: "get_weather(city='Paris',
@@ -35,7 +36,7 @@ func readPythonicList(b *builder, v any) error {
 	for i, e := range l {
 		s, ok := e.(string)
 		if !ok {
-			return fieldError(index("", i), "want a Python call string, got %s", toolgrade.Kind(e))
+			return fieldError(index("", i), "want a Python call string, got %s", jsonvalue.Kind(e))
 		}
 		if err := addPythonCalls(b, s, index("", i)); err != nil {
 			return err
@@ -186,9 +187,9 @@ func skipString(s string, i int, q byte, triple bool) int {
 
 // keywordArgs reads "a=1, b='x'" into an object; positional arguments and
 // values that are not literals are errors.
-func keywordArgs(text string) (toolgrade.Object, error) {
+func keywordArgs(text string) (jsonvalue.Object, error) {
 	q := pyParser{s: text}
-	o := toolgrade.Object{}
+	o := jsonvalue.Object{}
 	for {
 		q.space()
 		if q.pos >= len(q.s) {
@@ -207,7 +208,7 @@ func keywordArgs(text string) (toolgrade.Object, error) {
 		if o.Has(kw) {
 			return nil, fmt.Errorf("keyword argument %s repeated", kw)
 		}
-		o = append(o, toolgrade.Member{Key: kw, Value: v})
+		o = append(o, jsonvalue.Member{Key: kw, Value: v})
 		q.space()
 		if q.pos >= len(q.s) {
 			return o, nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // TextProtocols names the protocols [ParseToolCalls] reads.
@@ -66,12 +67,12 @@ func jsonReplyCalls(b *builder, text string) {
 			return
 		}
 	}
-	if v, err := toolgrade.ParseJSONString(t); err == nil {
+	if v, err := jsonvalue.ParseString(t); err == nil {
 		if tcs, ok := get(v, "tool_calls").([]any); ok {
 			for i, tc := range tcs {
 				c, err := chatToolCall(tc, index("tool_calls", i))
 				if err != nil {
-					b.add(toolgrade.Call{Name: str(get(tc, "function"), "name"), ArgsRaw: string(toolgrade.AppendJSON(nil, tc)), Invalid: true})
+					b.add(toolgrade.Call{Name: str(get(tc, "function"), "name"), ArgsRaw: string(jsonvalue.Append(nil, tc)), Invalid: true})
 					continue
 				}
 				b.add(c)

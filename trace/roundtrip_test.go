@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 	"pgregory.net/rapid"
 )
@@ -33,11 +34,11 @@ func jsonValue(depth int) *rapid.Generator[any] {
 	})
 }
 
-func jsonObject(depth int) *rapid.Generator[toolgrade.Object] {
-	return rapid.Custom(func(t *rapid.T) toolgrade.Object {
-		o := toolgrade.Object{}
+func jsonObject(depth int) *rapid.Generator[jsonvalue.Object] {
+	return rapid.Custom(func(t *rapid.T) jsonvalue.Object {
+		o := jsonvalue.Object{}
 		for _, k := range rapid.SliceOfNDistinct(rapid.StringMatching(`[a-z]{1,5}`), 0, 4, rapid.ID[string]).Draw(t, "keys") {
-			o = append(o, toolgrade.Member{Key: k, Value: jsonValue(depth).Draw(t, "value")})
+			o = append(o, jsonvalue.Member{Key: k, Value: jsonValue(depth).Draw(t, "value")})
 		}
 		return o
 	})
@@ -47,12 +48,12 @@ func jsonObject(depth int) *rapid.Generator[toolgrade.Object] {
 // trace must yield (outputs in the shape that format carries them).
 type renderer func(t *rapid.T, calls []toolgrade.Call) (any, []toolgrade.Call)
 
-func text(v any) string { return string(toolgrade.AppendJSON(nil, v)) }
+func text(v any) string { return string(jsonvalue.Append(nil, v)) }
 
-func obj(kv ...any) toolgrade.Object {
-	var o toolgrade.Object
+func obj(kv ...any) jsonvalue.Object {
+	var o jsonvalue.Object
 	for i := 0; i < len(kv); i += 2 {
-		o = append(o, toolgrade.Member{Key: kv[i].(string), Value: kv[i+1]})
+		o = append(o, jsonvalue.Member{Key: kv[i].(string), Value: kv[i+1]})
 	}
 	return o
 }
@@ -193,7 +194,7 @@ func TestRoundTrip(t *testing.T) {
 				}
 				for i, got := range tr.Calls {
 					w := want[i]
-					if got.Name != w.Name || got.ID != w.ID || got.Invalid || !toolgrade.Equal(got.Args, w.Args) || !toolgrade.Equal(got.Output, w.Output) {
+					if got.Name != w.Name || got.ID != w.ID || got.Invalid || !jsonvalue.Equal(got.Args, w.Args) || !jsonvalue.Equal(got.Output, w.Output) {
 						t.Fatalf("call %d: got %v id %q output %s, want %v id %q output %s",
 							i, got, got.ID, text(got.Output), w, w.ID, text(w.Output))
 					}

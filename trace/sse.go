@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // errNotLines says the input is not JSON Lines: it has one line, or its
@@ -28,7 +28,7 @@ func jsonLines(data []byte) ([]any, error) {
 		if len(line) == 0 {
 			continue
 		}
-		v, err := toolgrade.ParseJSON(line)
+		v, err := jsonvalue.Parse(line)
 		if err != nil {
 			if len(values) == 0 {
 				return nil, errNotLines
@@ -59,7 +59,7 @@ func sseEvents(data []byte) (events []any, ok bool, err error) {
 		if len(p) == 0 {
 			return nil
 		}
-		v, err := toolgrade.ParseJSON(p)
+		v, err := jsonvalue.Parse(p)
 		if err == nil {
 			events = append(events, v)
 			return nil

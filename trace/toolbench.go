@@ -3,7 +3,7 @@ package trace
 import (
 	"strconv"
 
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // readToolBench reads a ToolBench answer file {"win", "tree",
@@ -17,13 +17,13 @@ func readToolBench(b *builder, v any) error {
 	if l, ok := v.([]any); ok {
 		return chatMessages(b, l, "")
 	}
-	ag, ok := get(v, "answer_generation").(toolgrade.Object)
+	ag, ok := get(v, "answer_generation").(jsonvalue.Object)
 	if !ok {
 		return wantError(`a ToolBench answer file with "answer_generation"`, v)
 	}
 	tm, ok := get(ag, "train_messages").([]any)
 	if !ok {
-		return fieldError("answer_generation.train_messages", "want a list of conversations, got %s", toolgrade.Kind(get(ag, "train_messages")))
+		return fieldError("answer_generation.train_messages", "want a list of conversations, got %s", jsonvalue.Kind(get(ag, "train_messages")))
 	}
 	if len(tm) == 0 {
 		return nil // no conversation was recorded
@@ -32,7 +32,7 @@ func readToolBench(b *builder, v any) error {
 	path := "answer_generation.train_messages[" + strconv.Itoa(last) + "]"
 	msgs, ok := tm[last].([]any)
 	if !ok {
-		return fieldError(path, "want a list of messages, got %s", toolgrade.Kind(tm[last]))
+		return fieldError(path, "want a list of messages, got %s", jsonvalue.Kind(tm[last]))
 	}
 	return chatMessages(b, msgs, path)
 }

@@ -40,6 +40,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // A Trace is the result of reading a trace: its format and the calls in it,
@@ -149,7 +150,7 @@ func Read(data []byte, format string) (Trace, error) {
 
 	var jsonErr error
 	if looksJSON(data) {
-		v, err := toolgrade.ParseJSON(data)
+		v, err := jsonvalue.Parse(data)
 		if err == nil {
 			return Extract(v, format) // a JSON string is read as the text it holds
 		}
@@ -204,28 +205,28 @@ func looksJSON(data []byte) bool {
 // absent id or output.
 func (t Trace) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"format":`...)
-	dst = toolgrade.AppendJSONString(dst, t.Format)
+	dst = jsonvalue.AppendString(dst, t.Format)
 	dst = append(dst, `,"calls":[`...)
 	for i, c := range t.Calls {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `{"name":`...)
-		dst = toolgrade.AppendJSONString(dst, c.Name)
+		dst = jsonvalue.AppendString(dst, c.Name)
 		dst = append(dst, `,"args":`...)
-		dst = toolgrade.AppendJSON(dst, c.Args)
+		dst = jsonvalue.Append(dst, c.Args)
 		if c.Invalid {
 			dst = append(dst, `,"args_raw":`...)
-			dst = toolgrade.AppendJSONString(dst, c.ArgsRaw)
+			dst = jsonvalue.AppendString(dst, c.ArgsRaw)
 		}
 		dst = append(dst, `,"id":`...)
 		if c.ID == "" {
 			dst = append(dst, "null"...)
 		} else {
-			dst = toolgrade.AppendJSONString(dst, c.ID)
+			dst = jsonvalue.AppendString(dst, c.ID)
 		}
 		dst = append(dst, `,"output":`...)
-		dst = toolgrade.AppendJSON(dst, c.Output)
+		dst = jsonvalue.Append(dst, c.Output)
 		dst = append(dst, '}')
 	}
 	return append(dst, "]}"...)
@@ -234,7 +235,7 @@ func (t Trace) AppendJSON(dst []byte) []byte {
 // describe says what a value looks like, for errors about shapes.
 func describe(v any) string {
 	switch v := v.(type) {
-	case toolgrade.Object:
+	case jsonvalue.Object:
 		if len(v) == 0 {
 			return "an empty JSON object"
 		}
@@ -245,22 +246,22 @@ func describe(v any) string {
 		}
 		kinds := make([]string, 0, 2)
 		for _, e := range v {
-			if k := toolgrade.Kind(e); !slices.Contains(kinds, k) {
+			if k := jsonvalue.Kind(e); !slices.Contains(kinds, k) {
 				kinds = append(kinds, k)
 			}
 		}
 		s := fmt.Sprintf("a JSON array of %d items (%s)", len(v), strings.Join(kinds, ", "))
-		if o, ok := v[0].(toolgrade.Object); ok && len(o) > 0 {
+		if o, ok := v[0].(jsonvalue.Object); ok && len(o) > 0 {
 			s += ", the first with keys " + quoteKeys(o)
 		}
 		return s
 	case string:
 		return describeText(v)
 	}
-	return "a JSON " + toolgrade.Kind(v)
+	return "a JSON " + jsonvalue.Kind(v)
 }
 
-func quoteKeys(o toolgrade.Object) string {
+func quoteKeys(o jsonvalue.Object) string {
 	const most = 8
 	var sb strings.Builder
 	for i, m := range o {

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // readWhen2Call reads a When2Call test record {"question",
@@ -12,7 +13,7 @@ import (
 // classes there are none. tools and target_tool are definitions, not
 // calls.
 func readWhen2Call(b *builder, v any) error {
-	o, ok := v.(toolgrade.Object)
+	o, ok := v.(jsonvalue.Object)
 	if !ok || !o.Has("correct_answer") {
 		return wantError(`a When2Call record with "correct_answer" and "answers"`, v)
 	}
@@ -24,7 +25,7 @@ func readWhen2Call(b *builder, v any) error {
 		return fieldError("answers.tool_call", "missing")
 	}
 	if s, ok := tc.(string); ok {
-		x, err := toolgrade.ParseJSONString(s)
+		x, err := jsonvalue.ParseString(s)
 		if err != nil {
 			if x, err = parsePython(s); err != nil {
 				return fieldError("answers.tool_call", "not JSON: %v", err)

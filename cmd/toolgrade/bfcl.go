@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 type bfclFlags struct {
@@ -91,7 +92,7 @@ func (m *Main) runBFCL(ctx context.Context, f bfclFlags) error {
 	for _, path := range files {
 		err := readJSONLines(path, func(line int, v any) error {
 			where := fmt.Sprintf("%s:%d", path, line)
-			obj, ok := v.(toolgrade.Object)
+			obj, ok := v.(jsonvalue.Object)
 			id, _ := obj.Get("id")
 			ids, isString := id.(string)
 			if !ok || !isString {
@@ -241,7 +242,7 @@ func readJSONLines(path string, fn func(line int, v any) error) error {
 		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
-		v, err := toolgrade.ParseJSON(text)
+		v, err := jsonvalue.Parse(text)
 		if err != nil {
 			return fmt.Errorf("%s:%d: %v", path, n, err)
 		}
@@ -305,7 +306,7 @@ func loadBFCLData(dir, category string, withAnswers bool) (*bfclData, error) {
 		return nil, err
 	}
 	err = readJSONLines(qpath, func(line int, v any) error {
-		obj, _ := v.(toolgrade.Object)
+		obj, _ := v.(jsonvalue.Object)
 		id, _ := obj.Get("id")
 		ids, ok := id.(string)
 		if !ok {
@@ -325,7 +326,7 @@ func loadBFCLData(dir, category string, withAnswers bool) (*bfclData, error) {
 		return nil, err
 	}
 	err = readJSONLines(apath, func(line int, v any) error {
-		obj, _ := v.(toolgrade.Object)
+		obj, _ := v.(jsonvalue.Object)
 		id, _ := obj.Get("id")
 		ids, ok := id.(string)
 		gt, hasGT := obj.Get("ground_truth")
@@ -379,7 +380,7 @@ func (d *bfclData) grade(ctx context.Context, e bfclEntry) toolgrade.MetricResul
 		ID:             e.id,
 		Called:         calls,
 		AvailableTools: docs,
-		Raw:            toolgrade.Object{{Key: "possible_answer", Value: answer}},
+		Raw:            jsonvalue.Object{{Key: "possible_answer", Value: answer}},
 	}
 	return d.metric.Grade(ctx, c)
 }
@@ -394,26 +395,26 @@ func bfclDecode(result any) ([]toolgrade.Call, string) {
 	case []any:
 		calls := make([]toolgrade.Call, 0, len(result))
 		for i, item := range result {
-			obj, ok := item.(toolgrade.Object)
+			obj, ok := item.(jsonvalue.Object)
 			if !ok || len(obj) != 1 {
 				return nil, fmt.Sprintf("ast_decoder:decoder_wrong_output_format: item %d is not {function: {param: value}}", i)
 			}
 			args := obj[0].Value
 			if text, isText := args.(string); isText {
-				v, err := toolgrade.ParseJSONString(text)
+				v, err := jsonvalue.ParseString(text)
 				if err != nil {
 					return nil, fmt.Sprintf("ast_decoder:decoder_failed: item %d (%s): arguments are not JSON: %v", i, obj[0].Key, err)
 				}
 				args = v
 			}
-			if _, isObject := args.(toolgrade.Object); !isObject {
-				return nil, fmt.Sprintf("ast_decoder:decoder_wrong_output_format: item %d (%s): arguments are %s, not an object", i, obj[0].Key, toolgrade.Kind(args))
+			if _, isObject := args.(jsonvalue.Object); !isObject {
+				return nil, fmt.Sprintf("ast_decoder:decoder_wrong_output_format: item %d (%s): arguments are %s, not an object", i, obj[0].Key, jsonvalue.Kind(args))
 			}
 			calls = append(calls, toolgrade.Call{Name: obj[0].Key, Args: args})
 		}
 		return calls, ""
 	}
-	return nil, fmt.Sprintf("ast_decoder:decoder_wrong_output_format: the result is %s, not a list of calls", toolgrade.Kind(result))
+	return nil, fmt.Sprintf("ast_decoder:decoder_wrong_output_format: the result is %s, not a list of calls", jsonvalue.Kind(result))
 }
 
 type bfclTally struct{ correct, total int }

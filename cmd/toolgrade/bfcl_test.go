@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/internal/shared"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // TestBFCLConformanceResults grades a result file built from the
@@ -33,7 +33,7 @@ func TestBFCLConformanceResults(t *testing.T) {
 	sc.Buffer(nil, 64<<20)
 	// Each entry's candidates are consecutive lines, gold first.
 	var entry string
-	var candidates []toolgrade.Object
+	var candidates []jsonvalue.Object
 	flush := func() {
 		if entry == "" {
 			return
@@ -48,36 +48,36 @@ func TestBFCLConformanceResults(t *testing.T) {
 		if tl.total < 2 {
 			for _, c := range candidates {
 				exp, _ := c.Get("expect")
-				if et, _ := exp.(toolgrade.Object).Get("error_type"); et != nil {
+				if et, _ := exp.(jsonvalue.Object).Get("error_type"); et != nil {
 					pick = c
 					break
 				}
 			}
 		}
 		exp, _ := pick.Get("expect")
-		if et, _ := exp.(toolgrade.Object).Get("error_type"); et == nil {
+		if et, _ := exp.(jsonvalue.Object).Get("error_type"); et == nil {
 			tl.correct++
 		}
 		tl.total++
 		cs, _ := pick.Get("case")
-		called, _ := cs.(toolgrade.Object).Get("tools_called")
+		called, _ := cs.(jsonvalue.Object).Get("tools_called")
 		var calls []any
 		for _, c := range called.([]any) {
-			co := c.(toolgrade.Object)
+			co := c.(jsonvalue.Object)
 			name, _ := co.Get("name")
 			args, _ := co.Get("args")
-			calls = append(calls, toolgrade.Object{{Key: name.(string), Value: args}})
+			calls = append(calls, jsonvalue.Object{{Key: name.(string), Value: args}})
 		}
-		line := toolgrade.Object{{Key: "id", Value: entry}, {Key: "result", Value: calls}}
-		results.Write(toolgrade.AppendJSON(nil, line))
+		line := jsonvalue.Object{{Key: "id", Value: entry}, {Key: "result", Value: calls}}
+		results.Write(jsonvalue.Append(nil, line))
 		results.WriteByte('\n')
 	}
 	for sc.Scan() {
-		v, err := toolgrade.ParseJSON(sc.Bytes())
+		v, err := jsonvalue.Parse(sc.Bytes())
 		if err != nil {
 			t.Fatal(err)
 		}
-		obj := v.(toolgrade.Object)
+		obj := v.(jsonvalue.Object)
 		id, _ := obj.Get("id")
 		e, _, _ := strings.Cut(id.(string), "#")
 		if e != entry {
@@ -249,7 +249,7 @@ func TestBFCLDecode(t *testing.T) {
 		{`[["f"]]`, "ast_decoder:decoder_wrong_output_format"},
 		{`{"f": {}}`, "ast_decoder:decoder_wrong_output_format"},
 	} {
-		v, err := toolgrade.ParseJSONString(tt.result)
+		v, err := jsonvalue.ParseString(tt.result)
 		if err != nil {
 			t.Fatal(err)
 		}

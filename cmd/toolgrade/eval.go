@@ -9,6 +9,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // metricFlags mirror metric config keys; a flag that is set overrides its
@@ -82,14 +83,14 @@ func (f *evalFlags) register(fs *pflag.FlagSet) {
 
 // metricEntries returns the metric entries of the config (or one default
 // entry), with the flags that were set applied to each.
-func metricEntries(fs *pflag.FlagSet, cfg *config.Config) []toolgrade.Object {
-	var entries []toolgrade.Object
+func metricEntries(fs *pflag.FlagSet, cfg *config.Config) []jsonvalue.Object {
+	var entries []jsonvalue.Object
 	if cfg != nil && len(cfg.Metrics) > 0 {
 		for _, e := range cfg.Metrics {
-			entries = append(entries, append(toolgrade.Object(nil), e...))
+			entries = append(entries, append(jsonvalue.Object(nil), e...))
 		}
 	} else {
-		entries = []toolgrade.Object{{}}
+		entries = []jsonvalue.Object{{}}
 	}
 	for _, mf := range metricFlags {
 		fl := fs.Lookup(mf.flag)
@@ -100,7 +101,7 @@ func metricEntries(fs *pflag.FlagSet, cfg *config.Config) []toolgrade.Object {
 		switch mf.kind {
 		case "float":
 			f, _ := strconv.ParseFloat(fl.Value.String(), 64)
-			v = toolgrade.MustValue(f)
+			v = jsonvalue.MustFrom(f)
 		case "bool":
 			v = fl.Value.String() == "true"
 		}

@@ -7,21 +7,21 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/internal/shared"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // byMeaning compares values of the model regardless of key order, numbers
 // by value.
 var byMeaning = cmp.Options{
-	cmp.Transformer("object", func(o toolgrade.Object) map[string]any {
+	cmp.Transformer("object", func(o jsonvalue.Object) map[string]any {
 		m := make(map[string]any, len(o))
 		for _, e := range o {
 			m[e.Key] = e.Value
 		}
 		return m
 	}),
-	cmp.Comparer(func(a, b json.Number) bool { return toolgrade.CompareNumbers(a, b) == 0 }),
+	cmp.Comparer(func(a, b json.Number) bool { return jsonvalue.CompareNumbers(a, b) == 0 }),
 }
 
 func TestExtractFixtures(t *testing.T) {
@@ -44,7 +44,7 @@ func TestExtractFixtures(t *testing.T) {
 			if !strings.Contains(out, "\n  \"calls\": [") || !strings.HasSuffix(out, "}\n") {
 				t.Errorf("output is not indented JSON ending in a newline:\n%s", out)
 			}
-			got, err := toolgrade.ParseJSONString(out)
+			got, err := jsonvalue.ParseString(out)
 			if err != nil {
 				t.Fatalf("output is not JSON: %v", err)
 			}
@@ -52,7 +52,7 @@ func TestExtractFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := toolgrade.ParseJSON(data)
+			want, err := jsonvalue.Parse(data)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
 	"github.com/toolgrade/toolgrade/judge/openai"
 	"github.com/toolgrade/toolgrade/runner"
@@ -391,8 +392,8 @@ func bfclShaped(path string) bool {
 	for {
 		line, err := br.ReadSlice('\n')
 		if t := bytes.TrimSpace(line); len(t) > 0 {
-			v, perr := toolgrade.ParseJSON(t)
-			o, ok := v.(toolgrade.Object)
+			v, perr := jsonvalue.Parse(t)
+			o, ok := v.(jsonvalue.Object)
 			return perr == nil && ok && o.Has("question") && o.Has("function")
 		}
 		if err != nil {
@@ -451,7 +452,7 @@ func newBFCLResults(dir string, paths []string) (*bfclResults, error) {
 			continue
 		}
 		err = readJSONLines(answers, func(_ int, v any) error {
-			o, _ := v.(toolgrade.Object)
+			o, _ := v.(jsonvalue.Object)
 			id, _ := o.Get("id")
 			if s, ok := id.(string); ok {
 				r.answers[s], _ = o.Get("ground_truth")
@@ -473,7 +474,7 @@ func (r *bfclResults) add(run *runner.Run) error {
 		return nil
 	}
 	if gt, ok := r.answers[run.ID]; ok && !run.Case.Raw.Has("possible_answer") {
-		run.Case.Raw = append(run.Case.Raw, toolgrade.Member{Key: "possible_answer", Value: gt})
+		run.Case.Raw = append(run.Case.Raw, jsonvalue.Member{Key: "possible_answer", Value: gt})
 	}
 	w := r.writers[run.Case.Source]
 	if w == nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/internal/shared"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge/openai/openaitest"
 )
 
@@ -273,7 +274,7 @@ func TestRunBFCL(t *testing.T) {
 	total := 0
 	for _, cat := range []string{"simple_python", "multiple", "parallel", "parallel_multiple", "live_simple", "live_multiple", "live_parallel"} {
 		name := "BFCL_v4_" + cat + ".json"
-		answers := map[string]toolgrade.Object{}
+		answers := map[string]jsonvalue.Object{}
 		for _, v := range firstLines(t, filepath.Join(src, "possible_answer", name), -1) {
 			id, _ := v.Get("id")
 			answers[id.(string)] = v
@@ -288,8 +289,8 @@ func TestRunBFCL(t *testing.T) {
 			}
 			gt, _ := a.Get("ground_truth")
 			gold[question] = goldCalls(gt.([]any))
-			qs = append(qs, string(toolgrade.AppendJSON(nil, q)))
-			as = append(as, string(toolgrade.AppendJSON(nil, a)))
+			qs = append(qs, string(jsonvalue.Append(nil, q)))
+			as = append(as, string(jsonvalue.Append(nil, a)))
 		}
 		total += len(qs)
 		path := filepath.Join(data, name)
@@ -347,7 +348,7 @@ func TestRunBFCL(t *testing.T) {
 }
 
 // firstLines reads the first n JSON lines of a file (all for n < 0).
-func firstLines(t *testing.T, path string, n int) []toolgrade.Object {
+func firstLines(t *testing.T, path string, n int) []jsonvalue.Object {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -356,19 +357,19 @@ func firstLines(t *testing.T, path string, n int) []toolgrade.Object {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 16<<20)
-	var out []toolgrade.Object
+	var out []jsonvalue.Object
 	for sc.Scan() && (n < 0 || len(out) < n) {
-		v, err := toolgrade.ParseJSON(sc.Bytes())
+		v, err := jsonvalue.Parse(sc.Bytes())
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, v.(toolgrade.Object))
+		out = append(out, v.(jsonvalue.Object))
 	}
 	return out
 }
 
 // bfclQuestion is the last user message of an entry's single turn.
-func bfclQuestion(q toolgrade.Object) string {
+func bfclQuestion(q jsonvalue.Object) string {
 	v, _ := q.Get("question")
 	turns, _ := v.([]any)
 	if len(turns) != 1 {
@@ -376,7 +377,7 @@ func bfclQuestion(q toolgrade.Object) string {
 	}
 	text := ""
 	for _, m := range turns[0].([]any) {
-		mo := m.(toolgrade.Object)
+		mo := m.(jsonvalue.Object)
 		role, _ := mo.Get("role")
 		if c, ok := mo.Get("content"); ok && role == "user" {
 			text, _ = c.(string)
@@ -390,8 +391,8 @@ func bfclQuestion(q toolgrade.Object) string {
 func goldCalls(gt []any) string {
 	var pairs []string
 	for _, call := range gt {
-		for _, m := range call.(toolgrade.Object) {
-			pairs = append(pairs, strings.ReplaceAll(m.Key, ".", "_"), string(toolgrade.AppendJSON(nil, goldArgs(m.Value.(toolgrade.Object)))))
+		for _, m := range call.(jsonvalue.Object) {
+			pairs = append(pairs, strings.ReplaceAll(m.Key, ".", "_"), string(jsonvalue.Append(nil, goldArgs(m.Value.(jsonvalue.Object)))))
 		}
 	}
 	return callsMessage(pairs...)
@@ -400,17 +401,17 @@ func goldCalls(gt []any) string {
 // goldArgs picks each parameter's first acceptable value, leaving it out
 // when that is "" (BFCL's mark of an optional parameter); a dict value
 // lists acceptable values per key in turn.
-func goldArgs(params toolgrade.Object) toolgrade.Object {
-	args := toolgrade.Object{}
+func goldArgs(params jsonvalue.Object) jsonvalue.Object {
+	args := jsonvalue.Object{}
 	for _, p := range params {
 		v := p.Value.([]any)[0]
 		if s, ok := v.(string); ok && s == "" {
 			continue
 		}
-		if o, ok := v.(toolgrade.Object); ok {
+		if o, ok := v.(jsonvalue.Object); ok {
 			v = goldArgs(o)
 		}
-		args = append(args, toolgrade.Member{Key: p.Key, Value: v})
+		args = append(args, jsonvalue.Member{Key: p.Key, Value: v})
 	}
 	return args
 }

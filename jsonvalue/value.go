@@ -1,4 +1,4 @@
-package toolgrade
+package jsonvalue
 
 import (
 	"encoding/json"
@@ -59,11 +59,11 @@ func (o *Object) Set(key string, v any) {
 }
 
 // MarshalJSON writes the object with its members in order.
-func (o Object) MarshalJSON() ([]byte, error) { return AppendJSON(nil, o), nil }
+func (o Object) MarshalJSON() ([]byte, error) { return Append(nil, o), nil }
 
-// UnmarshalJSON reads an object with [ParseJSON].
+// UnmarshalJSON reads an object with [Parse].
 func (o *Object) UnmarshalJSON(data []byte) error {
-	v, err := ParseJSON(data)
+	v, err := Parse(data)
 	if err != nil {
 		return err
 	}
@@ -242,14 +242,14 @@ func NumberFloat(n json.Number) float64 {
 // and structs go through encoding/json. Values already in the model are kept.
 // It is meant for building cases in code; decoded input is already in the
 // model.
-func Value(v any) (any, error) {
+func From(v any) (any, error) {
 	switch v := v.(type) {
 	case nil, bool, string, json.Number:
 		return v, nil
 	case Object:
 		out := make(Object, len(v))
 		for i, m := range v {
-			mv, err := Value(m.Value)
+			mv, err := From(m.Value)
 			if err != nil {
 				return nil, err
 			}
@@ -259,7 +259,7 @@ func Value(v any) (any, error) {
 	case []any:
 		out := make([]any, len(v))
 		for i := range v {
-			ev, err := Value(v[i])
+			ev, err := From(v[i])
 			if err != nil {
 				return nil, err
 			}
@@ -274,7 +274,7 @@ func Value(v any) (any, error) {
 		slices.Sort(keys)
 		out := make(Object, 0, len(v))
 		for _, k := range keys {
-			mv, err := Value(v[k])
+			mv, err := From(v[k])
 			if err != nil {
 				return nil, err
 			}
@@ -287,7 +287,7 @@ func Value(v any) (any, error) {
 		}
 		return json.Number(formatFloat(v)), nil
 	case float32:
-		return Value(float64(v))
+		return From(float64(v))
 	case int:
 		return json.Number(strconv.Itoa(v)), nil
 	case int64:
@@ -297,14 +297,14 @@ func Value(v any) (any, error) {
 	case uint64:
 		return json.Number(strconv.FormatUint(v, 10)), nil
 	case json.RawMessage:
-		return ParseJSON(v)
+		return Parse(v)
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
 	case reflect.Slice, reflect.Array:
 		out := make([]any, rv.Len())
 		for i := range out {
-			ev, err := Value(rv.Index(i).Interface())
+			ev, err := From(rv.Index(i).Interface())
 			if err != nil {
 				return nil, err
 			}
@@ -316,13 +316,13 @@ func Value(v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseJSON(data)
+	return Parse(data)
 }
 
-// MustValue is [Value] for literals in code and tests; it panics on values
+// MustFrom is [Value] for literals in code and tests; it panics on values
 // that have no JSON form.
-func MustValue(v any) any {
-	out, err := Value(v)
+func MustFrom(v any) any {
+	out, err := From(v)
 	if err != nil {
 		panic(err)
 	}
@@ -358,7 +358,7 @@ func AppendFormat(dst []byte, v any) []byte {
 	return dst
 }
 
-// appendJSONUpTo is [AppendJSON] that stops early once dst is longer than
+// appendJSONUpTo is [Append] that stops early once dst is longer than
 // limit: the text up to limit is the same.
 func appendJSONUpTo(dst []byte, v any, limit int) []byte {
 	switch v := v.(type) {
@@ -383,11 +383,11 @@ func appendJSONUpTo(dst []byte, v any, limit int) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendJSONString(dst, m.Key)
+			dst = AppendString(dst, m.Key)
 			dst = append(dst, ':')
 			dst = appendJSONUpTo(dst, m.Value, limit)
 		}
 		return append(dst, '}')
 	}
-	return AppendJSON(dst, v)
+	return Append(dst, v)
 }

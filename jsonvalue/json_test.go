@@ -1,4 +1,4 @@
-package toolgrade_test
+package jsonvalue_test
 
 import (
 	"encoding/json"
@@ -8,10 +8,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
-func TestParseJSON(t *testing.T) {
+func TestParse(t *testing.T) {
 	tests := []struct {
 		in   string
 		want any
@@ -25,27 +25,27 @@ func TestParseJSON(t *testing.T) {
 		{`"\ud800"`, "\uFFFD"}, // a lone surrogate has no UTF-8 form
 		{"\"\xff\"", "\uFFFD"}, // invalid UTF-8 is replaced
 		{`[]`, []any{}},
-		{`{}`, toolgrade.Object{}},
+		{`{}`, jsonvalue.Object{}},
 		{`[1, "x", [null]]`, []any{json.Number("1"), "x", []any{nil}}},
-		{`{"b": 1, "a": {"c": []}}`, toolgrade.Object{{"b", json.Number("1")}, {"a", toolgrade.Object{{"c", []any{}}}}}},
+		{`{"b": 1, "a": {"c": []}}`, jsonvalue.Object{{"b", json.Number("1")}, {"a", jsonvalue.Object{{"c", []any{}}}}}},
 		// A repeated key keeps its first position and its last value, as
 		// Python and JavaScript do.
-		{`{"a": 1, "b": 2, "a": 3}`, toolgrade.Object{{"a", json.Number("3")}, {"b", json.Number("2")}}},
+		{`{"a": 1, "b": 2, "a": 3}`, jsonvalue.Object{{"a", json.Number("3")}, {"b", json.Number("2")}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := toolgrade.ParseJSON([]byte(tt.in))
+			got, err := jsonvalue.Parse([]byte(tt.in))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("ParseJSON(%s) mismatch (-want +got):\n%s", tt.in, diff)
+				t.Errorf("Parse(%s) mismatch (-want +got):\n%s", tt.in, diff)
 			}
 		})
 	}
 }
 
-func TestParseJSONLargeObjectRepeats(t *testing.T) {
+func TestParseLargeObjectRepeats(t *testing.T) {
 	// Past 16 members the parser indexes keys; repeats must still collapse.
 	var b strings.Builder
 	b.WriteString("{")
@@ -53,11 +53,11 @@ func TestParseJSONLargeObjectRepeats(t *testing.T) {
 		b.WriteString(`"k` + string(rune('a'+i%26)) + `":` + string(rune('0'+i%10)) + ",")
 	}
 	b.WriteString(`"end":true}`)
-	v, err := toolgrade.ParseJSONString(b.String())
+	v, err := jsonvalue.ParseString(b.String())
 	if err != nil {
 		t.Fatal(err)
 	}
-	obj := v.(toolgrade.Object)
+	obj := v.(jsonvalue.Object)
 	if len(obj) != 27 {
 		t.Fatalf("got %d members, want 26 distinct keys and end", len(obj))
 	}
@@ -66,7 +66,7 @@ func TestParseJSONLargeObjectRepeats(t *testing.T) {
 	}
 }
 
-func TestParseJSONErrors(t *testing.T) {
+func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		in       string
 		wantLine int
@@ -90,13 +90,13 @@ func TestParseJSONErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			_, err := toolgrade.ParseJSONString(tt.in)
-			var se *toolgrade.SyntaxError
+			_, err := jsonvalue.ParseString(tt.in)
+			var se *jsonvalue.SyntaxError
 			if !errors.As(err, &se) {
-				t.Fatalf("ParseJSON(%q) error = %v, want a *SyntaxError", tt.in, err)
+				t.Fatalf("Parse(%q) error = %v, want a *SyntaxError", tt.in, err)
 			}
 			if se.Line != tt.wantLine || !strings.Contains(se.Msg, tt.wantMsg) {
-				t.Errorf("ParseJSON(%q) = line %d %q, want line %d containing %q", tt.in, se.Line, se.Msg, tt.wantLine, tt.wantMsg)
+				t.Errorf("Parse(%q) = line %d %q, want line %d containing %q", tt.in, se.Line, se.Msg, tt.wantLine, tt.wantMsg)
 			}
 		})
 	}
@@ -109,12 +109,12 @@ func TestAppendJSONRoundTrip(t *testing.T) {
 		`[]`,
 		`{}`,
 	} {
-		v, err := toolgrade.ParseJSONString(in)
+		v, err := jsonvalue.ParseString(in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := toolgrade.AppendJSON(nil, v)
-		v2, err := toolgrade.ParseJSON(out)
+		out := jsonvalue.Append(nil, v)
+		v2, err := jsonvalue.Parse(out)
 		if err != nil {
 			t.Fatalf("re-parse %s: %v", out, err)
 		}
@@ -137,33 +137,33 @@ func TestAppendFloat(t *testing.T) {
 		{1e-7, "1e-07"}, {1e21, "1e+21"}, {-2.5, "-2.5"},
 	}
 	for _, tt := range tests {
-		if got := string(toolgrade.AppendFloat(nil, tt.f)); got != tt.want {
+		if got := string(jsonvalue.AppendFloat(nil, tt.f)); got != tt.want {
 			t.Errorf("AppendFloat(%v) = %s, want %s", tt.f, got, tt.want)
 		}
 	}
 }
 
-// FuzzParseJSON: the parser never panics, accepts exactly what
+// FuzzParse: the parser never panics, accepts exactly what
 // encoding/json accepts (apart from invalid UTF-8, which it repairs), and
 // what it parses survives a round trip.
-func FuzzParseJSON(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, s := range []string{`{"a":[1,2.5,"x"]}`, `[]`, `"\ud83d\ude00"`, `{"a":1,"a":2}`, `-0.0e+1`, `{"a" 1}`, `[1,]`, "\"\xff\""} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := toolgrade.ParseJSON(data)
+		v, err := jsonvalue.Parse(data)
 		if utf8.Valid(data) && (err == nil) != json.Valid(data) {
 			t.Fatalf("ParseJSON error %v, encoding/json Valid %v, for %q", err, json.Valid(data), data)
 		}
 		if err != nil {
 			return
 		}
-		out := toolgrade.AppendJSON(nil, v)
-		v2, err := toolgrade.ParseJSON(out)
+		out := jsonvalue.Append(nil, v)
+		v2, err := jsonvalue.Parse(out)
 		if err != nil {
 			t.Fatalf("re-parse of %q: %v", out, err)
 		}
-		if !toolgrade.Equal(v, v2) {
+		if !jsonvalue.Equal(v, v2) {
 			t.Fatalf("round trip changed %q to %q", data, out)
 		}
 	})

@@ -1,4 +1,4 @@
-package toolgrade
+package jsonvalue
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package toolgrade
+package jsonvalue
 
 import (
 	"encoding/binary"
@@ -28,24 +28,24 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("invalid JSON at line %d, byte %d: %s", e.Line, e.Offset+1, e.Msg)
 }
 
-// ParseJSON decodes one JSON value (RFC 8259) into the value model: nil,
+// Parse decodes one JSON value (RFC 8259) into the value model: nil,
 // bool, string, [json.Number], []any or [Object]. Object members keep their
 // order; numbers keep their spelling. Invalid UTF-8 becomes U+FFFD. Trailing
 // data other than white space is an error.
 //
-// ParseJSON copies data once and the result shares that copy, so data may
-// be reused as soon as ParseJSON returns. Values of one document share
+// Parse copies data once and the result shares that copy, so data may
+// be reused as soon as Parse returns. Values of one document share
 // their memory: a string kept from a document keeps the copy alive, and a
 // value kept keeps up to some tens of kilobytes of its neighbours, from
 // this document and the ones parsed just before and after it (see
 // slab.go); clone what is kept from a large document that is otherwise
 // dropped.
-func ParseJSON(data []byte) (any, error) { return parse(string(data)) }
+func Parse(data []byte) (any, error) { return parse(string(data)) }
 
-// ParseJSONString is ParseJSON for text, as tool-call arguments usually are.
+// ParseString is Parse for text, as tool-call arguments usually are.
 // Strings and numbers in the result share memory with s (Go strings are
 // immutable, so nothing is copied).
-func ParseJSONString(s string) (any, error) { return parse(s) }
+func ParseString(s string) (any, error) { return parse(s) }
 
 func parse(data string) (any, error) {
 	p := parsers.Get().(*parser)
@@ -431,7 +431,7 @@ func (p *parser) string(i, from int) (string, int, error) {
 		// Text carried as JSON text has an escape every few bytes: plain
 		// words are appended whole, and the one with a stop up to it, and
 		// its escapes (\" and \\) are decoded without leaving the loop.
-		// AppendJSONString has the mirror of this loop; one helper for
+		// AppendString has the mirror of this loop; one helper for
 		// both was not inlined and cost 1.7k instructions a case.
 		for i+8 <= len(d) {
 			x := word(d, i)
@@ -609,17 +609,17 @@ func plainRun(s string, i int) int {
 	return i
 }
 
-// AppendJSON appends the compact JSON form of a value in the model to dst.
+// Append appends the compact JSON form of a value in the model to dst.
 // Object members keep their order and numbers their spelling. Values outside
 // the model are written through encoding/json.
-func AppendJSON(dst []byte, v any) []byte {
+func Append(dst []byte, v any) []byte {
 	switch v := v.(type) {
 	case nil:
 		return append(dst, "null"...)
 	case bool:
 		return strconv.AppendBool(dst, v)
 	case string:
-		return AppendJSONString(dst, v)
+		return AppendString(dst, v)
 	case json.Number:
 		if v == "" {
 			return append(dst, '0')
@@ -631,7 +631,7 @@ func AppendJSON(dst []byte, v any) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendJSON(dst, e)
+			dst = Append(dst, e)
 		}
 		return append(dst, ']')
 	case Object:
@@ -640,9 +640,9 @@ func AppendJSON(dst []byte, v any) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendJSONString(dst, m.Key)
+			dst = AppendString(dst, m.Key)
 			dst = append(dst, ':')
-			dst = AppendJSON(dst, m.Value)
+			dst = Append(dst, m.Value)
 		}
 		return append(dst, '}')
 	case float64:
@@ -652,7 +652,7 @@ func AppendJSON(dst []byte, v any) []byte {
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return AppendJSONString(dst, fmt.Sprint(v))
+		return AppendString(dst, fmt.Sprint(v))
 	}
 	return append(dst, b...)
 }
@@ -699,10 +699,10 @@ type floatText struct {
 
 const hexDigits = "0123456789abcdef"
 
-// AppendJSONString appends s as a JSON string. Only what JSON requires is
+// AppendString appends s as a JSON string. Only what JSON requires is
 // escaped (quote, backslash, control characters); invalid UTF-8 is written
 // as \ufffd.
-func AppendJSONString(dst []byte, s string) []byte {
+func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	// Reasons quote JSON, so escapes come every few bytes, and stopping
 	// for each must cost little.

@@ -1,8 +1,8 @@
-package toolgrade
+package jsonvalue
 
 // The parser and string writer as they were before they were tuned for
 // speed: simple enough to trust, and kept here as the oracle the tuned ones
-// must agree with exactly (see FuzzParseJSONReference).
+// must agree with exactly (see FuzzParseReference).
 
 import (
 	"bytes"
@@ -408,11 +408,11 @@ func refAppendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// FuzzParseJSONReference: ParseJSON (which copies its input once) and
-// ParseJSONString (which shares its input) give exactly what the reference
-// parser gives, value for value and error for error, and AppendJSONString
+// FuzzParseReference: Parse (which copies its input once) and
+// ParseString (which shares its input) give exactly what the reference
+// parser gives, value for value and error for error, and AppendString
 // writes exactly what the reference writer writes.
-func FuzzParseJSONReference(f *testing.F) {
+func FuzzParseReference(f *testing.F) {
 	for _, s := range []string{
 		`{"a":[1,2.5,"x"],"b":{"c":null,"d":true}}`, `[]`, `{}`, `"\ud83d\ude00"`, `{"a":1,"a":2}`,
 		`-0.0e+1`, `{"a" 1}`, `[1,]`, "\"\xff\"", `"plain text of more than eight bytes"`,
@@ -426,8 +426,8 @@ func FuzzParseJSONReference(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		want, wantErr := refParseJSON(data)
 		for name, parse := range map[string]func() (any, error){
-			"ParseJSON":       func() (any, error) { return ParseJSON(data) },
-			"ParseJSONString": func() (any, error) { return ParseJSONString(string(data)) },
+			"Parse":       func() (any, error) { return Parse(data) },
+			"ParseString": func() (any, error) { return ParseString(string(data)) },
 		} {
 			got, err := parse()
 			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
@@ -437,25 +437,25 @@ func FuzzParseJSONReference(f *testing.F) {
 				t.Fatalf("%s(%q) differs from the reference (-reference +got):\n%s", name, data, diff)
 			}
 		}
-		if got, want := AppendJSONString([]byte("x"), string(data)), refAppendJSONString([]byte("x"), string(data)); !bytes.Equal(got, want) {
+		if got, want := AppendString([]byte("x"), string(data)), refAppendJSONString([]byte("x"), string(data)); !bytes.Equal(got, want) {
 			t.Fatalf("AppendJSONString(%q) = %q, reference %q", data, got, want)
 		}
 	})
 }
 
-// TestParseJSONOwnsItsCopy: values parsed from a buffer do not change when
+// TestParseOwnsItsCopy: values parsed from a buffer do not change when
 // the buffer is reused.
-func TestParseJSONOwnsItsCopy(t *testing.T) {
+func TestParseOwnsItsCopy(t *testing.T) {
 	buf := []byte(`{"city":"Paris","n":12,"tags":["a","b"]}`)
-	v, err := ParseJSON(buf)
+	v, err := Parse(buf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := AppendJSON(nil, v)
+	want := Append(nil, v)
 	for i := range buf {
 		buf[i] = 'X'
 	}
-	if got := AppendJSON(nil, v); !bytes.Equal(got, want) {
+	if got := Append(nil, v); !bytes.Equal(got, want) {
 		t.Errorf("after reusing the buffer, the value reads %s, want %s", got, want)
 	}
 }
@@ -523,7 +523,7 @@ func TestAppendJSONStringEveryPosition(t *testing.T) {
 		for n := 0; n <= 24; n++ {
 			for at := 0; at <= n; at++ {
 				s := strings.Repeat("a", at) + special + strings.Repeat("b", n-at)
-				if got, want := AppendJSONString([]byte("x"), s), refAppendJSONString([]byte("x"), s); !bytes.Equal(got, want) {
+				if got, want := AppendString([]byte("x"), s), refAppendJSONString([]byte("x"), s); !bytes.Equal(got, want) {
 					t.Fatalf("AppendJSONString(%q) = %q, reference %q", s, got, want)
 				}
 			}
@@ -543,7 +543,7 @@ func TestParseStringEveryPosition(t *testing.T) {
 					s := `"` + first + strings.Repeat("a", at) + special + strings.Repeat("b", n-at) + `"`
 					for _, doc := range []string{s, "[" + s + `,"tail of the document"]`} {
 						want, wantErr := refParseJSON([]byte(doc))
-						got, err := ParseJSONString(doc)
+						got, err := ParseString(doc)
 						if fmt.Sprint(err) != fmt.Sprint(wantErr) || !cmp.Equal(got, want) {
 							t.Fatalf("ParseJSONString(%q) = %q, %v; reference %q, %v", doc, got, err, want, wantErr)
 						}

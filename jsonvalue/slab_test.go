@@ -1,4 +1,4 @@
-package toolgrade
+package jsonvalue
 
 import (
 	"bytes"
@@ -20,14 +20,14 @@ func TestSlabValuesSurviveCollection(t *testing.T) {
 	for i := range 200 {
 		doc := fmt.Sprintf(`{"id":"c%d","n":%d,"f":1.5,"ok":true,"none":null,"s":"%s",`+
 			`"list":[1,"two",{"three":[3]}],"nested":{"a":{"b":{"c":"deep %d"}}}}`, i, i, strings.Repeat("x", i%40), i)
-		v, err := ParseJSONString(doc)
+		v, err := ParseString(doc)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if i%10 == 0 { // keep a part of some documents, drop the rest
 			part, _ := v.(Object).Get("nested")
 			kept = append(kept, v, part)
-			want = append(want, AppendJSON(nil, v), AppendJSON(nil, part))
+			want = append(want, Append(nil, v), Append(nil, part))
 		}
 		if i%25 == 0 {
 			runtime.GC()
@@ -35,7 +35,7 @@ func TestSlabValuesSurviveCollection(t *testing.T) {
 	}
 	runtime.GC()
 	for i, v := range kept {
-		if got := AppendJSON(nil, v); !bytes.Equal(got, want[i]) {
+		if got := Append(nil, v); !bytes.Equal(got, want[i]) {
 			t.Fatalf("value %d changed after collection: %s, want %s", i, got, want[i])
 		}
 	}
@@ -63,7 +63,7 @@ func TestSlabValuesSurviveCollection(t *testing.T) {
 	if again, _ := obj.Get("list"); len(again.([]any)) != 3 || len(grown) != 4 {
 		t.Error("append to a parsed array changed the document")
 	}
-	if got := AppendJSON(nil, kept[0]); !bytes.Equal(got, want[0]) {
+	if got := Append(nil, kept[0]); !bytes.Equal(got, want[0]) {
 		t.Errorf("after appending to a parsed array the document reads %s, want %s", got, want[0])
 	}
 }
@@ -79,7 +79,7 @@ func TestSlabGenerationsEnd(t *testing.T) {
 	for i := range 2000 {
 		doc := fmt.Sprintf(`{"id":"c%d","calls":[{"name":"f","args":{"a":%d,"b":["x","y"],"c":{"d":true}}}],"s":"%s"}`,
 			i, i, strings.Repeat("x", i%50))
-		v, err := ParseJSONString(doc)
+		v, err := ParseString(doc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestSlabGenerationsEnd(t *testing.T) {
 // not kept alive by the parser it went through once it is dropped.
 func TestSlabLargeDocumentNotKept(t *testing.T) {
 	doc := `{"items":[` + strings.Repeat(`{"name":"n","args":{"a":1,"b":"text"}},`, 1000) + `{}]}`
-	v, err := ParseJSONString(doc)
+	v, err := ParseString(doc)
 	if err != nil {
 		t.Fatal(err)
 	}

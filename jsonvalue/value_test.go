@@ -1,0 +1,179 @@
+package jsonvalue_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+	"pgregory.net/rapid"
+)
+
+// tb is what mustParse needs of *testing.T and *rapid.T.
+type tb interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+func mustParse(t tb, s string) any {
+	t.Helper()
+	v, err := jsonvalue.ParseString(s)
+	if err != nil {
+		t.Fatalf("parse %s: %v", s, err)
+	}
+	return v
+}
+
+func TestEqual(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{`1`, `1.0`, true},
+		{`1`, `1e0`, true},
+		{`100`, `1E+2`, true},
+		{`0`, `-0.0`, true},
+		{`-0`, `0`, true},
+		{`true`, `1`, false},
+		{`false`, `0`, false},
+		{`"1"`, `1`, false},
+		{`null`, `null`, true},
+		{`null`, `{}`, false},
+		{`[1,2]`, `[2,1]`, false},
+		{`{"a":1,"b":2}`, `{"b":2,"a":1}`, true},
+		{`{"a":null}`, `{}`, false},
+		{`{"a":{"b":[1.0]}}`, `{"a":{"b":[1]}}`, true},
+		{`[]`, `{}`, false},
+		{`9007199254740993`, `9007199254740992`, false},   // integers compare exactly
+		{`9007199254740993`, `9007199254740992.0`, false}, // and exactly against floats
+		{`0.1`, `0.10`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.a+" vs "+tt.b, func(t *testing.T) {
+			a, b := mustParse(t, tt.a), mustParse(t, tt.b)
+			if got := jsonvalue.Equal(a, b); got != tt.want {
+				t.Errorf("Equal(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
+			}
+			if got := jsonvalue.Equal(b, a); got != tt.want {
+				t.Errorf("Equal(%s, %s) = %v, want %v (not symmetric)", tt.b, tt.a, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCompareNumbers(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"1", "2", -1}, {"-1", "-2", 1}, {"10", "9", 1}, {"-10", "-9", -1},
+		{"1.5", "1", 1}, {"-0", "0", 0}, {"123456789012345678901234567890", "123456789012345678901234567891", -1},
+		{"1e400", "1e300", 1},
+	}
+	for _, tt := range tests {
+		if got := jsonvalue.CompareNumbers(json.Number(tt.a), json.Number(tt.b)); got != tt.want {
+			t.Errorf("CompareNumbers(%s, %s) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestIsIntegerLiteral(t *testing.T) {
+	for n, want := range map[string]bool{
+		"0": true, "-12": true, "123456789012345678901234567890": true,
+		"1.0": false, "1e5": false, "1E5": false, "-2.5e-3": false, "9007199254740993.": false,
+	} {
+		t.Run(n, func(t *testing.T) {
+			if got := jsonvalue.IsIntegerLiteral(n); got != want {
+				t.Errorf("IsIntegerLiteral(%q) = %v, want %v", n, got, want)
+			}
+		})
+	}
+}
+
+// genValue draws an arbitrary JSON value as text.
+func genValue(depth int) *rapid.Generator[string] {
+	return rapid.Custom(func(t *rapid.T) string {
+		kinds := 5
+		if depth > 0 {
+			kinds = 7
+		}
+		switch rapid.IntRange(0, kinds-1).Draw(t, "kind") {
+		case 0:
+			return "null"
+		case 1:
+			return rapid.SampledFrom([]string{"true", "false"}).Draw(t, "bool")
+		case 2:
+			return rapid.SampledFrom([]string{"0", "1", "1.0", "-2", "2.5", "1e2", "100"}).Draw(t, "num")
+		case 3, 4:
+			s, _ := json.Marshal(rapid.SampledFrom([]string{"", "a", "b", "é", "1"}).Draw(t, "str"))
+			return string(s)
+		case 5:
+			n := rapid.IntRange(0, 3).Draw(t, "len")
+			parts := make([]string, n)
+			for i := range parts {
+				parts[i] = genValue(depth-1).Draw(t, "elem")
+			}
+			return "[" + strings.Join(parts, ",") + "]"
+		default:
+			keys := rapid.SliceOfDistinct(rapid.SampledFrom([]string{"a", "b", "c", "d"}), rapid.ID).Draw(t, "keys")
+			parts := make([]string, len(keys))
+			for i, k := range keys {
+				parts[i] = `"` + k + `":` + genValue(depth-1).Draw(t, "member")
+			}
+			return "{" + strings.Join(parts, ",") + "}"
+		}
+	})
+}
+
+// TestEqualIsAnEquivalence: reflexive, symmetric, and blind to key order.
+func TestEqualIsAnEquivalence(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := mustParse(t, genValue(3).Draw(t, "a"))
+		b := mustParse(t, genValue(3).Draw(t, "b"))
+		if !jsonvalue.Equal(a, a) {
+			t.Fatalf("Equal(a, a) is false for %s", jsonvalue.Append(nil, a))
+		}
+		if jsonvalue.Equal(a, b) != jsonvalue.Equal(b, a) {
+			t.Fatalf("Equal is not symmetric")
+		}
+		if obj, ok := a.(jsonvalue.Object); ok && len(obj) > 1 {
+			rev := make(jsonvalue.Object, len(obj))
+			for i := range obj {
+				rev[i] = obj[len(obj)-1-i]
+			}
+			if !jsonvalue.Equal(obj, rev) {
+				t.Fatalf("key order matters for %s", jsonvalue.Append(nil, obj))
+			}
+		}
+	})
+}
+
+func TestFrom(t *testing.T) {
+	got, err := jsonvalue.From(map[string]any{"b": 1, "a": []any{2.5, true, nil, "x"}, "c": map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mustParse(t, `{"a":[2.5,true,null,"x"],"b":1,"c":{}}`)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Value mismatch (-want +got):\n%s", diff)
+	}
+	// Integral floats stay floats.
+	if v := jsonvalue.MustFrom(2.0); v != json.Number("2.0") {
+		t.Errorf("MustFrom(2.0) = %v, want 2.0", v)
+	}
+	type point struct {
+		X int `json:"x"`
+	}
+	if v := jsonvalue.MustFrom([]point{{1}}); !jsonvalue.Equal(v, mustParse(t, `[{"x":1}]`)) {
+		t.Errorf("MustFrom(struct slice) = %s", jsonvalue.Append(nil, v))
+	}
+}
+
+func TestKind(t *testing.T) {
+	for in, want := range map[string]string{`null`: "null", `true`: "boolean", `1`: "integer", `1.0`: "number", `1e3`: "number", `""`: "string", `[]`: "array", `{}`: "object"} {
+		if got := jsonvalue.Kind(mustParse(t, in)); got != want {
+			t.Errorf("Kind(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
