@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/config"
-	"github.com/toolgrade/toolgrade/judge/openai/openaitest"
+	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
 // TestDeepEvalJudgeOverHTTP runs deepeval.jsonl's judge lines through the
-// real judge: the judge/openai client built from judge settings, against a
+// real judge: the openai client built from judge settings, against a
 // fake OpenAI server on loopback that answers each tool-selection prompt
 // with the line's judge_score. Lines run one at a time, the server
 // scripted for each, so that lines with the same input cannot mix up.

@@ -16,8 +16,8 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
-	"github.com/toolgrade/toolgrade/judge/openai"
 	"github.com/toolgrade/toolgrade/match"
+	"github.com/toolgrade/toolgrade/openai"
 )
 
 // DefaultKeyEnv is the environment variable the judge's API key is read
@@ -149,7 +149,7 @@ func (s *JudgeSettings) OpenJudge(getenv func(string) string) (*openai.Judge, er
 	if key == "" && !isLocal(base) {
 		return nil, fmt.Errorf("judge: no API key in $%s (name another variable with --judge-key-env; only servers on localhost run without a key)", keyEnv)
 	}
-	var cache *judge.Cache
+	var cache *openai.Cache
 	if !s.NoCache {
 		dir := s.CacheDir
 		if dir == "" {
@@ -160,7 +160,7 @@ func (s *JudgeSettings) OpenJudge(getenv func(string) string) (*openai.Judge, er
 			dir = filepath.Join(userDir, "toolgrade")
 		}
 		var err error
-		if cache, err = judge.OpenCache(dir); err != nil {
+		if cache, err = openai.OpenCache(dir); err != nil {
 			return nil, fmt.Errorf("judge: %w", err)
 		}
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
-	"github.com/toolgrade/toolgrade/judge/openai/openaitest"
 	"github.com/toolgrade/toolgrade/match"
+	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
 func TestJudgeSettings(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"github.com/toolgrade/toolgrade/judge"
 )
 
-// A judge is anything that answers a prompt; judge/openai provides one
+// A judge is anything that answers a prompt; package openai provides one
 // over any OpenAI-compatible endpoint. Here a stand-in always says 0.75.
 type constantJudge float64
 

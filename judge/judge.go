@@ -4,10 +4,9 @@
 //
 // It defines the [Judge] interface, toolgrade's versioned prompts
 // ([Prompts]), the judged metrics ([ToolSelectionMetric],
-// [ArgumentCorrectnessMetric], [MinToolSelection]), the reading of a
-// judge's reply ([ParseVerdict]) and an on-disk reply [Cache]. It imports
-// no SDK: package judge/openai implements Judge over any OpenAI-compatible
-// endpoint.
+// [ArgumentCorrectnessMetric], [MinToolSelection]) and the reading of a
+// judge's reply ([ParseVerdict]). It imports no SDK: package openai
+// implements Judge over any OpenAI-compatible endpoint.
 //
 // A judge answers each prompt with a JSON object
 //

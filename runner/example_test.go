@@ -11,7 +11,7 @@ import (
 )
 
 func Example() {
-	// A Model answers request bodies; judge/openai's Client.CompleteJSON
+	// A Model answers request bodies; package openai's Client.CompleteJSON
 	// does over HTTP. This one always calls get_weather.
 	model := runner.ModelFunc(func(ctx context.Context, request []byte) (*runner.Reply, error) {
 		return &runner.Reply{Body: []byte(`{"choices": [{"message": {"role": "assistant", "content": null,

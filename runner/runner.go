@@ -15,7 +15,7 @@
 // run-file line is an error result when graded (see [Records]).
 //
 // The runner knows nothing of HTTP: a [Model] answers request bodies.
-// Package judge/openai's Client does over any OpenAI-compatible endpoint,
+// Package openai's Client does over any OpenAI-compatible endpoint,
 // with the judge's concurrency and rate limits, retries and cache.
 package runner
 

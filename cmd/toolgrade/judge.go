@@ -13,7 +13,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/judge"
-	"github.com/toolgrade/toolgrade/judge/openai"
+	"github.com/toolgrade/toolgrade/openai"
 )
 
 // judgeFlags configure the LLM judge; each overrides its key in the

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/judge/openai/openaitest"
+	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
 const judgeKey = "sk-e2e-SECRET-7f3a9c1d"

@@ -20,8 +20,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/jsonvalue"
-	"github.com/toolgrade/toolgrade/judge"
-	"github.com/toolgrade/toolgrade/judge/openai"
+	"github.com/toolgrade/toolgrade/openai"
 	"github.com/toolgrade/toolgrade/runner"
 	"github.com/toolgrade/toolgrade/trace"
 )
@@ -314,7 +313,7 @@ func (m *Main) modelClient(f *runFlags) (*openai.Client, error) {
 			}
 			dir = filepath.Join(base, "toolgrade")
 		}
-		if o.Cache, err = judge.OpenCache(dir); err != nil {
+		if o.Cache, err = openai.OpenCache(dir); err != nil {
 			return nil, usageError("%v", err)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/internal/shared"
 	"github.com/toolgrade/toolgrade/jsonvalue"
-	"github.com/toolgrade/toolgrade/judge/openai/openaitest"
+	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
 // chatBody is a chat completion whose message is given as JSON.

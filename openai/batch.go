@@ -18,7 +18,6 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/judge"
 )
 
 // Defaults of [BatchOptions].
@@ -212,7 +211,7 @@ func (c *Client) batchInput(reqs []ChatRequest) ([]byte, map[string]bool, error)
 // keeps its id.
 func (c *Client) stateKey(keys map[string]bool) string {
 	sorted := slices.Sorted(maps.Keys(keys))
-	return judge.CacheKey(append([]string{"batch-state/v1", c.base}, sorted...)...)
+	return CacheKey(append([]string{"batch-state/v1", c.base}, sorted...)...)
 }
 
 type batchState struct {

@@ -28,8 +28,6 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"golang.org/x/time/rate"
-
-	"github.com/toolgrade/toolgrade/judge"
 )
 
 // Defaults of [Options].
@@ -77,7 +75,7 @@ type Options struct {
 	// connections and reply bodies that are not valid JSON are retried.
 	MaxRetries int
 	// Cache, if set, answers repeated requests and keeps new replies.
-	Cache *judge.Cache
+	Cache *Cache
 	// HTTPClient sends the requests (default: a new http.Client).
 	HTTPClient *http.Client
 }
@@ -167,7 +165,7 @@ func NewClient(o Options) (*Client, error) {
 }
 
 // Cache returns the client's cache, or nil.
-func (c *Client) Cache() *judge.Cache { return c.opts.Cache }
+func (c *Client) Cache() *Cache { return c.opts.Cache }
 
 // A ChatRequest is one chat completion request.
 type ChatRequest struct {
@@ -201,7 +199,7 @@ func (c *Client) key(req ChatRequest) (string, []byte, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("encoding the request: %w", err)
 	}
-	return judge.CacheKey("chat/v1", c.base, req.Tag, string(body)), body, nil
+	return CacheKey("chat/v1", c.base, req.Tag, string(body)), body, nil
 }
 
 func (c *Client) cached(key string) (*Completion, bool) {

@@ -10,7 +10,6 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/judge"
 )
 
 // A RawCompletion is the reply to a request body sent with
@@ -50,7 +49,7 @@ func (c *Client) CompleteJSON(ctx context.Context, tag string, body []byte) (*Ra
 	if err := json.Unmarshal(body, &head); err != nil {
 		return nil, fmt.Errorf("request body: want a JSON object: %w", err)
 	}
-	key := judge.CacheKey("chat/v1", c.base, tag, string(body))
+	key := CacheKey("chat/v1", c.base, tag, string(body))
 	if c.opts.Cache != nil {
 		if data, ok, err := c.opts.Cache.Get(key); err == nil && ok {
 			if _, err := rawUsage(data); err == nil {

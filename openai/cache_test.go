@@ -1,13 +1,16 @@
-package judge
+package openai
 
 import (
 	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 func TestCacheKey(t *testing.T) {
@@ -110,4 +113,15 @@ func TestCacheConcurrentWrites(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// Keys of different part lists differ.
+func TestCacheKeyInjective(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := rapid.SliceOfN(rapid.String(), 0, 4).Draw(t, "a")
+		b := rapid.SliceOfN(rapid.String(), 0, 4).Draw(t, "b")
+		if (CacheKey(a...) == CacheKey(b...)) != slices.Equal(a, b) {
+			t.Fatalf("CacheKey(%q) vs CacheKey(%q)", a, b)
+		}
+	})
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/judge"
-	"github.com/toolgrade/toolgrade/judge/openai/openaitest"
+	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
 // prompts returns n distinct judge prompts.

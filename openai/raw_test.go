@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolgrade/toolgrade/judge"
-	"github.com/toolgrade/toolgrade/judge/openai/openaitest"
+	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
 // rawClient returns a client on srv whose retries do not wait.
@@ -32,8 +31,8 @@ func TestCompleteJSON(t *testing.T) {
 	srv := openaitest.NewServer(t)
 	srv.Key = "sk-raw-test"
 	srv.Reply = func(*openaitest.ChatRequest) openaitest.Reply { return openaitest.Reply{Body: toolReply} }
-	c := rawClient(t, srv, Options{APIKey: "sk-raw-test", Cache: func() *judge.Cache {
-		cache, err := judge.OpenCache(t.TempDir())
+	c := rawClient(t, srv, Options{APIKey: "sk-raw-test", Cache: func() *Cache {
+		cache, err := OpenCache(t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/judge"
-	"github.com/toolgrade/toolgrade/judge/openai/openaitest"
+	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
 var prompt = judge.Request{Task: "tool_selection", PromptVersion: "tool_selection/v1", System: "You grade.", User: "User input:\nhello"}
@@ -52,9 +52,9 @@ func newJudge(t *testing.T, srv *openaitest.Server, o Options, jo JudgeOptions) 
 	return j, s
 }
 
-func newCache(t *testing.T) *judge.Cache {
+func newCache(t *testing.T) *Cache {
 	t.Helper()
-	c, err := judge.OpenCache(filepath.Join(t.TempDir(), "cache"))
+	c, err := OpenCache(filepath.Join(t.TempDir(), "cache"))
 	if err != nil {
 		t.Fatal(err)
 	}

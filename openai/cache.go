@@ -1,4 +1,4 @@
-package judge
+package openai
 
 import (
 	"crypto/sha256"
