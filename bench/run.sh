@@ -5,6 +5,8 @@
 #   bench/run.sh                  # 10k, 200k and 1M cases
 #   bench/run.sh 10000 50000      # other sizes
 #   REPEAT=3 bench/run.sh         # run each side three times
+#   PGO=1 bench/run.sh            # build toolgrade as a release would, with
+#                                 # a CPU profile of BenchmarkEval
 #
 # Needs Go and python3. Datasets are generated once (same seed, same file)
 # into bench/data/, which git ignores. For each size it prints both sides'
@@ -24,7 +26,12 @@ data=bench/data
 mkdir -p "$data"
 
 echo "== build"
-go build -o "$data/toolgrade" ./cmd/toolgrade
+if [ "${PGO:-0}" = 1 ]; then
+	go test -run XXX -bench Eval -benchtime 40x -cpuprofile "$data/default.pgo" ./cmd/toolgrade >/dev/null
+	go build -pgo="$data/default.pgo" -o "$data/toolgrade" ./cmd/toolgrade
+else
+	go build -o "$data/toolgrade" ./cmd/toolgrade
+fi
 go build -o "$data/measure" ./bench/measure
 go build -o "$data/gen" ./bench/gen
 

@@ -14,10 +14,7 @@ import (
 
 // BenchmarkEval runs `toolgrade eval --quiet --out FILE` in-process on
 // 20,000 generated cases, as bench/run.sh runs the binary. Its CPU profile
-// is the command's profile for profile-guided optimization (see
-// bench/README.md):
-//
-//	go test -pgo=off -run XXX -bench Eval -benchtime 40x -cpuprofile cmd/toolgrade/default.pgo ./cmd/toolgrade
+// is the one a release build can be optimized with (see bench/README.md).
 func BenchmarkEval(b *testing.B) {
 	const n = 20000
 	dir := b.TempDir()
