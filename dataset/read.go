@@ -19,9 +19,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unsafe"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // A Format is a file format for cases.
@@ -168,9 +168,9 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 func readLines(name string, br *bufio.Reader, yield func(toolgrade.Record, error) bool) error {
 	lineNo := 0
 	first := formatOf(name) != JSONL // a .jsonl file is JSON Lines, broken lines and all
-	lr := lineReader{r: br}
+	lr := jsonvalue.NewLineReader(br)
 	for {
-		line, err := lr.next()
+		line, err := lr.Next()
 		if err == io.EOF {
 			return nil
 		}
@@ -178,7 +178,7 @@ func readLines(name string, br *bufio.Reader, yield func(toolgrade.Record, error
 			return fmt.Errorf("%s:%d: %w", name, lineNo+1, err)
 		}
 		lineNo++
-		trimmed := bytes.TrimSpace(line)
+		trimmed := strings.TrimSpace(line)
 		if len(trimmed) == 0 {
 			continue
 		}
@@ -186,91 +186,23 @@ func readLines(name string, br *bufio.Reader, yield func(toolgrade.Record, error
 			first = false
 			if !completeValue(trimmed) {
 				// Not JSON Lines after all: rescan from here as values.
-				rest := io.MultiReader(bytes.NewReader(append(append([]byte(nil), line...), '\n')), lr.rest())
+				rest := io.MultiReader(strings.NewReader(line+"\n"), lr.Rest())
 				return readValues(name, bufio.NewReaderSize(rest, 64<<10), lineNo, yield)
 			}
 		}
-		rec := &record{data: unsafe.String(unsafe.SliceData(trimmed), len(trimmed)), source: name, line: lineNo}
+		rec := &record{data: trimmed, source: name, line: lineNo}
 		if !yield(rec, nil) {
 			return errStop
 		}
 	}
 }
 
-// blockSize is the size of the blocks lineReader reads into.
-const blockSize = 256 << 10
-
-// A lineReader splits its input into lines that share large blocks, so that
-// a record costs neither an allocation nor a copy of its own. A block is
-// never written again where a line was handed out, so records share it as
-// strings (and so do the cases decoded from them); a string kept alive
-// keeps its whole block alive.
-type lineReader struct {
-	r     io.Reader
-	block []byte // the bytes read; the next line starts at start
-	start int
-	seen  int   // bytes from start known to hold no newline
-	err   error // from r, reported once the lines before it are out
-}
-
-// next returns the next line without its line ending, io.EOF after the
-// last one.
-func (lr *lineReader) next() ([]byte, error) {
-	for {
-		if i := bytes.IndexByte(lr.block[lr.start+lr.seen:], '\n'); i >= 0 {
-			end := lr.start + lr.seen + i
-			line := lr.block[lr.start:end]
-			lr.start, lr.seen = end+1, 0
-			return trimCR(line), nil
-		}
-		lr.seen = len(lr.block) - lr.start
-		if lr.err != nil {
-			if lr.seen > 0 && lr.err == io.EOF { // a last line without a newline
-				line := lr.block[lr.start:]
-				lr.start, lr.seen = len(lr.block), 0
-				return trimCR(line), nil
-			}
-			return nil, lr.err
-		}
-		if len(lr.block) == cap(lr.block) {
-			// Full: carry the partial line over to a new block with room
-			// for at least as much again.
-			partial := lr.block[lr.start:]
-			b := make([]byte, len(partial), max(blockSize, 2*len(partial)))
-			copy(b, partial)
-			lr.block, lr.start = b, 0
-		}
-		n, err := lr.r.Read(lr.block[len(lr.block):cap(lr.block)])
-		lr.block = lr.block[:len(lr.block)+n]
-		lr.err = err
-	}
-}
-
-func trimCR(line []byte) []byte { return bytes.TrimSuffix(line, []byte("\r")) }
-
-// rest returns what the lineReader has not handed out, followed by the
-// rest of its input.
-func (lr *lineReader) rest() io.Reader {
-	unread := bytes.NewReader(lr.block[lr.start:])
-	switch lr.err {
-	case nil:
-		return io.MultiReader(unread, lr.r)
-	case io.EOF:
-		return unread
-	}
-	return io.MultiReader(unread, failedReader{lr.err})
-}
-
-// A failedReader fails with its error.
-type failedReader struct{ err error }
-
-func (f failedReader) Read([]byte) (int, error) { return 0, f.err }
-
 // completeValue reports whether b holds exactly one balanced JSON value
 // (strings and brackets only; the content is checked on decoding).
-func completeValue(b []byte) bool {
+func completeValue(b string) bool {
 	depth, inString, escaped := 0, false, false
-	for i, c := range b {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
 		switch {
 		case inString:
 			switch {
@@ -288,7 +220,7 @@ func completeValue(b []byte) bool {
 		case c == '}' || c == ']':
 			depth--
 			if depth == 0 {
-				return len(bytes.TrimSpace(b[i+1:])) == 0
+				return len(strings.TrimSpace(b[i+1:])) == 0
 			}
 		}
 	}

@@ -39,9 +39,9 @@ func readYAML(name string, br *bufio.Reader, yield func(toolgrade.Record, error)
 		chunk = chunk[:0]
 		return yield(rec, nil)
 	}
-	lr := lineReader{r: br}
+	lr := jsonvalue.NewLineReader(br)
 	for {
-		line, err := lr.next()
+		line, err := lr.Next()
 		if err == io.EOF {
 			break
 		}
@@ -50,19 +50,19 @@ func readYAML(name string, br *bufio.Reader, yield func(toolgrade.Record, error)
 		}
 		lineNo++
 		switch {
-		case bytes.Equal(line, []byte("---")) || bytes.HasPrefix(line, []byte("--- ")) || bytes.Equal(line, []byte("...")):
+		case line == "---" || strings.HasPrefix(line, "--- ") || line == "...":
 			if !flush() {
 				return errStop
 			}
 			kind = unknown
-			if rest := bytes.TrimSpace(bytes.TrimPrefix(line, []byte("---"))); len(rest) > 0 && !bytes.HasPrefix(rest, []byte("#")) && !bytes.Equal(line, []byte("...")) {
+			if rest := strings.TrimSpace(strings.TrimPrefix(line, "---")); len(rest) > 0 && !strings.HasPrefix(rest, "#") && line != "..." {
 				kind, chunkLine = single, lineNo
 				chunk = append(chunk, rest...)
 				chunk = append(chunk, '\n')
 			}
 			continue
 		case kind == unknown:
-			t := bytes.TrimSpace(line)
+			t := strings.TrimSpace(line)
 			if len(t) == 0 || t[0] == '#' || t[0] == '%' {
 				continue // blank lines, comments and directives before content
 			}
@@ -85,7 +85,7 @@ func readYAML(name string, br *bufio.Reader, yield func(toolgrade.Record, error)
 	return nil
 }
 
-func isItemStart(line []byte) bool {
+func isItemStart(line string) bool {
 	return len(line) > 0 && line[0] == '-' && (len(line) == 1 || line[1] == ' ' || line[1] == '\t')
 }
 

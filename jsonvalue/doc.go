@@ -14,7 +14,14 @@
 // after it; clone what is kept from a large document that is otherwise
 // dropped.
 //
-// # The one use of unsafe
+// [LineReader] splits JSON Lines into strings that share large blocks, so
+// that neither a line nor the values parsed from it are copied.
+//
+// # The one home of unsafe
+//
+// This package is the only one of toolgrade that imports unsafe, in two
+// places. LineReader makes strings of block bytes with unsafe.String, as
+// its documentation allows for bytes never written again.
 //
 // The slab boxes strings, numbers, objects and arrays into interfaces by
 // hand, writing an interface's two words (type, pointer to the value)
