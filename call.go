@@ -14,9 +14,13 @@ import (
 // A Call is one tool call, made by an agent or expected of it.
 type Call struct {
 	Name string
-	// Args is the argument value in the JSON value model, usually an
+	// Args is the argument value in the JSON value model, usually a
 	// jsonvalue.Object; nil when the call records no arguments.
 	Args any
+	// ArgsNull records that the arguments were given, as null, rather than
+	// left out: Args is nil either way, but Python peers hold the first
+	// as None and the second as {}.
+	ArgsNull bool
 	// ArgsRaw keeps the argument text when it was not valid JSON; Invalid
 	// is then set and Args is nil. An invalid call matches nothing.
 	ArgsRaw string
@@ -152,6 +156,7 @@ func DecodeCall(v any) (Call, error) {
 	}
 	if src.argsRank < len(argsKeys) {
 		c.Args, c.ArgsRaw, c.Invalid = DecodeArgs(src.args)
+		c.ArgsNull = src.args == nil
 	}
 	c.Output = f.output
 	if f.id != nil {

@@ -58,7 +58,7 @@ func TestDecodeCall(t *testing.T) {
 		{"camel case", `{"name":"f","inputParameters":{"q":"x"}}`,
 			toolgrade.Call{Name: "f", Args: jsonvalue.Object{{Key: "q", Value: "x"}}}},
 		{"no args", `{"name":"f"}`, toolgrade.Call{Name: "f"}},
-		{"null args", `{"name":"f","args":null}`, toolgrade.Call{Name: "f"}},
+		{"null args", `{"name":"f","args":null}`, toolgrade.Call{Name: "f", ArgsNull: true}},
 		{"numeric id", `{"name":"f","id":7}`, toolgrade.Call{Name: "f", ID: "7"}},
 		{"openai form", `{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}`,
 			toolgrade.Call{Name: "f", Args: jsonvalue.Object{}, ID: "call_1", Type: "function"}},

@@ -119,3 +119,25 @@ func (n named) Grade(ctx context.Context, c *Case) MetricResult {
 	r.Name = n.name
 	return r
 }
+
+// Unpaired lists the expected calls (of nExpected) and the called calls
+// (of nCalled) that no match uses, in index order: a result's Missing and
+// Unexpected. Both are empty, not nil, when every call is paired.
+func Unpaired(matches []Match, nExpected, nCalled int) (missing, unexpected []int) {
+	usedE, usedC := make([]bool, nExpected), make([]bool, nCalled)
+	for _, p := range matches {
+		usedE[p.Expected], usedC[p.Called] = true, true
+	}
+	missing, unexpected = []int{}, []int{}
+	for i, used := range usedE {
+		if !used {
+			missing = append(missing, i)
+		}
+	}
+	for j, used := range usedC {
+		if !used {
+			unexpected = append(unexpected, j)
+		}
+	}
+	return missing, unexpected
+}

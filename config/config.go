@@ -26,7 +26,12 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/compat/adk"
+	"github.com/toolgrade/toolgrade/compat/agentevals"
+	"github.com/toolgrade/toolgrade/compat/axion"
+	"github.com/toolgrade/toolgrade/compat/bfcl"
+	"github.com/toolgrade/toolgrade/compat/deepeval"
+	"github.com/toolgrade/toolgrade/compat/deepfabric"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
@@ -164,17 +169,17 @@ type builder func(opts []byte, env *Env) (toolgrade.Metric, error)
 // profiles maps each tool-correctness profile to its builder.
 var profiles = map[string]builder{
 	"default":    toolCorrectness, // with a judge: min with tool selection (judge.go)
-	"axion":      build(compat.NewAxion),
-	"adk":        build(compat.NewADK),
-	"deepfabric": build(compat.NewDeepFabric),
+	"axion":      build(axion.New),
+	"adk":        build(adk.New),
+	"deepfabric": build(deepfabric.New),
 	"deepeval": func(opts []byte, env *Env) (toolgrade.Metric, error) {
-		return build(func(o compat.DeepEvalOptions) (*compat.DeepEval, error) {
+		return build(func(o deepeval.Options) (*deepeval.Metric, error) {
 			o.Judge = env.Judge
-			return compat.NewDeepEval(o)
+			return deepeval.New(o)
 		})(opts, env)
 	},
-	"agentevals": build(compat.NewAgentevals),
-	"bfcl":       build(compat.NewBFCL),
+	"agentevals": build(agentevals.New),
+	"bfcl":       build(bfcl.New),
 }
 
 // build adapts a constructor taking an options struct, decoded strictly

@@ -8,7 +8,7 @@
 // missing key unless a rule says the argument is optional.
 //
 // Peer quirks (Python equality, greedy pairing by value) do not belong
-// here; they live in package compat.
+// here; they live in the packages under compat.
 package match
 
 import (

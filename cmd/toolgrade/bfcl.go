@@ -16,7 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/compat/bfcl"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -107,7 +107,7 @@ func (m *Main) runBFCL(ctx context.Context, f bfclFlags) error {
 			if !ok {
 				return fmt.Errorf("%s: entry %s has no result", where, ids)
 			}
-			entries = append(entries, bfclEntry{id: ids, category: compat.BFCLCategory(ids), result: result, where: where})
+			entries = append(entries, bfclEntry{id: ids, category: bfcl.Category(ids), result: result, where: where})
 			return nil
 		})
 		if err != nil {
@@ -276,7 +276,7 @@ type bfclData struct {
 	category  string
 	questions map[string]any // id → function docs
 	answers   map[string]any // id → ground truth (AST categories)
-	metric    *compat.BFCL
+	metric    *bfcl.Metric
 }
 
 var bfclDataFile = regexp.MustCompile(`^BFCL_v\d+_(.+)\.json$`)
@@ -339,7 +339,7 @@ func loadBFCLData(dir, category string, withAnswers bool) (*bfclData, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.metric, err = compat.NewBFCL(compat.BFCLOptions{Category: category}); err != nil {
+	if d.metric, err = bfcl.New(bfcl.Options{Category: category}); err != nil {
 		return nil, err
 	}
 	return d, nil

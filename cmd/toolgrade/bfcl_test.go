@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/compat/bfcl"
 	"github.com/toolgrade/toolgrade/internal/shared"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -38,7 +38,7 @@ func TestBFCLConformanceResults(t *testing.T) {
 		if entry == "" {
 			return
 		}
-		cat := compat.BFCLCategory(entry)
+		cat := bfcl.Category(entry)
 		tl := want[cat]
 		if tl == nil {
 			tl = &tally{}

@@ -1,4 +1,4 @@
-package compat
+package bfcl
 
 import (
 	"encoding/json"
@@ -50,9 +50,9 @@ func TestBFCLJava(t *testing.T) {
 		{"x", "Set", "", "ERR"},
 	}
 	for _, tt := range tests {
-		got, err := bfclJava(tt.text, tt.typ, tt.nested)
+		got, err := javaValue(tt.text, tt.typ, tt.nested)
 		if s := literalJSON(got, err); s != tt.want {
-			t.Errorf("bfclJava(%q, %s, %q) = %s, want %s", tt.text, tt.typ, tt.nested, s, tt.want)
+			t.Errorf("javaValue(%q, %s, %q) = %s, want %s", tt.text, tt.typ, tt.nested, s, tt.want)
 		}
 	}
 }
@@ -92,9 +92,9 @@ func TestBFCLJS(t *testing.T) {
 		{"x", "object", "", "ERR"},
 	}
 	for _, tt := range tests {
-		got, err := bfclJS(tt.text, tt.typ, tt.nested)
+		got, err := jsValue(tt.text, tt.typ, tt.nested)
 		if s := literalJSON(got, err); s != tt.want {
-			t.Errorf("bfclJS(%q, %s, %q) = %s, want %s", tt.text, tt.typ, tt.nested, s, tt.want)
+			t.Errorf("jsValue(%q, %s, %q) = %s, want %s", tt.text, tt.typ, tt.nested, s, tt.want)
 		}
 	}
 }
@@ -143,14 +143,14 @@ func TestJavaIntegersRoundTrip(t *testing.T) {
 		n := rapid.Int64().Draw(t, "n")
 		s := strconv.FormatInt(n, 10)
 		for _, c := range []struct{ text, typ string }{{s, "integer"}, {s + "L", "long"}, {s + "l", "long"}} {
-			got, err := bfclJava(c.text, c.typ, "")
+			got, err := javaValue(c.text, c.typ, "")
 			if err != nil || got != json.Number(s) {
-				t.Fatalf("bfclJava(%q, %s) = %v, %v; want %s", c.text, c.typ, got, err, s)
+				t.Fatalf("javaValue(%q, %s) = %v, %v; want %s", c.text, c.typ, got, err, s)
 			}
 		}
-		got, err := bfclJS(s+"n", "Bigint", "")
+		got, err := jsValue(s+"n", "Bigint", "")
 		if err != nil || got != json.Number(s) {
-			t.Fatalf("bfclJS(%qn, Bigint) = %v, %v", s, got, err)
+			t.Fatalf("jsValue(%qn, Bigint) = %v, %v", s, got, err)
 		}
 	})
 }
@@ -159,8 +159,8 @@ func TestJavaIntegersRoundTrip(t *testing.T) {
 func TestBFCLNormalizeIdempotent(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := rapid.String().Draw(t, "s")
-		once := bfclNormalize(s)
-		if twice := bfclNormalize(once); twice != once {
+		once := normalize(s)
+		if twice := normalize(once); twice != once {
 			t.Fatalf("normalize(%q) = %q, again %q", s, once, twice)
 		}
 	})
@@ -175,7 +175,7 @@ func checkLiteral(t *testing.T, v any) {
 			t.Fatalf("invalid UTF-8 in %q", v)
 		}
 	case json.Number:
-		if v != bfclNaN {
+		if v != nan {
 			if _, err := jsonvalue.ParseString(string(v)); err != nil {
 				t.Fatalf("number %q is not JSON: %v", v, err)
 			}
@@ -209,7 +209,7 @@ func FuzzBFCLJava(f *testing.F) {
 		}
 		ty := javaTypes[int(typ)%len(javaTypes)]
 		nt := append([]string{""}, javaTypes...)[int(nested)%(len(javaTypes)+1)]
-		v, err := bfclJava(text, ty, nt)
+		v, err := javaValue(text, ty, nt)
 		if err == nil {
 			checkLiteral(t, v)
 		}
@@ -226,7 +226,7 @@ func FuzzBFCLJS(f *testing.F) {
 		}
 		ty := jsTypes[int(typ)%len(jsTypes)]
 		nt := append([]string{""}, jsTypes...)[int(nested)%(len(jsTypes)+1)]
-		v, err := bfclJS(text, ty, nt)
+		v, err := jsValue(text, ty, nt)
 		if err == nil {
 			checkLiteral(t, v)
 		}

@@ -1,4 +1,4 @@
-package compat
+package bfcl
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/toolgrade/toolgrade/compat/internal/python"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -62,10 +63,10 @@ var (
 // errPyValue is Python's ValueError from int() or float().
 var errPyValue = errors.New("ValueError")
 
-// bfclJava converts Java source text by its declared type, as BFCL's
+// javaValue converts Java source text by its declared type, as BFCL's
 // java_type_converter does; nested is the items type of Array and
 // ArrayList ("" for none). The error reports text on which BFCL raises.
-func bfclJava(text, typ, nested string) (any, error) {
+func javaValue(text, typ, nested string) (any, error) {
 	switch typ {
 	case "byte", "short", "integer":
 		if !javaInt.MatchString(text) {
@@ -127,18 +128,18 @@ func javaItem(text, nested string) (any, error) {
 	case "":
 		return javaLiteral(text)
 	}
-	return bfclJava(text, nested, "")
+	return javaValue(text, nested, "")
 }
 
 func javaArrayListValue(text, nested string) (any, error) {
 	var parts []string
 	if m := javaAsList.FindStringSubmatch(text); m != nil {
 		for _, e := range strings.Split(m[1], ",") {
-			parts = append(parts, pyStrip(e))
+			parts = append(parts, python.Strip(e))
 		}
 	} else if m := javaAddBlock.FindStringSubmatch(text); m != nil {
 		for _, a := range javaAdd.FindAllStringSubmatch(m[1], -1) {
-			parts = append(parts, pyStrip(a[1]))
+			parts = append(parts, python.Strip(a[1]))
 		}
 	} else if javaEmptyArrayList.MatchString(text) {
 		return []any{}, nil
@@ -163,14 +164,14 @@ func javaArrayValue(text, nested string) (any, error) {
 	}
 	out := []any{}
 	for _, e := range strings.Split(m[1], ",") {
-		e = pyStrip(e)
+		e = python.Strip(e)
 		if e == "" {
 			continue
 		}
 		var v any
 		var err error
 		if nested != "" {
-			v, err = bfclJava(e, nested, "")
+			v, err = javaValue(e, nested, "")
 		} else {
 			v, err = javaLiteral(e)
 		}
@@ -191,11 +192,11 @@ func javaHashMapValue(text string) (any, error) {
 		return text, nil
 	}
 	out := jsonvalue.Object{}
-	if pyStrip(m[1]) == "" {
+	if python.Strip(m[1]) == "" {
 		return out, nil
 	}
 	for _, p := range javaPut.FindAllStringSubmatch(m[1], -1) {
-		v, err := javaLiteral(pyStrip(p[2]))
+		v, err := javaLiteral(python.Strip(p[2]))
 		if err != nil {
 			return nil, err
 		}
@@ -234,9 +235,9 @@ func pyNumberOrText(s string) any {
 	return s
 }
 
-// bfclJS converts JavaScript source text by its declared type, as BFCL's
+// jsValue converts JavaScript source text by its declared type, as BFCL's
 // js_type_converter does.
-func bfclJS(text, typ, nested string) (any, error) {
+func jsValue(text, typ, nested string) (any, error) {
 	switch typ {
 	case "String":
 		if jsQuoted(text) {
@@ -282,17 +283,17 @@ func jsQuoted(s string) bool {
 // array whose elements are converted by the items type. Any failure gives
 // back the (stripped) text.
 func jsArrayValue(text, nested string) any {
-	code := pyStrip(text)
+	code := python.Strip(text)
 	if loc := jsArray2D.FindStringIndex(code); loc != nil {
 		var out []any
 		for i, m := range jsInner.FindAllStringSubmatch(code[:loc[1]], -1) {
-			inner := pyStrip(m[1])
+			inner := python.Strip(m[1])
 			if i == 0 {
 				inner = strings.TrimPrefix(inner, "[")
 			}
 			var row []any
 			for _, e := range strings.Split(inner, ",") {
-				row = append(row, jsLiteral(pyStrip(e)))
+				row = append(row, jsLiteral(python.Strip(e)))
 			}
 			out = append(out, row)
 		}
@@ -313,12 +314,12 @@ func jsArrayValue(text, nested string) any {
 		body = code[m[4]:m[5]]
 	}
 	var elems []string
-	if body = pyStrip(body); body != "" {
+	if body = python.Strip(body); body != "" {
 		elems = strings.Split(body, ",")
 	}
 	out := make([]any, 0, len(elems))
 	for _, e := range elems {
-		e = pyStrip(e)
+		e = python.Strip(e)
 		var v any
 		if nested == "" {
 			v = jsLiteral(e)
@@ -328,7 +329,7 @@ func jsArrayValue(text, nested string) any {
 				inner = "String"
 			}
 			var err error
-			if v, err = bfclJS(e, nested, inner); err != nil {
+			if v, err = jsValue(e, nested, inner); err != nil {
 				return code // BFCL catches every failure here
 			}
 		}
@@ -341,7 +342,7 @@ func jsArrayValue(text, nested string) any {
 // "}", keys with or without quotes, values read as literals once quotes
 // are dropped.
 func jsObjectValue(text string) any {
-	code := pyStrip(text)
+	code := python.Strip(text)
 	if code == "{}" {
 		return jsonvalue.Object{}
 	}
@@ -351,8 +352,8 @@ func jsObjectValue(text string) any {
 	}
 	out := jsonvalue.Object{}
 	for _, kv := range jsPairs(m[1]) {
-		key := strings.Trim(pyStrip(kv[0]), `'"`)
-		v := pyStrip(kv[1])
+		key := strings.Trim(python.Strip(kv[0]), `'"`)
+		v := python.Strip(kv[1])
 		switch {
 		case strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]"):
 			out.Set(key, jsArrayValue(v, ""))
@@ -420,14 +421,14 @@ func jsPairs(s string) [][2]string {
 func jsPairValue(rs []rune, start int, ahead []bool, dollar func(int) bool) (end, vStart, vEnd int) {
 	n := len(rs)
 	wsEnd := start
-	for wsEnd < n && pyIsSpace(rs[wsEnd]) {
+	for wsEnd < n && python.IsSpace(rs[wsEnd]) {
 		wsEnd++
 	}
 	// ends reports where the match ends when the value ends at e.
 	ends := func(e int) int {
 		if e < n && rs[e] == ',' {
 			w := e + 1
-			for w < n && pyIsSpace(rs[w]) {
+			for w < n && python.IsSpace(rs[w]) {
 				w++
 			}
 			for p := w; p > e; p-- { // \s* gives back one character at a time
@@ -463,7 +464,7 @@ func jsPairValue(rs []rune, start int, ahead []bool, dollar func(int) bool) (end
 // jsLiteral reads a literal without a declared type, as BFCL's
 // parse_js_value.
 func jsLiteral(s string) any {
-	s = pyStrip(s)
+	s = python.Strip(s)
 	switch {
 	case s == "true":
 		return true
@@ -524,7 +525,7 @@ func pyASCIINumber(s string) (string, bool) {
 			b.WriteRune(r)
 		case unicode.Is(unicode.Nd, r):
 			b.WriteByte(byte('0' + pyDigitValue(r)))
-		case pyIsSpace(r):
+		case python.IsSpace(r):
 			b.WriteByte(' ')
 		default:
 			return "", false
@@ -590,7 +591,7 @@ func pyInt(s string) (json.Number, error) {
 }
 
 // pyFloat is Python's float(s) for a str, as a JSON number spelled as a
-// float (inf as 1e999, nan as bfclNaN).
+// float (inf as 1e999, nan as nan).
 func pyFloat(s string) (json.Number, error) {
 	t, ok := pyASCIINumber(s)
 	if !ok {
@@ -608,7 +609,7 @@ func pyFloat(s string) (json.Number, error) {
 		}
 		return "1e999", nil
 	case "nan":
-		return bfclNaN, nil
+		return nan, nil
 	}
 	body, ok = pyUnderscores(body)
 	if !ok || !pyDecimalFloat(body) {

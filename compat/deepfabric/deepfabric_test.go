@@ -1,4 +1,4 @@
-package compat_test
+package deepfabric_test
 
 import (
 	"context"
@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/compat/deepfabric"
+	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -16,14 +17,14 @@ import (
 // overall score DeepFabric's real pipeline gave, each of its parts, and
 // its processing-error flag (or, for aggregates, its counts).
 func TestDeepFabricConformance(t *testing.T) {
-	lines := loadConformance(t, "deepfabric.jsonl")
+	lines := conformance.Load(t, "deepfabric.jsonl")
 	if len(lines) != 1079 {
 		t.Errorf("deepfabric.jsonl has %d lines, want 1079", len(lines))
 	}
 	failed := 0
 	for _, l := range lines {
-		r := grade(t, l, nil)
-		ok := checkExpect(t, l, r)
+		r := conformance.Grade(t, l, nil)
+		ok := conformance.Check(t, l, r)
 		if ok {
 			ok = checkDeepFabricParts(t, l, r)
 		}
@@ -36,7 +37,7 @@ func TestDeepFabricConformance(t *testing.T) {
 
 // checkDeepFabricParts compares the result's components with the parts
 // and counts in the line's expect.
-func checkDeepFabricParts(t *testing.T, l conformanceLine, r toolgrade.MetricResult) bool {
+func checkDeepFabricParts(t *testing.T, l conformance.Line, r toolgrade.MetricResult) bool {
 	t.Helper()
 	want := map[string]float64{}
 	for _, k := range []string{"tool_selection", "parameter_accuracy", "execution_success", "response_quality", "samples_evaluated", "processing_errors"} {
@@ -71,9 +72,9 @@ func checkDeepFabricParts(t *testing.T, l conformanceLine, r toolgrade.MetricRes
 // schemas convert to the parameters DeepFabric's own conversion produced,
 // for every sample of the conformance file that has both forms.
 func TestDeepFabricToolConversion(t *testing.T) {
-	m, _ := compat.NewDeepFabric(compat.DeepFabricOptions{})
+	m, _ := deepfabric.New(deepfabric.Options{})
 	n := 0
-	for _, l := range loadConformance(t, "deepfabric.jsonl") {
+	for _, l := range conformance.Load(t, "deepfabric.jsonl") {
 		samples := []any{l.Case}
 		if s, ok := l.Case.Get("samples"); ok {
 			samples = s.([]any)
@@ -102,7 +103,7 @@ func TestDeepFabricToolConversion(t *testing.T) {
 
 func gradeDeepFabric(t *testing.T, m toolgrade.Metric, sample jsonvalue.Object) toolgrade.MetricResult {
 	t.Helper()
-	r := m.Grade(context.Background(), parseCase(t, string(jsonvalue.Append(nil, sample))))
+	r := m.Grade(context.Background(), conformance.ParseCase(t, string(jsonvalue.Append(nil, sample))))
 	if r.Error != "" {
 		t.Fatal(r.Error)
 	}
@@ -170,11 +171,11 @@ func TestDeepFabricQuirks(t *testing.T) {
 			[5]float64{0, 1, 0, 0, 0}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := compat.NewDeepFabric(compat.DeepFabricOptions{MultiTurn: tt.multiTurn})
+			m, err := deepfabric.New(deepfabric.Options{MultiTurn: tt.multiTurn})
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := m.Grade(context.Background(), parseCase(t, tt.c))
+			r := m.Grade(context.Background(), conformance.ParseCase(t, tt.c))
 			if r.Error != "" {
 				t.Fatal(r.Error)
 			}
@@ -200,15 +201,15 @@ func TestDeepFabricWeights(t *testing.T) {
 		{map[string]float64{}, 0},
 		{map[string]float64{"tool_selection": 2, "execution_success": -1, "foo": 5}, 2},
 	} {
-		m, _ := compat.NewDeepFabric(compat.DeepFabricOptions{MetricWeights: tt.weights})
-		if r := m.Grade(context.Background(), parseCase(t, c)); r.Score != tt.want {
+		m, _ := deepfabric.New(deepfabric.Options{MetricWeights: tt.weights})
+		if r := m.Grade(context.Background(), conformance.ParseCase(t, c)); r.Score != tt.want {
 			t.Errorf("weights %v: score %v, want %v", tt.weights, r.Score, tt.want)
 		}
 	}
 }
 
 func TestDeepFabricBadInput(t *testing.T) {
-	m, _ := compat.NewDeepFabric(compat.DeepFabricOptions{})
+	m, _ := deepfabric.New(deepfabric.Options{})
 	for _, c := range []string{
 		`{"samples":{}}`,
 		`{"samples":[1]}`,
@@ -216,14 +217,14 @@ func TestDeepFabricBadInput(t *testing.T) {
 		`{"tools_called":[],"expected_tools":[],"available_tools":[{"name":1}]}`,
 		`{"tools_called":[],"expected_tools":[],"available_tools":[{"name":"a","parameters":[{"name":"x"}]}]}`,
 	} {
-		if r := m.Grade(context.Background(), parseCase(t, c)); r.Error == "" {
+		if r := m.Grade(context.Background(), conformance.ParseCase(t, c)); r.Error == "" {
 			t.Errorf("%s: no error (score %v)", c, r.Score)
 		}
 	}
 }
 
-func ExampleDeepFabric() {
-	m, err := compat.NewDeepFabric(compat.DeepFabricOptions{})
+func ExampleNew() {
+	m, err := deepfabric.New(deepfabric.Options{})
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package compat
+package python
 
 import (
 	"encoding/json"
@@ -35,8 +35,8 @@ func TestPyEqual(t *testing.T) {
 		{json.Number("NaN"), v(`0`), false},
 	}
 	for _, tt := range tests {
-		if got := pyEqual(tt.a, tt.b); got != tt.want {
-			t.Errorf("pyEqual(%s, %s) = %v, want %v", jsonvalue.Append(nil, tt.a), jsonvalue.Append(nil, tt.b), got, tt.want)
+		if got := Equal(tt.a, tt.b); got != tt.want {
+			t.Errorf("Equal(%s, %s) = %v, want %v", jsonvalue.Append(nil, tt.a), jsonvalue.Append(nil, tt.b), got, tt.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package compat_test
+package deepeval_test
 
 import (
 	"context"
@@ -9,7 +9,8 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/compat/deepeval"
+	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -34,7 +35,7 @@ func (j fixedJudge) Judge(_ context.Context, req judge.Request) (judge.Verdict, 
 // profile, built from the line's config as a config file would build it.
 // Judge lines get a fake judge returning the line's judge_score.
 func TestDeepEvalConformance(t *testing.T) {
-	lines := loadConformance(t, "deepeval.jsonl")
+	lines := conformance.Load(t, "deepeval.jsonl")
 	passed, judged := 0, 0
 	for _, l := range lines {
 		env := &config.Env{}
@@ -42,8 +43,8 @@ func TestDeepEvalConformance(t *testing.T) {
 			env.Judge = fixedJudge{score: jsonvalue.NumberFloat(s.(json.Number))}
 			judged++
 		}
-		r := grade(t, l, env)
-		if checkExpect(t, l, r) {
+		r := conformance.Grade(t, l, env)
+		if conformance.Check(t, l, r) {
 			passed++
 		}
 	}
@@ -55,7 +56,7 @@ func TestDeepEvalQuirks(t *testing.T) {
 	args := []string{"input_parameters"}
 	tests := []struct {
 		name      string
-		opts      compat.DeepEvalOptions
+		opts      deepeval.Options
 		c         string
 		score     float64
 		err       string // a substring of the error, if one is wanted
@@ -74,44 +75,44 @@ func TestDeepEvalQuirks(t *testing.T) {
 		},
 		{
 			name:  "collapse needs equal args",
-			opts:  compat.DeepEvalOptions{EvaluationParams: args},
+			opts:  deepeval.Options{EvaluationParams: args},
 			c:     `{"tools_called":[{"name":"A","args":{"x":1}},{"name":"A","args":{"x":2}}],"expected_tools":[{"name":"A","args":{"x":1}},{"name":"A","args":{"x":2}}]}`,
 			score: 1,
 		},
 		{
 			name:   "greedy takes the first highest, not the best pairing",
-			opts:   compat.DeepEvalOptions{EvaluationParams: args},
+			opts:   deepeval.Options{EvaluationParams: args},
 			c:      `{"tools_called":[{"name":"A","args":{"x":1,"y":1}},{"name":"A","args":{"x":1,"y":2}}],"expected_tools":[{"name":"A","args":{"x":1,"y":9}},{"name":"A","args":{"x":1,"y":1}}]}`,
 			score:  0.5, // 0.5 + (0.5 against the second): (0.5+0.5)/2; optimal would be (0.5+1)/2
 			reason: "earned 0.5",
 		},
 		{
 			name:  "python equality: 1 == 1.0 == true",
-			opts:  compat.DeepEvalOptions{EvaluationParams: args},
+			opts:  deepeval.Options{EvaluationParams: args},
 			c:     `{"tools_called":[{"name":"A","args":{"a":1.0,"b":true}}],"expected_tools":[{"name":"A","args":{"a":1,"b":1}}]}`,
 			score: 1,
 		},
 		{
 			name:  "partial credit over the union of keys, nested",
-			opts:  compat.DeepEvalOptions{EvaluationParams: args},
+			opts:  deepeval.Options{EvaluationParams: args},
 			c:     `{"tools_called":[{"name":"A","args":{"a":1,"n":{"p":1,"q":2}}}],"expected_tools":[{"name":"A","args":{"a":1,"n":{"p":1,"q":3},"z":0}}]}`,
 			score: 1.0/3 + 0.5/3,
 		},
 		{
 			name: "null args against an object raise",
-			opts: compat.DeepEvalOptions{EvaluationParams: args},
+			opts: deepeval.Options{EvaluationParams: args},
 			c:    `{"tools_called":[{"name":"A","args":{"k":1}}],"expected_tools":[{"name":"A"}]}`,
 			err:  "AttributeError",
 		},
 		{
 			name:  "null args are not compared under another name",
-			opts:  compat.DeepEvalOptions{EvaluationParams: args},
+			opts:  deepeval.Options{EvaluationParams: args},
 			c:     `{"tools_called":[{"name":"B","args":{"k":1}}],"expected_tools":[{"name":"A"}]}`,
 			score: 0,
 		},
 		{
 			name:  "exact match compares null args with ==",
-			opts:  compat.DeepEvalOptions{EvaluationParams: args, ShouldExactMatch: true},
+			opts:  deepeval.Options{EvaluationParams: args, ShouldExactMatch: true},
 			c:     `{"tools_called":[{"name":"A","args":{"k":1}}],"expected_tools":[{"name":"A"}]}`,
 			score: 0,
 		},
@@ -127,13 +128,13 @@ func TestDeepEvalQuirks(t *testing.T) {
 		},
 		{
 			name:  "types ignored in multimodal",
-			opts:  compat.DeepEvalOptions{Variant: "multimodal"},
+			opts:  deepeval.Options{Variant: "multimodal"},
 			c:     `{"tools_called":[{"name":"A","type":"mcp"}],"expected_tools":[{"name":"A"}]}`,
 			score: 1,
 		},
 		{
 			name:  "ordering: weighted LCS",
-			opts:  compat.DeepEvalOptions{ShouldConsiderOrdering: true},
+			opts:  deepeval.Options{ShouldConsiderOrdering: true},
 			c:     `{"tools_called":[{"name":"A"},{"name":"C"},{"name":"B"}],"expected_tools":[{"name":"A"},{"name":"B"},{"name":"C"}]}`,
 			score: 2.0 / 3,
 		},
@@ -149,45 +150,45 @@ func TestDeepEvalQuirks(t *testing.T) {
 		},
 		{
 			name:  "multimodal: both empty scores 0",
-			opts:  compat.DeepEvalOptions{Variant: "multimodal"},
+			opts:  deepeval.Options{Variant: "multimodal"},
 			c:     `{"tools_called":[],"expected_tools":[]}`,
 			score: 0,
 		},
 		{
 			name: "multimodal: ordering with nothing expected divides by zero",
-			opts: compat.DeepEvalOptions{Variant: "multimodal", ShouldConsiderOrdering: true},
+			opts: deepeval.Options{Variant: "multimodal", ShouldConsiderOrdering: true},
 			c:    `{"tools_called":[],"expected_tools":[]}`,
 			err:  "ZeroDivisionError",
 		},
 		{
 			name:  "multimodal: {} against {} scores 0",
-			opts:  compat.DeepEvalOptions{Variant: "multimodal", EvaluationParams: args},
+			opts:  deepeval.Options{Variant: "multimodal", EvaluationParams: args},
 			c:     `{"tools_called":[{"name":"A","args":{}}],"expected_tools":[{"name":"A","args":{}}]}`,
 			score: 0,
 		},
 		{
 			name:  "multimodal: six equal keys fall short of 1",
-			opts:  compat.DeepEvalOptions{Variant: "multimodal", EvaluationParams: args},
+			opts:  deepeval.Options{Variant: "multimodal", EvaluationParams: args},
 			c:     `{"tools_called":[{"name":"A","args":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}}],"expected_tools":[{"name":"A","args":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}}]}`,
 			score: 0.9999999999999999, // six additions of 1/6
 		},
 		{
 			name:   "strict mode zeroes",
-			opts:   compat.DeepEvalOptions{StrictMode: true},
+			opts:   deepeval.Options{StrictMode: true},
 			c:      `{"tools_called":[{"name":"A"}],"expected_tools":[{"name":"A"},{"name":"B"}]}`,
 			score:  0,
 			reason: "strict_mode",
 		},
 		{
 			name:      "v4 null threshold scores only",
-			opts:      compat.DeepEvalOptions{Threshold: compat.DeepEvalScoreOnly()},
+			opts:      deepeval.Options{Threshold: deepeval.ScoreOnly()},
 			c:         `{"tools_called":[{"name":"A"}],"expected_tools":[{"name":"A"},{"name":"B"}]}`,
 			score:     0.5,
 			noVerdict: true,
 		},
 		{
 			name: "v3 null threshold raises",
-			opts: compat.DeepEvalOptions{Variant: "v3", Threshold: compat.DeepEvalScoreOnly()},
+			opts: deepeval.Options{Variant: "v3", Threshold: deepeval.ScoreOnly()},
 			c:    `{"tools_called":[],"expected_tools":[]}`,
 			err:  "TypeError",
 		},
@@ -200,11 +201,11 @@ func TestDeepEvalQuirks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := compat.NewDeepEval(tt.opts)
+			m, err := deepeval.New(tt.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := m.Grade(context.Background(), parseCase(t, tt.c))
+			r := m.Grade(context.Background(), conformance.ParseCase(t, tt.c))
 			if tt.err != "" {
 				if !strings.Contains(r.Error, tt.err) {
 					t.Fatalf("error %q, want %q (score %v)", r.Error, tt.err, r.Score)
@@ -249,11 +250,11 @@ func TestDeepEvalJudge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := compat.NewDeepEval(compat.DeepEvalOptions{StrictMode: tt.strict, Judge: tt.judge})
+			m, err := deepeval.New(deepeval.Options{StrictMode: tt.strict, Judge: tt.judge})
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := m.Grade(context.Background(), parseCase(t, c))
+			r := m.Grade(context.Background(), conformance.ParseCase(t, c))
 			if tt.err {
 				if !strings.Contains(r.Error, "rate limited") {
 					t.Fatalf("error %q, want the judge's", r.Error)
@@ -296,12 +297,12 @@ func TestDeepEvalOptions(t *testing.T) {
 }
 
 func TestDeepEvalThresholdJSON(t *testing.T) {
-	for _, th := range []compat.DeepEvalThreshold{{}, compat.DeepEvalPassMark(0.75), compat.DeepEvalScoreOnly()} {
+	for _, th := range []deepeval.Threshold{{}, deepeval.PassMark(0.75), deepeval.ScoreOnly()} {
 		b, err := json.Marshal(th)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back compat.DeepEvalThreshold
+		var back deepeval.Threshold
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatal(err)
 		}
@@ -318,11 +319,11 @@ func FuzzDeepEval(f *testing.F) {
 	f.Add(`{"tools_called":[{"name":"A","args":{"x":{"y":1}},"output":[1]}],"expected_tools":[{"name":"A","args":{"x":{"y":true}}},{"name":"A"}]}`)
 	f.Add(`{"tools_called":null,"expected_tools":[{"name":"A","type":"mcp"}],"available_tools":[{}]}`)
 	f.Add(`{"tools_called":[{"name":"A","args":{}},{"name":"A","args":{}}],"expected_tools":[{"name":"A","args":{}}]}`)
-	var metrics []*compat.DeepEval
+	var metrics []*deepeval.Metric
 	for _, variant := range []string{"v4", "v3", "multimodal"} {
-		for _, mode := range []compat.DeepEvalOptions{{}, {ShouldConsiderOrdering: true}, {ShouldExactMatch: true}} {
+		for _, mode := range []deepeval.Options{{}, {ShouldConsiderOrdering: true}, {ShouldExactMatch: true}} {
 			mode.Variant, mode.EvaluationParams, mode.Judge = variant, []string{"input_parameters", "output"}, fixedJudge{score: 0.5}
-			m, err := compat.NewDeepEval(mode)
+			m, err := deepeval.New(mode)
 			if err != nil {
 				f.Fatal(err)
 			}
@@ -355,7 +356,7 @@ func FuzzDeepEvalThreshold(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		var th compat.DeepEvalThreshold
+		var th deepeval.Threshold
 		if json.Unmarshal([]byte(s), &th) != nil {
 			return
 		}
@@ -363,7 +364,7 @@ func FuzzDeepEvalThreshold(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back compat.DeepEvalThreshold
+		var back deepeval.Threshold
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatalf("%s wrote %s, which reads back as %v", s, b, err)
 		}
@@ -373,10 +374,10 @@ func FuzzDeepEvalThreshold(f *testing.F) {
 	})
 }
 
-func ExampleDeepEval() {
-	m, err := compat.NewDeepEval(compat.DeepEvalOptions{
+func ExampleNew() {
+	m, err := deepeval.New(deepeval.Options{
 		EvaluationParams: []string{"input_parameters"},
-		Threshold:        compat.DeepEvalPassMark(0.7),
+		Threshold:        deepeval.PassMark(0.7),
 	})
 	if err != nil {
 		panic(err)

@@ -1,4 +1,4 @@
-package compat_test
+package adk_test
 
 import (
 	"context"
@@ -9,21 +9,22 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/compat/adk"
+	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // TestADKConformance runs every line of adk.jsonl: the scores ADK's real
 // TrajectoryEvaluator gave, and its per-invocation scores.
 func TestADKConformance(t *testing.T) {
-	lines := loadConformance(t, "adk.jsonl")
+	lines := conformance.Load(t, "adk.jsonl")
 	if len(lines) != 997 {
 		t.Errorf("adk.jsonl has %d lines, want 997", len(lines))
 	}
 	failed := 0
 	for _, l := range lines {
-		r := grade(t, l, nil)
-		ok := checkExpect(t, l, r)
+		r := conformance.Grade(t, l, nil)
+		ok := conformance.Check(t, l, r)
 		if per, _ := l.Expect.Get("per_invocation"); ok && r.Error == "" {
 			list, _ := per.([]any)
 			if len(r.Components) != len(list) {
@@ -83,7 +84,7 @@ func TestADKQuirks(t *testing.T) {
 		{"list args: ValidationError", "EXACT", []string{inv(`{"name":"a","args":[1]}`, a1)}, math.NaN()},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := compat.NewADK(compat.ADKOptions{MatchType: tt.matchType})
+			m, err := adk.New(adk.Options{MatchType: tt.matchType})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +95,7 @@ func TestADKQuirks(t *testing.T) {
 				}
 				js += s
 			}
-			r := m.Grade(context.Background(), parseCase(t, js+`]}`))
+			r := m.Grade(context.Background(), conformance.ParseCase(t, js+`]}`))
 			if math.IsNaN(tt.want) {
 				if r.Error == "" {
 					t.Fatalf("score %v, want an error result", r.Score)
@@ -125,7 +126,7 @@ func TestADKMatchTypes(t *testing.T) {
 		{"FUZZY", false}, {"INORDER", false}, {"in__order", false}, {"", false},
 		{json.Number("3"), false}, {-1, false}, {1.5, false}, {true, false},
 	} {
-		_, err := compat.NewADK(compat.ADKOptions{MatchType: tt.in})
+		_, err := adk.New(adk.Options{MatchType: tt.in})
 		if (err == nil) != tt.ok {
 			t.Errorf("match_type %#v: error %v, want ok=%v", tt.in, err, tt.ok)
 		}
@@ -134,18 +135,18 @@ func TestADKMatchTypes(t *testing.T) {
 
 func TestADKCaseWithoutInvocations(t *testing.T) {
 	// A case of its own calls is one invocation.
-	m, err := compat.NewADK(compat.ADKOptions{MatchType: "IN_ORDER", Threshold: toolgrade.Float(0.5)})
+	m, err := adk.New(adk.Options{MatchType: "IN_ORDER", Threshold: toolgrade.Float(0.5)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := m.Grade(context.Background(), parseCase(t, `{"tools_called":[{"name":"a","args":{}}],"expected_tools":[{"name":"a","args":{}}]}`))
+	r := m.Grade(context.Background(), conformance.ParseCase(t, `{"tools_called":[{"name":"a","args":{}}],"expected_tools":[{"name":"a","args":{}}]}`))
 	if r.Score != 1 || !r.Success || r.Components["invocation_0"] != 1 {
 		t.Errorf("got %+v", r)
 	}
 }
 
-func ExampleADK() {
-	m, err := compat.NewADK(compat.ADKOptions{MatchType: "IN_ORDER", Threshold: toolgrade.Float(0.5)})
+func ExampleNew() {
+	m, err := adk.New(adk.Options{MatchType: "IN_ORDER", Threshold: toolgrade.Float(0.5)})
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package compat_test
+package bfcl_test
 
 import (
 	"context"
@@ -11,7 +11,8 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/compat/bfcl"
+	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/internal/shared"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -19,10 +20,10 @@ import (
 
 // TestBFCLConformance checks every line of bfcl/bfcl.jsonl: the verdict
 // (score and success) through the metric built from the line's config,
-// and BFCL's error_type exactly, both through BFCLCheck and at the start
+// and BFCL's error_type exactly, both through Check and at the start
 // of the metric's reason.
 func TestBFCLConformance(t *testing.T) {
-	lines := loadConformance(t, "bfcl/bfcl.jsonl")
+	lines := conformance.Load(t, "bfcl/bfcl.jsonl")
 	type failure struct {
 		line int
 		msg  string
@@ -31,14 +32,14 @@ func TestBFCLConformance(t *testing.T) {
 		mu       sync.Mutex
 		failures []failure
 	)
-	fail := func(l conformanceLine, format string, args ...any) {
+	fail := func(l conformance.Line, format string, args ...any) {
 		mu.Lock()
 		defer mu.Unlock()
 		failures = append(failures, failure{l.Line, fmt.Sprintf("%s (line %d): ", l.ID, l.Line) + fmt.Sprintf(format, args...)})
 	}
 	// The lines are independent; check them on every CPU.
 	var wg sync.WaitGroup
-	next := make(chan conformanceLine)
+	next := make(chan conformance.Line)
 	for range 8 {
 		wg.Go(func() {
 			for l := range next {
@@ -62,12 +63,12 @@ func TestBFCLConformance(t *testing.T) {
 	t.Logf("%d lines, %d mismatches", len(lines), len(failures))
 }
 
-func checkBFCLLine(t *testing.T, l conformanceLine, fail func(conformanceLine, string, ...any)) {
+func checkBFCLLine(t *testing.T, l conformance.Line, fail func(conformance.Line, string, ...any)) {
 	wantType := ""
 	if et, _ := l.Expect.Get("error_type"); et != nil {
 		wantType = et.(string)
 	}
-	r := grade(t, l, nil)
+	r := conformance.Grade(t, l, nil)
 	if r.Error != "" {
 		fail(l, "unexpected error: %s", r.Error)
 		return
@@ -89,13 +90,13 @@ func checkBFCLLine(t *testing.T, l conformanceLine, fail func(conformanceLine, s
 	cat, _ := l.Config.Get("category")
 	lang, _ := l.Config.Get("language")
 	answer, _ := c.Raw.Get("possible_answer")
-	v, err := compat.BFCLCheck(cat.(string), lang.(string), c.AvailableTools, answer, c.Called)
+	v, err := bfcl.Check(cat.(string), lang.(string), c.AvailableTools, answer, c.Called)
 	if err != nil {
-		fail(l, "BFCLCheck: %v", err)
+		fail(l, "Check: %v", err)
 		return
 	}
 	if v.ErrorType != wantType || v.Valid != wantValid {
-		fail(l, "BFCLCheck: error type %q (valid %v), want %q; %s", v.ErrorType, v.Valid, wantType, v.Message)
+		fail(l, "Check: error type %q (valid %v), want %q; %s", v.ErrorType, v.Valid, wantType, v.Message)
 	}
 }
 
@@ -124,7 +125,7 @@ func TestBFCLDataFilesLoad(t *testing.T) {
 				docs, _ := q.Get("function")
 				gt, _ := a.Get("ground_truth")
 				calls := goldCalls(t, id, gt)
-				if _, err := compat.BFCLCheck(compat.BFCLCategory(id), compat.BFCLLanguage(category), docs, gt, calls); err != nil {
+				if _, err := bfcl.Check(bfcl.Category(id), bfcl.Language(category), docs, gt, calls); err != nil {
 					t.Errorf("%s: %v", id, err)
 				}
 			}
@@ -253,8 +254,8 @@ func TestBFCLRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := parseCase(t, `{"tools_called":`+tt.called+`,"available_tools":`+weather+`,"possible_answer":`+tt.answer+`}`)
-			m, err := compat.NewBFCL(compat.BFCLOptions{Category: tt.category})
+			c := conformance.ParseCase(t, `{"tools_called":`+tt.called+`,"available_tools":`+weather+`,"possible_answer":`+tt.answer+`}`)
+			m, err := bfcl.New(bfcl.Options{Category: tt.category})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,10 +286,10 @@ func TestBFCLErrors(t *testing.T) {
 		{"no doc for the expected function", `{"id":"multiple_1","tools_called":[{"name":"g","args":{}}],"available_tools":[{"name":"f","parameters":{"type":"dict","properties":{},"required":[]}}],"possible_answer":[{"g":{}}]}`},
 		{"no category", `{"tools_called":[],"available_tools":[],"possible_answer":[]}`},
 	}
-	m, _ := compat.NewBFCL(compat.BFCLOptions{})
+	m, _ := bfcl.New(bfcl.Options{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := m.Grade(context.Background(), parseCase(t, tt.js))
+			r := m.Grade(context.Background(), conformance.ParseCase(t, tt.js))
 			if r.Error == "" {
 				t.Errorf("want an error, got score %v (%s)", r.Score, r.Reason)
 			}
@@ -307,7 +308,7 @@ func TestBFCLDecoderErrors(t *testing.T) {
 		{toolgrade.Call{Name: "f", Args: []any{}}, "ast_decoder:decoder_wrong_output_format"},
 		{toolgrade.Call{Name: "f"}, ""},
 	} {
-		v, err := compat.BFCLCheck("simple_python", "python", docs, answer, []toolgrade.Call{tt.call})
+		v, err := bfcl.Check("simple_python", "python", docs, answer, []toolgrade.Call{tt.call})
 		if err != nil || v.ErrorType != tt.want {
 			t.Errorf("%v: error type %q, %v; want %q", tt.call, v.ErrorType, err, tt.want)
 		}
@@ -322,16 +323,16 @@ func TestBFCLCategoryAndLanguage(t *testing.T) {
 		{"simple_javascript_0", "simple_javascript", "javascript"},
 		{"noid", "", "python"},
 	} {
-		if got := compat.BFCLCategory(tt.id); got != tt.category {
-			t.Errorf("BFCLCategory(%q) = %q, want %q", tt.id, got, tt.category)
+		if got := bfcl.Category(tt.id); got != tt.category {
+			t.Errorf("Category(%q) = %q, want %q", tt.id, got, tt.category)
 		}
-		if got := compat.BFCLLanguage(tt.category); got != tt.language {
-			t.Errorf("BFCLLanguage(%q) = %q, want %q", tt.category, got, tt.language)
+		if got := bfcl.Language(tt.category); got != tt.language {
+			t.Errorf("Language(%q) = %q, want %q", tt.category, got, tt.language)
 		}
 	}
 }
 
-func ExampleBFCLCheck() {
+func ExampleCheck() {
 	docs := jsonvalue.MustFrom([]any{map[string]any{
 		"name": "calculate_triangle_area",
 		"parameters": map[string]any{
@@ -347,7 +348,7 @@ func ExampleBFCLCheck() {
 	answer, _ := jsonvalue.ParseString(`[{"calculate_triangle_area": {"base": [10], "height": [5], "unit": ["units", ""]}}]`)
 	for _, args := range []string{`{"base": 10, "height": 5}`, `{"base": 10, "height": 5, "unit": "Units"}`, `{"base": 10, "height": 5.0}`} {
 		a, _ := jsonvalue.ParseString(args)
-		v, _ := compat.BFCLCheck("simple_python", "python", docs, answer, []toolgrade.Call{{Name: "calculate_triangle_area", Args: a}})
+		v, _ := bfcl.Check("simple_python", "python", docs, answer, []toolgrade.Call{{Name: "calculate_triangle_area", Args: a}})
 		if v.Valid {
 			fmt.Println("valid")
 		} else {

@@ -1,4 +1,4 @@
-package compat
+package deepfabric
 
 import (
 	"context"
@@ -11,13 +11,14 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat/internal/python"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
-// DeepFabricOptions configure [DeepFabric]. The JSON names are those of
+// Options configure [Metric]. The JSON names are those of
 // DeepFabric's EvaluatorConfig, so a DeepFabric configuration works
 // unchanged as a metric entry.
-type DeepFabricOptions struct {
+type Options struct {
 	// MultiTurn scores all calls of a sample instead of only the first
 	// expected and the first called one.
 	MultiTurn bool `json:"multi_turn"`
@@ -32,16 +33,16 @@ type DeepFabricOptions struct {
 
 // The parts of DeepFabric's score, in the order the overall score adds
 // them.
-var deepFabricParts = []string{"tool_selection", "parameter_accuracy", "execution_success", "response_quality"}
+var componentNames = []string{"tool_selection", "parameter_accuracy", "execution_success", "response_quality"}
 
-var deepFabricDefaultWeights = map[string]float64{
+var defaultWeights = map[string]float64{
 	"tool_selection":     0.40,
 	"parameter_accuracy": 0.35,
 	"execution_success":  0.25,
 	"response_quality":   0.00,
 }
 
-// DeepFabric reproduces the scores of DeepFabric's evaluation pipeline
+// Metric reproduces the scores of Metric's evaluation pipeline
 // (always-further/deepfabric @ 8fdd2a3, v4.12.0: Evaluator.evaluate with
 // its tool_calling evaluator and compute_metrics).
 //
@@ -59,7 +60,7 @@ var deepFabricDefaultWeights = map[string]float64{
 // execution success is anything called or a final response given, and
 // response quality is the share of expected names called.
 //
-// A sample DeepFabric cannot process scores 0 on every part: an expected
+// A sample Metric cannot process scores 0 on every part: an expected
 // call with a top-level argument that is null or "", or, single-turn, a
 // first called call whose arguments are null.
 //
@@ -67,16 +68,16 @@ var deepFabricDefaultWeights = map[string]float64{
 // list is a dataset of those samples: each part is its mean over the
 // samples and the score the weighted sum of the means. The result's
 // components hold the four parts and the counts samples_evaluated and
-// processing_errors (1 for a single sample DeepFabric could not process).
-// DeepFabric gives no verdict, so results have no threshold.
-type DeepFabric struct {
+// processing_errors (1 for a single sample Metric could not process).
+// Metric gives no verdict, so results have no threshold.
+type Metric struct {
 	multiTurn bool
 	weights   map[string]float64
 }
 
-// NewDeepFabric returns the metric.
-func NewDeepFabric(opts DeepFabricOptions) (*DeepFabric, error) {
-	m := &DeepFabric{multiTurn: opts.MultiTurn, weights: deepFabricDefaultWeights}
+// New returns the metric.
+func New(opts Options) (*Metric, error) {
+	m := &Metric{multiTurn: opts.MultiTurn, weights: defaultWeights}
 	if opts.MetricWeights != nil {
 		m.weights = maps.Clone(opts.MetricWeights)
 	}
@@ -84,21 +85,20 @@ func NewDeepFabric(opts DeepFabricOptions) (*DeepFabric, error) {
 }
 
 // Name returns "tool_correctness".
-func (m *DeepFabric) Name() string { return "tool_correctness" }
+func (m *Metric) Name() string { return "tool_correctness" }
 
 // Profile returns "deepfabric".
-func (m *DeepFabric) Profile() string { return "deepfabric" }
+func (m *Metric) Profile() string { return "deepfabric" }
 
-// A dfSample is one DeepFabric sample.
-type dfSample struct {
+// A sample is one DeepFabric sample.
+type sample struct {
 	called, expected []toolgrade.Call
-	raw              jsonvalue.Object // the record the calls came from
-	tools            []dfTool
+	tools            []tool
 	finalResponse    string
 }
 
-// A dfEval is DeepFabric's evaluation of one sample.
-type dfEval struct {
+// An evaluation is DeepFabric's evaluation of one sample.
+type evaluation struct {
 	toolSelection, parameters, execution bool
 	responseQuality                      float64
 	processingError                      bool
@@ -106,14 +106,14 @@ type dfEval struct {
 }
 
 // Grade scores the case as DeepFabric would.
-func (m *DeepFabric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile()}
-	samples, aggregate, err := dfSamples(c)
+	samples, aggregate, err := readSamples(c)
 	if err != nil {
 		r.Error = err.Error()
 		return r
 	}
-	evals := make([]dfEval, len(samples))
+	evals := make([]evaluation, len(samples))
 	for i := range samples {
 		if m.multiTurn {
 			evals[i] = multiTurn(&samples[i])
@@ -139,13 +139,13 @@ func (m *DeepFabric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.Metri
 	for i, p := range parts {
 		// Each product is rounded on its own (float64 forbids fusing it
 		// with the sum), as in Python.
-		r.Score += float64(p * m.weights[deepFabricParts[i]])
+		r.Score += float64(p * m.weights[componentNames[i]])
 	}
 	r.Components = map[string]float64{
 		"samples_evaluated": float64(len(evals)),
 		"processing_errors": float64(errs),
 	}
-	for i, name := range deepFabricParts {
+	for i, name := range componentNames {
 		r.Components[name] = parts[i]
 	}
 	r.Reason = m.reason(evals, parts, aggregate)
@@ -159,23 +159,23 @@ func b2i(b bool) int {
 	return 0
 }
 
-// dfSamples reads the case's samples: its "samples" list when it has one
+// readSamples reads the case's samples: its "samples" list when it has one
 // (aggregate is then true), else the case itself.
-func dfSamples(c *toolgrade.Case) (samples []dfSample, aggregate bool, err error) {
+func readSamples(c *toolgrade.Case) (samples []sample, aggregate bool, err error) {
 	v, ok := c.Raw.Get("samples")
 	if !ok {
-		s := dfSample{called: c.Called, expected: c.Expected, raw: c.Raw}
-		if s.tools, err = dfTools(c.AvailableTools); err != nil {
+		s := sample{called: c.Called, expected: c.Expected}
+		if s.tools, err = readTools(c.AvailableTools); err != nil {
 			return nil, false, toolgrade.InField("available_tools", err)
 		}
-		s.finalResponse = dfFinalResponse(c.Raw, c.ActualOutput)
-		return []dfSample{s}, false, nil
+		s.finalResponse = finalResponse(c.Raw, c.ActualOutput)
+		return []sample{s}, false, nil
 	}
 	list, ok := v.([]any)
 	if !ok {
 		return nil, true, &toolgrade.FieldError{Path: "samples", Err: fmt.Errorf("want a list of samples, got %s", jsonvalue.Kind(v))}
 	}
-	samples = make([]dfSample, len(list))
+	samples = make([]sample, len(list))
 	for i, e := range list {
 		path := "samples[" + strconv.Itoa(i) + "]"
 		obj, ok := e.(jsonvalue.Object)
@@ -183,11 +183,10 @@ func dfSamples(c *toolgrade.Case) (samples []dfSample, aggregate bool, err error
 			return nil, true, &toolgrade.FieldError{Path: path, Err: fmt.Errorf("want a sample object, got %s", jsonvalue.Kind(e))}
 		}
 		s := &samples[i]
-		s.raw = obj
 		for _, side := range []struct {
 			keys []string
 			dst  *[]toolgrade.Call
-		}{{rawCalledKeys, &s.called}, {rawExpectedKeys, &s.expected}} {
+		}{{[]string{"tools_called", "toolsCalled"}, &s.called}, {[]string{"expected_tools", "expectedTools"}, &s.expected}} {
 			for _, k := range side.keys {
 				if v, ok := obj.Get(k); ok {
 					if *side.dst, err = toolgrade.DecodeCalls(v); err != nil {
@@ -198,18 +197,18 @@ func dfSamples(c *toolgrade.Case) (samples []dfSample, aggregate bool, err error
 			}
 		}
 		tools, _ := obj.Get("available_tools")
-		if s.tools, err = dfTools(tools); err != nil {
+		if s.tools, err = readTools(tools); err != nil {
 			return nil, true, toolgrade.InField(path+".available_tools", err)
 		}
 		output, _ := obj.Get("actual_output")
-		s.finalResponse = dfFinalResponse(obj, output)
+		s.finalResponse = finalResponse(obj, output)
 	}
 	return samples, true, nil
 }
 
-// dfFinalResponse is the model's closing text: final_response, else the
+// finalResponse is the model's closing text: final_response, else the
 // case's actual output; "" when neither is a string.
-func dfFinalResponse(raw jsonvalue.Object, actualOutput any) string {
+func finalResponse(raw jsonvalue.Object, actualOutput any) string {
 	if v, ok := raw.Get("final_response"); ok {
 		s, _ := v.(string)
 		return s
@@ -218,12 +217,12 @@ func dfFinalResponse(raw jsonvalue.Object, actualOutput any) string {
 	return s
 }
 
-// dfInvalidExpected says why DeepFabric's dataset validation rejects the
+// invalidExpected says why DeepFabric's dataset validation rejects the
 // sample's expected calls, or "": arguments that are not an object, or a
 // top-level argument that is null or "".
-func dfInvalidExpected(s *dfSample) string {
+func invalidExpected(s *sample) string {
 	for i := range s.expected {
-		args, bad := callArgs(&s.expected[i], s.raw, rawExpectedKeys, i)
+		args, bad := python.Dict(&s.expected[i])
 		if bad != "" {
 			return fmt.Sprintf("expected call %d has arguments that are %s", i, bad)
 		}
@@ -236,38 +235,38 @@ func dfInvalidExpected(s *dfSample) string {
 	return ""
 }
 
-func processingError(why string) dfEval {
-	return dfEval{processingError: true, notes: []string{"processing error: " + why}}
+func processingError(why string) evaluation {
+	return evaluation{processingError: true, notes: []string{"processing error: " + why}}
 }
 
 // singleTurn evaluates a sample by its first expected and first called
 // call.
-func singleTurn(s *dfSample) dfEval {
-	if why := dfInvalidExpected(s); why != "" {
+func singleTurn(s *sample) evaluation {
+	if why := invalidExpected(s); why != "" {
 		return processingError(why)
 	}
 	var got jsonvalue.Object
 	if len(s.called) > 0 {
 		var bad string
-		if got, bad = callArgs(&s.called[0], s.raw, rawCalledKeys, 0); bad != "" {
+		if got, bad = python.Dict(&s.called[0]); bad != "" {
 			return processingError("the first call's arguments are " + bad + ", which DeepFabric cannot compare")
 		}
 	}
 	switch {
 	case len(s.expected) == 0:
-		return dfEval{notes: []string{"no expected call: DeepFabric skips the sample"}}
+		return evaluation{notes: []string{"no expected call: DeepFabric skips the sample"}}
 	case len(s.called) == 0:
-		return dfEval{notes: []string{"nothing called"}}
+		return evaluation{notes: []string{"nothing called"}}
 	}
 	e, p := &s.expected[0], &s.called[0]
-	var ev dfEval
+	var ev evaluation
 	ev.toolSelection = e.Name == p.Name
 	if !ev.toolSelection {
 		ev.notes = append(ev.notes, fmt.Sprintf("called %q first, expected %q", p.Name, e.Name))
 	}
 	want, _ := e.Args.(jsonvalue.Object)
 	var why string
-	switch tool := dfFindTool(s.tools, p.Name); {
+	switch tool := findTool(s.tools, p.Name); {
 	case len(want) == 0 && len(got) == 0:
 		ev.parameters = true
 	case tool != nil:
@@ -277,7 +276,7 @@ func singleTurn(s *dfSample) dfEval {
 		}
 		ev.parameters = why == ""
 	default:
-		why = dfCompareValues(want, got)
+		why = compareValues(want, got)
 		ev.parameters = why == ""
 	}
 	if why != "" {
@@ -287,11 +286,11 @@ func singleTurn(s *dfSample) dfEval {
 	return ev
 }
 
-// dfCompareValues is DeepFabric's comparison of values, used when the
+// compareValues is DeepFabric's comparison of values, used when the
 // called tool has no schema: the same keys, strings equal after Python's
 // lower().strip(), numbers (booleans included) within 1e-6, anything else
 // by Python ==. It returns the first difference, or "".
-func dfCompareValues(want, got jsonvalue.Object) string {
+func compareValues(want, got jsonvalue.Object) string {
 	if len(want) != len(got) {
 		return fmt.Sprintf("keys %q, expected %q", got.Keys(), want.Keys())
 	}
@@ -309,11 +308,11 @@ func dfCompareValues(want, got jsonvalue.Object) string {
 		var same bool
 		switch {
 		case wIsStr && gIsStr:
-			same = pyStrip(pyLower(ws)) == pyStrip(pyLower(gs))
+			same = python.Strip(python.Lower(ws)) == python.Strip(python.Lower(gs))
 		case wIsNum && gIsNum:
 			same = !(math.Abs(wf-gf) > 1e-6)
 		default:
-			same = pyEqual(w.Value, g)
+			same = python.Equal(w.Value, g)
 		}
 		if !same {
 			return fmt.Sprintf("%q is %s, expected %s", w.Key, jsonvalue.Format(g), jsonvalue.Format(w.Value))
@@ -334,11 +333,11 @@ func pyNumber(v any) (float64, bool) {
 }
 
 // multiTurn evaluates a sample by all its calls.
-func multiTurn(s *dfSample) dfEval {
-	if why := dfInvalidExpected(s); why != "" {
+func multiTurn(s *sample) evaluation {
+	if why := invalidExpected(s); why != "" {
 		return processingError(why)
 	}
-	var ev dfEval
+	var ev evaluation
 	called := make(map[string]bool, len(s.called))
 	for _, c := range s.called {
 		called[c.Name] = true
@@ -392,30 +391,30 @@ func multiTurn(s *dfSample) dfEval {
 	return ev
 }
 
-// A dfTool is a tool as DeepFabric's scorer reads it (its
+// A tool is a tool as DeepFabric's scorer reads it (its
 // ToolDefinition): parameters with a type of str, int, float, bool, list
 // or dict.
-type dfTool struct {
+type tool struct {
 	name   string
-	params []dfParam
+	params []param
 }
 
-type dfParam struct {
+type param struct {
 	name, typ string
 	required  bool
 }
 
-// dfTypes maps JSON Schema types to DeepFabric's; any other type is str.
-var dfTypes = map[string]string{"string": "str", "integer": "int", "number": "float", "boolean": "bool", "array": "list", "object": "dict"}
+// paramTypes maps JSON Schema types to DeepFabric's; any other type is str.
+var paramTypes = map[string]string{"string": "str", "integer": "int", "number": "float", "boolean": "bool", "array": "list", "object": "dict"}
 
-// dfTools reads tool definitions in DeepFabric's own form ({"name",
+// readTools reads tool definitions in DeepFabric's own form ({"name",
 // "parameters": [{"name", "type", "required"}]}), or with a JSON Schema
 // (OpenAI's {"type": "function", "function": {...}}, a bare {"name",
 // "parameters"}, MCP's inputSchema, Anthropic's input_schema), which it
 // converts as DeepFabric's ToolDefinition.from_openai does: properties in
-// order, JSON types mapped by dfTypes, a missing or unknown type read as
+// order, JSON types mapped by paramTypes, a missing or unknown type read as
 // str, required when listed in "required".
-func dfTools(v any) ([]dfTool, error) {
+func readTools(v any) ([]tool, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -423,10 +422,10 @@ func dfTools(v any) ([]dfTool, error) {
 	if !ok {
 		return nil, fmt.Errorf("want a list of tools, got %s", jsonvalue.Kind(v))
 	}
-	tools := make([]dfTool, len(list))
+	tools := make([]tool, len(list))
 	for i, e := range list {
 		at := "[" + strconv.Itoa(i) + "]"
-		fail := func(field string, err error) ([]dfTool, error) {
+		fail := func(field string, err error) ([]tool, error) {
 			return nil, toolgrade.InField(at, &toolgrade.FieldError{Path: field, Err: err})
 		}
 		fn, ok := e.(jsonvalue.Object)
@@ -446,7 +445,7 @@ func dfTools(v any) ([]dfTool, error) {
 		if list, ok := params.([]any); ok {
 			for k, p := range list {
 				po, _ := p.(jsonvalue.Object)
-				var dp dfParam
+				var dp param
 				pn, _ := po.Get("name")
 				pt, _ := po.Get("type")
 				var nameOK, typeOK bool
@@ -491,18 +490,18 @@ func dfTools(v any) ([]dfTool, error) {
 			po, _ := p.Value.(jsonvalue.Object)
 			jt, _ := po.Get("type")
 			js, _ := jt.(string)
-			typ, ok := dfTypes[js]
+			typ, ok := paramTypes[js]
 			if !ok {
 				typ = "str"
 			}
-			tools[i].params = append(tools[i].params, dfParam{name: p.Key, typ: typ, required: required[p.Key]})
+			tools[i].params = append(tools[i].params, param{name: p.Key, typ: typ, required: required[p.Key]})
 		}
 	}
 	return tools, nil
 }
 
-// dfFindTool returns the first tool of the name, or nil.
-func dfFindTool(tools []dfTool, name string) *dfTool {
+// findTool returns the first tool of the name, or nil.
+func findTool(tools []tool, name string) *tool {
 	for i := range tools {
 		if tools[i].name == name {
 			return &tools[i]
@@ -515,7 +514,7 @@ func dfFindTool(tools []dfTool, name string) *dfTool {
 // parameter present, and every argument the schema knows of the right
 // type (extra arguments are ignored, values never compared). It returns
 // the first failure, or "".
-func (t *dfTool) check(args jsonvalue.Object) string {
+func (t *tool) check(args jsonvalue.Object) string {
 	for _, p := range t.params {
 		if p.required && !args.Has(p.name) {
 			return fmt.Sprintf("required parameter %q missing", p.name)
@@ -526,17 +525,17 @@ func (t *dfTool) check(args jsonvalue.Object) string {
 		types[p.name] = p.typ // a repeated name: the last one counts
 	}
 	for _, a := range args {
-		if typ, ok := types[a.Key]; ok && !dfTypeOK(typ, a.Value) {
+		if typ, ok := types[a.Key]; ok && !typeOK(typ, a.Value) {
 			return fmt.Sprintf("%q is %s, want %s", a.Key, jsonvalue.Format(a.Value), typ)
 		}
 	}
 	return ""
 }
 
-// dfTypeOK is DeepFabric's type check: int wants an integer (not a float
+// typeOK is DeepFabric's type check: int wants an integer (not a float
 // such as 3.0, not a boolean), float accepts integers too, and null fails
 // every type, as does an unknown type.
-func dfTypeOK(typ string, v any) bool {
+func typeOK(typ string, v any) bool {
 	switch typ {
 	case "str":
 		_, ok := v.(string)
@@ -561,7 +560,7 @@ func dfTypeOK(typ string, v any) bool {
 }
 
 // reason sums up the parts and explains each sample's shortfalls.
-func (m *DeepFabric) reason(evals []dfEval, parts []float64, aggregate bool) string {
+func (m *Metric) reason(evals []evaluation, parts []float64, aggregate bool) string {
 	var b strings.Builder
 	if aggregate {
 		errs := 0
@@ -570,7 +569,7 @@ func (m *DeepFabric) reason(evals []dfEval, parts []float64, aggregate bool) str
 		}
 		fmt.Fprintf(&b, "%d samples, %d processing errors; ", len(evals), errs)
 	}
-	for i, name := range deepFabricParts {
+	for i, name := range componentNames {
 		if i > 0 {
 			b.WriteString(", ")
 		}
@@ -588,3 +587,6 @@ func (m *DeepFabric) reason(evals []dfEval, parts []float64, aggregate bool) str
 	}
 	return b.String()
 }
+
+// fmtFloat writes a score briefly, for reasons.
+func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', 4, 64) }

@@ -1,4 +1,4 @@
-package compat
+package deepeval
 
 import (
 	"context"
@@ -10,14 +10,15 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat/internal/python"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
 )
 
-// DeepEvalOptions configure [DeepEval]. The JSON names are the options of
+// Options configure [Metric]. The JSON names are the options of
 // DeepEval's ToolCorrectnessMetric, so that a DeepEval configuration works
 // as a toolgrade metric entry unchanged.
-type DeepEvalOptions struct {
+type Options struct {
 	// Variant is the DeepEval release whose numbers are reproduced: "v4"
 	// (default; deepeval 4.1.10), "v3" (3.8.3: as v4, except that a null
 	// threshold without strict mode is an error) or "multimodal"
@@ -36,46 +37,46 @@ type DeepEvalOptions struct {
 	// StrictMode makes the pass mark 1 and turns any lower score into 0.
 	StrictMode bool `json:"strict_mode,omitempty"`
 	// Threshold is the pass mark; the zero value is DeepEval's 0.5.
-	Threshold DeepEvalThreshold `json:"threshold"`
+	Threshold Threshold `json:"threshold"`
 	// Judge, when set, rates tool selection for cases that list available
 	// tools; the score is then the lower of the two. Without a judge such
 	// cases are scored deterministically and the reason says so.
 	Judge judge.Judge `json:"-"`
 }
 
-// DeepEvalThreshold is DeepEval's threshold option. Its zero value is
-// DeepEval's default pass mark, 0.5; [DeepEvalPassMark] sets another, and
-// [DeepEvalScoreOnly] (threshold null in JSON) asks for a score without a
+// Threshold is DeepEval's threshold option. Its zero value is
+// DeepEval's default pass mark, 0.5; [PassMark] sets another, and
+// [ScoreOnly] (threshold null in JSON) asks for a score without a
 // verdict.
-type DeepEvalThreshold struct {
+type Threshold struct {
 	mark      *float64
 	scoreOnly bool
 }
 
-// DeepEvalPassMark returns the threshold t.
-func DeepEvalPassMark(t float64) DeepEvalThreshold { return DeepEvalThreshold{mark: &t} }
+// PassMark returns the threshold t.
+func PassMark(t float64) Threshold { return Threshold{mark: &t} }
 
-// DeepEvalScoreOnly returns DeepEval's threshold None: v4 then scores
+// ScoreOnly returns DeepEval's threshold None: v4 then scores
 // without a verdict, while v3 and multimodal raise TypeError on every case
 // (unless strict mode sets the threshold to 1).
-func DeepEvalScoreOnly() DeepEvalThreshold { return DeepEvalThreshold{scoreOnly: true} }
+func ScoreOnly() Threshold { return Threshold{scoreOnly: true} }
 
-// UnmarshalJSON reads a number, or null for [DeepEvalScoreOnly].
-func (t *DeepEvalThreshold) UnmarshalJSON(b []byte) error {
+// UnmarshalJSON reads a number, or null for [ScoreOnly].
+func (t *Threshold) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
-		*t = DeepEvalScoreOnly()
+		*t = ScoreOnly()
 		return nil
 	}
 	var f float64
 	if err := json.Unmarshal(b, &f); err != nil {
 		return fmt.Errorf("threshold: want a number or null, got %s", b)
 	}
-	*t = DeepEvalPassMark(f)
+	*t = PassMark(f)
 	return nil
 }
 
 // MarshalJSON writes the number, null for score only, or DeepEval's 0.5.
-func (t DeepEvalThreshold) MarshalJSON() ([]byte, error) {
+func (t Threshold) MarshalJSON() ([]byte, error) {
 	switch {
 	case t.scoreOnly:
 		return []byte("null"), nil
@@ -85,9 +86,9 @@ func (t DeepEvalThreshold) MarshalJSON() ([]byte, error) {
 	return []byte("0.5"), nil
 }
 
-// DeepEval reproduces the scores of DeepEval's ToolCorrectnessMetric
-// exactly, quirks included, so that baselines measured with DeepEval stay
-// comparable. Its rules, as DeepEval computes them:
+// Metric reproduces the scores of Metric's ToolCorrectnessMetric
+// exactly, quirks included, so that baselines measured with Metric stay
+// comparable. Its rules, as Metric computes them:
 //
 //   - Two calls are comparable when their names are equal and, in v4, their
 //     types ("function" when absent). Their pair score is 1, times the
@@ -97,7 +98,7 @@ func (t DeepEvalThreshold) MarshalJSON() ([]byte, error) {
 //     true); otherwise each key on both sides with equal values earns
 //     1/|union of keys|, and nested objects earn their own credit over the
 //     same share. Null arguments against an object are an error, as
-//     DeepEval raises AttributeError.
+//     Metric raises AttributeError.
 //   - Default: each expected call, in order, takes the still-unused called
 //     call of highest positive pair score (the first on ties). A called call
 //     counts as used when any call equal to it by value (name, arguments,
@@ -107,17 +108,17 @@ func (t DeepEvalThreshold) MarshalJSON() ([]byte, error) {
 //     number expected. ShouldExactMatch: 1 or 0.
 //   - Nothing expected scores 1 when nothing was called and 0 otherwise.
 //
-// Non-goals: DeepEval's verbose logs and its LLM prompt wording; the
+// Non-goals: Metric's verbose logs and its LLM prompt wording; the
 // judge's prompt is toolgrade's ([judge.ToolSelection]).
-type DeepEval struct {
-	opts           DeepEvalOptions
+type Metric struct {
+	opts           Options
 	args, output   bool
 	multimodal, v3 bool
 }
 
-// NewDeepEval checks the options and returns the metric.
-func NewDeepEval(opts DeepEvalOptions) (*DeepEval, error) {
-	m := &DeepEval{opts: opts}
+// New checks the options and returns the metric.
+func New(opts Options) (*Metric, error) {
+	m := &Metric{opts: opts}
 	switch opts.Variant {
 	case "", "v4":
 		m.opts.Variant = "v4"
@@ -142,19 +143,19 @@ func NewDeepEval(opts DeepEvalOptions) (*DeepEval, error) {
 }
 
 // Name returns "tool_correctness".
-func (m *DeepEval) Name() string { return "tool_correctness" }
+func (m *Metric) Name() string { return "tool_correctness" }
 
 // Profile returns "deepeval".
-func (m *DeepEval) Profile() string { return "deepeval" }
+func (m *Metric) Profile() string { return "deepeval" }
 
-// deepEvalError is an exception DeepEval raises on a case; its name leads
+// failure is an exception DeepEval raises on a case; its name leads
 // the message so that users can match it to DeepEval's own output.
-func deepEvalError(exception, format string, args ...any) error {
+func failure(exception, format string, args ...any) error {
 	return fmt.Errorf("DeepEval raises %s: %s", exception, fmt.Sprintf(format, args...))
 }
 
 // Grade scores one case.
-func (m *DeepEval) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+func (m *Metric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile()}
 	fail := func(err error) toolgrade.MetricResult {
 		r.Error = err.Error()
@@ -164,7 +165,7 @@ func (m *DeepEval) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.Metri
 		return fail(err)
 	}
 	var (
-		s   deepEvalScore
+		s   callScore
 		err error
 	)
 	switch {
@@ -180,7 +181,7 @@ func (m *DeepEval) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.Metri
 	}
 	threshold := m.threshold()
 	if threshold == nil && !m.opts.StrictMode && (m.v3 || m.multimodal) {
-		return fail(deepEvalError("TypeError", "threshold is null (%s compares the score with None; only v4 scores without a verdict)", m.opts.Variant))
+		return fail(failure("TypeError", "threshold is null (%s compares the score with None; only v4 scores without a verdict)", m.opts.Variant))
 	}
 
 	r.Score = s.score
@@ -192,9 +193,9 @@ func (m *DeepEval) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.Metri
 	raw := r.Score
 	if m.opts.StrictMode && r.Score < 1 {
 		r.Score = 0
-		parts = append(parts, fmt.Sprintf("strict_mode: score %s counts as 0", deepEvalFmt(raw)))
+		parts = append(parts, fmt.Sprintf("strict_mode: score %s counts as 0", formatScore(raw)))
 	}
-	if !m.multimodal && deepEvalTruthy(c.AvailableTools) {
+	if !m.multimodal && truthy(c.AvailableTools) {
 		if m.opts.Judge == nil {
 			parts = append(parts, "available_tools given but no judge configured: tool selection not judged (DeepEval takes the lower of this score and its judge's)")
 		} else {
@@ -210,11 +211,11 @@ func (m *DeepEval) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.Metri
 			if m.opts.StrictMode && final < 1 {
 				final = 0
 			}
-			part := fmt.Sprintf("tool selection judged %s", deepEvalFmt(v.Score))
+			part := fmt.Sprintf("tool selection judged %s", formatScore(v.Score))
 			if v.Reason != "" {
 				part += " (" + v.Reason + ")"
 			}
-			parts = append(parts, part+fmt.Sprintf("; final score = min(%s, %s)", deepEvalFmt(r.Score), deepEvalFmt(v.Score)))
+			parts = append(parts, part+fmt.Sprintf("; final score = min(%s, %s)", formatScore(r.Score), formatScore(v.Score)))
 			r.Score = final
 		}
 	}
@@ -227,7 +228,7 @@ func (m *DeepEval) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.Metri
 }
 
 // threshold is the pass mark in effect; nil means score only.
-func (m *DeepEval) threshold() *float64 {
+func (m *Metric) threshold() *float64 {
 	t := m.opts.Threshold
 	switch {
 	case m.opts.StrictMode:
@@ -243,12 +244,12 @@ func (m *DeepEval) threshold() *float64 {
 // check rejects what DeepEval rejects before scoring: a null list of calls
 // (MissingTestCaseParamsError), and arguments that are not an object or
 // null (DeepEval's ToolCall validation).
-func (m *DeepEval) check(c *toolgrade.Case) error {
+func (m *Metric) check(c *toolgrade.Case) error {
 	for _, keys := range [][]string{{"tools_called", "toolsCalled"}, {"expected_tools", "expectedTools"}} {
 		for _, k := range keys {
 			if v, ok := c.Raw.Get(k); ok {
 				if v == nil {
-					return deepEvalError("MissingTestCaseParamsError", "%s is null", k)
+					return failure("MissingTestCaseParamsError", "%s is null", k)
 				}
 				break
 			}
@@ -271,9 +272,9 @@ func (m *DeepEval) check(c *toolgrade.Case) error {
 	return nil
 }
 
-// deepEvalTruthy is Python's truth value of a JSON value: null, empty
+// truthy is Python's truth value of a JSON value: null, empty
 // lists, objects and strings are false.
-func deepEvalTruthy(v any) bool {
+func truthy(v any) bool {
 	switch v := v.(type) {
 	case nil:
 		return false
@@ -287,9 +288,9 @@ func deepEvalTruthy(v any) bool {
 	return true
 }
 
-// A deepEvalScore is the deterministic score with the pairs behind it and
+// A callScore is the deterministic score with the pairs behind it and
 // notes for the reason.
-type deepEvalScore struct {
+type callScore struct {
 	score               float64
 	matches             []toolgrade.Match
 	missing, unexpected []int
@@ -297,11 +298,11 @@ type deepEvalScore struct {
 }
 
 // comparable reports whether DeepEval compares the two calls at all.
-func (m *DeepEval) comparable(e, c *toolgrade.Call) bool {
-	return e.Name == c.Name && (m.multimodal || deepEvalType(e) == deepEvalType(c))
+func (m *Metric) comparable(e, c *toolgrade.Call) bool {
+	return e.Name == c.Name && (m.multimodal || typeName(e) == typeName(c))
 }
 
-func deepEvalType(c *toolgrade.Call) string {
+func typeName(c *toolgrade.Call) string {
 	if c.Type == "" {
 		return "function"
 	}
@@ -310,7 +311,7 @@ func deepEvalType(c *toolgrade.Call) string {
 
 // pairScore is the credit of comparable calls: the argument credit when
 // arguments are evaluated, zeroed when evaluated outputs differ.
-func (m *DeepEval) pairScore(e, c *toolgrade.Call) (float64, error) {
+func (m *Metric) pairScore(e, c *toolgrade.Call) (float64, error) {
 	s := 1.0
 	if m.args {
 		a, err := m.argCredit(e.Args, c.Args, true)
@@ -319,7 +320,7 @@ func (m *DeepEval) pairScore(e, c *toolgrade.Call) (float64, error) {
 		}
 		s *= a
 	}
-	if m.output && !pyEqual(e.Output, c.Output) {
+	if m.output && !python.Equal(e.Output, c.Output) {
 		s = 0
 	}
 	return s, nil
@@ -329,14 +330,14 @@ func (m *DeepEval) pairScore(e, c *toolgrade.Call) (float64, error) {
 // (except at the top in multimodal, which has no such shortcut, so equal
 // objects of n keys score n additions of 1/n and {} scores 0); a side that
 // is not an object raises, as None.keys() does in Python.
-func (m *DeepEval) argCredit(e, c any, top bool) (float64, error) {
-	if !(m.multimodal && top) && pyEqual(e, c) {
+func (m *Metric) argCredit(e, c any, top bool) (float64, error) {
+	if !(m.multimodal && top) && python.Equal(e, c) {
 		return 1, nil
 	}
 	eo, eok := e.(jsonvalue.Object)
 	co, cok := c.(jsonvalue.Object)
 	if !eok || !cok {
-		return 0, deepEvalError("AttributeError", "arguments %s compared with %s ('NoneType' object has no attribute 'keys')", jsonvalue.Format(e), jsonvalue.Format(c))
+		return 0, failure("AttributeError", "arguments %s compared with %s ('NoneType' object has no attribute 'keys')", jsonvalue.Format(e), jsonvalue.Format(c))
 	}
 	union := len(eo)
 	for _, mem := range co {
@@ -350,7 +351,7 @@ func (m *DeepEval) argCredit(e, c any, top bool) (float64, error) {
 		if !ok {
 			continue
 		}
-		if pyEqual(mem.Value, cv) {
+		if python.Equal(mem.Value, cv) {
 			credit += 1 / float64(union)
 			continue
 		}
@@ -369,14 +370,14 @@ func (m *DeepEval) argCredit(e, c any, top bool) (float64, error) {
 
 // unordered is DeepEval's default: greedy, first highest, with used calls
 // tracked by value.
-func (m *DeepEval) unordered(exp, got []toolgrade.Call) (deepEvalScore, error) {
-	var s deepEvalScore
+func (m *Metric) unordered(exp, got []toolgrade.Call) (callScore, error) {
+	var s callScore
 	var taken []int // called calls taken, by index
 	// usedBy reports the taken call equal by value to called call j, if
 	// any: DeepEval keeps taken calls in a set, and equal calls hash alike.
 	usedBy := func(j int) (int, bool) {
 		for _, t := range taken {
-			if got[t].Name == got[j].Name && pyEqual(got[t].Args, got[j].Args) && pyEqual(got[t].Output, got[j].Output) {
+			if got[t].Name == got[j].Name && python.Equal(got[t].Args, got[j].Args) && python.Equal(got[t].Output, got[j].Output) {
 				return t, true
 			}
 		}
@@ -409,12 +410,12 @@ func (m *DeepEval) unordered(exp, got []toolgrade.Call) (deepEvalScore, error) {
 	case len(got) == 0 && !m.multimodal:
 		s.score = 1
 	}
-	s.missing, s.unexpected = unpairedIndices(s.matches, len(exp), len(got))
+	s.missing, s.unexpected = toolgrade.Unpaired(s.matches, len(exp), len(got))
 
 	if len(exp) == 0 {
 		s.notes = append(s.notes, m.emptyNote(len(got), s.score))
 	} else {
-		s.notes = append(s.notes, fmt.Sprintf("credit %s over %d expected calls (DeepEval pairs greedily, each expected call taking the first unused called call of highest credit)", deepEvalFmt(total), len(exp)))
+		s.notes = append(s.notes, fmt.Sprintf("credit %s over %d expected calls (DeepEval pairs greedily, each expected call taking the first unused called call of highest credit)", formatScore(total), len(exp)))
 	}
 	s.notes = append(s.notes, m.describePairs(exp, got, s.matches)...)
 	for _, i := range s.missing {
@@ -441,11 +442,11 @@ func (m *DeepEval) unordered(exp, got []toolgrade.Call) (deepEvalScore, error) {
 // ordered is DeepEval's weighted longest common subsequence. Every
 // comparable pair is scored (so bad arguments raise wherever they meet),
 // and the total is recovered by DeepEval's walk back from the last cell.
-func (m *DeepEval) ordered(exp, got []toolgrade.Call) (deepEvalScore, error) {
-	var s deepEvalScore
+func (m *Metric) ordered(exp, got []toolgrade.Call) (callScore, error) {
+	var s callScore
 	n, k := len(exp), len(got)
 	if n == 0 && m.multimodal {
-		return s, deepEvalError("ZeroDivisionError", "no expected calls (multimodal divides by their number)")
+		return s, failure("ZeroDivisionError", "no expected calls (multimodal divides by their number)")
 	}
 	dp := make([][]float64, n+1)
 	for i := range dp {
@@ -490,11 +491,11 @@ func (m *DeepEval) ordered(exp, got []toolgrade.Call) (deepEvalScore, error) {
 	case k == 0:
 		s.score = 1
 	}
-	s.missing, s.unexpected = unpairedIndices(s.matches, n, k)
+	s.missing, s.unexpected = toolgrade.Unpaired(s.matches, n, k)
 	if n == 0 {
 		s.notes = append(s.notes, m.emptyNote(k, s.score))
 	} else {
-		s.notes = append(s.notes, fmt.Sprintf("credit %s over %d expected calls (DeepEval's weighted longest common subsequence)", deepEvalFmt(total), n))
+		s.notes = append(s.notes, fmt.Sprintf("credit %s over %d expected calls (DeepEval's weighted longest common subsequence)", formatScore(total), n))
 	}
 	s.notes = append(s.notes, m.describePairs(exp, got, s.matches)...)
 	for _, i := range s.missing {
@@ -509,18 +510,18 @@ func (m *DeepEval) ordered(exp, got []toolgrade.Call) (deepEvalScore, error) {
 // exact is DeepEval's exact match: 1 when the lists have the same length
 // and every position matches (plain ==, so null arguments never raise here),
 // else 0.
-func (m *DeepEval) exact(exp, got []toolgrade.Call) deepEvalScore {
-	var s deepEvalScore
+func (m *Metric) exact(exp, got []toolgrade.Call) callScore {
+	var s callScore
 	first := -1 // the first position that differs
 	for i := range min(len(exp), len(got)) {
 		e, c := &exp[i], &got[i]
-		if m.comparable(e, c) && (!m.args || pyEqual(e.Args, c.Args)) && (!m.output || pyEqual(e.Output, c.Output)) {
+		if m.comparable(e, c) && (!m.args || python.Equal(e.Args, c.Args)) && (!m.output || python.Equal(e.Output, c.Output)) {
 			s.matches = append(s.matches, toolgrade.Match{Expected: i, Called: i, Score: 1})
 		} else if first < 0 {
 			first = i
 		}
 	}
-	s.missing, s.unexpected = unpairedIndices(s.matches, len(exp), len(got))
+	s.missing, s.unexpected = toolgrade.Unpaired(s.matches, len(exp), len(got))
 	switch {
 	case len(exp) != len(got):
 		s.notes = append(s.notes, fmt.Sprintf("exact match needs %d calls, got %d", len(exp), len(got)))
@@ -536,7 +537,7 @@ func (m *DeepEval) exact(exp, got []toolgrade.Call) deepEvalScore {
 	return s
 }
 
-func (m *DeepEval) emptyNote(called int, score float64) string {
+func (m *Metric) emptyNote(called int, score float64) string {
 	if called == 0 {
 		if score == 0 {
 			return "no calls expected and none made: multimodal scores 0"
@@ -547,7 +548,7 @@ func (m *DeepEval) emptyNote(called int, score float64) string {
 }
 
 // describePairs explains each pair that earned less than full credit.
-func (m *DeepEval) describePairs(exp, got []toolgrade.Call, pairs []toolgrade.Match) []string {
+func (m *Metric) describePairs(exp, got []toolgrade.Call, pairs []toolgrade.Match) []string {
 	var notes []string
 	full := 0
 	for _, p := range pairs {
@@ -556,7 +557,7 @@ func (m *DeepEval) describePairs(exp, got []toolgrade.Call, pairs []toolgrade.Ma
 			continue
 		}
 		notes = append(notes, fmt.Sprintf("%s (expected #%d, called #%d) earned %s: %s",
-			exp[p.Expected].Name, p.Expected, p.Called, deepEvalFmt(p.Score), m.diffs(&exp[p.Expected], &got[p.Called])))
+			exp[p.Expected].Name, p.Expected, p.Called, formatScore(p.Score), m.diffs(&exp[p.Expected], &got[p.Called])))
 	}
 	if full > 0 {
 		notes = append([]string{fmt.Sprintf("%d of %d expected calls matched fully", full, len(exp))}, notes...)
@@ -566,14 +567,14 @@ func (m *DeepEval) describePairs(exp, got []toolgrade.Call, pairs []toolgrade.Ma
 
 // diffs describes what DeepEval sees differ between two calls, by Python
 // equality, at the top level of the arguments.
-func (m *DeepEval) diffs(e, c *toolgrade.Call) string {
+func (m *Metric) diffs(e, c *toolgrade.Call) string {
 	var d []string
 	if e.Name != c.Name {
 		d = append(d, fmt.Sprintf("name %q, expected %q", c.Name, e.Name))
-	} else if !m.multimodal && deepEvalType(e) != deepEvalType(c) {
-		d = append(d, fmt.Sprintf("type %s, expected %s", deepEvalType(c), deepEvalType(e)))
+	} else if !m.multimodal && typeName(e) != typeName(c) {
+		d = append(d, fmt.Sprintf("type %s, expected %s", typeName(c), typeName(e)))
 	}
-	if m.args && !pyEqual(e.Args, c.Args) {
+	if m.args && !python.Equal(e.Args, c.Args) {
 		eo, eok := e.Args.(jsonvalue.Object)
 		co, cok := c.Args.(jsonvalue.Object)
 		if !eok || !cok {
@@ -584,7 +585,7 @@ func (m *DeepEval) diffs(e, c *toolgrade.Call) string {
 				switch {
 				case !ok:
 					d = append(d, fmt.Sprintf("%s missing (expected %s)", mem.Key, jsonvalue.Format(mem.Value)))
-				case !pyEqual(mem.Value, cv):
+				case !python.Equal(mem.Value, cv):
 					d = append(d, fmt.Sprintf("%s %s, expected %s", mem.Key, jsonvalue.Format(cv), jsonvalue.Format(mem.Value)))
 				}
 			}
@@ -595,7 +596,7 @@ func (m *DeepEval) diffs(e, c *toolgrade.Call) string {
 			}
 		}
 	}
-	if m.output && !pyEqual(e.Output, c.Output) {
+	if m.output && !python.Equal(e.Output, c.Output) {
 		d = append(d, fmt.Sprintf("output %s, expected %s", jsonvalue.Format(c.Output), jsonvalue.Format(e.Output)))
 	}
 	if len(d) == 0 {
@@ -607,29 +608,9 @@ func (m *DeepEval) diffs(e, c *toolgrade.Call) string {
 	return strings.Join(d, ", ")
 }
 
-// unpairedIndices lists the expected and called indices outside pairs.
-func unpairedIndices(pairs []toolgrade.Match, n, k int) (missing, unexpected []int) {
-	pe, pc := make([]bool, n), make([]bool, k)
-	for _, p := range pairs {
-		pe[p.Expected], pc[p.Called] = true, true
-	}
-	missing, unexpected = []int{}, []int{}
-	for i, ok := range pe {
-		if !ok {
-			missing = append(missing, i)
-		}
-	}
-	for j, ok := range pc {
-		if !ok {
-			unexpected = append(unexpected, j)
-		}
-	}
-	return missing, unexpected
-}
-
-// deepEvalFmt writes a score briefly, but never rounds a score that falls
+// formatScore writes a score briefly, but never rounds a score that falls
 // short of a whole number (as multimodal's 0.9999999999999999) up to it.
-func deepEvalFmt(f float64) string {
+func formatScore(f float64) string {
 	s := strconv.FormatFloat(f, 'g', 4, 64)
 	if r, _ := strconv.ParseFloat(s, 64); r != f && r == math.Trunc(r) {
 		return strconv.FormatFloat(f, 'g', -1, 64)

@@ -1,4 +1,7 @@
-package compat_test
+// Package conformance reads the conformance files that prove the
+// compatibility profiles (a peer's config, a case, and what the peer's real
+// code returned) and checks results against them, for the peers' tests.
+package conformance
 
 import (
 	"bufio"
@@ -15,9 +18,9 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
-// A conformanceLine is one line of ../shared/conformance/*.jsonl: a peer's
-// config, a case, and what the peer's real code returned.
-type conformanceLine struct {
+// A Line is one line of a conformance file: a peer's config, a case, and
+// what the peer's real code returned.
+type Line struct {
 	ID     string
 	Line   int
 	Config jsonvalue.Object
@@ -25,16 +28,16 @@ type conformanceLine struct {
 	Expect jsonvalue.Object
 }
 
-// loadConformance reads a conformance file, skipping the test when the
+// Load reads a conformance file, skipping the test when the
 // shared data is absent.
-func loadConformance(t *testing.T, name string) []conformanceLine {
+func Load(t *testing.T, name string) []Line {
 	t.Helper()
 	f, err := os.Open(shared.Path(t, "conformance", name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var lines []conformanceLine
+	var lines []Line
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 64<<20)
 	n := 0
@@ -45,7 +48,7 @@ func loadConformance(t *testing.T, name string) []conformanceLine {
 			t.Fatalf("%s:%d: %v", name, n, err)
 		}
 		obj := v.(jsonvalue.Object)
-		l := conformanceLine{Line: n}
+		l := Line{Line: n}
 		id, _ := obj.Get("id")
 		l.ID, _ = id.(string)
 		for _, f := range []struct {
@@ -70,10 +73,10 @@ func loadConformance(t *testing.T, name string) []conformanceLine {
 	return lines
 }
 
-// grade builds the line's metric from its config, exactly as a config file
+// Grade builds the line's metric from its config, exactly as a config file
 // entry would be, and grades the line's case. A config the profile rejects
 // gives an error result, as the peer raises at construction.
-func grade(t *testing.T, l conformanceLine, env *config.Env) toolgrade.MetricResult {
+func Grade(t *testing.T, l Line, env *config.Env) toolgrade.MetricResult {
 	t.Helper()
 	m, err := config.Metric(l.Config, env)
 	if err != nil {
@@ -87,11 +90,11 @@ func grade(t *testing.T, l conformanceLine, env *config.Env) toolgrade.MetricRes
 	return toolgrade.Grade(context.Background(), c, []toolgrade.Metric{m}).Metrics[0]
 }
 
-// checkExpect compares a result with the line's expect: score within 1e-9
+// Check compares a result with the line's expect: score within 1e-9
 // (null: an error result), success (null: no verdict), and an error exactly
 // where the peer raised one. It reports through t.Errorf and returns
 // whether the line passed.
-func checkExpect(t *testing.T, l conformanceLine, r toolgrade.MetricResult) bool {
+func Check(t *testing.T, l Line, r toolgrade.MetricResult) bool {
 	t.Helper()
 	ok := true
 	wantErr, _ := l.Expect.Get("error")
@@ -140,8 +143,8 @@ func checkExpect(t *testing.T, l conformanceLine, r toolgrade.MetricResult) bool
 	return ok
 }
 
-// parseCase decodes a case written as JSON, as a case file line would be.
-func parseCase(t *testing.T, js string) *toolgrade.Case {
+// ParseCase decodes a case written as JSON, as a case file line would be.
+func ParseCase(t *testing.T, js string) *toolgrade.Case {
 	t.Helper()
 	v, err := jsonvalue.ParseString(js)
 	if err != nil {

@@ -1,4 +1,4 @@
-package compat_test
+package axion_test
 
 import (
 	"context"
@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/compat/axion"
+	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
@@ -16,13 +17,13 @@ import (
 // TestAxionConformance runs every line of axion.jsonl: the scores axion's
 // real ToolCorrectness gave.
 func TestAxionConformance(t *testing.T) {
-	lines := loadConformance(t, "axion.jsonl")
+	lines := conformance.Load(t, "axion.jsonl")
 	if len(lines) != 1192 {
 		t.Errorf("axion.jsonl has %d lines, want 1192", len(lines))
 	}
 	failed := 0
 	for _, l := range lines {
-		if !checkExpect(t, l, grade(t, l, nil)) {
+		if !conformance.Check(t, l, conformance.Grade(t, l, nil)) {
 			failed++
 		}
 	}
@@ -30,32 +31,32 @@ func TestAxionConformance(t *testing.T) {
 }
 
 func TestAxionQuirks(t *testing.T) {
-	fuzzy := func(th float64) compat.AxionOptions {
-		return compat.AxionOptions{CheckParameters: true, ParameterMatchingStrategy: "fuzzy", FuzzyThreshold: &th}
+	fuzzy := func(th float64) axion.Options {
+		return axion.Options{CheckParameters: true, ParameterMatchingStrategy: "fuzzy", FuzzyThreshold: &th}
 	}
 	for _, tt := range []struct {
 		name string
-		opts compat.AxionOptions
+		opts axion.Options
 		c    string
 		want float64 // NaN: an error result
 	}{
-		{"both empty", compat.AxionOptions{}, `{"tools_called":[],"expected_tools":[]}`, 1},
-		{"nothing expected", compat.AxionOptions{Scoring: "precision"}, `{"tools_called":[{"name":"a"}],"expected_tools":[]}`, 0},
-		{"nothing called: recall", compat.AxionOptions{}, `{"tools_called":[],"expected_tools":[{"name":"a"}]}`, 0},
-		{"nothing called: precision is 1", compat.AxionOptions{Scoring: "precision"}, `{"tools_called":[],"expected_tools":[{"name":"a"}]}`, 1},
-		{"names are case-sensitive", compat.AxionOptions{}, `{"tools_called":[{"name":"A"}],"expected_tools":[{"name":"a"}]}`, 0},
-		{"args ignored by default", compat.AxionOptions{}, `{"tools_called":[{"name":"a","args":{"x":1}}],"expected_tools":[{"name":"a","args":{"x":2}}]}`, 1},
-		{"exact: 1 == 1.0 == true", compat.AxionOptions{CheckParameters: true}, `{"tools_called":[{"name":"a","args":{"x":1.0,"y":[true]}}],"expected_tools":[{"name":"a","args":{"y":[1],"x":true}}]}`, 1},
-		{"exact: \"1\" != 1", compat.AxionOptions{CheckParameters: true}, `{"tools_called":[{"name":"a","args":{"x":"1"}}],"expected_tools":[{"name":"a","args":{"x":1}}]}`, 0},
-		{"subset: extra keys at every level", compat.AxionOptions{CheckParameters: true, ParameterMatchingStrategy: "subset"},
+		{"both empty", axion.Options{}, `{"tools_called":[],"expected_tools":[]}`, 1},
+		{"nothing expected", axion.Options{Scoring: "precision"}, `{"tools_called":[{"name":"a"}],"expected_tools":[]}`, 0},
+		{"nothing called: recall", axion.Options{}, `{"tools_called":[],"expected_tools":[{"name":"a"}]}`, 0},
+		{"nothing called: precision is 1", axion.Options{Scoring: "precision"}, `{"tools_called":[],"expected_tools":[{"name":"a"}]}`, 1},
+		{"names are case-sensitive", axion.Options{}, `{"tools_called":[{"name":"A"}],"expected_tools":[{"name":"a"}]}`, 0},
+		{"args ignored by default", axion.Options{}, `{"tools_called":[{"name":"a","args":{"x":1}}],"expected_tools":[{"name":"a","args":{"x":2}}]}`, 1},
+		{"exact: 1 == 1.0 == true", axion.Options{CheckParameters: true}, `{"tools_called":[{"name":"a","args":{"x":1.0,"y":[true]}}],"expected_tools":[{"name":"a","args":{"y":[1],"x":true}}]}`, 1},
+		{"exact: \"1\" != 1", axion.Options{CheckParameters: true}, `{"tools_called":[{"name":"a","args":{"x":"1"}}],"expected_tools":[{"name":"a","args":{"x":1}}]}`, 0},
+		{"subset: extra keys at every level", axion.Options{CheckParameters: true, ParameterMatchingStrategy: "subset"},
 			`{"tools_called":[{"name":"a","args":{"x":{"y":1,"z":2},"w":0}}],"expected_tools":[{"name":"a","args":{"x":{"y":1}}}]}`, 1},
-		{"subset: arrays of objects compare whole", compat.AxionOptions{CheckParameters: true, ParameterMatchingStrategy: "subset"},
+		{"subset: arrays of objects compare whole", axion.Options{CheckParameters: true, ParameterMatchingStrategy: "subset"},
 			`{"tools_called":[{"name":"a","args":{"x":[{"y":1,"z":2}]}}],"expected_tools":[{"name":"a","args":{"x":[{"y":1}]}}]}`, 0},
-		{"strict order: positions", compat.AxionOptions{StrictOrder: true, Scoring: "precision"},
+		{"strict order: positions", axion.Options{StrictOrder: true, Scoring: "precision"},
 			`{"tools_called":[{"name":"b"},{"name":"a"}],"expected_tools":[{"name":"a"},{"name":"b"}]}`, 0},
-		{"greedy first match, not the best", compat.AxionOptions{CheckParameters: true, ParameterMatchingStrategy: "subset"},
+		{"greedy first match, not the best", axion.Options{CheckParameters: true, ParameterMatchingStrategy: "subset"},
 			`{"tools_called":[{"name":"a","args":{"x":1,"y":2}},{"name":"a","args":{"x":1}}],"expected_tools":[{"name":"a","args":{"x":1}},{"name":"a","args":{"x":1,"y":2}}]}`, 0.5},
-		{"f1", compat.AxionOptions{Scoring: "f1"}, `{"tools_called":[{"name":"a"},{"name":"c"}],"expected_tools":[{"name":"a"},{"name":"b"},{"name":"d"}]}`, 0.4},
+		{"f1", axion.Options{Scoring: "f1"}, `{"tools_called":[{"name":"a"},{"name":"c"}],"expected_tools":[{"name":"a"},{"name":"b"},{"name":"d"}]}`, 0.4},
 		{"fuzzy: empty expected args match anything", fuzzy(0.99), `{"tools_called":[{"name":"a","args":{"x":1}}],"expected_tools":[{"name":"a","args":{}}]}`, 1},
 		{"fuzzy: int vs float scores 0", fuzzy(0.5), `{"tools_called":[{"name":"a","args":{"x":1.0}}],"expected_tools":[{"name":"a","args":{"x":1}}]}`, 0},
 		{"fuzzy: null vs null scores 0", fuzzy(0.5), `{"tools_called":[{"name":"a","args":{"x":null}}],"expected_tools":[{"name":"a","args":{"x":null}}]}`, 0},
@@ -66,15 +67,15 @@ func TestAxionQuirks(t *testing.T) {
 		{"fuzzy: string ratio equal to the threshold passes", fuzzy(0.75), `{"tools_called":[{"name":"a","args":{"x":"abcd"}}],"expected_tools":[{"name":"a","args":{"x":"abcx"}}]}`, 1},
 		{"fuzzy: objects", fuzzy(0.75), `{"tools_called":[{"name":"a","args":{"x":{"p":1,"q":2}}}],"expected_tools":[{"name":"a","args":{"x":{"p":1}}}]}`, 1},
 		{"fuzzy: bool vs int", fuzzy(0.5), `{"tools_called":[{"name":"a","args":{"x":true}}],"expected_tools":[{"name":"a","args":{"x":1}}]}`, 0},
-		{"null args: CustomValidationError", compat.AxionOptions{}, `{"tools_called":[{"name":"a","args":null}],"expected_tools":[{"name":"a"}]}`, math.NaN()},
-		{"absent args are {}", compat.AxionOptions{CheckParameters: true}, `{"tools_called":[{"name":"a"}],"expected_tools":[{"name":"a","args":{}}]}`, 1},
+		{"null args: CustomValidationError", axion.Options{}, `{"tools_called":[{"name":"a","args":null}],"expected_tools":[{"name":"a"}]}`, math.NaN()},
+		{"absent args are {}", axion.Options{CheckParameters: true}, `{"tools_called":[{"name":"a"}],"expected_tools":[{"name":"a","args":{}}]}`, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := compat.NewAxion(tt.opts)
+			m, err := axion.New(tt.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := m.Grade(context.Background(), parseCase(t, tt.c))
+			r := m.Grade(context.Background(), conformance.ParseCase(t, tt.c))
 			if math.IsNaN(tt.want) {
 				if r.Error == "" {
 					t.Fatalf("score %v, want an error", r.Score)
@@ -95,12 +96,12 @@ func TestAxionQuirks(t *testing.T) {
 }
 
 func TestAxionOptionErrors(t *testing.T) {
-	for _, opts := range []compat.AxionOptions{
+	for _, opts := range []axion.Options{
 		{ParameterMatchingStrategy: "loose"},
 		{Scoring: "accuracy"},
 	} {
-		if _, err := compat.NewAxion(opts); err == nil {
-			t.Errorf("NewAxion(%+v) accepted", opts)
+		if _, err := axion.New(opts); err == nil {
+			t.Errorf("New(%+v) accepted", opts)
 		}
 	}
 	_, err := config.Metric(jsonvalue.Object{{Key: "profile", Value: "axion"}, {Key: "strict", Value: true}}, nil)
@@ -156,8 +157,8 @@ func TestAxionRatioMatchesCPython(t *testing.T) {
 	}
 }
 
-func ExampleAxion() {
-	m, err := compat.NewAxion(compat.AxionOptions{
+func ExampleNew() {
+	m, err := axion.New(axion.Options{
 		CheckParameters:           true,
 		ParameterMatchingStrategy: "subset",
 		Scoring:                   "f1",

@@ -1,4 +1,4 @@
-package compat_test
+package deepeval_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
@@ -16,7 +17,7 @@ import (
 // with the line's judge_score. Lines run one at a time, the server
 // scripted for each, so that lines with the same input cannot mix up.
 func TestDeepEvalJudgeOverHTTP(t *testing.T) {
-	lines := loadConformance(t, "deepeval.jsonl")
+	lines := conformance.Load(t, "deepeval.jsonl")
 	srv := openaitest.NewServer(t)
 	var score atomic.Value // the current line's judge_score, as written
 	var input atomic.Value // the current line's input, which the prompt must hold
@@ -45,7 +46,7 @@ func TestDeepEvalJudgeOverHTTP(t *testing.T) {
 		in, _ := l.Case.Get("input")
 		text, _ := in.(string)
 		input.Store(text)
-		if checkExpect(t, l, grade(t, l, env)) {
+		if conformance.Check(t, l, conformance.Grade(t, l, env)) {
 			passed++
 		}
 	}

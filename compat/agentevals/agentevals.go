@@ -1,4 +1,4 @@
-package compat
+package agentevals
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 	"github.com/toolgrade/toolgrade/match"
 )
 
-// AgentevalsOptions configure [Agentevals]. The JSON names are the options
+// Options configure [Metric]. The JSON names are the options
 // of LangChain agentevals' createTrajectoryMatchEvaluator, in snake_case.
-type AgentevalsOptions struct {
+type Options struct {
 	// TrajectoryMatchMode is "strict" (default: message by message),
 	// "unordered" (the same tool calls in any order), "superset" (the
 	// agent's calls cover the reference's) or "subset" (the agent made no
@@ -27,21 +27,21 @@ type AgentevalsOptions struct {
 	ToolArgsMatchMode string `json:"tool_args_match_mode,omitempty"`
 	// ToolArgsMatchOverrides replaces the argument mode for the calls of
 	// the named tools.
-	ToolArgsMatchOverrides map[string]AgentevalsOverride `json:"tool_args_match_overrides,omitempty"`
+	ToolArgsMatchOverrides map[string]Override `json:"tool_args_match_overrides,omitempty"`
 }
 
-// An AgentevalsOverride is how one tool's arguments are compared: a mode
+// An Override is how one tool's arguments are compared: a mode
 // (JSON: a string), or, when Mode is empty, only the values at the dotted
 // key paths in Keys (JSON: a list of paths such as "when.date" or
 // "attendees.0.name"). An override without paths accepts any arguments.
-type AgentevalsOverride struct {
+type Override struct {
 	Mode string
 	Keys []string
 }
 
 // UnmarshalJSON reads a mode string or a list of key paths.
-func (o *AgentevalsOverride) UnmarshalJSON(b []byte) error {
-	*o = AgentevalsOverride{}
+func (o *Override) UnmarshalJSON(b []byte) error {
+	*o = Override{}
 	if string(b) == "null" {
 		return errors.New("want an argument mode or a list of key paths, got null")
 	}
@@ -55,14 +55,14 @@ func (o *AgentevalsOverride) UnmarshalJSON(b []byte) error {
 }
 
 // MarshalJSON writes the mode, or the list of key paths.
-func (o AgentevalsOverride) MarshalJSON() ([]byte, error) {
+func (o Override) MarshalJSON() ([]byte, error) {
 	if o.Mode != "" {
 		return json.Marshal(o.Mode)
 	}
 	return json.Marshal(append([]string{}, o.Keys...))
 }
 
-// Agentevals reproduces the verdicts of LangChain agentevals' trajectory
+// Metric reproduces the verdicts of LangChain agentevals' trajectory
 // match evaluator (the JavaScript package, agentevals 0.0.7) on OpenAI
 // chat-message trajectories: the case's trajectory is the evaluator's
 // outputs, its expected_trajectory the reference. The score is 1 or 0 and
@@ -102,47 +102,47 @@ func (o AgentevalsOverride) MarshalJSON() ([]byte, error) {
 // Non-goals: matcher functions as overrides (they are not data), LangChain
 // message objects, and the properties JavaScript objects inherit (a key
 // named "constructor" is an ordinary key here).
-type Agentevals struct {
-	opts AgentevalsOptions
+type Metric struct {
+	opts Options
 }
 
 var (
-	agentevalsTrajectoryModes = []string{"strict", "unordered", "subset", "superset"}
-	agentevalsArgModes        = []string{"exact", "ignore", "subset", "superset"}
+	trajectoryModes = []string{"strict", "unordered", "subset", "superset"}
+	argModes        = []string{"exact", "ignore", "subset", "superset"}
 )
 
-// NewAgentevals checks the options and returns the metric. Unlike
+// New checks the options and returns the metric. Unlike
 // agentevals, which ignores arguments under an unknown argument mode, it
 // rejects unknown modes.
-func NewAgentevals(opts AgentevalsOptions) (*Agentevals, error) {
+func New(opts Options) (*Metric, error) {
 	if opts.TrajectoryMatchMode == "" {
 		opts.TrajectoryMatchMode = "strict"
 	}
 	if opts.ToolArgsMatchMode == "" {
 		opts.ToolArgsMatchMode = "exact"
 	}
-	if !slices.Contains(agentevalsTrajectoryModes, opts.TrajectoryMatchMode) {
-		return nil, fmt.Errorf("trajectory_match_mode: unknown value %q (want %s)", opts.TrajectoryMatchMode, strings.Join(agentevalsTrajectoryModes, ", "))
+	if !slices.Contains(trajectoryModes, opts.TrajectoryMatchMode) {
+		return nil, fmt.Errorf("trajectory_match_mode: unknown value %q (want %s)", opts.TrajectoryMatchMode, strings.Join(trajectoryModes, ", "))
 	}
-	if !slices.Contains(agentevalsArgModes, opts.ToolArgsMatchMode) {
-		return nil, fmt.Errorf("tool_args_match_mode: unknown value %q (want %s)", opts.ToolArgsMatchMode, strings.Join(agentevalsArgModes, ", "))
+	if !slices.Contains(argModes, opts.ToolArgsMatchMode) {
+		return nil, fmt.Errorf("tool_args_match_mode: unknown value %q (want %s)", opts.ToolArgsMatchMode, strings.Join(argModes, ", "))
 	}
 	for tool, o := range opts.ToolArgsMatchOverrides {
-		if o.Mode != "" && !slices.Contains(agentevalsArgModes, o.Mode) {
-			return nil, fmt.Errorf("tool_args_match_overrides.%s: unknown mode %q (want %s or a list of key paths)", tool, o.Mode, strings.Join(agentevalsArgModes, ", "))
+		if o.Mode != "" && !slices.Contains(argModes, o.Mode) {
+			return nil, fmt.Errorf("tool_args_match_overrides.%s: unknown mode %q (want %s or a list of key paths)", tool, o.Mode, strings.Join(argModes, ", "))
 		}
 	}
-	return &Agentevals{opts: opts}, nil
+	return &Metric{opts: opts}, nil
 }
 
 // Name returns "tool_correctness".
-func (m *Agentevals) Name() string { return "tool_correctness" }
+func (m *Metric) Name() string { return "tool_correctness" }
 
 // Profile returns "agentevals".
-func (m *Agentevals) Profile() string { return "agentevals" }
+func (m *Metric) Profile() string { return "agentevals" }
 
 // Grade scores one case.
-func (m *Agentevals) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(1)}
 	v, err := m.verdict(c)
 	if err != nil {
@@ -158,14 +158,14 @@ func (m *Agentevals) Grade(_ context.Context, c *toolgrade.Case) toolgrade.Metri
 	return r
 }
 
-func (m *Agentevals) verdict(c *toolgrade.Case) (agentevalsVerdict, error) {
-	out, err := agentevalsTrajectory(c.Trajectory, "trajectory")
+func (m *Metric) verdict(c *toolgrade.Case) (verdict, error) {
+	out, err := trajectory(c.Trajectory, "trajectory")
 	if err != nil {
-		return agentevalsVerdict{}, err
+		return verdict{}, err
 	}
-	ref, err := agentevalsTrajectory(c.ExpectedTrajectory, "expected_trajectory")
+	ref, err := trajectory(c.ExpectedTrajectory, "expected_trajectory")
 	if err != nil {
-		return agentevalsVerdict{}, err
+		return verdict{}, err
 	}
 	if m.opts.TrajectoryMatchMode == "strict" {
 		return m.strict(out, ref)
@@ -173,9 +173,9 @@ func (m *Agentevals) verdict(c *toolgrade.Case) (agentevalsVerdict, error) {
 	return m.flat(out, ref)
 }
 
-// An agentevalsVerdict is the evaluator's boolean with the pairs behind it,
+// An verdict is the evaluator's boolean with the pairs behind it,
 // indexed over all calls of each trajectory, and notes for the reason.
-type agentevalsVerdict struct {
+type verdict struct {
 	ok                  bool
 	matches             []toolgrade.Match
 	missing, unexpected []int
@@ -186,16 +186,16 @@ type agentevalsVerdict struct {
 // there. It equals null in agentevals' deep equality.
 type jsUndefined struct{}
 
-// An agentevalsMessage is one chat message as the evaluator reads it.
-type agentevalsMessage struct {
+// An message is one chat message as the evaluator reads it.
+type message struct {
 	role     any  // jsUndefined{} when absent
 	hasCalls bool // tool_calls present and not null
-	calls    []agentevalsCall
+	calls    []toolCall
 }
 
-// An agentevalsCall is one tool call with its place among all calls of its
+// An toolCall is one tool call with its place among all calls of its
 // trajectory.
-type agentevalsCall struct {
+type toolCall struct {
 	index int
 	raw   jsonvalue.Object
 }
@@ -207,9 +207,9 @@ func jsGet(o jsonvalue.Object, key string) any {
 	return jsUndefined{}
 }
 
-// agentevalsTrajectory reads a list of chat messages, or an object holding
+// trajectory reads a list of chat messages, or an object holding
 // one under "messages", as agentevals accepts both.
-func agentevalsTrajectory(v any, field string) ([]agentevalsMessage, error) {
+func trajectory(v any, field string) ([]message, error) {
 	if o, ok := v.(jsonvalue.Object); ok {
 		if l, ok := o.Get("messages"); ok {
 			v = l
@@ -222,7 +222,7 @@ func agentevalsTrajectory(v any, field string) ([]agentevalsMessage, error) {
 		}
 		return nil, fmt.Errorf("%s: want a list of chat messages, got %s", field, jsonvalue.Kind(v))
 	}
-	msgs := make([]agentevalsMessage, len(list))
+	msgs := make([]message, len(list))
 	n := 0
 	for i, e := range list {
 		o, ok := e.(jsonvalue.Object)
@@ -244,7 +244,7 @@ func agentevalsTrajectory(v any, field string) ([]agentevalsMessage, error) {
 			if !ok {
 				return nil, fmt.Errorf("%s[%d].tool_calls[%d]: want a call object, got %s", field, i, j, jsonvalue.Kind(tc))
 			}
-			msgs[i].calls = append(msgs[i].calls, agentevalsCall{index: n, raw: co})
+			msgs[i].calls = append(msgs[i].calls, toolCall{index: n, raw: co})
 			n++
 		}
 	}
@@ -253,7 +253,7 @@ func agentevalsTrajectory(v any, field string) ([]agentevalsMessage, error) {
 
 // strictName and strictArgs read a call as strict mode does:
 // function.name, and function.arguments parsed, "{}" when absent.
-func (c *agentevalsCall) strictName() any {
+func (c *toolCall) strictName() any {
 	if f, ok := c.raw.Get("function"); ok {
 		if fo, ok := f.(jsonvalue.Object); ok {
 			return jsGet(fo, "name")
@@ -262,7 +262,7 @@ func (c *agentevalsCall) strictName() any {
 	return jsUndefined{}
 }
 
-func (c *agentevalsCall) strictArgs(side string) (any, error) {
+func (c *toolCall) strictArgs(side string) (any, error) {
 	var a any = jsUndefined{}
 	if f, ok := c.raw.Get("function"); ok {
 		if fo, ok := f.(jsonvalue.Object); ok {
@@ -280,10 +280,10 @@ func (c *agentevalsCall) strictArgs(side string) (any, error) {
 	return nil, fmt.Errorf("%s call #%d: arguments are a %s, not JSON text (JSON.parse threw)", side, c.index, jsonvalue.Kind(a))
 }
 
-func (c *agentevalsCall) parse(text, side string) (any, error) {
+func (c *toolCall) parse(text, side string) (any, error) {
 	v, err := jsonvalue.ParseString(text)
 	if err != nil {
-		return nil, fmt.Errorf("%s call #%d %s: arguments are not valid JSON (JSON.parse threw): %v", side, c.index, agentevalsCallString(c.strictName(), strconv.Quote(text)), err)
+		return nil, fmt.Errorf("%s call #%d %s: arguments are not valid JSON (JSON.parse threw): %v", side, c.index, callString(c.strictName(), strconv.Quote(text)), err)
 	}
 	return v, nil
 }
@@ -297,7 +297,7 @@ type flatCall struct {
 	text       string // for messages
 }
 
-func agentevalsFlatten(msgs []agentevalsMessage, side string) ([]flatCall, error) {
+func flatten(msgs []message, side string) ([]flatCall, error) {
 	var calls []flatCall
 	for _, msg := range msgs {
 		for i := range msg.calls {
@@ -323,9 +323,9 @@ func agentevalsFlatten(msgs []agentevalsMessage, side string) ([]flatCall, error
 	return calls, nil
 }
 
-func (c *flatCall) String() string { return agentevalsCallString(c.name, c.text) }
+func (c *flatCall) String() string { return callString(c.name, c.text) }
 
-func agentevalsCallString(name any, args string) string {
+func callString(name any, args string) string {
 	n, ok := name.(string)
 	if !ok {
 		n = jsonvalue.Format(jsShow(name))
@@ -339,15 +339,15 @@ func agentevalsCallString(name any, args string) string {
 
 // A matcher compares the arguments of two calls, in the order the
 // evaluator passes them.
-type agentevalsMatcher func(a, b any) (bool, error)
+type matcher func(a, b any) (bool, error)
 
 // matcher returns the argument matcher for a tool and describes it.
-func (m *Agentevals) matcher(tool any) (agentevalsMatcher, string) {
+func (m *Metric) matcher(tool any) (matcher, string) {
 	mode := m.opts.ToolArgsMatchMode
 	if name, ok := tool.(string); ok {
 		if o, ok := m.opts.ToolArgsMatchOverrides[name]; ok {
 			if o.Mode == "" {
-				return agentevalsKeysMatcher(o.Keys), fmt.Sprintf("key paths %q", o.Keys)
+				return keysMatcher(o.Keys), fmt.Sprintf("key paths %q", o.Keys)
 			}
 			mode = o.Mode
 		}
@@ -356,19 +356,19 @@ func (m *Agentevals) matcher(tool any) (agentevalsMatcher, string) {
 	case "exact":
 		return func(a, b any) (bool, error) { return jsDeepEqual(a, b), nil }, "exact args"
 	case "subset":
-		return agentevalsContained, "subset args"
+		return contained, "subset args"
 	case "superset":
-		return func(a, b any) (bool, error) { return agentevalsContained(b, a) }, "superset args"
+		return func(a, b any) (bool, error) { return contained(b, a) }, "superset args"
 	}
 	return func(any, any) (bool, error) { return true, nil }, "args ignored"
 }
 
-// agentevalsContained reports whether every top-level key of a is in b
+// contained reports whether every top-level key of a is in b
 // with a deep-equal value (agentevals' subset matcher). Where JavaScript
 // throws (keys of null, a key looked up in a primitive), it is an error;
 // text arguments, which JavaScript would take apart character by
 // character, are one too.
-func agentevalsContained(a, b any) (bool, error) {
+func contained(a, b any) (bool, error) {
 	keys, ok := jsObjectKeys(a)
 	switch a.(type) {
 	case json.Number, bool:
@@ -393,8 +393,8 @@ func agentevalsContained(a, b any) (bool, error) {
 	return true, nil
 }
 
-// agentevalsKeysMatcher compares only the values at the key paths.
-func agentevalsKeysMatcher(paths []string) agentevalsMatcher {
+// keysMatcher compares only the values at the key paths.
+func keysMatcher(paths []string) matcher {
 	return func(a, b any) (bool, error) {
 		for _, p := range paths {
 			if !jsDeepEqual(jsPath(a, p), jsPath(b, p)) {
@@ -535,11 +535,11 @@ func jsSame(a, b any) bool {
 }
 
 // strict is the strict trajectory match.
-func (m *Agentevals) strict(out, ref []agentevalsMessage) (agentevalsVerdict, error) {
-	var v agentevalsVerdict
-	fail := func(format string, args ...any) (agentevalsVerdict, error) {
+func (m *Metric) strict(out, ref []message) (verdict, error) {
+	var v verdict
+	fail := func(format string, args ...any) (verdict, error) {
 		v.notes = append(v.notes, fmt.Sprintf(format, args...))
-		v.missing, v.unexpected = agentevalsUnpaired(v.matches, ref, out)
+		v.missing, v.unexpected = unpaired(v.matches, ref, out)
 		return v, nil
 	}
 	if len(out) != len(ref) {
@@ -589,7 +589,7 @@ func (m *Agentevals) strict(out, ref []agentevalsMessage) (agentevalsVerdict, er
 			}
 			if !found {
 				note := fmt.Sprintf("strict: in message #%d, call #%d %s matches no unused reference call of that message with the same name (%s)",
-					i, oc.index, agentevalsCallString(name, agentevalsArgsText(oc)), how)
+					i, oc.index, callString(name, argsText(oc)), how)
 				if m.strictPairable(o, r, matcher) {
 					note += "; a one-to-one pairing exists, but agentevals pairs first-fit"
 				}
@@ -606,7 +606,7 @@ func (m *Agentevals) strict(out, ref []agentevalsMessage) (agentevalsVerdict, er
 
 // strictPairable reports whether the calls of two messages could be paired
 // one to one, for the reason; false when any arguments fail to parse.
-func (m *Agentevals) strictPairable(o, r *agentevalsMessage, matcher agentevalsMatcher) bool {
+func (m *Metric) strictPairable(o, r *message, matcher matcher) bool {
 	scores := make([][]float64, len(o.calls))
 	for i, oc := range o.calls {
 		scores[i] = make([]float64, len(r.calls))
@@ -627,7 +627,7 @@ func (m *Agentevals) strictPairable(o, r *agentevalsMessage, matcher agentevalsM
 	return len(match.Optimal(scores)) == len(o.calls)
 }
 
-func agentevalsArgsText(c agentevalsCall) string {
+func argsText(c toolCall) string {
 	if f, ok := c.raw.Get("function"); ok {
 		if fo, ok := f.(jsonvalue.Object); ok {
 			if s, ok := jsGet(fo, "arguments").(string); ok {
@@ -648,19 +648,19 @@ func jsShow(v any) any {
 
 // flat is the unordered, superset and subset match over the calls of all
 // messages.
-func (m *Agentevals) flat(out, ref []agentevalsMessage) (agentevalsVerdict, error) {
-	var v agentevalsVerdict
+func (m *Metric) flat(out, ref []message) (verdict, error) {
+	var v verdict
 	// The evaluator parses every call of both sides up front, the first
 	// argument of its superset check first.
 	first, second := out, ref
 	if m.opts.TrajectoryMatchMode == "subset" {
 		first, second = ref, out
 	}
-	fa, err := agentevalsFlatten(first, agentevalsSide(m.opts.TrajectoryMatchMode == "subset"))
+	fa, err := flatten(first, sideOf(m.opts.TrajectoryMatchMode == "subset"))
 	if err != nil {
 		return v, err
 	}
-	fb, err := agentevalsFlatten(second, agentevalsSide(m.opts.TrajectoryMatchMode != "subset"))
+	fb, err := flatten(second, sideOf(m.opts.TrajectoryMatchMode != "subset"))
 	if err != nil {
 		return v, err
 	}
@@ -732,14 +732,14 @@ func (m *Agentevals) flat(out, ref []agentevalsMessage) (agentevalsVerdict, erro
 	return v, nil
 }
 
-func agentevalsSide(reference bool) string {
+func sideOf(reference bool) string {
 	if reference {
 		return "expected_trajectory"
 	}
 	return "trajectory"
 }
 
-func (m *Agentevals) describe(name any) string {
+func (m *Metric) describe(name any) string {
 	_, how := m.matcher(name)
 	return how
 }
@@ -750,7 +750,7 @@ func (m *Agentevals) describe(name any) string {
 // of b left unmatched. The evaluator stops at the first unmatched call; the
 // check goes on for the reason, but an error after that point is one the
 // evaluator never meets and is dropped, as are all errors when quiet.
-func (m *Agentevals) superset(a, b []flatCall, quiet bool) (pairs [][2]int, unmatched []int, err error) {
+func (m *Metric) superset(a, b []flatCall, quiet bool) (pairs [][2]int, unmatched []int, err error) {
 	used := make([]bool, len(a))
 	for i := range b {
 		matcher, _ := m.matcher(b[i].name)
@@ -781,7 +781,7 @@ func (m *Agentevals) superset(a, b []flatCall, quiet bool) (pairs [][2]int, unma
 
 // pairable reports whether every call of b could take its own call of a,
 // for the reason.
-func (m *Agentevals) pairable(a, b []flatCall) bool {
+func (m *Metric) pairable(a, b []flatCall) bool {
 	scores := make([][]float64, len(b))
 	for i := range b {
 		scores[i] = make([]float64, len(a))
@@ -797,15 +797,15 @@ func (m *Agentevals) pairable(a, b []flatCall) bool {
 	return len(match.Optimal(scores)) == len(b)
 }
 
-// agentevalsUnpaired lists the reference and trajectory calls outside the
+// unpaired lists the reference and trajectory calls outside the
 // pairs.
-func agentevalsUnpaired(pairs []toolgrade.Match, ref, out []agentevalsMessage) (missing, unexpected []int) {
-	count := func(msgs []agentevalsMessage) int {
+func unpaired(pairs []toolgrade.Match, ref, out []message) (missing, unexpected []int) {
+	count := func(msgs []message) int {
 		n := 0
 		for _, m := range msgs {
 			n += len(m.calls)
 		}
 		return n
 	}
-	return unpairedIndices(pairs, count(ref), count(out))
+	return toolgrade.Unpaired(pairs, count(ref), count(out))
 }

@@ -1,4 +1,4 @@
-package compat
+package adk
 
 import (
 	"context"
@@ -8,13 +8,14 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat/internal/python"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
-// ADKOptions configure [ADK]. The JSON names are those of Google ADK's
+// Options configure [Metric]. The JSON names are those of Google ADK's
 // ToolTrajectoryCriterion, so an ADK criterion works unchanged as a metric
 // entry.
-type ADKOptions struct {
+type Options struct {
 	// MatchType is "EXACT" (the default), "IN_ORDER" or "ANY_ORDER". As in
 	// ADK, a string is trimmed, upper-cased and has "-" and " " read as
 	// "_" ("in-order", " Exact ", "Any Order"), and the enum numbers 0, 1
@@ -26,8 +27,8 @@ type ADKOptions struct {
 	Threshold *float64 `json:"threshold"`
 }
 
-// ADK reproduces Google ADK's tool_trajectory_avg_score
-// (TrajectoryEvaluator, google/adk-python @ d0aef8a4, ADK 1.22.1).
+// Metric reproduces Google Metric's tool_trajectory_avg_score
+// (TrajectoryEvaluator, google/adk-python @ d0aef8a4, Metric 1.22.1).
 //
 // A case holds one or more invocations (conversation turns), each with its
 // own called and expected calls; the case's "invocations" field lists them
@@ -47,30 +48,30 @@ type ADKOptions struct {
 // the threshold. The per-invocation scores are in the result's components,
 // as invocation_0, invocation_1, ...
 //
-// A case with no invocations gets no score from ADK (NOT_EVALUATED); here
+// A case with no invocations gets no score from Metric (NOT_EVALUATED); here
 // it is an error result, toolgrade's only form of a result without a score.
-type ADK struct {
+type Metric struct {
 	matchType string
 	threshold float64
 }
 
-// NewADK checks the options and returns the metric.
-func NewADK(opts ADKOptions) (*ADK, error) {
-	t, err := adkMatchType(opts.MatchType)
+// New checks the options and returns the metric.
+func New(opts Options) (*Metric, error) {
+	t, err := matchType(opts.MatchType)
 	if err != nil {
 		return nil, fmt.Errorf("match_type: %w", err)
 	}
-	m := &ADK{matchType: t, threshold: 1}
+	m := &Metric{matchType: t, threshold: 1}
 	if opts.Threshold != nil {
 		m.threshold = *opts.Threshold
 	}
 	return m, nil
 }
 
-var adkMatchTypes = []string{"EXACT", "IN_ORDER", "ANY_ORDER"} // by enum number
+var matchTypes = []string{"EXACT", "IN_ORDER", "ANY_ORDER"} // by enum number
 
-// adkMatchType reads a match type as ADK's criterion does.
-func adkMatchType(v any) (string, error) {
+// matchType reads a match type as ADK's criterion does.
+func matchType(v any) (string, error) {
 	bad := func() (string, error) {
 		return "", fmt.Errorf("ValidationError: %s is not a match type (want EXACT, IN_ORDER or ANY_ORDER in any case, with \"-\" or \" \" for \"_\", or 0, 1, 2)", jsonvalue.Format(v))
 	}
@@ -82,9 +83,9 @@ func adkMatchType(v any) (string, error) {
 		// strings.ToUpper maps single code points where Python's upper can
 		// expand one to several ("ß" to "SS"), but no expansion spells a
 		// match type, so both accept the same strings.
-		s := strings.ToUpper(pyStrip(v))
+		s := strings.ToUpper(python.Strip(v))
 		s = strings.NewReplacer("-", "_", " ", "_").Replace(s)
-		for _, t := range adkMatchTypes {
+		for _, t := range matchTypes {
 			if s == t {
 				return t, nil
 			}
@@ -106,24 +107,24 @@ func adkMatchType(v any) (string, error) {
 	if n != 0 && n != 1 && n != 2 {
 		return bad()
 	}
-	return adkMatchTypes[int(n)], nil
+	return matchTypes[int(n)], nil
 }
 
 // Name returns "tool_correctness".
-func (m *ADK) Name() string { return "tool_correctness" }
+func (m *Metric) Name() string { return "tool_correctness" }
 
 // Profile returns "adk".
-func (m *ADK) Profile() string { return "adk" }
+func (m *Metric) Profile() string { return "adk" }
 
-// An adkInvocation is one conversation turn's calls.
-type adkInvocation struct {
+// An invocation is one conversation turn's calls.
+type invocation struct {
 	called, expected []toolgrade.Call
 }
 
 // Grade scores the case as ADK would.
-func (m *ADK) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile()}
-	invs, err := adkInvocations(c)
+	invs, err := invocations(c)
 	if err != nil {
 		r.Error = err.Error()
 		return r
@@ -155,24 +156,24 @@ func (m *ADK) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult
 	return r
 }
 
-// adkInvocations reads the case's invocations, or makes one of its own
+// invocations reads the case's invocations, or makes one of its own
 // calls when it has no "invocations" field.
-func adkInvocations(c *toolgrade.Case) ([]adkInvocation, error) {
+func invocations(c *toolgrade.Case) ([]invocation, error) {
 	v, ok := c.Raw.Get("invocations")
 	if !ok || v == nil {
-		if err := adkCheckArgs(c.Called, "tools_called"); err != nil {
+		if err := checkArgs(c.Called, "tools_called"); err != nil {
 			return nil, err
 		}
-		if err := adkCheckArgs(c.Expected, "expected_tools"); err != nil {
+		if err := checkArgs(c.Expected, "expected_tools"); err != nil {
 			return nil, err
 		}
-		return []adkInvocation{{called: c.Called, expected: c.Expected}}, nil
+		return []invocation{{called: c.Called, expected: c.Expected}}, nil
 	}
 	list, ok := v.([]any)
 	if !ok {
 		return nil, &toolgrade.FieldError{Path: "invocations", Err: fmt.Errorf("want a list of invocations, got %s", jsonvalue.Kind(v))}
 	}
-	invs := make([]adkInvocation, len(list))
+	invs := make([]invocation, len(list))
 	for i, e := range list {
 		path := "invocations[" + strconv.Itoa(i) + "]"
 		obj, ok := e.(jsonvalue.Object)
@@ -186,7 +187,7 @@ func adkInvocations(c *toolgrade.Case) ([]adkInvocation, error) {
 			raw, _ := obj.Get(side.key)
 			calls, err := toolgrade.DecodeCalls(raw)
 			if err == nil {
-				err = adkCheckArgs(calls, "")
+				err = checkArgs(calls, "")
 			}
 			if err != nil {
 				return nil, toolgrade.InField(path+"."+side.key, err)
@@ -197,9 +198,9 @@ func adkInvocations(c *toolgrade.Case) ([]adkInvocation, error) {
 	return invs, nil
 }
 
-// adkCheckArgs rejects arguments ADK's FunctionCall cannot hold: anything
+// checkArgs rejects arguments ADK's FunctionCall cannot hold: anything
 // but an object or null.
-func adkCheckArgs(calls []toolgrade.Call, field string) error {
+func checkArgs(calls []toolgrade.Call, field string) error {
 	for i, call := range calls {
 		if _, ok := call.Args.(jsonvalue.Object); ok || call.Args == nil && !call.Invalid {
 			continue
@@ -214,12 +215,12 @@ func adkCheckArgs(calls []toolgrade.Call, field string) error {
 	return nil
 }
 
-func adkSame(a, b *toolgrade.Call) bool {
-	return a.Name == b.Name && pyEqual(a.Args, b.Args)
+func same(a, b *toolgrade.Call) bool {
+	return a.Name == b.Name && python.Equal(a.Args, b.Args)
 }
 
 // check matches one invocation and returns why it fails, or "".
-func (m *ADK) check(inv adkInvocation) string {
+func (m *Metric) check(inv invocation) string {
 	got, exp := inv.called, inv.expected
 	switch m.matchType {
 	case "EXACT":
@@ -227,14 +228,14 @@ func (m *ADK) check(inv adkInvocation) string {
 			return fmt.Sprintf("%d calls made, %d expected", len(got), len(exp))
 		}
 		for i := range exp {
-			if !adkSame(&got[i], &exp[i]) {
+			if !same(&got[i], &exp[i]) {
 				return fmt.Sprintf("call %d is %s, expected %s", i, &got[i], &exp[i])
 			}
 		}
 	case "IN_ORDER":
 		k := 0 // the next expected call to find
 		for j := 0; j < len(got) && k < len(exp); j++ {
-			if adkSame(&got[j], &exp[k]) {
+			if same(&got[j], &exp[k]) {
 				k++
 			}
 		}
@@ -246,7 +247,7 @@ func (m *ADK) check(inv adkInvocation) string {
 	next:
 		for i := range exp {
 			for j := range got {
-				if !used[j] && adkSame(&got[j], &exp[i]) {
+				if !used[j] && same(&got[j], &exp[i]) {
 					used[j] = true
 					continue next
 				}

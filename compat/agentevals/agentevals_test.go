@@ -1,4 +1,4 @@
-package compat_test
+package agentevals_test
 
 import (
 	"context"
@@ -8,26 +8,27 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/compat/agentevals"
+	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // TestAgentevalsConformance runs every line of agentevals.jsonl through the
 // profile, built from the line's config as a config file would build it.
 func TestAgentevalsConformance(t *testing.T) {
-	lines := loadConformance(t, "agentevals.jsonl")
+	lines := conformance.Load(t, "agentevals.jsonl")
 	passed := 0
 	for _, l := range lines {
-		if checkExpect(t, l, grade(t, l, nil)) {
+		if conformance.Check(t, l, conformance.Grade(t, l, nil)) {
 			passed++
 		}
 	}
 	t.Logf("agentevals.jsonl: %d of %d lines pass", passed, len(lines))
 }
 
-// agentevalsTrajectory builds a trajectory of one user message and one
+// chatTrajectory builds a trajectory of one user message and one
 // assistant message per group of calls; each call is "name args-text".
-func agentevalsTrajectory(groups ...[]string) []any {
+func chatTrajectory(groups ...[]string) []any {
 	msgs := []any{jsonvalue.Object{{Key: "role", Value: "user"}, {Key: "content", Value: "hi"}}}
 	for _, g := range groups {
 		var calls []any
@@ -52,7 +53,7 @@ func TestAgentevalsQuirks(t *testing.T) {
 	type calls = []string
 	tests := []struct {
 		name     string
-		opts     compat.AgentevalsOptions
+		opts     agentevals.Options
 		out, ref []any
 		want     bool
 		err      string // a substring of the error, if one is wanted
@@ -60,127 +61,127 @@ func TestAgentevalsQuirks(t *testing.T) {
 	}{
 		{
 			name: "strict: same calls in another order within a message",
-			out:  agentevalsTrajectory(calls{`a {"x":1}`, `b {}`}),
-			ref:  agentevalsTrajectory(calls{`b {}`, `a {"x":1.0}`}),
+			out:  chatTrajectory(calls{`a {"x":1}`, `b {}`}),
+			ref:  chatTrajectory(calls{`b {}`, `a {"x":1.0}`}),
 			want: true,
 		},
 		{
 			name:   "strict: empty tool_calls differs from none",
-			out:    agentevalsTrajectory(calls{}),
-			ref:    agentevalsTrajectory(nil),
+			out:    chatTrajectory(calls{}),
+			ref:    chatTrajectory(nil),
 			reason: "empty list counts as present",
 		},
 		{
 			name:   "strict: calls grouped into other messages",
-			out:    agentevalsTrajectory(calls{`a {}`, `b {}`}),
-			ref:    agentevalsTrajectory(calls{`a {}`}, calls{`b {}`}),
+			out:    chatTrajectory(calls{`a {}`, `b {}`}),
+			ref:    chatTrajectory(calls{`a {}`}, calls{`b {}`}),
 			reason: "2 messages, the reference 3",
 		},
 		{
 			name: "exact: true is not 1",
-			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "unordered"},
-			out:  agentevalsTrajectory(calls{`a {"f":true}`}),
-			ref:  agentevalsTrajectory(calls{`a {"f":1}`}),
+			opts: agentevals.Options{TrajectoryMatchMode: "unordered"},
+			out:  chatTrajectory(calls{`a {"f":true}`}),
+			ref:  chatTrajectory(calls{`a {"f":1}`}),
 		},
 		{
 			name: "exact: an array equals an object with its index keys",
-			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "unordered"},
-			out:  agentevalsTrajectory(calls{`a {"l":["en","fr"]}`}),
-			ref:  agentevalsTrajectory(calls{`a {"l":{"1":"fr","0":"en"}}`}),
+			opts: agentevals.Options{TrajectoryMatchMode: "unordered"},
+			out:  chatTrajectory(calls{`a {"l":["en","fr"]}`}),
+			ref:  chatTrajectory(calls{`a {"l":{"1":"fr","0":"en"}}`}),
 			want: true,
 		},
 		{
 			name: "exact: null differs from a missing key",
-			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "unordered"},
-			out:  agentevalsTrajectory(calls{`a {"x":null}`}),
-			ref:  agentevalsTrajectory(calls{`a {}`}),
+			opts: agentevals.Options{TrajectoryMatchMode: "unordered"},
+			out:  chatTrajectory(calls{`a {"x":null}`}),
+			ref:  chatTrajectory(calls{`a {}`}),
 		},
 		{
 			name: "superset: extra calls allowed",
-			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "superset"},
-			out:  agentevalsTrajectory(calls{`a {}`, `b {}`}),
-			ref:  agentevalsTrajectory(calls{`a {}`}),
+			opts: agentevals.Options{TrajectoryMatchMode: "superset"},
+			out:  chatTrajectory(calls{`a {}`, `b {}`}),
+			ref:  chatTrajectory(calls{`a {}`}),
 			want: true,
 		},
 		{
 			name:   "subset: an extra call fails",
-			opts:   compat.AgentevalsOptions{TrajectoryMatchMode: "subset"},
-			out:    agentevalsTrajectory(calls{`a {}`, `b {}`}),
-			ref:    agentevalsTrajectory(calls{`a {}`}),
+			opts:   agentevals.Options{TrajectoryMatchMode: "subset"},
+			out:    chatTrajectory(calls{`a {}`, `b {}`}),
+			ref:    chatTrajectory(calls{`a {}`}),
 			reason: "trajectory call #1 b({})",
 		},
 		{
 			name: "subset mode swaps the matcher's arguments",
-			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "subset", ToolArgsMatchMode: "superset"},
-			out:  agentevalsTrajectory(calls{`a {"x":1}`}),
-			ref:  agentevalsTrajectory(calls{`a {"x":1,"y":2}`}),
+			opts: agentevals.Options{TrajectoryMatchMode: "subset", ToolArgsMatchMode: "superset"},
+			out:  chatTrajectory(calls{`a {"x":1}`}),
+			ref:  chatTrajectory(calls{`a {"x":1,"y":2}`}),
 			want: true,
 		},
 		{
 			name: "superset mode passes the matcher's arguments in order",
-			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "superset", ToolArgsMatchMode: "superset"},
-			out:  agentevalsTrajectory(calls{`a {"x":1,"y":2}`}),
-			ref:  agentevalsTrajectory(calls{`a {"x":1}`}),
+			opts: agentevals.Options{TrajectoryMatchMode: "superset", ToolArgsMatchMode: "superset"},
+			out:  chatTrajectory(calls{`a {"x":1,"y":2}`}),
+			ref:  chatTrajectory(calls{`a {"x":1}`}),
 			want: true,
 		},
 		{
 			name:   "first-fit pairing misses a pairing that exists",
-			opts:   compat.AgentevalsOptions{TrajectoryMatchMode: "superset", ToolArgsMatchMode: "superset"},
-			out:    agentevalsTrajectory(calls{`a {"x":1,"y":2}`, `a {"x":1}`}),
-			ref:    agentevalsTrajectory(calls{`a {"x":1}`, `a {"x":1,"y":2}`}),
+			opts:   agentevals.Options{TrajectoryMatchMode: "superset", ToolArgsMatchMode: "superset"},
+			out:    chatTrajectory(calls{`a {"x":1,"y":2}`, `a {"x":1}`}),
+			ref:    chatTrajectory(calls{`a {"x":1}`, `a {"x":1,"y":2}`}),
 			reason: "one-to-one pairing",
 		},
 		{
 			name: "override by mode",
-			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "unordered", ToolArgsMatchOverrides: map[string]compat.AgentevalsOverride{"a": {Mode: "ignore"}}},
-			out:  agentevalsTrajectory(calls{`a {"x":1}`}),
-			ref:  agentevalsTrajectory(calls{`a {"x":2}`}),
+			opts: agentevals.Options{TrajectoryMatchMode: "unordered", ToolArgsMatchOverrides: map[string]agentevals.Override{"a": {Mode: "ignore"}}},
+			out:  chatTrajectory(calls{`a {"x":1}`}),
+			ref:  chatTrajectory(calls{`a {"x":2}`}),
 			want: true,
 		},
 		{
 			name: "key paths follow array indices",
-			opts: compat.AgentevalsOptions{ToolArgsMatchOverrides: map[string]compat.AgentevalsOverride{"a": {Keys: []string{"p.1.n"}}}},
-			out:  agentevalsTrajectory(calls{`a {"p":[{"n":1},{"n":2}],"z":1}`}),
-			ref:  agentevalsTrajectory(calls{`a {"p":[{"n":9},{"n":2}]}`}),
+			opts: agentevals.Options{ToolArgsMatchOverrides: map[string]agentevals.Override{"a": {Keys: []string{"p.1.n"}}}},
+			out:  chatTrajectory(calls{`a {"p":[{"n":1},{"n":2}],"z":1}`}),
+			ref:  chatTrajectory(calls{`a {"p":[{"n":9},{"n":2}]}`}),
 			want: true,
 		},
 		{
 			name: "key paths: undefined equals null",
-			opts: compat.AgentevalsOptions{ToolArgsMatchOverrides: map[string]compat.AgentevalsOverride{"a": {Keys: []string{"w.d"}}}},
-			out:  agentevalsTrajectory(calls{`a {"w":{"d":null}}`}),
-			ref:  agentevalsTrajectory(calls{`a {"w":"text"}`}),
+			opts: agentevals.Options{ToolArgsMatchOverrides: map[string]agentevals.Override{"a": {Keys: []string{"w.d"}}}},
+			out:  chatTrajectory(calls{`a {"w":{"d":null}}`}),
+			ref:  chatTrajectory(calls{`a {"w":"text"}`}),
 			want: true,
 		},
 		{
 			name: "no key paths match anything",
-			opts: compat.AgentevalsOptions{ToolArgsMatchOverrides: map[string]compat.AgentevalsOverride{"a": {Keys: []string{}}}},
-			out:  agentevalsTrajectory(calls{`a {"x":1}`}),
-			ref:  agentevalsTrajectory(calls{`a {"x":2}`}),
+			opts: agentevals.Options{ToolArgsMatchOverrides: map[string]agentevals.Override{"a": {Keys: []string{}}}},
+			out:  chatTrajectory(calls{`a {"x":1}`}),
+			ref:  chatTrajectory(calls{`a {"x":2}`}),
 			want: true,
 		},
 		{
 			name: "flattened modes parse every call",
-			opts: compat.AgentevalsOptions{TrajectoryMatchMode: "superset"},
-			out:  agentevalsTrajectory(calls{`a {}`, `b not json`}),
-			ref:  agentevalsTrajectory(calls{`a {}`}),
+			opts: agentevals.Options{TrajectoryMatchMode: "superset"},
+			out:  chatTrajectory(calls{`a {}`, `b not json`}),
+			ref:  chatTrajectory(calls{`a {}`}),
 			err:  "not valid JSON",
 		},
 		{
 			name:   "strict parses only the calls it reaches",
-			out:    agentevalsTrajectory(calls{`a {"x":1}`}, calls{`b not json`}),
-			ref:    agentevalsTrajectory(calls{`a {"x":2}`}, calls{`b {}`}),
+			out:    chatTrajectory(calls{`a {"x":1}`}, calls{`b not json`}),
+			ref:    chatTrajectory(calls{`a {"x":2}`}, calls{`b {}`}),
 			reason: "matches no unused reference call",
 		},
 		{
 			name: "strict: a reached bad call is an error",
-			out:  agentevalsTrajectory(calls{`a {"x":1}`}, calls{`b not json`}),
-			ref:  agentevalsTrajectory(calls{`a {"x":1}`}, calls{`b {}`}),
+			out:  chatTrajectory(calls{`a {"x":1}`}, calls{`b not json`}),
+			ref:  chatTrajectory(calls{`a {"x":1}`}, calls{`b {}`}),
 			err:  "JSON.parse threw",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := compat.NewAgentevals(tt.opts)
+			m, err := agentevals.New(tt.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -217,10 +218,10 @@ func TestAgentevalsOptionsJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			var o compat.AgentevalsOptions
+			var o agentevals.Options
 			err := json.Unmarshal([]byte(tt.in), &o)
 			if err == nil {
-				_, err = compat.NewAgentevals(o)
+				_, err = agentevals.New(o)
 			}
 			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
 				t.Fatalf("error %v, want %q", err, tt.err)
@@ -232,7 +233,7 @@ func TestAgentevalsOptionsJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var back compat.AgentevalsOptions
+			var back agentevals.Options
 			if err := json.Unmarshal(b, &back); err != nil {
 				t.Fatal(err)
 			}
@@ -244,11 +245,11 @@ func TestAgentevalsOptionsJSON(t *testing.T) {
 }
 
 func TestAgentevalsBadTrajectories(t *testing.T) {
-	m, err := compat.NewAgentevals(compat.AgentevalsOptions{})
+	m, err := agentevals.New(agentevals.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok := agentevalsTrajectory([]string{"a {}"})
+	ok := chatTrajectory([]string{"a {}"})
 	for _, tt := range []struct {
 		name     string
 		out, ref any
@@ -275,11 +276,11 @@ func FuzzAgentevals(f *testing.F) {
 		`[{"role":"assistant","tool_calls":[{"function":{"name":"a","arguments":"{\"x\":{\"0\":1,\"1\":{}}}"}}]}]`)
 	f.Add(`{"messages":[{"role":"assistant","tool_calls":[{"name":"a","args":{"x":1}}]}]}`, `[{"role":"user"}]`)
 	f.Add(`[{"tool_calls":[{"function":{"arguments":"[1,2]"}}]}]`, `[{"tool_calls":[{"function":{"arguments":"null"}}]}]`)
-	var metrics []*compat.Agentevals
+	var metrics []*agentevals.Metric
 	for _, mode := range []string{"strict", "unordered", "subset", "superset"} {
 		for _, args := range []string{"exact", "subset", "superset"} {
-			m, err := compat.NewAgentevals(compat.AgentevalsOptions{TrajectoryMatchMode: mode, ToolArgsMatchMode: args,
-				ToolArgsMatchOverrides: map[string]compat.AgentevalsOverride{"k": {Keys: []string{"x.0", "x.length"}}}})
+			m, err := agentevals.New(agentevals.Options{TrajectoryMatchMode: mode, ToolArgsMatchMode: args,
+				ToolArgsMatchOverrides: map[string]agentevals.Override{"k": {Keys: []string{"x.0", "x.length"}}}})
 			if err != nil {
 				f.Fatal(err)
 			}
@@ -308,7 +309,7 @@ func FuzzAgentevalsOverride(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		var o compat.AgentevalsOverride
+		var o agentevals.Override
 		if json.Unmarshal([]byte(s), &o) != nil {
 			return
 		}
@@ -316,7 +317,7 @@ func FuzzAgentevalsOverride(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back compat.AgentevalsOverride
+		var back agentevals.Override
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatalf("%s wrote %s, which reads back as %v", s, b, err)
 		}
@@ -326,10 +327,10 @@ func FuzzAgentevalsOverride(f *testing.F) {
 	})
 }
 
-func ExampleAgentevals() {
-	m, err := compat.NewAgentevals(compat.AgentevalsOptions{
+func ExampleNew() {
+	m, err := agentevals.New(agentevals.Options{
 		TrajectoryMatchMode: "superset",
-		ToolArgsMatchOverrides: map[string]compat.AgentevalsOverride{
+		ToolArgsMatchOverrides: map[string]agentevals.Override{
 			"get_weather": {Keys: []string{"city"}}, // compare only the city
 		},
 	})

@@ -1,4 +1,4 @@
-package compat
+package python
 
 import (
 	"strings"
@@ -10,24 +10,24 @@ import (
 // CPython's Unicode rules, which differ from Go's strings package in a few
 // places that peers' numbers depend on.
 
-// pyIsSpace is Python's str.isspace for one character: Unicode White_Space
+// IsSpace is Python's str.isspace for one character: Unicode White_Space
 // plus the information separators U+001C..U+001F, which Python counts as
 // whitespace (bidirectional class B or S) and Go does not. U+200B (zero
 // width space) is not whitespace in either.
-func pyIsSpace(r rune) bool {
+func IsSpace(r rune) bool {
 	return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f
 }
 
-// pyStrip is Python's s.strip() with no arguments.
-func pyStrip(s string) string {
-	return strings.TrimFunc(s, pyIsSpace)
+// Strip is Python's s.strip() with no arguments.
+func Strip(s string) string {
+	return strings.TrimFunc(s, IsSpace)
 }
 
-// pyLower is Python's s.lower(): full Unicode lowercase mapping, in which
+// Lower is Python's s.lower(): full Unicode lowercase mapping, in which
 // U+0130 (İ) becomes "i̇" (two code points) and Σ becomes final ς at the
 // end of a word (Unicode's Final_Sigma condition), not σ as in
 // strings.ToLower.
-func pyLower(s string) string {
+func Lower(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i, r := range s {
@@ -56,12 +56,12 @@ func finalSigma(s string, i int) bool {
 		r, size := utf8.DecodeLastRuneInString(before)
 		before = before[:len(before)-size]
 		if !caseIgnorable(r) {
-			if !cased(r) {
+			if !Cased(r) {
 				return false
 			}
 			for _, r := range s[i+len("Σ"):] {
 				if !caseIgnorable(r) {
-					return !cased(r)
+					return !Cased(r)
 				}
 			}
 			return true
@@ -71,7 +71,7 @@ func finalSigma(s string, i int) bool {
 }
 
 // cased is Unicode's Cased property: Lowercase, Uppercase or titlecase.
-func cased(r rune) bool {
+func Cased(r rune) bool {
 	return unicode.IsLower(r) || unicode.IsUpper(r) || unicode.IsTitle(r) ||
 		unicode.Is(unicode.Other_Lowercase, r) || unicode.Is(unicode.Other_Uppercase, r)
 }

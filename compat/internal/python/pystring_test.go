@@ -1,4 +1,4 @@
-package compat
+package python
 
 import "testing"
 
@@ -21,8 +21,8 @@ func TestPyLower(t *testing.T) {
 		{"ﬁ", "ﬁ"},
 		{"KELVIN \u212a", "kelvin k"},
 	} {
-		if got := pyLower(tt.in); got != tt.want {
-			t.Errorf("pyLower(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := Lower(tt.in); got != tt.want {
+			t.Errorf("Lower(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -31,7 +31,7 @@ func TestPyStrip(t *testing.T) {
 	// U+001C..U+001F, NBSP, U+2003, U+3000 and U+0085 are whitespace to
 	// Python; U+200B is not.
 	in := "\u001c\u001d\u001e\u001f\u00a0\u2003 x \u200b\u3000\u0085"
-	if got, want := pyStrip(in), "x \u200b"; got != want {
-		t.Errorf("pyStrip(%q) = %q, want %q", in, got, want)
+	if got, want := Strip(in), "x \u200b"; got != want {
+		t.Errorf("Strip(%q) = %q, want %q", in, got, want)
 	}
 }

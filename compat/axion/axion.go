@@ -1,4 +1,4 @@
-package compat
+package axion
 
 import (
 	"context"
@@ -10,14 +10,15 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat/internal/python"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
 )
 
-// AxionOptions configure [Axion]. The JSON names are the keyword arguments
+// Options configure [Metric]. The JSON names are the keyword arguments
 // of axion's ToolCorrectness, so an axion configuration works unchanged as a
 // metric entry.
-type AxionOptions struct {
+type Options struct {
 	// CheckParameters compares arguments as well as tool names.
 	CheckParameters bool `json:"check_parameters"`
 	// StrictOrder scores 1 only when the calls match position by position,
@@ -37,7 +38,7 @@ type AxionOptions struct {
 	Threshold float64 `json:"threshold"`
 }
 
-// Axion reproduces the score of axion's ToolCorrectness metric
+// Metric reproduces the score of axion's ToolCorrectness metric
 // (ax-foundry/axion @ 7ab96dc).
 //
 // Both lists empty score 1; nothing expected but something called scores
@@ -53,17 +54,17 @@ type AxionOptions struct {
 // whose arguments are null makes axion reject the whole item before
 // scoring (CustomValidationError): the result is then an error. Absent
 // arguments count as {}.
-type Axion struct {
-	opts      AxionOptions
+type Metric struct {
+	opts      Options
 	fuzzy     float64
 	threshold float64
 }
 
-// NewAxion checks the options and returns the metric. Unknown strategy or
+// New checks the options and returns the metric. Unknown strategy or
 // scoring names are rejected (axion would silently fall back to exact
 // matching and recall).
-func NewAxion(opts AxionOptions) (*Axion, error) {
-	m := &Axion{opts: opts, fuzzy: 0.8, threshold: 0.5}
+func New(opts Options) (*Metric, error) {
+	m := &Metric{opts: opts, fuzzy: 0.8, threshold: 0.5}
 	o := &m.opts
 	if o.ParameterMatchingStrategy == "" {
 		o.ParameterMatchingStrategy = "exact"
@@ -91,15 +92,15 @@ func NewAxion(opts AxionOptions) (*Axion, error) {
 }
 
 // Name returns "tool_correctness".
-func (m *Axion) Name() string { return "tool_correctness" }
+func (m *Metric) Name() string { return "tool_correctness" }
 
 // Profile returns "axion".
-func (m *Axion) Profile() string { return "axion" }
+func (m *Metric) Profile() string { return "axion" }
 
 // Grade scores the case as axion would.
-func (m *Axion) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile()}
-	if err := axionValidate(c); err != nil {
+	if err := validate(c); err != nil {
 		r.Error = err.Error()
 		return r
 	}
@@ -110,7 +111,7 @@ func (m *Axion) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResu
 }
 
 // score fills in the score, pairs and reason.
-func (m *Axion) score(c *toolgrade.Case, r *toolgrade.MetricResult) {
+func (m *Metric) score(c *toolgrade.Case, r *toolgrade.MetricResult) {
 	exp, got := c.Expected, c.Called
 	switch {
 	case len(exp) == 0 && len(got) == 0:
@@ -157,20 +158,19 @@ func (m *Axion) score(c *toolgrade.Case, r *toolgrade.MetricResult) {
 			r.Score = f1
 		}
 	}
-	r.Missing, r.Unexpected = unpaired(r.Matches, len(exp), len(got))
+	r.Missing, r.Unexpected = toolgrade.Unpaired(r.Matches, len(exp), len(got))
 	r.Reason = m.reason(c, r)
 }
 
-// axionValidate rejects what axion's item model rejects before the metric
+// validate rejects what axion's item model rejects before the metric
 // runs: arguments that are not an object, null included.
-func axionValidate(c *toolgrade.Case) error {
+func validate(c *toolgrade.Case) error {
 	for _, side := range []struct {
 		field string
-		keys  []string
 		calls []toolgrade.Call
-	}{{"tools_called", rawCalledKeys, c.Called}, {"expected_tools", rawExpectedKeys, c.Expected}} {
+	}{{"tools_called", c.Called}, {"expected_tools", c.Expected}} {
 		for i := range side.calls {
-			if _, bad := callArgs(&side.calls[i], c.Raw, side.keys, i); bad != "" {
+			if _, bad := python.Dict(&side.calls[i]); bad != "" {
 				return fmt.Errorf("CustomValidationError: %s[%d].args is %s; axion needs an object", side.field, i, bad)
 			}
 		}
@@ -178,37 +178,37 @@ func axionValidate(c *toolgrade.Case) error {
 	return nil
 }
 
-// axionArgs returns a call's arguments as axion holds them: an object, {}
-// when absent (axionValidate has rejected the rest).
-func axionArgs(c *toolgrade.Call) jsonvalue.Object {
+// callArgs returns a call's arguments as axion holds them: an object, {}
+// when absent (validate has rejected the rest).
+func callArgs(c *toolgrade.Call) jsonvalue.Object {
 	o, _ := c.Args.(jsonvalue.Object)
 	return o
 }
 
-func (m *Axion) matches(called, expected *toolgrade.Call) bool {
+func (m *Metric) matches(called, expected *toolgrade.Call) bool {
 	if called.Name != expected.Name {
 		return false
 	}
 	if !m.opts.CheckParameters {
 		return true
 	}
-	ca, ea := axionArgs(called), axionArgs(expected)
+	ca, ea := callArgs(called), callArgs(expected)
 	switch m.opts.ParameterMatchingStrategy {
 	case "subset":
-		return axionSubset(ca, ea)
+		return subset(ca, ea)
 	case "fuzzy":
 		if len(ea) == 0 {
 			return true
 		}
-		return axionFuzzy(ca, ea) >= m.fuzzy
+		return fuzzy(ca, ea) >= m.fuzzy
 	}
-	return pyEqual(ca, ea)
+	return python.Equal(ca, ea)
 }
 
-// axionSubset reports whether every expected key is in the called
+// subset reports whether every expected key is in the called
 // arguments with a Python-equal value, recursing where both values are
 // objects (arrays, even of objects, compare whole).
-func axionSubset(called, expected jsonvalue.Object) bool {
+func subset(called, expected jsonvalue.Object) bool {
 	for _, e := range expected {
 		cv, ok := called.Get(e.Key)
 		if !ok {
@@ -217,35 +217,35 @@ func axionSubset(called, expected jsonvalue.Object) bool {
 		eo, eIsObj := e.Value.(jsonvalue.Object)
 		co, cIsObj := cv.(jsonvalue.Object)
 		if eIsObj && cIsObj {
-			if !axionSubset(co, eo) {
+			if !subset(co, eo) {
 				return false
 			}
-		} else if !pyEqual(cv, e.Value) {
+		} else if !python.Equal(cv, e.Value) {
 			return false
 		}
 	}
 	return true
 }
 
-// axionFuzzy is the mean similarity over the expected keys, in their
+// fuzzy is the mean similarity over the expected keys, in their
 // order; a key the call lacks scores 0. expected must not be empty.
-func axionFuzzy(called, expected jsonvalue.Object) float64 {
+func fuzzy(called, expected jsonvalue.Object) float64 {
 	total := 0.0
 	for _, e := range expected {
 		cv, _ := called.Get(e.Key)
-		total += axionSimilarity(cv, e.Value)
+		total += similarity(cv, e.Value)
 	}
 	return total / float64(len(expected))
 }
 
-// axionSimilarity is axion's similarity of a called and an expected value:
+// similarity is axion's similarity of a called and an expected value:
 // 0 when either is null or their Python types differ (int and float, bool
 // and number are different types); difflib's ratio for strings (called
 // first: it is not symmetric); for numbers and booleans 1 if both are 0,
 // 0 if one is, else 1 - |a-b|/max(|a|,|b|), which is negative for opposite
 // signs; for objects the mean of key overlap (Jaccard) and the mean
 // similarity of the common keys; Python == for the rest.
-func axionSimilarity(c, e any) float64 {
+func similarity(c, e any) float64 {
 	if c == nil || e == nil || pyType(c) != pyType(e) {
 		return 0
 	}
@@ -265,7 +265,7 @@ func axionSimilarity(c, e any) float64 {
 		for _, m := range c {
 			if ev, ok := eo.Get(m.Key); ok {
 				common++
-				sum += axionSimilarity(m.Value, ev)
+				sum += similarity(m.Value, ev)
 			}
 		}
 		all := len(c) + len(eo) - common
@@ -278,7 +278,7 @@ func axionSimilarity(c, e any) float64 {
 		}
 		return (float64(common)/float64(all) + values) / 2
 	}
-	if pyEqual(c, e) {
+	if python.Equal(c, e) {
 		return 1
 	}
 	return 0
@@ -332,7 +332,7 @@ func numberSimilarity(a, b json.Number) float64 {
 
 // reason lists what matched, each expected call left unmatched with why,
 // and each called call left over.
-func (m *Axion) reason(c *toolgrade.Case, r *toolgrade.MetricResult) string {
+func (m *Metric) reason(c *toolgrade.Case, r *toolgrade.MetricResult) string {
 	exp, got := c.Expected, c.Called
 	var parts []string
 	if m.opts.StrictOrder {
@@ -380,23 +380,23 @@ func (m *Axion) reason(c *toolgrade.Case, r *toolgrade.MetricResult) string {
 }
 
 // why says what keeps a called call from matching an expected one.
-func (m *Axion) why(called, expected *toolgrade.Call) string {
+func (m *Metric) why(called, expected *toolgrade.Call) string {
 	if called.Name != expected.Name {
 		return fmt.Sprintf("name %q, want %q", called.Name, expected.Name)
 	}
 	if m.matches(called, expected) {
 		return "matches"
 	}
-	ca, ea := axionArgs(called), axionArgs(expected)
+	ca, ea := callArgs(called), callArgs(expected)
 	if m.opts.ParameterMatchingStrategy == "fuzzy" {
-		return fmt.Sprintf("argument similarity %s below fuzzy_threshold %s", fmtFloat(axionFuzzy(ca, ea)), fmtFloat(m.fuzzy))
+		return fmt.Sprintf("argument similarity %s below fuzzy_threshold %s", fmtFloat(fuzzy(ca, ea)), fmtFloat(m.fuzzy))
 	}
 	for _, e := range ea {
 		cv, ok := ca.Get(e.Key)
 		if !ok {
 			return fmt.Sprintf("argument %q missing", e.Key)
 		}
-		if !pyEqual(cv, e.Value) && (m.opts.ParameterMatchingStrategy == "exact" || !axionSubset(jsonvalue.Object{{Key: e.Key, Value: cv}}, jsonvalue.Object{e})) {
+		if !python.Equal(cv, e.Value) && (m.opts.ParameterMatchingStrategy == "exact" || !subset(jsonvalue.Object{{Key: e.Key, Value: cv}}, jsonvalue.Object{e})) {
 			return fmt.Sprintf("argument %q is %s, want %s", e.Key, jsonvalue.Format(cv), jsonvalue.Format(e.Value))
 		}
 	}
@@ -415,26 +415,6 @@ func indices(n int) []int {
 		out[i] = i
 	}
 	return out
-}
-
-// unpaired lists the expected and called indices that no match uses.
-func unpaired(matches []toolgrade.Match, nExp, nGot int) (missing, unexpected []int) {
-	usedE, usedG := make([]bool, nExp), make([]bool, nGot)
-	for _, p := range matches {
-		usedE[p.Expected], usedG[p.Called] = true, true
-	}
-	missing, unexpected = []int{}, []int{}
-	for i, u := range usedE {
-		if !u {
-			missing = append(missing, i)
-		}
-	}
-	for j, u := range usedG {
-		if !u {
-			unexpected = append(unexpected, j)
-		}
-	}
-	return missing, unexpected
 }
 
 func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', 4, 64) }

@@ -1,0 +1,20 @@
+// Package compat holds the profiles that reproduce other tools'
+// tool-calling scores exactly, so that a team switching to toolgrade keeps
+// its baselines. Each peer has a package of its own below this one, which
+// implements [toolgrade.Metric] with the peer's option names and every
+// quirk of its code:
+//
+//   - compat/deepeval: DeepEval's ToolCorrectnessMetric
+//   - compat/axion: Axion's ToolCorrectness
+//   - compat/agentevals: LangChain agentevals' trajectory match evaluator
+//   - compat/adk: Google ADK's tool trajectory score
+//   - compat/deepfabric: DeepFabric's tool-calling evaluation
+//   - compat/bfcl: the Berkeley Function Calling Leaderboard's AST checker,
+//     with its data folders, result files and score table
+//
+// A peer's quirks live in its package, never in package match or the
+// root. Python semantics that several peers share (== across ints, floats
+// and bools, str.strip and str.lower) live in compat/internal/python.
+// Package config builds any of them from a metric entry ("profile:
+// deepeval" and the peer's own option names).
+package compat
