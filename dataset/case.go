@@ -149,10 +149,10 @@ func caseID(obj jsonvalue.Object) (string, error) {
 	return "", &toolgrade.FieldError{Path: "id", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(v))}
 }
 
-// DecodeCase builds a case from its JSON form (see the case format in the
-// README). Calls come from tools_called / expected_tools, or, when those are
-// absent, are extracted from trajectory / expected_trajectory by package
-// trace. Errors are *toolgrade.FieldError values naming the field.
+// DecodeCase builds a case from its JSON form (see docs/cases.md). Calls
+// come from tools_called / expected_tools, or, when those are absent, are
+// extracted from trajectory / expected_trajectory by package trace. Errors
+// are *toolgrade.FieldError values naming the field.
 func DecodeCase(v any) (*toolgrade.Case, error) {
 	obj, ok := v.(jsonvalue.Object)
 	if !ok {

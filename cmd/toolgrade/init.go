@@ -49,7 +49,7 @@ metrics:
 # Cases graded at once (default: one per CPU; raise it for an LLM judge).
 # workers: 8
 
-# An LLM judge, for metrics that need one: see "Judge" in the README.
+# An LLM judge, for metrics that need one: see docs/judge.md.
 # judge:
 
 # Report files, written as the run goes. $VARIABLES are expanded, and a
