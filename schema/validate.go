@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -89,6 +90,12 @@ func leaves(e *jsonschema.ValidationError, out *[]Violation) {
 // message is the library's English text for one error kind, without the
 // location it prefixes when printing a whole error.
 func message(k jsonschema.ErrorKind) string {
+	if a, ok := k.(*kind.AdditionalProperties); ok {
+		// The library lists them in map order: sort, so that a result
+		// is the same from run to run.
+		a = &kind.AdditionalProperties{Properties: slices.Sorted(slices.Values(a.Properties))}
+		k = a
+	}
 	s := (&jsonschema.ValidationError{ErrorKind: k}).Error()
 	return strings.TrimPrefix(s, "at '': ")
 }
