@@ -50,7 +50,6 @@ type Run struct {
 	Case     *toolgrade.Case // the case as read; nil when it could not be
 	Model    string
 	Protocol string // "" for native tool calling
-	BFCL     bool   // the case is a BFCL question entry
 
 	Steps []Step
 	// Calls are the calls of every step, in order, named as the case
@@ -335,54 +334,6 @@ func appendUsage(b []byte, u toolgrade.Usage) []byte {
 
 func appendMillis(b []byte, d time.Duration) []byte {
 	return strconv.AppendFloat(b, float64(d.Microseconds())/1000, 'f', -1, 64)
-}
-
-// AppendBFCL appends the run's line of a BFCL result file, without the
-// newline, in the form toolgrade bfcl (and BFCL's own checker) reads:
-// {"id", "result", "input_token_count", "output_token_count", "latency"}.
-// The result is the list of calls, [{"<function>": {<arguments>}}], named
-// as BFCL names its functions (the run sent "math.factorial" as
-// "math_factorial" and maps the calls back), with arguments that are not
-// JSON kept as their text; or the reply's text when it made no call; or
-// "Error during inference: ..." when the run failed. The latency is in
-// seconds.
-func (r *Run) AppendBFCL(b []byte) []byte {
-	b = append(b, `{"id":`...)
-	b = jsonvalue.AppendString(b, r.ID)
-	b = append(b, `,"result":`...)
-	switch {
-	case r.Error != "":
-		b = jsonvalue.AppendString(b, "Error during inference: "+r.Error)
-	case len(r.Calls) == 0:
-		b = jsonvalue.AppendString(b, r.Text)
-	default:
-		b = append(b, '[')
-		for i, c := range r.Calls {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '{')
-			b = jsonvalue.AppendString(b, c.Name)
-			b = append(b, ':')
-			switch {
-			case c.Invalid:
-				b = jsonvalue.AppendString(b, c.ArgsRaw)
-			case c.Args == nil:
-				b = append(b, "{}"...)
-			default:
-				b = jsonvalue.Append(b, c.Args)
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
-	b = append(b, `,"input_token_count":`...)
-	b = strconv.AppendInt(b, r.Usage.PromptTokens, 10)
-	b = append(b, `,"output_token_count":`...)
-	b = strconv.AppendInt(b, r.Usage.CompletionTokens, 10)
-	b = append(b, `,"latency":`...)
-	b = strconv.AppendFloat(b, r.Latency.Seconds(), 'f', -1, 64)
-	return append(b, '}')
 }
 
 // RunError returns the error a run-file line records for its case (its

@@ -11,27 +11,31 @@ import (
 	"github.com/toolgrade/toolgrade/schema"
 )
 
+// prompt gives what a case sends first: the chat messages and the tools,
+// from the Prompt option when it takes the case, else from the case's
+// input and tools.
+func (r *Runner) prompt(c *toolgrade.Case) ([]any, []toolgrade.Tool, error) {
+	if r.opts.Prompt != nil {
+		if msgs, tools, ok, err := r.opts.Prompt(c, r.opts.Tools); ok || err != nil {
+			return msgs, tools, err
+		}
+	}
+	msgs, err := inputMessages(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	tools, err := caseTools(c, r.opts.Tools)
+	if err != nil {
+		return nil, nil, err
+	}
+	return msgs, tools, nil
+}
+
 // inputMessages turns what a case asks into the chat messages sent first:
 // its input as text (one user message), content parts (one user message
 // with those parts: text, image_url, input_audio, file), or chat messages
-// (sent as given); a case without input may give "messages". A BFCL entry
-// sends its question, which must be a single turn.
-func inputMessages(c *toolgrade.Case, bfcl bool) ([]any, error) {
-	if bfcl {
-		q, _ := c.Raw.Get("question")
-		turns, ok := q.([]any)
-		if !ok || len(turns) == 0 {
-			return nil, &toolgrade.FieldError{Path: "question", Err: fmt.Errorf("want a list of turns, got %s", jsonvalue.Kind(q))}
-		}
-		if len(turns) > 1 {
-			return nil, &toolgrade.FieldError{Path: "question", Err: fmt.Errorf("%d turns: BFCL's multi-turn entries need its executable functions; toolgrade run sends single-turn entries only", len(turns))}
-		}
-		msgs, ok := turns[0].([]any)
-		if !ok || !allMessages(msgs) {
-			return nil, &toolgrade.FieldError{Path: "question[0]", Err: errors.New("want a list of chat messages")}
-		}
-		return msgs, nil
-	}
+// (sent as given); a case without input may give "messages".
+func inputMessages(c *toolgrade.Case) ([]any, error) {
 	in, field := c.Input, "input"
 	if in == nil {
 		if m, ok := c.Raw.Get("messages"); ok {
@@ -99,20 +103,15 @@ func allMessages(l []any) bool {
 	return true
 }
 
-// caseTools reads the tools a case offers: a BFCL entry's function docs,
-// else its available_tools, else the run's tools.
-func caseTools(c *toolgrade.Case, bfcl bool, fallback []toolgrade.Tool) ([]toolgrade.Tool, error) {
-	field, given := "available_tools", c.AvailableTools
-	if bfcl {
-		field, given = "function", nil
-		given, _ = c.Raw.Get("function")
-	}
-	if given == nil {
+// caseTools reads the tools a case offers: its available_tools, else the
+// run's tools.
+func caseTools(c *toolgrade.Case, fallback []toolgrade.Tool) ([]toolgrade.Tool, error) {
+	if c.AvailableTools == nil {
 		return fallback, nil
 	}
-	tools, err := schema.Parse(given)
+	tools, err := schema.Parse(c.AvailableTools)
 	if err != nil {
-		return nil, toolgrade.InField(field, err)
+		return nil, toolgrade.InField("available_tools", err)
 	}
 	return tools, nil
 }

@@ -94,6 +94,13 @@ type Options struct {
 	MaxSteps  int
 	// Tools are offered to cases that give none of their own.
 	Tools []toolgrade.Tool
+	// Prompt, when set, is asked first what a case sends, for datasets
+	// whose entries are not cases of their own: the chat messages that
+	// open its conversation, and the tools it offers (given the run's
+	// Tools, for a case that names none). ok false leaves the case to
+	// the runner, which sends its input and available_tools; an error
+	// fails the case as a [BadCase].
+	Prompt func(c *toolgrade.Case, tools []toolgrade.Tool) (msgs []any, offered []toolgrade.Tool, ok bool, err error)
 	// Workers is how many cases run at once (default [DefaultWorkers]).
 	Workers int
 }
@@ -220,13 +227,7 @@ type conversation struct {
 
 func (r *Runner) run(ctx context.Context, run *Run) {
 	c := run.Case
-	run.BFCL = IsBFCL(c)
-	msgs, err := inputMessages(c, run.BFCL)
-	if err != nil {
-		run.fail(BadCase, 0, err.Error())
-		return
-	}
-	tools, err := caseTools(c, run.BFCL, r.opts.Tools)
+	msgs, tools, err := r.prompt(c)
 	if err != nil {
 		run.fail(BadCase, 0, err.Error())
 		return
@@ -512,12 +513,6 @@ func (rc *recorded) take(c toolgrade.Call) (any, bool) {
 		}
 	}
 	return nil, false
-}
-
-// IsBFCL reports whether a case is a BFCL question entry ({"id",
-// "question", "function"}), whose question and function docs are sent.
-func IsBFCL(c *toolgrade.Case) bool {
-	return c.Input == nil && c.Raw.Has("question") && c.Raw.Has("function")
 }
 
 func shorten(s string, n int) string {

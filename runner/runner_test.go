@@ -397,23 +397,6 @@ func at(v any, path string) (any, bool) {
 	return v, true
 }
 
-func TestBFCLNamesMapBack(t *testing.T) {
-	c := mustCase(t, `{"id":"simple_python_1","question":[[{"role":"user","content":"Factorial of 5?"}]],"function":[{"name":"math.factorial","description":"d","parameters":{"type":"dict","properties":{"number":{"type":"integer"}},"required":["number"]}}]}`)
-	f := &fake{script: map[string][]string{"Factorial of 5?": {completion(toolCalls(`math_factorial {"number": 5}`))}}}
-	r, _ := runner.New(f, runner.Options{Model: "m"})
-	run := r.Case(context.Background(), c)
-	if !run.BFCL || run.Error != "" || len(run.Problems) > 0 {
-		t.Fatalf("run: bfcl %v, error %q, problems %v", run.BFCL, run.Error, run.Problems)
-	}
-	if got := string(run.AppendBFCL(nil)); !strings.HasPrefix(got, `{"id":"simple_python_1","result":[{"math.factorial":{"number":5}}],"input_token_count":10,"output_token_count":5,"latency":`) {
-		t.Errorf("BFCL line %s", got)
-	}
-	multi := mustCase(t, `{"id":"multi_turn_base_0","question":[[{"role":"user","content":"a"}],[{"role":"user","content":"b"}]],"function":[]}`)
-	if run := r.Case(context.Background(), multi); !strings.Contains(run.Error, "single-turn entries only") {
-		t.Errorf("multi-turn entry: error %q", run.Error)
-	}
-}
-
 func TestMultiTurn(t *testing.T) {
 	const cs = `{"id":"m1","input":"Plan my trip",` + weatherTools + `,
 		"expected_tools":[{"name":"get_weather","args":{"city":"Paris"},"output":{"sky":"rain"}},

@@ -235,27 +235,3 @@ func TestBFCLCommandErrors(t *testing.T) {
 		})
 	}
 }
-
-func TestBFCLDecode(t *testing.T) {
-	for _, tt := range []struct{ result, want string }{
-		{`[{"f": {"a": 1}}, {"g": {}}]`, ""},
-		{`[{"f": "{\"a\": 1}"}]`, ""},
-		{`[]`, ""},
-		{`"f(a=1)"`, "ast_decoder:decoder_failed"},
-		{`[{"f": "{oops"}]`, "ast_decoder:decoder_failed"},
-		{`[{"f": "[1]"}]`, "ast_decoder:decoder_wrong_output_format"},
-		{`[{}]`, "ast_decoder:decoder_wrong_output_format"},
-		{`[{"f": {}, "g": {}}]`, "ast_decoder:decoder_wrong_output_format"},
-		{`[["f"]]`, "ast_decoder:decoder_wrong_output_format"},
-		{`{"f": {}}`, "ast_decoder:decoder_wrong_output_format"},
-	} {
-		v, err := jsonvalue.ParseString(tt.result)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, got := bfclDecode(v)
-		if got, _, _ := strings.Cut(got, ": "); got != tt.want {
-			t.Errorf("%s: %q, want %q", tt.result, got, tt.want)
-		}
-	}
-}

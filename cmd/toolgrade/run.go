@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,8 +17,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat/bfcl"
 	"github.com/toolgrade/toolgrade/config"
-	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/openai"
 	"github.com/toolgrade/toolgrade/runner"
 	"github.com/toolgrade/toolgrade/trace"
@@ -132,6 +131,7 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 		MultiTurn:  f.multiTurn,
 		MaxSteps:   f.maxSteps,
 		Workers:    f.concurrency,
+		Prompt:     bfcl.Prompt, // a BFCL question entry sends its question and function docs
 	}
 	if fs.Changed("temperature") {
 		opts.Temperature = &f.temperature
@@ -174,9 +174,11 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	bfcl, err := bfclInputs(paths, f.bfcl)
-	if err != nil {
-		return err
+	isBFCL := f.bfcl
+	if !isBFCL {
+		if isBFCL, err = bfcl.DetectQuestions(paths); err != nil {
+			return usageError("%v", err)
+		}
 	}
 	record := f.record
 	if record == "" {
@@ -210,16 +212,16 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	}
 	defer out.Close()
 	w := bufio.NewWriterSize(out, 256<<10)
-	var results *bfclResults
-	if bfcl {
+	var results *bfcl.ResultWriter
+	if isBFCL {
 		dir := f.bfclOut
 		if dir == "" {
 			dir = strings.TrimSuffix(record, filepath.Ext(record)) + ".bfcl"
 		}
-		if results, err = newBFCLResults(dir, paths); err != nil {
+		if results, err = bfcl.NewResultWriter(dir, paths); err != nil {
 			return usageError("%v", err)
 		}
-		defer results.close()
+		defer results.Close()
 	}
 	if !f.eval.quiet {
 		fmt.Fprintf(m.Stderr, "toolgrade: running %s through %s; recording to %s\n", strings.Join(paths, ", "), f.model, record)
@@ -229,7 +231,8 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	runErr := r.Run(ctx, m.records(paths), func(run *runner.Run) error {
 		tally.Add(run)
 		if results != nil {
-			if err := results.add(run); err != nil {
+			a := &bfcl.Answer{ID: run.ID, Calls: run.Calls, Text: run.Text, Error: run.Error, Usage: run.Usage, Latency: run.Latency}
+			if err := results.Write(run.Case, a); err != nil {
 				return err
 			}
 		}
@@ -237,7 +240,7 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 		_, err := w.Write(line)
 		return err
 	})
-	if err := errors.Join(w.Flush(), out.Close(), results.close()); runErr == nil {
+	if err := errors.Join(w.Flush(), out.Close(), results.Close()); runErr == nil {
 		runErr = err
 	}
 	if runErr != nil {
@@ -250,10 +253,10 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	// Grade the run file, as toolgrade eval (or bfcl) would.
 	var gradeErr error
 	switch {
-	case results != nil && !results.ungradable:
-		gradeErr = m.runBFCL(ctx, bfclFlags{data: results.data, results: results.files, out: f.eval.out, exitZero: f.eval.exitZero})
+	case results != nil && results.Gradable():
+		gradeErr = m.runBFCL(ctx, bfclFlags{data: results.Data(), results: results.Files(), out: f.eval.out, exitZero: f.eval.exitZero})
 	case results != nil:
-		fmt.Fprintf(m.Stderr, "toolgrade: not graded: toolgrade bfcl wants question files named BFCL_v<N>_<category>.json with possible_answer/ beside them (%s)\n", results.data)
+		fmt.Fprintf(m.Stderr, "toolgrade: not graded: toolgrade bfcl wants question files named BFCL_v<N>_<category>.json with possible_answer/ beside them (%s)\n", results.Data())
 	default:
 		gradeErr = m.runEval(cmd, f.eval, []string{record})
 	}
@@ -261,7 +264,7 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 		tally.WriteText(m.Stderr)
 		fmt.Fprintf(m.Stderr, "run file: %s\n", record)
 		if results != nil {
-			fmt.Fprintf(m.Stderr, "BFCL results: %s\n", results.dir)
+			fmt.Fprintf(m.Stderr, "BFCL results: %s\n", results.Dir())
 		}
 	}
 	return gradeErr
@@ -356,149 +359,4 @@ func sameFile(a, b string) bool {
 	}
 	sb, err := os.Stat(b)
 	return err == nil && os.SameFile(sa, sb)
-}
-
-// bfclInputs says whether the inputs are BFCL question files: forced, or
-// every one named BFCL_v<N>_<category>.json or holding {"question",
-// "function"} entries. Mixing them with other datasets is an error.
-func bfclInputs(paths []string, forced bool) (bool, error) {
-	if forced {
-		return true, nil
-	}
-	n := 0
-	for _, p := range paths {
-		if p != "-" && (bfclDataFile.MatchString(filepath.Base(p)) || bfclShaped(p)) {
-			n++
-		}
-	}
-	switch n {
-	case 0:
-		return false, nil
-	case len(paths):
-		return true, nil
-	}
-	return false, usageError("BFCL question files and other datasets cannot be run together")
-}
-
-// bfclShaped reports whether a file's first entry is a BFCL question.
-func bfclShaped(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	for {
-		line, err := br.ReadSlice('\n')
-		if t := bytes.TrimSpace(line); len(t) > 0 {
-			v, perr := jsonvalue.Parse(t)
-			o, ok := v.(jsonvalue.Object)
-			return perr == nil && ok && o.Has("question") && o.Has("function")
-		}
-		if err != nil {
-			return false
-		}
-	}
-}
-
-// bfclResults writes a BFCL result file per question file.
-type bfclResults struct {
-	dir     string
-	data    string // the question files' directory
-	files   []string
-	writers map[string]*bufio.Writer // by question file
-	handles []*os.File
-	answers map[string]any // possible answers by entry id, when found
-	// ungradable is set when toolgrade bfcl cannot grade the results: a
-	// question file is not named BFCL_v<N>_<category>.json, or an AST
-	// category has no possible_answer file.
-	ungradable bool
-}
-
-func newBFCLResults(dir string, paths []string) (*bfclResults, error) {
-	if slices.Contains(paths, "-") {
-		return nil, errors.New("BFCL questions on standard input: name the question files, for their category and possible answers")
-	}
-	r := &bfclResults{dir: dir, data: filepath.Dir(paths[0]), writers: map[string]*bufio.Writer{}, answers: map[string]any{}}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	for _, p := range paths {
-		if filepath.Dir(p) != r.data {
-			return nil, fmt.Errorf("BFCL question files from two directories (%s, %s): run them apart", r.data, filepath.Dir(p))
-		}
-		name := strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)) + "_result.json"
-		out := filepath.Join(dir, name)
-		fh, err := os.Create(out)
-		if err != nil {
-			r.close()
-			return nil, err
-		}
-		r.handles = append(r.handles, fh)
-		r.files = append(r.files, out)
-		r.writers[p] = bufio.NewWriter(fh)
-		// The possible answers go into the run file too, so that
-		// "toolgrade eval --profile bfcl RUNFILE" grades it.
-		m := bfclDataFile.FindStringSubmatch(filepath.Base(p))
-		if m == nil {
-			r.ungradable = true // toolgrade bfcl finds data by its file name
-		}
-		answers := filepath.Join(r.data, "possible_answer", filepath.Base(p))
-		if _, err := os.Stat(answers); err != nil {
-			if m != nil && bfclCategoryKind(m[1]) == "ast" {
-				r.ungradable = true
-			}
-			continue
-		}
-		err = readJSONLines(answers, func(_ int, v any) error {
-			o, _ := v.(jsonvalue.Object)
-			id, _ := o.Get("id")
-			if s, ok := id.(string); ok {
-				r.answers[s], _ = o.Get("ground_truth")
-			}
-			return nil
-		})
-		if err != nil {
-			r.close()
-			return nil, err
-		}
-	}
-	return r, nil
-}
-
-// add writes a run's BFCL result line. Runs whose case could not be read
-// have no BFCL id and are left to the run file.
-func (r *bfclResults) add(run *runner.Run) error {
-	if run.Case == nil {
-		return nil
-	}
-	if gt, ok := r.answers[run.ID]; ok && !run.Case.Raw.Has("possible_answer") {
-		run.Case.Raw = append(run.Case.Raw, jsonvalue.Member{Key: "possible_answer", Value: gt})
-	}
-	w := r.writers[run.Case.Source]
-	if w == nil {
-		return nil
-	}
-	if _, err := w.Write(append(run.AppendBFCL(nil), '\n')); err != nil {
-		return err
-	}
-	return nil
-}
-
-// close flushes and closes the files; it may be called twice.
-func (r *bfclResults) close() error {
-	if r == nil {
-		return nil
-	}
-	var errs []error
-	for _, w := range r.writers {
-		errs = append(errs, w.Flush())
-	}
-	for _, fh := range r.handles {
-		if err := fh.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
-			errs = append(errs, err)
-		}
-	}
-	r.writers = map[string]*bufio.Writer{}
-	return errors.Join(errs...)
 }
