@@ -7,7 +7,7 @@
 //   - compat/deepeval: DeepEval's ToolCorrectnessMetric
 //   - compat/axion: Axion's ToolCorrectness
 //   - compat/agentevals: LangChain agentevals' trajectory match evaluator
-//   - compat/adk: Google ADK's tool trajectory score
+//   - compat/adk: Google ADK's tool_trajectory_avg_score
 //   - compat/deepfabric: DeepFabric's tool-calling evaluation
 //   - compat/bfcl: the Berkeley Function Calling Leaderboard's AST checker,
 //     with its data folders, result files and score table

@@ -13,17 +13,22 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
-// TestAgentevalsConformance runs every line of agentevals.jsonl through the
+// TestAgentevalsConformance runs every line of agentevals.jsonl (the
+// package's sample, and the shared corpus when present) through the
 // profile, built from the line's config as a config file would build it.
 func TestAgentevalsConformance(t *testing.T) {
-	lines := conformance.Load(t, "agentevals.jsonl")
-	passed := 0
-	for _, l := range lines {
-		if conformance.Check(t, l, conformance.Grade(t, l, nil)) {
-			passed++
-		}
+	for _, src := range conformance.Sources() {
+		t.Run(src.Name, func(t *testing.T) {
+			lines := src.Load(t, "agentevals.jsonl")
+			passed := 0
+			for _, l := range lines {
+				if conformance.Check(t, l, conformance.Grade(t, l, nil)) {
+					passed++
+				}
+			}
+			t.Logf("agentevals.jsonl: %d of %d lines pass", passed, len(lines))
+		})
 	}
-	t.Logf("agentevals.jsonl: %d of %d lines pass", passed, len(lines))
 }
 
 // chatTrajectory builds a trajectory of one user message and one

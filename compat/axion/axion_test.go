@@ -14,20 +14,25 @@ import (
 	"github.com/toolgrade/toolgrade/match"
 )
 
-// TestAxionConformance runs every line of axion.jsonl: the scores axion's
-// real ToolCorrectness gave.
+// TestAxionConformance runs every line of axion.jsonl (the package's
+// sample, and the shared corpus when present): the scores axion's real
+// ToolCorrectness gave.
 func TestAxionConformance(t *testing.T) {
-	lines := conformance.Load(t, "axion.jsonl")
-	if len(lines) != 1192 {
-		t.Errorf("axion.jsonl has %d lines, want 1192", len(lines))
+	for _, src := range conformance.Sources() {
+		t.Run(src.Name, func(t *testing.T) {
+			lines := src.Load(t, "axion.jsonl")
+			if src.Full && len(lines) != 1192 {
+				t.Errorf("axion.jsonl has %d lines, want 1192", len(lines))
+			}
+			failed := 0
+			for _, l := range lines {
+				if !conformance.Check(t, l, conformance.Grade(t, l, nil)) {
+					failed++
+				}
+			}
+			t.Logf("%d of %d axion lines pass", len(lines)-failed, len(lines))
+		})
 	}
-	failed := 0
-	for _, l := range lines {
-		if !conformance.Check(t, l, conformance.Grade(t, l, nil)) {
-			failed++
-		}
-	}
-	t.Logf("%d of %d axion lines pass", len(lines)-failed, len(lines))
 }
 
 func TestAxionQuirks(t *testing.T) {

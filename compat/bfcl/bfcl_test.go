@@ -14,16 +14,23 @@ import (
 	"github.com/toolgrade/toolgrade/compat/bfcl"
 	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/dataset"
-	"github.com/toolgrade/toolgrade/internal/shared"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
-// TestBFCLConformance checks every line of bfcl/bfcl.jsonl: the verdict
-// (score and success) through the metric built from the line's config,
-// and BFCL's error_type exactly, both through Check and at the start
-// of the metric's reason.
+// TestBFCLConformance checks every line of bfcl.jsonl (the package's
+// sample, and the shared corpus's bfcl/bfcl.jsonl when present): the
+// verdict (score and success) through the metric built from the line's
+// config, and BFCL's error_type exactly, both through Check and at the
+// start of the metric's reason.
 func TestBFCLConformance(t *testing.T) {
-	lines := conformance.Load(t, "bfcl/bfcl.jsonl")
+	for _, src := range conformance.Sources("bfcl") {
+		t.Run(src.Name, func(t *testing.T) {
+			testBFCLLines(t, src.Load(t, "bfcl.jsonl"))
+		})
+	}
+}
+
+func testBFCLLines(t *testing.T, lines []conformance.Line) {
 	type failure struct {
 		line int
 		msg  string
@@ -101,10 +108,18 @@ func checkBFCLLine(t *testing.T, l conformance.Line, fail func(conformance.Line,
 }
 
 // TestBFCLDataFilesLoad reads every question and possible-answer file of
-// BFCL's data and checks that the gold answer built from each entry's
-// first acceptable values is graded without an error.
+// BFCL's data (the package's sample of it, and the shared corpus's bfcl
+// folder when present) and checks that the gold answer built from each
+// entry's first acceptable values is graded without an error.
 func TestBFCLDataFilesLoad(t *testing.T) {
-	dir := shared.Path(t, "conformance", "bfcl")
+	for _, src := range conformance.Sources("bfcl") {
+		t.Run(src.Name, func(t *testing.T) {
+			testBFCLDataFiles(t, src.Dir(t))
+		})
+	}
+}
+
+func testBFCLDataFiles(t *testing.T, dir string) {
 	files, err := filepath.Glob(filepath.Join(dir, "possible_answer", "BFCL_v4_*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no possible-answer files in %s (%v)", dir, err)

@@ -11,13 +11,21 @@ import (
 	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
-// TestDeepEvalJudgeOverHTTP runs deepeval.jsonl's judge lines through the
-// real judge: the openai client built from judge settings, against a
-// fake OpenAI server on loopback that answers each tool-selection prompt
-// with the line's judge_score. Lines run one at a time, the server
-// scripted for each, so that lines with the same input cannot mix up.
+// TestDeepEvalJudgeOverHTTP runs deepeval.jsonl's judge lines (the
+// package's sample, and the shared corpus when present) through the real
+// judge: the openai client built from judge settings, against a fake
+// OpenAI server on loopback that answers each tool-selection prompt with
+// the line's judge_score. Lines run one at a time, the server scripted for
+// each, so that lines with the same input cannot mix up.
 func TestDeepEvalJudgeOverHTTP(t *testing.T) {
-	lines := conformance.Load(t, "deepeval.jsonl")
+	for _, src := range conformance.Sources() {
+		t.Run(src.Name, func(t *testing.T) {
+			testJudgeOverHTTP(t, src.Load(t, "deepeval.jsonl"))
+		})
+	}
+}
+
+func testJudgeOverHTTP(t *testing.T, lines []conformance.Line) {
 	srv := openaitest.NewServer(t)
 	var score atomic.Value // the current line's judge_score, as written
 	var input atomic.Value // the current line's input, which the prompt must hold

@@ -13,26 +13,31 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
-// TestDeepFabricConformance runs every line of deepfabric.jsonl: the
-// overall score DeepFabric's real pipeline gave, each of its parts, and
-// its processing-error flag (or, for aggregates, its counts).
+// TestDeepFabricConformance runs every line of deepfabric.jsonl (the
+// package's sample, and the shared corpus when present): the overall
+// score DeepFabric's real pipeline gave, each of its parts, and its
+// processing-error flag (or, for aggregates, its counts).
 func TestDeepFabricConformance(t *testing.T) {
-	lines := conformance.Load(t, "deepfabric.jsonl")
-	if len(lines) != 1079 {
-		t.Errorf("deepfabric.jsonl has %d lines, want 1079", len(lines))
+	for _, src := range conformance.Sources() {
+		t.Run(src.Name, func(t *testing.T) {
+			lines := src.Load(t, "deepfabric.jsonl")
+			if src.Full && len(lines) != 1079 {
+				t.Errorf("deepfabric.jsonl has %d lines, want 1079", len(lines))
+			}
+			failed := 0
+			for _, l := range lines {
+				r := conformance.Grade(t, l, nil)
+				ok := conformance.Check(t, l, r)
+				if ok {
+					ok = checkDeepFabricParts(t, l, r)
+				}
+				if !ok {
+					failed++
+				}
+			}
+			t.Logf("%d of %d deepfabric lines pass", len(lines)-failed, len(lines))
+		})
 	}
-	failed := 0
-	for _, l := range lines {
-		r := conformance.Grade(t, l, nil)
-		ok := conformance.Check(t, l, r)
-		if ok {
-			ok = checkDeepFabricParts(t, l, r)
-		}
-		if !ok {
-			failed++
-		}
-	}
-	t.Logf("%d of %d deepfabric lines pass", len(lines)-failed, len(lines))
 }
 
 // checkDeepFabricParts compares the result's components with the parts
@@ -70,34 +75,39 @@ func checkDeepFabricParts(t *testing.T, l conformance.Line, r toolgrade.MetricRe
 
 // TestDeepFabricToolConversion checks that tools given as OpenAI function
 // schemas convert to the parameters DeepFabric's own conversion produced,
-// for every sample of the conformance file that has both forms.
+// for every sample of the conformance file (the package's sample, and the
+// shared corpus when present) that has both forms.
 func TestDeepFabricToolConversion(t *testing.T) {
 	m, _ := deepfabric.New(deepfabric.Options{})
-	n := 0
-	for _, l := range conformance.Load(t, "deepfabric.jsonl") {
-		samples := []any{l.Case}
-		if s, ok := l.Case.Get("samples"); ok {
-			samples = s.([]any)
-		}
-		for _, s := range samples {
-			s := s.(jsonvalue.Object)
-			openai, _ := s.Get("available_tools_openai")
-			if openai == nil {
-				continue
+	for _, src := range conformance.Sources() {
+		t.Run(src.Name, func(t *testing.T) {
+			n := 0
+			for _, l := range src.Load(t, "deepfabric.jsonl") {
+				samples := []any{l.Case}
+				if s, ok := l.Case.Get("samples"); ok {
+					samples = s.([]any)
+				}
+				for _, s := range samples {
+					s := s.(jsonvalue.Object)
+					openai, _ := s.Get("available_tools_openai")
+					if openai == nil {
+						continue
+					}
+					// Grading with either form must give the same result.
+					converted := gradeDeepFabric(t, m, s)
+					s2 := append(jsonvalue.Object{}, s...)
+					s2.Set("available_tools", openai)
+					viaOpenAI := gradeDeepFabric(t, m, s2)
+					if converted.Score != viaOpenAI.Score || converted.Reason != viaOpenAI.Reason {
+						t.Errorf("%s: with DeepFabric's tools: %v (%s); with OpenAI tools: %v (%s)", l.ID, converted.Score, converted.Reason, viaOpenAI.Score, viaOpenAI.Reason)
+					}
+					n++
+				}
 			}
-			// Grading with either form must give the same result.
-			converted := gradeDeepFabric(t, m, s)
-			s2 := append(jsonvalue.Object{}, s...)
-			s2.Set("available_tools", openai)
-			viaOpenAI := gradeDeepFabric(t, m, s2)
-			if converted.Score != viaOpenAI.Score || converted.Reason != viaOpenAI.Reason {
-				t.Errorf("%s: with DeepFabric's tools: %v (%s); with OpenAI tools: %v (%s)", l.ID, converted.Score, converted.Reason, viaOpenAI.Score, viaOpenAI.Reason)
+			if n == 0 {
+				t.Fatal("no samples with OpenAI tools")
 			}
-			n++
-		}
-	}
-	if n == 0 {
-		t.Fatal("no samples with OpenAI tools")
+		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
@@ -28,13 +29,70 @@ type Line struct {
 	Expect jsonvalue.Object
 }
 
-// Load reads a conformance file, skipping the test when the
-// shared data is absent.
-func Load(t *testing.T, name string) []Line {
+// A Source is one of the two places a peer's conformance test reads its
+// lines from: the package's own sample, always, and the whole public file
+// of the shared corpus when it is beside the repository.
+type Source struct {
+	// Name is the source's subtest name: "sample" or "shared".
+	Name string
+	// Full reports whether the source is the shared corpus, the whole
+	// public file (whose line count a test may pin), rather than the
+	// sample.
+	Full bool
+	dir  func(t testing.TB) string
+}
+
+// Sources returns the package's sample (its testdata folder: a trimmed,
+// verbatim copy of the shared lines, written by TestSamples with
+// -update) and the shared corpus's conformance folder, joined with sub
+// (for example "bfcl"). Run a test on each with t.Run: a missing sample
+// fails (it is part of the repository), a missing shared corpus skips.
+func Sources(sub ...string) []Source {
+	return []Source{
+		{Name: "sample", dir: func(testing.TB) string { return "testdata" }},
+		{Name: "shared", Full: true, dir: func(t testing.TB) string {
+			t.Helper()
+			return Shared(t, sub...)
+		}},
+	}
+}
+
+// Dir returns the source's folder; for the shared corpus it skips the
+// test when the shared data is absent.
+func (s Source) Dir(t testing.TB) string {
 	t.Helper()
-	f, err := os.Open(shared.Path(t, "conformance", name))
+	return s.dir(t)
+}
+
+// Path returns the path of name in the source's folder; for the shared
+// corpus it skips the test when the shared data is absent.
+func (s Source) Path(t testing.TB, name string) string {
+	t.Helper()
+	return filepath.Join(s.dir(t), name)
+}
+
+// Load reads the source's file name (see Load).
+func (s Source) Load(t *testing.T, name string) []Line {
+	t.Helper()
+	return Load(t, s.Path(t, name))
+}
+
+// Shared returns the path of elem in the shared corpus's conformance
+// folder (for example Shared(t, "bfcl", "bfcl.jsonl")), skipping the test
+// when the shared data is absent.
+func Shared(t testing.TB, elem ...string) string {
+	t.Helper()
+	return shared.Path(t, append([]string{"conformance"}, elem...)...)
+}
+
+// Load reads the conformance file at path and fails the test if it
+// cannot: a package's sample is part of the repository. (Look the shared
+// corpus up with Shared or a Source, which skip when it is absent.)
+func Load(t *testing.T, path string) []Line {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("conformance file: %v", err)
 	}
 	defer f.Close()
 	var lines []Line
@@ -45,7 +103,7 @@ func Load(t *testing.T, name string) []Line {
 		n++
 		v, err := jsonvalue.Parse(sc.Bytes())
 		if err != nil {
-			t.Fatalf("%s:%d: %v", name, n, err)
+			t.Fatalf("%s:%d: %v", path, n, err)
 		}
 		obj := v.(jsonvalue.Object)
 		l := Line{Line: n}
@@ -58,7 +116,7 @@ func Load(t *testing.T, name string) []Line {
 			v, _ := obj.Get(f.key)
 			o, ok := v.(jsonvalue.Object)
 			if !ok {
-				t.Fatalf("%s:%d: %s is not an object", name, n, f.key)
+				t.Fatalf("%s:%d: %s is not an object", path, n, f.key)
 			}
 			*f.dst = o
 		}
@@ -68,7 +126,7 @@ func Load(t *testing.T, name string) []Line {
 		t.Fatal(err)
 	}
 	if len(lines) == 0 {
-		t.Fatalf("%s: no cases", name)
+		t.Fatalf("%s: no cases", path)
 	}
 	return lines
 }
