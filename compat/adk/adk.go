@@ -27,8 +27,8 @@ type Options struct {
 	Threshold *float64 `json:"threshold"`
 }
 
-// Metric reproduces Google Metric's tool_trajectory_avg_score
-// (TrajectoryEvaluator, google/adk-python @ d0aef8a4, Metric 1.22.1).
+// Metric reproduces Google ADK's tool_trajectory_avg_score
+// (TrajectoryEvaluator, google/adk-python @ d0aef8a4, ADK 1.22.1).
 //
 // A case holds one or more invocations (conversation turns), each with its
 // own called and expected calls; the case's "invocations" field lists them
@@ -48,7 +48,7 @@ type Options struct {
 // the threshold. The per-invocation scores are in the result's components,
 // as invocation_0, invocation_1, ...
 //
-// A case with no invocations gets no score from Metric (NOT_EVALUATED); here
+// A case with no invocations gets no score from ADK (NOT_EVALUATED); here
 // it is an error result, toolgrade's only form of a result without a score.
 type Metric struct {
 	matchType string

@@ -173,7 +173,7 @@ func (m *Metric) verdict(c *toolgrade.Case) (verdict, error) {
 	return m.flat(out, ref)
 }
 
-// An verdict is the evaluator's boolean with the pairs behind it,
+// A verdict is the evaluator's boolean with the pairs behind it,
 // indexed over all calls of each trajectory, and notes for the reason.
 type verdict struct {
 	ok                  bool
@@ -186,14 +186,14 @@ type verdict struct {
 // there. It equals null in agentevals' deep equality.
 type jsUndefined struct{}
 
-// An message is one chat message as the evaluator reads it.
+// A message is one chat message as the evaluator reads it.
 type message struct {
 	role     any  // jsUndefined{} when absent
 	hasCalls bool // tool_calls present and not null
 	calls    []toolCall
 }
 
-// An toolCall is one tool call with its place among all calls of its
+// A toolCall is one tool call with its place among all calls of its
 // trajectory.
 type toolCall struct {
 	index int

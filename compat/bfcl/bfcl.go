@@ -33,22 +33,22 @@ type Options struct {
 }
 
 // Metric reproduces the AST checker of the Berkeley Function Calling
-// Leaderboard (Metric v4) for its single-turn AST categories. It gives a
+// Leaderboard (BFCL v4) for its single-turn AST categories. It gives a
 // verdict only: score 1 and success when the checker finds the output
-// valid, score 0 otherwise, with Metric's error_type at the start of the
+// valid, score 0 otherwise, with BFCL's error_type at the start of the
 // reason ("simple_function_checker:missing_required: ...").
 //
 // A case gives the model's calls as tools_called (order matters, and so
-// does the order of each call's arguments: Metric reports the first failing
-// argument), the entry's function docs as available_tools (or Metric's own
+// does the order of each call's arguments: BFCL reports the first failing
+// argument), the entry's function docs as available_tools (or BFCL's own
 // field, function) and its ground truth as possible_answer (or
 // ground_truth): a list of {function: {param: [acceptable values]}}, where
 // "" among the values marks a parameter that may be left out.
 //
-// Calls whose arguments were not JSON make the entry invalid with Metric's
+// Calls whose arguments were not JSON make the entry invalid with BFCL's
 // decoder error type ast_decoder:decoder_failed, and arguments that are not
 // an object ast_decoder:decoder_wrong_output_format; a call that records no
-// arguments is checked as one with {}. Where Metric's checker would raise an
+// arguments is checked as one with {}. Where BFCL's checker would raise an
 // exception (a doc type it has no mapping for, a ground truth that is not
 // a list), the result is an error, not a verdict.
 //

@@ -86,9 +86,9 @@ func (t Threshold) MarshalJSON() ([]byte, error) {
 	return []byte("0.5"), nil
 }
 
-// Metric reproduces the scores of Metric's ToolCorrectnessMetric
-// exactly, quirks included, so that baselines measured with Metric stay
-// comparable. Its rules, as Metric computes them:
+// Metric reproduces the scores of DeepEval's ToolCorrectnessMetric
+// exactly, quirks included, so that baselines measured with DeepEval stay
+// comparable. Its rules, as DeepEval computes them:
 //
 //   - Two calls are comparable when their names are equal and, in v4, their
 //     types ("function" when absent). Their pair score is 1, times the
@@ -98,7 +98,7 @@ func (t Threshold) MarshalJSON() ([]byte, error) {
 //     true); otherwise each key on both sides with equal values earns
 //     1/|union of keys|, and nested objects earn their own credit over the
 //     same share. Null arguments against an object are an error, as
-//     Metric raises AttributeError.
+//     DeepEval raises AttributeError.
 //   - Default: each expected call, in order, takes the still-unused called
 //     call of highest positive pair score (the first on ties). A called call
 //     counts as used when any call equal to it by value (name, arguments,
@@ -108,7 +108,7 @@ func (t Threshold) MarshalJSON() ([]byte, error) {
 //     number expected. ShouldExactMatch: 1 or 0.
 //   - Nothing expected scores 1 when nothing was called and 0 otherwise.
 //
-// Non-goals: Metric's verbose logs and its LLM prompt wording; the
+// Non-goals: DeepEval's verbose logs and its LLM prompt wording; the
 // judge's prompt is toolgrade's ([judge.ToolSelection]).
 type Metric struct {
 	opts           Options

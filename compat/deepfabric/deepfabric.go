@@ -42,7 +42,7 @@ var defaultWeights = map[string]float64{
 	"response_quality":   0.00,
 }
 
-// Metric reproduces the scores of Metric's evaluation pipeline
+// Metric reproduces the scores of DeepFabric's evaluation pipeline
 // (always-further/deepfabric @ 8fdd2a3, v4.12.0: Evaluator.evaluate with
 // its tool_calling evaluator and compute_metrics).
 //
@@ -60,7 +60,7 @@ var defaultWeights = map[string]float64{
 // execution success is anything called or a final response given, and
 // response quality is the share of expected names called.
 //
-// A sample Metric cannot process scores 0 on every part: an expected
+// A sample DeepFabric cannot process scores 0 on every part: an expected
 // call with a top-level argument that is null or "", or, single-turn, a
 // first called call whose arguments are null.
 //
@@ -68,8 +68,8 @@ var defaultWeights = map[string]float64{
 // list is a dataset of those samples: each part is its mean over the
 // samples and the score the weighted sum of the means. The result's
 // components hold the four parts and the counts samples_evaluated and
-// processing_errors (1 for a single sample Metric could not process).
-// Metric gives no verdict, so results have no threshold.
+// processing_errors (1 for a single sample DeepFabric could not process).
+// DeepFabric gives no verdict, so results have no threshold.
 type Metric struct {
 	multiTurn bool
 	weights   map[string]float64
