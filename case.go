@@ -20,6 +20,9 @@ type Case struct {
 	// Expected were extracted from them when not given directly.
 	Trajectory         any
 	ExpectedTrajectory any
+	// Warnings say what the case's input held that was not understood,
+	// such as trace items the reader skipped; results repeat them.
+	Warnings []string
 
 	// AvailableTools holds the tool definitions as given, in any common
 	// shape; package schema reads them into Tools.

@@ -19,6 +19,17 @@ type Record interface {
 	Decode() (*Case, error)
 }
 
+// Records gives cases built in code as the record stream [Evaluate] takes.
+func Records(cases []*Case) iter.Seq2[Record, error] {
+	return func(yield func(Record, error) bool) {
+		for _, c := range cases {
+			if !yield(c, nil) {
+				return
+			}
+		}
+	}
+}
+
 // An Option configures [Evaluate].
 type Option interface{ apply(*evalOptions) }
 
@@ -231,9 +242,17 @@ func (r *run) emitBatch(batch []Result) (err error) {
 
 var errEmitPanicked = errors.New("emit panicked")
 
-// Grade scores one case with every metric.
-func Grade(ctx context.Context, c *Case, metrics []Metric) Result {
-	r := Result{ID: c.ID, Success: true, Metrics: make([]MetricResult, len(metrics)), Case: c}
+// Grade scores one case with every metric. Values of a case built in code
+// (Go maps, ints, structs in Args, Output, Input, ...) are converted into
+// the JSON value model first, into a copy: c is not changed. A value with
+// no JSON form makes an error result whose Err is a *FieldError naming
+// the field.
+func Grade(ctx context.Context, c *Case, metrics ...Metric) Result {
+	c, err := c.inModel()
+	if err != nil {
+		return ErrorResult(c.ID, err, metrics)
+	}
+	r := Result{ID: c.ID, Success: true, Metrics: make([]MetricResult, len(metrics)), Case: c, Warnings: c.Warnings}
 	for i, m := range metrics {
 		r.Metrics[i] = gradeSafely(ctx, m, c)
 		if !r.Metrics[i].Verdict() {
@@ -250,20 +269,21 @@ func gradeRecord(ctx context.Context, rec Record, metrics []Metric) Result {
 		if c != nil {
 			id = c.ID
 		}
-		return ErrorResult(id, err.Error(), metrics)
+		return ErrorResult(id, err, metrics)
 	}
 	if ctx.Err() != nil {
-		return ErrorResult(c.ID, ctx.Err().Error(), metrics)
+		return ErrorResult(c.ID, ctx.Err(), metrics)
 	}
-	return Grade(ctx, c, metrics)
+	return Grade(ctx, c, metrics...)
 }
 
 // ErrorResult is the result of a case that could not be read: every metric
 // carries the error.
-func ErrorResult(id, msg string, metrics []Metric) Result {
-	r := Result{ID: id, Error: msg, Metrics: make([]MetricResult, len(metrics))}
+func ErrorResult(id string, err error, metrics []Metric) Result {
+	r := Result{ID: id, Error: err.Error(), Err: err, Metrics: make([]MetricResult, len(metrics))}
 	for i, m := range metrics {
-		r.Metrics[i] = MetricResult{Name: m.Name(), Profile: m.Profile(), Error: msg}
+		r.Metrics[i] = MetricResult{Name: m.Name(), Profile: m.Profile()}
+		r.Metrics[i].Fail(err)
 	}
 	return r
 }
@@ -282,8 +302,8 @@ func decodeSafely(rec Record) (c *Case, err error) {
 func gradeSafely(ctx context.Context, m Metric, c *Case) (r MetricResult) {
 	defer func() {
 		if p := recover(); p != nil {
-			r = MetricResult{Name: m.Name(), Profile: m.Profile(),
-				Error: fmt.Sprintf("internal error in metric %s: %v\n%s", m.Name(), p, debug.Stack())}
+			r = MetricResult{Name: m.Name(), Profile: m.Profile()}
+			r.Fail(fmt.Errorf("internal error in metric %s: %v\n%s", m.Name(), p, debug.Stack()))
 		}
 	}()
 	return m.Grade(ctx, c)
@@ -307,7 +327,7 @@ type MetricSummary struct {
 	Errors  int
 	Passed  int // results with a verdict that passed, or no verdict
 	// Means over scored results; the P/R/F1 means cover results that
-	// report them (Scored counts those).
+	// report them (PRFCount counts those).
 	Score, Precision, Recall, F1 float64
 	PRFCount                     int
 }

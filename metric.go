@@ -1,6 +1,10 @@
 package toolgrade
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"strings"
+)
 
 // A Metric scores one case. Implementations must be safe for concurrent
 // use: [Evaluate] calls Grade from several goroutines.
@@ -26,7 +30,9 @@ type MetricResult struct {
 	// Threshold is the pass mark; nil means the metric only scores and
 	// gives no verdict (success is written as null).
 	Threshold *float64
-	// Success reports Score >= *Threshold.
+	// Success reports Score >= *Threshold; it is false when Error is set
+	// or there is no threshold. [MetricResult.Verdict] is the pass or
+	// fail a run counts: it passes results without a threshold.
 	Success bool
 
 	// Precision, Recall and F1 are set by metrics that pair calls.
@@ -41,15 +47,61 @@ type MetricResult struct {
 	Matches    []Match
 	Missing    []int
 	Unexpected []int
+	// NearMisses pair a missing expected call with the unpaired called
+	// call the reason names as closest to it, with their differences: a
+	// call with a wrong argument under exact comparison scores 0, so it is
+	// no match, but what differed is still there to read. Go only: results
+	// files keep it in the reason's words.
+	NearMisses []Match
 
 	// Reason explains the score in words: each missing call, each extra
 	// call, each differing argument.
 	Reason string
-	// Error is set when the case could not be scored.
+	// Error is set when the case could not be scored: the text results
+	// files keep.
 	Error string
+	// Err is the error behind Error, for errors.Is and errors.As (a
+	// *FieldError, an *OptionError, ...), when the result was made in this
+	// process; nil when it was read back from JSON, or when Error was set
+	// as text alone.
+	Err error
 
 	// Usage counts the LLM tokens spent on this result, if any.
 	Usage *Usage
+}
+
+// An OptionError reports an option set to a value the metric does not
+// take. Constructors (match.New, the peers' New) return it, so that a
+// caller can tell which option was wrong with errors.As.
+type OptionError struct {
+	// Option is the option's name as config files spell it ("order",
+	// "args_overrides.get_weather").
+	Option string
+	// Value is the value given, as text.
+	Value string
+	// Allowed lists the values the option takes, when they are few.
+	Allowed []string
+	// Err says what is wrong when a list of values does not (a number out
+	// of range); nil otherwise.
+	Err error
+}
+
+func (e *OptionError) Error() string {
+	switch {
+	case e.Err != nil:
+		return e.Option + ": " + e.Err.Error()
+	case len(e.Allowed) > 0:
+		return fmt.Sprintf("%s: unknown value %q (want %s)", e.Option, e.Value, strings.Join(e.Allowed, ", "))
+	}
+	return fmt.Sprintf("%s: unknown value %q", e.Option, e.Value)
+}
+
+func (e *OptionError) Unwrap() error { return e.Err }
+
+// Fail marks the result as not scored because of err: Error and Err are
+// set, Success is false.
+func (r *MetricResult) Fail(err error) {
+	r.Err, r.Error, r.Success = err, err.Error(), false
 }
 
 // Verdict reports whether the result passed: no error, and, when there is a

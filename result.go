@@ -18,6 +18,11 @@ type Result struct {
 	// Error is set when the record itself could not be read; every metric
 	// then carries the same error.
 	Error string
+	// Err is the error behind Error, for errors.Is and errors.As, when
+	// the result was made in this process (see [MetricResult.Err]).
+	Err error
+	// Warnings repeat the case's warnings (see [Case.Warnings]).
+	Warnings []string
 
 	// Case is the graded case, for reports that show calls side by side;
 	// nil when the record could not be read. It is not written as JSON.
@@ -27,13 +32,15 @@ type Result struct {
 // MarshalJSON writes the result contract.
 func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 
-// jsonvalue.Append appends the result as one line of compact JSON, without the
+// AppendJSON appends the result as one line of compact JSON, without the
 // newline:
 //
 //	{"id":"c1","success":true,"metrics":[{"name":"tool_correctness",
 //	 "profile":"default","score":0.75,"success":true,"threshold":0.5,
 //	 "precision":1,"recall":0.6,"f1":0.75,"matches":[...],"missing":[2],
 //	 "unexpected":[],"reason":"...","error":null}]}
+//
+// "warnings" (a list of strings) follows "metrics" when the case has any.
 //
 // score is null when the metric erred; success is null when the metric
 // gives no verdict; precision, recall, f1, components, matches, missing and
@@ -51,6 +58,16 @@ func (r *Result) AppendJSON(b []byte) []byte {
 		b = r.Metrics[i].AppendJSON(b)
 	}
 	b = append(b, ']')
+	if len(r.Warnings) > 0 {
+		b = append(b, `,"warnings":[`...)
+		for i, w := range r.Warnings {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonvalue.AppendString(b, w)
+		}
+		b = append(b, ']')
+	}
 	if r.Error != "" {
 		b = append(b, `,"error":`...)
 		b = jsonvalue.AppendString(b, r.Error)
@@ -58,7 +75,7 @@ func (r *Result) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// jsonvalue.Append appends the metric result's JSON object.
+// AppendJSON appends the metric result's JSON object.
 func (m *MetricResult) AppendJSON(b []byte) []byte {
 	b = append(b, `{"name":`...)
 	b = jsonvalue.AppendString(b, m.Name)
@@ -214,6 +231,19 @@ func (r *Result) fromValue(v any) error {
 	r.ID = d.str("id")
 	r.Success = d.boolean("success")
 	r.Error = d.str("error")
+	if ws, ok := obj.Get("warnings"); ok && ws != nil {
+		list, ok := ws.([]any)
+		if !ok {
+			return &FieldError{Path: "warnings", Err: fmt.Errorf("want a list, got %s", jsonvalue.Kind(ws))}
+		}
+		for i, w := range list {
+			s, ok := w.(string)
+			if !ok {
+				return &FieldError{Path: "warnings[" + strconv.Itoa(i) + "]", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(w))}
+			}
+			r.Warnings = append(r.Warnings, s)
+		}
+	}
 	if ms, ok := obj.Get("metrics"); ok && ms != nil {
 		list, ok := ms.([]any)
 		if !ok {

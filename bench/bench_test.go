@@ -187,7 +187,7 @@ func BenchmarkResultJSON(b *testing.B) {
 	m := nativeMetric(b)
 	var results []toolgrade.Result
 	for _, c := range cases() {
-		results = append(results, toolgrade.Grade(context.Background(), c, []toolgrade.Metric{m}))
+		results = append(results, toolgrade.Grade(context.Background(), c, m))
 	}
 	var line []byte
 	b.ReportAllocs()

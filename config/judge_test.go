@@ -12,13 +12,12 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
 	"github.com/toolgrade/toolgrade/match"
-	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
 func TestJudgeSettings(t *testing.T) {
 	tests := []struct {
 		name, yaml string
-		want       config.JudgeSettings
+		want       judge.Settings
 		errorHas   string
 	}{
 		{name: "none", yaml: "metrics: []\n"},
@@ -43,14 +42,14 @@ func TestJudgeSettings(t *testing.T) {
   batch_max_polls: 6
   input_price: 0.4
   output_price: 1.6
-`, want: config.JudgeSettings{
+`, want: judge.Settings{
 			BaseURL: "http://localhost:8000/v1", Model: "qwen2.5", KeyEnv: "VLLM_KEY", Azure: true, APIVersion: "2024-10-21",
 			Temperature: new(0.2), MaxTokens: 300, StructuredOutput: new(false),
-			Timeout: config.Duration(45 * time.Second), Concurrency: 4, RequestsPerMinute: 500, TokensPerMinute: 200000,
+			Timeout: judge.Duration(45 * time.Second), Concurrency: 4, RequestsPerMinute: 500, TokensPerMinute: 200000,
 			MaxRetries: new(0), CacheDir: "/suite/cache", Batch: true,
-			BatchPollInterval: config.Duration(10 * time.Second), BatchMaxPolls: 6, InputPrice: 0.4, OutputPrice: 1.6,
+			BatchPollInterval: judge.Duration(10 * time.Second), BatchMaxPolls: 6, InputPrice: 0.4, OutputPrice: 1.6,
 		}},
-		{name: "absolute cache dir", yaml: "judge:\n  cache_dir: /var/cache/tg\n", want: config.JudgeSettings{CacheDir: "/var/cache/tg"}},
+		{name: "absolute cache dir", yaml: "judge:\n  cache_dir: /var/cache/tg\n", want: judge.Settings{CacheDir: "/var/cache/tg"}},
 		{name: "unknown key", yaml: "judge:\n  modle: x\n", errorHas: `judge: unknown option "modle"`},
 		{name: "bad duration", yaml: "judge:\n  timeout: soon\n", errorHas: `want a duration such as "30s"`},
 		{name: "negative duration", yaml: "judge:\n  timeout: -5\n", errorHas: "want a duration"},
@@ -59,7 +58,7 @@ func TestJudgeSettings(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := config.Parse([]byte(tt.yaml))
-			var got config.JudgeSettings
+			var got judge.Settings
 			if err == nil {
 				c.Dir = "/suite"
 				got, err = c.JudgeSettings()
@@ -80,70 +79,13 @@ func TestJudgeSettings(t *testing.T) {
 	}
 }
 
-func TestOpenJudge(t *testing.T) {
-	env := map[string]string{"OPENAI_API_KEY": "sk-default", "OTHER_KEY": "sk-other"}
-	getenv := func(k string) string { return env[k] }
-	cache := t.TempDir()
-	tests := []struct {
-		name     string
-		s        config.JudgeSettings
-		errorHas string
-	}{
-		{"openai with the default key", config.JudgeSettings{Model: "gpt-4.1-mini", CacheDir: cache}, ""},
-		{"no model", config.JudgeSettings{BaseURL: "http://localhost:11434/v1"}, "no model given"},
-		{"key variable unset", config.JudgeSettings{Model: "m", KeyEnv: "UNSET_KEY", NoCache: true}, "no API key in $UNSET_KEY"},
-		{"other key variable", config.JudgeSettings{Model: "m", KeyEnv: "OTHER_KEY", NoCache: true}, ""},
-		{"local server needs no key", config.JudgeSettings{Model: "llama3.1", BaseURL: "http://127.0.0.1:11434/v1", KeyEnv: "UNSET_KEY", NoCache: true}, ""},
-		{"localhost needs no key", config.JudgeSettings{Model: "llama3.1", BaseURL: "http://localhost:1234/v1", KeyEnv: "UNSET_KEY", NoCache: true}, ""},
-		{"remote server needs one", config.JudgeSettings{Model: "m", BaseURL: "https://openrouter.ai/api/v1", KeyEnv: "UNSET_KEY", NoCache: true}, "no API key"},
-		{"batch needs the cache", config.JudgeSettings{Model: "m", Batch: true, NoCache: true}, "batch mode needs the cache"},
-		{"bad base URL", config.JudgeSettings{Model: "m", BaseURL: "localhost:8000", NoCache: true}, "want an http or https URL"},
-		{"negative retries", config.JudgeSettings{Model: "m", MaxRetries: new(-3), NoCache: true}, "want positive numbers"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			j, err := tt.s.OpenJudge(getenv)
-			if tt.errorHas != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.errorHas) {
-					t.Fatalf("err = %v, want %q", err, tt.errorHas)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := j.Client().Cache(); (got != nil) != !tt.s.NoCache || got != nil && got.Dir() != cache {
-				t.Errorf("cache %v", got)
-			}
-		})
-	}
-}
-
-func TestJudgeSettingsReachTheServer(t *testing.T) {
-	srv := openaitest.NewServer(t)
-	srv.Key = "sk-other"
-	s := config.JudgeSettings{BaseURL: srv.BaseURL(), Model: "judge-model", KeyEnv: "OTHER_KEY", Temperature: new(0.3),
-		MaxTokens: 77, StructuredOutput: new(false), NoCache: true}
-	j, err := s.OpenJudge(func(k string) string { return map[string]string{"OTHER_KEY": "sk-other"}[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := j.Judge(context.Background(), judge.Request{System: "s", User: "u"}); err != nil {
-		t.Fatal(err)
-	}
-	r := srv.Chats()[0]
-	if r.Model != "judge-model" || r.Body["temperature"] != 0.3 || r.Body["max_tokens"] != 77.0 || r.ResponseFormat {
-		t.Errorf("request %v", r.Body)
-	}
-}
-
 func TestCost(t *testing.T) {
 	u := toolgrade.Usage{PromptTokens: 2_000_000, CompletionTokens: 500_000}
-	s := config.JudgeSettings{InputPrice: 0.4, OutputPrice: 1.6}
+	s := judge.Settings{InputPrice: 0.4, OutputPrice: 1.6}
 	if c, ok := s.Cost(u); !ok || c != 1.6 {
 		t.Errorf("Cost = %v, %v; want 1.6", c, ok)
 	}
-	if _, ok := (&config.JudgeSettings{}).Cost(u); ok {
+	if _, ok := (&judge.Settings{}).Cost(u); ok {
 		t.Error("a cost without prices")
 	}
 }
@@ -234,7 +176,7 @@ func FuzzDuration(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var d config.Duration
+		var d judge.Duration
 		if d.UnmarshalJSON(b) == nil && d < 0 {
 			t.Fatalf("UnmarshalJSON(%q) = %v", b, time.Duration(d))
 		}

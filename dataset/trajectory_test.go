@@ -53,8 +53,8 @@ func gradeBoth(t tester, withTrajectory, writtenOut jsonvalue.Object) {
 	if err != nil {
 		t.Fatalf("written-out case: %v", err)
 	}
-	ra := toolgrade.Grade(context.Background(), a, trajectoryMetrics(t))
-	rb := toolgrade.Grade(context.Background(), b, trajectoryMetrics(t))
+	ra := toolgrade.Grade(context.Background(), a, trajectoryMetrics(t)...)
+	rb := toolgrade.Grade(context.Background(), b, trajectoryMetrics(t)...)
 	if diff := cmp.Diff(rb.Metrics, ra.Metrics); diff != "" {
 		t.Fatalf("grades differ (-written out +trajectory):\n%s", diff)
 	}

@@ -103,7 +103,7 @@ func decodeYAML(data []byte, firstLine int, item bool) (any, error) {
 		})
 		return nil, errors.New("invalid YAML: " + msg)
 	}
-	v, err := YAMLNode(&doc)
+	v, err := nodeValue(&doc)
 	if err != nil {
 		return nil, err
 	}
@@ -123,14 +123,14 @@ func YAMLValue(data []byte) (any, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
-	return YAMLNode(&doc)
+	return nodeValue(&doc)
 }
 
-// YAMLNode converts a YAML node into the JSON value model: mappings become
+// nodeValue converts a YAML node into the JSON value model: mappings become
 // Objects in document order, integers and floats json.Numbers, and other
 // scalars strings, booleans or null by their resolved tags. Values with no
 // JSON form (.inf, .nan, non-string keys that are collections) are errors.
-func YAMLNode(n *yaml.Node) (any, error) {
+func nodeValue(n *yaml.Node) (any, error) {
 	return yamlNode(n, 0)
 }
 

@@ -3,6 +3,7 @@ package jsonvalue
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"reflect"
@@ -115,23 +116,37 @@ func IsIntegerLiteral(n string) bool {
 // Equal reports whether two values mean the same JSON value: numbers compare
 // by value (1 equals 1.0 and 1e0), booleans are not numbers, strings are not
 // numbers, object key order is irrelevant, arrays are ordered, and a key set
-// to null differs from a missing key.
+// to null differs from a missing key. Values outside the model (a Go map,
+// an int) are compared as [From] converts them, so two equal Go maps are
+// equal; a value with no JSON form equals nothing.
 func Equal(a, b any) bool {
 	switch a := a.(type) {
 	case nil:
-		return b == nil
+		return b == nil || foreignEqual(a, b)
 	case bool:
 		bb, ok := b.(bool)
-		return ok && a == bb
+		if !ok {
+			return foreignEqual(a, b)
+		}
+		return a == bb
 	case string:
 		bs, ok := b.(string)
-		return ok && a == bs
+		if !ok {
+			return foreignEqual(a, b)
+		}
+		return a == bs
 	case json.Number:
 		bn, ok := b.(json.Number)
-		return ok && CompareNumbers(a, bn) == 0
+		if !ok {
+			return foreignEqual(a, b)
+		}
+		return CompareNumbers(a, bn) == 0
 	case []any:
 		bl, ok := b.([]any)
-		if !ok || len(a) != len(bl) {
+		if !ok {
+			return foreignEqual(a, b)
+		}
+		if len(a) != len(bl) {
 			return false
 		}
 		for i := range a {
@@ -142,7 +157,10 @@ func Equal(a, b any) bool {
 		return true
 	case Object:
 		bo, ok := b.(Object)
-		if !ok || len(a) != len(bo) {
+		if !ok {
+			return foreignEqual(a, b)
+		}
+		if len(a) != len(bo) {
 			return false
 		}
 		for i := range a {
@@ -154,6 +172,60 @@ func Equal(a, b any) bool {
 				return false
 			}
 			if !Equal(a[i].Value, bv) {
+				return false
+			}
+		}
+		return true
+	}
+	return foreignEqual(a, b)
+}
+
+// foreignEqual compares values of which one, at the top, is not of the
+// model: both are converted first. Values of different kinds of the model
+// are never equal, so it returns at once when both are of the model.
+func foreignEqual(a, b any) bool {
+	if isModelKind(a) && isModelKind(b) {
+		return false
+	}
+	fa, err := From(a)
+	if err != nil {
+		return false
+	}
+	fb, err := From(b)
+	if err != nil {
+		return false
+	}
+	return Equal(fa, fb)
+}
+
+// isModelKind reports whether v's own type is one of the model's, without
+// looking inside it.
+func isModelKind(v any) bool {
+	switch v.(type) {
+	case nil, bool, string, json.Number, []any, Object:
+		return true
+	}
+	return false
+}
+
+// InModel reports whether v is a value of the model all the way down: nil,
+// bool, string, json.Number, and []any and Object holding only such
+// values. Values that are not need [From] before they are compared or
+// written.
+func InModel(v any) bool {
+	switch v := v.(type) {
+	case nil, bool, string, json.Number:
+		return true
+	case []any:
+		for _, e := range v {
+			if !InModel(e) {
+				return false
+			}
+		}
+		return true
+	case Object:
+		for i := range v {
+			if !InModel(v[i].Value) {
 				return false
 			}
 		}
@@ -237,21 +309,32 @@ func NumberFloat(n json.Number) float64 {
 	return f
 }
 
-// Value converts an ordinary Go value into the JSON value model: maps become
-// Objects with sorted keys, numbers become json.Number, slices become []any,
-// and structs go through encoding/json. Values already in the model are kept.
-// It is meant for building cases in code; decoded input is already in the
-// model.
+// From converts an ordinary Go value into the JSON value model: maps with
+// string keys become Objects with sorted keys (so that equal maps give
+// equal values), integers and floats of every size become json.Number,
+// slices and arrays become []any, pointers are followed, json.RawMessage is
+// parsed, and anything else (structs, named types) goes through
+// encoding/json. A value already in the model is returned as it is. A
+// value with no JSON form (a channel, a function, a complex number, NaN or
+// an infinity) is an error naming its type. It is meant for building cases
+// in code; decoded input is already in the model.
 func From(v any) (any, error) {
+	if InModel(v) {
+		return v, nil
+	}
+	return from(v)
+}
+
+func from(v any) (any, error) {
 	switch v := v.(type) {
 	case nil, bool, string, json.Number:
 		return v, nil
 	case Object:
 		out := make(Object, len(v))
 		for i, m := range v {
-			mv, err := From(m.Value)
+			mv, err := from(m.Value)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s: %w", m.Key, err)
 			}
 			out[i] = Member{m.Key, mv}
 		}
@@ -259,24 +342,20 @@ func From(v any) (any, error) {
 	case []any:
 		out := make([]any, len(v))
 		for i := range v {
-			ev, err := From(v[i])
+			ev, err := from(v[i])
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("[%d]: %w", i, err)
 			}
 			out[i] = ev
 		}
 		return out, nil
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+		keys := slices.Sorted(maps.Keys(v))
 		out := make(Object, 0, len(v))
 		for _, k := range keys {
-			mv, err := From(v[k])
+			mv, err := from(v[k])
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s: %w", k, err)
 			}
 			out = append(out, Member{k, mv})
 		}
@@ -287,39 +366,90 @@ func From(v any) (any, error) {
 		}
 		return json.Number(formatFloat(v)), nil
 	case float32:
-		return From(float64(v))
-	case int:
-		return json.Number(strconv.Itoa(v)), nil
-	case int64:
-		return json.Number(strconv.FormatInt(v, 10)), nil
-	case int32:
-		return json.Number(strconv.FormatInt(int64(v), 10)), nil
-	case uint64:
-		return json.Number(strconv.FormatUint(v, 10)), nil
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return nil, fmt.Errorf("%v is not a JSON number", v)
+		}
+		// The shortest text that reads back as the same float32: 0.1, not
+		// 0.10000000149011612.
+		s := strconv.FormatFloat(float64(v), 'g', -1, 32)
+		if IsIntegerLiteral(s) {
+			s += ".0"
+		}
+		return json.Number(s), nil
 	case json.RawMessage:
 		return Parse(v)
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return json.Number(strconv.FormatInt(rv.Int(), 10)), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return json.Number(strconv.FormatUint(rv.Uint(), 10)), nil
+	case reflect.Bool:
+		return rv.Bool(), nil
+	case reflect.String:
+		if _, ok := v.(json.Marshaler); !ok {
+			return rv.String(), nil
+		}
+	case reflect.Float32, reflect.Float64:
+		if _, ok := v.(json.Marshaler); !ok {
+			return from(rv.Float())
+		}
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return nil, nil
+		}
+		if _, ok := v.(json.Marshaler); !ok {
+			return from(rv.Elem().Interface())
+		}
 	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return nil, nil
+		}
+		if rv.Type().Elem().Kind() == reflect.Uint8 {
+			break // []byte: encoding/json writes base64
+		}
 		out := make([]any, rv.Len())
 		for i := range out {
-			ev, err := From(rv.Index(i).Interface())
+			ev, err := from(rv.Index(i).Interface())
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("[%d]: %w", i, err)
 			}
 			out[i] = ev
 		}
 		return out, nil
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			break // encoding/json spells integer keys as strings
+		}
+		if rv.IsNil() {
+			return nil, nil
+		}
+		keys := make([]string, 0, rv.Len())
+		for _, k := range rv.MapKeys() {
+			keys = append(keys, k.String())
+		}
+		slices.Sort(keys)
+		out := make(Object, 0, len(keys))
+		for _, k := range keys {
+			mv, err := from(rv.MapIndex(reflect.ValueOf(k).Convert(rv.Type().Key())).Interface())
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", k, err)
+			}
+			out = append(out, Member{k, mv})
+		}
+		return out, nil
+	case reflect.Chan, reflect.Func, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer:
+		return nil, fmt.Errorf("a %T has no JSON form", v)
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("a %T has no JSON form: %w", v, err)
 	}
 	return Parse(data)
 }
 
-// MustFrom is [Value] for literals in code and tests; it panics on values
+// MustFrom is [From] for literals in code and tests; it panics on values
 // that have no JSON form.
 func MustFrom(v any) any {
 	out, err := From(v)

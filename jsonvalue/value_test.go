@@ -2,6 +2,7 @@ package jsonvalue_test
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -175,5 +176,103 @@ func TestKind(t *testing.T) {
 		if got := jsonvalue.Kind(mustParse(t, in)); got != want {
 			t.Errorf("Kind(%s) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// Every kind of Go value a case built in code may hold converts to the
+// value it means in JSON; values with no JSON form are refused, naming
+// their type and where they are.
+func TestFromKinds(t *testing.T) {
+	type city string
+	type place struct {
+		City city   `json:"city"`
+		Days *int   `json:"days,omitempty"`
+		Tags []byte `json:"tags,omitempty"`
+	}
+	days := 3
+	for _, tt := range []struct {
+		name string
+		in   any
+		want string // JSON text of the value, "" for an error
+		err  string // part of the error, when want is ""
+	}{
+		{"nil", nil, `null`, ""},
+		{"int", 7, `7`, ""},
+		{"int8", int8(-7), `-7`, ""},
+		{"int16", int16(300), `300`, ""},
+		{"int32", int32(1 << 30), `1073741824`, ""},
+		{"int64", int64(1) << 62, `4611686018427387904`, ""},
+		{"uint", uint(7), `7`, ""},
+		{"uint8", uint8(255), `255`, ""},
+		{"uint64", uint64(1) << 63, `9223372036854775808`, ""},
+		{"float64", 2.5, `2.5`, ""},
+		{"integral float64 stays a float", 3.0, `3.0`, ""},
+		{"float32 shortest", float32(0.1), `0.1`, ""},
+		{"json.Number", json.Number("1e3"), `1e3`, ""},
+		{"json.RawMessage", json.RawMessage(`{"b":1,"a":[true]}`), `{"b":1,"a":[true]}`, ""},
+		{"named string", city("Paris"), `"Paris"`, ""},
+		{"pointer", &days, `3`, ""},
+		{"nil pointer", (*int)(nil), `null`, ""},
+		{"map[string]any sorted", map[string]any{"b": 1, "a": 2}, `{"a":2,"b":1}`, ""},
+		{"map[string]string", map[string]string{"to": "ana", "cc": "bo"}, `{"cc":"bo","to":"ana"}`, ""},
+		{"map[string]int", map[string]int{"n": 1}, `{"n":1}`, ""},
+		{"map with named keys", map[city]int{"Rome": 1}, `{"Rome":1}`, ""},
+		{"map with int keys", map[int]string{2: "b"}, `{"2":"b"}`, ""},
+		{"[]string", []string{"a", "b"}, `["a","b"]`, ""},
+		{"array", [2]int{1, 2}, `[1,2]`, ""},
+		{"nested any", []any{map[string]any{"x": []int{1}}}, `[{"x":[1]}]`, ""},
+		{"struct", place{City: "Oslo", Days: &days}, `{"city":"Oslo","days":3}`, ""},
+		{"[]byte as encoding/json writes it", []byte("hi"), `"aGk="`, ""},
+		{"Object holding a Go map", jsonvalue.Object{{Key: "m", Value: map[string]any{"z": 1}}}, `{"m":{"z":1}}`, ""},
+		{"channel", make(chan int), "", "chan int"},
+		{"func", func() {}, "", "func()"},
+		{"complex", complex(1, 2), "", "complex128"},
+		{"NaN", math.NaN(), "", "not a JSON number"},
+		{"infinity inside a map", map[string]any{"x": math.Inf(1)}, "", "x: +Inf is not a JSON number"},
+		{"channel inside a list", []any{1, make(chan int)}, "", "[1]: a chan int"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := jsonvalue.From(tt.in)
+			if tt.want == "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("From(%#v) = %v, %v; want an error containing %q", tt.in, got, err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("From(%#v): %v", tt.in, err)
+			}
+			if !jsonvalue.InModel(got) {
+				t.Fatalf("From(%#v) = %#v, not in the model", tt.in, got)
+			}
+			if s := string(jsonvalue.Append(nil, got)); s != tt.want {
+				t.Errorf("From(%#v) = %s, want %s", tt.in, s, tt.want)
+			}
+		})
+	}
+}
+
+// Equal compares Go values as From converts them: two equal maps are
+// equal whatever their iteration order, and a map equals the Object it
+// means.
+func TestEqualForeignValues(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		a, b any
+		want bool
+	}{
+		{"equal maps", map[string]any{"x": 1, "y": []any{"a"}}, map[string]any{"y": []any{"a"}, "x": 1}, true},
+		{"map and object", map[string]any{"x": 1}, mustParse(t, `{"x":1.0}`), true},
+		{"object and map", mustParse(t, `{"x":1}`), map[string]int{"x": 1}, true},
+		{"int and number", 1, json.Number("1"), true},
+		{"different maps", map[string]any{"x": 1}, map[string]any{"x": 2}, false},
+		{"bool is not a number", true, 1, false},
+		{"no JSON form", make(chan int), make(chan int), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := jsonvalue.Equal(tt.a, tt.b); got != tt.want {
+				t.Errorf("Equal(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
+			}
+		})
 	}
 }

@@ -2,10 +2,10 @@ package match
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/toolgrade/toolgrade"
@@ -15,26 +15,22 @@ import (
 // Options configure [ToolCorrectness]. The JSON names are the keys of a
 // metric entry in a config file; zero values mean the defaults.
 type Options struct {
-	// Order is "any" (default), "in-order" (calls must keep the expected
-	// order; extra calls in between are allowed) or "exact" (the same calls
-	// in the same positions, nothing else).
-	Order string `json:"order,omitempty"`
-	// Args is the argument mode (default "exact"); see [Mode].
+	// Order says how the order of calls counts (default OrderAny).
+	Order Order `json:"order,omitempty"`
+	// Args is the argument mode (default Exact); see [Mode].
 	Args Mode `json:"args,omitempty"`
 	// ArgsOverrides sets the argument mode per tool name.
 	ArgsOverrides map[string]Mode `json:"args_overrides,omitempty"`
 	// FuzzyThreshold is the similarity Fuzzy arguments need (default 0.8).
 	FuzzyThreshold float64 `json:"fuzzy_threshold,omitempty"`
-	// Output is "ignore" (default) or "exact": the call's output must equal
-	// the expected call's output, when the expected call gives one.
-	Output string `json:"output,omitempty"`
-	// Pairing is "optimal" (default; maximum total score, independent of
-	// list order) or "greedy" (each expected call takes the first unused
-	// called call that matches; for compatibility). Only for order "any".
-	Pairing string `json:"pairing,omitempty"`
-	// Scoring picks the score: "f1" (default), "recall" or "precision".
-	Scoring string `json:"scoring,omitempty"`
-	// Threshold is the pass mark (default 0.5).
+	// Output says whether outputs are compared (default OutputIgnore).
+	Output Output `json:"output,omitempty"`
+	// Pairing says how calls are paired for OrderAny (default
+	// PairingOptimal).
+	Pairing Pairing `json:"pairing,omitempty"`
+	// Scoring picks the score (default ScoringF1).
+	Scoring Scoring `json:"scoring,omitempty"`
+	// Threshold is the pass mark; nil means [DefaultThreshold].
 	Threshold *float64 `json:"threshold,omitempty"`
 	// Strict turns any score below 1 into 0.
 	Strict bool `json:"strict,omitempty"`
@@ -42,6 +38,51 @@ type Options struct {
 	// before comparing them; see [toolgrade.NormalizeToolName].
 	NormalizeNames bool `json:"normalize_names,omitempty"`
 }
+
+// An Order says how the order of calls counts.
+type Order string
+
+const (
+	// OrderAny pairs calls in any order.
+	OrderAny Order = "any"
+	// OrderInOrder needs the expected calls in their order; extra calls
+	// in between are allowed.
+	OrderInOrder Order = "in-order"
+	// OrderExact needs the same calls in the same positions, nothing else.
+	OrderExact Order = "exact"
+)
+
+// An Output says whether a call's output is compared.
+type Output string
+
+const (
+	// OutputIgnore does not compare outputs.
+	OutputIgnore Output = "ignore"
+	// OutputExact needs a call's output to equal the expected call's,
+	// when the expected call gives one.
+	OutputExact Output = "exact"
+)
+
+// A Pairing says how expected calls are paired with called calls.
+type Pairing string
+
+const (
+	// PairingOptimal finds the pairing of maximum total score: the result
+	// never depends on list order.
+	PairingOptimal Pairing = "optimal"
+	// PairingGreedy lets each expected call take the first unused called
+	// call that matches, for compatibility with tools that do so.
+	PairingGreedy Pairing = "greedy"
+)
+
+// A Scoring picks which figure of the pairing is the score.
+type Scoring string
+
+const (
+	ScoringF1        Scoring = "f1"
+	ScoringRecall    Scoring = "recall"
+	ScoringPrecision Scoring = "precision"
+)
 
 // DefaultThreshold is the pass mark when none is set.
 const DefaultThreshold = 0.5
@@ -64,66 +105,75 @@ type ToolCorrectness struct {
 	threshold float64
 }
 
-// New checks the options and returns the metric.
+// New checks the options and returns the metric. An option set to a
+// value it does not take is an *toolgrade.OptionError.
 func New(opts Options) (*ToolCorrectness, error) {
 	m := &ToolCorrectness{opts: opts, threshold: DefaultThreshold}
 	o := &m.opts
-	check := func(field, v string, allowed ...string) error {
+	check := func(option, v string, allowed ...string) error {
 		if !slices.Contains(allowed, v) {
-			return fmt.Errorf("%s: unknown value %q (want %s)", field, v, strings.Join(allowed, ", "))
+			return &toolgrade.OptionError{Option: option, Value: v, Allowed: allowed}
 		}
 		return nil
 	}
 	if o.Order == "" {
-		o.Order = "any"
+		o.Order = OrderAny
 	}
 	if o.Args == "" {
 		o.Args = Exact
 	}
 	if o.Output == "" {
-		o.Output = "ignore"
+		o.Output = OutputIgnore
 	}
 	if o.Pairing == "" {
-		o.Pairing = "optimal"
+		o.Pairing = PairingOptimal
 	}
 	if o.Scoring == "" {
-		o.Scoring = "f1"
+		o.Scoring = ScoringF1
 	}
 	if o.FuzzyThreshold == 0 {
 		o.FuzzyThreshold = DefaultFuzzyThreshold
 	}
 	for _, err := range []error{
-		check("order", o.Order, "any", "in-order", "exact"),
-		check("output", o.Output, "ignore", "exact"),
-		check("pairing", o.Pairing, "optimal", "greedy"),
-		check("scoring", o.Scoring, "f1", "recall", "precision"),
+		check("order", string(o.Order), string(OrderAny), string(OrderInOrder), string(OrderExact)),
+		check("output", string(o.Output), string(OutputIgnore), string(OutputExact)),
+		check("pairing", string(o.Pairing), string(PairingOptimal), string(PairingGreedy)),
+		check("scoring", string(o.Scoring), string(ScoringF1), string(ScoringRecall), string(ScoringPrecision)),
 	} {
 		if err != nil {
 			return nil, err
 		}
 	}
 	if _, err := ParseMode(string(o.Args)); err != nil {
-		return nil, fmt.Errorf("args: %w", err)
+		return nil, &toolgrade.OptionError{Option: "args", Value: string(o.Args), Err: err}
 	}
 	for tool, mode := range o.ArgsOverrides {
 		if _, err := ParseMode(string(mode)); err != nil {
-			return nil, fmt.Errorf("args_overrides.%s: %w", tool, err)
+			return nil, &toolgrade.OptionError{Option: "args_overrides." + tool, Value: string(mode), Err: err}
 		}
 	}
 	if o.FuzzyThreshold < 0 || o.FuzzyThreshold > 1 {
-		return nil, fmt.Errorf("fuzzy_threshold: want a similarity in [0, 1], got %v", o.FuzzyThreshold)
+		return nil, &toolgrade.OptionError{Option: "fuzzy_threshold", Value: fmt.Sprint(o.FuzzyThreshold),
+			Err: fmt.Errorf("want a similarity in [0, 1], got %v", o.FuzzyThreshold)}
 	}
-	if o.Pairing == "greedy" && o.Order != "any" {
-		return nil, fmt.Errorf("pairing: greedy applies only to order any")
+	if o.Pairing == PairingGreedy && o.Order != OrderAny {
+		return nil, &toolgrade.OptionError{Option: "pairing", Value: string(o.Pairing),
+			Err: errors.New("greedy applies only to order any")}
 	}
 	if o.Threshold != nil {
 		m.threshold = *o.Threshold
 	}
+	o.Threshold = &m.threshold
 	return m, nil
 }
 
-// Options returns the metric's options with defaults filled in.
-func (m *ToolCorrectness) Options() Options { return m.opts }
+// Options returns the metric's options with every default filled in,
+// the threshold included.
+func (m *ToolCorrectness) Options() Options {
+	o := m.opts
+	o.Threshold = toolgrade.Float(m.threshold)
+	return o
+}
 
 // Name returns "tool_correctness".
 func (m *ToolCorrectness) Name() string { return "tool_correctness" }
@@ -383,7 +433,9 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 				b = append(b, " matches but out of order"...)
 			} else {
 				b = append(b, " differs: "...)
-				b = appendDiffs(b, m.diffs(e, &got[j]))
+				diffs := m.diffs(e, &got[j])
+				b = appendDiffs(b, diffs)
+				r.NearMisses = append(r.NearMisses, toolgrade.Match{Expected: i, Called: j, Diffs: diffs})
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
@@ -315,5 +316,26 @@ func TestReasonExplainsEachMissWithItsOwnCall(t *testing.T) {
 	}
 	if n := strings.Count(r.Reason, "unexpected "); n != 1 {
 		t.Errorf("reason lists %d unexpected calls, want only the unexplained one: %s", n, r.Reason)
+	}
+}
+
+// Under exact comparison a wrong argument makes the pair score 0, so it is
+// no match; the differences still come back as ArgDiffs, not only prose.
+func TestNearMissesCarryArgDiffs(t *testing.T) {
+	m, err := match.New(match.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &toolgrade.Case{
+		Expected: []toolgrade.Call{{Name: "get_weather", Args: jsonvalue.MustFrom(map[string]any{"city": "Rome", "days": 2})}},
+		Called:   []toolgrade.Call{{Name: "get_weather", Args: jsonvalue.MustFrom(map[string]any{"city": "Berlin", "days": 2})}},
+	}
+	r := m.Grade(context.Background(), c)
+	want := []toolgrade.Match{{Expected: 0, Called: 0, Diffs: []toolgrade.ArgDiff{{Path: "city", Expected: "Rome", Got: "Berlin"}}}}
+	if diff := cmp.Diff(want, r.NearMisses); diff != "" {
+		t.Errorf("near misses (-want +got):\n%s\nreason: %s", diff, r.Reason)
+	}
+	if len(r.Matches) != 0 || len(r.Missing) != 1 {
+		t.Errorf("matches %v, missing %v: want the call missing, not matched", r.Matches, r.Missing)
 	}
 }

@@ -160,7 +160,7 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 	if c.AvailableTools != nil {
 		var err error
 		if tools, err = Parse(c.AvailableTools); err != nil {
-			r.Error = toolgrade.InField("available_tools", err).Error()
+			r.Fail(toolgrade.InField("available_tools", err))
 			return r
 		}
 	} else if tools == nil {
@@ -169,7 +169,7 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 	}
 	checks, err := Check(tools, c.Called)
 	if err != nil {
-		r.Error = err.Error()
+		r.Fail(err)
 		return r
 	}
 	valid := 0

@@ -27,7 +27,7 @@ import (
 // returns the result for further checks.
 func Check(t testing.TB, c *toolgrade.Case, metrics ...toolgrade.Metric) toolgrade.Result {
 	t.Helper()
-	r := toolgrade.Grade(t.Context(), c, metrics)
+	r := toolgrade.Grade(t.Context(), c, metrics...)
 	if msg := Failures(&r); msg != "" {
 		t.Errorf("%s", msg)
 	}
@@ -52,7 +52,7 @@ func CheckFile(t *testing.T, path string, metrics ...toolgrade.Metric) {
 		t.Run(name, func(t *testing.T) {
 			t.Helper()
 			if err != nil {
-				t.Fatalf("cannot read the case: %v", err)
+				t.Fatalf("cannot read the case: %v", err) // the error names file and line
 			}
 			Check(t, c, metrics...)
 		})
@@ -61,11 +61,18 @@ func CheckFile(t *testing.T, path string, metrics ...toolgrade.Metric) {
 
 // Failures describes what failed in a result, one line per failing
 // metric with its score, threshold and reason; it is empty when every
-// metric passed.
+// metric passed. A case read from a file is named with its file and line
+// ("testdata/cases.jsonl:3: case weather: ..."), and a metric that follows
+// a peer's profile with the profile ("tool_correctness (deepeval)"), so
+// that two profiles of the same metric are told apart.
 func Failures(r *toolgrade.Result) string {
 	var b strings.Builder
+	where := "case " + r.ID
+	if c := r.Case; c != nil && c.Source != "" {
+		where = fmt.Sprintf("%s:%d: %s", c.Source, c.Line, where)
+	}
 	if r.Error != "" {
-		fmt.Fprintf(&b, "case %s: %s", r.ID, r.Error)
+		fmt.Fprintf(&b, "%s: %s", where, r.Error)
 		return b.String()
 	}
 	for i := range r.Metrics {
@@ -76,11 +83,15 @@ func Failures(r *toolgrade.Result) string {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
+		name := m.Name
+		if m.Profile != "" && m.Profile != "default" {
+			name += " (" + m.Profile + ")"
+		}
 		if m.Error != "" {
-			fmt.Fprintf(&b, "case %s: %s erred: %s", r.ID, m.Name, m.Error)
+			fmt.Fprintf(&b, "%s: %s erred: %s", where, name, m.Error)
 			continue
 		}
-		fmt.Fprintf(&b, "case %s: %s scored %.4g, below its threshold %.4g", r.ID, m.Name, m.Score, *m.Threshold)
+		fmt.Fprintf(&b, "%s: %s scored %.4g, below its threshold %.4g", where, name, m.Score, *m.Threshold)
 		if m.Reason != "" {
 			b.WriteString(": " + m.Reason)
 		}

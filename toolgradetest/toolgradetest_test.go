@@ -110,3 +110,22 @@ func TestCheckFileChild(t *testing.T) {
 	}
 	toolgradetest.CheckFile(t, "testdata/cases.jsonl", m)
 }
+
+// A failure names the case's file and line, and a peer's profile beside
+// the metric's name, so that two profiles of one metric are told apart.
+func TestFailuresNameFileLineAndProfile(t *testing.T) {
+	th := 0.5
+	r := toolgrade.Result{
+		ID:   "weather",
+		Case: &toolgrade.Case{ID: "weather", Source: "testdata/cases.jsonl", Line: 3},
+		Metrics: []toolgrade.MetricResult{
+			{Name: "tool_correctness", Profile: "default", Score: 0, Threshold: &th, Reason: "missing f"},
+			{Name: "tool_correctness", Profile: "deepeval", Score: 0, Threshold: &th, Reason: "0 of 1"},
+		},
+	}
+	want := "testdata/cases.jsonl:3: case weather: tool_correctness scored 0, below its threshold 0.5: missing f\n" +
+		"testdata/cases.jsonl:3: case weather: tool_correctness (deepeval) scored 0, below its threshold 0.5: 0 of 1"
+	if got := toolgradetest.Failures(&r); got != want {
+		t.Errorf("Failures =\n%s\nwant\n%s", got, want)
+	}
+}

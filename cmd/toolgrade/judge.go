@@ -25,15 +25,15 @@ type judgeFlags struct {
 	maxPolls                         int
 	inputPrice, outputPrice          float64
 
-	settings   config.JudgeSettings // config and flags together
-	judge      *openai.Judge        // nil without a judge
-	batchUsage toolgrade.Usage      // what the batch spent
+	settings   judge.Settings  // config and flags together
+	judge      *openai.Judge   // nil without a judge
+	batchUsage toolgrade.Usage // what the batch spent
 }
 
 func (f *judgeFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.baseURL, "judge-base-url", "", "LLM judge: API root of any OpenAI-compatible server (default https://api.openai.com/v1)")
 	fs.StringVar(&f.model, "judge-model", "", "LLM judge: model; setting it turns the judge on")
-	fs.StringVar(&f.keyEnv, "judge-key-env", "", "LLM judge: environment variable holding the API key (default "+config.DefaultKeyEnv+")")
+	fs.StringVar(&f.keyEnv, "judge-key-env", "", "LLM judge: environment variable holding the API key (default "+judge.DefaultKeyEnv+")")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "LLM judge: reply cache directory (default: toolgrade in the user cache directory)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "LLM judge: neither read nor write the reply cache")
 	fs.BoolVar(&f.batch, "judge-batch", false, "LLM judge: send the judge's requests through the Batch API first")
@@ -62,7 +62,7 @@ func (m *Main) openJudge(cmd *cobra.Command, f *judgeFlags, cfg *config.Config) 
 	set("cache-dir", func() { s.CacheDir = f.cacheDir })
 	set("no-cache", func() { s.NoCache = f.noCache })
 	set("judge-batch", func() { s.Batch = f.batch })
-	set("batch-poll-interval", func() { s.BatchPollInterval = config.Duration(f.pollInterval) })
+	set("batch-poll-interval", func() { s.BatchPollInterval = judge.Duration(f.pollInterval) })
 	set("batch-max-polls", func() { s.BatchMaxPolls = f.maxPolls })
 	set("judge-input-price", func() { s.InputPrice = f.inputPrice })
 	set("judge-output-price", func() { s.OutputPrice = f.outputPrice })
@@ -77,7 +77,7 @@ func (m *Main) openJudge(cmd *cobra.Command, f *judgeFlags, cfg *config.Config) 
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	if f.judge, err = s.OpenJudge(getenv); err != nil {
+	if f.judge, err = openai.OpenJudge(s, getenv); err != nil {
 		return nil, usageError("%v", err)
 	}
 	return f.judge, nil

@@ -16,15 +16,46 @@ import (
 // ToolTrajectoryCriterion, so an ADK criterion works unchanged as a metric
 // entry.
 type Options struct {
-	// MatchType is "EXACT" (the default), "IN_ORDER" or "ANY_ORDER". As in
-	// ADK, a string is trimmed, upper-cased and has "-" and " " read as
-	// "_" ("in-order", " Exact ", "Any Order"), and the enum numbers 0, 1
-	// and 2 name the three types. Anything else is rejected, as ADK's
-	// ValidationError rejects "FUZZY", "INORDER" or 3.
-	MatchType any `json:"match_type"`
+	// MatchType says how an invocation's calls match (default
+	// MatchExact).
+	MatchType MatchType `json:"match_type"`
 	// Threshold is the pass mark for the mean over invocations; nil means
 	// 1.0, the threshold of ADK's default configuration.
 	Threshold *float64 `json:"threshold"`
+}
+
+// A MatchType is ADK's ToolTrajectoryCriterion match type. As in ADK, a
+// name is trimmed, upper-cased and has "-" and " " read as "_" ("in-order",
+// " Exact ", "Any Order"), and in JSON the enum numbers 0, 1 and 2 name
+// the three types. Anything else is rejected, as ADK's ValidationError
+// rejects "FUZZY", "INORDER" or 3.
+type MatchType string
+
+const (
+	// MatchExact needs the same number of calls, matching position by
+	// position.
+	MatchExact MatchType = "EXACT"
+	// MatchInOrder needs the expected calls as a subsequence of the called
+	// ones.
+	MatchInOrder MatchType = "IN_ORDER"
+	// MatchAnyOrder needs each expected call to take a distinct matching
+	// called call.
+	MatchAnyOrder MatchType = "ANY_ORDER"
+)
+
+// UnmarshalJSON reads a match type as ADK's criterion does: a name in any
+// spelling above, or an enum number.
+func (t *MatchType) UnmarshalJSON(b []byte) error {
+	v, err := jsonvalue.Parse(b)
+	if err != nil {
+		return err
+	}
+	name, err := matchType(v)
+	if err != nil {
+		return fmt.Errorf("match_type: %w", err)
+	}
+	*t = MatchType(name)
+	return nil
 }
 
 // Metric reproduces Google ADK's tool_trajectory_avg_score
@@ -57,9 +88,13 @@ type Metric struct {
 
 // New checks the options and returns the metric.
 func New(opts Options) (*Metric, error) {
-	t, err := matchType(opts.MatchType)
+	var mt any
+	if opts.MatchType != "" {
+		mt = string(opts.MatchType)
+	}
+	t, err := matchType(mt)
 	if err != nil {
-		return nil, fmt.Errorf("match_type: %w", err)
+		return nil, &toolgrade.OptionError{Option: "match_type", Value: string(opts.MatchType), Err: err}
 	}
 	m := &Metric{matchType: t, threshold: 1}
 	if opts.Threshold != nil {
@@ -126,7 +161,7 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile()}
 	invs, err := invocations(c)
 	if err != nil {
-		r.Error = err.Error()
+		r.Fail(err)
 		return r
 	}
 	if len(invs) == 0 {

@@ -3,6 +3,7 @@ package adk_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -89,7 +90,7 @@ func TestADKQuirks(t *testing.T) {
 		{"list args: ValidationError", "EXACT", []string{inv(`{"name":"a","args":[1]}`, a1)}, math.NaN()},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := adk.New(adk.Options{MatchType: tt.matchType})
+			m, err := adk.New(adk.Options{MatchType: adk.MatchType(tt.matchType)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,20 +122,38 @@ func TestADKQuirks(t *testing.T) {
 }
 
 func TestADKMatchTypes(t *testing.T) {
+	// As config files give them: JSON, numbers included.
 	for _, tt := range []struct {
-		in any
+		in string
 		ok bool
 	}{
-		{nil, true}, {"EXACT", true}, {"exact", true}, {" Exact ", true}, {"in_order", true},
-		{"In-Order", true}, {"any order", true}, {"\u00a0ANY-ORDER\t", true}, {"ın_order", true},
-		{json.Number("0"), true}, {json.Number("2"), true}, {1, true}, {2.0, true},
-		{"FUZZY", false}, {"INORDER", false}, {"in__order", false}, {"", false},
-		{json.Number("3"), false}, {-1, false}, {1.5, false}, {true, false},
+		{`null`, true}, {`"EXACT"`, true}, {`"exact"`, true}, {`" Exact "`, true}, {`"in_order"`, true},
+		{`"In-Order"`, true}, {`"any order"`, true}, {`"\u00a0ANY-ORDER\t"`, true}, {`"ın_order"`, true},
+		{`0`, true}, {`2`, true}, {`1`, true}, {`2.0`, true},
+		{`"FUZZY"`, false}, {`"INORDER"`, false}, {`"in__order"`, false}, {`""`, false},
+		{`3`, false}, {`-1`, false}, {`1.5`, false}, {`true`, false},
 	} {
-		_, err := adk.New(adk.Options{MatchType: tt.in})
-		if (err == nil) != tt.ok {
-			t.Errorf("match_type %#v: error %v, want ok=%v", tt.in, err, tt.ok)
+		t.Run(tt.in, func(t *testing.T) {
+			var o adk.Options
+			err := json.Unmarshal([]byte(`{"match_type":`+tt.in+`}`), &o)
+			if err == nil {
+				_, err = adk.New(o)
+			}
+			if (err == nil) != tt.ok {
+				t.Errorf("match_type %s: error %v, want ok=%v", tt.in, err, tt.ok)
+			}
+		})
+	}
+	// From Go: the constants, and the same spellings as names.
+	for _, mt := range []adk.MatchType{"", adk.MatchExact, adk.MatchInOrder, adk.MatchAnyOrder, "in-order"} {
+		if _, err := adk.New(adk.Options{MatchType: mt}); err != nil {
+			t.Errorf("MatchType %q: %v", mt, err)
 		}
+	}
+	_, err := adk.New(adk.Options{MatchType: "FUZZY"})
+	var oe *toolgrade.OptionError
+	if !errors.As(err, &oe) || oe.Option != "match_type" {
+		t.Errorf("MatchType FUZZY: error %v, want an *OptionError for match_type", err)
 	}
 }
 

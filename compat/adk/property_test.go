@@ -2,6 +2,7 @@ package adk_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode"
@@ -18,7 +19,7 @@ func TestADKMatchTypesNest(t *testing.T) {
 	// An invocation that matches EXACT matches IN_ORDER, and one that
 	// matches IN_ORDER matches ANY_ORDER; ANY_ORDER ignores call order.
 	var ms []*adk.Metric
-	for _, mt := range []string{"EXACT", "IN_ORDER", "ANY_ORDER"} {
+	for _, mt := range []adk.MatchType{adk.MatchExact, adk.MatchInOrder, adk.MatchAnyOrder} {
 		m, _ := adk.New(adk.Options{MatchType: mt})
 		ms = append(ms, m)
 	}
@@ -46,7 +47,14 @@ func FuzzADKMatchType(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		_, err := adk.New(adk.Options{MatchType: s})
+		// Through JSON, as a config file gives it: there "" is a value, and
+		// ADK rejects it.
+		text, _ := json.Marshal(s)
+		var o adk.Options
+		err := json.Unmarshal([]byte(`{"match_type":`+string(text)+`}`), &o)
+		if err == nil {
+			_, err = adk.New(o)
+		}
 		n := strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f })
 		n = strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToUpper(n))
 		want := n == "EXACT" || n == "IN_ORDER" || n == "ANY_ORDER"

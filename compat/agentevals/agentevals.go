@@ -17,25 +17,48 @@ import (
 // Options configure [Metric]. The JSON names are the options
 // of LangChain agentevals' createTrajectoryMatchEvaluator, in snake_case.
 type Options struct {
-	// TrajectoryMatchMode is "strict" (default: message by message),
-	// "unordered" (the same tool calls in any order), "superset" (the
-	// agent's calls cover the reference's) or "subset" (the agent made no
-	// call outside the reference).
-	TrajectoryMatchMode string `json:"trajectory_match_mode,omitempty"`
-	// ToolArgsMatchMode is "exact" (default), "ignore", "subset" or
-	// "superset"; see [Agentevals] for what each accepts.
-	ToolArgsMatchMode string `json:"tool_args_match_mode,omitempty"`
+	// TrajectoryMatchMode says how trajectories match (default
+	// TrajectoryStrict).
+	TrajectoryMatchMode TrajectoryMode `json:"trajectory_match_mode,omitempty"`
+	// ToolArgsMatchMode says how a call's arguments match (default
+	// ArgsExact); see [Metric] for what each accepts.
+	ToolArgsMatchMode ArgsMode `json:"tool_args_match_mode,omitempty"`
 	// ToolArgsMatchOverrides replaces the argument mode for the calls of
 	// the named tools.
 	ToolArgsMatchOverrides map[string]Override `json:"tool_args_match_overrides,omitempty"`
 }
+
+// A TrajectoryMode is agentevals' trajectoryMatchMode.
+type TrajectoryMode string
+
+const (
+	// TrajectoryStrict matches message by message.
+	TrajectoryStrict TrajectoryMode = "strict"
+	// TrajectoryUnordered needs the same tool calls in any order.
+	TrajectoryUnordered TrajectoryMode = "unordered"
+	// TrajectorySuperset needs the agent's calls to cover the reference's.
+	TrajectorySuperset TrajectoryMode = "superset"
+	// TrajectorySubset needs the agent to make no call outside the
+	// reference.
+	TrajectorySubset TrajectoryMode = "subset"
+)
+
+// An ArgsMode is agentevals' toolArgsMatchMode.
+type ArgsMode string
+
+const (
+	ArgsExact    ArgsMode = "exact"
+	ArgsIgnore   ArgsMode = "ignore"
+	ArgsSubset   ArgsMode = "subset"
+	ArgsSuperset ArgsMode = "superset"
+)
 
 // An Override is how one tool's arguments are compared: a mode
 // (JSON: a string), or, when Mode is empty, only the values at the dotted
 // key paths in Keys (JSON: a list of paths such as "when.date" or
 // "attendees.0.name"). An override without paths accepts any arguments.
 type Override struct {
-	Mode string
+	Mode ArgsMode
 	Keys []string
 }
 
@@ -111,9 +134,11 @@ var (
 	argModes        = []string{"exact", "ignore", "subset", "superset"}
 )
 
-// New checks the options and returns the metric. Unlike
-// agentevals, which ignores arguments under an unknown argument mode, it
-// rejects unknown modes.
+// New checks the options and returns the metric; an unknown mode is an
+// *toolgrade.OptionError.
+
+// Unlike agentevals, which ignores arguments under an unknown argument
+// mode, it rejects unknown modes.
 func New(opts Options) (*Metric, error) {
 	if opts.TrajectoryMatchMode == "" {
 		opts.TrajectoryMatchMode = "strict"
@@ -121,15 +146,16 @@ func New(opts Options) (*Metric, error) {
 	if opts.ToolArgsMatchMode == "" {
 		opts.ToolArgsMatchMode = "exact"
 	}
-	if !slices.Contains(trajectoryModes, opts.TrajectoryMatchMode) {
-		return nil, fmt.Errorf("trajectory_match_mode: unknown value %q (want %s)", opts.TrajectoryMatchMode, strings.Join(trajectoryModes, ", "))
+	if !slices.Contains(trajectoryModes, string(opts.TrajectoryMatchMode)) {
+		return nil, &toolgrade.OptionError{Option: "trajectory_match_mode", Value: string(opts.TrajectoryMatchMode), Allowed: trajectoryModes}
 	}
-	if !slices.Contains(argModes, opts.ToolArgsMatchMode) {
-		return nil, fmt.Errorf("tool_args_match_mode: unknown value %q (want %s)", opts.ToolArgsMatchMode, strings.Join(argModes, ", "))
+	if !slices.Contains(argModes, string(opts.ToolArgsMatchMode)) {
+		return nil, &toolgrade.OptionError{Option: "tool_args_match_mode", Value: string(opts.ToolArgsMatchMode), Allowed: argModes}
 	}
 	for tool, o := range opts.ToolArgsMatchOverrides {
-		if o.Mode != "" && !slices.Contains(argModes, o.Mode) {
-			return nil, fmt.Errorf("tool_args_match_overrides.%s: unknown mode %q (want %s or a list of key paths)", tool, o.Mode, strings.Join(argModes, ", "))
+		if o.Mode != "" && !slices.Contains(argModes, string(o.Mode)) {
+			return nil, &toolgrade.OptionError{Option: "tool_args_match_overrides." + tool, Value: string(o.Mode),
+				Err: fmt.Errorf("unknown mode %q (want %s or a list of key paths)", o.Mode, strings.Join(argModes, ", "))}
 		}
 	}
 	return &Metric{opts: opts}, nil
@@ -146,7 +172,7 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(1)}
 	v, err := m.verdict(c)
 	if err != nil {
-		r.Error = err.Error()
+		r.Fail(err)
 		return r
 	}
 	if v.ok {

@@ -282,8 +282,8 @@ func FuzzAgentevals(f *testing.F) {
 	f.Add(`{"messages":[{"role":"assistant","tool_calls":[{"name":"a","args":{"x":1}}]}]}`, `[{"role":"user"}]`)
 	f.Add(`[{"tool_calls":[{"function":{"arguments":"[1,2]"}}]}]`, `[{"tool_calls":[{"function":{"arguments":"null"}}]}]`)
 	var metrics []*agentevals.Metric
-	for _, mode := range []string{"strict", "unordered", "subset", "superset"} {
-		for _, args := range []string{"exact", "subset", "superset"} {
+	for _, mode := range []agentevals.TrajectoryMode{"strict", "unordered", "subset", "superset"} {
+		for _, args := range []agentevals.ArgsMode{"exact", "subset", "superset"} {
 			m, err := agentevals.New(agentevals.Options{TrajectoryMatchMode: mode, ToolArgsMatchMode: args,
 				ToolArgsMatchOverrides: map[string]agentevals.Override{"k": {Keys: []string{"x.0", "x.length"}}}})
 			if err != nil {

@@ -24,19 +24,40 @@ type Options struct {
 	// StrictOrder scores 1 only when the calls match position by position,
 	// else 0; Scoring is then ignored.
 	StrictOrder bool `json:"strict_order"`
-	// ParameterMatchingStrategy is "exact" (default: Python ==), "subset"
-	// (every expected key present with an equal value, recursing into
-	// objects) or "fuzzy" (mean similarity over the expected keys at least
-	// FuzzyThreshold).
-	ParameterMatchingStrategy string `json:"parameter_matching_strategy"`
+	// ParameterMatchingStrategy says how arguments compare (default
+	// StrategyExact).
+	ParameterMatchingStrategy Strategy `json:"parameter_matching_strategy"`
 	// FuzzyThreshold is the mean similarity "fuzzy" needs; nil means 0.8.
 	FuzzyThreshold *float64 `json:"fuzzy_threshold"`
-	// Scoring is "recall" (default), "precision" or "f1".
-	Scoring string `json:"scoring"`
-	// Threshold is the pass mark; 0 means axion's default, 0.5 (axion
-	// treats 0 as unset too).
-	Threshold float64 `json:"threshold"`
+	// Scoring picks the score (default ScoringRecall).
+	Scoring Scoring `json:"scoring"`
+	// Threshold is the pass mark; nil means axion's default, 0.5, and so
+	// does 0, which axion treats as unset too.
+	Threshold *float64 `json:"threshold"`
 }
+
+// A Strategy is axion's parameter matching strategy.
+type Strategy string
+
+const (
+	// StrategyExact compares arguments with Python's ==.
+	StrategyExact Strategy = "exact"
+	// StrategySubset needs every expected key present with an equal
+	// value, recursing into objects.
+	StrategySubset Strategy = "subset"
+	// StrategyFuzzy needs a mean similarity over the expected keys of at
+	// least FuzzyThreshold.
+	StrategyFuzzy Strategy = "fuzzy"
+)
+
+// A Scoring picks which figure of the pairing is axion's score.
+type Scoring string
+
+const (
+	ScoringRecall    Scoring = "recall"
+	ScoringPrecision Scoring = "precision"
+	ScoringF1        Scoring = "f1"
+)
 
 // Metric reproduces the score of axion's ToolCorrectness metric
 // (ax-foundry/axion @ 7ab96dc).
@@ -67,26 +88,26 @@ func New(opts Options) (*Metric, error) {
 	m := &Metric{opts: opts, fuzzy: 0.8, threshold: 0.5}
 	o := &m.opts
 	if o.ParameterMatchingStrategy == "" {
-		o.ParameterMatchingStrategy = "exact"
+		o.ParameterMatchingStrategy = StrategyExact
 	}
 	if o.Scoring == "" {
-		o.Scoring = "recall"
+		o.Scoring = ScoringRecall
 	}
 	switch o.ParameterMatchingStrategy {
-	case "exact", "subset", "fuzzy":
+	case StrategyExact, StrategySubset, StrategyFuzzy:
 	default:
-		return nil, fmt.Errorf("parameter_matching_strategy: unknown value %q (want exact, subset or fuzzy)", o.ParameterMatchingStrategy)
+		return nil, &toolgrade.OptionError{Option: "parameter_matching_strategy", Value: string(o.ParameterMatchingStrategy), Allowed: []string{"exact", "subset", "fuzzy"}}
 	}
 	switch o.Scoring {
-	case "recall", "precision", "f1":
+	case ScoringRecall, ScoringPrecision, ScoringF1:
 	default:
-		return nil, fmt.Errorf("scoring: unknown value %q (want recall, precision or f1)", o.Scoring)
+		return nil, &toolgrade.OptionError{Option: "scoring", Value: string(o.Scoring), Allowed: []string{"recall", "precision", "f1"}}
 	}
 	if o.FuzzyThreshold != nil {
 		m.fuzzy = *o.FuzzyThreshold
 	}
-	if o.Threshold != 0 {
-		m.threshold = o.Threshold
+	if o.Threshold != nil && *o.Threshold != 0 {
+		m.threshold = *o.Threshold
 	}
 	return m, nil
 }
@@ -101,7 +122,7 @@ func (m *Metric) Profile() string { return "axion" }
 func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile()}
 	if err := validate(c); err != nil {
-		r.Error = err.Error()
+		r.Fail(err)
 		return r
 	}
 	m.score(c, &r)

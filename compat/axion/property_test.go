@@ -29,8 +29,8 @@ func TestAxionScoresAreProportions(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		m, _ := axion.New(axion.Options{
 			CheckParameters:           rapid.Bool().Draw(t, "check"),
-			ParameterMatchingStrategy: rapid.SampledFrom([]string{"exact", "subset", "fuzzy"}).Draw(t, "strategy"),
-			Scoring:                   rapid.SampledFrom([]string{"recall", "precision", "f1"}).Draw(t, "scoring"),
+			ParameterMatchingStrategy: rapid.SampledFrom([]axion.Strategy{"exact", "subset", "fuzzy"}).Draw(t, "strategy"),
+			Scoring:                   rapid.SampledFrom([]axion.Scoring{"recall", "precision", "f1"}).Draw(t, "scoring"),
 		})
 		exp, got := conformance.CallsGen.Draw(t, "expected"), conformance.CallsGen.Draw(t, "called")
 		r := m.Grade(context.Background(), &toolgrade.Case{Expected: exp, Called: got})

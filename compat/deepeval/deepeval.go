@@ -1,6 +1,7 @@
 package deepeval
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,12 +20,9 @@ import (
 // DeepEval's ToolCorrectnessMetric, so that a DeepEval configuration works
 // as a toolgrade metric entry unchanged.
 type Options struct {
-	// Variant is the DeepEval release whose numbers are reproduced: "v4"
-	// (default; deepeval 4.1.10), "v3" (3.8.3: as v4, except that a null
-	// threshold without strict mode is an error) or "multimodal"
-	// (MultimodalToolCorrectnessMetric of 3.7.4: no call types, no judge,
-	// no shortcut for equal arguments, no guards for empty lists).
-	Variant string `json:"variant,omitempty"`
+	// Variant is the DeepEval release whose numbers are reproduced
+	// (default VariantV4).
+	Variant Variant `json:"variant,omitempty"`
 	// ShouldConsiderOrdering scores the weighted longest common subsequence
 	// of the expected and called calls instead of pairing in any order.
 	ShouldConsiderOrdering bool `json:"should_consider_ordering,omitempty"`
@@ -32,58 +30,67 @@ type Options struct {
 	// otherwise; it wins over ShouldConsiderOrdering.
 	ShouldExactMatch bool `json:"should_exact_match,omitempty"`
 	// EvaluationParams lists what is compared besides names (and, in v4,
-	// call types): "input_parameters" and/or "output". Empty: names only.
-	EvaluationParams []string `json:"evaluation_params,omitempty"`
+	// call types). Empty: names only, DeepEval's default.
+	EvaluationParams []Param `json:"evaluation_params,omitempty"`
 	// StrictMode makes the pass mark 1 and turns any lower score into 0.
 	StrictMode bool `json:"strict_mode,omitempty"`
-	// Threshold is the pass mark; the zero value is DeepEval's 0.5.
-	Threshold Threshold `json:"threshold"`
+	// Threshold is the pass mark; nil means DeepEval's 0.5.
+	Threshold *float64 `json:"threshold,omitempty"`
+	// NoThreshold is DeepEval's threshold None (threshold: null in a
+	// config file): v4 then scores without a verdict, while v3 and
+	// multimodal raise TypeError on every case (unless strict mode sets the
+	// threshold to 1). It wins over Threshold.
+	NoThreshold bool `json:"-"`
 	// Judge, when set, rates tool selection for cases that list available
 	// tools; the score is then the lower of the two. Without a judge such
 	// cases are scored deterministically and the reason says so.
 	Judge judge.Judge `json:"-"`
 }
 
-// Threshold is DeepEval's threshold option. Its zero value is
-// DeepEval's default pass mark, 0.5; [PassMark] sets another, and
-// [ScoreOnly] (threshold null in JSON) asks for a score without a
-// verdict.
-type Threshold struct {
-	mark      *float64
-	scoreOnly bool
-}
+// A Variant is a DeepEval release whose numbers a profile reproduces.
+type Variant string
 
-// PassMark returns the threshold t.
-func PassMark(t float64) Threshold { return Threshold{mark: &t} }
+const (
+	// VariantV4 is deepeval 4.1.10.
+	VariantV4 Variant = "v4"
+	// VariantV3 is deepeval 3.8.3: as v4, except that a null threshold
+	// without strict mode is an error.
+	VariantV3 Variant = "v3"
+	// VariantMultimodal is MultimodalToolCorrectnessMetric of 3.7.4: no
+	// call types, no judge, no shortcut for equal arguments, no guards
+	// for empty lists.
+	VariantMultimodal Variant = "multimodal"
+)
 
-// ScoreOnly returns DeepEval's threshold None: v4 then scores
-// without a verdict, while v3 and multimodal raise TypeError on every case
-// (unless strict mode sets the threshold to 1).
-func ScoreOnly() Threshold { return Threshold{scoreOnly: true} }
+// A Param is one of DeepEval's ToolCallParams: what is compared besides
+// names.
+type Param string
 
-// UnmarshalJSON reads a number, or null for [ScoreOnly].
-func (t *Threshold) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*t = ScoreOnly()
-		return nil
+const (
+	// ParamInputParameters compares arguments.
+	ParamInputParameters Param = "input_parameters"
+	// ParamOutput compares outputs.
+	ParamOutput Param = "output"
+)
+
+// UnmarshalJSON reads the options strictly (an unknown key is an error, as
+// in every config file) and reads "threshold": null as NoThreshold.
+func (o *Options) UnmarshalJSON(b []byte) error {
+	type plain Options // without this method
+	var p plain
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return err
 	}
-	var f float64
-	if err := json.Unmarshal(b, &f); err != nil {
-		return fmt.Errorf("threshold: want a number or null, got %s", b)
+	*o = Options(p)
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err == nil {
+		if t, ok := fields["threshold"]; ok && string(bytes.TrimSpace(t)) == "null" {
+			o.NoThreshold = true
+		}
 	}
-	*t = PassMark(f)
 	return nil
-}
-
-// MarshalJSON writes the number, null for score only, or DeepEval's 0.5.
-func (t Threshold) MarshalJSON() ([]byte, error) {
-	switch {
-	case t.scoreOnly:
-		return []byte("null"), nil
-	case t.mark != nil:
-		return jsonvalue.AppendFloat(nil, *t.mark), nil
-	}
-	return []byte("0.5"), nil
 }
 
 // Metric reproduces the scores of DeepEval's ToolCorrectnessMetric
@@ -120,23 +127,23 @@ type Metric struct {
 func New(opts Options) (*Metric, error) {
 	m := &Metric{opts: opts}
 	switch opts.Variant {
-	case "", "v4":
-		m.opts.Variant = "v4"
-	case "v3":
+	case "", VariantV4:
+		m.opts.Variant = VariantV4
+	case VariantV3:
 		m.v3 = true
-	case "multimodal":
+	case VariantMultimodal:
 		m.multimodal = true
 	default:
-		return nil, fmt.Errorf("variant: unknown value %q (want v4, v3 or multimodal)", opts.Variant)
+		return nil, &toolgrade.OptionError{Option: "variant", Value: string(opts.Variant), Allowed: []string{"v4", "v3", "multimodal"}}
 	}
 	for _, p := range opts.EvaluationParams {
 		switch p {
-		case "input_parameters":
+		case ParamInputParameters:
 			m.args = true
-		case "output":
+		case ParamOutput:
 			m.output = true
 		default:
-			return nil, fmt.Errorf("evaluation_params: unknown value %q (want input_parameters, output)", p)
+			return nil, &toolgrade.OptionError{Option: "evaluation_params", Value: string(p), Allowed: []string{"input_parameters", "output"}}
 		}
 	}
 	return m, nil
@@ -158,7 +165,7 @@ func failure(exception, format string, args ...any) error {
 func (m *Metric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile()}
 	fail := func(err error) toolgrade.MetricResult {
-		r.Error = err.Error()
+		r.Fail(err)
 		return r
 	}
 	if err := m.check(c); err != nil {
@@ -229,14 +236,13 @@ func (m *Metric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricR
 
 // threshold is the pass mark in effect; nil means score only.
 func (m *Metric) threshold() *float64 {
-	t := m.opts.Threshold
 	switch {
 	case m.opts.StrictMode:
 		return toolgrade.Float(1)
-	case t.scoreOnly:
+	case m.opts.NoThreshold:
 		return nil
-	case t.mark != nil:
-		return toolgrade.Float(*t.mark)
+	case m.opts.Threshold != nil:
+		return toolgrade.Float(*m.opts.Threshold)
 	}
 	return toolgrade.Float(0.5)
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/judge"
+	"github.com/toolgrade/toolgrade/openai"
 	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
@@ -36,8 +38,8 @@ func testJudgeOverHTTP(t *testing.T, lines []conformance.Line) {
 		}
 		return openaitest.Reply{Content: `{"score": ` + score.Load().(string) + `, "reason": "scripted"}`}
 	}
-	s := config.JudgeSettings{BaseURL: srv.BaseURL(), Model: "judge-under-test", NoCache: true}
-	j, err := s.OpenJudge(func(string) string { return "" }) // loopback: no key needed
+	s := judge.Settings{BaseURL: srv.BaseURL(), Model: "judge-under-test", NoCache: true}
+	j, err := openai.OpenJudge(s, func(string) string { return "" }) // loopback: no key needed
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat/deepeval"
 	"github.com/toolgrade/toolgrade/compat/internal/conformance"
@@ -58,7 +60,7 @@ func TestDeepEvalConformance(t *testing.T) {
 
 // TestDeepEvalQuirks pins DeepEval's behaviours with hand-written cases.
 func TestDeepEvalQuirks(t *testing.T) {
-	args := []string{"input_parameters"}
+	args := []deepeval.Param{deepeval.ParamInputParameters}
 	tests := []struct {
 		name      string
 		opts      deepeval.Options
@@ -186,14 +188,14 @@ func TestDeepEvalQuirks(t *testing.T) {
 		},
 		{
 			name:      "v4 null threshold scores only",
-			opts:      deepeval.Options{Threshold: deepeval.ScoreOnly()},
+			opts:      deepeval.Options{NoThreshold: true},
 			c:         `{"tools_called":[{"name":"A"}],"expected_tools":[{"name":"A"},{"name":"B"}]}`,
 			score:     0.5,
 			noVerdict: true,
 		},
 		{
 			name: "v3 null threshold raises",
-			opts: deepeval.Options{Variant: "v3", Threshold: deepeval.ScoreOnly()},
+			opts: deepeval.Options{Variant: "v3", NoThreshold: true},
 			c:    `{"tools_called":[],"expected_tools":[]}`,
 			err:  "TypeError",
 		},
@@ -301,19 +303,32 @@ func TestDeepEvalOptions(t *testing.T) {
 	}
 }
 
+// A config's threshold reads as the same options a Go program would set:
+// a number is Threshold, null is NoThreshold, none is DeepEval's default.
 func TestDeepEvalThresholdJSON(t *testing.T) {
-	for _, th := range []deepeval.Threshold{{}, deepeval.PassMark(0.75), deepeval.ScoreOnly()} {
-		b, err := json.Marshal(th)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back deepeval.Threshold
-		if err := json.Unmarshal(b, &back); err != nil {
-			t.Fatal(err)
-		}
-		b2, _ := json.Marshal(back)
-		if string(b) != string(b2) {
-			t.Errorf("%s read back as %s", b, b2)
+	for _, tt := range []struct {
+		in   string
+		want deepeval.Options
+	}{
+		{`{}`, deepeval.Options{}},
+		{`{"threshold":0.75}`, deepeval.Options{Threshold: toolgrade.Float(0.75)}},
+		{`{"threshold":null}`, deepeval.Options{NoThreshold: true}},
+		{`{"threshold": null, "strict_mode": true}`, deepeval.Options{NoThreshold: true, StrictMode: true}},
+	} {
+		t.Run(tt.in, func(t *testing.T) {
+			var got deepeval.Options
+			if err := json.Unmarshal([]byte(tt.in), &got); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(deepeval.Options{}, "Judge")); diff != "" {
+				t.Errorf("options (-want +got):\n%s", diff)
+			}
+		})
+	}
+	for _, bad := range []string{`{"threshold":"x"}`, `{"treshold":0.5}`} {
+		var o deepeval.Options
+		if err := json.Unmarshal([]byte(bad), &o); err == nil {
+			t.Errorf("%s read without an error", bad)
 		}
 	}
 }
@@ -325,9 +340,9 @@ func FuzzDeepEval(f *testing.F) {
 	f.Add(`{"tools_called":null,"expected_tools":[{"name":"A","type":"mcp"}],"available_tools":[{}]}`)
 	f.Add(`{"tools_called":[{"name":"A","args":{}},{"name":"A","args":{}}],"expected_tools":[{"name":"A","args":{}}]}`)
 	var metrics []*deepeval.Metric
-	for _, variant := range []string{"v4", "v3", "multimodal"} {
+	for _, variant := range []deepeval.Variant{"v4", "v3", "multimodal"} {
 		for _, mode := range []deepeval.Options{{}, {ShouldConsiderOrdering: true}, {ShouldExactMatch: true}} {
-			mode.Variant, mode.EvaluationParams, mode.Judge = variant, []string{"input_parameters", "output"}, fixedJudge{score: 0.5}
+			mode.Variant, mode.EvaluationParams, mode.Judge = variant, []deepeval.Param{deepeval.ParamInputParameters, deepeval.ParamOutput}, fixedJudge{score: 0.5}
 			m, err := deepeval.New(mode)
 			if err != nil {
 				f.Fatal(err)
@@ -354,48 +369,23 @@ func FuzzDeepEval(f *testing.F) {
 	})
 }
 
-// FuzzDeepEvalThreshold checks that the threshold option reads any JSON
-// without panicking and writes back what it read.
+// FuzzDeepEvalThreshold checks that the options read any threshold JSON
+// without panicking, and that a number reads as that pass mark.
 func FuzzDeepEvalThreshold(f *testing.F) {
 	for _, s := range []string{"null", "0.5", "1e3", `"x"`, "[]", "-0"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		var th deepeval.Threshold
-		if json.Unmarshal([]byte(s), &th) != nil {
+		var o deepeval.Options
+		if json.Unmarshal([]byte(`{"threshold":`+s+`}`), &o) != nil {
 			return
 		}
-		b, err := json.Marshal(th)
-		if err != nil {
-			t.Fatal(err)
+		var f *float64
+		if json.Unmarshal([]byte(s), &f) == nil && f != nil && (o.Threshold == nil || *o.Threshold != *f) {
+			t.Fatalf("threshold %s read as %v", s, o.Threshold)
 		}
-		var back deepeval.Threshold
-		if err := json.Unmarshal(b, &back); err != nil {
-			t.Fatalf("%s wrote %s, which reads back as %v", s, b, err)
-		}
-		if b2, _ := json.Marshal(back); string(b2) != string(b) {
-			t.Fatalf("%s wrote %s, then %s", s, b, b2)
+		if _, err := deepeval.New(o); err != nil {
+			t.Fatalf("threshold %s: %v", s, err)
 		}
 	})
-}
-
-func ExampleNew() {
-	m, err := deepeval.New(deepeval.Options{
-		EvaluationParams: []string{"input_parameters"},
-		Threshold:        deepeval.PassMark(0.7),
-	})
-	if err != nil {
-		panic(err)
-	}
-	paris := jsonvalue.MustFrom(map[string]any{"city": "Paris"})
-	c := &toolgrade.Case{
-		Expected: []toolgrade.Call{{Name: "get_weather", Args: paris}, {Name: "get_weather", Args: paris}},
-		Called:   []toolgrade.Call{{Name: "get_weather", Args: paris}, {Name: "get_weather", Args: paris}},
-	}
-	r := m.Grade(context.Background(), c)
-	fmt.Println(r.Score, r.Success)
-	fmt.Println(r.Reason)
-	// Output:
-	// 0.5 false
-	// credit 1 over 2 expected calls (DeepEval pairs greedily, each expected call taking the first unused called call of highest credit); 1 of 2 expected calls matched fully; missing get_weather({"city":"Paris"}) (expected #1): called #1 equals called #0, already used (DeepEval tracks used calls by value); extra get_weather({"city":"Paris"}) (called #1) costs nothing in DeepEval
 }

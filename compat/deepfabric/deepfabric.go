@@ -22,24 +22,34 @@ type Options struct {
 	// MultiTurn scores all calls of a sample instead of only the first
 	// expected and the first called one.
 	MultiTurn bool `json:"multi_turn"`
-	// MetricWeights weighs the four parts of the overall score, by the
-	// names tool_selection, parameter_accuracy, execution_success and
-	// response_quality. nil means DeepFabric's defaults, 0.40, 0.35, 0.25
-	// and 0; a map given replaces them entirely (a part it leaves out
-	// weighs 0, other names are ignored, and weights need not be in
+	// MetricWeights weighs the four parts of the overall score. nil means
+	// DeepFabric's defaults, 0.40, 0.35, 0.25 and 0; a map given replaces
+	// them entirely (a part it leaves out weighs 0, other names are
+	// ignored, as DeepFabric ignores them, and weights need not be in
 	// [0, 1] nor sum to 1).
-	MetricWeights map[string]float64 `json:"metric_weights"`
+	MetricWeights map[Part]float64 `json:"metric_weights"`
 }
+
+// A Part is one part of DeepFabric's overall score, as MetricWeights and
+// the result's components name it.
+type Part string
+
+const (
+	PartToolSelection     Part = "tool_selection"
+	PartParameterAccuracy Part = "parameter_accuracy"
+	PartExecutionSuccess  Part = "execution_success"
+	PartResponseQuality   Part = "response_quality"
+)
 
 // The parts of DeepFabric's score, in the order the overall score adds
 // them.
-var componentNames = []string{"tool_selection", "parameter_accuracy", "execution_success", "response_quality"}
+var componentNames = []Part{PartToolSelection, PartParameterAccuracy, PartExecutionSuccess, PartResponseQuality}
 
-var defaultWeights = map[string]float64{
-	"tool_selection":     0.40,
-	"parameter_accuracy": 0.35,
-	"execution_success":  0.25,
-	"response_quality":   0.00,
+var defaultWeights = map[Part]float64{
+	PartToolSelection:     0.40,
+	PartParameterAccuracy: 0.35,
+	PartExecutionSuccess:  0.25,
+	PartResponseQuality:   0.00,
 }
 
 // Metric reproduces the scores of DeepFabric's evaluation pipeline
@@ -72,7 +82,7 @@ var defaultWeights = map[string]float64{
 // DeepFabric gives no verdict, so results have no threshold.
 type Metric struct {
 	multiTurn bool
-	weights   map[string]float64
+	weights   map[Part]float64
 }
 
 // New returns the metric.
@@ -110,7 +120,7 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile()}
 	samples, aggregate, err := readSamples(c)
 	if err != nil {
-		r.Error = err.Error()
+		r.Fail(err)
 		return r
 	}
 	evals := make([]evaluation, len(samples))
@@ -146,7 +156,7 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 		"processing_errors": float64(errs),
 	}
 	for i, name := range componentNames {
-		r.Components[name] = parts[i]
+		r.Components[string(name)] = parts[i]
 	}
 	r.Reason = m.reason(evals, parts, aggregate)
 	return r

@@ -204,12 +204,12 @@ func TestDeepFabricQuirks(t *testing.T) {
 func TestDeepFabricWeights(t *testing.T) {
 	c := `{"expected_tools":[{"name":"a","args":{"q":1}}],"tools_called":[{"name":"a","args":{"q":2}}]}`
 	for _, tt := range []struct {
-		weights map[string]float64
+		weights map[deepfabric.Part]float64
 		want    float64
 	}{
 		{nil, 0.4},
-		{map[string]float64{}, 0},
-		{map[string]float64{"tool_selection": 2, "execution_success": -1, "foo": 5}, 2},
+		{map[deepfabric.Part]float64{}, 0},
+		{map[deepfabric.Part]float64{"tool_selection": 2, "execution_success": -1, "foo": 5}, 2},
 	} {
 		m, _ := deepfabric.New(deepfabric.Options{MetricWeights: tt.weights})
 		if r := m.Grade(context.Background(), conformance.ParseCase(t, c)); r.Score != tt.want {

@@ -145,7 +145,7 @@ func Grade(t *testing.T, l Line, env *config.Env) toolgrade.MetricResult {
 		return toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Error: err.Error()}
 	}
 	c.ID = l.ID
-	return toolgrade.Grade(context.Background(), c, []toolgrade.Metric{m}).Metrics[0]
+	return toolgrade.Grade(context.Background(), c, m).Metrics[0]
 }
 
 // Check compares a result with the line's expect: score within 1e-9

@@ -1,0 +1,55 @@
+package config_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// Building a metric must not cost the OpenAI SDK: a program that grades
+// with a profile, or builds one from a config, links neither the SDK nor
+// its websocket library. Only the openai package (and what imports it:
+// the command) does.
+func TestImportsStayCheap(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	pkgs := []string{
+		"github.com/toolgrade/toolgrade",
+		"github.com/toolgrade/toolgrade/config",
+		"github.com/toolgrade/toolgrade/match",
+		"github.com/toolgrade/toolgrade/judge",
+		"github.com/toolgrade/toolgrade/dataset",
+		"github.com/toolgrade/toolgrade/trace",
+		"github.com/toolgrade/toolgrade/toolgradetest",
+		"github.com/toolgrade/toolgrade/compat/adk",
+		"github.com/toolgrade/toolgrade/compat/agentevals",
+		"github.com/toolgrade/toolgrade/compat/axion",
+		"github.com/toolgrade/toolgrade/compat/bfcl",
+		"github.com/toolgrade/toolgrade/compat/deepeval",
+		"github.com/toolgrade/toolgrade/compat/deepfabric",
+		"github.com/toolgrade/toolgrade/compat/ragas",
+	}
+	heavy := []string{"github.com/openai/openai-go", "github.com/coder/websocket", "github.com/toolgrade/toolgrade/openai"}
+	for _, pkg := range pkgs {
+		t.Run(pkg, func(t *testing.T) {
+			out, err := exec.Command(goTool, "list", "-deps", pkg).CombinedOutput()
+			if err != nil {
+				t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)
+			}
+			for _, dep := range strings.Fields(string(out)) {
+				for _, h := range heavy {
+					if dep == h || strings.HasPrefix(dep, h+"/") {
+						t.Errorf("%s imports %s", pkg, dep)
+					}
+				}
+			}
+		})
+	}
+	// The check can fail: the command does link the SDK.
+	out, err := exec.Command(goTool, "list", "-deps", "github.com/toolgrade/toolgrade/cmd/toolgrade").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "github.com/openai/openai-go") {
+		t.Errorf("go list -deps of the command does not name the SDK (%v): the check looks at the wrong thing", err)
+	}
+}

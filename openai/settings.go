@@ -1,0 +1,97 @@
+package openai
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/toolgrade/toolgrade/judge"
+)
+
+// OpenJudge builds the judge the settings describe, reading the API key
+// with getenv. A missing key is an error unless the base URL is on this
+// machine (localhost, 127.0.0.1, ::1), where servers such as Ollama, LM
+// Studio and vLLM need none.
+func OpenJudge(s judge.Settings, getenv func(string) string) (*Judge, error) {
+	if s.Model == "" {
+		return nil, errors.New("judge: no model given (--judge-model, or model in the judge section)")
+	}
+	if s.Batch && s.NoCache {
+		return nil, errors.New("judge: batch mode needs the cache (the batch's replies are read from it): drop --no-cache")
+	}
+	base := s.BaseURL
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	keyEnv := s.KeyEnv
+	if keyEnv == "" {
+		keyEnv = judge.DefaultKeyEnv
+	}
+	key := getenv(keyEnv)
+	if key == "" && !isLocal(base) {
+		return nil, fmt.Errorf("judge: no API key in $%s (name another variable with --judge-key-env; only servers on localhost run without a key)", keyEnv)
+	}
+	var cache *Cache
+	if !s.NoCache {
+		dir := s.CacheDir
+		if dir == "" {
+			userDir, err := os.UserCacheDir()
+			if err != nil {
+				return nil, fmt.Errorf("judge: no cache directory (%v): give --cache-dir or --no-cache", err)
+			}
+			dir = filepath.Join(userDir, "toolgrade")
+		}
+		var err error
+		if cache, err = OpenCache(dir); err != nil {
+			return nil, fmt.Errorf("judge: %w", err)
+		}
+	}
+	retries := 0 // the client's default
+	if s.MaxRetries != nil {
+		if retries = *s.MaxRetries; retries == 0 {
+			retries = -1 // none
+		}
+	}
+	if retries < -1 || s.Concurrency < 0 || s.Timeout < 0 || s.BatchMaxPolls < 0 {
+		return nil, errors.New("judge: max_retries, concurrency, timeout and batch_max_polls want positive numbers")
+	}
+	client, err := NewClient(Options{
+		BaseURL:           base,
+		APIKey:            key,
+		Azure:             s.Azure,
+		APIVersion:        s.APIVersion,
+		Timeout:           time.Duration(s.Timeout),
+		Concurrency:       s.Concurrency,
+		RequestsPerMinute: s.RequestsPerMinute,
+		TokensPerMinute:   s.TokensPerMinute,
+		MaxRetries:        retries,
+		Cache:             cache,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("judge: %w", err)
+	}
+	return NewJudge(client, JudgeOptions{
+		Model:       s.Model,
+		Temperature: s.Temperature,
+		MaxTokens:   s.MaxTokens,
+		PlainOutput: s.StructuredOutput != nil && !*s.StructuredOutput,
+	})
+}
+
+// isLocal reports whether a base URL points at this machine.
+func isLocal(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,85 @@
+package toolgrade
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+// inModel returns c with every value in the JSON value model: a case built
+// in code may hold Go maps, ints or structs, which the metrics would
+// otherwise compare as unequal to the same values decoded from a file. A
+// case already in the model (every decoded case) is returned as it is;
+// otherwise the values are converted into a copy, and c is not changed. The
+// error is a *FieldError naming the field in the case format's terms.
+func (c *Case) inModel() (*Case, error) {
+	if c.valuesInModel() {
+		return c, nil
+	}
+	out := *c
+	for _, f := range []struct {
+		name string
+		v    *any
+	}{
+		{"input", &out.Input},
+		{"actual_output", &out.ActualOutput},
+		{"expected_output", &out.ExpectedOutput},
+		{"trajectory", &out.Trajectory},
+		{"expected_trajectory", &out.ExpectedTrajectory},
+		{"available_tools", &out.AvailableTools},
+	} {
+		if err := convert(f.name, f.v); err != nil {
+			return c, err
+		}
+	}
+	for _, list := range []struct {
+		name  string
+		calls *[]Call
+	}{{"tools_called", &out.Called}, {"expected_tools", &out.Expected}} {
+		if callsInModel(*list.calls) {
+			continue
+		}
+		calls := slices.Clone(*list.calls)
+		for i := range calls {
+			where := list.name + "[" + strconv.Itoa(i) + "]."
+			if err := convert(where+"args", &calls[i].Args); err != nil {
+				return c, err
+			}
+			if err := convert(where+"output", &calls[i].Output); err != nil {
+				return c, err
+			}
+		}
+		*list.calls = calls
+	}
+	return &out, nil
+}
+
+func (c *Case) valuesInModel() bool {
+	return jsonvalue.InModel(c.Input) && jsonvalue.InModel(c.ActualOutput) &&
+		jsonvalue.InModel(c.ExpectedOutput) && jsonvalue.InModel(c.Trajectory) &&
+		jsonvalue.InModel(c.ExpectedTrajectory) && jsonvalue.InModel(c.AvailableTools) &&
+		callsInModel(c.Called) && callsInModel(c.Expected)
+}
+
+func callsInModel(calls []Call) bool {
+	for i := range calls {
+		if !jsonvalue.InModel(calls[i].Args) || !jsonvalue.InModel(calls[i].Output) {
+			return false
+		}
+	}
+	return true
+}
+
+// convert puts *v into the model, or names the field it could not.
+func convert(field string, v *any) error {
+	if jsonvalue.InModel(*v) {
+		return nil
+	}
+	mv, err := jsonvalue.From(*v)
+	if err != nil {
+		return &FieldError{Path: field, Err: err}
+	}
+	*v = mv
+	return nil
+}

@@ -1,0 +1,100 @@
+package toolgrade_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/match"
+)
+
+// A case built in code with plain Go values scores as the same case
+// decoded from a file: Go maps, ints and structs are converted first.
+func TestGradeGoValues(t *testing.T) {
+	type booking struct {
+		Guests int    `json:"guests"`
+		Room   string `json:"room"`
+	}
+	decoded := jsonvalue.MustFrom(map[string]any{"x": 1, "when": map[string]any{"day": "mon"}})
+	for _, tt := range []struct {
+		name      string
+		want, got any
+		score     float64
+	}{
+		{"map[string]any", map[string]any{"x": 1, "when": map[string]any{"day": "mon"}}, map[string]any{"when": map[string]any{"day": "mon"}, "x": 1}, 1},
+		{"map against decoded", decoded, map[string]any{"x": 1.0, "when": map[string]string{"day": "mon"}}, 1},
+		{"struct", booking{2, "double"}, map[string]any{"guests": 2, "room": "double"}, 1},
+		{"json.RawMessage", json.RawMessage(`{"b":[1,2]}`), map[string]any{"b": []int{1, 2}}, 1},
+		{"different values", map[string]any{"x": 1}, map[string]any{"x": 2}, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := match.New(match.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &toolgrade.Case{
+				Expected: []toolgrade.Call{{Name: "f", Args: tt.want}},
+				Called:   []toolgrade.Call{{Name: "f", Args: tt.got}},
+			}
+			before := c.Called[0].Args
+			r := toolgrade.Grade(context.Background(), c, m)
+			if r.Error != "" || r.Metrics[0].Score != tt.score {
+				t.Errorf("score %v (error %q, reason %s), want %v", r.Metrics[0].Score, r.Error, r.Metrics[0].Reason, tt.score)
+			}
+			if _, ok := c.Called[0].Args.(jsonvalue.Object); ok && !jsonvalue.InModel(before) {
+				t.Error("Grade changed the caller's case")
+			}
+		})
+	}
+}
+
+// A value with no JSON form is an error result naming the field, and the
+// error is a *toolgrade.FieldError for Go callers.
+func TestGradeRefusesValuesWithoutJSONForm(t *testing.T) {
+	m, _ := match.New(match.Options{})
+	for _, tt := range []struct {
+		name string
+		c    toolgrade.Case
+		path string
+	}{
+		{"args", toolgrade.Case{ID: "a", Called: []toolgrade.Call{{Name: "f", Args: map[string]any{"x": make(chan int)}}}}, "tools_called[0].args"},
+		{"expected output", toolgrade.Case{ID: "b", Expected: []toolgrade.Call{{Name: "f"}, {Name: "g", Output: func() {}}}}, "expected_tools[1].output"},
+		{"input", toolgrade.Case{ID: "c", Input: complex(1, 1)}, "input"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := toolgrade.Grade(context.Background(), &tt.c, m)
+			var fe *toolgrade.FieldError
+			if !errors.As(r.Err, &fe) || fe.Path != tt.path {
+				t.Fatalf("Err = %v, want a *FieldError at %s", r.Err, tt.path)
+			}
+			if r.ID != tt.c.ID || r.Success || !errors.As(r.Metrics[0].Err, &fe) || r.Metrics[0].Error != r.Error {
+				t.Errorf("result %+v: want the error on the case and its metric", r)
+			}
+		})
+	}
+}
+
+// Evaluate converts cases given as records the same way.
+func TestEvaluateGoValues(t *testing.T) {
+	m, _ := match.New(match.Options{})
+	cases := []*toolgrade.Case{
+		{ID: "ok", Expected: []toolgrade.Call{{Name: "f", Args: map[string]int{"n": 1}}}, Called: []toolgrade.Call{{Name: "f", Args: map[string]any{"n": 1.0}}}},
+		{ID: "bad", Called: []toolgrade.Call{{Name: "f", Args: make(chan int)}}},
+	}
+	var got []string
+	err := toolgrade.Evaluate(context.Background(), toolgrade.Records(cases), []toolgrade.Metric{m}, func(r *toolgrade.Result) error {
+		got = append(got, r.ID+":"+r.Error)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"ok:", "bad:field tools_called[0].args: a chan int has no JSON form"}
+	if !slices.Equal(got, want) {
+		t.Errorf("results %q, want %q", got, want)
+	}
+}
