@@ -11,6 +11,7 @@
 //   - compat/deepfabric: DeepFabric's tool-calling evaluation
 //   - compat/bfcl: the Berkeley Function Calling Leaderboard's AST checker,
 //     with its data folders, result files and score table
+//   - compat/ragas: Ragas' ToolCallAccuracy and ToolCallF1
 //
 // A peer's quirks live in its package, never in package match or the
 // root. Python semantics that several peers share (== across ints, floats

@@ -32,6 +32,7 @@ import (
 	"github.com/toolgrade/toolgrade/compat/bfcl"
 	"github.com/toolgrade/toolgrade/compat/deepeval"
 	"github.com/toolgrade/toolgrade/compat/deepfabric"
+	"github.com/toolgrade/toolgrade/compat/ragas"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
@@ -180,6 +181,7 @@ var profiles = map[string]builder{
 	},
 	"agentevals": build(agentevals.New),
 	"bfcl":       build(bfcl.New),
+	"ragas":      build(ragas.New),
 }
 
 // build adapts a constructor taking an options struct, decoded strictly

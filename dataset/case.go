@@ -70,11 +70,11 @@ func (r *record) lineID() string { return "line-" + strconv.Itoa(r.line) }
 // The field names of a case, with the aliases peers' datasets use.
 var (
 	inputKeys            = []string{"input", "query"}
-	actualOutputKeys     = []string{"actual_output", "generated_response", "actual_response"}
-	expectedOutputKeys   = []string{"expected_output", "expected_response"}
+	actualOutputKeys     = []string{"actual_output", "generated_response", "actual_response", "response"}
+	expectedOutputKeys   = []string{"expected_output", "expected_response", "reference"}
 	calledKeys           = []string{"tools_called", "toolsCalled"}
-	expectedKeys         = []string{"expected_tools", "expectedTools"}
-	trajectoryKeys       = []string{"trajectory", "agent_trajectory"}
+	expectedKeys         = []string{"expected_tools", "expectedTools", "reference_tool_calls"}
+	trajectoryKeys       = []string{"trajectory", "agent_trajectory", "user_input"}
 	expectedTrajectories = []string{"expected_trajectory", "expected_agent_trajectory"}
 	availableToolsKeys   = []string{"available_tools", "availableTools", "tools"}
 )
@@ -164,21 +164,31 @@ func DecodeCase(v any) (*toolgrade.Case, error) {
 		return nil, err
 	}
 	f := fields(obj)
+	// Ragas' user_input is the conversation of a MultiTurnSample (a list
+	// of messages) but the query of a SingleTurnSample (a string).
+	if t := &f[fieldTrajectory]; t.key == "user_input" {
+		if _, isList := t.v.([]any); !isList {
+			if !f[fieldInput].ok() {
+				f[fieldInput] = *t
+			}
+			*t = found{}
+		}
+	}
 	c.Input, c.ActualOutput, c.ExpectedOutput = f[fieldInput].v, f[fieldActualOutput].v, f[fieldExpectedOutput].v
 	c.AvailableTools = f[fieldAvailableTools].v
 	c.Trajectory, c.ExpectedTrajectory = f[fieldTrajectory].v, f[fieldExpectedTrajectory].v
-	if c.Called, err = calls(f[fieldCalled], f[fieldTrajectory]); err != nil {
+	if c.Called, err = calls(c, f[fieldCalled], f[fieldTrajectory]); err != nil {
 		return nil, err
 	}
-	if c.Expected, err = calls(f[fieldExpected], f[fieldExpectedTrajectory]); err != nil {
+	if c.Expected, err = calls(c, f[fieldExpected], f[fieldExpectedTrajectory]); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
 // calls reads a list of calls from list when present, else extracts them
-// from trace.
-func calls(list, tr found) ([]toolgrade.Call, error) {
+// from trace, adding the items the trace reader skipped to c's warnings.
+func calls(c *toolgrade.Case, list, tr found) ([]toolgrade.Call, error) {
 	if list.ok() {
 		calls, err := toolgrade.DecodeCalls(list.v)
 		return calls, toolgrade.InField(list.key, err)
@@ -187,6 +197,9 @@ func calls(list, tr found) ([]toolgrade.Call, error) {
 		t, err := trace.Extract(tr.v, "")
 		if err != nil {
 			return nil, toolgrade.InField(tr.key, err)
+		}
+		for _, w := range t.Warnings() {
+			c.Warnings = append(c.Warnings, tr.key+": "+w)
 		}
 		return t.Calls, nil
 	}

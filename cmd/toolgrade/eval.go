@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"iter"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -18,7 +20,7 @@ var metricFlags = []struct {
 	flag, key, kind, usage string
 }{
 	{"metric", "metric", "string", "metric: tool_correctness (default), schema, or with a judge tool_selection or argument_correctness"},
-	{"profile", "profile", "string", "profile: default, or a peer to reproduce (deepeval, axion, agentevals, adk, deepfabric, bfcl)"},
+	{"profile", "profile", "string", "profile: default, or a peer to reproduce (deepeval, axion, agentevals, adk, deepfabric, bfcl, ragas)"},
 	{"order", "order", "string", "call order: any, in-order or exact"},
 	{"args", "args", "string", "argument mode: ignore, exact, contains, within, partial or fuzzy"},
 	{"output", "output", "string", "output comparison: ignore or exact"},
@@ -38,7 +40,38 @@ type evalFlags struct {
 	workers  int
 	quiet    bool
 	exitZero bool
+	options  optionFlag
 }
+
+// optionFlag collects repeated --option key=value flags: any metric
+// entry key, by its config name, with the value read as JSON when it is
+// JSON (true, 0.7, null, ["a"]) and as a string otherwise.
+type optionFlag struct {
+	set []jsonvalue.Member
+}
+
+func (o *optionFlag) String() string {
+	parts := make([]string, len(o.set))
+	for i, m := range o.set {
+		parts[i] = m.Key + "=" + string(jsonvalue.Append(nil, m.Value))
+	}
+	return strings.Join(parts, ",")
+}
+
+func (o *optionFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if k = strings.TrimSpace(k); !ok || k == "" {
+		return fmt.Errorf("want key=value, got %q", s)
+	}
+	var val any = v
+	if parsed, err := jsonvalue.ParseString(v); err == nil {
+		val = parsed
+	}
+	o.set = append(o.set, jsonvalue.Member{Key: k, Value: val})
+	return nil
+}
+
+func (o *optionFlag) Type() string { return "key=value" }
 
 func (m *Main) evalCommand() *cobra.Command {
 	var f evalFlags
@@ -67,6 +100,7 @@ func (f *evalFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.workers, "workers", 0, "cases graded at once (default: one per CPU)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary and no progress")
 	fs.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when cases fail (2 still means unreadable input)")
+	fs.Var(&f.options, "option", "set a metric option by its config name, for every metric entry (repeatable; the value is JSON when it parses, else a string), e.g. --option ragas_metric=tool_call_f1")
 	f.env.register(fs)
 	f.reports.register(fs)
 	for _, mf := range metricFlags {
@@ -107,6 +141,17 @@ func metricEntries(fs *pflag.FlagSet, cfg *config.Config) []jsonvalue.Object {
 		}
 		for i := range entries {
 			entries[i].Set(mf.key, v)
+		}
+	}
+	// --option comes last: it names the key itself, so it is the most
+	// specific.
+	if fl := fs.Lookup("option"); fl != nil {
+		if o, ok := fl.Value.(*optionFlag); ok {
+			for _, m := range o.set {
+				for i := range entries {
+					entries[i].Set(m.Key, m.Value)
+				}
+			}
 		}
 	}
 	return entries

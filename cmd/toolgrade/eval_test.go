@@ -123,7 +123,7 @@ func TestEvalExitCodes(t *testing.T) {
 		{"unknown flag", []string{"eval", "--colour", good}, 2, "unknown flag"},
 		{"bad option value", []string{"eval", "--order", "sideways", good}, 2, `unknown value "sideways"`},
 		{"bad config", []string{"eval", "--config", badConfig, good}, 2, "metrics[0]"},
-		{"unknown profile", []string{"eval", "--profile", "ragas", good}, 2, `unknown profile "ragas"`},
+		{"unknown profile", []string{"eval", "--profile", "nosuchpeer", good}, 2, `unknown profile "nosuchpeer"`},
 		{"flag overrides config threshold", []string{"eval", "--threshold", "0", bad}, 0, ""},
 	}
 	for _, tt := range tests {

@@ -87,6 +87,7 @@ var samples = []struct {
 	{"axion", "", "axion.jsonl", 300},
 	{"deepeval", "", "deepeval.jsonl", 300},
 	{"deepfabric", "", "deepfabric.jsonl", 300},
+	{"ragas", "", "ragas.jsonl", 300},
 	{"bfcl", "bfcl", "bfcl.jsonl", 400},
 }
 
