@@ -55,6 +55,7 @@ func anthropicMessages(b *builder, msgs []any, path string) error {
 		if !o.Has("role") && !o.Has("content") {
 			return wantError("a message or stream event at "+index(path, i), o)
 		}
+		b.saw()
 		if err := anthropicBlocks(b, get(o, "content"), join(index(path, i), "content")); err != nil {
 			return err
 		}
@@ -106,9 +107,17 @@ func anthropicBlock(b *builder, o jsonvalue.Object, path string) (int, error) {
 			out = failed(out)
 		}
 		b.result(id(get(o, "tool_use_id")), "", out)
+	case !anthropicPlainBlocks[t]:
+		b.skip(path, "content block of type %q", t)
 	}
 	return -1, nil
 }
+
+// anthropicPlainBlocks are the content block types that hold no call or
+// result.
+var anthropicPlainBlocks = map[string]bool{"text": true, "image": true, "document": true,
+	"thinking": true, "redacted_thinking": true, "search_result": true,
+	"container_upload": true, "file": true}
 
 // anthropicStream follows the open content blocks of a streamed message.
 type anthropicStream struct {

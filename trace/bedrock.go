@@ -90,6 +90,7 @@ func bedrockMessages(b *builder, msgs []any, path string) error {
 }
 
 func bedrockBlocks(b *builder, content any, path string) error {
+	b.saw()
 	blocks, _ := content.([]any)
 	for i, bl := range blocks {
 		p := index(path, i)
@@ -109,7 +110,16 @@ func bedrockBlocks(b *builder, content any, path string) error {
 				out = failed(out)
 			}
 			b.result(id(get(tr, "toolUseId")), "", out)
+			continue
+		}
+		if o, ok := bl.(jsonvalue.Object); ok && !hasAny(o, bedrockPlainBlocks...) {
+			b.skip(p, "content block with keys %s", quoteKeys(o))
 		}
 	}
 	return nil
 }
+
+// bedrockPlainBlocks are the keys of content blocks that hold no call or
+// result.
+var bedrockPlainBlocks = []string{"text", "image", "document", "video", "reasoningContent",
+	"cachePoint", "guardContent", "citationsContent"}

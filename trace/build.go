@@ -22,7 +22,27 @@ type builder struct {
 	unique bool
 	// pending holds streamed arguments not yet decoded, by call index.
 	pending map[int]*fragments
+	// skipped lists the items the reader did not understand.
+	skipped []Skip
+	// seen counts the items of its format the reader recognized.
+	seen int
 }
+
+// skip records an item the reader saw and did not understand: where it is
+// and what kind of item it is (a format with arguments).
+func (b *builder) skip(where, kind string, a ...any) {
+	if len(a) > 0 {
+		kind = fmt.Sprintf(kind, a...)
+	}
+	b.skipped = append(b.skipped, Skip{Where: where, Kind: kind})
+}
+
+// saw records that the reader recognized an item of its format (a message,
+// an item, an event) that need not hold a call.
+func (b *builder) saw() { b.seen++ }
+
+// recognized reports whether the reader found anything of its format.
+func (b *builder) recognized() bool { return b.seen > 0 || len(b.calls) > 0 }
 
 // add appends a call and returns its index; with unique set, a call seen
 // before returns the earlier index instead.
@@ -53,6 +73,7 @@ func (b *builder) find(id, name string) int {
 // goes to the earliest unanswered call without an id that has the result's
 // tool name, or, when name is empty, to the earliest unanswered call.
 func (b *builder) result(id, name string, output any) {
+	b.seen++
 	if id != "" {
 		seen := false
 		for k := len(b.calls) - 1; k >= 0; k-- {

@@ -26,22 +26,45 @@ func detect(v any) (string, error) {
 }
 
 func unrecognized(v any) error {
-	return fmt.Errorf("unrecognized trace: %s; want one of the formats %s", describe(v), strings.Join(Formats(), ", "))
+	return fmt.Errorf("%w: %s; want one of the formats %s", ErrUnknownFormat, describe(v), strings.Join(Formats(), ", "))
 }
 
 // detectObject names the format of a trace that is one JSON object.
 func detectObject(o jsonvalue.Object) string {
+	if f := detectAgentLog(o); f != "" {
+		return f // agent CLI and framework logs (detect_agents.go)
+	}
 	switch {
 	case o.Has("resourceSpans") || o.Has("resource_spans"):
 		return spanFormat(o)
+	case o.Has("resourceLogs") || o.Has("resource_logs"):
+		return "otel_genai"
 	case o.Has("traj"):
 		return "tau_bench"
+	case o.Has("initial_state") && hasAny(o, "user_scenario", "evaluation_criteria", "description"),
+		o.Has("simulations") && o.Has("tasks"):
+		return "tau2_bench"
+	case o.Has("run_type") || runList(get(o, "runs")):
+		return "langsmith"
+	case o.Has("observations") || observationList(get(o, "data")):
+		return "langfuse"
+	case o.Has("calling") && o.Has("query"):
+		return "seal_tools"
+	case o.Has("python_function_calls") || o.Has("json_function_calls") || o.Has("python_function_name"),
+		o.Has("query_dict") && o.Has("dataset"), len(o) == 2 && o.Has("query") && o.Has("reference"):
+		return "nexusraven"
+	case o.Has("conversations") && shareGPTTurns(get(o, "conversations")):
+		return "sharegpt"
+	case o.Has("result") && o.Has("id") && !o.Has("jsonrpc") && !o.Has("ground_truth"):
+		return "bfcl_result"
 	case o.Has("answer_generation") || (o.Has("tree") && o.Has("win")):
 		return "toolbench"
 	case o.Has("ground_truth"):
 		return "bfcl"
 	case o.Has("correct_answer") && o.Has("answers"):
 		return "when2call"
+	case o.Has("answers") && o.Has("query"):
+		return "xlam"
 	case hasAny(o, deepEvalKeys...):
 		return "deepeval"
 	case o.Has("jsonrpc"):
@@ -50,6 +73,10 @@ func detectObject(o jsonvalue.Object) string {
 		return "openai_chat"
 	case o.Has("candidates") || o.Has("contents"):
 		return "gemini"
+	}
+	if str(o, "object") == "interaction" || interactionList(get(o, "steps")) || interactionList(get(o, "outputs")) ||
+		interactionList(get(o, "input")) {
+		return "gemini_interactions"
 	}
 	switch out := get(o, "output").(type) {
 	case []any:
@@ -73,6 +100,9 @@ func detectObject(o jsonvalue.Object) string {
 	}
 	if _, ok := get(o, "input").([]any); ok {
 		return "openai_responses"
+	}
+	if m := obj(o, "message"); m.Has("tool_plan") || (m.Has("role") && o.Has("finish_reason") && !o.Has("done")) {
+		return "cohere_v2"
 	}
 	if m := obj(o, "message"); m.Has("role") {
 		return "openai_chat" // Ollama /api/chat response
@@ -146,6 +176,9 @@ func classify(v any) (string, int) {
 	if !ok {
 		return "", 0
 	}
+	if f := classifyAgentLog(o); f != "" {
+		return f, decisive // agent CLI and framework records (detect_agents.go)
+	}
 	switch {
 	case o.Has("jsonrpc"):
 		return "mcp", decisive
@@ -155,6 +188,20 @@ func classify(v any) (string, int) {
 		return "gemini", decisive
 	case o.Has("resourceSpans") || o.Has("resource_spans") || o.Has("attributes"):
 		return spanFormat(o), decisive
+	case o.Has("resourceLogs") || o.Has("resource_logs"):
+		return "otel_genai", decisive
+	case cohereEvents[str(o, "type")] || o.Has("tool_plan"):
+		return "cohere_v2", decisive
+	case interactionEvent(o) || interactionOnlyTypes[str(o, "type")]:
+		return "gemini_interactions", decisive
+	case o.Has("run_type"):
+		return "langsmith", decisive
+	case o.Has("observations") || (o.Has("type") && hasAny(o, "traceId", "parentObservationId") && o.Has("startTime")):
+		return "langfuse", decisive
+	case o.Has("from") && o.Has("value"):
+		return "sharegpt", decisive
+	case o.Has("result") && o.Has("id") && !o.Has("jsonrpc") && len(o) <= 8 && !o.Has("role"):
+		return "bfcl_result", decisive
 	case o.Has("lc") && o.Has("kwargs"):
 		return "langchain", decisive
 	case hasAny(o, "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStart", "messageStop"):
@@ -203,6 +250,8 @@ func classify(v any) (string, int) {
 	}
 	for _, tc := range list(o, "tool_calls") {
 		switch {
+		case isInspectCall(tc):
+			return "inspect_ai", decisive
 		case has(tc, "function") || has(tc, "custom"):
 			return "openai_chat", decisive
 		case has(tc, "args"):
@@ -269,6 +318,58 @@ var responsesItemTypes = map[string]bool{
 	"shell_call": true, "shell_call_output": true,
 	"apply_patch_call": true, "apply_patch_call_output": true,
 	"reasoning": true, "item_reference": true,
+	"tool_search_call": true, "tool_search_output": true, "program": true, "program_output": true,
+}
+
+// interactionOnlyTypes are Gemini Interactions step types no other format
+// has.
+var interactionOnlyTypes = map[string]bool{"function_result": true, "thought": true, "user_input": true,
+	"model_output": true, "google_search_call": true, "google_search_result": true,
+	"code_execution_call": true, "code_execution_result": true, "url_context_call": true, "url_context_result": true,
+	"mcp_server_tool_call": true, "mcp_server_tool_result": true}
+
+// interactionEvent says whether o is a Gemini Interactions stream event.
+func interactionEvent(o jsonvalue.Object) bool {
+	et, _ := get(o, "event_type").(string)
+	return strings.HasPrefix(et, "interaction.") || strings.HasPrefix(et, "step.") || strings.HasPrefix(et, "content.")
+}
+
+// interactionList says whether v is a list holding an Interactions step
+// no other format has.
+func interactionList(v any) bool {
+	l, _ := v.([]any)
+	for _, e := range l {
+		if interactionOnlyTypes[str(e, "type")] {
+			return true
+		}
+		if items, ok := get(e, "content").([]any); ok && interactionList(items) {
+			return true
+		}
+	}
+	return false
+}
+
+// runList says whether v is a list of LangSmith runs.
+func runList(v any) bool {
+	l, _ := v.([]any)
+	return len(l) > 0 && has(l[0], "run_type")
+}
+
+// observationList says whether v is a list of Langfuse traces or
+// observations.
+func observationList(v any) bool {
+	l, _ := v.([]any)
+	if len(l) == 0 {
+		return false
+	}
+	o, _ := l[0].(jsonvalue.Object)
+	return o.Has("observations") || (o.Has("type") && hasAny(o, "traceId", "parentObservationId") && o.Has("startTime"))
+}
+
+// shareGPTTurns says whether v is a list of ShareGPT turns.
+func shareGPTTurns(v any) bool {
+	l, _ := v.([]any)
+	return len(l) > 0 && has(l[0], "from")
 }
 
 // attributeFormat recognizes a flat span attribute map by its keys.

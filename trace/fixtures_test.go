@@ -13,9 +13,10 @@ import (
 	"github.com/toolgrade/toolgrade/trace"
 )
 
-// A fixture is one trace of ../shared/fixtures/traces and its expected
-// calls.
+// A fixture is one trace of ../shared/fixtures/traces or
+// ../shared/fixtures/realworld and its expected calls.
 type fixture struct {
+	set          string // the folder of ../shared/fixtures
 	format, name string // the directory (the format) and the file
 	input        []byte
 	want         any // the .expected.json document
@@ -25,7 +26,17 @@ type fixture struct {
 // absent.
 func loadFixtures(t *testing.T) []fixture {
 	t.Helper()
-	root := shared.Path(t, "fixtures", "traces")
+	var fixtures []fixture
+	for _, set := range []string{"traces", "realworld"} {
+		fixtures = append(fixtures, loadFixtureSet(t, shared.Path(t, "fixtures", set))...)
+	}
+	return fixtures
+}
+
+// loadFixtureSet reads the fixtures of one folder: <format>/<name>.<ext>
+// with <format>/<name>.expected.json.
+func loadFixtureSet(t *testing.T, root string) []fixture {
+	t.Helper()
 	dirs, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)
@@ -57,11 +68,11 @@ func loadFixtures(t *testing.T) []fixture {
 			if err != nil {
 				t.Fatalf("%s: %v", expected, err)
 			}
-			fixtures = append(fixtures, fixture{d.Name(), f.Name(), input, want})
+			fixtures = append(fixtures, fixture{filepath.Base(root), d.Name(), f.Name(), input, want})
 		}
 	}
 	if len(fixtures) == 0 {
-		t.Fatal("no trace fixtures found")
+		t.Fatalf("no trace fixtures found in %s", root)
 	}
 	return fixtures
 }
@@ -95,7 +106,7 @@ func TestFixtures(t *testing.T) {
 	fixtures := loadFixtures(t)
 	calls := 0
 	for _, f := range fixtures {
-		t.Run(f.format+"/"+f.name, func(t *testing.T) {
+		t.Run(f.set+"/"+f.format+"/"+f.name, func(t *testing.T) {
 			for _, format := range []string{"", f.format} {
 				tr, err := trace.Read(f.input, format)
 				if err != nil {
@@ -119,7 +130,7 @@ func TestFixturesAsValues(t *testing.T) {
 		if err != nil {
 			continue // JSON Lines, SSE and text are strings in a case
 		}
-		t.Run(f.format+"/"+f.name, func(t *testing.T) {
+		t.Run(f.set+"/"+f.format+"/"+f.name, func(t *testing.T) {
 			tr, err := trace.Extract(v, "")
 			if err != nil {
 				t.Fatal(err)

@@ -11,33 +11,42 @@ import (
 // streamGenerateContent array gives them). Keys may be camelCase or
 // snake_case (SDK dumps).
 //
+// Gemini 3 streams a call's arguments when asked to: a functionCall
+// {"name", "willContinue": true} opens the call, functionCall parts
+// {"partialArgs": [{"jsonPath", "stringValue" | "numberValue" | "boolValue"
+// | "nullValue", "willContinue"}], "willContinue": true} give its arguments
+// piece by piece (a string value continued over several pieces is joined),
+// and an empty functionCall {} (or one without willContinue) closes it.
+//
 // functionCall parts are calls and functionResponse parts their results
 // (the response object as given), linked by id when both have one, else by
 // name and order. executableCode parts are built-in code_execution calls
 // answered by codeExecutionResult parts. Other parts (text, thought
 // signatures) are not calls.
 func readGemini(b *builder, v any) error {
+	gs := &geminiStream{open: -1}
+	defer gs.close(b)
 	switch v := v.(type) {
 	case []any:
 		for i, e := range v {
 			if !has(e, "candidates") && !has(e, "contents") && !has(e, "parts") {
 				return wantError("a generateContent response chunk or a content {\"role\", \"parts\"} at "+index("", i), e)
 			}
-			if err := geminiValue(b, e, index("", i)); err != nil {
+			if err := geminiValue(b, gs, e, index("", i)); err != nil {
 				return err
 			}
 		}
 		return nil
 	case jsonvalue.Object:
 		if v.Has("candidates") || v.Has("contents") || v.Has("parts") {
-			return geminiValue(b, v, "")
+			return geminiValue(b, gs, v, "")
 		}
 	}
 	return wantError("a generateContent request, response, content list or stream chunks", v)
 }
 
 // geminiValue reads a response, a request or one content.
-func geminiValue(b *builder, v any, path string) error {
+func geminiValue(b *builder, gs *geminiStream, v any, path string) error {
 	o, ok := v.(jsonvalue.Object)
 	if !ok {
 		return fieldError(path, "want an object, got %s", jsonvalue.Kind(v))
@@ -46,7 +55,7 @@ func geminiValue(b *builder, v any, path string) error {
 		l, _ := cands.([]any)
 		for i, c := range l {
 			p := join(index(join(path, "candidates"), i), "content")
-			if err := geminiParts(b, list(get(c, "content"), "parts"), join(p, "parts")); err != nil {
+			if err := geminiParts(b, gs, list(get(c, "content"), "parts"), join(p, "parts")); err != nil {
 				return err
 			}
 		}
@@ -59,16 +68,17 @@ func geminiValue(b *builder, v any, path string) error {
 		}
 		for i, c := range l {
 			p := index(join(path, "contents"), i)
-			if err := geminiParts(b, list(c, "parts"), join(p, "parts")); err != nil {
+			if err := geminiParts(b, gs, list(c, "parts"), join(p, "parts")); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return geminiParts(b, list(o, "parts"), join(path, "parts"))
+	return geminiParts(b, gs, list(o, "parts"), join(path, "parts"))
 }
 
-func geminiParts(b *builder, parts []any, path string) error {
+func geminiParts(b *builder, gs *geminiStream, parts []any, path string) error {
+	b.saw()
 	for i, p := range parts {
 		part, ok := p.(jsonvalue.Object)
 		if !ok {
@@ -76,6 +86,9 @@ func geminiParts(b *builder, parts []any, path string) error {
 		}
 		pp := index(path, i)
 		if fc, ok := first(part, "functionCall", "function_call"); ok {
+			if handled, err := gs.part(b, fc, join(pp, "functionCall")); handled || err != nil {
+				return err
+			}
 			n, err := name(fc, "name", join(pp, "functionCall"))
 			if err != nil {
 				return err
@@ -95,7 +108,15 @@ func geminiParts(b *builder, parts []any, path string) error {
 		}
 		if res, ok := first(part, "codeExecutionResult", "code_execution_result"); ok {
 			b.result("", "code_execution", res)
+			continue
+		}
+		if !hasAny(part, geminiPlainParts...) {
+			b.skip(pp, "part with keys %s", quoteKeys(part))
 		}
 	}
 	return nil
 }
+
+// geminiPlainParts are the keys of parts that hold no call or result.
+var geminiPlainParts = []string{"text", "inlineData", "inline_data", "fileData", "file_data",
+	"thought", "thoughtSignature", "thought_signature", "videoMetadata", "video_metadata"}

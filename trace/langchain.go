@@ -103,6 +103,12 @@ func langChainMessages(b *builder, msgs []any, path string) error {
 			b.result(id(get(f, "tool_call_id")), str(f, "name"), out)
 		case "function":
 			b.result("", str(f, "name"), get(f, "content"))
+		case "human", "system", "developer", "chat", "remove":
+			b.saw()
+		case "":
+			b.skip(p, "message with role %q", str(f, "role"))
+		default:
+			b.skip(p, "message of kind %q", kind)
 		}
 	}
 	return nil

@@ -57,6 +57,10 @@ func chatMessages(b *builder, msgs []any, path string) error {
 			}
 			continue
 		}
+		if r := str(msg, "role"); r != "" && !chatRoles[r] {
+			b.skip(index(path, i), "message with role %q", r)
+			continue
+		}
 		// Paths are built only for errors: most messages have none.
 		if err := chatMessage(b, msg, ""); err != nil {
 			return toolgrade.InField(index(path, i), err)
@@ -65,8 +69,13 @@ func chatMessages(b *builder, msgs []any, path string) error {
 	return nil
 }
 
+// chatRoles are the message roles of the Chat Completions family.
+var chatRoles = map[string]bool{"system": true, "developer": true, "user": true,
+	"assistant": true, "tool": true, "function": true}
+
 // chatMessage reads one message: its calls, or the result it carries.
 func chatMessage(b *builder, msg jsonvalue.Object, path string) error {
+	b.saw()
 	if tcs, ok := msg.Get("tool_calls"); ok && tcs != nil {
 		l, ok := tcs.([]any)
 		if !ok {

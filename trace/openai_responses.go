@@ -19,7 +19,14 @@ import (
 // code_interpreter (args {"code"}, output = outputs), image_generation,
 // mcp_call (named after the MCP tool, Type "mcp"), computer, local_shell,
 // shell and apply_patch (args = action or operation, answered by their
-// *_output items). Messages and reasoning items are not calls.
+// *_output items), tool_search (args = arguments, answered by a
+// tool_search_output with its call_id) and program, a programmatic tool
+// calling script (args {"code"}, answered by program_output; the function
+// calls it makes are calls of their own). An mcp_approval_request is the
+// MCP call it asks to make (Type "mcp"); a denying mcp_approval_response
+// becomes its failed result, and the mcp_call run after approval completes
+// it rather than adding a second call. Messages and reasoning items are not
+// calls.
 func readResponses(b *builder, v any) error {
 	switch v := v.(type) {
 	case []any:
@@ -79,11 +86,32 @@ var builtins = map[string]string{
 	"apply_patch_call":      "apply_patch",
 }
 
+// responsesPlainItems are the item types that hold no call or result.
+var responsesPlainItems = map[string]bool{"message": true, "reasoning": true,
+	"mcp_list_tools": true, "item_reference": true, "compaction": true,
+	"image_generation_call_output": true}
+
 // responsesItem reads one item.
 func responsesItem(b *builder, o jsonvalue.Object, path string) error {
+	b.saw()
 	t := str(o, "type")
 	switch t {
-	case "function_call", "custom_tool_call", "mcp_call":
+	case "mcp_call":
+		if k, ok := approved(b, o); ok {
+			c := &b.calls[k]
+			c.ID = id(get(o, "id"))
+			if a, ok := o.Get("arguments"); ok {
+				c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(a)
+			}
+			if out, ok := first(o, "output"); ok && out != nil {
+				b.set(k, out)
+			} else if e := get(o, "error"); e != nil {
+				b.set(k, e)
+			}
+			return nil
+		}
+		fallthrough
+	case "function_call", "custom_tool_call":
 		n, err := name(o, "name", path)
 		if err != nil {
 			return err
@@ -111,6 +139,48 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 	case "function_call_output", "custom_tool_call_output", "computer_call_output",
 		"shell_call_output", "apply_patch_call_output":
 		b.result(id(get(o, "call_id")), "", get(o, "output"))
+	case "mcp_approval_request":
+		n, err := name(o, "name", path)
+		if err != nil {
+			return err
+		}
+		c := toolgrade.Call{Name: n, Type: "mcp", ID: id(get(o, "id"))}
+		args(&c, o, "arguments")
+		b.add(c)
+	case "mcp_approval_response":
+		if ok, _ := get(o, "approve").(bool); ok {
+			return nil // the mcp_call that follows gives the result
+		}
+		denial := jsonvalue.Object{{Key: "approved", Value: false}}
+		if r, ok := o.Get("reason"); ok && r != nil {
+			denial = append(denial, jsonvalue.Member{Key: "reason", Value: r})
+		}
+		b.result(id(get(o, "approval_request_id")), "", failed(denial))
+	case "tool_search_call":
+		c := toolgrade.Call{Name: "tool_search", Type: "tool_search", ID: id(get(o, "call_id"))}
+		if c.ID == "" {
+			c.ID = id(get(o, "id"))
+		}
+		args(&c, o, "arguments")
+		b.add(c)
+	case "tool_search_output":
+		if callID := id(get(o, "call_id")); callID != "" {
+			b.result(callID, "tool_search", get(o, "tools"))
+		} else {
+			b.saw() // a server-side search's tools, tied to no call id
+		}
+	case "program":
+		c := toolgrade.Call{Name: "program", Type: "program", ID: id(get(o, "call_id"))}
+		if c.ID == "" {
+			c.ID = id(get(o, "id"))
+		}
+		if code, ok := o.Get("code"); ok {
+			c.Args = jsonvalue.Object{{Key: "code", Value: code}}
+		}
+		b.add(c)
+	case "program_output":
+		out, _ := first(o, "result", "output")
+		b.result(id(get(o, "call_id")), "program", out)
 	case "local_shell_call_output":
 		callID := id(get(o, "call_id"))
 		if callID == "" {
@@ -120,7 +190,10 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 	default:
 		tool, ok := builtins[t]
 		if !ok {
-			return nil // messages, reasoning, MCP listings and approvals
+			if t != "" && !responsesPlainItems[t] {
+				b.skip(path, "item of type %q", t)
+			}
+			return nil // messages, reasoning, MCP listings
 		}
 		c := toolgrade.Call{Name: tool, Type: tool, ID: id(get(o, "call_id"))}
 		if c.ID == "" {
@@ -154,6 +227,21 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 		}
 	}
 	return nil
+}
+
+// approved returns the call an mcp_call item completes: the approval
+// request it names, not yet answered.
+func approved(b *builder, o jsonvalue.Object) (int, bool) {
+	req := id(get(o, "approval_request_id"))
+	if req == "" {
+		return 0, false
+	}
+	for k := len(b.calls) - 1; k >= 0; k-- {
+		if b.calls[k].ID == req && b.calls[k].Type == "mcp" && !b.answered[k] {
+			return k, true
+		}
+	}
+	return 0, false
 }
 
 // responsesStream rebuilds items from streamed events: output_item.added
@@ -202,6 +290,7 @@ var streamedFields = map[string]string{
 	"response.mcp_call_arguments":         "arguments",
 	"response.custom_tool_call_input":     "input",
 	"response.code_interpreter_call_code": "code",
+	"response.program.code":               "code",
 }
 
 func (s *responsesStream) event(e jsonvalue.Object) {

@@ -32,6 +32,9 @@ import (
 // input, its execute_tool span) is listed once, at its first appearance.
 func readSpans(b *builder, v any) error {
 	b.unique = true
+	if done, err := readLogEvents(b, v); done || err != nil {
+		return err
+	}
 	spans, err := collectSpans(v, "")
 	if err != nil {
 		return err
@@ -55,6 +58,9 @@ func readSpans(b *builder, v any) error {
 			err = openInferenceSpan(b, s.attrs, s.path)
 		} else {
 			err = genAISpan(b, s.attrs, s.path)
+		}
+		if err == nil && len(s.events) > 0 {
+			err = spanEvents(b, s.events, join(s.path, "events"))
 		}
 		if err != nil {
 			return err
@@ -93,10 +99,11 @@ func partsForm(v any) ([]any, bool) {
 
 // A span is one span's attributes and start time.
 type span struct {
-	attrs jsonvalue.Object
-	start int64
-	timed bool
-	path  string
+	attrs  jsonvalue.Object
+	start  int64
+	timed  bool
+	path   string
+	events []any // span events, read in the GenAI event conventions
 }
 
 // collectSpans finds the spans in v; nil when v holds none.
@@ -152,7 +159,7 @@ func asList(v any) []any {
 // spanOf reads a span object: its attributes (a map, or OTLP key/value
 // pairs) and its start time.
 func spanOf(o jsonvalue.Object, path string) span {
-	s := span{path: path}
+	s := span{path: path, events: list(o, "events")}
 	switch a := get(o, "attributes").(type) {
 	case jsonvalue.Object:
 		s.attrs = a

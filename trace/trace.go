@@ -31,16 +31,56 @@
 //   - The format is detected from the content alone (keys, element shapes,
 //     tags), never from finish reasons or file names. An unknown shape is an
 //     error that says what was seen; it never yields an empty list.
+//
+// # Never silently wrong
+//
+// A reader accounts for every item it sees. An item of the trace that it
+// does not understand (a message role, content block, item, event, line or
+// part type it does not know) is not dropped quietly: it is listed in
+// [Trace.Skipped] with where it was and what it was, and the calls around
+// it are still read. Items a reader knows to hold no calls (text, images,
+// reasoning, metadata lines) are not skipped items.
+//
+// A reader that finds none of its format's structure in its input (a
+// forced format on a foreign trace) returns an error, never an empty list.
+// Readers say what they recognized through the builder: adding a call or a
+// result, or calling saw on a message, item or event of their format,
+// counts; an input that detection would give to the reader also counts, so
+// that a transcript without any call still reads as an empty list.
+//
+// Readers record skipped items with the builder's skip method:
+//
+//	b.skip(path, "content block of type %q", t)
+//
+// where path locates the item in the input ("messages[3].content[1]", or
+// "line 7" for JSON Lines, whose elements are lines) and the rest says
+// what kind of item it was.
 package trace
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+// Errors a caller may branch on, with errors.Is; the errors returned say
+// more (what was seen, which formats there are).
+var (
+	// ErrUnknownFormat: the trace is of no format toolgrade reads.
+	ErrUnknownFormat = errors.New("unrecognized trace")
+	// ErrNoSuchFormat: a format was named that toolgrade does not have.
+	ErrNoSuchFormat = errors.New("unknown trace format")
+	// ErrNotThisFormat: a format was named, and the trace holds nothing of
+	// its structure.
+	ErrNotThisFormat = errors.New("found nothing of the format")
+	// ErrEmpty: the input holds no trace at all.
+	ErrEmpty = errors.New("empty trace")
 )
 
 // A Trace is the result of reading a trace: its format and the calls in it,
@@ -48,6 +88,44 @@ import (
 type Trace struct {
 	Format string
 	Calls  []toolgrade.Call
+	// Skipped lists the items the reader saw but did not understand, in
+	// the order met; see the package doc.
+	Skipped []Skip
+}
+
+// A Skip is one item of a trace that its reader did not understand and so
+// read nothing from.
+type Skip struct {
+	// Where locates the item: a path into the decoded trace such as
+	// "[3].message.content[1]" ("[3]" is the fourth line of JSON Lines,
+	// the fourth event of a stream), or a line of a text transcript.
+	Where string
+	// Kind says what the item is, e.g. `content block of type "foo"`.
+	Kind string
+}
+
+// String formats a skipped item as "where: kind".
+func (s Skip) String() string {
+	if s.Where == "" {
+		return s.Kind
+	}
+	return s.Where + ": " + s.Kind
+}
+
+// Warnings returns the skipped items as sentences, one per item, for a
+// case's result ("skipped <kind> at <where>").
+func (t Trace) Warnings() []string {
+	if len(t.Skipped) == 0 {
+		return nil
+	}
+	w := make([]string, len(t.Skipped))
+	for i, s := range t.Skipped {
+		w[i] = "skipped " + s.Kind
+		if s.Where != "" {
+			w[i] += " at " + s.Where
+		}
+	}
+	return w
 }
 
 // A reader reads one trace format. Readers of JSON formats take a decoded
@@ -68,12 +146,32 @@ var formats = []reader{
 	{name: "langchain", read: readLangChain},
 	{name: "otel_genai", read: readSpans},
 	{name: "openinference", read: readSpans},
+	{name: "cohere_v2", read: readCohere},
+	{name: "gemini_interactions", read: readInteractions},
+	{name: "langsmith", read: readLangSmith},
+	{name: "langfuse", read: readLangfuse},
 	{name: "mcp", read: readMCP},
 	{name: "bfcl", read: readBFCL},
+	{name: "bfcl_result", read: readBFCLResult},
+	{name: "sharegpt", read: readShareGPT},
+	{name: "xlam", read: readXLAM},
+	{name: "seal_tools", read: readSealTools},
+	{name: "nexusraven", read: readNexusRaven},
+	{name: "tau2_bench", read: readTau2},
 	{name: "tau_bench", read: readTauBench},
 	{name: "toolbench", read: readToolBench},
 	{name: "when2call", read: readWhen2Call},
 	{name: "deepeval", read: readDeepEval},
+	{name: "claude_code", read: readClaudeCode},
+	{name: "claude_code_stream_json", read: readClaudeStream},
+	{name: "codex_rollout", read: readCodexRollout},
+	{name: "gemini_cli", read: readGeminiCLI},
+	{name: "adk_events", read: readADKEvents},
+	{name: "inspect_ai", read: readInspect},
+	{name: "openai_agents_runstate", read: readOpenAIAgents},
+	{name: "pydantic_ai", read: readPydanticAI},
+	{name: "openhands_trajectory", read: readOpenHands},
+	{name: "swe_agent", read: readSWEAgent},
 	{name: "hermes", text: readHermes},
 	{name: "glaive", text: readGlaive},
 	{name: "pythonic", read: readPythonicList, text: readPythonic},
@@ -94,7 +192,7 @@ func lookup(name string) (*reader, error) {
 			return &formats[i], nil
 		}
 	}
-	return nil, fmt.Errorf("unknown trace format %q (want one of %s)", name, strings.Join(Formats(), ", "))
+	return nil, fmt.Errorf("%w %q (want one of %s)", ErrNoSuchFormat, name, strings.Join(Formats(), ", "))
 }
 
 // Extract reads the calls from a trace already decoded into the value
@@ -121,9 +219,35 @@ func Extract(v any, format string) (Trace, error) {
 	}
 	var b builder
 	if err := f.read(&b, v); err != nil {
+		if d, _ := detect(v); d != f.name {
+			err = notThisFormat{err} // a forced format on foreign input
+		}
 		return Trace{}, fmt.Errorf("%s: %w", f.name, err)
 	}
-	return Trace{Format: f.name, Calls: b.finish()}, nil
+	if !b.recognized() && !empty(v) {
+		if d, _ := detect(v); d != f.name {
+			return Trace{}, fmt.Errorf("%s: %w in %s", f.name, ErrNotThisFormat, describe(v))
+		}
+	}
+	return Trace{Format: f.name, Calls: b.finish(), Skipped: b.skipped}, nil
+}
+
+// notThisFormat is a reader's error on input of another format: its text
+// says what the reader wanted, and it is ErrNotThisFormat to errors.Is.
+type notThisFormat struct{ error }
+
+func (e notThisFormat) Is(target error) bool { return target == ErrNotThisFormat }
+func (e notThisFormat) Unwrap() error        { return e.error }
+
+// empty reports an empty list or object, which every format may hold.
+func empty(v any) bool {
+	switch v := v.(type) {
+	case []any:
+		return len(v) == 0
+	case jsonvalue.Object:
+		return len(v) == 0
+	}
+	return false
 }
 
 // Read reads the calls from a trace as bytes: one JSON document, JSON Lines
@@ -142,7 +266,7 @@ func Read(data []byte, format string) (Trace, error) {
 	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return Trace{}, fmt.Errorf("empty trace")
+		return Trace{}, ErrEmpty
 	}
 	if f != nil && f.text != nil && (f.read == nil || !looksJSON(data)) {
 		return readText(f, string(data))
@@ -156,7 +280,11 @@ func Read(data []byte, format string) (Trace, error) {
 		}
 		jsonErr = err
 		if lines, lerr := jsonLines(data); lerr == nil {
-			return Extract(lines, format)
+			tr, err := Extract(lines, format)
+			if len(tr.Skipped) > 0 {
+				lineSkips(tr.Skipped, data)
+			}
+			return tr, err
 		} else if lerr != errNotLines {
 			jsonErr = lerr
 		}
@@ -166,7 +294,7 @@ func Read(data []byte, format string) (Trace, error) {
 		case err != nil:
 			return Trace{}, err
 		case len(events) == 0 && format == "":
-			return Trace{}, fmt.Errorf("unrecognized trace: a text/event-stream without JSON data")
+			return Trace{}, fmt.Errorf("%w: a text/event-stream without JSON data", ErrUnknownFormat)
 		}
 		return Extract(events, format)
 	}
@@ -184,7 +312,35 @@ func Read(data []byte, format string) (Trace, error) {
 	case f != nil:
 		return Trace{}, fmt.Errorf("%s: want JSON, JSON Lines or a text/event-stream, got %s", f.name, describeText(text))
 	}
-	return Trace{}, fmt.Errorf("unrecognized trace: %s; want JSON, JSON Lines, a text/event-stream or a transcript with <tool_call> or <functioncall> tags or Python calls", describeText(text))
+	return Trace{}, fmt.Errorf("%w: %s; want JSON, JSON Lines, a text/event-stream or a transcript with <tool_call> or <functioncall> tags or Python calls", ErrUnknownFormat, describeText(text))
+}
+
+// lineSkips rewrites the places of skipped items in JSON Lines from the
+// index of the value ("[4].message") to its line in the file ("line 7:
+// message").
+func lineSkips(skips []Skip, data []byte) {
+	var lines []int // line number of each non-blank line
+	for n, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) > 0 {
+			lines = append(lines, n+1)
+		}
+	}
+	for i := range skips {
+		w := skips[i].Where
+		if !strings.HasPrefix(w, "[") {
+			continue
+		}
+		end := strings.IndexByte(w, ']')
+		k, err := strconv.Atoi(w[1:max(end, 1)])
+		if end < 0 || err != nil || k < 0 || k >= len(lines) {
+			continue
+		}
+		rest := strings.TrimPrefix(w[end+1:], ".")
+		skips[i].Where = "line " + strconv.Itoa(lines[k])
+		if rest != "" {
+			skips[i].Where += " " + rest
+		}
+	}
 }
 
 func readText(f *reader, s string) (Trace, error) {
@@ -192,7 +348,10 @@ func readText(f *reader, s string) (Trace, error) {
 	if err := f.text(&b, s); err != nil {
 		return Trace{}, fmt.Errorf("%s: %w", f.name, err)
 	}
-	return Trace{Format: f.name, Calls: b.finish()}, nil
+	if !b.recognized() && detectText(s) != f.name {
+		return Trace{}, fmt.Errorf("%s: %w in %s", f.name, ErrNotThisFormat, describeText(s))
+	}
+	return Trace{Format: f.name, Calls: b.finish(), Skipped: b.skipped}, nil
 }
 
 func looksJSON(data []byte) bool {

@@ -15,6 +15,8 @@ type bfclFlags struct {
 	results  []string
 	out      string
 	exitZero bool
+	fc       bool // --function-calling
+	prompt   bool // --prompting
 }
 
 func (m *Main) bfclCommand() *cobra.Command {
@@ -42,7 +44,19 @@ not counted. Summary rows follow BFCL's score table: Simple AST is the
 unweighted mean of the python, java and javascript simple categories, the
 Non-Live AST summary the unweighted mean of Simple AST, multiple, parallel
 and parallel_multiple, and the Live summaries are weighted by entries; a
-summary is N/A when one of its categories has no results.
+summary is N/A when one of its categories has no results. BFCL v3's data
+and result files (BFCL_v3_simple.json, java, javascript, ...) are read as
+v4's; v3's executable and REST categories are not graded.
+
+A function-calling model is sent the functions with every "." in their
+names replaced by "_" (provider APIs allow no dots), and BFCL reads its
+calls so; a prompting model must call the names as documented. Each result
+file is read as a function-calling model's when its path names a model
+ending in "-FC" (BFCL writes result/<model>/...), or when its calls name
+dotted functions in the "_" form and never with their dots; else as a
+prompting model's. The decision is per file, as BFCL's is per model, and is
+reported on stderr when it was not the plain reading. --function-calling or
+--prompting sets it for every file.
 
 Exit status: 0 when every entry is valid; 1 when one is not (or could not be
 graded); 2 for bad usage or unreadable input.`,
@@ -55,6 +69,9 @@ graded); 2 for bad usage or unreadable input.`,
 	fs.StringVar(&f.data, "data", "", "directory of BFCL's data files (BFCL_v4_<category>.json, possible_answer/)")
 	fs.StringArrayVar(&f.results, "results", nil, "a model's BFCL result file, or a directory of them (repeatable)")
 	fs.StringVarP(&f.out, "out", "o", "", "write one result line per entry (JSONL) to this file")
+	fs.BoolVar(&f.fc, "function-calling", false, "read every result file as a function-calling model's (names with \"_\" for \".\")")
+	fs.BoolVar(&f.prompt, "prompting", false, "read every result file as a prompting model's (names as documented)")
+	cmd.MarkFlagsMutuallyExclusive("function-calling", "prompting")
 	fs.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when entries are invalid (2 still means unreadable input)")
 	cmd.MarkFlagRequired("data")
 	cmd.MarkFlagRequired("results")
@@ -76,9 +93,22 @@ func (m *Main) runBFCL(ctx context.Context, f bfclFlags) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	calling := bfcl.DetectCalling
+	switch {
+	case f.fc:
+		calling = bfcl.FunctionCalling
+	case f.prompt:
+		calling = bfcl.Prompting
+	}
+	for i := range results.Entries {
+		results.Entries[i].Calling = calling
+	}
 	scores, err := data.Grade(ctx, results.Entries)
 	if err != nil {
 		return usageError("%v", err)
+	}
+	for _, c := range scores.Calling {
+		fmt.Fprintf(m.Stderr, "toolgrade: %v\n", c)
 	}
 	for _, s := range scores.Skipped {
 		fmt.Fprintf(m.Stderr, "toolgrade: %v\n", s)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,9 +21,134 @@ import (
 // accuracies printed must be the ones the conformance verdicts give, and
 // the whole table must match the golden file.
 func TestBFCLConformanceResults(t *testing.T) {
-	cases := shared.Path(t, "conformance", "bfcl", "bfcl.jsonl")
-	type tally struct{ correct, total int }
+	data := shared.Path(t, "conformance", "bfcl")
+	results, want, _ := conformanceResults(t, filepath.Join(data, "bfcl.jsonl"), false)
+	resultFile := writeFile(t, "BFCL_v4_result.json", results)
+	out := filepath.Join(t.TempDir(), "entries.jsonl")
+	code, stdout, stderr := run(t, "", "bfcl", "--data", data, "--results", resultFile, "--out", out)
+	if code != 1 {
+		t.Errorf("exit code %d, want 1 (some entries are invalid); stderr: %s", code, stderr)
+	}
+	checkRows(t, stdout, want)
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, total := strings.Count(string(got), "\n"), strings.Count(results, "\n"); n != total {
+		t.Errorf("--out has %d lines, want %d", n, total)
+	}
+
+	checkGolden(t, "bfcl_conformance.golden.txt", stdout)
+}
+
+// TestBFCLFunctionCalling grades a function-calling model's result file:
+// the conformance candidates with every dotted function name in the "_"
+// form BFCL sends such a model. Without being told, toolgrade bfcl must
+// read it as BFCL does and give the conformance verdicts: from the model's
+// "-FC" directory, from the names alone, and with --function-calling; with
+// --prompting the renamed calls fail. It runs on the trimmed data folder
+// committed in compat/bfcl/testdata, and on the whole corpus when present.
+func TestBFCLFunctionCalling(t *testing.T) {
+	sources := []struct {
+		name string
+		dir  func(t *testing.T) string
+	}{
+		{"testdata", func(*testing.T) string { return filepath.Join("..", "..", "compat", "bfcl", "testdata") }},
+		{"shared", func(t *testing.T) string { return shared.Path(t, "conformance", "bfcl") }},
+	}
+	for _, src := range sources {
+		t.Run(src.name, func(t *testing.T) {
+			src := struct{ dir string }{src.dir(t)}
+			results, want, renamed := conformanceResults(t, filepath.Join(src.dir, "bfcl.jsonl"), true)
+			if renamed == 0 {
+				t.Fatal("no entry calls a dotted function: the test checks nothing")
+			}
+			plain := writeFile(t, "BFCL_v4_result.json", results)
+			fcDir := filepath.Join(t.TempDir(), "result", "gpt-4o-2024-11-20-FC", "non_live")
+			if err := os.MkdirAll(fcDir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			fcFile := filepath.Join(fcDir, "BFCL_v4_result.json")
+			if err := os.WriteFile(fcFile, []byte(results), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, tt := range []struct {
+				name   string
+				args   []string
+				stderr string
+			}{
+				{"model directory", []string{"--results", fcFile}, `the model "gpt-4o-2024-11-20-FC" is a function-calling one`},
+				{"names", []string{"--results", plain}, `with "_" for ".", as BFCL sends the names to function-calling models`},
+				{"flag", []string{"--function-calling", "--results", plain}, ""},
+			} {
+				t.Run(tt.name, func(t *testing.T) {
+					code, stdout, stderr := run(t, "", append([]string{"bfcl", "--data", src.dir}, tt.args...)...)
+					if code != 1 {
+						t.Errorf("exit code %d, want 1 (some entries are invalid); stderr: %s", code, stderr)
+					}
+					if !strings.Contains(stderr, "graded as a function-calling model's results") && tt.stderr != "" {
+						t.Errorf("stderr does not report the reading:\n%s", stderr)
+					}
+					if !strings.Contains(stderr, tt.stderr) {
+						t.Errorf("stderr lacks %q:\n%s", tt.stderr, stderr)
+					}
+					checkRows(t, stdout, want)
+				})
+			}
+			t.Run("prompting", func(t *testing.T) {
+				_, stdout, _ := run(t, "", "bfcl", "--prompting", "--data", src.dir, "--results", fcFile)
+				lower := 0
+				for cat, tl := range want {
+					if c, ok := row(stdout, cat); ok && c < tl.correct {
+						lower++
+					}
+				}
+				if lower == 0 {
+					t.Errorf("--prompting scored the renamed calls as valid:\n%s", stdout)
+				}
+			})
+		})
+	}
+}
+
+// A tally counts an entry category's valid and graded entries.
+type tally struct{ correct, total int }
+
+// checkRows checks the table's category rows against the tallies.
+func checkRows(t *testing.T, stdout string, want map[string]*tally) {
+	t.Helper()
+	for cat, tl := range want {
+		re := regexp.MustCompile(`(?m)^` + cat + ` +(\S+) +(\d+) +(\d+)$`)
+		m := re.FindStringSubmatch(stdout)
+		wantAcc := fmt.Sprintf("%.2f%%", 100*float64(tl.correct)/float64(tl.total))
+		if m == nil || m[1] != wantAcc || m[2] != fmt.Sprint(tl.correct) || m[3] != fmt.Sprint(tl.total) {
+			t.Errorf("%s: row %q, want %s %d %d", cat, m, wantAcc, tl.correct, tl.total)
+		}
+	}
+}
+
+// row returns a category row's correct count.
+func row(stdout, cat string) (int, bool) {
+	m := regexp.MustCompile(`(?m)^` + cat + ` +\S+ +(\d+) +\d+$`).FindStringSubmatch(stdout)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
+}
+
+// conformanceResults builds a result file from conformance cases: each
+// entry's gold candidate, except that the first two entries of each
+// category give a candidate BFCL rejected; it returns the file's text and
+// the tallies its verdicts give. With fc, the calls name dotted functions
+// in the "_" form, as a function-calling model's do (renamed counts the
+// entries so changed), and candidates that already named a dotted
+// function so (a prompting model's mistake, which is none for a
+// function-calling model) are not picked.
+func conformanceResults(t *testing.T, cases string, fc bool) (string, map[string]*tally, int) {
+	t.Helper()
 	want := map[string]*tally{}
+	renamed := 0
 	var results strings.Builder
 	f, err := os.Open(cases)
 	if err != nil {
@@ -48,11 +174,14 @@ func TestBFCLConformanceResults(t *testing.T) {
 		if tl.total < 2 {
 			for _, c := range candidates {
 				exp, _ := c.Get("expect")
-				if et, _ := exp.(jsonvalue.Object).Get("error_type"); et != nil {
+				if et, _ := exp.(jsonvalue.Object).Get("error_type"); et != nil && !(fc && underscored(c)) {
 					pick = c
 					break
 				}
 			}
+		}
+		if fc && underscored(pick) {
+			return // the gold itself names a dotted function in "_" form
 		}
 		exp, _ := pick.Get("expect")
 		if et, _ := exp.(jsonvalue.Object).Get("error_type"); et == nil {
@@ -62,11 +191,20 @@ func TestBFCLConformanceResults(t *testing.T) {
 		cs, _ := pick.Get("case")
 		called, _ := cs.(jsonvalue.Object).Get("tools_called")
 		var calls []any
+		changed := false
 		for _, c := range called.([]any) {
 			co := c.(jsonvalue.Object)
 			name, _ := co.Get("name")
 			args, _ := co.Get("args")
-			calls = append(calls, jsonvalue.Object{{Key: name.(string), Value: args}})
+			n := name.(string)
+			if fc && strings.Contains(n, ".") {
+				n = strings.ReplaceAll(n, ".", "_")
+				changed = true
+			}
+			calls = append(calls, jsonvalue.Object{{Key: n, Value: args}})
+		}
+		if changed {
+			renamed++
 		}
 		line := jsonvalue.Object{{Key: "id", Value: entry}, {Key: "result", Value: calls}}
 		results.Write(jsonvalue.Append(nil, line))
@@ -90,30 +228,38 @@ func TestBFCLConformanceResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	flush()
-
-	resultFile := writeFile(t, "BFCL_v4_result.json", results.String())
-	out := filepath.Join(t.TempDir(), "entries.jsonl")
-	code, stdout, stderr := run(t, "", "bfcl", "--data", shared.Path(t, "conformance", "bfcl"), "--results", resultFile, "--out", out)
-	if code != 1 {
-		t.Errorf("exit code %d, want 1 (some entries are invalid); stderr: %s", code, stderr)
-	}
 	for cat, tl := range want {
-		re := regexp.MustCompile(`(?m)^` + cat + ` +(\S+) +(\d+) +(\d+)$`)
-		m := re.FindStringSubmatch(stdout)
-		wantAcc := fmt.Sprintf("%.2f%%", 100*float64(tl.correct)/float64(tl.total))
-		if m == nil || m[1] != wantAcc || m[2] != fmt.Sprint(tl.correct) || m[3] != fmt.Sprint(tl.total) {
-			t.Errorf("%s: row %q, want %s %d %d", cat, m, wantAcc, tl.correct, tl.total)
+		if tl.total == 0 {
+			delete(want, cat)
 		}
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n, total := strings.Count(string(data), "\n"), strings.Count(results.String(), "\n"); n != total {
-		t.Errorf("--out has %d lines, want %d", n, total)
-	}
+	return results.String(), want, renamed
+}
 
-	checkGolden(t, "bfcl_conformance.golden.txt", stdout)
+// underscored reports a conformance candidate whose calls name a dotted
+// function of its docs with "_" for ".".
+func underscored(candidate jsonvalue.Object) bool {
+	cs, _ := candidate.Get("case")
+	tools, _ := cs.(jsonvalue.Object).Get("available_tools")
+	called, _ := cs.(jsonvalue.Object).Get("tools_called")
+	docs, _ := tools.([]any)
+	calls, _ := called.([]any)
+	for _, d := range docs {
+		o, _ := d.(jsonvalue.Object)
+		v, _ := o.Get("name")
+		n, _ := v.(string)
+		if !strings.Contains(n, ".") {
+			continue
+		}
+		for _, c := range calls {
+			co, _ := c.(jsonvalue.Object)
+			cn, _ := co.Get("name")
+			if cn == strings.ReplaceAll(n, ".", "_") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // bfclData writes a small BFCL data directory: two simple_python entries,

@@ -27,6 +27,12 @@ in call order as JSON:
 "args_raw" appears only when the arguments were not valid JSON (args is then
 null); a null id or output means the trace has none.
 
+Items of the trace that the reader does not understand (an unknown message
+role, content block, item, event or line type) are not dropped quietly:
+each is listed on stderr with where it is and what it is, and the calls
+around them are still printed. A --format that finds nothing of its format
+in the file is an error.
+
 Formats: ` + strings.Join(trace.Formats(), ", ") + `.
 
 Exit status: 0 on success; 2 for bad usage, an unreadable file or a trace
@@ -63,6 +69,23 @@ func (m *Main) runExtract(format, path string) error {
 		return fmt.Errorf("writing the calls: %w", err)
 	}
 	out.WriteByte('\n')
-	_, err = m.Stdout.Write(out.Bytes())
+	if _, err := m.Stdout.Write(out.Bytes()); err != nil {
+		return err
+	}
+	if n := len(tr.Skipped); n > 0 {
+		var msg bytes.Buffer
+		fmt.Fprintf(&msg, "toolgrade: %s: skipped %d %s not understood as %s:\n", path, n, plural(n, "item", "items"), tr.Format)
+		for _, s := range tr.Skipped {
+			fmt.Fprintf(&msg, "  %s\n", s)
+		}
+		_, err = m.Stderr.Write(msg.Bytes())
+	}
 	return err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

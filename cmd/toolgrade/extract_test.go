@@ -127,3 +127,59 @@ func TestExtractFile(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+// TestExtractSkipped checks extract's report of the items a reader did not
+// understand: on stderr, naming the file, how many, the format, and each
+// item's place and kind, while the calls around them still print and the
+// exit status stays 0.
+func TestExtractSkipped(t *testing.T) {
+	claude := "{\"type\":\"assistant\",\"uuid\":\"a\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"Bash\",\"input\":{\"command\":\"ls\"}}]}}\n" +
+		"{\"type\":\"brand-new\",\"uuid\":\"b\"}\n" +
+		"{\"type\":\"user\",\"uuid\":\"c\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t\",\"content\":\"ok\"}]}}\n"
+	chat := `[{"role":"critic","content":"x"},{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"oracle","content":"y"}]`
+	tests := []struct {
+		name, file, input string
+		args              []string
+		out               string
+		stderr            []string
+	}{
+		{"one item", "session.jsonl", claude, nil, `"name": "Bash"`, []string{
+			"session.jsonl: skipped 1 item not understood as claude_code:\n",
+			"  line 2: record of type \"brand-new\"\n",
+		}},
+		{"one item, forced", "session.jsonl", claude, []string{"--format", "claude_code"}, `"output": "ok"`, []string{
+			"skipped 1 item not understood as claude_code:\n",
+		}},
+		{"two items", "chat.json", chat, nil, `"name": "f"`, []string{
+			"chat.json: skipped 2 items not understood as openai_chat:\n",
+			"  [0]: message with role \"critic\"\n",
+			"  [2]: message with role \"oracle\"\n",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := writeFile(t, tt.file, tt.input)
+			code, out, stderr := run(t, "", append(append([]string{"extract"}, tt.args...), p)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if !strings.Contains(out, tt.out) {
+				t.Errorf("stdout lacks %q:\n%s", tt.out, out)
+			}
+			if !strings.HasPrefix(stderr, "toolgrade: "+p+": ") {
+				t.Errorf("stderr does not start with the file's name:\n%s", stderr)
+			}
+			for _, w := range tt.stderr {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+		})
+	}
+	t.Run("nothing skipped", func(t *testing.T) {
+		p := writeFile(t, "chat.json", `[{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"f","arguments":"{}"}}]}]`)
+		if code, _, stderr := run(t, "", "extract", p); code != 0 || stderr != "" {
+			t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr)
+		}
+	})
+}

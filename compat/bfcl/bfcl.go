@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
@@ -104,7 +105,7 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 	}
 	v, err := Check(category, language, docs, answer, c.Called)
 	if err != nil {
-		r.Error = "bfcl: " + err.Error()
+		r.Fail(fmt.Errorf("bfcl: %w", err))
 		return r
 	}
 	if v.Valid {
@@ -174,6 +175,17 @@ type Verdict struct {
 // as the ground truth and checks the first against the ground-truth
 // function; else exactly one call, checked against the first doc.
 func Check(category, language string, docs, possibleAnswer any, calls []toolgrade.Call) (Verdict, error) {
+	return check(category, language, docs, possibleAnswer, calls, false)
+}
+
+// CheckFunctionCalling is [Check] for a function-calling model's calls,
+// whose tool names BFCL sent with "." replaced by "_": a call naming a
+// dotted function in that form is read as that function.
+func CheckFunctionCalling(category, language string, docs, possibleAnswer any, calls []toolgrade.Call) (Verdict, error) {
+	return check(category, language, docs, possibleAnswer, calls, true)
+}
+
+func check(category, language string, docs, possibleAnswer any, calls []toolgrade.Call, fc bool) (Verdict, error) {
 	out := make([]output, len(calls))
 	for i, c := range calls {
 		if c.Invalid {
@@ -188,6 +200,9 @@ func Check(category, language string, docs, possibleAnswer any, calls []toolgrad
 			return fail("ast_decoder:decoder_wrong_output_format", "call %d (%s): arguments are %s, not an object", i, c.Name, jsonvalue.Kind(args)), nil
 		}
 		out[i] = output{name: c.Name, args: obj}
+	}
+	if fc {
+		mapNames(docs, out)
 	}
 	k := checker{language: language}
 	switch language {
@@ -976,3 +991,53 @@ func getKey(v any, key, what string) (any, error) {
 
 // repr writes a value for messages.
 func repr(v any) string { return jsonvalue.Format(v) }
+
+// mapNames maps function-calling models' tool names back to the docs'
+// names. BFCL sends such a model the functions with every "." in their
+// names replaced by "_" (provider APIs allow no dots) and compares the
+// model's calls with the names so converted; a call that names no
+// function as documented but names exactly one dotted function in its
+// converted form is that function.
+func mapNames(docs any, out []output) {
+	var names []string
+	switch d := docs.(type) {
+	case []any:
+		for _, doc := range d {
+			if n, ok := docName(doc); ok {
+				names = append(names, n)
+			}
+		}
+	default:
+		if n, ok := docName(d); ok {
+			names = append(names, n)
+		}
+	}
+	for i := range out {
+		if slices.Contains(names, out[i].name) {
+			continue
+		}
+		match := ""
+		for _, n := range names {
+			if strings.Contains(n, ".") && strings.ReplaceAll(n, ".", "_") == out[i].name {
+				if match != "" {
+					match = ""
+					break
+				}
+				match = n
+			}
+		}
+		if match != "" {
+			out[i].name = match
+		}
+	}
+}
+
+func docName(doc any) (string, bool) {
+	o, ok := doc.(jsonvalue.Object)
+	if !ok {
+		return "", false
+	}
+	v, _ := o.Get("name")
+	n, ok := v.(string)
+	return n, ok
+}

@@ -375,3 +375,74 @@ func ExampleCheck() {
 	// valid
 	// invalid: type_error:simple
 }
+
+// TestBFCLFunctionCallingNames grades every conformance line as a
+// function-calling model's result file gives it: BFCL sends such a model
+// the tool names with "." replaced by "_", so the calls come back so
+// named. The verdicts must be BFCL's, as for the names as documented.
+func TestBFCLFunctionCallingNames(t *testing.T) {
+	for _, src := range conformance.Sources("bfcl") {
+		t.Run(src.Name, func(t *testing.T) {
+			renamed := 0
+			for _, l := range src.Load(t, "bfcl.jsonl") {
+				c, err := dataset.DecodeCase(l.Case)
+				if err != nil {
+					t.Fatalf("line %d: %v", l.Line, err)
+				}
+				if underscoredAlready(c) {
+					continue // a mutation that names a dotted function in "_" form
+				}
+				changed := false
+				for i := range c.Called {
+					if n := strings.ReplaceAll(c.Called[i].Name, ".", "_"); n != c.Called[i].Name {
+						c.Called[i].Name = n
+						changed = true
+					}
+				}
+				if !changed {
+					continue // a prompting model's names: graded as today
+				}
+				renamed++
+				wantType := ""
+				if et, _ := l.Expect.Get("error_type"); et != nil {
+					wantType = et.(string)
+				}
+				cat, _ := l.Config.Get("category")
+				lang, _ := l.Config.Get("language")
+				answer, _ := c.Raw.Get("possible_answer")
+				v, err := bfcl.CheckFunctionCalling(cat.(string), lang.(string), c.AvailableTools, answer, c.Called)
+				if err != nil {
+					t.Errorf("%s (line %d): Check: %v", l.ID, l.Line, err)
+					continue
+				}
+				if v.ErrorType != wantType || v.Valid != (wantType == "") {
+					t.Errorf("%s (line %d): error type %q, want %q; %s", l.ID, l.Line, v.ErrorType, wantType, v.Message)
+				}
+			}
+			if renamed == 0 {
+				t.Fatal("no call had a dotted name: the test checks nothing")
+			}
+			t.Logf("%d lines with renamed calls", renamed)
+		})
+	}
+}
+
+// underscoredAlready reports a case whose calls already name a dotted
+// function with "_" for "." (a wrong name for a prompting model).
+func underscoredAlready(c *toolgrade.Case) bool {
+	docs, _ := c.AvailableTools.([]any)
+	for _, d := range docs {
+		o, _ := d.(jsonvalue.Object)
+		v, _ := o.Get("name")
+		n, _ := v.(string)
+		if !strings.Contains(n, ".") {
+			continue
+		}
+		for _, call := range c.Called {
+			if call.Name == strings.ReplaceAll(n, ".", "_") {
+				return true
+			}
+		}
+	}
+	return false
+}

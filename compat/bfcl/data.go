@@ -59,6 +59,11 @@ func gradedAs(category string) string {
 			return ""
 		}
 	}
+	// BFCL v3's (and v1's) executable categories, run against live APIs,
+	// and v1's sql and chatable.
+	if strings.HasPrefix(category, "exec_") || category == "rest" || category == "sql" || category == "chatable" {
+		return ""
+	}
 	if category == "" {
 		return ""
 	}

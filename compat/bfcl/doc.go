@@ -15,7 +15,13 @@
 //   - An entry's category is its id up to the last underscore
 //     ([Category]). The AST categories are graded by the checker,
 //     irrelevance and live_relevance by whether the result holds a call;
-//     multi-turn, agentic and format-sensitivity entries are skipped.
+//     multi-turn, agentic and format-sensitivity entries are skipped, as
+//     are BFCL v3's executable, rest, sql and chatable ones. BFCL v3's
+//     files (BFCL_v3_simple.json, java, javascript, ...) read as v4's.
+//   - A function-calling model gets the functions with "." in their names
+//     replaced by "_", and its calls are read so ([Calling],
+//     [CheckFunctionCalling]); [Data.Grade] decides per result file, from a
+//     "-FC" model name in its path or from its calls' names.
 //   - The score table ([Scores.WriteTable]) gives each category's
 //     accuracy and BFCL's summary rows: unweighted means for the
 //     non-live summaries, means weighted by entries for the live ones,

@@ -22,6 +22,9 @@ type Entry struct {
 	Result any
 	// Where is the line's "file:line".
 	Where string
+	// Calling is how the model was given the functions; DetectCalling
+	// (the zero value) lets [Data.Grade] decide per file.
+	Calling Calling
 }
 
 // A Repeat is a result-file line whose id an earlier line had: only the

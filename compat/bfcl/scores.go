@@ -22,6 +22,9 @@ type Scores struct {
 	Skipped []Skip
 	// Categories tally the graded categories, by name.
 	Categories []Tally
+	// Calling says how the names of each result file's calls were read,
+	// for the files where that was decided from their content or name.
+	Calling []FileCalling
 }
 
 // A Graded entry is an entry with its result: score 1 and success when
@@ -71,6 +74,16 @@ func (t Tally) Missing() int { return max(0, t.Questions-t.Total) }
 // call. The data of every category the entries need is read first, and an
 // error there (a missing or unreadable file) is returned before any entry
 // is graded. Entries of other categories are counted in Skipped.
+//
+// A function-calling model's calls name dotted functions with "_" for "."
+// (see [Calling]); an entry's Calling says how to read them, and where it
+// is DetectCalling it is decided per result file: function-calling when a
+// directory or file name of its path ends in "-FC" (BFCL writes a model's
+// results under result/<model>/, and names its function-calling models
+// "<model>-FC"), or when its calls name dotted functions in the "_" form
+// and never with their dots; else prompting. BFCL decides by model, not by
+// entry, and so does Grade: a file is one model's results. Scores.Calling
+// reports the files so decided.
 func (d *Data) Grade(ctx context.Context, entries []Entry) (*Scores, error) {
 	skipped := map[string]int{}
 	used := map[string]*categoryData{}
@@ -92,12 +105,15 @@ func (d *Data) Grade(ctx context.Context, entries []Entry) (*Scores, error) {
 	for _, name := range slices.Sorted(maps.Keys(skipped)) {
 		s.Skipped = append(s.Skipped, Skip{Category: name, Entries: skipped[name]})
 	}
+	calling, report := d.decideCalling(entries, used)
+	s.Calling = report
 	tally := map[string]*Tally{}
 	for _, e := range entries {
 		c := used[Category(e.ID)]
 		if c == nil {
 			continue
 		}
+		e.Calling = calling[e.file()]
 		g := Graded{Entry: e, Result: c.grade(ctx, e)}
 		t := tally[c.name]
 		if t == nil {
@@ -157,13 +173,25 @@ func (c *categoryData) grade(ctx context.Context, e Entry) toolgrade.MetricResul
 		r.Error = fmt.Sprintf("no possible answer for %s in the %s data", e.ID, c.name)
 		return r
 	}
-	tc := &toolgrade.Case{
-		ID:             e.ID,
-		Called:         calls,
-		AvailableTools: docs,
-		Raw:            jsonvalue.Object{{Key: "possible_answer", Value: answer}},
+	if e.Calling != FunctionCalling {
+		tc := &toolgrade.Case{
+			ID:             e.ID,
+			Called:         calls,
+			AvailableTools: docs,
+			Raw:            jsonvalue.Object{{Key: "possible_answer", Value: answer}},
+		}
+		return c.metric.Grade(ctx, tc)
 	}
-	return c.metric.Grade(ctx, tc)
+	v, err := CheckFunctionCalling(c.name, Language(c.name), docs, answer, calls)
+	switch {
+	case err != nil:
+		r.Fail(fmt.Errorf("bfcl: %w", err))
+	case v.Valid:
+		r.Score, r.Success, r.Reason = 1, true, "valid"
+	default:
+		r.Reason = v.ErrorType + ": " + v.Message
+	}
+	return r
 }
 
 // The categories in the order of BFCL's score tables; a name after "|" is

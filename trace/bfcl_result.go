@@ -1,0 +1,47 @@
+package trace
+
+import (
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+// readBFCLResult reads a Berkeley Function Calling Leaderboard result
+// record {"id", "result", ...}, as BFCL writes a model's answers. A
+// prompting model's result is Python call text ("[f(a=1), g(b=2)]"); a
+// function-calling model's is a list of {name: arguments} objects, the
+// arguments an object or JSON text. Multi-turn results are lists of turns,
+// each a list of steps, each such a list; they are read in order. No ids,
+// no outputs.
+func readBFCLResult(b *builder, v any) error {
+	r, ok := first(v, "result")
+	if !ok {
+		return wantError(`a BFCL result record {"id", "result"}`, v)
+	}
+	return bfclResult(b, r, "result")
+}
+
+func bfclResult(b *builder, r any, path string) error {
+	switch r := r.(type) {
+	case string:
+		if r == "" {
+			b.saw() // no answer
+			return nil
+		}
+		return addPythonCalls(b, r, path)
+	case []any:
+		for i, e := range r {
+			if err := bfclResult(b, e, index(path, i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case jsonvalue.Object:
+		for _, m := range r {
+			c := toolgrade.Call{Name: m.Key}
+			c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(m.Value)
+			b.add(c)
+		}
+		return nil
+	}
+	return fieldError(path, "want Python call text or {name: arguments}, got %s", jsonvalue.Kind(r))
+}

@@ -1,0 +1,144 @@
+package trace
+
+import (
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+// readGeminiCLI reads a Gemini CLI chat recording
+// (~/.gemini/tmp/<project hash>/chats/session-*.json, or .jsonl): a
+// conversation {"sessionId", "projectHash", "startTime", "messages"}
+// whose messages have a type (user, gemini, info, error, warning) and, for
+// gemini messages, toolCalls {"id", "name", "args", "result", "status"}.
+// The result holds the functionResponse parts sent back to the model; the
+// call's output is their response (the first part's when there is one
+// part, else the list), marked failed when status is "error". The JSON
+// Lines form holds the session header, the message records and
+// {"$set": {...}} updates, one per line; a message written again under the
+// same id replaces the earlier record.
+func readGeminiCLI(b *builder, v any) error {
+	var msgs []any
+	path := ""
+	switch v := v.(type) {
+	case jsonvalue.Object:
+		if l, ok := get(v, "messages").([]any); ok {
+			msgs, path = l, "messages"
+			b.saw()
+		} else if isGeminiCLIMessage(v) {
+			msgs = []any{v}
+		} else {
+			return wantError("a Gemini CLI conversation {\"sessionId\", \"messages\"} or its JSON Lines", v)
+		}
+	case []any:
+		msgs = geminiCLILines(b, v)
+	default:
+		return wantError("a Gemini CLI conversation {\"sessionId\", \"messages\"} or its JSON Lines", v)
+	}
+	for i, m := range msgs {
+		o, ok := m.(jsonvalue.Object)
+		p := index(path, i)
+		if !ok {
+			return fieldError(p, "want a message object, got %s", jsonvalue.Kind(m))
+		}
+		if err := geminiCLIMessage(b, o, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// geminiCLILines turns the JSON Lines form into its messages, the last
+// record of each id in the place of the first.
+func geminiCLILines(b *builder, lines []any) []any {
+	var msgs []any
+	at := make(map[string]int)
+	for i, l := range lines {
+		o, ok := l.(jsonvalue.Object)
+		switch {
+		case !ok:
+			msgs = append(msgs, l) // reported by the caller
+		case isGeminiCLIMessage(o):
+			if mid := id(get(o, "id")); mid != "" {
+				if k, ok := at[mid]; ok {
+					msgs[k] = o
+					continue
+				}
+				at[mid] = len(msgs)
+			}
+			msgs = append(msgs, o)
+		case o.Has("$set") || o.Has("sessionId") || o.Has("projectHash"):
+			b.saw()
+		default:
+			b.skip(index("", i), "record with keys %s", quoteKeys(o))
+		}
+	}
+	return msgs
+}
+
+// isGeminiCLIMessage reports a message record of a chat recording.
+func isGeminiCLIMessage(o jsonvalue.Object) bool {
+	if o.Has("toolCalls") {
+		return true
+	}
+	_, known := geminiCLITypes[str(o, "type")]
+	return known && o.Has("content") && !o.Has("role")
+}
+
+// geminiCLITypes are the message types; only gemini messages make calls.
+var geminiCLITypes = map[string]bool{"user": false, "gemini": true, "info": false,
+	"error": false, "warning": false}
+
+func geminiCLIMessage(b *builder, o jsonvalue.Object, path string) error {
+	t := str(o, "type")
+	if _, ok := geminiCLITypes[t]; !ok && !o.Has("toolCalls") {
+		b.skip(path, "message of type %q", t)
+		return nil
+	}
+	b.saw()
+	tcs, ok := get(o, "toolCalls").([]any)
+	if !ok {
+		if tc := get(o, "toolCalls"); tc != nil {
+			return fieldError(join(path, "toolCalls"), "want a list, got %s", jsonvalue.Kind(tc))
+		}
+		return nil
+	}
+	for j, tc := range tcs {
+		p := index(join(path, "toolCalls"), j)
+		n, err := name(tc, "name", p)
+		if err != nil {
+			return err
+		}
+		c := toolgrade.Call{Name: n, ID: id(get(tc, "id"))}
+		args(&c, tc, "args")
+		k := b.add(c)
+		res, ok := get(tc, "result").([]any)
+		if !ok {
+			if r := get(tc, "result"); r != nil {
+				b.set(k, r) // not parts: kept as given
+			}
+			continue
+		}
+		out := geminiCLIOutput(res)
+		if str(tc, "status") == "error" {
+			out = failed(out)
+		}
+		b.set(k, out)
+	}
+	return nil
+}
+
+// geminiCLIOutput gives the response of a tool call's result parts.
+func geminiCLIOutput(parts []any) any {
+	outs := make([]any, 0, len(parts))
+	for _, p := range parts {
+		if fr, ok := first(p, "functionResponse", "function_response"); ok {
+			outs = append(outs, get(fr, "response"))
+		} else {
+			outs = append(outs, p)
+		}
+	}
+	if len(outs) == 1 {
+		return outs[0]
+	}
+	return outs
+}

@@ -1,0 +1,96 @@
+package trace
+
+import (
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+// readInspect reads Inspect AI messages: a list of ChatMessage objects
+// (role system, user, assistant or tool), a sample {"messages"}, or a
+// whole eval log {"eval", "samples": [{"messages"}]} as `inspect log dump`
+// or the JSON log format writes it, every sample's calls in turn.
+// Assistant messages carry tool_calls {"id", "function", "arguments"},
+// where function is the tool's name; a parse_error keeps the call's raw
+// arguments and marks it invalid. Tool messages answer by tool_call_id;
+// one with an error {"type", "message"} becomes a failed result.
+func readInspect(b *builder, v any) error {
+	switch o := v.(type) {
+	case []any:
+		return inspectMessages(b, o, "")
+	case jsonvalue.Object:
+		if samples, ok := get(o, "samples").([]any); ok {
+			b.saw()
+			for i, s := range samples {
+				p := index("samples", i)
+				msgs, ok := get(s, "messages").([]any)
+				if !ok {
+					return fieldError(join(p, "messages"), "want a list of messages, got %s", jsonvalue.Kind(get(s, "messages")))
+				}
+				if err := inspectMessages(b, msgs, join(p, "messages")); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if msgs, ok := get(o, "messages").([]any); ok {
+			return inspectMessages(b, msgs, "messages")
+		}
+		if o.Has("role") {
+			return inspectMessages(b, []any{o}, "")
+		}
+	}
+	return wantError("Inspect AI messages, a sample {\"messages\"} or an eval log {\"samples\"}", v)
+}
+
+func inspectMessages(b *builder, msgs []any, path string) error {
+	for i, m := range msgs {
+		o, ok := m.(jsonvalue.Object)
+		p := index(path, i)
+		if !ok {
+			return fieldError(p, "want a message object, got %s", jsonvalue.Kind(m))
+		}
+		switch r := str(o, "role"); r {
+		case "assistant":
+			b.saw()
+			tcs, _ := get(o, "tool_calls").([]any)
+			for j, tc := range tcs {
+				tp := index(join(p, "tool_calls"), j)
+				n, err := name(tc, "function", tp)
+				if err != nil {
+					return err
+				}
+				c := toolgrade.Call{Name: n, ID: id(get(tc, "id"))}
+				args(&c, tc, "arguments")
+				if pe, ok := get(tc, "parse_error").(string); ok && pe != "" {
+					if raw, ok := get(tc, "arguments").(string); ok {
+						c.Args, c.ArgsRaw, c.Invalid = nil, raw, true
+					}
+				}
+				if t := str(tc, "type"); t != "" && t != "function" {
+					c.Type = t
+				}
+				b.add(c)
+			}
+		case "tool":
+			out := get(o, "content")
+			if e := get(o, "error"); e != nil {
+				if s, ok := out.(string); ok && s == "" {
+					out = get(e, "message")
+				}
+				out = failed(out)
+			}
+			b.result(id(get(o, "tool_call_id")), str(o, "function"), out)
+		case "system", "user":
+			b.saw()
+		default:
+			b.skip(p, "message with role %q", r)
+		}
+	}
+	return nil
+}
+
+// isInspectCall reports a tool call whose function is the tool's name.
+func isInspectCall(tc any) bool {
+	_, ok := get(tc, "function").(string)
+	return ok
+}

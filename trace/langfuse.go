@@ -1,0 +1,132 @@
+package trace
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+// readLangfuse reads Langfuse exports: a trace with its observations
+// {"id", "observations": [...]} (the public API's trace, or a UI export),
+// {"data": [...]} pages of traces or observations, or a list of either.
+// Observations are read in startTime order.
+//
+// A GENERATION's output holds the calls the model made (a chat message, a
+// list of them, a provider response or LangChain generations). A TOOL
+// observation is a call named after the observation, input the arguments,
+// output the result (failed when its level is ERROR); it answers the
+// model's call it ran (by tool_call_id, else the earliest unanswered call of
+// that tool) or, without one, is a call of its own. A SPAN named after a
+// tool the model called and not yet answered is that call's execution.
+// Other observations (other spans, events, agents, chains, retrievers,
+// evaluators) are not calls.
+func readLangfuse(b *builder, v any) error {
+	b.unique = true
+	var obs []lfObs
+	var collect func(v any, path string) bool
+	collect = func(v any, path string) bool {
+		switch v := v.(type) {
+		case []any:
+			for i, e := range v {
+				if !collect(e, index(path, i)) {
+					return false
+				}
+			}
+			return len(v) > 0
+		case jsonvalue.Object:
+			if d, ok := get(v, "data").([]any); ok {
+				return collect(d, join(path, "data"))
+			}
+			if l, ok := get(v, "observations").([]any); ok {
+				if len(l) == 0 {
+					b.saw()
+				}
+				for i, o := range l {
+					oo, isObj := o.(jsonvalue.Object)
+					if !isObj {
+						return false
+					}
+					obs = append(obs, lfObs{o: oo, path: index(join(path, "observations"), i)})
+				}
+				return true
+			}
+			if v.Has("type") && hasAny(v, "traceId", "trace_id", "startTime", "parentObservationId") {
+				obs = append(obs, lfObs{o: v, path: path})
+				return true
+			}
+		}
+		return false
+	}
+	if !collect(v, "") {
+		return wantError(`a Langfuse trace {"observations": [...]}, {"data": [...]} or a list of observations`, v)
+	}
+	slices.SortStableFunc(obs, func(a, b lfObs) int {
+		return strings.Compare(str(a.o, "startTime"), str(b.o, "startTime"))
+	})
+	for _, o := range obs {
+		if err := lfRead(b, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type lfObs struct {
+	o    jsonvalue.Object
+	path string
+}
+
+func lfRead(b *builder, ob lfObs) error {
+	o := ob.o
+	b.saw()
+	t := strings.ToUpper(str(o, "type"))
+	switch t {
+	case "GENERATION":
+		return modelOutput(b, get(o, "output"), join(ob.path, "output"))
+	case "TOOL", "SPAN":
+		n := str(o, "name")
+		in, hasIn := o.Get("input")
+		out, hasOut := o.Get("output")
+		callID := id(get(in, "tool_call_id"))
+		if msg, ok := out.(jsonvalue.Object); ok {
+			if kind, f := langChainMessage(msg); kind == "tool" {
+				if callID == "" {
+					callID = id(get(f, "tool_call_id"))
+				}
+				out = get(f, "content")
+			}
+		}
+		if strings.EqualFold(str(o, "level"), "ERROR") {
+			if out == nil {
+				out = get(o, "statusMessage")
+			}
+			out, hasOut = failed(out), true
+		}
+		if t == "SPAN" && !lfRunsCall(b, n, callID) {
+			return nil // a span of the application, not a tool's
+		}
+		if hasIn && in == nil {
+			hasIn = false
+		}
+		toolRun(b, n, callID, in, hasIn, out, hasOut)
+	case "EVENT", "AGENT", "CHAIN", "RETRIEVER", "EVALUATOR", "EMBEDDING", "GUARDRAIL":
+	default:
+		b.skip(ob.path, "observation of type %q", str(o, "type"))
+	}
+	return nil
+}
+
+// lfRunsCall says whether a span is the execution of a call the model
+// made: one with its id, or an unanswered one with its name.
+func lfRunsCall(b *builder, n, callID string) bool {
+	for k := range b.calls {
+		if callID != "" && b.calls[k].ID == callID {
+			return true
+		}
+		if n != "" && b.calls[k].Name == n && !b.answered[k] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,220 @@
+package trace
+
+import (
+	"slices"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+// The GenAI semantic conventions from 1.28 on also record a conversation as
+// events: gen_ai.system.message, gen_ai.user.message,
+// gen_ai.assistant.message {content, tool_calls}, gen_ai.tool.message
+// {content, id} and gen_ai.choice {index, finish_reason, message}, with
+// tool_calls [{id, type, function: {name, arguments}}]; later versions add
+// gen_ai.client.inference.operation.details, whose attributes hold
+// gen_ai.input.messages and gen_ai.output.messages. Events come as OTLP log
+// records (resourceLogs > scopeLogs > logRecords, the event name in the
+// event.name attribute or the record's eventName, the payload in the body)
+// or as span events (the payload in a gen_ai.event.content attribute as
+// JSON, or in the event's own attributes).
+
+// readLogEvents reads an OTLP/JSON logs export, a list of them, or a list
+// of log records. It reports whether v was one.
+func readLogEvents(b *builder, v any) (bool, error) {
+	var records []any
+	var paths []string
+	var walk func(v any, path string) bool
+	walk = func(v any, path string) bool {
+		switch v := v.(type) {
+		case []any:
+			if len(v) == 0 {
+				return false
+			}
+			for i, e := range v {
+				if !walk(e, index(path, i)) {
+					return false
+				}
+			}
+			return true
+		case jsonvalue.Object:
+			if rl, ok := first(v, "resourceLogs", "resource_logs"); ok {
+				for i, r := range asList(rl) {
+					rp := index(join(path, "resourceLogs"), i)
+					sl, _ := first(r, "scopeLogs", "scope_logs", "instrumentationLibraryLogs")
+					for j, sc := range asList(sl) {
+						lr, _ := first(sc, "logRecords", "log_records")
+						for k, rec := range asList(lr) {
+							records = append(records, rec)
+							paths = append(paths, index(join(index(join(rp, "scopeLogs"), j), "logRecords"), k))
+						}
+					}
+				}
+				return true
+			}
+			if isLogRecord(v) {
+				records = append(records, v)
+				paths = append(paths, path)
+				return true
+			}
+		}
+		return false
+	}
+	if !walk(v, "") {
+		return false, nil
+	}
+	return true, genAIEvents(b, records, paths)
+}
+
+// isLogRecord says whether o is an OTLP log record: a body or an event
+// name, with the record's own keys.
+func isLogRecord(o jsonvalue.Object) bool {
+	return (o.Has("body") || o.Has("eventName") || o.Has("event_name")) &&
+		hasAny(o, "timeUnixNano", "time_unix_nano", "observedTimeUnixNano", "attributes", "severityNumber", "traceId")
+}
+
+// spanEvents reads the events of one span.
+func spanEvents(b *builder, events []any, path string) error {
+	paths := make([]string, len(events))
+	for i := range events {
+		paths[i] = index(path, i)
+	}
+	return genAIEvents(b, events, paths)
+}
+
+// A genAIEvent is one event's name and payload.
+type genAIEvent struct {
+	name  string
+	body  any
+	attrs jsonvalue.Object
+	start int64
+	timed bool
+	path  string
+}
+
+func genAIEvents(b *builder, records []any, paths []string) error {
+	events := make([]genAIEvent, 0, len(records))
+	timed := true
+	for i, r := range records {
+		o, ok := r.(jsonvalue.Object)
+		if !ok {
+			return fieldError(paths[i], "want a log record or span event object, got %s", jsonvalue.Kind(r))
+		}
+		e := genAIEvent{path: paths[i]}
+		e.attrs = spanOf(o, paths[i]).attrs
+		if n, ok := first(o, "eventName", "event_name"); ok {
+			e.name, _ = n.(string)
+		}
+		if e.name == "" {
+			e.name = str(e.attrs, "event.name")
+		}
+		if e.name == "" {
+			e.name = str(o, "name") // a span event
+		}
+		if body, ok := o.Get("body"); ok {
+			e.body = anyValue(body)
+		} else if c, ok := e.attrs.Get("gen_ai.event.content"); ok {
+			x, err := jsonAttr(c, join(paths[i], "attributes.gen_ai.event.content"))
+			if err != nil {
+				return err
+			}
+			e.body = x
+		} else {
+			e.body = eventPayload(e.attrs)
+		}
+		if t, ok := first(o, "timeUnixNano", "time_unix_nano", "observedTimeUnixNano"); ok {
+			e.start, e.timed = timeKey(t)
+		}
+		timed = timed && e.timed
+		events = append(events, e)
+	}
+	if timed {
+		slices.SortStableFunc(events, func(a, b genAIEvent) int { return compareInt(a.start, b.start) })
+	}
+	for _, e := range events {
+		if err := genAIEvent1(b, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eventPayload is a span event's payload given as its attributes: the
+// attributes other than the GenAI metadata, nested by their dotted keys
+// (tool_calls.0.function.name).
+func eventPayload(attrs jsonvalue.Object) any {
+	rest := make(jsonvalue.Object, 0, len(attrs))
+	for _, m := range attrs {
+		if m.Key == "event.name" || m.Key == "gen_ai.system" || m.Key == "gen_ai.provider.name" {
+			continue
+		}
+		rest = append(rest, m)
+	}
+	return rest
+}
+
+// genAIEvent1 reads one event.
+func genAIEvent1(b *builder, e genAIEvent) error {
+	switch e.name {
+	case "gen_ai.assistant.message":
+		b.saw()
+		return eventToolCalls(b, e.body, join(e.path, "body"))
+	case "gen_ai.choice":
+		b.saw()
+		msg := get(e.body, "message")
+		if msg == nil {
+			msg = e.body
+		}
+		return eventToolCalls(b, msg, join(e.path, "body.message"))
+	case "gen_ai.tool.message":
+		out, _ := first(e.body, "content")
+		b.result(id(get(e.body, "id")), "", out)
+	case "gen_ai.client.inference.operation.details":
+		return genAISpan(b, e.attrs, e.path)
+	case "gen_ai.system.message", "gen_ai.user.message", "gen_ai.content.prompt", "gen_ai.content.completion",
+		"gen_ai.evaluation.result":
+		b.saw() // messages without calls, and pre-1.28 content events
+	case "":
+		b.skip(e.path, "event without a name")
+	default:
+		b.skip(e.path, "event %q", e.name)
+	}
+	return nil
+}
+
+// eventToolCalls reads the tool_calls of an event's message; the names may
+// be flat (tool_calls.0.function.name) when the payload came from span
+// event attributes.
+func eventToolCalls(b *builder, msg any, path string) error {
+	tcs := get(msg, "tool_calls")
+	if text, isText := tcs.(string); isText {
+		x, err := jsonAttr(text, join(path, "tool_calls"))
+		if err != nil {
+			return err
+		}
+		tcs = x
+	}
+	calls, ok := tcs.([]any)
+	if !ok {
+		if o, isObj := msg.(jsonvalue.Object); isObj {
+			if tree := unflatten(o, "tool_calls"); tree != nil {
+				calls, _ = tree.toValue().([]any)
+			}
+		}
+	}
+	for i, tc := range calls {
+		p := index(join(path, "tool_calls"), i)
+		fn := get(tc, "function")
+		if fn == nil {
+			fn = tc
+		}
+		n, err := name(fn, "name", join(p, "function"))
+		if err != nil {
+			return err
+		}
+		c := toolgrade.Call{Name: n, ID: id(get(tc, "id"))}
+		nullableArgs(&c, fn, "arguments")
+		b.add(c)
+	}
+	return nil
+}

@@ -1,0 +1,81 @@
+package trace
+
+import (
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+// readTau2 reads τ²-bench records: a task {"id", "user_scenario",
+// "initial_state": {"message_history": [...]}, "evaluation_criteria"}, a
+// simulation {"messages": [...]}, a results file {"simulations": [...]},
+// or a message list. Assistant (and user) messages carry tool_calls {"id",
+// "name", "arguments", "requestor"}; role "tool" messages answer by "id",
+// marked failed when "error" is true. The gold actions under
+// evaluation_criteria are not calls made in the trace.
+func readTau2(b *builder, v any) error {
+	switch v := v.(type) {
+	case []any:
+		return tau2Messages(b, v, "")
+	case jsonvalue.Object:
+		if is, ok := v.Get("initial_state"); ok {
+			if is == nil {
+				return nil // a task that starts from no history
+			}
+			h, ok := get(is, "message_history").([]any)
+			if !ok && get(is, "message_history") != nil {
+				return fieldError("initial_state.message_history", "want a list of messages, got %s", jsonvalue.Kind(get(is, "message_history")))
+			}
+			return tau2Messages(b, h, "initial_state.message_history")
+		}
+		if sims, ok := get(v, "simulations").([]any); ok {
+			for i, s := range sims {
+				if err := tau2Messages(b, list(s, "messages"), join(index("simulations", i), "messages")); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if msgs, ok := get(v, "messages").([]any); ok {
+			return tau2Messages(b, msgs, "messages")
+		}
+	}
+	return wantError(`a τ²-bench task {"initial_state": {"message_history"}}, simulation {"messages"} or message list`, v)
+}
+
+func tau2Messages(b *builder, msgs []any, path string) error {
+	for i, m := range msgs {
+		p := index(path, i)
+		o, ok := m.(jsonvalue.Object)
+		if !ok || !o.Has("role") {
+			return wantError("a τ²-bench message {\"role\", ...} at "+p, m)
+		}
+		b.saw()
+		if str(o, "role") == "tool" {
+			out := get(o, "content")
+			if e, _ := get(o, "error").(bool); e {
+				out = failed(out)
+			}
+			callID := id(get(o, "id"))
+			if callID == "" {
+				callID = id(get(o, "tool_call_id"))
+			}
+			b.result(callID, str(o, "name"), out)
+			continue
+		}
+		for j, tc := range list(o, "tool_calls") {
+			tp := index(join(p, "tool_calls"), j)
+			fn := tc
+			if f, ok := get(tc, "function").(jsonvalue.Object); ok {
+				fn = f // an OpenAI-shaped call
+			}
+			n, err := name(fn, "name", tp)
+			if err != nil {
+				return err
+			}
+			c := toolgrade.Call{Name: n, ID: id(get(tc, "id"))}
+			nullableArgs(&c, fn, "arguments")
+			b.add(c)
+		}
+	}
+	return nil
+}
