@@ -106,7 +106,7 @@ func anthropicBlock(b *builder, o jsonvalue.Object, path string) (int, error) {
 		if e, _ := get(o, "is_error").(bool); e {
 			out = failed(out)
 		}
-		b.result(id(get(o, "tool_use_id")), "", out)
+		b.result(path, id(get(o, "tool_use_id")), "", out)
 	case !anthropicPlainBlocks[t]:
 		b.skip(path, "content block of type %q", t)
 	}

@@ -109,7 +109,7 @@ func bedrockBlocks(b *builder, content any, path string) error {
 			if str(tr, "status") == "error" {
 				out = failed(out)
 			}
-			b.result(id(get(tr, "toolUseId")), "", out)
+			b.result(p, id(get(tr, "toolUseId")), "", out)
 			continue
 		}
 		if o, ok := bl.(jsonvalue.Object); ok && !hasAny(o, bedrockPlainBlocks...) {

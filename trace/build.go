@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -67,12 +68,14 @@ func (b *builder) find(id, name string) int {
 	return -1
 }
 
-// result links a tool result. With an id it goes to the most recent call
-// with that id and no result yet; a result for a call already answered is a
-// repeated view and is dropped. Without an id (or when no call has it) it
-// goes to the earliest unanswered call without an id that has the result's
-// tool name, or, when name is empty, to the earliest unanswered call.
-func (b *builder) result(id, name string, output any) {
+// result links a tool result found at where. With an id it goes to the
+// most recent call with that id and no result yet; a result for a call
+// already answered is a repeated view and is dropped. Without an id (or
+// when no call has it) it goes to the earliest unanswered call without an
+// id that has the result's tool name, or, when name is empty, to the
+// earliest unanswered call. A result that answers no call at all is
+// reported as a skipped item, never dropped quietly.
+func (b *builder) result(where, id, name string, output any) {
 	b.seen++
 	if id != "" {
 		seen := false
@@ -99,6 +102,19 @@ func (b *builder) result(id, name string, output any) {
 			return
 		}
 	}
+	switch {
+	case id != "":
+		b.skip(where, "tool result for unknown call id %q", id)
+	case name != "":
+		b.skip(where, "tool result for %q that answers no call", name)
+	default:
+		b.skip(where, "tool result that answers no call")
+	}
+}
+
+// textLine locates offset pos of a text transcript as "line N".
+func textLine(s string, pos int) string {
+	return "line " + strconv.Itoa(strings.Count(s[:min(pos, len(s))], "\n")+1)
 }
 
 // set gives call k its result.

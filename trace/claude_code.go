@@ -92,14 +92,15 @@ func isClaudeRecord(o jsonvalue.Object) bool {
 }
 
 // claudeFormat tells a stream-json record from a transcript line: only
-// the stream has snake_case session_id and parent_tool_use_id, and only
-// transcripts have uuid, parentUuid and sessionId.
+// the stream has snake_case session_id, parent_tool_use_id and
+// tool_use_result, and only transcripts have uuid, parentUuid, sessionId
+// and toolUseResult. A record with neither is "" (either format).
 func claudeFormat(o jsonvalue.Object) string {
 	switch {
-	case hasAny(o, "uuid", "parentUuid", "sessionId", "isSidechain"):
+	case hasAny(o, "uuid", "parentUuid", "sessionId", "isSidechain", "toolUseResult"):
 		return "claude_code"
-	case hasAny(o, "session_id", "parent_tool_use_id"):
+	case hasAny(o, "session_id", "parent_tool_use_id", "tool_use_result"):
 		return "claude_code_stream_json"
 	}
-	return "claude_code"
+	return ""
 }

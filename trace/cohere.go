@@ -95,7 +95,7 @@ func cohereMessage(b *builder, m jsonvalue.Object, path string) error {
 		return nil
 	}
 	if str(m, "role") == "tool" {
-		b.result(id(get(m, "tool_call_id")), "", get(m, "content"))
+		b.result(path, id(get(m, "tool_call_id")), "", get(m, "content"))
 		return nil
 	}
 	for i, tc := range list(m, "tool_calls") {

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -25,6 +26,14 @@ func readDeepEval(b *builder, v any) error {
 	o, ok := v.(jsonvalue.Object)
 	if !ok || !hasAny(o, deepEvalKeys...) {
 		return wantError("a DeepEval trace, golden or test case", v)
+	}
+	b.saw()
+	for _, m := range o {
+		if strings.HasSuffix(m.Key, "Spans") && !slices.Contains(deepEvalKeys, m.Key) {
+			if l, ok := m.Value.([]any); ok && len(l) > 0 {
+				b.skip(m.Key, "span list %q", m.Key)
+			}
+		}
 	}
 	if spans, ok := get(o, "toolSpans").([]any); ok {
 		type timed struct {

@@ -176,6 +176,10 @@ func classify(v any) (string, int) {
 	if !ok {
 		return "", 0
 	}
+	if isClaudeRecord(o) && claudeFormat(o) == "" {
+		// A record of either Claude format: a later one may tell which.
+		return "claude_code", weak
+	}
 	if f := classifyAgentLog(o); f != "" {
 		return f, decisive // agent CLI and framework records (detect_agents.go)
 	}

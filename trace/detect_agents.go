@@ -49,7 +49,10 @@ func classifyAgentLog(o jsonvalue.Object) string {
 	t := str(o, "type")
 	switch {
 	case isClaudeRecord(o):
-		return claudeFormat(o)
+		if f := claudeFormat(o); f != "" {
+			return f
+		}
+		return "claude_code"
 	case o.Has("payload") && (t == "response_item" || codexPlainRecords[t]):
 		return "codex_rollout"
 	case o.Has("toolCalls") || (t == "gemini" && o.Has("content")) ||

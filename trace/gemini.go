@@ -99,7 +99,7 @@ func geminiParts(b *builder, gs *geminiStream, parts []any, path string) error {
 			continue
 		}
 		if fr, ok := first(part, "functionResponse", "function_response"); ok {
-			b.result(id(get(fr, "id")), str(fr, "name"), get(fr, "response"))
+			b.result(join(pp, "functionResponse"), id(get(fr, "id")), str(fr, "name"), get(fr, "response"))
 			continue
 		}
 		if code, ok := first(part, "executableCode", "executable_code"); ok {
@@ -107,7 +107,7 @@ func geminiParts(b *builder, gs *geminiStream, parts []any, path string) error {
 			continue
 		}
 		if res, ok := first(part, "codeExecutionResult", "code_execution_result"); ok {
-			b.result("", "code_execution", res)
+			b.result(pp, "", "code_execution", res)
 			continue
 		}
 		if !hasAny(part, geminiPlainParts...) {

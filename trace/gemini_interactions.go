@@ -121,7 +121,7 @@ func interactionStep(b *builder, o jsonvalue.Object, path string) error {
 		if n == "" && t != "function_result" && t != "mcp_server_tool_result" {
 			n = strings.TrimSuffix(t, "_result")
 		}
-		b.result(id(get(o, "call_id")), n, out)
+		b.result(path, id(get(o, "call_id")), n, out)
 	case interactionNonCalls[t]:
 		b.saw()
 	default:

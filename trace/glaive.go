@@ -27,7 +27,7 @@ func readGlaive(b *builder, s string) error {
 			if j := strings.Index(s[start:end], "<|endoftext|>"); j >= 0 {
 				end = start + j
 			}
-			b.result("", "", strings.TrimSpace(s[start:end]))
+			b.result(textLine(s, i), "", "", strings.TrimSpace(s[start:end]))
 			pos = end
 			continue
 		}

@@ -47,7 +47,7 @@ func readHermes(b *builder, s string) error {
 			if err != nil {
 				v, _ = parsePython(body)
 			}
-			b.result("", str(v, "name"), body)
+			b.result(textLine(s, i), "", str(v, "name"), body)
 		}
 		pos = next
 	}

@@ -79,7 +79,7 @@ func inspectMessages(b *builder, msgs []any, path string) error {
 				}
 				out = failed(out)
 			}
-			b.result(id(get(o, "tool_call_id")), str(o, "function"), out)
+			b.result(p, id(get(o, "tool_call_id")), str(o, "function"), out)
 		case "system", "user":
 			b.saw()
 		default:

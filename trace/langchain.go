@@ -100,9 +100,9 @@ func langChainMessages(b *builder, msgs []any, path string) error {
 			if str(f, "status") == "error" {
 				out = failed(out)
 			}
-			b.result(id(get(f, "tool_call_id")), str(f, "name"), out)
+			b.result(p, id(get(f, "tool_call_id")), str(f, "name"), out)
 		case "function":
-			b.result("", str(f, "name"), get(f, "content"))
+			b.result(p, "", str(f, "name"), get(f, "content"))
 		case "human", "system", "developer", "chat", "remove":
 			b.saw()
 		case "":

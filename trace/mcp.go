@@ -47,6 +47,7 @@ func mcpMessages(b *builder, msgs []any, path string, pending map[string]int) er
 		if !o.Has("jsonrpc") && !o.Has("method") && !o.Has("id") {
 			return wantError("a JSON-RPC message at "+p, o)
 		}
+		b.saw()
 		reqID := id(get(o, "id"))
 		method, isRequest := get(o, "method").(string)
 		switch {
@@ -69,6 +70,8 @@ func mcpMessages(b *builder, msgs []any, path string, pending map[string]int) er
 		case reqID != "":
 			k, ok := pending[reqID]
 			if !ok {
+				// Perhaps the answer to a tools/call the log does not hold.
+				b.skip(p, "response to unknown request id %q", reqID)
 				continue
 			}
 			delete(pending, reqID)
@@ -79,7 +82,11 @@ func mcpMessages(b *builder, msgs []any, path string, pending map[string]int) er
 				b.set(k, r)
 			} else if e, ok := o.Get("error"); ok {
 				b.set(k, e)
+			} else {
+				b.skip(p, "response without result or error")
 			}
+		default:
+			b.skip(p, "JSON-RPC message without method or id")
 		}
 	}
 	return nil

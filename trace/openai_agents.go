@@ -80,7 +80,7 @@ func agentItems(b *builder, items []any, path string) error {
 		}
 		if !raw.Has("type") && raw.Has("call_id") && raw.Has("output") {
 			// A tool output given as a bare {"call_id", "output"}.
-			b.result(id(get(raw, "call_id")), "", get(raw, "output"))
+			b.result(p, id(get(raw, "call_id")), "", get(raw, "output"))
 			continue
 		}
 		if !raw.Has("type") && !raw.Has("role") {

@@ -61,6 +61,10 @@ func chatMessages(b *builder, msgs []any, path string) error {
 			b.skip(index(path, i), "message with role %q", r)
 			continue
 		}
+		if r := str(msg, "role"); r == "tool" || r == "function" {
+			chatResult(b, msg, index(path, i))
+			continue
+		}
 		// Paths are built only for errors: most messages have none.
 		if err := chatMessage(b, msg, ""); err != nil {
 			return toolgrade.InField(index(path, i), err)
@@ -99,13 +103,21 @@ func chatMessage(b *builder, msg jsonvalue.Object, path string) error {
 		args(&c, fc, "arguments")
 		b.add(c)
 	}
-	switch str(msg, "role") {
-	case "tool":
-		b.result(id(get(msg, "tool_call_id")), str(msg, "name"), get(msg, "content"))
-	case "function":
-		b.result("", str(msg, "name"), get(msg, "content"))
+	if r := str(msg, "role"); r == "tool" || r == "function" {
+		chatResult(b, msg, path)
 	}
 	return nil
+}
+
+// chatResult reads a tool (or legacy function) message at path: the result
+// of the call it names.
+func chatResult(b *builder, msg jsonvalue.Object, path string) {
+	b.saw()
+	if str(msg, "role") == "tool" {
+		b.result(path, id(get(msg, "tool_call_id")), str(msg, "name"), get(msg, "content"))
+		return
+	}
+	b.result(path, "", str(msg, "name"), get(msg, "content"))
 }
 
 // chatToolCall reads one tool_calls entry.

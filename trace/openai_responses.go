@@ -138,7 +138,7 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 		}
 	case "function_call_output", "custom_tool_call_output", "computer_call_output",
 		"shell_call_output", "apply_patch_call_output":
-		b.result(id(get(o, "call_id")), "", get(o, "output"))
+		b.result(path, id(get(o, "call_id")), "", get(o, "output"))
 	case "mcp_approval_request":
 		n, err := name(o, "name", path)
 		if err != nil {
@@ -155,7 +155,7 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 		if r, ok := o.Get("reason"); ok && r != nil {
 			denial = append(denial, jsonvalue.Member{Key: "reason", Value: r})
 		}
-		b.result(id(get(o, "approval_request_id")), "", failed(denial))
+		b.result(path, id(get(o, "approval_request_id")), "", failed(denial))
 	case "tool_search_call":
 		c := toolgrade.Call{Name: "tool_search", Type: "tool_search", ID: id(get(o, "call_id"))}
 		if c.ID == "" {
@@ -165,7 +165,7 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 		b.add(c)
 	case "tool_search_output":
 		if callID := id(get(o, "call_id")); callID != "" {
-			b.result(callID, "tool_search", get(o, "tools"))
+			b.result(path, callID, "tool_search", get(o, "tools"))
 		} else {
 			b.saw() // a server-side search's tools, tied to no call id
 		}
@@ -180,13 +180,13 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 		b.add(c)
 	case "program_output":
 		out, _ := first(o, "result", "output")
-		b.result(id(get(o, "call_id")), "program", out)
+		b.result(path, id(get(o, "call_id")), "program", out)
 	case "local_shell_call_output":
 		callID := id(get(o, "call_id"))
 		if callID == "" {
 			callID = id(get(o, "id")) // this item's id is the call's
 		}
-		b.result(callID, "", get(o, "output"))
+		b.result(path, callID, "", get(o, "output"))
 	default:
 		tool, ok := builtins[t]
 		if !ok {

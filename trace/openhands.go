@@ -55,7 +55,7 @@ func readOpenHands(b *builder, v any) error {
 			b.saw()
 			meta := obj(o, "tool_call_metadata")
 			if tid := id(get(meta, "tool_call_id")); tid != "" {
-				b.result(tid, str(meta, "function_name"), get(o, "content"))
+				b.result(p, tid, str(meta, "function_name"), get(o, "content"))
 				continue
 			}
 			if k, ok := byEvent[id(get(o, "cause"))]; ok && !b.answered[k] {

@@ -20,6 +20,11 @@ import (
 // from tool_call.function.arguments or input.value, result output.value.
 func openInferenceSpan(b *builder, attrs jsonvalue.Object, path string) error {
 	kind := str(attrs, "openinference.span.kind")
+	if kind != "" && !openInferenceKinds[kind] {
+		b.skip(path, "span of kind %q", kind)
+	} else {
+		b.saw()
+	}
 	for _, side := range []struct{ messages, value string }{
 		{"llm.input_messages", "input.value"},
 		{"llm.output_messages", "output.value"},
@@ -48,9 +53,23 @@ func openInferenceSpan(b *builder, attrs jsonvalue.Object, path string) error {
 			a, hasArgs = attrs.Get("input.value")
 		}
 		out, hasOut := attrs.Get("output.value")
+		if tool == "" {
+			b.skip(path, "TOOL span without tool.name")
+		}
 		toolSpan(b, tool, callID, a, hasArgs, out, hasOut)
 	}
 	return nil
+}
+
+// openInferenceKinds are the span kinds of the OpenInference conventions.
+var openInferenceKinds = map[string]bool{
+	"LLM": true, "TOOL": true, "CHAIN": true, "RETRIEVER": true, "EMBEDDING": true, "AGENT": true,
+	"RERANKER": true, "GUARDRAIL": true, "EVALUATOR": true, "PROMPT": true, "UNKNOWN": true,
+}
+
+// openInferenceRoles are the message roles that hold no tool result.
+var openInferenceRoles = map[string]bool{
+	"": true, "system": true, "developer": true, "user": true, "human": true, "assistant": true, "ai": true, "model": true,
 }
 
 // openInferenceMessages reads flattened messages, in index order.
@@ -87,13 +106,15 @@ func openInferenceMessages(b *builder, tree *node, path string) error {
 			}
 			b.add(c)
 		}
-		switch msg.str("role") {
-		case "tool", "function":
+		switch role := msg.str("role"); {
+		case role == "tool" || role == "function":
 			out := msg.at("content").toValue()
 			if out == nil {
 				out = msg.at("contents").toValue()
 			}
-			b.result(id(msg.at("tool_call_id").toValue()), msg.str("name"), out)
+			b.result(index(path, i), id(msg.at("tool_call_id").toValue()), msg.str("name"), out)
+		case !openInferenceRoles[role]:
+			b.skip(index(path, i), "message with role %q", role)
 		}
 	}
 	return nil

@@ -297,6 +297,12 @@ func genAISpan(b *builder, attrs jsonvalue.Object, path string) error {
 		}
 	}
 	op := str(attrs, "gen_ai.operation.name")
+	if op != "" {
+		b.saw()
+	}
+	if op == "execute_tool" && str(attrs, "gen_ai.tool.name") == "" {
+		b.skip(path, "execute_tool span without gen_ai.tool.name")
+	}
 	if op == "execute_tool" || (op == "" && attrs.Has("gen_ai.tool.name")) {
 		argsKey, outKey := "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"
 		if !attrs.Has(argsKey) {
@@ -347,6 +353,7 @@ func messagesIn(b *builder, v any, path string) error {
 // partsMessages reads GenAI messages in the parts form.
 func partsMessages(b *builder, msgs []any, path string) error {
 	for i, m := range msgs {
+		b.saw()
 		for j, p := range list(m, "parts") {
 			pp := index(join(index(path, i), "parts"), j)
 			switch str(p, "type") {
@@ -364,9 +371,12 @@ func partsMessages(b *builder, msgs []any, path string) error {
 				}
 				b.add(c)
 			case "tool_call_response":
-				b.result(id(get(p, "id")), "", get(p, "response"))
+				b.result(pp, id(get(p, "id")), "", get(p, "response"))
 			case "server_tool_call_response":
-				b.result(id(get(p, "id")), "", get(p, "server_tool_call_response"))
+				b.result(pp, id(get(p, "id")), "", get(p, "server_tool_call_response"))
+			case "text", "reasoning", "thinking", "blob", "file", "uri", "image", "audio", "video":
+			default:
+				b.skip(pp, "message part of type %q", str(p, "type"))
 			}
 		}
 	}

@@ -168,7 +168,7 @@ func genAIEvent1(b *builder, e genAIEvent) error {
 		return eventToolCalls(b, msg, join(e.path, "body.message"))
 	case "gen_ai.tool.message":
 		out, _ := first(e.body, "content")
-		b.result(id(get(e.body, "id")), "", out)
+		b.result(e.path, id(get(e.body, "id")), "", out)
 	case "gen_ai.client.inference.operation.details":
 		return genAISpan(b, e.attrs, e.path)
 	case "gen_ai.system.message", "gen_ai.user.message", "gen_ai.content.prompt", "gen_ai.content.completion",

@@ -70,13 +70,13 @@ func pydanticPart(b *builder, part any, path string) error {
 		args(&c, o, "args")
 		b.add(c)
 	case "tool-return", "builtin-tool-return":
-		b.result(id(get(o, "tool_call_id")), str(o, "tool_name"), get(o, "content"))
+		b.result(path, id(get(o, "tool_call_id")), str(o, "tool_name"), get(o, "content"))
 	case "retry-prompt":
 		if str(o, "tool_name") == "" {
 			b.saw() // a retry of the final output, not of a tool
 			return nil
 		}
-		b.result(id(get(o, "tool_call_id")), str(o, "tool_name"), failed(get(o, "content")))
+		b.result(path, id(get(o, "tool_call_id")), str(o, "tool_name"), failed(get(o, "content")))
 	case "system-prompt", "user-prompt", "text", "thinking", "file":
 		b.saw()
 	default:

@@ -66,7 +66,7 @@ func readShareGPT(b *builder, v any) error {
 				last = append(last, b.add(call))
 			}
 		case "observation", "function_response", "tool", "ipython":
-			answerTurn(b, last, value)
+			answerTurn(b, p, last, value)
 			last = last[:0]
 		case "human", "user", "gpt", "assistant", "model", "system", "chatgpt", "bing":
 			b.saw()
@@ -80,7 +80,7 @@ func readShareGPT(b *builder, v any) error {
 // answerTurn links an observation to the calls of the turn before it: one
 // call takes the text as given; several take the items of a JSON list, one
 // each, or the whole text in turn order when it is not such a list.
-func answerTurn(b *builder, calls []int, value any) {
+func answerTurn(b *builder, where string, calls []int, value any) {
 	if len(calls) > 1 {
 		if text, ok := value.(string); ok {
 			if l, err := jsonvalue.ParseString(text); err == nil {
@@ -99,5 +99,5 @@ func answerTurn(b *builder, calls []int, value any) {
 			return
 		}
 	}
-	b.result("", "", value)
+	b.result(where, "", "", value)
 }

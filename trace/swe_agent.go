@@ -116,7 +116,7 @@ func sweHistory(b *builder, h []any, path string) error {
 			switch {
 			case len(ids) > 0:
 				for _, tid := range ids {
-					b.result(id(tid), "", get(o, "content"))
+					b.result(p, id(tid), "", get(o, "content"))
 				}
 			case last >= 0 && !b.answered[last]:
 				b.set(last, get(o, "content"))

@@ -59,7 +59,7 @@ func tau2Messages(b *builder, msgs []any, path string) error {
 			if callID == "" {
 				callID = id(get(o, "tool_call_id"))
 			}
-			b.result(callID, str(o, "name"), out)
+			b.result(p, callID, str(o, "name"), out)
 			continue
 		}
 		for j, tc := range list(o, "tool_calls") {

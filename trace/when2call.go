@@ -17,7 +17,13 @@ func readWhen2Call(b *builder, v any) error {
 	if !ok || !o.Has("correct_answer") {
 		return wantError(`a When2Call record with "correct_answer" and "answers"`, v)
 	}
-	if str(o, "correct_answer") != "tool_call" {
+	b.saw()
+	switch ca := str(o, "correct_answer"); ca {
+	case "tool_call":
+	case "direct", "request_for_info", "cannot_answer":
+		return nil // no call is the right behaviour
+	default:
+		b.skip("correct_answer", "answer class %q", ca)
 		return nil
 	}
 	tc, ok := obj(o, "answers").Get("tool_call")
