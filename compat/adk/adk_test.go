@@ -19,37 +19,31 @@ import (
 // and the shared corpus when present): the scores ADK's real
 // TrajectoryEvaluator gave, and its per-invocation scores.
 func TestADKConformance(t *testing.T) {
-	for _, src := range conformance.Sources() {
-		t.Run(src.Name, func(t *testing.T) {
-			lines := src.Load(t, "adk.jsonl")
-			if src.Full && len(lines) != 997 {
-				t.Errorf("adk.jsonl has %d lines, want 997", len(lines))
-			}
-			failed := 0
-			for _, l := range lines {
-				r := conformance.Grade(t, l, nil)
-				ok := conformance.Check(t, l, r)
-				if per, _ := l.Expect.Get("per_invocation"); ok && r.Error == "" {
-					list, _ := per.([]any)
-					if len(r.Components) != len(list) {
-						t.Errorf("%s (line %d): %d invocation components, want %d", l.ID, l.Line, len(r.Components), len(list))
-						ok = false
-					}
-					for i, v := range list {
-						want := jsonvalue.NumberFloat(v.(json.Number))
-						if got, has := r.Components["invocation_"+strconv.Itoa(i)]; !has || got != want {
-							t.Errorf("%s (line %d): invocation_%d = %v, want %v", l.ID, l.Line, i, got, want)
-							ok = false
-						}
-					}
-				}
-				if !ok {
-					failed++
-				}
-			}
-			t.Logf("%d of %d adk lines pass", len(lines)-failed, len(lines))
-		})
+	conformance.Run(t, conformance.Suite{File: "adk.jsonl", Lines: 997, More: checkInvocations})
+}
+
+// checkInvocations compares the per-invocation scores ADK gave with the
+// result's components.
+func checkInvocations(t *testing.T, l conformance.Line, r toolgrade.MetricResult) bool {
+	t.Helper()
+	per, _ := l.Expect.Get("per_invocation")
+	if per == nil || r.Error != "" {
+		return true
 	}
+	ok := true
+	list, _ := per.([]any)
+	if len(r.Components) != len(list) {
+		t.Errorf("%s (line %d): %d invocation components, want %d", l.ID, l.Line, len(r.Components), len(list))
+		ok = false
+	}
+	for i, v := range list {
+		want := jsonvalue.NumberFloat(v.(json.Number))
+		if got, has := r.Components["invocation_"+strconv.Itoa(i)]; !has || got != want {
+			t.Errorf("%s (line %d): invocation_%d = %v, want %v", l.ID, l.Line, i, got, want)
+			ok = false
+		}
+	}
+	return ok
 }
 
 func TestADKQuirks(t *testing.T) {

@@ -17,18 +17,7 @@ import (
 // package's sample, and the shared corpus when present) through the
 // profile, built from the line's config as a config file would build it.
 func TestAgentevalsConformance(t *testing.T) {
-	for _, src := range conformance.Sources() {
-		t.Run(src.Name, func(t *testing.T) {
-			lines := src.Load(t, "agentevals.jsonl")
-			passed := 0
-			for _, l := range lines {
-				if conformance.Check(t, l, conformance.Grade(t, l, nil)) {
-					passed++
-				}
-			}
-			t.Logf("agentevals.jsonl: %d of %d lines pass", passed, len(lines))
-		})
-	}
+	conformance.Run(t, conformance.Suite{File: "agentevals.jsonl", Lines: 1512})
 }
 
 // chatTrajectory builds a trajectory of one user message and one

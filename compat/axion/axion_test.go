@@ -18,21 +18,7 @@ import (
 // sample, and the shared corpus when present): the scores axion's real
 // ToolCorrectness gave.
 func TestAxionConformance(t *testing.T) {
-	for _, src := range conformance.Sources() {
-		t.Run(src.Name, func(t *testing.T) {
-			lines := src.Load(t, "axion.jsonl")
-			if src.Full && len(lines) != 1192 {
-				t.Errorf("axion.jsonl has %d lines, want 1192", len(lines))
-			}
-			failed := 0
-			for _, l := range lines {
-				if !conformance.Check(t, l, conformance.Grade(t, l, nil)) {
-					failed++
-				}
-			}
-			t.Logf("%d of %d axion lines pass", len(lines)-failed, len(lines))
-		})
-	}
+	conformance.Run(t, conformance.Suite{File: "axion.jsonl", Lines: 1192})
 }
 
 func TestAxionQuirks(t *testing.T) {

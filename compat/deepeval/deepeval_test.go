@@ -38,24 +38,13 @@ func (j fixedJudge) Judge(_ context.Context, req judge.Request) (judge.Verdict, 
 // from the line's config as a config file would build it. Judge lines get
 // a fake judge returning the line's judge_score.
 func TestDeepEvalConformance(t *testing.T) {
-	for _, src := range conformance.Sources() {
-		t.Run(src.Name, func(t *testing.T) {
-			lines := src.Load(t, "deepeval.jsonl")
-			passed, judged := 0, 0
-			for _, l := range lines {
-				env := &config.Env{}
-				if s, ok := l.Case.Get("judge_score"); ok {
-					env.Judge = fixedJudge{score: jsonvalue.NumberFloat(s.(json.Number))}
-					judged++
-				}
-				r := conformance.Grade(t, l, env)
-				if conformance.Check(t, l, r) {
-					passed++
-				}
-			}
-			t.Logf("deepeval.jsonl: %d of %d lines pass (%d through the fake judge)", passed, len(lines), judged)
-		})
-	}
+	conformance.Run(t, conformance.Suite{File: "deepeval.jsonl", Lines: 2069, Env: func(l conformance.Line) *config.Env {
+		env := &config.Env{}
+		if s, ok := l.Case.Get("judge_score"); ok {
+			env.Judge = fixedJudge{score: jsonvalue.NumberFloat(s.(json.Number))}
+		}
+		return env
+	}})
 }
 
 // TestDeepEvalQuirks pins DeepEval's behaviours with hand-written cases.

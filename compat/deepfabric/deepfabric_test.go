@@ -18,26 +18,7 @@ import (
 // score DeepFabric's real pipeline gave, each of its parts, and its
 // processing-error flag (or, for aggregates, its counts).
 func TestDeepFabricConformance(t *testing.T) {
-	for _, src := range conformance.Sources() {
-		t.Run(src.Name, func(t *testing.T) {
-			lines := src.Load(t, "deepfabric.jsonl")
-			if src.Full && len(lines) != 1079 {
-				t.Errorf("deepfabric.jsonl has %d lines, want 1079", len(lines))
-			}
-			failed := 0
-			for _, l := range lines {
-				r := conformance.Grade(t, l, nil)
-				ok := conformance.Check(t, l, r)
-				if ok {
-					ok = checkDeepFabricParts(t, l, r)
-				}
-				if !ok {
-					failed++
-				}
-			}
-			t.Logf("%d of %d deepfabric lines pass", len(lines)-failed, len(lines))
-		})
-	}
+	conformance.Run(t, conformance.Suite{File: "deepfabric.jsonl", Lines: 1079, More: checkDeepFabricParts})
 }
 
 // checkDeepFabricParts compares the result's components with the parts

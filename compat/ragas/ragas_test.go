@@ -18,31 +18,23 @@ import (
 // sample, and the shared corpus when present): the scores Ragas' real
 // ToolCallAccuracy and ToolCallF1 gave, and the exceptions they raised.
 func TestRagasConformance(t *testing.T) {
-	for _, src := range conformance.Sources() {
-		t.Run(src.Name, func(t *testing.T) {
-			lines := src.Load(t, "ragas.jsonl")
-			if src.Full && len(lines) != 1300 {
-				t.Errorf("ragas.jsonl has %d lines, want 1300", len(lines))
-			}
-			failed := 0
-			for _, l := range lines {
-				r := conformance.Grade(t, l, nil)
-				ok := conformance.Check(t, l, r)
-				// An error result must name the exception the peer raised.
-				if want, _ := l.Expect.Get("error"); want != nil && r.Error != "" {
-					exc, _, _ := strings.Cut(want.(string), ":")
-					if !strings.HasPrefix(r.Error, exc+": ") {
-						t.Errorf("%s (line %d): error %q, want one naming %s", l.ID, l.Line, r.Error, exc)
-						ok = false
-					}
-				}
-				if !ok {
-					failed++
-				}
-			}
-			t.Logf("%d of %d ragas lines pass", len(lines)-failed, len(lines))
-		})
+	conformance.Run(t, conformance.Suite{File: "ragas.jsonl", Lines: 1300, More: namesTheException})
+}
+
+// namesTheException checks that an error result names the exception the
+// peer raised.
+func namesTheException(t *testing.T, l conformance.Line, r toolgrade.MetricResult) bool {
+	t.Helper()
+	want, _ := l.Expect.Get("error")
+	if want == nil || r.Error == "" {
+		return true
 	}
+	exc, _, _ := strings.Cut(want.(string), ":")
+	if !strings.HasPrefix(r.Error, exc+": ") {
+		t.Errorf("%s (line %d): error %q, want one naming %s", l.ID, l.Line, r.Error, exc)
+		return false
+	}
+	return true
 }
 
 func strictOrder(b bool) *bool { return &b }

@@ -214,3 +214,50 @@ func ParseCase(t *testing.T, js string) *toolgrade.Case {
 	}
 	return c
 }
+
+// A Suite is one peer's conformance file, for Run.
+type Suite struct {
+	// File is the file's name, in testdata and in the shared corpus.
+	File string
+	// Lines, when not 0, is the number of lines the shared file has: a
+	// shorter file means a corpus that was cut.
+	Lines int
+	// Env gives a line the environment its metric is built with (a fake
+	// judge, ...); nil builds every metric without one.
+	Env func(Line) *config.Env
+	// More checks what a line expects beyond Check's score, success and
+	// error (a peer's parts, the exception it raised); nil checks nothing
+	// more. It reports through t and returns whether the line passed.
+	More func(t *testing.T, l Line, r toolgrade.MetricResult) bool
+}
+
+// Run checks every line of the suite's file, from the package's sample and
+// from the shared corpus when present, each in a subtest, and logs how
+// many lines pass.
+func Run(t *testing.T, s Suite) {
+	t.Helper()
+	for _, src := range Sources() {
+		t.Run(src.Name, func(t *testing.T) {
+			lines := src.Load(t, s.File)
+			if src.Full && s.Lines != 0 && len(lines) != s.Lines {
+				t.Errorf("%s has %d lines, want %d", s.File, len(lines), s.Lines)
+			}
+			passed := 0
+			for _, l := range lines {
+				var env *config.Env
+				if s.Env != nil {
+					env = s.Env(l)
+				}
+				r := Grade(t, l, env)
+				ok := Check(t, l, r)
+				if ok && s.More != nil {
+					ok = s.More(t, l, r)
+				}
+				if ok {
+					passed++
+				}
+			}
+			t.Logf("%s: %d of %d lines pass", s.File, passed, len(lines))
+		})
+	}
+}
