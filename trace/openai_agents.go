@@ -18,6 +18,11 @@ import (
 // session_items are read in that order, each call once; model_responses
 // and last_processed_response repeat the same items and are not read
 // again.
+//
+// The JavaScript SDK (@openai/agents, RunState.toJSON / toString) writes
+// the same state in camelCase: originalInput, generatedItems and
+// rawItem, whose items spell call ids callId and name a tool's output
+// function_call_result; these are read as their Python counterparts.
 func readOpenAIAgents(b *builder, v any) error {
 	b.unique = true // session items repeat generated items
 	switch o := v.(type) {
@@ -26,12 +31,20 @@ func readOpenAIAgents(b *builder, v any) error {
 	case jsonvalue.Object:
 		if isRunState(o) {
 			b.saw()
-			if in, ok := get(o, "original_input").([]any); ok {
-				if err := responsesItems(b, in, "original_input"); err != nil {
+			input, keys := "original_input", []string{"generated_items", "session_items"}
+			if isJSRunState(o) {
+				input, keys = "originalInput", []string{"generatedItems"}
+			}
+			if in, ok := get(o, input).([]any); ok {
+				items := make([]any, len(in))
+				for i, it := range in {
+					items[i] = jsItem(it)
+				}
+				if err := responsesItems(b, items, input); err != nil {
 					return err
 				}
 			}
-			for _, key := range []string{"generated_items", "session_items"} {
+			for _, key := range keys {
 				items, _ := get(o, key).([]any)
 				if err := agentItems(b, items, key); err != nil {
 					return err
@@ -48,12 +61,40 @@ func readOpenAIAgents(b *builder, v any) error {
 
 // isRunState reports a serialized RunState.
 func isRunState(o jsonvalue.Object) bool {
-	return o.Has("$schemaVersion") || (o.Has("generated_items") && o.Has("current_agent"))
+	return o.Has("$schemaVersion") || (o.Has("generated_items") && o.Has("current_agent")) ||
+		isJSRunState(o)
+}
+
+// isJSRunState reports a RunState the JavaScript SDK serialized.
+func isJSRunState(o jsonvalue.Object) bool {
+	return o.Has("generatedItems") && (o.Has("currentAgent") || o.Has("originalInput"))
 }
 
 // isRunItem reports a serialized run item.
 func isRunItem(o jsonvalue.Object) bool {
-	return o.Has("raw_item") && strings.HasSuffix(str(o, "type"), "_item")
+	return (o.Has("raw_item") || o.Has("rawItem")) && strings.HasSuffix(str(o, "type"), "_item")
+}
+
+// jsItem gives an item of the JavaScript SDK's protocol the Responses API
+// spelling the Python SDK writes: callId becomes call_id, and a
+// function_call_result a function_call_output. Other values are returned
+// as they are.
+func jsItem(v any) any {
+	o, ok := v.(jsonvalue.Object)
+	if !ok || !o.Has("callId") || o.Has("call_id") {
+		return v
+	}
+	out := make(jsonvalue.Object, 0, len(o))
+	for _, m := range o {
+		switch {
+		case m.Key == "callId":
+			m.Key = "call_id"
+		case m.Key == "type" && m.Value == "function_call_result":
+			m.Value = "function_call_output"
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 func agentItems(b *builder, items []any, path string) error {
@@ -63,7 +104,11 @@ func agentItems(b *builder, items []any, path string) error {
 		if !ok {
 			return fieldError(p, "want a run item object, got %s", jsonvalue.Kind(it))
 		}
-		if !o.Has("raw_item") {
+		rawKey := "raw_item"
+		if !o.Has(rawKey) && o.Has("rawItem") {
+			rawKey = "rawItem"
+		}
+		if !o.Has(rawKey) {
 			if o.Has("type") || o.Has("role") {
 				// A plain Responses item among the run items.
 				if err := responsesItem(b, o, p); err != nil {
@@ -74,9 +119,9 @@ func agentItems(b *builder, items []any, path string) error {
 			b.skip(p, "run item with keys %s", quoteKeys(o))
 			continue
 		}
-		raw, ok := get(o, "raw_item").(jsonvalue.Object)
+		raw, ok := jsItem(get(o, rawKey)).(jsonvalue.Object)
 		if !ok {
-			return fieldError(join(p, "raw_item"), "want an item object, got %s", jsonvalue.Kind(get(o, "raw_item")))
+			return fieldError(join(p, rawKey), "want an item object, got %s", jsonvalue.Kind(get(o, rawKey)))
 		}
 		if !raw.Has("type") && raw.Has("call_id") && raw.Has("output") {
 			// A tool output given as a bare {"call_id", "output"}.
@@ -84,10 +129,10 @@ func agentItems(b *builder, items []any, path string) error {
 			continue
 		}
 		if !raw.Has("type") && !raw.Has("role") {
-			b.skip(join(p, "raw_item"), "%s with keys %s", str(o, "type"), quoteKeys(raw))
+			b.skip(join(p, rawKey), "%s with keys %s", str(o, "type"), quoteKeys(raw))
 			continue
 		}
-		if err := responsesItem(b, raw, join(p, "raw_item")); err != nil {
+		if err := responsesItem(b, raw, join(p, rawKey)); err != nil {
 			return err
 		}
 	}
