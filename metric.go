@@ -68,6 +68,10 @@ type MetricResult struct {
 
 	// Usage counts the LLM tokens spent on this result, if any.
 	Usage *Usage
+
+	// Executions are the calls run against a live tool server, with their
+	// real outputs, by metrics that execute calls; nil for the others.
+	Executions []Execution
 }
 
 // An OptionError reports an option set to a value the metric does not

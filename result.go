@@ -43,8 +43,8 @@ func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 // "warnings" (a list of strings) follows "metrics" when the case has any.
 //
 // score is null when the metric erred; success is null when the metric
-// gives no verdict; precision, recall, f1, components, matches, missing and
-// unexpected appear only where the metric sets them.
+// gives no verdict; precision, recall, f1, components, matches, missing,
+// unexpected and executions appear only where the metric sets them.
 func (r *Result) AppendJSON(b []byte) []byte {
 	b = append(b, `{"id":`...)
 	b = jsonvalue.AppendString(b, r.ID)
@@ -155,12 +155,51 @@ func (m *MetricResult) AppendJSON(b []byte) []byte {
 		b = strconv.AppendInt(b, m.Usage.CachedRequests, 10)
 		b = append(b, '}')
 	}
+	if m.Executions != nil {
+		b = append(b, `,"executions":[`...)
+		for i := range m.Executions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = m.Executions[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	}
 	b = append(b, `,"error":`...)
 	if m.Error == "" {
 		b = append(b, "null"...)
 	} else {
 		b = jsonvalue.AppendString(b, m.Error)
 	}
+	return append(b, '}')
+}
+
+// appendJSON writes {"call", "name", "success", "skipped", "error",
+// "output"}: success is null for a skipped call, skipped appears only for
+// one, and error is null on success.
+func (e *Execution) appendJSON(b []byte) []byte {
+	b = append(b, `{"call":`...)
+	b = strconv.AppendInt(b, int64(e.Call), 10)
+	b = append(b, `,"name":`...)
+	b = jsonvalue.AppendString(b, e.Name)
+	b = append(b, `,"success":`...)
+	if e.Skipped != "" {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendBool(b, e.Success)
+	}
+	if e.Skipped != "" {
+		b = append(b, `,"skipped":`...)
+		b = jsonvalue.AppendString(b, e.Skipped)
+	}
+	b = append(b, `,"error":`...)
+	if e.Error == "" {
+		b = append(b, "null"...)
+	} else {
+		b = jsonvalue.AppendString(b, e.Error)
+	}
+	b = append(b, `,"output":`...)
+	b = jsonvalue.Append(b, e.Output)
 	return append(b, '}')
 }
 
@@ -310,6 +349,26 @@ func (m *MetricResult) fromValue(v any) error {
 		}
 		m.Missing = d.ints("missing")
 		m.Unexpected = d.ints("unexpected")
+	}
+	if ex, ok := obj.Get("executions"); ok && ex != nil {
+		list, ok := ex.([]any)
+		if !ok {
+			return &FieldError{Path: "executions", Err: fmt.Errorf("want a list, got %s", jsonvalue.Kind(ex))}
+		}
+		m.Executions = make([]Execution, 0, len(list))
+		for i, e := range list {
+			eo, ok := e.(jsonvalue.Object)
+			if !ok {
+				return &FieldError{Path: "executions[" + strconv.Itoa(i) + "]", Err: fmt.Errorf("want an object, got %s", jsonvalue.Kind(e))}
+			}
+			ed := decoder{obj: eo}
+			out, _ := eo.Get("output")
+			m.Executions = append(m.Executions, Execution{Call: int(ed.num("call")), Name: ed.str("name"),
+				Success: ed.boolean("success"), Skipped: ed.str("skipped"), Error: ed.str("error"), Output: out})
+			if ed.err != nil {
+				return InField("executions["+strconv.Itoa(i)+"]", ed.err)
+			}
+		}
 	}
 	if u, ok := obj.Get("usage"); ok && u != nil {
 		uo, _ := u.(jsonvalue.Object)

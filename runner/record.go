@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/schema"
 )
 
 // The kinds of processing error.
@@ -77,6 +78,10 @@ type Run struct {
 	// Error is set when the case could not be run to its end; it is then
 	// graded as an error, not by its calls.
 	Error string
+	// ServerTools are the tools a live tool server offered (see
+	// Options.Server); the run file holds them as available_tools, in
+	// the MCP shape, so that it grades offline against them.
+	ServerTools []toolgrade.Tool
 }
 
 // A Step is one request and its response.
@@ -154,7 +159,7 @@ func (r *Run) AppendJSON(b []byte) []byte {
 		b = jsonvalue.AppendString(b, r.ID)
 	}
 	for _, m := range raw {
-		if slices.Contains(replacedKeys, m.Key) {
+		if slices.Contains(replacedKeys, m.Key) || (r.ServerTools != nil && m.Key == "available_tools") {
 			replaced = append(replaced, m)
 			continue
 		}
@@ -163,6 +168,11 @@ func (r *Run) AppendJSON(b []byte) []byte {
 		}
 		key(m.Key)
 		b = jsonvalue.Append(b, m.Value)
+	}
+	if r.Case != nil && r.ServerTools != nil {
+		key("available_tools")
+		tools, _ := schema.Write(r.ServerTools, "mcp")
+		b = jsonvalue.Append(b, tools)
 	}
 	if r.Case != nil {
 		key("tools_called")

@@ -103,6 +103,18 @@ type Options struct {
 	Prompt func(c *toolgrade.Case, tools []toolgrade.Tool) (msgs []any, offered []toolgrade.Tool, ok bool, err error)
 	// Workers is how many cases run at once (default [DefaultWorkers]).
 	Workers int
+
+	// Server, when set, is a live tool server (an MCP server) that runs
+	// the model's calls: every case is offered Tools (the server's, in
+	// place of its own available_tools), each call the model makes is run
+	// on the server, in a fresh session per case, and its real result is
+	// fed back, turn after turn (MultiTurn is implied), until the model
+	// answers or MaxSteps. Calls to tools outside AllowTools (when set) are
+	// not run and are answered with an error, as are calls that fail; each
+	// call is bounded by CallTimeout (default 60s).
+	Server      toolgrade.ToolServer
+	AllowTools  []string
+	CallTimeout time.Duration
 }
 
 // A Runner sends cases to a model. It is safe for concurrent use.
@@ -130,6 +142,12 @@ func New(m Model, o Options) (*Runner, error) {
 	}
 	if o.Workers == 0 {
 		o.Workers = DefaultWorkers
+	}
+	if o.Server != nil {
+		o.MultiTurn = true
+		if o.CallTimeout <= 0 {
+			o.CallTimeout = 60 * time.Second
+		}
 	}
 	return &Runner{model: m, opts: o}, nil
 }
@@ -216,13 +234,15 @@ func (r *Runner) Case(ctx context.Context, c *toolgrade.Case) *Run {
 
 // A conversation is the state of one case's run.
 type conversation struct {
-	r       *Runner
-	run     *Run
-	tools   []toolgrade.Tool
-	known   map[string]bool   // the tools' own names
-	back    map[string]string // sent name → own name (native calling)
-	sent    []any             // the messages of the next request
-	outputs recorded
+	r           *Runner
+	run         *Run
+	tools       []toolgrade.Tool
+	known       map[string]bool   // the tools' own names
+	back        map[string]string // sent name → own name (native calling)
+	sent        []any             // the messages of the next request
+	outputs     recorded
+	session     toolgrade.ToolSession // with a Server: this case's session, once opened
+	serverTools map[string]bool       // with a Server: the tools it has
 }
 
 func (r *Runner) run(ctx context.Context, run *Run) {
@@ -232,7 +252,19 @@ func (r *Runner) run(ctx context.Context, run *Run) {
 		run.fail(BadCase, 0, err.Error())
 		return
 	}
+	if r.opts.Server != nil {
+		if c.AvailableTools != nil {
+			run.Notes = append(run.Notes, "the case's available_tools were replaced by the MCP server's tools (kept under run.replaced)")
+		}
+		tools = r.opts.Tools
+		run.ServerTools = nonNilTools(tools)
+	}
 	cv := &conversation{r: r, run: run, tools: tools, known: map[string]bool{}, outputs: newRecorded(c)}
+	defer func() {
+		if cv.session != nil {
+			cv.session.Close()
+		}
+	}()
 	for _, t := range tools {
 		cv.known[t.Name] = true
 	}
@@ -265,8 +297,50 @@ func (r *Runner) run(ctx context.Context, run *Run) {
 			run.Notes = append(run.Notes, fmt.Sprintf("stopped after %d steps: the model was still calling tools", n))
 			return
 		}
-		cv.feed(n, calls)
+		cv.feed(ctx, n, calls)
 	}
+}
+
+func nonNilTools(t []toolgrade.Tool) []toolgrade.Tool {
+	if t == nil {
+		return []toolgrade.Tool{}
+	}
+	return t
+}
+
+// execute runs a call on the server and returns the output to record and
+// the text to feed back; a call that fails is answered with its error.
+func (cv *conversation) execute(ctx context.Context, n int, c toolgrade.Call) (any, string) {
+	o := cv.r.opts
+	fail := func(msg string) (any, string) {
+		cv.run.Notes = append(cv.run.Notes, fmt.Sprintf("step %d: %s: %s", n, shorten(c.String(), 120), shorten(msg, 300)))
+		return "Error: " + msg, "Error: " + msg
+	}
+	switch {
+	case o.AllowTools != nil && !slices.Contains(o.AllowTools, c.Name):
+		return fail(fmt.Sprintf("the tool %q may not run here (not on the allow-list)", c.Name))
+	case !cv.known[c.Name]:
+		return fail(fmt.Sprintf("no such tool %q on the server", c.Name))
+	case c.Invalid:
+		return fail("the arguments are not valid JSON")
+	}
+	if cv.session == nil {
+		s, err := o.Server.Session(ctx)
+		if err != nil {
+			return fail(err.Error())
+		}
+		cv.session = s
+	}
+	callCtx, cancel := context.WithTimeout(ctx, o.CallTimeout)
+	res, err := cv.session.Call(callCtx, c.Name, c.Args)
+	cancel()
+	switch {
+	case err != nil:
+		return fail(err.Error())
+	case res.IsError:
+		cv.run.Notes = append(cv.run.Notes, fmt.Sprintf("step %d: %s: the tool reported an error: %s", n, shorten(c.String(), 120), shorten(res.Text, 300)))
+	}
+	return res.Output, res.Text
 }
 
 // request builds the body of one request.
@@ -422,11 +496,18 @@ func assistantMessage(rp reply, calls []stepCall, sentNames bool) jsonvalue.Obje
 // feed answers the calls of step n with the case's recorded outputs.
 // Native calling answers with role "tool" messages; a text protocol with
 // one user message holding the results in that protocol's style.
-func (cv *conversation) feed(n int, calls []stepCall) {
+func (cv *conversation) feed(ctx context.Context, n int, calls []stepCall) {
 	run := cv.run
 	results := make([]string, len(calls))
 	for i := range calls {
 		c := &calls[i].call
+		if cv.r.opts.Server != nil {
+			var out any
+			out, results[i] = cv.execute(ctx, n, *c)
+			run.Calls[len(run.Calls)-len(calls)+i].Output = out
+			run.Trajectory = append(run.Trajectory, toolMessage(c.ID, results[i]))
+			continue
+		}
 		out, ok := cv.outputs.take(*c)
 		if ok {
 			results[i] = outputText(out)

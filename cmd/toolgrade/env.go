@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/mcp"
 	"github.com/toolgrade/toolgrade/schema"
 )
 
@@ -15,24 +16,41 @@ import (
 type envFlags struct {
 	tools string // tool definitions for cases without available_tools
 	judge judgeFlags
+	mcp   mcpFlags // tools.go
 }
 
 func (f *envFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.tools, "tools", "", "tool definitions (JSON: OpenAI, Anthropic, Gemini, Bedrock, MCP tools/list, BFCL, ...) for cases without available_tools; overrides the config's tools")
+	fs.StringVar(&f.tools, "tools", "", "tool definitions (JSON: OpenAI, Anthropic, Gemini, Bedrock, MCP tools/list, BFCL, ...), or mcp:SERVER (a command line or URL) for an MCP server's tools/list, for cases without available_tools; overrides the config's tools")
 	f.judge.register(fs)
+	f.mcp.register(fs, true)
 }
 
 // runEnv builds what the metrics of a run share, from flags and config.
 func (m *Main) runEnv(cmd *cobra.Command, f *envFlags, cfg *config.Config) (*config.Env, error) {
 	env := &config.Env{}
-	toolsFile := f.tools
+	toolsFile, toolsDir := f.tools, ""
 	if toolsFile == "" && cfg != nil && cfg.Tools != "" {
-		toolsFile = cfg.Tools
-		if !filepath.IsAbs(toolsFile) {
+		toolsFile, toolsDir = cfg.Tools, cfg.Dir
+		if _, isMCP := mcp.Target(toolsFile); !isMCP && !filepath.IsAbs(toolsFile) {
 			toolsFile = filepath.Join(cfg.Dir, toolsFile)
 		}
 	}
-	if toolsFile != "" {
+	// An MCP server: --mcp, or tools: mcp:... (tools.go).
+	server, err := m.mcpServer(cmd.Context(), &f.mcp, toolsFile, toolsDir)
+	if err != nil {
+		return nil, err
+	}
+	if server != nil {
+		env.Server, env.AllowExecute, env.AllowTools = server, f.mcp.allowExecute, f.mcp.allowTools
+		if _, isMCP := mcp.Target(toolsFile); isMCP || toolsFile == "" {
+			tools, err := server.Tools(cmd.Context())
+			if err != nil {
+				return nil, usageError("tools: %v", err)
+			}
+			env.Tools = tools
+		}
+	}
+	if _, isMCP := mcp.Target(toolsFile); toolsFile != "" && !isMCP {
 		tools, err := schema.ReadFile(toolsFile)
 		if err != nil {
 			return nil, usageError("tools: %v", err)

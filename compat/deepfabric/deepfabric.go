@@ -9,9 +9,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat/internal/python"
+	"github.com/toolgrade/toolgrade/execution"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -28,7 +30,24 @@ type Options struct {
 	// ignored, as DeepFabric ignores them, and weights need not be in
 	// [0, 1] nor sum to 1).
 	MetricWeights map[Part]float64 `json:"metric_weights"`
+
+	// Execution chooses how execution success is decided: "" or
+	// "type_check", DeepFabric's own rule (see [Metric]); or
+	// [ExecutionMCP], running the calls on a live MCP server (Server),
+	// each sample in a fresh session: a single-turn sample's execution
+	// succeeds when its first call runs without error, a multi-turn one's
+	// when all its calls do. Not a DeepFabric option: toolgrade's own.
+	Execution string `json:"execution,omitempty"`
+	// AllowTools and CallTimeout (a Go duration) guard the calls run
+	// with execution: mcp, as the execution_success metric's options do.
+	AllowTools  []string `json:"allow_tools,omitempty"`
+	CallTimeout string   `json:"call_timeout,omitempty"`
+	// Server runs the calls with execution: mcp.
+	Server toolgrade.ToolServer `json:"-"`
 }
+
+// ExecutionMCP is the Execution option that runs calls on an MCP server.
+const ExecutionMCP = "mcp"
 
 // A Part is one part of DeepFabric's overall score, as MetricWeights and
 // the result's components name it.
@@ -83,6 +102,7 @@ var defaultWeights = map[Part]float64{
 type Metric struct {
 	multiTurn bool
 	weights   map[Part]float64
+	exec      *execution.Runner // with execution: mcp
 }
 
 // New returns the metric.
@@ -90,6 +110,23 @@ func New(opts Options) (*Metric, error) {
 	m := &Metric{multiTurn: opts.MultiTurn, weights: defaultWeights}
 	if opts.MetricWeights != nil {
 		m.weights = maps.Clone(opts.MetricWeights)
+	}
+	switch opts.Execution {
+	case "", "type_check":
+	case ExecutionMCP:
+		if opts.Server == nil {
+			return nil, &toolgrade.OptionError{Option: "execution", Value: opts.Execution, Err: errors.New("execution: mcp needs an MCP server to run the calls on")}
+		}
+		m.exec = &execution.Runner{Server: opts.Server, AllowTools: opts.AllowTools}
+		if opts.CallTimeout != "" {
+			d, err := time.ParseDuration(opts.CallTimeout)
+			if err != nil || d <= 0 {
+				return nil, &toolgrade.OptionError{Option: "call_timeout", Value: opts.CallTimeout, Err: fmt.Errorf("want a positive duration such as 30s, got %q", opts.CallTimeout)}
+			}
+			m.exec.CallTimeout = d
+		}
+	default:
+		return nil, &toolgrade.OptionError{Option: "execution", Value: opts.Execution, Allowed: []string{"type_check", ExecutionMCP}}
 	}
 	return m, nil
 }
@@ -116,7 +153,7 @@ type evaluation struct {
 }
 
 // Grade scores the case as DeepFabric would.
-func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+func (m *Metric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile()}
 	samples, aggregate, err := readSamples(c)
 	if err != nil {
@@ -129,6 +166,18 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 			evals[i] = multiTurn(&samples[i])
 		} else {
 			evals[i] = singleTurn(&samples[i])
+		}
+	}
+	if m.exec != nil {
+		for i := range samples {
+			execs, err := m.execute(ctx, &samples[i], &evals[i])
+			if err != nil {
+				r.Fail(err)
+				return r
+			}
+			if !aggregate {
+				r.Executions = execs
+			}
 		}
 	}
 
@@ -159,7 +208,34 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 		r.Components[string(name)] = parts[i]
 	}
 	r.Reason = m.reason(evals, parts, aggregate)
+	if m.exec != nil {
+		r.Reason = "execution_success by running the calls on the MCP server (execution: mcp), not by DeepFabric's type check; " + r.Reason
+	}
 	return r
+}
+
+// execute decides a sample's execution success by running its calls (see
+// [Options.Execution]).
+func (m *Metric) execute(ctx context.Context, s *sample, ev *evaluation) ([]toolgrade.Execution, error) {
+	if ev.processingError {
+		return nil, nil
+	}
+	execs, err := m.exec.Run(ctx, s.called)
+	if err != nil {
+		return nil, err
+	}
+	ok, counted := execution.Tally(execs)
+	if m.multiTurn {
+		ev.execution = ok == counted && (len(s.called) > 0 || s.finalResponse != "")
+	} else {
+		ev.execution = len(execs) > 0 && execs[0].Success
+	}
+	for _, e := range execs {
+		if !e.Success && e.Skipped == "" && (m.multiTurn || e.Call == 0) {
+			ev.notes = append(ev.notes, fmt.Sprintf("execution: call %d %s: %s", e.Call, e.Name, e.Error))
+		}
+	}
+	return execs, nil
 }
 
 func b2i(b bool) int {
@@ -272,7 +348,7 @@ func singleTurn(s *sample) evaluation {
 	var ev evaluation
 	ev.toolSelection = e.Name == p.Name
 	if !ev.toolSelection {
-		ev.notes = append(ev.notes, fmt.Sprintf("called %q first, expected %q", p.Name, e.Name))
+		ev.notes = append(ev.notes, fmt.Sprintf("first call: expected %q, got %q", e.Name, p.Name))
 	}
 	want, _ := e.Args.(jsonvalue.Object)
 	var why string
@@ -302,11 +378,11 @@ func singleTurn(s *sample) evaluation {
 // by Python ==. It returns the first difference, or "".
 func compareValues(want, got jsonvalue.Object) string {
 	if len(want) != len(got) {
-		return fmt.Sprintf("keys %q, expected %q", got.Keys(), want.Keys())
+		return fmt.Sprintf("keys: expected %q, got %q", want.Keys(), got.Keys())
 	}
 	for _, w := range want {
 		if !got.Has(w.Key) {
-			return fmt.Sprintf("keys %q, expected %q", got.Keys(), want.Keys())
+			return fmt.Sprintf("keys: expected %q, got %q", want.Keys(), got.Keys())
 		}
 	}
 	for _, w := range want {
@@ -325,7 +401,7 @@ func compareValues(want, got jsonvalue.Object) string {
 			same = python.Equal(w.Value, g)
 		}
 		if !same {
-			return fmt.Sprintf("%q is %s, expected %s", w.Key, jsonvalue.Format(g), jsonvalue.Format(w.Value))
+			return fmt.Sprintf("%q: expected %s, got %s", w.Key, jsonvalue.Format(w.Value), jsonvalue.Format(g))
 		}
 	}
 	return ""

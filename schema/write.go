@@ -1,0 +1,76 @@
+package schema
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+// shapes are the shapes [Write] writes, in the order [Shapes] lists them.
+var shapes = []string{"openai", "responses", "anthropic", "gemini", "bedrock", "mcp"}
+
+// Shapes lists the tool shapes [Write] writes.
+func Shapes() []string { return append([]string(nil), shapes...) }
+
+// Write writes tools in one of the shapes [Parse] reads, as a value of
+// package jsonvalue, ready for a request body's tools field:
+//
+//   - "openai": a list of {"type": "function", "function": {"name",
+//     "description", "parameters"}} (Chat Completions)
+//   - "responses": a list of {"type": "function", "name", "description",
+//     "parameters"} (OpenAI Responses)
+//   - "anthropic": a list of {"name", "description", "input_schema"}
+//   - "gemini": a list with one {"functionDeclarations": [{"name",
+//     "description", "parametersJsonSchema"}]}: the schema as JSON
+//     Schema, which Gemini takes as it is (its OpenAPI-style "parameters"
+//     field takes only a subset; see [Lint])
+//   - "bedrock": a list of {"toolSpec": {"name", "description",
+//     "inputSchema": {"json": ...}}} (Converse)
+//   - "mcp": a tools/list result, {"tools": [{"name", "description",
+//     "inputSchema", "outputSchema"}]}
+//
+// A tool without a schema gets the empty object schema, which every shape
+// requires; a description is left out when the tool has none. Parse reads
+// what Write writes back into the same tools.
+func Write(tools []toolgrade.Tool, shape string) (any, error) {
+	list := make([]any, len(tools))
+	for i, t := range tools {
+		params := t.Parameters
+		if params == nil {
+			params = jsonvalue.Object{{Key: "type", Value: "object"}, {Key: "properties", Value: jsonvalue.Object{}}}
+		}
+		o := jsonvalue.Object{{Key: "name", Value: t.Name}}
+		if t.Description != "" {
+			o = append(o, jsonvalue.Member{Key: "description", Value: t.Description})
+		}
+		switch shape {
+		case "openai":
+			list[i] = jsonvalue.Object{{Key: "type", Value: "function"}, {Key: "function", Value: append(o, jsonvalue.Member{Key: "parameters", Value: params})}}
+		case "responses":
+			list[i] = append(jsonvalue.Object{{Key: "type", Value: "function"}}, append(o, jsonvalue.Member{Key: "parameters", Value: params})...)
+		case "anthropic":
+			list[i] = append(o, jsonvalue.Member{Key: "input_schema", Value: params})
+		case "gemini":
+			list[i] = append(o, jsonvalue.Member{Key: "parametersJsonSchema", Value: params})
+		case "bedrock":
+			list[i] = jsonvalue.Object{{Key: "toolSpec", Value: append(o, jsonvalue.Member{Key: "inputSchema", Value: jsonvalue.Object{{Key: "json", Value: params}}})}}
+		case "mcp":
+			o = append(o, jsonvalue.Member{Key: "inputSchema", Value: params})
+			if t.OutputSchema != nil {
+				o = append(o, jsonvalue.Member{Key: "outputSchema", Value: t.OutputSchema})
+			}
+			list[i] = o
+		default:
+			return nil, fmt.Errorf("unknown tool shape %q (want %s)", shape, strings.Join(shapes, ", "))
+		}
+	}
+	switch shape {
+	case "gemini":
+		return []any{jsonvalue.Object{{Key: "functionDeclarations", Value: list}}}, nil
+	case "mcp":
+		return jsonvalue.Object{{Key: "tools", Value: list}}, nil
+	}
+	return list, nil
+}
