@@ -34,6 +34,7 @@ import (
 	"github.com/toolgrade/toolgrade/compat/deepfabric"
 	"github.com/toolgrade/toolgrade/compat/ragas"
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/execution"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
 	"github.com/toolgrade/toolgrade/schema"
@@ -53,7 +54,8 @@ type Config struct {
 	// Reports names report outputs (see reports.go).
 	Reports jsonvalue.Object
 	// Tools is a file of tool definitions used for every case that gives
-	// none of its own.
+	// none of its own, or "mcp:" and an MCP server (a command line or a
+	// URL) whose tools/list gives them.
 	Tools string
 	// Dir is the directory of the file, for resolving relative paths.
 	Dir string
@@ -149,6 +151,26 @@ type Env struct {
 	// Tools are the run's tool definitions (--tools), for cases that give
 	// none of their own.
 	Tools []toolgrade.Tool
+	// Server is the live tool server (an MCP server: --mcp, or tools:
+	// mcp:...) that metrics executing calls run them on.
+	Server toolgrade.ToolServer
+	// AllowExecute says calls may run for real (--allow-execute): metrics
+	// that execute calls refuse to be built without it.
+	AllowExecute bool
+	// AllowTools, when set, is the allow-list of tools calls may run on
+	// (--allow-tools), for metric entries that give none of their own.
+	AllowTools []string
+}
+
+// executor returns the server calls may run on, or why they may not.
+func (env *Env) executor(what string) (toolgrade.ToolServer, error) {
+	if env.Server == nil {
+		return nil, fmt.Errorf("%s runs calls on an MCP server: name one with --mcp (or tools: mcp:... in the config)", what)
+	}
+	if !env.AllowExecute {
+		return nil, fmt.Errorf("%s runs the calls for real on %v: pass --allow-execute to allow it", what, env.Server)
+	}
+	return env.Server, nil
 }
 
 // Build creates the metrics of the config.
@@ -169,10 +191,23 @@ type builder func(opts []byte, env *Env) (toolgrade.Metric, error)
 
 // profiles maps each tool-correctness profile to its builder.
 var profiles = map[string]builder{
-	"default":    toolCorrectness, // with a judge: min with tool selection (judge.go)
-	"axion":      build(axion.New),
-	"adk":        build(adk.New),
-	"deepfabric": build(deepfabric.New),
+	"default": toolCorrectness, // with a judge: min with tool selection (judge.go)
+	"axion":   build(axion.New),
+	"adk":     build(adk.New),
+	"deepfabric": func(opts []byte, env *Env) (toolgrade.Metric, error) {
+		return build(func(o deepfabric.Options) (*deepfabric.Metric, error) {
+			if o.Execution == deepfabric.ExecutionMCP {
+				var err error
+				if o.Server, err = env.executor("execution: mcp"); err != nil {
+					return nil, err
+				}
+				if o.AllowTools == nil {
+					o.AllowTools = env.AllowTools
+				}
+			}
+			return deepfabric.New(o)
+		})(opts, env)
+	},
 	"deepeval": func(opts []byte, env *Env) (toolgrade.Metric, error) {
 		return build(func(o deepeval.Options) (*deepeval.Metric, error) {
 			o.Judge = env.Judge
@@ -205,6 +240,18 @@ func build[O any, M toolgrade.Metric](newMetric func(O) (M, error)) builder {
 var otherMetrics = map[string]builder{
 	"tool_selection":       judged(judge.NewToolSelection),
 	"argument_correctness": judged(judge.NewArgumentCorrectness),
+	"execution_success": func(opts []byte, env *Env) (toolgrade.Metric, error) {
+		return build(func(o execution.Options) (*execution.Metric, error) {
+			var err error
+			if o.Server, err = env.executor("execution_success"); err != nil {
+				return nil, err
+			}
+			if o.AllowTools == nil {
+				o.AllowTools = env.AllowTools
+			}
+			return execution.New(o)
+		})(opts, env)
+	},
 	"schema": func(opts []byte, env *Env) (toolgrade.Metric, error) {
 		return build(func(o schema.Options) (*schema.Metric, error) {
 			o.Tools = env.Tools
@@ -275,8 +322,15 @@ func Metric(entry jsonvalue.Object, env *Env) (toolgrade.Metric, error) {
 			return nil, &toolgrade.FieldError{Path: "profile", Err: fmt.Errorf("metric %s has no profiles", metric)}
 		}
 	}
+	if metric == "tool_correctness" {
+		coerceLists(profile, opts)
+	}
 	m, err := b(jsonvalue.Append(nil, opts), env)
 	if err != nil {
+		var unknown *UnknownOptionError
+		if errors.As(err, &unknown) && metric == "tool_correctness" {
+			unknown.Profile, unknown.Valid = profile, optionNames(profile)
+		}
 		if metric != "tool_correctness" {
 			return nil, fmt.Errorf("metric %s: %w", metric, err)
 		}
@@ -296,7 +350,7 @@ func Strict(opts []byte, v any) error {
 		msg := err.Error()
 		msg = strings.TrimPrefix(msg, "json: ")
 		if f, ok := strings.CutPrefix(msg, "unknown field "); ok {
-			return fmt.Errorf("unknown option %s", f)
+			return &UnknownOptionError{Key: strings.Trim(f, `"`)}
 		}
 		return errors.New(msg)
 	}

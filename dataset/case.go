@@ -41,6 +41,11 @@ func (r *record) Decode() (*toolgrade.Case, error) {
 		}
 		return r.stub(nil), fmt.Errorf("%s:%d: %w", r.source, r.line, err)
 	}
+	if obj, ok := v.(jsonvalue.Object); ok {
+		if err := misspelledError(obj); err != nil {
+			return r.stub(v), fmt.Errorf("%s:%d: %w", r.source, r.line, err)
+		}
+	}
 	c, err := DecodeCase(v)
 	if err != nil {
 		return r.stub(v), fmt.Errorf("%s:%d: %w", r.source, r.line, err)

@@ -84,8 +84,14 @@ const (
 	ScoringPrecision Scoring = "precision"
 )
 
-// DefaultThreshold is the pass mark when none is set.
-const DefaultThreshold = 0.5
+// DefaultThreshold is the pass mark when none is set: 1, so that a case
+// passes only when every expected call was made, with the right arguments,
+// and nothing else was called. F1 has no lower mark that does the same:
+// one call missed out of n expected scores 2(n-1)/(2n-1) and one wrong
+// call out of n scores (n-1)/n, both as near 1 as n is large (one wrong
+// call of five scores 0.8). Set a lower threshold, or args: partial, to
+// give partial credit.
+const DefaultThreshold = 1.0
 
 // ToolCorrectness is toolgrade's own tool-correctness metric.
 //
@@ -455,6 +461,10 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		b = append(b, "strict: score "...)
 		b = appendScore(b, raw)
 		b = append(b, " counts as 0"...)
+	}
+	if m.opts.Args == Ignore && len(m.opts.ArgsOverrides) == 0 && slices.ContainsFunc(exp, func(e toolgrade.Call) bool { return e.Args != nil }) {
+		part()
+		b = append(b, "arguments not compared (args: ignore)"...)
 	}
 	return string(b)
 }

@@ -32,6 +32,8 @@ func grade(t tb, opts match.Options, expected, called string) toolgrade.MetricRe
 	return m.Grade(context.Background(), &toolgrade.Case{Expected: calls(t, expected), Called: calls(t, called)})
 }
 
+// TestToolCorrectness grades with the default threshold (1): any score
+// below 1 fails.
 func TestToolCorrectness(t *testing.T) {
 	const (
 		weather  = `{"name":"get_weather","args":{"city":"Paris"}}`
@@ -55,18 +57,18 @@ func TestToolCorrectness(t *testing.T) {
 		{"nothing called", match.Options{}, `[` + weather + `]`, `[]`, 0, 0, 0, false, "[0]", "[]", "missing get_weather"},
 		{"nothing expected", match.Options{}, `[]`, `[` + weather + `]`, 0, 0, 0, false, "[]", "[0]", "unexpected get_weather"},
 		{"exact match", match.Options{}, `[` + weather + `]`, `[` + weather + `]`, 1, 1, 1, true, "[]", "[]", "all 1 expected calls matched"},
-		{"one of two missing", match.Options{}, `[` + weather + `,` + email + `]`, `[` + weather + `]`, 2.0 / 3, 1, 0.5, true, "[1]", "[]", "missing send_email"},
-		{"an extra call", match.Options{}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 2.0 / 3, 0.5, 1, true, "[]", "[1]", "unexpected send_email"},
+		{"one of two missing", match.Options{}, `[` + weather + `,` + email + `]`, `[` + weather + `]`, 2.0 / 3, 1, 0.5, false, "[1]", "[]", "missing send_email"},
+		{"an extra call", match.Options{}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 2.0 / 3, 0.5, 1, false, "[]", "[1]", "unexpected send_email"},
 		{"wrong args name the argument", match.Options{}, `[` + weather + `]`, `[` + weather2 + `]`, 0, 0, 0, false, "[0]", "[0]", `city expected "Paris", got "Rome"`},
-		{"partial args", match.Options{Args: match.Partial}, `[{"name":"f","args":{"a":1,"b":2}}]`, `[{"name":"f","args":{"a":1,"b":3}}]`, 0.5, 0.5, 0.5, true, "[]", "[]", `b expected 2, got 3`},
+		{"partial args", match.Options{Args: match.Partial}, `[{"name":"f","args":{"a":1,"b":2}}]`, `[{"name":"f","args":{"a":1,"b":3}}]`, 0.5, 0.5, 0.5, false, "[]", "[]", `b expected 2, got 3`},
 		{"any order ignores order", match.Options{}, `[` + weather + `,` + email + `]`, `[` + email + `,` + weather + `]`, 1, 1, 1, true, "[]", "[]", ""},
-		{"in-order penalizes order", match.Options{Order: "in-order"}, `[` + weather + `,` + email + `]`, `[` + email + `,` + weather + `]`, 0.5, 0.5, 0.5, true, "[1]", "[0]", "out of order"},
-		{"in-order allows calls between", match.Options{Order: "in-order"}, `[` + weather + `,` + email + `]`, `[` + weather + `,` + cal + `,` + email + `]`, 0.8, 2.0 / 3, 1, true, "[]", "[1]", "unexpected create_event"},
+		{"in-order penalizes order", match.Options{Order: "in-order"}, `[` + weather + `,` + email + `]`, `[` + email + `,` + weather + `]`, 0.5, 0.5, 0.5, false, "[1]", "[0]", "out of order"},
+		{"in-order allows calls between", match.Options{Order: "in-order"}, `[` + weather + `,` + email + `]`, `[` + weather + `,` + cal + `,` + email + `]`, 0.8, 2.0 / 3, 1, false, "[]", "[1]", "unexpected create_event"},
 		{"exact order all right", match.Options{Order: "exact"}, `[` + weather + `,` + email + `]`, `[` + weather + `,` + email + `]`, 1, 1, 1, true, "[]", "[]", ""},
 		{"exact order swapped", match.Options{Order: "exact"}, `[` + weather + `,` + email + `]`, `[` + email + `,` + weather + `]`, 0, 0, 0, false, "[0 1]", "[0 1]", "out of order"},
 		{"exact order extra", match.Options{Order: "exact"}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 0, 0.5, 1, false, "[]", "[1]", "exact order needs 1 calls, got 2"},
 		{"recall scoring", match.Options{Scoring: "recall"}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 1, 0.5, 1, true, "[]", "[1]", ""},
-		{"precision scoring", match.Options{Scoring: "precision"}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 0.5, 0.5, 1, true, "[]", "[1]", ""},
+		{"precision scoring", match.Options{Scoring: "precision"}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 0.5, 0.5, 1, false, "[]", "[1]", ""},
 		{"strict", match.Options{Strict: true}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 0, 0.5, 1, false, "[]", "[1]", "strict: score 0.6667 counts as 0"},
 		{"threshold", match.Options{Threshold: toolgrade.Float(0.7)}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 2.0 / 3, 0.5, 1, false, "[]", "[1]", ""},
 		{"output ignored by default", match.Options{}, `[{"name":"f","output":1}]`, `[{"name":"f","output":2}]`, 1, 1, 1, true, "[]", "[]", ""},
@@ -80,13 +82,13 @@ func TestToolCorrectness(t *testing.T) {
 		{"function type is the default", match.Options{}, `[{"name":"f","type":"function"}]`, `[{"name":"f"}]`, 1, 1, 1, true, "[]", "[]", ""},
 		{"no expected type accepts any", match.Options{}, `[{"name":"web_search"}]`, `[{"name":"web_search","type":"web_search"}]`, 1, 1, 1, true, "[]", "[]", ""},
 		{"a named type must agree", match.Options{}, `[{"name":"f","type":"function"}]`, `[{"name":"f","type":"mcp"}]`, 0, 0, 0, false, "[0]", "[0]", ""},
-		{"per-tool args override", match.Options{ArgsOverrides: map[string]match.Mode{"search": match.Contains}}, `[{"name":"search","args":{"q":"x"}},{"name":"f","args":{"a":1}}]`, `[{"name":"search","args":{"q":"x","limit":5}},{"name":"f","args":{"a":1,"b":2}}]`, 0.5, 0.5, 0.5, true, "[1]", "[1]", "b not expected"},
+		{"per-tool args override", match.Options{ArgsOverrides: map[string]match.Mode{"search": match.Contains}}, `[{"name":"search","args":{"q":"x"}},{"name":"f","args":{"a":1}}]`, `[{"name":"search","args":{"q":"x","limit":5}},{"name":"f","args":{"a":1,"b":2}}]`, 0.5, 0.5, 0.5, false, "[1]", "[1]", "b not expected"},
 		// The greedy trap: the first expected call takes the only called call
 		// the second one could use. Optimal pairing finds both.
 		{"optimal beats the greedy trap", match.Options{Args: match.Contains}, `[{"name":"f","args":{}},{"name":"f","args":{"a":1}}]`, `[{"name":"f","args":{"a":1}},{"name":"f","args":{"b":2}}]`, 1, 1, 1, true, "[]", "[]", ""},
-		{"greedy falls in the trap", match.Options{Args: match.Contains, Pairing: "greedy"}, `[{"name":"f","args":{}},{"name":"f","args":{"a":1}}]`, `[{"name":"f","args":{"a":1}},{"name":"f","args":{"b":2}}]`, 0.5, 0.5, 0.5, true, "[1]", "[1]", ""},
+		{"greedy falls in the trap", match.Options{Args: match.Contains, Pairing: "greedy"}, `[{"name":"f","args":{}},{"name":"f","args":{"a":1}}]`, `[{"name":"f","args":{"a":1}},{"name":"f","args":{"b":2}}]`, 0.5, 0.5, 0.5, false, "[1]", "[1]", ""},
 		{"duplicates count once each", match.Options{}, `[` + weather + `,` + weather + `]`, `[` + weather + `,` + weather + `]`, 1, 1, 1, true, "[]", "[]", ""},
-		{"a duplicate call is extra", match.Options{}, `[` + weather + `]`, `[` + weather + `,` + weather + `]`, 2.0 / 3, 0.5, 1, true, "[]", "[1]", ""},
+		{"a duplicate call is extra", match.Options{}, `[` + weather + `]`, `[` + weather + `,` + weather + `]`, 2.0 / 3, 0.5, 1, false, "[]", "[1]", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,18 +17,26 @@ import (
 //
 // Cases are matched by id, the n-th result with an id in one run with the
 // n-th in the other (so that runs over files without ids, whose generated
-// ids repeat across files, still pair up), and metrics by name and
-// profile. Cases and metrics present in only one run are listed; they are
-// not regressions.
+// ids repeat across files, still pair up; repeated ids are the trials of
+// a case), and metrics by name and profile. Cases and metrics present in
+// only one run are listed.
 //
-// A regression is a case whose score on a metric fell by more than
-// Tolerance (an error where the base had a score counts as a fall), or a
-// metric whose mean score fell by more than Tolerance. An improvement is
-// the same, rising.
+// A regression is
+//   - a case whose score on a metric fell by more than Tolerance (an error
+//     where the base had a score counts as a fall);
+//   - a case run once in each run that passed a metric in the base and
+//     fails it in the new run, whatever Tolerance says;
+//   - a case of the base missing from the new run, unless AllowMissing;
+//   - a metric whose mean score, or pass rate, fell by more than Tolerance.
+//
+// An improvement is a case whose score rose by more than Tolerance, or that
+// went from an error to a score.
 type Comparison struct {
 	// Tolerance is how far a score or a mean may fall before it counts as
 	// a regression; 0 (the default) counts any fall.
 	Tolerance float64
+	// AllowMissing accepts cases of the base that the new run lacks.
+	AllowMissing bool
 
 	base            map[caseKey][]caseScore
 	baseOrder       []caseKey
@@ -37,6 +45,9 @@ type Comparison struct {
 	baseSum, newSum toolgrade.Summary
 	regressed       []CaseChange
 	improved        []CaseChange
+	// flipped are the changes from pass to fail within the tolerance:
+	// regressions when the case ran once in each run.
+	flipped []CaseChange
 }
 
 // scoreEpsilon absorbs floating-point noise in score differences.
@@ -58,6 +69,7 @@ type caseScore struct {
 	metric string // label
 	score  float64
 	err    bool
+	pass   bool // a verdict of success
 }
 
 // A CaseChange is one case's score on one metric in both runs.
@@ -65,6 +77,11 @@ type CaseChange struct {
 	Case, Metric    string
 	Base, New       float64
 	BaseErr, NewErr bool // the metric erred in that run
+	// PassToFail says the case passed the metric in the base run and
+	// fails it (or errs) in the new one.
+	PassToFail bool
+
+	key caseKey
 }
 
 // Delta is the change in score; an error counts as 0.
@@ -83,7 +100,8 @@ func scores(r *toolgrade.Result) []caseScore {
 	out := make([]caseScore, len(r.Metrics))
 	for i := range r.Metrics {
 		m := &r.Metrics[i]
-		out[i] = caseScore{metric: Label(m.Name, m.Profile), score: m.Score, err: m.Error != ""}
+		out[i] = caseScore{metric: Label(m.Name, m.Profile), score: m.Score, err: m.Error != "",
+			pass: m.Error == "" && m.Threshold != nil && m.Success}
 	}
 	return out
 }
@@ -124,22 +142,38 @@ func (c *Comparison) AddNew(r *toolgrade.Result) {
 			continue
 		}
 		b := base[i]
-		ch := CaseChange{Case: k.String(), Metric: s.metric, Base: b.score, New: s.score, BaseErr: b.err, NewErr: s.err}
+		ch := CaseChange{Case: k.String(), Metric: s.metric, Base: b.score, New: s.score, BaseErr: b.err, NewErr: s.err,
+			PassToFail: b.pass && !s.pass, key: k}
 		switch d := ch.Delta(); {
 		case b.err && s.err:
 		case !b.err && s.err, d < -c.Tolerance-scoreEpsilon:
 			c.regressed = append(c.regressed, ch)
+		case ch.PassToFail:
+			c.flipped = append(c.flipped, ch)
 		case b.err && !s.err, d > c.Tolerance+scoreEpsilon:
 			c.improved = append(c.improved, ch)
 		}
 	}
 }
 
-// Regressed returns the case changes that are regressions, the largest
-// fall first.
+// Regressed returns the case changes that are regressions: the cases
+// that went from pass to fail first, then the largest fall first.
 func (c *Comparison) Regressed() []CaseChange {
 	out := slices.Clone(c.regressed)
-	slices.SortStableFunc(out, func(a, b CaseChange) int { return cmpFloat(a.Delta(), b.Delta()) })
+	for _, ch := range c.flipped {
+		if c.baseN[ch.key.id] == 1 && c.newN[ch.key.id] == 1 {
+			out = append(out, ch)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b CaseChange) int {
+		if a.PassToFail != b.PassToFail {
+			if a.PassToFail {
+				return -1
+			}
+			return 1
+		}
+		return cmpFloat(a.Delta(), b.Delta())
+	})
 	return out
 }
 
@@ -168,10 +202,17 @@ type MetricChange struct {
 	Base, New *toolgrade.MetricSummary
 }
 
-// Regressed reports whether the metric's mean fell by more than tolerance.
+// Regressed reports whether the metric's mean, or its pass rate, fell by
+// more than tolerance.
 func (m MetricChange) Regressed(tolerance float64) bool {
-	return m.Base != nil && m.New != nil && m.Base.Count > 0 &&
-		m.New.Score-m.Base.Score < -tolerance-scoreEpsilon
+	if m.Base == nil || m.New == nil {
+		return false
+	}
+	if m.Base.Count > 0 && m.New.Score-m.Base.Score < -tolerance-scoreEpsilon {
+		return true
+	}
+	return m.Base.Count+m.Base.Errors > 0 && m.New.Count+m.New.Errors > 0 &&
+		rate(m.New)-rate(m.Base) < -tolerance-scoreEpsilon
 }
 
 // Metrics returns each metric's summary in both runs, base order first.
@@ -217,7 +258,7 @@ func (c *Comparison) OnlyNew() []string {
 
 // Regression reports whether the new run regressed beyond the tolerance.
 func (c *Comparison) Regression() bool {
-	if len(c.regressed) > 0 {
+	if len(c.Regressed()) > 0 || !c.AllowMissing && len(c.OnlyBase()) > 0 {
 		return true
 	}
 	for _, m := range c.Metrics() {
@@ -271,29 +312,48 @@ func (c *Comparison) WriteText(w io.Writer) error {
 			if !ch.BaseErr && !ch.NewErr {
 				fmt.Fprintf(&b, "  (%s)", signed(ch.Delta()))
 			}
+			if ch.PassToFail {
+				b.WriteString("  passed, now fails")
+			}
 			b.WriteString("\n")
 		}
 	}
 	regressed := c.Regressed()
 	list("regressed", regressed)
 	list("improved", c.Improved())
+	missingNote := ": regressions (--allow-missing accepts them)"
+	if c.AllowMissing {
+		missingNote = ""
+	}
 	for _, only := range []struct {
-		title string
-		ids   []string
-	}{{"only in BASE", c.OnlyBase()}, {"only in NEW", c.OnlyNew()}} {
+		title, note string
+		ids         []string
+	}{{"only in BASE", missingNote, c.OnlyBase()}, {"only in NEW", "", c.OnlyNew()}} {
 		if len(only.ids) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n%s (%d)\n", only.title, len(only.ids))
+		fmt.Fprintf(&b, "\n%s (%d)%s\n", only.title, len(only.ids), only.note)
 		for _, id := range only.ids {
 			b.WriteString("  " + terminal(id) + "\n")
 		}
 	}
 
 	tol := strconv.FormatFloat(c.Tolerance, 'g', -1, 64)
-	if len(regressed) > 0 || regressedMetrics > 0 {
-		fmt.Fprintf(&b, "\nREGRESSION beyond tolerance %s: %d %s and %d %s fell\n", tol,
-			len(regressed), plural(len(regressed), "case score", "case scores"), regressedMetrics, plural(regressedMetrics, "metric mean", "metric means"))
+	missing := 0
+	if !c.AllowMissing {
+		missing = len(c.OnlyBase())
+	}
+	if len(regressed) > 0 || regressedMetrics > 0 || missing > 0 {
+		flips := 0
+		for _, ch := range regressed {
+			if ch.PassToFail {
+				flips++
+			}
+		}
+		fmt.Fprintf(&b, "\nREGRESSION beyond tolerance %s: %d %s fell (%d from pass to fail), %d %s fell, %d %s missing from NEW\n", tol,
+			len(regressed), plural(len(regressed), "case score", "case scores"), flips,
+			regressedMetrics, plural(regressedMetrics, "metric mean or pass rate", "metric means or pass rates"),
+			missing, plural(missing, "case", "cases"))
 	} else {
 		fmt.Fprintf(&b, "\nno regression beyond tolerance %s\n", tol)
 	}

@@ -43,6 +43,7 @@ func TestComparison(t *testing.T) {
 	tests := []struct {
 		name              string
 		tol               float64
+		allowMissing      bool
 		base, next        run
 		regression        bool
 		regressed         []string
@@ -61,14 +62,23 @@ func TestComparison(t *testing.T) {
 			regression: true, regressed: []string{"b", "a"}, improved: []string{"d", "c"}},
 		{name: "repeated ids pair in order", base: run{res("line-1", 1), res("line-1", 0)}, next: run{res("line-1", 1), res("line-1", 1)},
 			improved: []string{"line-1 (#2)"}},
-		{name: "cases in one run only are listed, not regressions", base: run{res("a", 1), res("gone", 1)}, next: run{res("a", 1), res("new", 1)},
+		{name: "a case missing from the new run regresses", base: run{res("a", 1), res("gone", 1)}, next: run{res("a", 1), res("new", 1)},
+			regression: true, onlyBase: []string{"gone"}, onlyNew: []string{"new"}},
+		{name: "missing cases allowed", allowMissing: true, base: run{res("a", 1), res("gone", 1)}, next: run{res("a", 1), res("new", 1)},
 			onlyBase: []string{"gone"}, onlyNew: []string{"new"}},
+		{name: "pass to fail regresses whatever the tolerance, and comes first", tol: 0.3,
+			base:       run{res("a", 1), res("b", 0.6), res("c", 1), res("d", 1)},
+			next:       run{res("a", 0.2), res("b", 0.4), res("c", 0.6), res("d", 0.9)},
+			regression: true, regressed: []string{"a", "b", "c"}},
+		{name: "pass to fail of one trial among several is left to the tolerance", tol: 0.5,
+			base: run{res("a", 0.6), res("a", 0.6)}, next: run{res("a", 0.4), res("a", 0.6)}},
 		{name: "a mean that falls with no case falling", tol: 0.1, base: run{res("a", 1)}, next: run{res("a", 1), res("new", 0)},
 			regression: true, onlyNew: []string{"new"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := compare(tt.tol, tt.base, tt.next)
+			c.AllowMissing = tt.allowMissing
 			if got := c.Regression(); got != tt.regression {
 				t.Errorf("Regression() = %v, want %v", got, tt.regression)
 			}

@@ -60,5 +60,5 @@ func ExampleText() {
 	//
 	// worst cases:
 	//   silent
-	//     tool_correctness 0.000 < 0.500: missing get_weather({"city":"Paris"}) (expected #0)
+	//     tool_correctness 0.000 < 1.000: missing get_weather({"city":"Paris"}) (expected #0)
 }

@@ -36,6 +36,11 @@ const DefaultWorst = 50
 type Stats struct {
 	toolgrade.Summary
 
+	// Ignored lists the case fields that no part of toolgrade read, each
+	// with the number of cases that had it (set by the caller, which
+	// reads the cases).
+	Ignored []FieldCount
+
 	// Worst is how many failing cases to keep, worst first (default
 	// [DefaultWorst]); the others are only counted.
 	Worst int
@@ -49,6 +54,12 @@ type Stats struct {
 	// and the calls left unexplained.
 	caseTools []*ToolCounts
 	extra     []int
+}
+
+// A FieldCount is a case field and the number of cases that had it.
+type FieldCount struct {
+	Field string
+	Cases int
 }
 
 // ToolCounts tells how one tool fared across a run.

@@ -39,6 +39,9 @@ func (t textReport) Finish(s *Stats) error {
 	if u := usageLine(s.Usage); u != "" {
 		b.WriteString(u + "\n")
 	}
+	if l := ignoredLine(s.Ignored); l != "" {
+		b.WriteString(l + "\n")
+	}
 	if len(s.Metrics) > 0 {
 		tw := newTable()
 		tw.AppendHeader(table.Row{"metric", "profile", "cases", "mean", "pass rate", "precision", "recall", "f1", "errors"})
@@ -116,6 +119,19 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// ignoredLine lists the case fields no part of toolgrade read, each once
+// with its count of cases.
+func ignoredLine(fields []FieldCount) string {
+	if len(fields) == 0 {
+		return ""
+	}
+	parts := make([]string, len(fields))
+	for i, f := range fields {
+		parts[i] = fmt.Sprintf("%s (%d %s)", terminal(f.Field), f.Cases, plural(f.Cases, "case", "cases"))
+	}
+	return "ignored fields, not part of the case format (--strict-fields makes them errors): " + strings.Join(parts, ", ")
 }
 
 // usageLine reports what an LLM judge spent, if anything.

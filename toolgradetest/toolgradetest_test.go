@@ -90,7 +90,7 @@ func TestCheckFileSubtests(t *testing.T) {
 	for _, want := range []string{
 		"--- PASS: TestCheckFileChild/weather-right",
 		"--- FAIL: TestCheckFileChild/weather-wrong-city",
-		`case weather-wrong-city: tool_correctness scored 0, below its threshold 0.5: missing get_weather({"city":"Paris"})`,
+		`case weather-wrong-city: tool_correctness scored 0, below its threshold 1: missing get_weather({"city":"Paris"})`,
 		"--- FAIL: TestCheckFileChild/broken",
 		"cannot read the case: testdata/cases.jsonl:3: field expected_tools[0].name: missing",
 	} {

@@ -333,7 +333,7 @@ func TestBFCLCommand(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	wantReasons := []string{
 		`"reason":"valid"`,
-		`"reason":"type_error:simple: parameter \"days\": want type integer, got float (3.0)"`,
+		`"reason":"type_error:simple: parameter \"days\": expected type integer, got float (3.0)"`,
 		`"reason":"ast_decoder:decoder_failed: `,
 		`"reason":"valid"`,
 		`"reason":"irrelevance_error:decoder_success: `,

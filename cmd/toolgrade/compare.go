@@ -6,14 +6,19 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/report"
 )
 
 func (m *Main) compareCommand() *cobra.Command {
 	var tolerance float64
+	var allowMissing bool
 	cmd := &cobra.Command{
 		Use:   "compare [flags] BASE.jsonl NEW.jsonl",
 		Short: "Compare two runs' results and fail on a regression",
@@ -23,20 +28,30 @@ their change, the cases that regressed and improved, with their scores, and
 the cases found in one run only.
 
 Cases are matched by id (the n-th result with an id in BASE with the n-th in
-NEW) and metrics by name and profile. A regression is
+NEW; repeated ids are trials of a case) and metrics by name and profile. A
+regression is
   - a case whose score on a metric fell by more than --tolerance (an error
-    where BASE had a score counts as a fall), or
-  - a metric whose mean score fell by more than --tolerance.
-Cases and metrics found in one run only are listed but are not regressions.
+    where BASE had a score counts as a fall);
+  - a case run once in each file that passed a metric in BASE and fails it
+    in NEW, whatever the tolerance (these are listed first);
+  - a case of BASE missing from NEW, unless --allow-missing;
+  - a metric whose mean score or pass rate fell by more than --tolerance.
+Both files must be result files as toolgrade eval writes them (--out, or
+the config's reports: out); anything else is refused.
 
 Exit status: 0 when nothing regressed beyond the tolerance; 1 on a
 regression; 2 for bad usage or an unreadable file.`,
-		Args: cobra.ExactArgs(2),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usageError("compare: give two results files, the baseline then the new run (toolgrade compare BASE.jsonl NEW.jsonl); got %d", len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if tolerance < 0 {
 				return usageError("--tolerance must not be negative")
 			}
-			c := &report.Comparison{Tolerance: tolerance}
+			c := &report.Comparison{Tolerance: tolerance, AllowMissing: allowMissing}
 			if err := readResults(args[0], c.AddBase); err != nil {
 				return usageError("%v", err)
 			}
@@ -52,12 +67,14 @@ regression; 2 for bad usage or an unreadable file.`,
 			return nil
 		},
 	}
-	cmd.Flags().Float64Var(&tolerance, "tolerance", 0, "how far a case's score or a metric's mean may fall before it counts as a regression")
+	cmd.Flags().Float64Var(&tolerance, "tolerance", 0, "how far a case's score or a metric's mean or pass rate may fall before it counts as a regression")
+	cmd.Flags().BoolVar(&allowMissing, "allow-missing", false, "accept cases of BASE that NEW lacks (default: each is a regression)")
 	return cmd
 }
 
 // readResults reads a file of result lines, passing each to add. Blank
-// lines are skipped; a line that is not a result is an error naming it.
+// lines are skipped; a line that is not a result is an error naming it
+// and saying what it is instead, and so is a file with no results.
 func readResults(path string, add func(*toolgrade.Result)) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -65,20 +82,62 @@ func readResults(path string, add func(*toolgrade.Result)) error {
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
+	results := 0
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
+			if what := notResult(line); what != "" {
+				return fmt.Errorf("%s:%d: not a toolgrade results file: %s; give the results toolgrade eval wrote (--out FILE, or the config's reports: out)", path, n, what)
+			}
 			r, perr := toolgrade.ParseResult(line)
 			if perr != nil {
 				return fmt.Errorf("%s:%d: not a result line: %v", path, n, perr)
 			}
 			add(&r)
+			results++
 		}
 		if err == io.EOF {
+			if results == 0 {
+				return fmt.Errorf("%s: not a toolgrade results file: it holds no result lines (an empty file); give the results toolgrade eval wrote (--out FILE, or the config's reports: out)", path)
+			}
 			return nil
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	}
+}
+
+// notResult says what a line is when it is not a result line (one JSON
+// object with "id", "success" and a "metrics" list), or "".
+func notResult(line []byte) string {
+	v, err := jsonvalue.Parse(line)
+	if err != nil {
+		return "" // ParseResult says what is wrong with the JSON
+	}
+	obj, ok := v.(jsonvalue.Object)
+	if !ok {
+		return "the line is a JSON " + jsonvalue.Kind(v) + ", not a result object"
+	}
+	metrics, hasMetrics := obj.Get("metrics")
+	_, isList := metrics.([]any)
+	_, hasSuccess := obj.Get("success")
+	if hasMetrics && isList && hasSuccess && obj.Has("id") {
+		return ""
+	}
+	keys := make([]string, 0, len(obj))
+	for _, m := range obj {
+		keys = append(keys, m.Key)
+	}
+	if len(keys) > 6 {
+		keys = append(keys[:6], "…")
+	}
+	fields := "no fields"
+	if len(keys) > 0 {
+		fields = "fields " + strings.Join(keys, ", ")
+	}
+	if dataset.Gradeable(obj) || slices.ContainsFunc(keys, func(k string) bool { return k != "id" && dataset.Known(k) }) {
+		return "the line is a case (" + fields + "), not a result; grade the cases first with toolgrade eval --out FILE"
+	}
+	return "the line has " + fields + ", where a result has id, success and metrics"
 }

@@ -22,12 +22,12 @@ func TestCompare(t *testing.T) {
 	}{
 		{"no change", []string{base, same}, 0, []string{"no regression beyond tolerance 0"}},
 		{"a regression", []string{base, worse}, 1, []string{"regressed (1)", "a  tool_correctness  1.000 → 0.900  (-0.100)", "only in BASE (1)", "gone", "only in NEW (1)", "new", "REGRESSION"}},
-		{"within tolerance", []string{"--tolerance", "0.2", base, worse}, 0, []string{"regressed (0)"}},
-		{"an improvement is no regression", []string{worse, base}, 0, []string{"improved (1)", "a  tool_correctness  0.900 → 1.000  (+0.100)"}},
+		{"within tolerance", []string{"--allow-missing", "--tolerance", "0.2", base, worse}, 0, []string{"regressed (0)"}},
+		{"an improvement is no regression", []string{"--allow-missing", worse, base}, 0, []string{"improved (1)", "a  tool_correctness  0.900 → 1.000  (+0.100)"}},
 		{"unreadable line", []string{base, broken}, 2, []string{"broken.jsonl:2: not a result line"}},
 		{"missing file", []string{base, "/nonexistent/new.jsonl"}, 2, []string{"no such file"}},
 		{"negative tolerance", []string{"--tolerance", "-1", base, same}, 2, []string{"must not be negative"}},
-		{"one file", []string{base}, 2, []string{"accepts 2 arg"}},
+		{"one file", []string{base}, 2, []string{"compare: give two results files"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,6 +12,8 @@ import (
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/match"
+	"github.com/toolgrade/toolgrade/report"
 )
 
 // metricFlags mirror metric config keys; a flag that is set overrides its
@@ -26,7 +28,7 @@ var metricFlags = []struct {
 	{"output", "output", "string", "output comparison: ignore or exact"},
 	{"pairing", "pairing", "string", "pairing for order any: optimal or greedy"},
 	{"scoring", "scoring", "string", "score: f1, recall or precision"},
-	{"threshold", "threshold", "float", "pass mark (default 0.5)"},
+	{"threshold", "threshold", "float", "pass mark (default " + strconv.FormatFloat(match.DefaultThreshold, 'g', -1, 64) + ": every expected call made, with the right arguments, and nothing extra; a profile's default is its peer's)"},
 	{"strict", "strict", "bool", "turn any score below 1 into 0"},
 	{"normalize-names", "normalize_names", "bool", `strip random "_xg7c" suffixes from tool names`},
 	{"fuzzy-threshold", "fuzzy_threshold", "float", "similarity fuzzy arguments need (default 0.8)"},
@@ -41,6 +43,9 @@ type evalFlags struct {
 	quiet    bool
 	exitZero bool
 	options  optionFlag
+	// strictFields makes unknown case fields errors; allowEmpty accepts
+	// an input with no cases.
+	strictFields, allowEmpty bool
 }
 
 // optionFlag collects repeated --option key=value flags: any metric
@@ -100,6 +105,8 @@ func (f *evalFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.workers, "workers", 0, "cases graded at once (default: one per CPU)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary and no progress")
 	fs.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when cases fail (2 still means unreadable input)")
+	fs.BoolVar(&f.strictFields, "strict-fields", false, "make a case field that is not part of the case format an error (default: kept as metadata, and listed in the summary)")
+	fs.BoolVar(&f.allowEmpty, "allow-empty", false, "accept an input with no cases (default: exit 2)")
 	fs.Var(&f.options, "option", "set a metric option by its config name, for every metric entry (repeatable; the value is JSON when it parses, else a string), e.g. --option ragas_metric=tool_call_f1")
 	f.env.register(fs)
 	f.reports.register(fs)
@@ -199,17 +206,25 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 	}
 	workers = f.env.judge.judgeWorkers(workers)
 
+	checker := &dataset.Checker{StrictFields: f.strictFields}
 	restoreGC := paceGC(m.Getenv)
-	err = toolgrade.Evaluate(cmd.Context(), runFileRecords(m.records(paths)), metrics, reports.add, toolgrade.Workers(workers))
+	err = toolgrade.Evaluate(cmd.Context(), checker.Records(runFileRecords(m.records(paths))), metrics, reports.add, toolgrade.Workers(workers))
 	restoreGC()
+	for _, fc := range checker.Ignored() {
+		reports.stats.Ignored = append(reports.stats.Ignored, report.FieldCount{Field: fc.Field, Cases: fc.Cases})
+	}
 	if ferr := reports.finish(); err == nil {
 		err = ferr
 	}
 	if !f.quiet {
 		f.env.judge.printJudgeCost(m.Stderr, reports.stats.Usage)
+		reports.printWritten(m.Stderr)
 	}
 	if err != nil {
 		return &ExitError{Code: 2, Err: err}
+	}
+	if reports.stats.Cases == 0 && !f.allowEmpty {
+		return usageError("no cases in %s: the input is empty (give a case file with one case per line, see docs/cases.md; --allow-empty accepts an empty input)", strings.Join(paths, ", "))
 	}
 	if sum := &reports.stats; sum.Passed < sum.Cases && !f.exitZero {
 		return &ExitError{Code: 1}

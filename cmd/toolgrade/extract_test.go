@@ -80,7 +80,7 @@ func TestExtract(t *testing.T) {
 		{"unknown format", chat, []string{"extract", "-f", "nope", "-"}, 2, "", `unknown --format "nope" (want one of openai_chat, `},
 		{"wrong format", chat, []string{"extract", "--format", "gemini", "-"}, 2, "", "gemini: want a generateContent"},
 		{"missing file", "", []string{"extract", "/nonexistent/trace.json"}, 2, "", "no such file"},
-		{"no file", "", []string{"extract"}, 2, "", "accepts 1 arg"},
+		{"no file", "", []string{"extract"}, 2, "", "extract: give a trace file, or - for standard input"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

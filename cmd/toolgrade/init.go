@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -15,11 +17,13 @@ const starterConfig = `# toolgrade suite. Run it with:
 #
 #   toolgrade eval --config toolgrade.yaml
 #
-# Relative paths in this file are relative to the file itself.
+# Relative paths in this file are relative to the file itself. Every key
+# is described in docs/config.md; suites in docs/config.md#suites.
 
-# Case files to grade: JSON Lines, JSON or YAML, one case per record. Globs
-# (*, ?, [a-z]) are expanded; "**" is not. Case files named on the command
-# line replace this list.
+# Case files to grade: JSON Lines, JSON or YAML, one case per record (the
+# format: docs/cases.md). Globs (*, ?, [a-z]) are expanded; "**" is not.
+# Case files named on the command line replace this list. init wrote
+# cases/sample.jsonl, three cases of which one fails on purpose.
 datasets:
   - cases/*.jsonl
 
@@ -27,24 +31,27 @@ datasets:
 # A case passes when it passes every metric.
 metrics:
   # toolgrade's own tool correctness: the best one-to-one pairing of
-  # expected and called calls, scored as F1.
+  # expected and called calls, scored as F1 (docs/metric.md). Threshold 1,
+  # the default, fails a case that misses a call, makes an extra one or
+  # gets an argument wrong.
   - name: tool_correctness
     order: any        # any | in-order | exact
     args: exact       # ignore | exact | contains | within | partial | fuzzy
     output: ignore    # ignore | exact: compare the calls' outputs too
     scoring: f1       # f1 | recall | precision
-    threshold: 0.8
+    threshold: 1
 
   # The same cases, demanding the expected order.
   - name: tool_order
     order: in-order
     threshold: 1
 
-  # The numbers another tool would give, to keep its baselines, e.g.:
+  # The numbers another tool would give, to keep its baselines
+  # (docs/profiles.md), e.g.:
   # - name: deepeval
   #   profile: deepeval
   #   should_consider_ordering: false
-  #   threshold: 0.5
+  #   threshold: 0.5   # DeepEval's own default
 
 # Cases graded at once (default: one per CPU; raise it for an LLM judge).
 # workers: 8
@@ -52,7 +59,7 @@ metrics:
 # An LLM judge, for metrics that need one: see docs/judge.md.
 # judge:
 
-# Report files, written as the run goes. $VARIABLES are expanded, and a
+# Report files, written as the run goes (docs/results.md#reports). $VARIABLES are expanded, and a
 # path that expands to nothing writes no report, so the Markdown summary
 # goes to GitHub's step summary in CI and nowhere else. Flags (--out,
 # --markdown, --junit, --html) override these.
@@ -63,14 +70,27 @@ reports:
   # junit: junit.xml              # one test case per case and metric
 `
 
+// sampleCases are the cases init writes beside the config, so that the
+// suite runs at once: two pass, one fails with a reason to read.
+const sampleCases = `{"id": "weather", "input": "Weather in Paris?", "tools_called": [{"name": "get_weather", "args": {"city": "Paris"}}], "expected_tools": [{"name": "get_weather", "args": {"city": "Paris"}}]}
+{"id": "search-then-book", "input": "Book the cheapest flight to Oslo", "tools_called": [{"name": "search_flights", "args": {"to": "OSL"}}, {"name": "book_flight", "args": {"flight": "SK123"}}], "expected_tools": [{"name": "search_flights", "args": {"to": "OSL"}}, {"name": "book_flight", "args": {"flight": "SK123"}}]}
+{"id": "weather-then-email", "input": "Send Ana the weather in Rome", "tools_called": [{"name": "get_weather", "args": {"city": "Berlin"}}], "expected_tools": [{"name": "get_weather", "args": {"city": "Rome"}}, {"name": "send_email", "args": {"to": "ana@example.com"}}]}
+`
+
+// sampleFile is where init writes the sample cases, relative to the
+// config; the starter's datasets glob finds it.
+const sampleFile = "cases/sample.jsonl"
+
 func (m *Main) initCommand() *cobra.Command {
 	var force bool
 	cmd := &cobra.Command{
 		Use:   "init [FILE]",
 		Short: "Write a commented starter suite config (default toolgrade.yaml)",
 		Long: `Write a commented starter suite config: the datasets to grade, several
-metrics each with its own threshold, and the report files to write. An
-existing file is kept unless --force is given.`,
+metrics each with its own threshold, and the report files to write; and,
+beside it, cases/sample.jsonl, three sample cases (one fails on purpose), so
+that "toolgrade eval --config toolgrade.yaml" runs at once. An existing
+config is kept unless --force is given; existing sample cases are kept.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := "toolgrade.yaml"
@@ -95,10 +115,39 @@ existing file is kept unless --force is given.`,
 			if err != nil {
 				return &ExitError{Code: 2, Err: err}
 			}
-			_, err = fmt.Fprintf(m.Stdout, "wrote %s; put cases in cases/*.jsonl beside it, then run:\n  toolgrade eval --config %s\n", path, path)
+			wrote := []string{path}
+			sample := filepath.Join(filepath.Dir(path), filepath.FromSlash(sampleFile))
+			switch written, err := writeNew(sample, sampleCases); {
+			case err != nil:
+				return &ExitError{Code: 2, Err: err}
+			case written:
+				wrote = append(wrote, sample)
+			}
+			_, err = fmt.Fprintf(m.Stdout, "wrote %s\nrun the sample suite (one case fails on purpose):\n  toolgrade eval --config %s\nthen put your own cases in %s beside it (format: docs/cases.md)\n",
+				strings.Join(wrote, ", "), path, filepath.Join(filepath.Dir(path), "cases", "*.jsonl"))
 			return err
 		},
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "overwrite an existing file")
 	return cmd
+}
+
+// writeNew writes content to path, creating its directory, unless the
+// file exists; it reports whether it wrote.
+func writeNew(path, content string) (bool, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return false, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	_, err = f.WriteString(content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err == nil, err
 }

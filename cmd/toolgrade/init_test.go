@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 func TestInit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "suite.yaml")
 	code, out, stderr := run(t, "", "init", path)
-	if code != 0 || !strings.Contains(out, "wrote "+path) {
+	if code != 0 || !strings.Contains(out, "wrote "+path) || !strings.Contains(out, "sample.jsonl") || !strings.Contains(out, "toolgrade eval --config "+path) {
 		t.Fatalf("init: code %d, stdout %q, stderr %q", code, out, stderr)
 	}
 	// The starter file is a working suite.
@@ -35,15 +36,24 @@ func TestInit(t *testing.T) {
 		t.Errorf("starter reports %+v: want report.html beside the file and no Markdown outside CI", reports)
 	}
 
-	// A case in cases/ makes it run.
-	if err := os.MkdirAll(filepath.Join(filepath.Dir(path), "cases"), 0o755); err != nil {
-		t.Fatal(err)
+	// init wrote sample cases: the suite runs at once, one case failing
+	// with a reason to read.
+	code, _, stderr = run(t, "", "eval", "--config", path)
+	for _, want := range []string{"3 cases: 2 passed, 1 failed", "weather-then-email", `city expected "Rome", got "Berlin"`, "missing send_email", "wrote "} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("eval of the starter suite: stderr lacks %q:\n%s", want, stderr)
+		}
 	}
+	if code != 1 {
+		t.Errorf("eval of the starter suite: exit %d, want 1 (a sample case fails on purpose)", code)
+	}
+	// Your own cases beside the sample are graded too; the sample is
+	// kept when init runs again.
 	if err := os.WriteFile(filepath.Join(filepath.Dir(path), "cases", "c.jsonl"), []byte(passing), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := run(t, "", "eval", "-q", "--config", path); code != 0 {
-		t.Errorf("eval of the starter suite: exit %d: %s", code, stderr)
+	if _, _, stderr := run(t, "", "eval", "--config", path); !strings.Contains(stderr, "4 cases: 3 passed, 1 failed") {
+		t.Errorf("with a case of one's own: %s", stderr)
 	}
 
 	// An existing file is kept, unless --force.
@@ -61,5 +71,42 @@ func TestInit(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(path); string(got) != starterConfig {
 		t.Error("init --force did not write the starter")
+	}
+}
+
+// TestInitCommentsNameDocs: every docs/*.md (and #section) the starter
+// config names exists.
+func TestInitCommentsNameDocs(t *testing.T) {
+	refs := regexp.MustCompile(`docs/([a-z]+\.md)(#[a-z0-9-]+)?`).FindAllStringSubmatch(starterConfig, -1)
+	if len(refs) < 4 {
+		t.Fatalf("the starter names %d docs; want its sections to point at the docs", len(refs))
+	}
+	for _, ref := range refs {
+		data, err := os.ReadFile(filepath.Join("..", "..", "docs", ref[1]))
+		if err != nil {
+			t.Errorf("%s: %v", ref[0], err)
+			continue
+		}
+		if ref[2] == "" {
+			continue
+		}
+		found := false
+		for _, line := range strings.Split(string(data), "\n") {
+			if h, ok := strings.CutPrefix(line, "#"); ok {
+				anchor := strings.ToLower(strings.TrimSpace(strings.TrimLeft(h, "#")))
+				anchor = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+					if r == ' ' || r == '-' || r == '_' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
+						return r
+					}
+					return -1
+				}, anchor)), "-")
+				if "#"+anchor == ref[2] {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no such section", ref[0])
+		}
 	}
 }

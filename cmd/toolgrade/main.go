@@ -11,8 +11,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/internal/suggest"
 )
 
 func main() {
@@ -86,7 +90,103 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		m.bfclCommand(),
 		m.runCommand(),
 		m.promptsCommand(),
+		m.toolsCommand(), // tools.go: MCP servers' tools, shapes, lint
 		m.versionCommand(),
 	)
-	return root.ExecuteContext(ctx)
+	root.SetFlagErrorFunc(flagError)
+	for _, cmd := range root.Commands() {
+		explainArgs(cmd)
+	}
+	cmd, err := root.ExecuteContextC(ctx)
+	return explainRequired(cmd, err)
+}
+
+// argHelp says, per command, what its arguments are, for a message when
+// they are wrong.
+var argHelp = map[string]string{
+	"extract": "give a trace file, or - for standard input",
+	"compare": "give two results files, the baseline then the new run",
+	"init":    "give at most one file name for the config (default toolgrade.yaml)",
+}
+
+// explainArgs replaces the argument parser's wording ("accepts 1 arg(s),
+// received 0") with what the command wants.
+func explainArgs(cmd *cobra.Command) {
+	check := cmd.Args
+	if check == nil {
+		return
+	}
+	cmd.Args = func(c *cobra.Command, args []string) error {
+		err := check(c, args)
+		if err == nil {
+			return nil
+		}
+		var exit *ExitError
+		if errors.As(err, &exit) {
+			return err
+		}
+		help, ok := argHelp[c.Name()]
+		switch {
+		case ok:
+		case len(args) > 0:
+			help = fmt.Sprintf("takes no arguments, got %q", args[0])
+		default:
+			help = err.Error()
+		}
+		return usageError("%s: %s (usage: toolgrade %s)", c.Name(), help, c.Use)
+	}
+}
+
+// explainRequired rewords a missing required flag, keeping the parser's
+// words after it.
+func explainRequired(cmd *cobra.Command, err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "required flag(s) "); ok {
+		var flags []string
+		for _, f := range strings.Split(strings.TrimSuffix(rest, " not set"), ", ") {
+			flags = append(flags, "--"+strings.Trim(f, `"`))
+		}
+		name := "toolgrade"
+		if cmd != nil {
+			name = cmd.Name()
+		}
+		return usageError("%s: give %s (%s; toolgrade help %s lists every flag)", name, strings.Join(flags, " and "), msg, name)
+	}
+	return err
+}
+
+// flagError explains an unknown or malformed flag, suggesting the nearest
+// flag of the command.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok {
+		if sh, isShort := strings.CutPrefix(msg, "unknown shorthand flag: "); isShort {
+			return usageError("%s: %s (toolgrade help %s lists the flags)", cmd.Name(), sh, cmd.Name())
+		}
+		return usageError("%s: %v", cmd.Name(), err)
+	}
+	name, _, _ = strings.Cut(name, "=")
+	var names []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	if near, ok := suggest.Nearest(name, names); ok {
+		return usageError("%s: unknown flag --%s; did you mean --%s?", cmd.Name(), name, near)
+	}
+	if hint := optionAsFlag(name); hint != "" {
+		return usageError("%s: unknown flag --%s; %s", cmd.Name(), name, hint)
+	}
+	return usageError("%s: unknown flag --%s (toolgrade help %s lists the flags)", cmd.Name(), name, cmd.Name())
+}
+
+// optionAsFlag says how to set a profile option given as a flag
+// (--evaluation-params), or "" if name is no profile option.
+func optionAsFlag(name string) string {
+	key := strings.ReplaceAll(name, "-", "_")
+	if profiles := config.OptionProfiles(key); len(profiles) > 0 {
+		return fmt.Sprintf("%s is an option of the %s profile: set it with --option %s=VALUE", key, strings.Join(profiles, ", "), key)
+	}
+	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -60,6 +61,7 @@ type reportRun struct {
 	stats   report.Stats
 	writers []report.Writer
 	files   []*os.File
+	written []string // the files' paths, for the closing line
 }
 
 // openReports opens eval's outputs: the result lines (--out, else the
@@ -104,6 +106,7 @@ func (m *Main) openReports(f *evalFlags, cfg *config.Config, paths []string) (*r
 			return nil, usageError("%v", err)
 		}
 		run.files = append(run.files, fh)
+		run.written = append(run.written, path)
 		return fh, nil
 	}
 
@@ -147,6 +150,13 @@ func (m *Main) openReports(f *evalFlags, cfg *config.Config, paths []string) (*r
 		run.writers = append([]report.Writer{p}, run.writers...)
 	}
 	return run, nil
+}
+
+// printWritten ends a run's output with the files it wrote.
+func (r *reportRun) printWritten(w io.Writer) {
+	if len(r.written) > 0 {
+		fmt.Fprintf(w, "wrote %s\n", strings.Join(r.written, ", "))
+	}
 }
 
 // add passes one result to every report.

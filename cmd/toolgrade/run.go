@@ -75,6 +75,12 @@ arguments first, else the same tool, each used once) back to the model, as
 role "tool" messages, until a reply makes no call or --max-steps requests
 were sent.
 
+--mcp SERVER --allow-execute offers the MCP server's tools to the model
+and runs each call it makes on the server (a fresh session per case),
+feeding the real result back, turn after turn, until the model answers or
+--max-steps requests were sent; the run file holds the real outputs and the
+server's tools as available_tools.
+
 --tool-call-parser hermes|json|pythonic is for models without native tool
 calling: the tools are described in a system prompt asking for that format,
 and calls are parsed out of the reply's text.
@@ -170,6 +176,13 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 		}
 	}
 	opts.Tools = env.Tools
+	if mf := &f.eval.env.mcp; mf.target != "" { // tools.go
+		// --mcp: the model's calls run on the server, turn after turn.
+		if !mf.allowExecute {
+			return usageError("run --mcp runs the model's calls for real on %s: pass --allow-execute to allow it", env.Server)
+		}
+		opts.Server, opts.AllowTools, opts.CallTimeout = env.Server, mf.allowTools, mf.callTimeout
+	}
 	paths, err := inputPaths(cfg, f.eval.config, args)
 	if err != nil {
 		return err

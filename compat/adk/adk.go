@@ -264,7 +264,7 @@ func (m *Metric) check(inv invocation) string {
 		}
 		for i := range exp {
 			if !same(&got[i], &exp[i]) {
-				return fmt.Sprintf("call %d is %s, expected %s", i, &got[i], &exp[i])
+				return fmt.Sprintf("call %d: expected %s, got %s", i, &exp[i], &got[i])
 			}
 		}
 	case "IN_ORDER":

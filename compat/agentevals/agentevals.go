@@ -180,7 +180,11 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 	}
 	r.Success = v.ok
 	r.Matches, r.Missing, r.Unexpected = v.matches, v.missing, v.unexpected
-	r.Reason = strings.Join(v.notes, "; ")
+	notes := v.notes
+	if m.opts.ToolArgsMatchMode == "ignore" && len(m.opts.ToolArgsMatchOverrides) == 0 {
+		notes = append(notes, "arguments not compared (tool_args_match_mode: ignore)")
+	}
+	r.Reason = strings.Join(notes, "; ")
 	return r
 }
 

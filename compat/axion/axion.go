@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -181,6 +182,9 @@ func (m *Metric) score(c *toolgrade.Case, r *toolgrade.MetricResult) {
 	}
 	r.Missing, r.Unexpected = toolgrade.Unpaired(r.Matches, len(exp), len(got))
 	r.Reason = m.reason(c, r)
+	if !m.opts.CheckParameters && slices.ContainsFunc(c.Expected, func(e toolgrade.Call) bool { return len(callArgs(&e)) > 0 }) {
+		r.Reason += "; arguments not compared (check_parameters is false)"
+	}
 }
 
 // validate rejects what axion's item model rejects before the metric

@@ -223,7 +223,7 @@ func check(category, language string, docs, possibleAnswer any, calls []toolgrad
 		v, err = k.multiple(docs, out, answers)
 	default:
 		if len(out) != 1 {
-			v = fail("simple_function_checker:wrong_count", "want exactly 1 call, got %d", len(out))
+			v = fail("simple_function_checker:wrong_count", "expected exactly 1 call, got %d", len(out))
 			break
 		}
 		var doc any
@@ -333,7 +333,7 @@ func firstKey(answer any) (jsonvalue.Member, error) {
 
 func (k *checker) multiple(docs any, out []output, answers []any) (Verdict, error) {
 	if len(out) != len(answers) {
-		return fail("multiple_function_checker:wrong_count", "want %d call(s), got %d", len(answers), len(out)), nil
+		return fail("multiple_function_checker:wrong_count", "expected %d call(s), got %d", len(answers), len(out)), nil
 	}
 	if len(answers) == 0 {
 		return Verdict{}, raise("possible answer is empty")
@@ -351,7 +351,7 @@ func (k *checker) multiple(docs any, out []output, answers []any) (Verdict, erro
 
 func (k *checker) parallel(docs any, out []output, answers []any) (Verdict, error) {
 	if len(out) != len(answers) {
-		return fail("parallel_function_checker_no_order:wrong_count", "want %d calls, got %d", len(answers), len(out)), nil
+		return fail("parallel_function_checker_no_order:wrong_count", "expected %d calls, got %d", len(answers), len(out)), nil
 	}
 	used := make([]bool, len(out))
 	for i, a := range answers {
@@ -492,7 +492,7 @@ func (k *checker) param(name string, value, props any, options jsonvalue.Object)
 			if k.language == "javascript" {
 				errType = "type_error:js"
 			}
-			return fail(errType, "parameter %q: want the %s literal as a string, got %s", name, docType, typeName(value)), nil
+			return fail(errType, "parameter %q: expected the %s literal as a string, got %s", name, docType, typeName(value)), nil
 		}
 		itemType := ""
 		if k.nested(docType) {
@@ -614,7 +614,7 @@ func typeCheck(name string, value, options any, docType string, expected, nested
 	if hasOptType && kind == optType {
 		return r, true, nil // valid, or the nested failure above
 	}
-	return fail("type_error:simple", "parameter %q: want type %s, got %s (%s)", name, docTypeName(docType, expected), kind, repr(value)), false, nil
+	return fail("type_error:simple", "parameter %q: expected type %s, got %s (%s)", name, docTypeName(docType, expected), kind, repr(value)), false, nil
 }
 
 func docTypeName(docType string, k kind) string {
@@ -799,7 +799,7 @@ func listDictCheck(name string, value, options any) (Verdict, error) {
 			return Verdict{}, err
 		}
 		if len(list) != n {
-			r = fail("value_error:list_dict_count", "parameter %q: %d dicts, want %d", name, len(list), n)
+			r = fail("value_error:list_dict_count", "parameter %q: expected %[3]d dicts, got %[2]d", name, len(list), n)
 			continue
 		}
 		elems, err := indexable(opt)

@@ -58,7 +58,7 @@ func Example() {
 	scores.WriteTable(os.Stdout)
 	// Output:
 	// simple_python_0 valid
-	// simple_python_1 type_error:simple: parameter "number": want type integer, got str ("6")
+	// simple_python_1 type_error:simple: parameter "number": expected type integer, got str ("6")
 	//
 	// Category              Accuracy  Correct    Total
 	// simple_python           50.00%        1        2

@@ -42,7 +42,7 @@ func TestGrade(t *testing.T) {
 		valid           bool
 	}{
 		{"simple_python_0", "valid", "", true},
-		{"simple_python_1", `type_error:simple: parameter "days": want type integer, got float (3.0)`, "", false},
+		{"simple_python_1", `type_error:simple: parameter "days": expected type integer, got float (3.0)`, "", false},
 		{"simple_python_2", "ast_decoder:decoder_failed: the result is model text, not decoded calls (toolgrade reads BFCL's decoded form)", "", false},
 		{"irrelevance_0", "valid", "", true},
 		{"irrelevance_1", "irrelevance_error:decoder_success: the result holds a function call, and should not", "", false},

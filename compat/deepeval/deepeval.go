@@ -230,8 +230,27 @@ func (m *Metric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricR
 		r.Threshold = threshold
 		r.Success = r.Score >= *threshold
 	}
+	parts = append(parts, m.unchecked(c.Expected)...)
 	r.Reason = strings.Join(parts, "; ")
 	return r
+}
+
+// unchecked says what the expected calls give that the profile's
+// evaluation_params leave uncompared.
+func (m *Metric) unchecked(exp []toolgrade.Call) []string {
+	var args, outputs bool
+	for i := range exp {
+		args = args || exp[i].Args != nil
+		outputs = outputs || exp[i].Output != nil
+	}
+	var out []string
+	if args && !m.args {
+		out = append(out, "arguments not compared (evaluation_params lacks input_parameters)")
+	}
+	if outputs && !m.output {
+		out = append(out, "outputs not compared (evaluation_params lacks output)")
+	}
+	return out
 }
 
 // threshold is the pass mark in effect; nil means score only.
@@ -532,7 +551,7 @@ func (m *Metric) exact(exp, got []toolgrade.Call) callScore {
 	case len(exp) != len(got):
 		s.notes = append(s.notes, fmt.Sprintf("exact match needs %d calls, got %d", len(exp), len(got)))
 	case first >= 0:
-		s.notes = append(s.notes, fmt.Sprintf("exact match fails at position %d: expected %s, called %s (%s)", first, &exp[first], &got[first], m.diffs(&exp[first], &got[first])))
+		s.notes = append(s.notes, fmt.Sprintf("exact match fails at position %d: expected %s, got %s (%s)", first, &exp[first], &got[first], m.diffs(&exp[first], &got[first])))
 	case len(exp) == 0:
 		s.score = 1
 		s.notes = append(s.notes, "no calls expected and none made")

@@ -1,0 +1,297 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/suggest"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/trace"
+)
+
+// caseFields are the field names of the case format, aliases included:
+// an unknown field near one of them is taken for a misspelling.
+var caseFields = func() []string {
+	names := []string{"id"}
+	for _, keys := range [][]string{inputKeys, actualOutputKeys, expectedOutputKeys, calledKeys, expectedKeys,
+		trajectoryKeys, expectedTrajectories, availableToolsKeys} {
+		names = append(names, keys...)
+	}
+	return names
+}()
+
+// peerFields are fields that profiles and the runner read from a case as
+// it was written (BFCL entries, ADK eval cases, DeepFabric samples, run
+// files, chat messages to send). They are known, but not suggested.
+var peerFields = []string{
+	"question", "function", "possible_answer", "ground_truth", "bfcl_id", // BFCL
+	"invocations",               // ADK
+	"samples", "final_response", // DeepFabric
+	"messages", "run", // toolgrade run
+}
+
+// gradeFields are the fields that give a metric something to grade:
+// calls, trajectories, or a peer's own form of them. A case with none of
+// them set would pass with "no calls expected and none made".
+var gradeFields = func() []string {
+	names := slices.Concat(calledKeys, expectedKeys, trajectoryKeys, expectedTrajectories)
+	return append(names, "invocations", "samples", "possible_answer", "ground_truth", "question")
+}()
+
+// synonyms are names people give the call lists that are too far from the
+// format's names for the edit distance to find.
+var synonyms = map[string]string{
+	"tool_calls":          "tools_called",
+	"toolCalls":           "tools_called",
+	"calls":               "tools_called",
+	"called_tools":        "tools_called",
+	"actual_tools":        "tools_called",
+	"actual_tool_calls":   "tools_called",
+	"predicted_tools":     "tools_called",
+	"expected_tool_calls": "expected_tools",
+	"expected_calls":      "expected_tools",
+	"reference_tools":     "expected_tools",
+	"gold_tools":          "expected_tools",
+	"ground_truth_tools":  "expected_tools",
+}
+
+// Known reports whether name is a field of the case format or one a
+// profile reads.
+func Known(name string) bool {
+	return slices.Contains(caseFields, name) || slices.Contains(peerFields, name)
+}
+
+// misspelled returns the case field that name most likely meant, if name
+// is unknown and near one.
+func misspelled(name string) (string, bool) {
+	if Known(name) {
+		return "", false
+	}
+	if s, ok := synonyms[name]; ok {
+		return s, true
+	}
+	return suggest.Nearest(name, caseFields)
+}
+
+// An UnknownFieldError is a case field that is not part of the case format
+// and looks like a misspelling of one that is.
+type UnknownFieldError struct {
+	Field, Suggestion string
+}
+
+func (e *UnknownFieldError) Error() string {
+	if e.Suggestion == "" {
+		return fmt.Sprintf("unknown field `%s` (not part of the case format; see docs/cases.md)", e.Field)
+	}
+	return fmt.Sprintf("unknown field `%s`; did you mean `%s`?", e.Field, e.Suggestion)
+}
+
+// checkMisspelled returns an error for the first field of obj that looks
+// like a misspelled case field.
+func checkMisspelled(obj jsonvalue.Object) error {
+	for _, m := range obj {
+		if s, ok := misspelled(m.Key); ok {
+			if obj.Has(s) {
+				continue // both spellings: the other is metadata
+			}
+			return &UnknownFieldError{Field: m.Key, Suggestion: s}
+		}
+	}
+	return nil
+}
+
+// misspelledError is decoding's check of a case's field names: a field
+// that looks like a misspelled case field is an error, unless the record
+// is a trace rather than a case (an assistant message's tool_calls), which
+// the error then says.
+func misspelledError(obj jsonvalue.Object) error {
+	err := checkMisspelled(obj)
+	if err == nil || Gradeable(obj) {
+		return err
+	}
+	if t, terr := trace.Extract(obj, ""); terr == nil && t.Format != "" {
+		return nothingToGrade(obj)
+	}
+	return err
+}
+
+// ErrNothingToGrade is what a case with no calls, trajectory or peer data
+// to grade is, to errors.Is.
+var ErrNothingToGrade = errors.New("nothing to grade")
+
+// Gradeable reports whether a case written as obj gives a metric something
+// to grade: expected or called calls, a trajectory, or a peer's own data
+// (BFCL's possible_answer, ADK's invocations, DeepFabric's samples), set
+// to something other than null. An empty list counts: it says "no calls".
+func Gradeable(obj jsonvalue.Object) bool {
+	for _, m := range obj {
+		if m.Value == nil || !slices.Contains(gradeFields, m.Key) {
+			continue
+		}
+		if m.Key == "user_input" {
+			if _, ok := m.Value.([]any); !ok {
+				continue // Ragas' single-turn query
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// nothingToGrade explains a case with nothing to grade, naming the trace
+// format when the record is a trace.
+func nothingToGrade(obj jsonvalue.Object) error {
+	keys := make([]string, 0, len(obj))
+	for _, m := range obj {
+		keys = append(keys, m.Key)
+	}
+	has := "no fields"
+	if len(keys) > 0 {
+		has = "fields " + quoteList(keys, 5)
+	}
+	var nulls []string
+	for _, m := range obj {
+		if m.Value == nil && slices.Contains(gradeFields, m.Key) {
+			nulls = append(nulls, m.Key)
+		}
+	}
+	if len(nulls) > 0 {
+		return fmt.Errorf("%w: %s %s null; give a list of calls, [] for none", errorString(ErrNothingToGrade.Error()), quoteList(nulls, 5), plural(len(nulls), "is", "are"))
+	}
+	if t, err := trace.Extract(obj, ""); err == nil && t.Format != "" {
+		return fmt.Errorf("%w: a trace (%s format), not a case; grade it as a case's \"agent_trajectory\", or print its calls with toolgrade extract (%s)", errorString(ErrNothingToGrade.Error()), t.Format, has)
+	}
+	return fmt.Errorf("%w: no expected_tools, tools_called or trajectory (%s); a case gives what the agent called (tools_called or agent_trajectory) and what it should have called (expected_tools), see docs/cases.md", errorString(ErrNothingToGrade.Error()), has)
+}
+
+// errorString is an error whose text is given and which is
+// ErrNothingToGrade to errors.Is.
+type errorString string
+
+func (e errorString) Error() string        { return string(e) }
+func (e errorString) Is(target error) bool { return target == ErrNothingToGrade }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func quoteList(keys []string, max int) string {
+	var b strings.Builder
+	for i, k := range keys {
+		if i == max {
+			fmt.Fprintf(&b, " and %d more", len(keys)-max)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("`" + k + "`")
+	}
+	return b.String()
+}
+
+// A Checker checks the cases of a graded run beyond what decoding does:
+// that each gives something to grade, and which fields it carries that no
+// part of toolgrade reads. Unknown fields (datasets carry metadata) are
+// kept and counted, or, with StrictFields, make the case an error result.
+// A Checker is safe for use by Evaluate's workers at once.
+type Checker struct {
+	// StrictFields makes any unknown field an error.
+	StrictFields bool
+
+	mu      sync.Mutex
+	ignored map[string]int
+}
+
+// A FieldCount is a field and the number of cases that had it.
+type FieldCount struct {
+	Field string
+	Cases int
+}
+
+// Records passes src on with every decoded case checked.
+func (ch *Checker) Records(src iter.Seq2[toolgrade.Record, error]) iter.Seq2[toolgrade.Record, error] {
+	return func(yield func(toolgrade.Record, error) bool) {
+		for rec, err := range src {
+			if rec != nil {
+				rec = checkedRecord{rec, ch}
+			}
+			if !yield(rec, err) {
+				return
+			}
+		}
+	}
+}
+
+// Ignored returns the unknown fields met, each with the number of cases
+// that had it, most frequent first.
+func (ch *Checker) Ignored() []FieldCount {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	out := make([]FieldCount, 0, len(ch.ignored))
+	for f, n := range ch.ignored {
+		out = append(out, FieldCount{f, n})
+	}
+	slices.SortFunc(out, func(a, b FieldCount) int {
+		if a.Cases != b.Cases {
+			return b.Cases - a.Cases
+		}
+		return strings.Compare(a.Field, b.Field)
+	})
+	return out
+}
+
+// Check checks one decoded case written as obj.
+func (ch *Checker) Check(obj jsonvalue.Object) error {
+	var unknown []string
+	for _, m := range obj {
+		if !Known(m.Key) && !slices.Contains(unknown, m.Key) {
+			unknown = append(unknown, m.Key)
+		}
+	}
+	if !Gradeable(obj) {
+		return nothingToGrade(obj)
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	if ch.StrictFields {
+		return fmt.Errorf("unknown field `%s` (not part of the case format, and --strict-fields is set): remove it, or drop --strict-fields to keep it as metadata", unknown[0])
+	}
+	ch.mu.Lock()
+	if ch.ignored == nil {
+		ch.ignored = map[string]int{}
+	}
+	for _, k := range unknown {
+		ch.ignored[k]++
+	}
+	ch.mu.Unlock()
+	return nil
+}
+
+type checkedRecord struct {
+	toolgrade.Record
+	ch *Checker
+}
+
+func (r checkedRecord) Decode() (*toolgrade.Case, error) {
+	c, err := r.Record.Decode()
+	if err != nil || c == nil || c.Raw == nil {
+		return c, err
+	}
+	if err := r.ch.Check(c.Raw); err != nil {
+		if c.Source != "" {
+			return c, fmt.Errorf("%s:%d: %w", c.Source, c.Line, err)
+		}
+		return c, err
+	}
+	return c, nil
+}

@@ -1,0 +1,191 @@
+package dataset_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/match"
+	"pgregory.net/rapid"
+)
+
+// grade reads text as a case file through a Checker and grades it with the
+// native metric.
+func grade(t interface {
+	Helper()
+	Fatal(...any)
+}, name, text string, ch *dataset.Checker) []*toolgrade.Result {
+	t.Helper()
+	m, err := match.New(match.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*toolgrade.Result
+	err = toolgrade.Evaluate(context.Background(), ch.Records(dataset.Reader(name, strings.NewReader(text), dataset.Auto)),
+		[]toolgrade.Metric{m}, func(r *toolgrade.Result) error { out = append(out, r); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestCheckFields(t *testing.T) {
+	for _, tt := range []struct {
+		name, record string
+		wantErr      []string // "" for a result without error
+	}{
+		{"misspelled called", `{"id":"a","tool_called":[],"expected_tools":[]}`, []string{"cases.jsonl:1: unknown field `tool_called`; did you mean `tools_called`?"}},
+		{"misspelled expected", `{"tools_called":[],"expected_tool":[{"name":"f"}]}`, []string{"unknown field `expected_tool`; did you mean `expected_tools`?"}},
+		{"camel case", `{"ToolsCalled":[],"expected_tools":[]}`, []string{"did you mean `tools_called`?"}},
+		{"a synonym", `{"tool_calls":[],"expected_tools":[]}`, []string{"unknown field `tool_calls`; did you mean `tools_called`?"}},
+		{"metadata is kept", `{"tools_called":[],"expected_tools":[],"category":"x"}`, nil},
+		{"nothing to grade", `{"id":"a","input":"hi"}`, []string{"nothing to grade", "expected_tools", "tools_called"}},
+		{"null calls are nothing", `{"tools_called":null,"expected_tools":null}`, []string{"nothing to grade: `tools_called`, `expected_tools` are null"}},
+		{"empty lists are something", `{"tools_called":[],"expected_tools":[]}`, nil},
+		{"a chat message", `{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"f","arguments":"{}"}}]}`,
+			[]string{"a trace (openai_chat format), not a case", "agent_trajectory", "toolgrade extract"}},
+		{"a response body", `{"id":"x","object":"chat.completion","choices":[{"message":{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"f","arguments":"{}"}}]}}]}`,
+			[]string{"not a case", "toolgrade extract"}},
+		{"Ragas single-turn query alone", `{"user_input":"hi","response":"hello"}`, []string{"nothing to grade"}},
+		{"Ragas multi-turn", `{"user_input":[{"type":"human","content":"hi"}],"reference_tool_calls":[]}`, nil},
+		{"ADK", `{"invocations":[]}`, nil},
+		{"DeepFabric", `{"samples":[]}`, nil},
+		{"BFCL answer", `{"id":"simple_0","possible_answer":[]}`, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rs := grade(t, "cases.jsonl", tt.record+"\n", &dataset.Checker{})
+			if len(rs) != 1 {
+				t.Fatalf("%d results, want 1", len(rs))
+			}
+			if tt.wantErr == nil {
+				if rs[0].Error != "" {
+					t.Fatalf("error %q, want none", rs[0].Error)
+				}
+				return
+			}
+			if rs[0].Success {
+				t.Error("the case passed")
+			}
+			t.Log(rs[0].Error)
+			for _, w := range tt.wantErr {
+				if !strings.Contains(rs[0].Error, w) {
+					t.Errorf("error %q lacks %q", rs[0].Error, w)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckerIgnoredAndStrict(t *testing.T) {
+	text := `{"tools_called":[],"expected_tools":[],"category":"a","notes":"x"}
+{"tools_called":[],"expected_tools":[],"category":"b"}
+{"tools_called":[],"expected_tools":[]}
+`
+	ch := &dataset.Checker{}
+	for _, r := range grade(t, "c.jsonl", text, ch) {
+		if !r.Success {
+			t.Errorf("%s: %s", r.ID, r.Error)
+		}
+	}
+	got := ch.Ignored()
+	want := []dataset.FieldCount{{Field: "category", Cases: 2}, {Field: "notes", Cases: 1}}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("Ignored() = %v, want %v", got, want)
+	}
+
+	rs := grade(t, "c.jsonl", text, &dataset.Checker{StrictFields: true})
+	if rs[0].Success || !strings.Contains(rs[0].Error, "c.jsonl:1: unknown field `category`") || !strings.Contains(rs[0].Error, "--strict-fields") {
+		t.Errorf("strict: %+v", rs[0])
+	}
+	if !rs[2].Success {
+		t.Errorf("strict, no unknown field: %s", rs[2].Error)
+	}
+}
+
+// TestConformanceCasesPassTheChecks: every case of the peers' conformance
+// samples and the examples is a gradeable case with no misspelled field,
+// so the checks change none of their results.
+func TestConformanceCasesPassTheChecks(t *testing.T) {
+	files, _ := filepath.Glob("../compat/*/testdata/*.jsonl")
+	shared, _ := filepath.Glob("../testdata/shared/conformance/*.jsonl")
+	examples, _ := filepath.Glob("../examples/*/cases.jsonl")
+	files = append(append(files, shared...), examples...)
+	if len(files) == 0 {
+		t.Fatal("no conformance samples found")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(filepath.Dir(filepath.Dir(f)))+"/"+filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ch := &dataset.Checker{}
+			for i, line := range strings.Split(string(data), "\n") {
+				if strings.TrimSpace(line) == "" {
+					continue
+				}
+				v, err := jsonvalue.ParseString(line)
+				if err != nil {
+					t.Fatal(err)
+				}
+				obj := v.(jsonvalue.Object)
+				wantErr := false
+				if c, ok := obj.Get("case"); ok && strings.Contains(f, "testdata") {
+					expect, _ := obj.Get("expect")
+					e, _ := expect.(jsonvalue.Object).Get("error")
+					wantErr = e != nil
+					obj = c.(jsonvalue.Object)
+				}
+				rs := grade(t, f, string(jsonvalue.Append(nil, obj))+"\n", ch)
+				if !wantErr && rs[0].Error != "" && (strings.Contains(rs[0].Error, "unknown field") || strings.Contains(rs[0].Error, "nothing to grade")) {
+					t.Fatalf("line %d: %s", i+1, rs[0].Error)
+				}
+			}
+		})
+	}
+}
+
+// TestNothingToGradeNeverPasses: a record with none of the fields a
+// metric grades is an error result, whatever else it holds.
+func TestNothingToGradeNeverPasses(t *testing.T) {
+	names := []string{"id", "input", "query", "actual_output", "expected_output", "reference", "response",
+		"available_tools", "tools", "messages", "role", "content", "choices", "model", "category", "metadata",
+		"tool_called", "expected_tool", "tool_calls", "function", "bfcl_id", "final_response", "run", "user_input"}
+	value := rapid.OneOf(
+		rapid.Just[any](nil), rapid.Just[any](true),
+		rapid.Map(rapid.Int(), func(n int) any { return json.Number(strconv.Itoa(n)) }),
+		rapid.Map(rapid.String(), func(s string) any { return s }),
+		rapid.Just[any]([]any{}),
+		rapid.Just[any](jsonvalue.Object{{Key: "name", Value: "f"}}),
+		rapid.Just[any]([]any{jsonvalue.Object{{Key: "name", Value: "f"}}}),
+	)
+	rapid.Check(t, func(t *rapid.T) {
+		keys := rapid.SliceOfDistinct(rapid.OneOf(rapid.SampledFrom(names), rapid.StringMatching(`[a-z_]{1,12}`)), rapid.ID).Draw(t, "keys")
+		var obj jsonvalue.Object
+		for _, k := range keys {
+			v := value.Draw(t, k)
+			if k == "user_input" {
+				v = "a query" // a list would be a conversation to grade
+			}
+			obj = append(obj, jsonvalue.Member{Key: k, Value: v})
+		}
+		if dataset.Gradeable(obj) {
+			t.Skip("drew a gradeable field")
+		}
+		rs := grade(t, "p.jsonl", string(jsonvalue.Append(nil, obj))+"\n", &dataset.Checker{})
+		if len(rs) != 1 || rs[0].Success || rs[0].Error == "" {
+			t.Fatalf("%s: %+v", jsonvalue.Append(nil, obj), rs)
+		}
+		if rs[0].Err != nil && !errors.Is(rs[0].Err, dataset.ErrNothingToGrade) && !strings.Contains(rs[0].Error, "unknown field") {
+			t.Logf("error: %s", rs[0].Error)
+		}
+	})
+}

@@ -1,0 +1,41 @@
+package suggest
+
+import "testing"
+
+func TestNearest(t *testing.T) {
+	names := []string{"tools_called", "expected_tools", "input", "id", "tools", "evaluation_params"}
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"tool_called", "tools_called", true},
+		{"expected_tool", "expected_tools", true},
+		{"toolsCalled", "tools_called", true},
+		{"Expected-Tools", "expected_tools", true},
+		{"imput", "input", true},
+		{"inptu", "input", true},
+		{"ids", "", false},
+		{"ID", "id", true},
+		{"category", "", false},
+		{"metadata", "", false},
+		{"evaluation_param", "evaluation_params", true},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			got, ok := Nearest(tc.in, names)
+			if ok != tc.ok || ok && got != tc.want {
+				t.Errorf("Nearest(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
+
+func TestDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		d    int
+	}{{"", "", 0}, {"a", "", 1}, {"kitten", "sitting", 3}, {"ab", "ba", 1}, {"tool", "tools", 1}} {
+		if got := Distance(tc.a, tc.b); got != tc.d {
+			t.Errorf("Distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.d)
+		}
+	}
+}
