@@ -91,6 +91,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		m.runCommand(),
 		m.promptsCommand(),
 		m.toolsCommand(), // tools.go: MCP servers' tools, shapes, lint
+		m.serveCommand(),
 		m.versionCommand(),
 	)
 	root.SetFlagErrorFunc(flagError)

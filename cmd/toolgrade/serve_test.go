@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// serve runs "toolgrade serve" over the request lines and returns the
+// decoded response lines.
+func serve(t *testing.T, requests ...string) []map[string]any {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	m := &Main{Stdin: strings.NewReader(strings.Join(requests, "\n")), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
+	if err := m.Run(context.Background(), []string{"serve", "--workers", "2"}); err != nil {
+		t.Fatalf("serve: %v (stderr %s)", err, stderr.String())
+	}
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		var v map[string]any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("response %q is not JSON: %v", line, err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+const serveCase = `{"id":"w","tools_called":[{"name":"get_weather","args":{"city":"Paris"}}],"expected_tools":[{"name":"get_weather","args":{"city":"Paris"}},{"name":"send_email"}]}`
+
+func TestServe(t *testing.T) {
+	tests := []struct {
+		name    string
+		request string
+		check   func(t *testing.T, r map[string]any)
+	}{
+		{"evaluate default metric", `{"id":1,"op":"evaluate","cases":[` + serveCase + `]}`, func(t *testing.T, r map[string]any) {
+			if r["id"] != 1.0 {
+				t.Errorf("id %v, want 1", r["id"])
+			}
+			res := r["results"].([]any)[0].(map[string]any)
+			m := res["metrics"].([]any)[0].(map[string]any)
+			if res["id"] != "w" || m["recall"] != 0.5 || m["precision"] != 1.0 {
+				t.Errorf("result %v", res)
+			}
+		}},
+		{"evaluate a peer profile", `{"op":"evaluate","config":{"metrics":[{"profile":"deepeval","evaluation_params":["input_parameters"]}]},"cases":[` + serveCase + `]}`, func(t *testing.T, r map[string]any) {
+			m := r["results"].([]any)[0].(map[string]any)["metrics"].([]any)[0].(map[string]any)
+			if m["profile"] != "deepeval" || m["score"] != 0.5 {
+				t.Errorf("metric %v", m)
+			}
+		}},
+		{"config as one entry", `{"op":"evaluate","config":{"profile":"axion"},"cases":[` + serveCase + `]}`, func(t *testing.T, r map[string]any) {
+			m := r["results"].([]any)[0].(map[string]any)["metrics"].([]any)[0].(map[string]any)
+			if m["profile"] != "axion" {
+				t.Errorf("metric %v", m)
+			}
+		}},
+		{"bad case is an error result naming case and field", `{"op":"evaluate","offset":10,"cases":[` + serveCase + `,{"tools_called":[{"name":3}],"expected_tools":[]},7]}`, func(t *testing.T, r map[string]any) {
+			res := r["results"].([]any)
+			if len(res) != 3 {
+				t.Fatalf("%d results, want 3", len(res))
+			}
+			bad := res[1].(map[string]any)
+			if bad["id"] != "case-11" || !strings.Contains(bad["error"].(string), "cases[1]") || !strings.Contains(bad["error"].(string), "tools_called[0].name") {
+				t.Errorf("bad case result %v", bad)
+			}
+			if e, _ := res[2].(map[string]any)["error"].(string); !strings.Contains(e, "cases[2]") {
+				t.Errorf("non-object case error %q", e)
+			}
+		}},
+		{"unknown profile names the field", `{"id":"x","op":"evaluate","config":[{"profile":"nope"}],"cases":[]}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "config[0].profile" || r["id"] != "x" {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"cases must be a list", `{"op":"evaluate","cases":{}}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "cases" {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"invalid JSON", `{"op":`, func(t *testing.T, r map[string]any) {
+			if !strings.Contains(r["error"].(string), "not valid JSON") {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"unknown op", `{"op":"dance"}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "op" {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"extract a decoded trace", `{"op":"extract","trace":[{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]},{"role":"tool","tool_call_id":"c1","content":"ok"}]}`, func(t *testing.T, r map[string]any) {
+			res := r["result"].(map[string]any)
+			calls := res["calls"].([]any)
+			if len(calls) != 1 || calls[0].(map[string]any)["name"] != "f" || calls[0].(map[string]any)["output"] != "ok" {
+				t.Errorf("result %v", res)
+			}
+		}},
+		{"extract from text", `{"op":"extract","trace":"[{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"g\",\"arguments\":\"{}\"}}]}]"}`, func(t *testing.T, r map[string]any) {
+			if calls := r["result"].(map[string]any)["calls"].([]any); len(calls) != 1 {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"extract an unreadable trace", `{"op":"extract","trace":{"what":1}}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "trace" {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"extract with an unknown format", `{"op":"extract","trace":[],"format":"nope"}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "format" {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"version", `{"op":"version"}`, func(t *testing.T, r map[string]any) {
+			if _, ok := r["result"].(map[string]any)["version"].(string); !ok {
+				t.Errorf("response %v", r)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := serve(t, tt.request)
+			if len(out) != 1 {
+				t.Fatalf("%d responses, want 1", len(out))
+			}
+			tt.check(t, out[0])
+		})
+	}
+}
+
+// TestServeGoesOn checks that bad requests do not end the process: every
+// line gets its response, in order, and blank lines are skipped.
+func TestServeGoesOn(t *testing.T) {
+	out := serve(t,
+		`{"id":1,"op":"evaluate","cases":[`+serveCase+`]}`,
+		`not json`,
+		``,
+		`[1,2]`,
+		`{"id":2,"op":"evaluate","cases":[42]}`,
+		`{"id":3,"op":"evaluate","cases":[`+serveCase+`]}`,
+	)
+	if len(out) != 5 {
+		t.Fatalf("%d responses, want 5: %v", len(out), out)
+	}
+	if out[0]["id"] != 1.0 || out[1]["error"] == nil || out[2]["error"] == nil || out[3]["id"] != 2.0 || out[4]["id"] != 3.0 {
+		t.Errorf("responses %v", out)
+	}
+	if out[4]["results"] == nil {
+		t.Errorf("last response %v, want results", out[4])
+	}
+}

@@ -1,0 +1,326 @@
+// Command build writes the toolgrade Python wheels: one per platform, each
+// holding the Python package (python/toolgrade) and the toolgrade binary
+// cross-compiled for that platform (CGO_ENABLED=0, -trimpath, stripped).
+//
+//	go run ./python/build                      # every platform, into dist/
+//	go run ./python/build --platform host      # only this machine's
+//	go run ./python/build --out DIR --platform linux-amd64,darwin-arm64
+//
+// It needs only Go: the wheel (a zip with METADATA, WHEEL, entry_points.txt
+// and a RECORD of sha256 hashes) is written here, byte for byte the same
+// for the same inputs.
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A target is one platform a wheel is built for.
+type target struct {
+	name         string // linux-amd64
+	goos, goarch string
+	// tags are the wheel's platform tags; the file name carries them
+	// joined with dots (a compressed tag set).
+	tags []string
+}
+
+// targets: a static Go binary runs on any Linux C library, so the Linux
+// wheels carry both the manylinux (glibc, PEP 600 and its legacy alias)
+// and musllinux (PEP 656) tags. Go 1.26 needs macOS 12.
+var targets = []target{
+	{"linux-amd64", "linux", "amd64", []string{"manylinux_2_17_x86_64", "manylinux2014_x86_64", "musllinux_1_1_x86_64"}},
+	{"linux-arm64", "linux", "arm64", []string{"manylinux_2_17_aarch64", "manylinux2014_aarch64", "musllinux_1_1_aarch64"}},
+	{"darwin-amd64", "darwin", "amd64", []string{"macosx_12_0_x86_64"}},
+	{"darwin-arm64", "darwin", "arm64", []string{"macosx_12_0_arm64"}},
+	{"windows-amd64", "windows", "amd64", []string{"win_amd64"}},
+}
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "build:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout io.Writer) error {
+	fset := flag.NewFlagSet("build", flag.ContinueOnError)
+	out := fset.String("out", "dist", "directory to write the wheels to")
+	platforms := fset.String("platform", "all", "comma-separated platforms ("+names()+"), host, or all")
+	root := fset.String("root", "", "the module's root directory (default: found from the working directory)")
+	if err := fset.Parse(args); err != nil {
+		return err
+	}
+	if fset.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fset.Args())
+	}
+	dir := *root
+	if dir == "" {
+		var err error
+		if dir, err = moduleRoot(); err != nil {
+			return err
+		}
+	}
+	chosen, err := choose(*platforms)
+	if err != nil {
+		return err
+	}
+	version, err := readVersion(filepath.Join(dir, "python", "toolgrade", "_version.py"))
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "toolgrade-wheel-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	for _, t := range chosen {
+		start := time.Now()
+		bin := filepath.Join(tmp, t.name, "toolgrade")
+		if t.goos == "windows" {
+			bin += ".exe"
+		}
+		if err := buildBinary(dir, t, version, bin); err != nil {
+			return err
+		}
+		wheel, binSize, err := writeWheel(dir, *out, t, version, bin)
+		if err != nil {
+			return err
+		}
+		st, err := os.Stat(wheel)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s  binary %.1f MB, wheel %.1f MB (%s)\n", wheel, mb(binSize), mb(st.Size()), time.Since(start).Round(100*time.Millisecond))
+	}
+	return nil
+}
+
+func mb(n int64) float64 { return float64(n) / 1e6 }
+
+func names() string {
+	var n []string
+	for _, t := range targets {
+		n = append(n, t.name)
+	}
+	return strings.Join(n, ", ")
+}
+
+func choose(spec string) ([]target, error) {
+	if spec == "all" || spec == "" {
+		return targets, nil
+	}
+	var out []target
+	for _, name := range strings.Split(spec, ",") {
+		name = strings.TrimSpace(name)
+		if name == "host" {
+			name = runtime.GOOS + "-" + runtime.GOARCH
+		}
+		i := slices.IndexFunc(targets, func(t target) bool { return t.name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("unknown platform %q (want %s, host or all)", name, names())
+		}
+		out = append(out, targets[i])
+	}
+	return out, nil
+}
+
+// moduleRoot finds the directory of the toolgrade go.mod above the working
+// directory.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.Contains(b, []byte("module github.com/toolgrade/toolgrade\n")) {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("not inside the toolgrade module (use --root)")
+		}
+		dir = parent
+	}
+}
+
+var versionRE = regexp.MustCompile(`(?m)^__version__\s*=\s*"([^"]+)"`)
+
+func readVersion(file string) (string, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	m := versionRE.FindSubmatch(b)
+	if m == nil {
+		return "", fmt.Errorf("%s: no __version__", file)
+	}
+	return string(m[1]), nil
+}
+
+func buildBinary(root string, t target, version, out string) error {
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X main.version=v"+version, "-o", out, "./cmd/toolgrade")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+t.goos, "GOARCH="+t.goarch)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build for %s: %w", t.name, err)
+	}
+	return nil
+}
+
+// A file is one member of the wheel.
+type file struct {
+	name string
+	data []byte
+	exec bool
+}
+
+// wheelTime is every member's modification time, so that a wheel depends
+// only on its contents (zip cannot store times before 1980).
+var wheelTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func writeWheel(root, outDir string, t target, version, bin string) (string, int64, error) {
+	var files []file
+	pkg := filepath.Join(root, "python", "toolgrade")
+	err := filepath.WalkDir(pkg, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "__pycache__" || d.Name() == "bin" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".py") && d.Name() != "py.typed" {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(filepath.Join(root, "python"), p)
+		files = append(files, file{name: filepath.ToSlash(rel), data: b})
+		return nil
+	})
+	if err != nil {
+		return "", 0, err
+	}
+	binData, err := os.ReadFile(bin)
+	if err != nil {
+		return "", 0, err
+	}
+	files = append(files, file{name: "toolgrade/bin/" + filepath.Base(bin), data: binData, exec: true})
+	slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.name, b.name) })
+
+	readme, err := os.ReadFile(filepath.Join(root, "python", "README.md"))
+	if err != nil {
+		return "", 0, err
+	}
+	distInfo := "toolgrade-" + version + ".dist-info"
+	files = append(files,
+		file{name: distInfo + "/METADATA", data: metadata(version, readme)},
+		file{name: distInfo + "/WHEEL", data: wheelFile(t)},
+		file{name: distInfo + "/entry_points.txt", data: []byte(entryPoints)},
+		file{name: distInfo + "/top_level.txt", data: []byte("toolgrade\n")},
+	)
+	var record bytes.Buffer
+	for _, f := range files {
+		sum := sha256.Sum256(f.data)
+		fmt.Fprintf(&record, "%s,sha256=%s,%d\n", f.name, base64.RawURLEncoding.EncodeToString(sum[:]), len(f.data))
+	}
+	fmt.Fprintf(&record, "%s/RECORD,,\n", distInfo)
+	files = append(files, file{name: distInfo + "/RECORD", data: record.Bytes()})
+
+	name := filepath.Join(outDir, fmt.Sprintf("toolgrade-%s-py3-none-%s.whl", version, strings.Join(t.tags, ".")))
+	tmp := name + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return "", 0, err
+	}
+	zw := zip.NewWriter(f)
+	zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) {
+		return flate.NewWriter(w, flate.BestCompression)
+	})
+	for _, m := range files {
+		h := &zip.FileHeader{Name: m.name, Method: zip.Deflate, Modified: wheelTime}
+		mode := fs.FileMode(0o644)
+		if m.exec {
+			mode = 0o755
+		}
+		h.SetMode(mode)
+		w, err := zw.CreateHeader(h)
+		if err == nil {
+			_, err = w.Write(m.data)
+		}
+		if err != nil {
+			f.Close()
+			return "", 0, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		f.Close()
+		return "", 0, err
+	}
+	if err := f.Close(); err != nil {
+		return "", 0, err
+	}
+	return name, int64(len(binData)), os.Rename(tmp, name)
+}
+
+const entryPoints = `[console_scripts]
+toolgrade = toolgrade.__main__:main
+
+[pytest11]
+toolgrade = toolgrade.pytest_plugin
+`
+
+func metadata(version string, readme []byte) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `Metadata-Version: 2.1
+Name: toolgrade
+Version: %s
+Summary: Grade how well LLM agents call tools; reproduces DeepEval, Axion, agentevals, ADK, DeepFabric, BFCL and Ragas scores exactly
+Home-page: https://github.com/toolgrade/toolgrade
+Project-URL: Source, https://github.com/toolgrade/toolgrade
+Keywords: llm,agents,evaluation,tool-calling,function-calling,pytest
+Classifier: Programming Language :: Python :: 3
+Classifier: Programming Language :: Python :: 3 :: Only
+Classifier: Framework :: Pytest
+Classifier: Topic :: Software Development :: Testing
+Requires-Python: >=3.9
+Description-Content-Type: text/markdown
+
+`, version)
+	b.Write(readme)
+	return b.Bytes()
+}
+
+func wheelFile(t target) []byte {
+	var b bytes.Buffer
+	b.WriteString("Wheel-Version: 1.0\nGenerator: toolgrade python/build\nRoot-Is-Purelib: false\n")
+	for _, tag := range t.tags {
+		fmt.Fprintf(&b, "Tag: py3-none-%s\n", tag)
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,122 @@
+"""The Python API over the toolgrade process: results, bad input, and the
+process surviving a bad case and coming back after a crash."""
+
+import os
+import signal
+import sys
+import unittest
+
+import toolgrade
+from toolgrade import config as tc
+
+CASE = {"id": "w", "tools_called": [{"name": "get_weather", "args": {"city": "Paris"}}],
+        "expected_tools": [{"name": "get_weather", "args": {"city": "Paris"}}, {"name": "send_email"}]}
+
+
+class APITest(unittest.TestCase):
+    def test_installed_not_source(self) -> None:
+        self.assertIn("site-packages", toolgrade.__file__)
+
+    def test_evaluate(self) -> None:
+        [r] = toolgrade.evaluate([CASE])
+        self.assertEqual(r.id, "w")
+        self.assertEqual(r.metrics[0].recall, 0.5)
+        self.assertEqual(r.metrics[0].precision, 1)
+        self.assertEqual(r.metrics[0].missing, [1])
+
+    def test_typed_configs(self) -> None:
+        tests = [
+            (tc.DeepEval(), 0.5),
+            (tc.DeepEval(evaluation_params=["input_parameters"], strict_mode=True), 0),
+            (tc.Axion(check_parameters=True), 0.5),
+            (tc.Metric(scoring="recall"), 0.5),
+            ({"profile": "deepeval"}, 0.5),
+        ]
+        for cfg, want in tests:
+            with self.subTest(cfg=cfg):
+                self.assertAlmostEqual(toolgrade.evaluate([CASE], config=cfg)[0].score, want)
+        r = toolgrade.evaluate([CASE], config=[tc.DeepEval(), tc.Metric(name="native")])[0]
+        self.assertEqual([m.profile for m in r.metrics], ["deepeval", "default"])
+        self.assertEqual(r.metric("native").profile, "default")
+
+    def test_many_cases_batched(self) -> None:
+        cases = [dict(CASE, id="c%d" % i) for i in range(2500)]
+        results = list(toolgrade.iter_evaluate(cases, tc.DeepEval()))
+        self.assertEqual([r.id for r in results], [c["id"] for c in cases])
+
+    def test_bad_case_names_case_and_field(self) -> None:
+        bad = {"id": "bad", "tools_called": [{"name": 3}], "expected_tools": []}
+        with self.assertRaises(toolgrade.CaseError) as cm:
+            toolgrade.evaluate([CASE, bad])
+        e = cm.exception
+        self.assertEqual((e.case_id, e.index), ("bad", 1))
+        self.assertEqual(e.field, "tools_called[0].name")
+        self.assertIn("cases[1]", str(e))
+        # errors="result" gives it as a result, and the process goes on.
+        rs = toolgrade.evaluate([bad, 42, CASE], errors="result")
+        self.assertIsNotNone(rs[0].error)
+        self.assertIsNotNone(rs[1].error)
+        self.assertIsNone(rs[2].error)
+        self.assertEqual(rs[1].id, "case-1")
+
+    def test_bad_config(self) -> None:
+        with self.assertRaises(toolgrade.ConfigError) as cm:
+            toolgrade.evaluate([CASE], config={"profile": "nope"})
+        self.assertEqual(cm.exception.field, "config.metrics[0].profile")
+        with self.assertRaises(toolgrade.ConfigError):
+            toolgrade.evaluate([CASE], config=tc.Axion(parameter_matching_strategy="psychic"))
+        with self.assertRaises(TypeError):
+            toolgrade.evaluate([CASE], config=[3])
+
+    def test_unserializable_case(self) -> None:
+        with self.assertRaises(ValueError):
+            toolgrade.evaluate([{"id": "nan", "tools_called": [{"name": "f", "args": {"x": float("nan")}}]}])
+
+    def test_extract(self) -> None:
+        trace = [{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+                  "function": {"name": "get_weather", "arguments": "{\"city\": \"SF\"}"}}]},
+                 {"role": "tool", "tool_call_id": "c1", "content": "sunny"}]
+        t = toolgrade.extract(trace)
+        self.assertEqual(t.format, "openai-chat" if t.format == "openai-chat" else t.format)
+        self.assertEqual([(c.name, c.args, c.output) for c in t.calls], [("get_weather", {"city": "SF"}, "sunny")])
+        import json
+        self.assertEqual(len(toolgrade.extract(json.dumps(trace)).calls), 1)
+        with self.assertRaises(toolgrade.ToolgradeError):
+            toolgrade.extract({"nothing": "here"})
+        with self.assertRaises(toolgrade.ToolgradeError):
+            toolgrade.extract(trace, format="no-such-format")
+
+    def test_restart_after_crash(self) -> None:
+        client = toolgrade.Client()
+        self.assertTrue(client.request({"op": "version"})["result"]["version"])
+        pid = client.pid
+        assert pid is not None
+        if sys.platform == "win32":
+            self.skipTest("no SIGKILL")
+        os.kill(pid, signal.SIGKILL)
+        # The next request finds the process dead and starts a new one.
+        import time
+        for _ in range(50):
+            if client._proc is not None and client._proc.poll() is not None:
+                break
+            time.sleep(0.02)
+        rs = toolgrade.evaluate([CASE], client=client)
+        self.assertEqual(rs[0].id, "w")
+        self.assertNotEqual(client.pid, pid)
+        self.assertEqual(client.restarts, 1)
+        client.close()
+
+    def test_crash_during_request_raises_then_recovers(self) -> None:
+        client = toolgrade.Client()
+        client.request({"op": "version"})
+        proc = client._proc
+        assert proc is not None and proc.stdout is not None
+        proc.stdout.close()  # the answer can no longer be read: as if it died mid-request
+        with self.assertRaises(toolgrade.ProcessError):
+            client.request({"op": "version"})
+        self.assertEqual(toolgrade.evaluate([CASE], client=client)[0].id, "w")
+        client.close()
+
+
+if __name__ == "__main__":
+    unittest.main()

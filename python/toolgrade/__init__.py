@@ -1,0 +1,125 @@
+"""toolgrade: grade how well LLM agents call tools, and reproduce the
+scores of DeepEval, Axion, agentevals, ADK, DeepFabric, BFCL and Ragas
+exactly. The grading runs in the bundled toolgrade binary, one long-lived
+process spoken to in JSON Lines.
+
+    import toolgrade
+    results = toolgrade.evaluate(cases, config=toolgrade.config.DeepEval())
+"""
+
+from typing import Any, Iterable, Iterator, List, Optional
+
+from . import config
+from ._client import Client, default_client
+from ._cases import case_to_json
+from ._version import __version__
+from .config import ConfigLike, to_request_config
+from .errors import CaseError, ConfigError, MetricError, ProcessError, ToolgradeError, metric_error
+from .results import Call, MetricResult, Result, Trace
+
+__all__ = [
+    "evaluate", "iter_evaluate", "evaluate_one", "extract", "version", "config", "Client",
+    "Result", "MetricResult", "Call", "Trace", "ToolgradeError", "CaseError",
+    "ConfigError", "MetricError", "ProcessError", "__version__",
+]
+
+#: Cases sent to the process per request.
+BATCH = 1000
+
+
+def _raise_request_error(resp: Any) -> None:
+    field = resp.get("field")
+    msg = resp.get("error", "")
+    if field and (field == "config" or field.startswith("config")):
+        raise ConfigError(msg, field=field)
+    raise ToolgradeError(msg)
+
+
+def iter_evaluate(cases: Iterable[Any], config: ConfigLike = None, *, errors: str = "raise",
+                  client: Optional[Client] = None, batch: int = BATCH) -> Iterator[Result]:
+    """Grade cases lazily, a batch at a time, yielding one Result per case in
+    order. Cases are dicts in toolgrade's case format (docs/cases.md) or
+    test case objects (DeepEval's LLMTestCase...). ``config`` is a
+    toolgrade.config object, a metric entry dict, or a list of them (None:
+    the native default metric).
+
+    errors="raise" (default) raises CaseError, naming the case and field,
+    for a case that cannot be read; errors="result" returns it as a Result
+    with ``error`` set. A metric that cannot score a case (as its peer
+    raises) is never an exception here: its MetricResult has ``error``."""
+    if errors not in ("raise", "result"):
+        raise ValueError("errors must be 'raise' or 'result'")
+    c = client or default_client()
+    req_config = to_request_config(config)
+    chunk: List[Any] = []
+    offset = 0
+
+    def flush() -> List[Result]:
+        req = {"op": "evaluate", "cases": chunk, "offset": offset}
+        if req_config is not None:
+            req["config"] = req_config
+        resp = c.request(req)
+        if "error" in resp:
+            _raise_request_error(resp)
+        out = [Result.from_json(r) for r in resp["results"]]
+        if errors == "raise":
+            for i, r in enumerate(out):
+                if r.error:
+                    field = None
+                    if "field " in r.error:
+                        field = r.error.split("field ", 1)[1].split(":", 1)[0]
+                    raise CaseError(r.error, case_id=r.id, index=offset + i, field=field)
+        return out
+
+    for case in cases:
+        chunk.append(case_to_json(case))
+        if len(chunk) >= batch:
+            yield from flush()
+            offset += len(chunk)
+            chunk = []
+    if chunk:
+        yield from flush()
+
+
+def evaluate(cases: Iterable[Any], config: ConfigLike = None, *, errors: str = "raise",
+             client: Optional[Client] = None) -> List[Result]:
+    """Grade cases; one Result per case, in order. See iter_evaluate."""
+    return list(iter_evaluate(cases, config, errors=errors, client=client))
+
+
+def evaluate_one(case: Any, config: ConfigLike = None, *, client: Optional[Client] = None) -> Result:
+    """Grade one case; raises CaseError when it cannot be read."""
+    return evaluate([case], config, client=client)[0]
+
+
+def extract(trace: Any, format: Optional[str] = None, *, client: Optional[Client] = None) -> Trace:
+    """The tool calls in a trace: a decoded trace (a list of messages, a
+    dict...) or its text (JSON, JSON Lines, an SSE body, a transcript).
+    ``format`` forces a format (see docs/traces.md); by default it is
+    detected. Raises ToolgradeError when the trace cannot be read."""
+    from ._cases import to_json
+    req = {"op": "extract", "trace": trace if isinstance(trace, str) else to_json(trace)}
+    if format:
+        req["format"] = format
+    resp = (client or default_client()).request(req)
+    if "error" in resp:
+        raise ToolgradeError(resp["error"])
+    r = resp["result"]
+    return Trace(format=r.get("format", ""), calls=[Call.from_json(x) for x in r.get("calls") or []],
+                 skipped=resp.get("skipped") or [])
+
+
+def version(*, client: Optional[Client] = None) -> str:
+    """The version of the toolgrade binary."""
+    return str((client or default_client()).request({"op": "version"})["result"]["version"])
+
+
+def _score_one(case: Any, entry: Any) -> MetricResult:
+    """Grade one case with one metric entry for the drop-in classes: config
+    errors raise ConfigError, unreadable cases CaseError, and a metric error
+    the peer's exception (see errors.metric_error)."""
+    r = evaluate_one(case, [entry])
+    m = r.metrics[0]
+    if m.error:
+        raise metric_error(m.error, r.id)
+    return m

@@ -1,0 +1,3 @@
+"""The toolgrade version; python/build reads it."""
+
+__version__ = "0.1.0"
