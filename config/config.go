@@ -295,6 +295,10 @@ func Metric(entry jsonvalue.Object, env *Env) (toolgrade.Metric, error) {
 			case "metric":
 				metric = s
 			}
+		case "pass_k": // a gate over trials, applied by the reports (passk.go)
+			if _, err := PassKOf(entry); err != nil {
+				return nil, err
+			}
 		default:
 			opts = append(opts, m)
 		}

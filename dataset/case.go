@@ -168,6 +168,9 @@ func DecodeCase(v any) (*toolgrade.Case, error) {
 	if c.ID, err = caseID(obj); err != nil {
 		return nil, err
 	}
+	if err := checkTrial(obj); err != nil {
+		return nil, err
+	}
 	f := fields(obj)
 	// Ragas' user_input is the conversation of a MultiTurnSample (a list
 	// of messages) but the query of a SingleTurnSample (a string).
@@ -209,4 +212,19 @@ func calls(c *toolgrade.Case, list, tr found) ([]toolgrade.Call, error) {
 		return t.Calls, nil
 	}
 	return nil, nil
+}
+
+// checkTrial checks the optional "trial" field, the index of a trial
+// among the repeated runs of a case with the same id: a whole number from
+// 1, or null.
+func checkTrial(obj jsonvalue.Object) error {
+	v, ok := obj.Get("trial")
+	if !ok || v == nil {
+		return nil
+	}
+	n, isNum := v.(json.Number)
+	if f := jsonvalue.NumberFloat(n); !isNum || f < 1 || f != float64(int64(f)) || f > 1e9 {
+		return &toolgrade.FieldError{Path: "trial", Err: fmt.Errorf("want the trial's index, a whole number from 1, got %s", jsonvalue.Append(nil, v))}
+	}
+	return nil
 }

@@ -17,7 +17,7 @@ import (
 // caseFields are the field names of the case format, aliases included:
 // an unknown field near one of them is taken for a misspelling.
 var caseFields = func() []string {
-	names := []string{"id"}
+	names := []string{"id", "trial"}
 	for _, keys := range [][]string{inputKeys, actualOutputKeys, expectedOutputKeys, calledKeys, expectedKeys,
 		trajectoryKeys, expectedTrajectories, availableToolsKeys} {
 		names = append(names, keys...)
@@ -63,8 +63,19 @@ var synonyms = map[string]string{
 // Known reports whether name is a field of the case format or one a
 // profile reads.
 func Known(name string) bool {
-	return slices.Contains(caseFields, name) || slices.Contains(peerFields, name)
+	_, ok := knownFields[name]
+	return ok
 }
+
+// knownFields holds caseFields and peerFields: every key of every case is
+// looked up in it, twice.
+var knownFields = func() map[string]struct{} {
+	m := make(map[string]struct{}, len(caseFields)+len(peerFields))
+	for _, f := range slices.Concat(caseFields, peerFields) {
+		m[f] = struct{}{}
+	}
+	return m
+}()
 
 // misspelled returns the case field that name most likely meant, if name
 // is unknown and near one.

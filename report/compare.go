@@ -37,6 +37,15 @@ type Comparison struct {
 	Tolerance float64
 	// AllowMissing accepts cases of the base that the new run lacks.
 	AllowMissing bool
+	// Confidence is the level at which a change must be significant to
+	// count when a run has repeated trials of a case (default
+	// [DefaultConfidence]); Seed seeds the bootstrap and Resamples sets
+	// its size (default [DefaultBootstrap]).
+	Confidence float64
+	Seed       uint64
+	Resamples  int
+
+	baseTrials, newTrials trialSide
 
 	base            map[caseKey][]caseScore
 	baseOrder       []caseKey
@@ -66,10 +75,12 @@ func (k caseKey) String() string {
 }
 
 type caseScore struct {
-	metric string // label
-	score  float64
-	err    bool
-	pass   bool // a verdict of success
+	metric  string // label
+	score   float64
+	err     bool
+	pass    bool // a verdict of success
+	verdict bool // passed, or scored without a threshold (MetricResult.Verdict)
+	trial   int
 }
 
 // A CaseChange is one case's score on one metric in both runs.
@@ -101,7 +112,7 @@ func scores(r *toolgrade.Result) []caseScore {
 	for i := range r.Metrics {
 		m := &r.Metrics[i]
 		out[i] = caseScore{metric: Label(m.Name, m.Profile), score: m.Score, err: m.Error != "",
-			pass: m.Error == "" && m.Threshold != nil && m.Success}
+			pass: m.Error == "" && m.Threshold != nil && m.Success, verdict: m.Verdict()}
 	}
 	return out
 }
@@ -117,6 +128,7 @@ func next(seen *map[string]int, id string) caseKey {
 // AddBase adds a result of the base run.
 func (c *Comparison) AddBase(r *toolgrade.Result) {
 	c.baseSum.Add(r)
+	c.baseTrials.add(r)
 	k := next(&c.baseN, r.ID)
 	if c.base == nil {
 		c.base = map[caseKey][]caseScore{}
@@ -129,6 +141,7 @@ func (c *Comparison) AddBase(r *toolgrade.Result) {
 // added before.
 func (c *Comparison) AddNew(r *toolgrade.Result) {
 	c.newSum.Add(r)
+	c.newTrials.add(r)
 	k := next(&c.newN, r.ID)
 	base, ok := c.base[k]
 	if !ok {
@@ -257,7 +270,16 @@ func (c *Comparison) OnlyNew() []string {
 }
 
 // Regression reports whether the new run regressed beyond the tolerance.
+//
+// When either run has repeated trials of a case, a regression is instead
+// a change significant at Confidence: a metric whose mean score or pass
+// rate fell with its whole bootstrap interval below −Tolerance, or a case
+// whose pass rate fell significantly after Holm's correction; a case of
+// the base missing from the new run still counts unless AllowMissing.
 func (c *Comparison) Regression() bool {
+	if c.Trials() {
+		return c.trialRegression()
+	}
 	if len(c.Regressed()) > 0 || !c.AllowMissing && len(c.OnlyBase()) > 0 {
 		return true
 	}
@@ -274,6 +296,11 @@ func (c *Comparison) Regression() bool {
 // improved cases, the cases in one run only, and the verdict.
 func (c *Comparison) WriteText(w io.Writer) error {
 	var b strings.Builder
+	if c.Trials() {
+		c.writeTrialsText(&b)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	tw := newTable()
 	tw.AppendHeader(table.Row{"metric", "base mean", "new mean", "Δ mean", "base pass", "new pass", "Δ pass", "status"})
 	regressedMetrics := 0

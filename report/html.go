@@ -49,6 +49,7 @@ type htmlReport struct {
 	failing, passing   int // cases listed
 	omitFail, omitPass int // cases left out of the table
 	scores             []scoreBins
+	trialCalls         map[string]*trialSample // htmltrials.go
 }
 
 // scoreBins counts one metric's scores in ten bins of width 0.1 (1 falls
@@ -109,6 +110,7 @@ type htmlLine struct {
 type htmlDiff struct{ Path, Expected, Got, Note string }
 
 func (h *htmlReport) Add(r *toolgrade.Result) error {
+	h.noteTrial(r)
 	for i := range r.Metrics {
 		if m := &r.Metrics[i]; m.Error == "" {
 			h.count(Label(m.Name, m.Profile), m.Score)
@@ -359,6 +361,7 @@ func (h *htmlReport) Finish(s *Stats) error {
 		OmitPass:   h.omitPass,
 		MaxFailing: htmlFailing,
 		MaxPassing: htmlPassing,
+		Rel:        h.reliability(s.Reliability()),
 	}
 	for _, m := range s.Metrics {
 		p, r, f := prf(&m)
@@ -386,6 +389,8 @@ type htmlPage struct {
 	// limits that left them out.
 	OmitFail, OmitPass     int
 	MaxFailing, MaxPassing int
+	// Rel is the reliability section; nil without repeated trials.
+	Rel *htmlReliability
 }
 
 type htmlMetricRow struct {

@@ -3,24 +3,153 @@ package report
 import (
 	"bufio"
 	"io"
+	"math"
+	"strconv"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // JSONL returns a Writer of the result contract: one line of JSON per
 // result, in input order (see [toolgrade.Result.AppendJSON]). Lines are
 // buffered; Finish flushes them.
+//
+// Trials add two fields. A result whose case carries a "trial" index
+// repeats it as "trial". When consecutive results share an id (trials of
+// one case, as toolgrade run --trials writes them), the last of them gets
+// a "reliability" object with the figures over those trials (see
+// [Reliability]); its "trials" says how many. Only the current case is
+// held, so memory stays flat. Results whose ids do not repeat are written
+// exactly as before.
 func JSONL(w io.Writer) Writer { return &jsonlReport{w: bufio.NewWriterSize(w, 64<<10)} }
 
 type jsonlReport struct {
 	w    *bufio.Writer
 	line []byte
+	// trials holds the current case's consecutive trials only.
+	trials trials
+
+	// The consecutive lines of one case, held until the next case.
+	group    []byte
+	groupKey string
+	groupOf  *caseTrials
+	held     bool
 }
 
 func (j *jsonlReport) Add(r *toolgrade.Result) error {
-	j.line = append(r.AppendJSON(j.line[:0]), '\n')
-	_, err := j.w.Write(j.line)
+	key := trialKey(r)
+	if j.held && key != j.groupKey {
+		if err := j.flush(); err != nil {
+			return err
+		}
+	}
+	c := j.trials.add(r)
+	line := r.AppendJSON(j.line[:0])
+	if n := trialIndex(r); n > 0 {
+		line = append(line[:len(line)-1], `,"trial":`...)
+		line = append(strconv.AppendInt(line, int64(n), 10), '}')
+	}
+	j.line = line
+	if j.held {
+		j.group = append(j.group, '\n')
+	}
+	j.group = append(j.group, line...)
+	j.groupKey, j.groupOf, j.held = key, c, true
+	return nil
+}
+
+// flush writes the held lines, the last with the case's figures when it
+// has had more than one trial.
+func (j *jsonlReport) flush() error {
+	if !j.held {
+		return nil
+	}
+	if c := j.groupOf; c != nil && c.n > 1 {
+		cr := j.trials.caseReliability(c, DefaultConfidence, nil)
+		j.group = appendReliability(append(j.group[:len(j.group)-1], `,"reliability":`...), &cr, DefaultConfidence)
+		j.group = append(j.group, '}')
+	}
+	j.group = append(j.group, '\n')
+	_, err := j.w.Write(j.group)
+	j.group, j.held = j.group[:0], false
+	j.trials.reset()
 	return err
 }
 
-func (j *jsonlReport) Finish(*Stats) error { return j.w.Flush() }
+func (j *jsonlReport) Finish(*Stats) error {
+	if err := j.flush(); err != nil {
+		return err
+	}
+	return j.w.Flush()
+}
+
+func appendNum(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, "null"...)
+	}
+	return jsonvalue.AppendFloat(b, f)
+}
+
+func appendNums(b []byte, fs []float64) []byte {
+	b = append(b, '[')
+	for i, f := range fs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendNum(b, f)
+	}
+	return append(b, ']')
+}
+
+// appendReliability writes a case's figures over its trials:
+//
+//	{"trials":5,"passed":3,"flip_rate":0.6,"confidence":0.95,
+//	 "metrics":[{"name":..,"profile":..,"trials":5,"passed":3,
+//	   "pass_rate":0.6,"pass_rate_ci":[lo,hi],"pass_at_k":[..],
+//	   "pass_hat_k":[..],"mean_score":0.7,"mean_score_ci":[lo,hi]}]}
+//
+// pass_at_k[k-1] and pass_hat_k[k-1] are the unbiased estimates for k =
+// 1..trials; pass_rate_ci is Wilson's interval, mean_score_ci Student's t
+// (null with fewer than two scored trials).
+func appendReliability(b []byte, c *CaseReliability, conf float64) []byte {
+	b = append(b, `{"trials":`...)
+	b = strconv.AppendInt(b, int64(c.Trials), 10)
+	b = append(b, `,"passed":`...)
+	b = strconv.AppendInt(b, int64(c.Passed), 10)
+	b = append(b, `,"flip_rate":`...)
+	b = appendNum(b, c.FlipRate)
+	b = append(b, `,"confidence":`...)
+	b = appendNum(b, conf)
+	b = append(b, `,"metrics":[`...)
+	for i, m := range c.Metrics {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":`...)
+		b = jsonvalue.AppendString(b, m.Name)
+		b = append(b, `,"profile":`...)
+		b = jsonvalue.AppendString(b, m.Profile)
+		b = append(b, `,"trials":`...)
+		b = strconv.AppendInt(b, int64(m.Trials), 10)
+		b = append(b, `,"passed":`...)
+		b = strconv.AppendInt(b, int64(m.Passed), 10)
+		b = append(b, `,"pass_rate":`...)
+		b = appendNum(b, m.PassRate)
+		b = append(b, `,"pass_rate_ci":`...)
+		b = appendNums(b, []float64{m.PassLo, m.PassHi})
+		b = append(b, `,"pass_at_k":`...)
+		b = appendNums(b, m.PassAtK)
+		b = append(b, `,"pass_hat_k":`...)
+		b = appendNums(b, m.PassHatK)
+		b = append(b, `,"mean_score":`...)
+		b = appendNum(b, m.Mean)
+		b = append(b, `,"mean_score_ci":`...)
+		if math.IsNaN(m.MeanLo) {
+			b = append(b, "null"...)
+		} else {
+			b = appendNums(b, []float64{m.MeanLo, m.MeanHi})
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']', '}')
+}

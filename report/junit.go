@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -94,7 +95,7 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 	return nil
 }
 
-func (j *junitReport) Finish(*Stats) error {
+func (j *junitReport) Finish(st *Stats) error {
 	defer func() {
 		for _, s := range j.suites {
 			s.spool.Close()
@@ -104,6 +105,11 @@ func (j *junitReport) Finish(*Stats) error {
 	tests, failures, errs := 0, 0, 0
 	for _, s := range j.suites {
 		tests, failures, errs = tests+s.tests, failures+s.failures, errs+s.errors
+	}
+	rel := st.Reliability()
+	if rel != nil {
+		tests += rel.Cases
+		failures += rel.Cases - rel.Passed
 	}
 	w := bufio.NewWriter(j.w)
 	fmt.Fprintf(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"toolgrade\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n", tests, failures, errs)
@@ -122,6 +128,9 @@ func (j *junitReport) Finish(*Stats) error {
 			return fmt.Errorf("junit: %w", err)
 		}
 		w.WriteString("  </testsuite>\n")
+	}
+	if rel != nil {
+		writeJUnitReliability(w, rel)
 	}
 	w.WriteString("</testsuites>\n")
 	return w.Flush()
@@ -173,4 +182,64 @@ func xmlChar(r rune) bool {
 		r >= 0x20 && r <= 0xD7FF ||
 		r >= 0xE000 && r <= 0xFFFD ||
 		r >= 0x10000 && r <= 0x10FFFF
+}
+
+// writeJUnitReliability adds a "reliability" suite: the suite's figures
+// as properties, and a test case per case that fails when the case fails
+// over its trials (a pass_k gate, or any failing trial without one).
+func writeJUnitReliability(w *bufio.Writer, rel *Reliability) {
+	fmt.Fprintf(w, "  <testsuite name=\"reliability\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\">\n", rel.Cases, rel.Cases-rel.Passed)
+	w.WriteString("    <properties>\n")
+	prop := func(name, value string) {
+		w.WriteString("      <property name=\"")
+		writeXML(w, name)
+		w.WriteString("\" value=\"")
+		writeXML(w, value)
+		w.WriteString("\"/>\n")
+	}
+	prop("trials", strconv.Itoa(rel.Trials))
+	prop("confidence", strconv.FormatFloat(rel.Confidence, 'g', -1, 64))
+	for _, m := range rel.Metrics {
+		l := Label(m.Name, m.Profile)
+		prop(l+" pass rate", withInterval(m.PassRate, m.PassLo, m.PassHi, true))
+		prop(l+" mean score", withInterval(m.Mean, m.MeanLo, m.MeanHi, false))
+		for k := 1; k <= len(m.PassAtK); k++ {
+			prop(l+" pass@"+strconv.Itoa(k), score(m.PassAtK[k-1]))
+			prop(l+" pass^"+strconv.Itoa(k), score(m.PassHatK[k-1]))
+		}
+	}
+	w.WriteString("    </properties>\n")
+	for _, c := range rel.PerCase {
+		w.WriteString("    <testcase classname=\"reliability\" name=\"")
+		writeXML(w, c.ID)
+		w.WriteString("\">")
+		if !c.Pass {
+			var why []string
+			for _, m := range c.Metrics {
+				if m.Pass {
+					continue
+				}
+				d := fmt.Sprintf("%s passed %d of %d trials", Label(m.Name, m.Profile), m.Passed, m.Trials)
+				if m.Gate != nil {
+					d += fmt.Sprintf(", pass^%d %s < %s", m.Gate.K, passHatText(m.PassHatK, m.Gate.K), strconv.FormatFloat(m.Gate.Min, 'g', -1, 64))
+				}
+				why = append(why, d)
+			}
+			w.WriteString("\n      <failure message=\"")
+			writeXML(w, fmt.Sprintf("%d of %d trials passed", c.Passed, c.Trials))
+			w.WriteString("\">")
+			writeXML(w, strings.Join(why, "\n")+"\ntrials: "+verdicts(&c))
+			w.WriteString("</failure>\n    ")
+		}
+		w.WriteString("</testcase>\n")
+	}
+	w.WriteString("  </testsuite>\n")
+}
+
+// passHatText is pass^k, or "n/a" when the case has fewer than k trials.
+func passHatText(hat []float64, k int) string {
+	if k > len(hat) {
+		return "n/a (fewer than " + strconv.Itoa(k) + " trials)"
+	}
+	return score(hat[k-1])
 }

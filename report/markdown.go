@@ -46,6 +46,9 @@ func (md markdownReport) Finish(s *Stats) error {
 		}
 	}
 
+	if rel := s.Reliability(); rel != nil {
+		writeReliabilityMarkdown(&b, rel)
+	}
 	if tools, by := s.Tools(); len(tools) > 0 {
 		b.WriteString("\n#### Tools\n\n")
 		if by != "" {

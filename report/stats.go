@@ -45,6 +45,15 @@ type Stats struct {
 	// [DefaultWorst]); the others are only counted.
 	Worst int
 
+	// Confidence is the level of the reliability figures' intervals
+	// (default [DefaultConfidence]).
+	Confidence float64
+	// Gates are the pass_k gates by metric label (see [Label]).
+	Gates map[string]PassK
+
+	trials      trials
+	reliability *Reliability // computed once, at the first call after the run
+
 	tools    map[string]*ToolCounts
 	toolsBy  string // the metric whose pairing the tool counts follow
 	failures failureHeap
@@ -103,12 +112,36 @@ const maxReason = 2000
 // Add folds one result into the statistics.
 func (s *Stats) Add(r *toolgrade.Result) {
 	s.Summary.Add(r)
+	s.trials.add(r)
+	s.reliability = nil
 	if r.Case != nil {
 		s.addTools(r)
 	}
 	if !r.Success {
 		s.addFailure(r)
 	}
+}
+
+// Reliability returns what the run's trials say: per case and per metric
+// pass rates, pass@k and pass^k, mean scores with their intervals, and the
+// flaky cases. It is nil when no case ran more than once and no pass_k
+// gate is set, so that single-trial runs report as before.
+func (s *Stats) Reliability() *Reliability {
+	if s.reliability == nil {
+		s.reliability = s.trials.reliability(s.Confidence, s.Gates)
+	}
+	return s.reliability
+}
+
+// CasePassed reports whether every case passed: with repeated trials or
+// a pass_k gate, by the cases' verdicts over their trials (see
+// [Reliability].Passed); otherwise every result passed.
+func (s *Stats) CasePassed() bool {
+	if rel := s.Reliability(); rel != nil {
+		// A result left out of the grouping counts by its own verdict.
+		return rel.Passed == rel.Cases && rel.UntrackedFailed == 0
+	}
+	return s.Passed == s.Cases
 }
 
 // Label names a metric in reports: its name, with the profile when that is

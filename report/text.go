@@ -67,6 +67,9 @@ func (t textReport) Finish(s *Stats) error {
 		alignRight(tw, 2, 6)
 		b.WriteString("\n" + tw.Render() + "\n")
 	}
+	if rel := s.Reliability(); rel != nil {
+		writeReliabilityText(&b, rel)
+	}
 	if fs := s.Failures(); len(fs) > 0 {
 		shown := fs[:min(len(fs), textWorst)]
 		b.WriteString("\nworst cases:\n")

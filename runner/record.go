@@ -82,6 +82,9 @@ type Run struct {
 	// Options.Server); the run file holds them as available_tools, in
 	// the MCP shape, so that it grades offline against them.
 	ServerTools []toolgrade.Tool
+	// Trial is the trial's index (from 1) when the case is run several
+	// times (see [Trial]); 0 otherwise. The run file writes it as "trial".
+	Trial int
 }
 
 // A Step is one request and its response.
@@ -163,11 +166,15 @@ func (r *Run) AppendJSON(b []byte) []byte {
 			replaced = append(replaced, m)
 			continue
 		}
-		if m.Key == "id" && m.Value == nil {
+		if m.Key == "id" && m.Value == nil || m.Key == "trial" && r.Trial > 0 {
 			continue
 		}
 		key(m.Key)
 		b = jsonvalue.Append(b, m.Value)
+	}
+	if r.Trial > 0 {
+		key("trial")
+		b = strconv.AppendInt(b, int64(r.Trial), 10)
 	}
 	if r.Case != nil && r.ServerTools != nil {
 		key("available_tools")

@@ -209,6 +209,10 @@ func (r *Runner) Run(ctx context.Context, records iter.Seq2[toolgrade.Record, er
 // its error.
 func (r *Runner) Record(ctx context.Context, rec toolgrade.Record) (run *Run) {
 	run = &Run{Model: r.opts.Model, Protocol: r.opts.Protocol}
+	if t, ok := rec.(Trial); ok {
+		run.Trial = t.N
+		ctx = context.WithValue(ctx, trialKey{}, t.N)
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			run.fail(BadCase, 0, fmt.Sprintf("internal error running the case: %v\n%s", p, debug.Stack()))
@@ -225,6 +229,44 @@ func (r *Runner) Record(ctx context.Context, rec toolgrade.Record) (run *Run) {
 	run.Case = c
 	r.run(ctx, run)
 	return run
+}
+
+// A Trial is one of several runs of a record's case: [Runner.Record]
+// marks its run with N, and the model sees N through [TrialOf] (so that
+// a reply cache can keep each trial's reply apart).
+type Trial struct {
+	toolgrade.Record
+	N int // from 1
+}
+
+type trialKey struct{}
+
+// TrialOf returns the trial index a model request belongs to, or 0 when
+// the case is not run as trials.
+func TrialOf(ctx context.Context) int {
+	n, _ := ctx.Value(trialKey{}).(int)
+	return n
+}
+
+// Trials yields each record n times in a row, as Trial 1..n; with n ≤ 1 it
+// yields the records unchanged.
+func Trials(records iter.Seq2[toolgrade.Record, error], n int) iter.Seq2[toolgrade.Record, error] {
+	if n <= 1 {
+		return records
+	}
+	return func(yield func(toolgrade.Record, error) bool) {
+		for rec, err := range records {
+			if err != nil {
+				yield(rec, err)
+				return
+			}
+			for i := 1; i <= n; i++ {
+				if !yield(Trial{Record: rec, N: i}, nil) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // Case runs one case.

@@ -17,8 +17,9 @@ import (
 )
 
 func (m *Main) compareCommand() *cobra.Command {
-	var tolerance float64
+	var tolerance, confidence float64
 	var allowMissing bool
+	var seed uint64
 	cmd := &cobra.Command{
 		Use:   "compare [flags] BASE.jsonl NEW.jsonl",
 		Short: "Compare two runs' results and fail on a regression",
@@ -36,6 +37,17 @@ regression is
     in NEW, whatever the tolerance (these are listed first);
   - a case of BASE missing from NEW, unless --allow-missing;
   - a metric whose mean score or pass rate fell by more than --tolerance.
+
+When a case id repeats in either file (trials, as toolgrade run --trials
+writes them), the comparison is noise-aware instead: per metric the
+difference of the mean score and of the pass rate, paired over cases, with
+a bootstrap interval over cases and trials (seeded by --seed); a metric
+regressed only when its interval lies wholly below -(--tolerance), at the
+--confidence level (default 0.95). Then the cases whose pass rate fell
+significantly (one-sided Fisher exact test; a regression when still
+significant after Holm's correction over all cases), then the flaky cases
+of NEW. Missing cases count as above.
+
 Both files must be result files as toolgrade eval writes them (--out, or
 the config's reports: out); anything else is refused.
 
@@ -51,7 +63,10 @@ regression; 2 for bad usage or an unreadable file.`,
 			if tolerance < 0 {
 				return usageError("--tolerance must not be negative")
 			}
-			c := &report.Comparison{Tolerance: tolerance, AllowMissing: allowMissing}
+			if !(confidence > 0 && confidence < 1) {
+				return usageError("--confidence: want a level between 0 and 1, such as 0.95; got %v", confidence)
+			}
+			c := &report.Comparison{Tolerance: tolerance, AllowMissing: allowMissing, Confidence: confidence, Seed: seed}
 			if err := readResults(args[0], c.AddBase); err != nil {
 				return usageError("%v", err)
 			}
@@ -68,6 +83,8 @@ regression; 2 for bad usage or an unreadable file.`,
 		},
 	}
 	cmd.Flags().Float64Var(&tolerance, "tolerance", 0, "how far a case's score or a metric's mean or pass rate may fall before it counts as a regression")
+	cmd.Flags().Float64Var(&confidence, "confidence", report.DefaultConfidence, "with trials (repeated case ids): the confidence level at which a fall must be significant to be a regression")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "with trials: the seed of the bootstrap, so that a comparison is reproducible")
 	cmd.Flags().BoolVar(&allowMissing, "allow-missing", false, "accept cases of BASE that NEW lacks (default: each is a regression)")
 	return cmd
 }

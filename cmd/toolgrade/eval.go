@@ -177,6 +177,7 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 		return err
 	}
 	var metrics []toolgrade.Metric
+	gates := map[string]report.PassK{}
 	for i, e := range metricEntries(cmd.Flags(), cfg) {
 		mt, err := config.Metric(e, env)
 		if err != nil {
@@ -186,6 +187,9 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 			return usageError("%v", err)
 		}
 		metrics = append(metrics, mt)
+		if g, _ := config.PassKOf(e); g != nil { // checked by config.Metric
+			gates[report.Label(mt.Name(), mt.Profile())] = report.PassK{K: g.K, Min: g.Min}
+		}
 	}
 	if paths, err = inputPaths(cfg, f.config, paths); err != nil {
 		return err
@@ -199,6 +203,9 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 	reports, err := m.openReports(&f, cfg, paths)
 	if err != nil {
 		return err
+	}
+	if len(gates) > 0 {
+		reports.stats.Gates = gates
 	}
 	workers := f.workers
 	if workers == 0 && cfg != nil {
@@ -226,7 +233,7 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 	if reports.stats.Cases == 0 && !f.allowEmpty {
 		return usageError("no cases in %s: the input is empty (give a case file with one case per line, see docs/cases.md; --allow-empty accepts an empty input)", strings.Join(paths, ", "))
 	}
-	if sum := &reports.stats; sum.Passed < sum.Cases && !f.exitZero {
+	if !reports.stats.CasePassed() && !f.exitZero {
 		return &ExitError{Code: 1}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,6 +42,7 @@ type runFlags struct {
 	record                 string
 	bfcl                   bool
 	bfclOut                string
+	trials                 int
 
 	timeout     time.Duration
 	concurrency int
@@ -119,6 +121,7 @@ bad usage or unreadable input.`,
 	fs.IntVar(&f.concurrency, "concurrency", openai.DefaultConcurrency, "model requests in flight at once")
 	fs.Float64Var(&f.rpm, "requests-per-minute", 0, "rate limit on model requests (0: none)")
 	fs.IntVar(&f.tpm, "tokens-per-minute", 0, "rate limit on model tokens, estimated before sending (0: none)")
+	fs.IntVar(&f.trials, "trials", 1, "run every case this many times (trials, recorded with their index as \"trial\"), concurrently within --concurrency and the rate limits; eval then reports pass@k, pass^k and the flaky cases")
 	fs.IntVar(&f.maxRetries, "max-retries", openai.DefaultMaxRetries, "retries of a failed model request (429, 5xx, timeouts; -1: none)")
 
 	f.eval.register(fs) // grading, as in eval
@@ -150,6 +153,9 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	}
 	if f.concurrency <= 0 {
 		return usageError("--concurrency: want a positive number")
+	}
+	if f.trials < 1 {
+		return usageError("--trials: want a positive number of trials per case, got %d", f.trials)
 	}
 	if f.parser != "" && !slices.Contains(trace.TextProtocols(), f.parser) {
 		return usageError("--tool-call-parser: unknown tool-call protocol %q (want %s)", f.parser, strings.Join(trace.TextProtocols(), ", "))
@@ -193,6 +199,9 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 			return usageError("%v", err)
 		}
 	}
+	if isBFCL && f.trials > 1 {
+		return usageError("--trials: BFCL mode runs each entry once (BFCL's result files hold one answer per entry)")
+	}
 	record := f.record
 	if record == "" {
 		record = defaultRecord(paths, f.model, f.eval.out)
@@ -207,7 +216,13 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 		return err
 	}
 	model := runner.ModelFunc(func(ctx context.Context, body []byte) (*runner.Reply, error) {
-		rep, err := client.CompleteJSON(ctx, "run", body)
+		// Each trial has its own cache entry, so that trials are samples
+		// of their own and a run of trials resumes where it stopped.
+		tag := "run"
+		if n := runner.TrialOf(ctx); n > 1 {
+			tag += "#trial-" + strconv.Itoa(n)
+		}
+		rep, err := client.CompleteJSON(ctx, tag, body)
 		if err != nil {
 			return nil, err
 		}
@@ -241,7 +256,7 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	}
 	var tally runner.Tally
 	var line []byte
-	runErr := r.Run(ctx, m.records(paths), func(run *runner.Run) error {
+	runErr := r.Run(ctx, runner.Trials(m.records(paths), f.trials), func(run *runner.Run) error {
 		tally.Add(run)
 		if results != nil {
 			a := &bfcl.Answer{ID: run.ID, Calls: run.Calls, Text: run.Text, Error: run.Error, Usage: run.Usage, Latency: run.Latency}

@@ -1,0 +1,421 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jedib0t/go-pretty/v6/table"
+	"github.com/toolgrade/toolgrade"
+)
+
+// DefaultBootstrap is how many bootstrap resamples a noise-aware
+// comparison draws when Comparison.Resamples is not set.
+const DefaultBootstrap = 2000
+
+// trialSide is one run's trials, grouped by case id.
+type trialSide struct {
+	index map[string]int
+	ids   []string
+	cases [][]caseScore // per case, every trial's metrics, flattened with trial
+	n     []int         // trials per case
+}
+
+func (t *trialSide) add(r *toolgrade.Result) {
+	if t.index == nil {
+		t.index = map[string]int{}
+	}
+	i, ok := t.index[r.ID]
+	if !ok {
+		i = len(t.ids)
+		t.index[r.ID] = i
+		t.ids = append(t.ids, r.ID)
+		t.cases = append(t.cases, nil)
+		t.n = append(t.n, 0)
+	}
+	t.n[i]++
+	for _, s := range scores(r) {
+		s.trial = t.n[i]
+		t.cases[i] = append(t.cases[i], s)
+	}
+}
+
+func (t *trialSide) repeated() bool {
+	return slices.ContainsFunc(t.n, func(n int) bool { return n > 1 })
+}
+
+// values returns a case's trial values of one metric: scores (an error
+// counts 0) and verdicts (1 passed, 0 failed or erred).
+func (t *trialSide) values(i int, metric string) (score, pass []float64) {
+	for _, s := range t.cases[i] {
+		if s.metric != metric {
+			continue
+		}
+		v := s.score
+		if s.err {
+			v = 0
+		}
+		score = append(score, v)
+		p := 0.0
+		if s.verdict {
+			p = 1
+		}
+		pass = append(pass, p)
+	}
+	return score, pass
+}
+
+// A MetricDelta is one metric's change between two runs with trials,
+// paired over the cases found in both: the difference of the means over
+// cases (new − base) with its bootstrap interval, for the mean score and
+// the pass rate.
+type MetricDelta struct {
+	Label                     string
+	Cases                     int
+	Base, New                 float64 // mean score
+	Delta, DeltaLo, DeltaHi   float64
+	BasePass, NewPass         float64 // pass rate
+	PassDelta, PassLo, PassHi float64
+	// Regressed says the interval of the mean score's or the pass rate's
+	// change lies wholly below −Tolerance.
+	Regressed bool
+}
+
+// A CaseDelta is one case's change on one metric between runs with
+// trials.
+type CaseDelta struct {
+	Case, Metric          string
+	BaseTrials, NewTrials int
+	BasePassed, NewPassed int
+	BaseMean, NewMean     float64
+	// P is the one-sided p-value of Fisher's exact test that the new
+	// run passes the case less often than the base.
+	P float64
+	// Significant says P is below 1 − Confidence; Regressed that it
+	// stays so after Holm's correction over every case and metric.
+	Significant, Regressed bool
+}
+
+// Trials reports whether either run has repeated trials of a case, which
+// makes the comparison noise-aware.
+func (c *Comparison) Trials() bool { return c.baseTrials.repeated() || c.newTrials.repeated() }
+
+func (c *Comparison) confidence() float64 {
+	if c.Confidence <= 0 || c.Confidence >= 1 {
+		return DefaultConfidence
+	}
+	return c.Confidence
+}
+
+// labels lists the metric labels found in both runs, base order first.
+func (c *Comparison) labels() []string {
+	var out []string
+	for _, m := range c.Metrics() {
+		if m.Base != nil && m.New != nil {
+			out = append(out, m.Label)
+		}
+	}
+	return out
+}
+
+// MetricDeltas returns each metric's paired change, with bootstrap
+// intervals over cases and trials (seeded by Seed, so that the same input
+// gives the same intervals).
+func (c *Comparison) MetricDeltas() []MetricDelta {
+	conf := c.confidence()
+	reps := c.Resamples
+	if reps <= 0 {
+		reps = DefaultBootstrap
+	}
+	var out []MetricDelta
+	for li, label := range c.labels() {
+		var sc, pc []pairedCase
+		for bi, id := range c.baseTrials.ids {
+			ni, ok := c.newTrials.index[id]
+			if !ok {
+				continue
+			}
+			bs, bp := c.baseTrials.values(bi, label)
+			ns, np := c.newTrials.values(ni, label)
+			if len(bs) == 0 || len(ns) == 0 {
+				continue
+			}
+			sc = append(sc, pairedCase{base: bs, new: ns})
+			pc = append(pc, pairedCase{base: bp, new: np})
+		}
+		d := MetricDelta{Label: label, Cases: len(sc)}
+		if len(sc) == 0 {
+			d.Delta, d.DeltaLo, d.DeltaHi, d.PassDelta, d.PassLo, d.PassHi = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
+			out = append(out, d)
+			continue
+		}
+		for i := range sc {
+			d.Base += meanOf(sc[i].base)
+			d.New += meanOf(sc[i].new)
+			d.BasePass += meanOf(pc[i].base)
+			d.NewPass += meanOf(pc[i].new)
+		}
+		n := float64(len(sc))
+		d.Base, d.New, d.BasePass, d.NewPass = d.Base/n, d.New/n, d.BasePass/n, d.NewPass/n
+		seed := c.Seed + uint64(li)*2
+		d.Delta, d.DeltaLo, d.DeltaHi = pairedBootstrap(sc, conf, reps, seed)
+		d.PassDelta, d.PassLo, d.PassHi = pairedBootstrap(pc, conf, reps, seed+1)
+		tol := c.Tolerance + scoreEpsilon
+		d.Regressed = d.DeltaHi < -tol || d.PassHi < -tol
+		out = append(out, d)
+	}
+	return out
+}
+
+// CaseDeltas returns, per case and metric found in both runs, the cases
+// whose pass rate fell, each with its Fisher exact p-value; the most
+// significant first.
+func (c *Comparison) CaseDeltas() []CaseDelta {
+	alpha := 1 - c.confidence()
+	var out []CaseDelta
+	for _, label := range c.labels() {
+		for bi, id := range c.baseTrials.ids {
+			ni, ok := c.newTrials.index[id]
+			if !ok {
+				continue
+			}
+			bs, bp := c.baseTrials.values(bi, label)
+			ns, np := c.newTrials.values(ni, label)
+			if len(bs) == 0 || len(ns) == 0 {
+				continue
+			}
+			d := CaseDelta{Case: id, Metric: label, BaseTrials: len(bp), NewTrials: len(np),
+				BasePassed: int(math.Round(meanOf(bp) * float64(len(bp)))), NewPassed: int(math.Round(meanOf(np) * float64(len(np)))),
+				BaseMean: meanOf(bs), NewMean: meanOf(ns)}
+			if float64(d.NewPassed)/float64(d.NewTrials) >= float64(d.BasePassed)/float64(d.BaseTrials) {
+				continue
+			}
+			d.P = fisherLess(d.BasePassed, d.BaseTrials, d.NewPassed, d.NewTrials)
+			d.Significant = d.P < alpha
+			out = append(out, d)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b CaseDelta) int { return cmpFloat(a.P, b.P) })
+	// Holm's step-down correction over every case and metric tested.
+	tests := len(c.labels()) * len(c.baseTrials.ids)
+	for i := range out {
+		if out[i].P >= alpha/float64(max(1, tests-i)) {
+			break
+		}
+		out[i].Regressed = true
+	}
+	return out
+}
+
+// fisherLess is the one-sided p-value of Fisher's exact test that the
+// second sample's pass rate is below the first's: the chance, with the
+// margins fixed, that the second passes c2 times or fewer.
+func fisherLess(c1, n1, c2, n2 int) float64 {
+	total, passes := n1+n2, c1+c2
+	lnC := func(n, k int) float64 {
+		a, _ := math.Lgamma(float64(n + 1))
+		b, _ := math.Lgamma(float64(k + 1))
+		d, _ := math.Lgamma(float64(n - k + 1))
+		return a - b - d
+	}
+	denom := lnC(total, passes)
+	var p float64
+	for x := max(0, passes-n1); x <= c2; x++ {
+		p += math.Exp(lnC(n2, x) + lnC(n1, passes-x) - denom)
+	}
+	return min(1, p)
+}
+
+// flakyIn lists the cases whose verdict differs between trials in the new
+// run (else the base), the most often flipping first.
+func (c *Comparison) flaky() []string {
+	type f struct {
+		label string
+		rate  float64
+	}
+	var out []f
+	for i, id := range c.newTrials.ids {
+		n := c.newTrials.n[i]
+		passes := map[int]bool{}
+		for t := 1; t <= n; t++ {
+			passes[t] = true
+		}
+		for _, s := range c.newTrials.cases[i] {
+			if !s.verdict {
+				passes[s.trial] = false
+			}
+		}
+		p := 0
+		for _, ok := range passes {
+			if ok {
+				p++
+			}
+		}
+		if p > 0 && p < n {
+			out = append(out, f{fmt.Sprintf("%s  %d/%d trials passed  flip rate %s", terminal(id), p, n, score(FlipRate(n, p))), FlipRate(n, p)})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b f) int { return cmpFloat(b.rate, a.rate) })
+	labels := make([]string, len(out))
+	for i, x := range out {
+		labels[i] = x.label
+	}
+	return labels
+}
+
+// trialRegression is Regression for runs with trials.
+func (c *Comparison) trialRegression() bool {
+	if !c.AllowMissing && len(c.onlyBaseIDs()) > 0 {
+		return true
+	}
+	if slices.ContainsFunc(c.MetricDeltas(), func(d MetricDelta) bool { return d.Regressed }) {
+		return true
+	}
+	return slices.ContainsFunc(c.CaseDeltas(), func(d CaseDelta) bool { return d.Regressed })
+}
+
+// onlyBaseIDs lists the case ids of the base that the new run lacks.
+func (c *Comparison) onlyBaseIDs() []string {
+	var out []string
+	for _, id := range c.baseTrials.ids {
+		if _, ok := c.newTrials.index[id]; !ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func (c *Comparison) onlyNewIDs() []string {
+	var out []string
+	for _, id := range c.newTrials.ids {
+		if _, ok := c.baseTrials.index[id]; !ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func trialCounts(t *trialSide) string {
+	lo, hi := math.MaxInt, 0
+	for _, n := range t.n {
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	if lo == math.MaxInt {
+		return "no cases"
+	}
+	if lo == hi {
+		return fmt.Sprintf("%d cases × %d %s", len(t.n), lo, plural(lo, "trial", "trials"))
+	}
+	return fmt.Sprintf("%d cases × %d–%d trials", len(t.n), lo, hi)
+}
+
+// writeTrialsText is WriteText for runs with trials.
+func (c *Comparison) writeTrialsText(b *strings.Builder) {
+	conf := c.confidence()
+	fmt.Fprintf(b, "BASE: %s; NEW: %s\n", trialCounts(&c.baseTrials), trialCounts(&c.newTrials))
+	fmt.Fprintf(b, "differences NEW − BASE paired over cases, with %s bootstrap intervals (cases and trials resampled, %d resamples, seed %d)\n\n",
+		percent(conf), max(c.Resamples, 0)+boolInt(c.Resamples <= 0)*DefaultBootstrap, c.Seed)
+	tw := newTable()
+	tw.AppendHeader(table.Row{"metric", "cases", "base mean", "new mean", "Δ mean [CI]", "base pass", "new pass", "Δ pass [CI]", "status"})
+	deltas := c.MetricDeltas()
+	regressedMetrics := 0
+	for _, d := range deltas {
+		status := ""
+		switch {
+		case d.Cases == 0:
+			status = "no common cases"
+		case d.Regressed:
+			status = "regressed"
+			regressedMetrics++
+		case d.DeltaLo > c.Tolerance || d.PassLo > c.Tolerance:
+			status = "improved"
+		default:
+			status = "no significant change"
+		}
+		if d.Cases == 0 {
+			tw.AppendRow(table.Row{terminal(d.Label), 0, "-", "-", "-", "-", "-", "-", status})
+			continue
+		}
+		tw.AppendRow(table.Row{terminal(d.Label), d.Cases, score(d.Base), score(d.New),
+			signed(d.Delta) + " " + interval(d.DeltaLo, d.DeltaHi, false),
+			percent(d.BasePass), percent(d.NewPass),
+			signedPoints(d.PassDelta) + " [" + signedPoints(d.PassLo) + ", " + signedPoints(d.PassHi) + "]", status})
+	}
+	alignRight(tw, 2, 8)
+	b.WriteString(tw.Render() + "\n")
+
+	cases := c.CaseDeltas()
+	var worse []CaseDelta
+	for _, d := range cases {
+		if d.Significant {
+			worse = append(worse, d)
+		}
+	}
+	regressedCases := 0
+	fmt.Fprintf(b, "\nsignificantly worse cases (%d; one-sided Fisher exact test on passed trials, p < %s; \"regressed\" holds after Holm's correction over %d tests)\n",
+		len(worse), strconv.FormatFloat(1-conf, 'g', 3, 64), len(c.labels())*len(c.baseTrials.ids))
+	for _, d := range worse {
+		mark := ""
+		if d.Regressed {
+			mark = "  regressed"
+			regressedCases++
+		}
+		fmt.Fprintf(b, "  %s  %s  passed %d/%d → %d/%d  mean %s → %s  p=%s%s\n", terminal(d.Case), terminal(d.Metric),
+			d.BasePassed, d.BaseTrials, d.NewPassed, d.NewTrials, score(d.BaseMean), score(d.NewMean), strconv.FormatFloat(d.P, 'g', 3, 64), mark)
+	}
+	flaky := c.flaky()
+	fmt.Fprintf(b, "\nflaky cases in NEW (%d; verdict differs between trials), most flips first\n", len(flaky))
+	for _, f := range flaky[:min(len(flaky), 20)] {
+		b.WriteString("  " + f + "\n")
+	}
+	if len(flaky) > 20 {
+		fmt.Fprintf(b, "  and %d more\n", len(flaky)-20)
+	}
+	missingNote := ": regressions (--allow-missing accepts them)"
+	if c.AllowMissing {
+		missingNote = ""
+	}
+	for _, only := range []struct {
+		title, note string
+		ids         []string
+	}{{"only in BASE", missingNote, c.onlyBaseIDs()}, {"only in NEW", "", c.onlyNewIDs()}} {
+		if len(only.ids) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "\n%s (%d)%s\n", only.title, len(only.ids), only.note)
+		for _, id := range only.ids {
+			b.WriteString("  " + terminal(id) + "\n")
+		}
+	}
+	missing := 0
+	if !c.AllowMissing {
+		missing = len(c.onlyBaseIDs())
+	}
+	level := percent(conf)
+	if regressedMetrics > 0 || regressedCases > 0 || missing > 0 {
+		var names []string
+		for _, d := range worse {
+			if !slices.Contains(names, d.Case) {
+				names = append(names, terminal(d.Case))
+			}
+		}
+		fmt.Fprintf(b, "\nREGRESSION significant at %s: %d %s fell, %d %s regressed, %d %s missing from NEW",
+			level, regressedMetrics, plural(regressedMetrics, "metric", "metrics"), regressedCases, plural(regressedCases, "case", "cases"),
+			missing, plural(missing, "case", "cases"))
+		if len(names) > 0 {
+			fmt.Fprintf(b, "; worse cases: %s", strings.Join(names, ", "))
+		}
+		b.WriteString("\n")
+	} else {
+		fmt.Fprintf(b, "\nno regression significant at %s (differences within the noise of the trials)\n", level)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
