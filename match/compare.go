@@ -14,7 +14,9 @@ package match
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -312,12 +314,16 @@ func (w *walker) object(e, c jsonvalue.Object, path string) float64 {
 			}
 		}
 	}
-	// Rules may name arguments that neither side has (a required one).
-	for rp := range w.rules {
-		key, ok := childKey(path, rp)
-		if ok && !e.Has(key) && !c.Has(key) {
-			if !visit(key, nil, false, nil, false) {
-				return 0
+	// Rules may name arguments that neither side has (a required one);
+	// they are visited in sorted order, so that the differences read the
+	// same from run to run.
+	if len(w.rules) > 0 {
+		for _, rp := range slices.Sorted(maps.Keys(w.rules)) {
+			key, ok := childKey(path, rp)
+			if ok && !e.Has(key) && !c.Has(key) {
+				if !visit(key, nil, false, nil, false) {
+					return 0
+				}
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package match_test
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -202,4 +203,32 @@ func FuzzComparer(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Arguments that only rules name are reported in the same order every
+// run (the rules are a map).
+func TestRuleOnlyArgumentsInStableOrder(t *testing.T) {
+	rules, err := toolgrade.DecodeRules(jsonvalue.MustFrom(map[string]any{
+		"subject": map[string]any{"type": "string"}, "body": map[string]any{"type": "string"},
+		"cc": map[string]any{"type": "string"}, "attachments": map[string]any{"type": "array"},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := jsonvalue.MustFrom(map[string]any{"to": "bo"})
+	var first []string
+	for i := range 30 {
+		var paths []string
+		for _, d := range (match.Comparer{Mode: match.Exact}).Diff(args, args, rules) {
+			paths = append(paths, d.Path)
+		}
+		if i == 0 {
+			first = paths
+			if len(paths) != 4 {
+				t.Fatalf("diffs at %v, want the four rule-only arguments", paths)
+			}
+		} else if !slices.Equal(paths, first) {
+			t.Fatalf("run %d: diffs at %v, then %v", i, first, paths)
+		}
+	}
 }
