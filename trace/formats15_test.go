@@ -1,9 +1,6 @@
 package trace_test
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -170,47 +167,6 @@ func TestFormats15Skipped(t *testing.T) {
 				t.Errorf("skipped %v, want one item at %q", tr.Skipped, tc.where)
 			}
 		})
-	}
-}
-
-// TestTestdata15 reads the real samples under testdata/<format>/ and
-// compares them with their expected calls, detected and forced.
-func TestTestdata15(t *testing.T) {
-	for _, dir := range []string{"cohere_v2", "gemini_interactions", "openai_responses", "otel_genai", "gemini",
-		"sharegpt", "xlam", "seal_tools", "nexusraven", "tau2_bench", "bfcl_result", "langsmith", "langfuse"} {
-		files, _ := filepath.Glob(filepath.Join("testdata", dir, "*"))
-		for _, f := range files {
-			if strings.HasSuffix(f, ".expected.json") || strings.HasSuffix(f, ".md") {
-				continue
-			}
-			t.Run(dir+"/"+filepath.Base(f), func(t *testing.T) {
-				source, err := os.ReadFile(filepath.Join("testdata", dir, "SOURCE.md"))
-				if err != nil || !strings.Contains(string(source), filepath.Base(f)) {
-					t.Errorf("testdata/%s/SOURCE.md does not name %s (%v)", dir, filepath.Base(f), err)
-				}
-				input, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				data, err := os.ReadFile(strings.TrimSuffix(f, filepath.Ext(f)) + ".expected.json")
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := jsonvalue.Parse(data)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, format := range []string{"", dir} {
-					tr, err := trace.Read(input, format)
-					if err != nil {
-						t.Fatalf("Read(format %q): %v", format, err)
-					}
-					if diff := cmp.Diff(want, asValue(t, tr), semantic); diff != "" {
-						t.Errorf("Read(format %q) mismatch (-want +got):\n%s", format, diff)
-					}
-				}
-			})
-		}
 	}
 }
 

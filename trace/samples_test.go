@@ -3,6 +3,7 @@ package trace_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,13 +12,22 @@ import (
 	"github.com/toolgrade/toolgrade/trace"
 )
 
-// TestAgentSamples reads the real agent log samples under
-// testdata/<format>/ and compares them with their expected calls (written
-// by reading each file), detected and forced. SOURCE.md must name each
-// sample. Items a sample's expected.json lists under "skipped" (as
+// TestSamples reads the real samples under testdata/<format>/ (every
+// folder named after a format) and compares them with their expected calls
+// (written by reading each file), detected and forced. SOURCE.md must name
+// each sample. Items a sample's expected.json lists under "skipped" (as
 // "where: kind") must be exactly the ones reported.
-func TestAgentSamples(t *testing.T) {
-	for _, format := range agentFormats {
+func TestSamples(t *testing.T) {
+	dirs, err := os.ReadDir("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if d.IsDir() && d.Name() != "fuzz" && !slices.Contains(trace.Formats(), d.Name()) {
+			t.Errorf("testdata/%s is named after no format, so its samples are never read", d.Name())
+		}
+	}
+	for _, format := range trace.Formats() {
 		files, _ := filepath.Glob(filepath.Join("testdata", format, "*"))
 		for _, f := range files {
 			if strings.HasSuffix(f, ".expected.json") || strings.HasSuffix(f, ".md") {
