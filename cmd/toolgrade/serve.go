@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -17,6 +18,7 @@ import (
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/openai"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -31,8 +33,12 @@ write one JSON response per line on stdout, in order, until stdin ends.
 Requests (an optional "id" of any JSON type is echoed in the response):
 
   {"op": "evaluate", "config": CONFIG, "cases": [CASE, ...], "offset": N}
-      CONFIG is {"metrics": [ENTRY, ...]}, a list of metric entries, or one
-      entry (absent: the default metric). A case gets the id "case-<offset+i>"
+      CONFIG is {"metrics": [ENTRY, ...], "judge": SETTINGS}, a list of
+      metric entries, or one entry (absent: the default metric). SETTINGS
+      are a config file's judge section (model, base_url, key_env, ...;
+      the key is read from the environment): with them, the metrics that
+      take an LLM judge (the deepeval profile's tool selection,
+      tool_selection, argument_correctness) use it. A case gets the id "case-<offset+i>"
       when it has none. Response: {"results": [RESULT, ...]}, one result line
       (see docs/results.md) per case, in order. A case that cannot be read
       gives a result with "error" naming it and its field
@@ -47,7 +53,6 @@ Requests (an optional "id" of any JSON type is echoed in the response):
 A request that cannot be served gets {"error": "...", "field": "..."}
 ("field" when the error names one); the process goes on with the next line.
 Metrics built from a config are reused across requests with the same config.
-There is no LLM judge in this mode.
 
 Exit status: 0 when stdin ends.`,
 		Args: cobra.NoArgs,
@@ -63,13 +68,14 @@ Exit status: 0 when stdin ends.`,
 type server struct {
 	workers int
 	metrics map[string][]toolgrade.Metric
+	getenv  func(string) string
 }
 
 // maxCachedConfigs bounds the metric cache; it is emptied when full.
 const maxCachedConfigs = 64
 
 func (m *Main) runServe(ctx context.Context, workers int) error {
-	s := &server{workers: workers, metrics: map[string][]toolgrade.Metric{}}
+	s := &server{workers: workers, metrics: map[string][]toolgrade.Metric{}, getenv: m.Getenv}
 	in := bufio.NewReaderSize(m.Stdin, 1<<16)
 	out := bufio.NewWriterSize(m.Stdout, 1<<16)
 	for {
@@ -196,7 +202,14 @@ func configEntries(v any, present bool) ([]jsonvalue.Object, string, error) {
 	if obj, ok := v.(jsonvalue.Object); ok {
 		ms, has := obj.Get("metrics")
 		if !has {
-			return []jsonvalue.Object{obj}, "", nil
+			// One entry, less the judge's settings (see judgeEnv).
+			entry := make(jsonvalue.Object, 0, len(obj))
+			for _, m := range obj {
+				if m.Key != "judge" {
+					entry = append(entry, m)
+				}
+			}
+			return []jsonvalue.Object{entry}, "", nil
 		}
 		v, field = ms, "config.metrics"
 	}
@@ -218,11 +231,45 @@ func configEntries(v any, present bool) ([]jsonvalue.Object, string, error) {
 	return entries, field, nil
 }
 
+// judgeEnv opens the judge a request's config names under "judge", as a
+// config file's judge section does; nil when it names none.
+func (s *server) judgeEnv(v any) (*config.Env, error) {
+	obj, ok := v.(jsonvalue.Object)
+	if !ok {
+		return nil, nil
+	}
+	j, ok := obj.Get("judge")
+	if !ok || j == nil {
+		return nil, nil
+	}
+	section, ok := j.(jsonvalue.Object)
+	if !ok {
+		return nil, badField("config.judge", "want the judge's settings (model, base_url, key_env, ...), got %s", jsonvalue.Kind(j))
+	}
+	settings, err := (&config.Config{Judge: section}).JudgeSettings()
+	if err != nil {
+		return nil, &requestError{Field: "config", Err: err}
+	}
+	getenv := s.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	jd, err := openai.OpenJudge(settings, getenv)
+	if err != nil {
+		return nil, &requestError{Field: "config.judge", Err: err}
+	}
+	return &config.Env{Judge: jd}, nil
+}
+
 // metricsFor builds (or reuses) the metrics of a request's config.
 func (s *server) metricsFor(v any, present bool) ([]toolgrade.Metric, error) {
 	key := string(jsonvalue.Append(nil, v))
 	if ms, ok := s.metrics[key]; ok {
 		return ms, nil
+	}
+	env, err := s.judgeEnv(v)
+	if err != nil {
+		return nil, err
 	}
 	entries, field, err := configEntries(v, present)
 	if err != nil {
@@ -234,7 +281,7 @@ func (s *server) metricsFor(v any, present bool) ([]toolgrade.Metric, error) {
 		if field != "" {
 			f = field + "[" + strconv.Itoa(i) + "]"
 		}
-		if ms[i], err = config.Metric(e, nil); err != nil {
+		if ms[i], err = config.Metric(e, env); err != nil {
 			return nil, &requestError{Field: f, Err: err}
 		}
 	}

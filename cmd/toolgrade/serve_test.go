@@ -154,3 +154,57 @@ func TestServeGoesOn(t *testing.T) {
 		t.Errorf("last response %v, want results", out[4])
 	}
 }
+
+// A request's config may name a judge, as a config file's judge section
+// does: the deepeval profile's tool selection then asks it.
+func TestServeJudge(t *testing.T) {
+	srv := judgeServer(t)
+	c := `{"id":"e","input":"Email Bob the weather","tools_called":[{"name":"get_weather","args":{}}],"expected_tools":[{"name":"get_weather","args":{}}],"available_tools":[{"name":"get_weather","description":"weather"},{"name":"send_email","description":"email"}]}`
+	judge := `{"model":"judge-1","base_url":"` + srv.BaseURL() + `","key_env":"TG_JUDGE_KEY","no_cache":true}`
+	for _, tt := range []struct {
+		name, config string
+		score        float64
+		errPart      string
+	}{
+		{"judged", `{"metrics":[{"profile":"deepeval"}],"judge":` + judge + `}`, 0.25, ""},
+		{"one entry beside the judge", `{"profile":"deepeval","judge":` + judge + `}`, 0.25, ""},
+		{"no judge: deterministic", `{"profile":"deepeval"}`, 1, ""},
+		{"judge not an object", `{"profile":"deepeval","judge":"gpt"}`, 0, "config.judge"},
+		{"judge without a model", `{"profile":"deepeval","judge":{"base_url":"` + srv.BaseURL() + `"}}`, 0, "no model"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			req := `{"op":"evaluate","config":` + tt.config + `,"cases":[` + c + `]}`
+			m := &Main{Stdin: strings.NewReader(req), Stdout: &stdout, Stderr: &stderr,
+				Getenv: func(k string) string { return judgeEnv[k] }}
+			if err := m.Run(context.Background(), []string{"serve"}); err != nil {
+				t.Fatalf("serve: %v (stderr %s)", err, stderr.String())
+			}
+			var resp struct {
+				Error   string `json:"error"`
+				Field   string `json:"field"`
+				Results []struct {
+					Metrics []struct {
+						Score  *float64 `json:"score"`
+						Reason string   `json:"reason"`
+					} `json:"metrics"`
+				} `json:"results"`
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &resp); err != nil {
+				t.Fatalf("response %q: %v", stdout.String(), err)
+			}
+			if tt.errPart != "" {
+				if !strings.Contains(resp.Error+" "+resp.Field, tt.errPart) {
+					t.Errorf("response %s, want an error naming %q", stdout.String(), tt.errPart)
+				}
+				return
+			}
+			if resp.Error != "" || len(resp.Results) != 1 || resp.Results[0].Metrics[0].Score == nil {
+				t.Fatalf("response %s", stdout.String())
+			}
+			if got := *resp.Results[0].Metrics[0].Score; got != tt.score {
+				t.Errorf("score %v, want %v (reason: %s)", got, tt.score, resp.Results[0].Metrics[0].Reason)
+			}
+		})
+	}
+}

@@ -118,7 +118,7 @@ def _score_one(case: Any, entry: Any) -> MetricResult:
     """Grade one case with one metric entry for the drop-in classes: config
     errors raise ConfigError, unreadable cases CaseError, and a metric error
     the peer's exception (see errors.metric_error)."""
-    r = evaluate_one(case, [entry])
+    r = evaluate_one(case, entry if isinstance(entry, dict) and "metrics" in entry else [entry])
     m = r.metrics[0]
     if m.error:
         raise metric_error(m.error, r.id)

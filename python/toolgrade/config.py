@@ -124,13 +124,18 @@ ConfigLike = Union[_Entry, Dict[str, Any], List[Union[_Entry, Dict[str, Any]]], 
 
 
 def to_request_config(config: ConfigLike) -> Any:
-    """The config as a serve request carries it: {"metrics": [entries]}."""
+    """The config as a serve request carries it: {"metrics": [entries]},
+    and the judge's settings ({"model": ..., "base_url": ..., "key_env":
+    ...}, as a config file's judge section) when a dict gives "judge"."""
     if config is None:
         return None
     if isinstance(config, (list, tuple)):
         return {"metrics": [_entry(c) for c in config]}
     if isinstance(config, dict) and "metrics" in config:
-        return {"metrics": [_entry(c) for c in config["metrics"]]}
+        out: Dict[str, Any] = {"metrics": [_entry(c) for c in config["metrics"]]}
+        if config.get("judge") is not None:
+            out["judge"] = dict(config["judge"])
+        return out
     return {"metrics": [_entry(config)]}
 
 

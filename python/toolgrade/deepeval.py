@@ -6,9 +6,15 @@ toolgrade's ``deepeval`` profile (the same numbers as DeepEval 4.1.10; the
 
 They accept DeepEval's LLMTestCase / MLLMTestCase / ToolCall objects when
 DeepEval is installed, and plain dicts (or this module's stand-ins) when
-not. The LLM tool-selection judge (``available_tools`` with a ``model``) is
-not run: scores are DeepEval's deterministic part, and the reason says so.
+not. With ``available_tools`` and a ``model`` (a model name), DeepEval's
+LLM tool-selection judge runs too, through toolgrade's judge: an
+OpenAI-compatible server at $TOOLGRADE_JUDGE_BASE_URL (default OpenAI's),
+with the key in $OPENAI_API_KEY (or the variable $TOOLGRADE_JUDGE_KEY_ENV
+names); replies are cached unless $TOOLGRADE_JUDGE_NO_CACHE is set. Without a model the score is DeepEval's deterministic part, and
+the reason says so.
 """
+
+import os
 
 import asyncio
 from dataclasses import dataclass, field
@@ -106,12 +112,26 @@ class ToolCorrectnessMetric:
         return "Tool Correctness"
 
     def config(self) -> Dict[str, Any]:
-        """The toolgrade metric entry this metric is."""
-        return {"profile": "deepeval", "variant": self.variant,
-                "evaluation_params": [_param(p) for p in self.evaluation_params],
-                "should_consider_ordering": self.should_consider_ordering,
-                "should_exact_match": self.should_exact_match,
-                "strict_mode": self.strict_mode, "threshold": self.raw_threshold}
+        """The toolgrade metric entry this metric is; with a model, the
+        request config {"metrics": [entry], "judge": settings}."""
+        entry = {"profile": "deepeval", "variant": self.variant,
+                 "evaluation_params": [_param(p) for p in self.evaluation_params],
+                 "should_consider_ordering": self.should_consider_ordering,
+                 "should_exact_match": self.should_exact_match,
+                 "strict_mode": self.strict_mode, "threshold": self.raw_threshold}
+        if self.model is None:
+            return entry
+        if not isinstance(self.model, str):
+            raise TypeError("model: toolgrade's judge takes a model name (an OpenAI-compatible server's "
+                            "model, e.g. 'gpt-4.1-mini'), got %s" % type(self.model).__name__)
+        judge: Dict[str, Any] = {"model": self.model}
+        if os.environ.get("TOOLGRADE_JUDGE_BASE_URL"):
+            judge["base_url"] = os.environ["TOOLGRADE_JUDGE_BASE_URL"]
+        if os.environ.get("TOOLGRADE_JUDGE_KEY_ENV"):
+            judge["key_env"] = os.environ["TOOLGRADE_JUDGE_KEY_ENV"]
+        if os.environ.get("TOOLGRADE_JUDGE_NO_CACHE"):
+            judge["no_cache"] = True
+        return {"metrics": [entry], "judge": judge}
 
     def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
         self.score = self.reason = self.success = self.error = None

@@ -2,8 +2,10 @@
 peers' real outputs) through the drop-in classes give the peers' scores,
 verdicts and errors. TOOLGRADE_CONFORMANCE_SAMPLE=N checks every N-th line."""
 
+import http.server
 import json
 import os
+import threading
 import unittest
 from typing import Any, Dict, Iterator, List
 
@@ -56,6 +58,56 @@ class DropInTest(unittest.TestCase):
             m.measure(line["case"])
             return m.score, m.success
         self.check("deepeval", measure)
+
+    def test_deepeval_judged(self) -> None:
+        """Lines whose case records DeepEval's judge score, through a local
+        fake OpenAI server that answers with that score: the drop-in with a
+        model runs toolgrade's judge and gives DeepEval's score."""
+        reply: Dict[str, float] = {}
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                verdict = json.dumps({"score": reply["score"], "reason": "as recorded"})
+                body = json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "judge",
+                                   "choices": [{"index": 0, "finish_reason": "stop",
+                                                "message": {"role": "assistant", "content": verdict}}],
+                                   "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        self.addCleanup(srv.shutdown)
+        env = {"TOOLGRADE_JUDGE_BASE_URL": "http://127.0.0.1:%d/v1" % srv.server_address[1],
+               "TOOLGRADE_JUDGE_NO_CACHE": "1"}
+        old = {k: os.environ.get(k) for k in env}
+        os.environ.update(env)
+        self.addCleanup(lambda: [os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
+                                 for k, v in old.items()])
+        n = 0
+        for line in lines("deepeval"):
+            case, c, want = line["case"], line["config"], line["expect"]
+            if "judge_score" not in case or want.get("score") is None:
+                continue
+            reply["score"] = case["judge_score"]
+            m = deepeval.ToolCorrectnessMetric(threshold=c.get("threshold"), variant=c.get("variant"),
+                                               evaluation_params=c.get("evaluation_params"),
+                                               strict_mode=c.get("strict_mode", False),
+                                               should_consider_ordering=c.get("should_consider_ordering", False),
+                                               should_exact_match=c.get("should_exact_match", False),
+                                               model="judge")
+            with self.subTest(id=line["id"]):
+                self.assertAlmostEqual(m.measure(case), want["score"], delta=1e-9)
+                n += 1
+        if n == 0:
+            self.skipTest("the sample holds no judged lines")
 
     def test_deepeval_objects(self) -> None:
         """DeepEval's LLMTestCase / ToolCall objects (or the stand-ins) give
