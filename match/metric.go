@@ -466,6 +466,10 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		part()
 		b = append(b, "arguments not compared (args: ignore)"...)
 	}
+	if m.opts.Output == OutputIgnore && slices.ContainsFunc(exp, func(e toolgrade.Call) bool { return e.Output != nil }) {
+		part()
+		b = append(b, "outputs not compared (output: ignore)"...)
+	}
 	return string(b)
 }
 

@@ -341,3 +341,32 @@ func TestNearMissesCarryArgDiffs(t *testing.T) {
 		t.Errorf("matches %v, missing %v: want the call missing, not matched", r.Matches, r.Missing)
 	}
 }
+
+// A reason says what the options left unchecked: outputs the expected
+// calls give are not compared under the default output: ignore.
+func TestReasonSaysOutputsNotCompared(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		opts   match.Options
+		output any
+		want   bool
+	}{
+		{"expected output, ignored", match.Options{}, "sunny", true},
+		{"expected output, compared", match.Options{Output: match.OutputExact}, "sunny", false},
+		{"no expected output", match.Options{}, nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := match.New(tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := m.Grade(context.Background(), &toolgrade.Case{
+				Expected: []toolgrade.Call{{Name: "get_weather", Output: tt.output}},
+				Called:   []toolgrade.Call{{Name: "get_weather", Output: "rain"}},
+			})
+			if got := strings.Contains(r.Reason, "outputs not compared (output: ignore)"); got != tt.want {
+				t.Errorf("reason %q: says outputs not compared = %v, want %v", r.Reason, got, tt.want)
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -208,6 +209,9 @@ func (m *Metric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricR
 		r.Components[string(name)] = parts[i]
 	}
 	r.Reason = m.reason(evals, parts, aggregate)
+	if !m.multiTurn && slices.ContainsFunc(samples, func(s sample) bool { return len(s.expected) > 1 || len(s.called) > 1 }) {
+		r.Reason += "; only the first expected and the first called call compared (multi_turn: false)"
+	}
 	if m.exec != nil {
 		r.Reason = "execution_success by running the calls on the MCP server (execution: mcp), not by DeepFabric's type check; " + r.Reason
 	}

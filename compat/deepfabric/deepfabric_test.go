@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
@@ -227,4 +228,31 @@ func ExampleNew() {
 	fmt.Printf("%.2f %v %v\n", r.Score, r.Components["parameter_accuracy"], r.Threshold == nil)
 	// Output:
 	// 1.00 1 true
+}
+
+// Single-turn DeepFabric looks at the first calls only, and says so when
+// a sample has more.
+func TestReasonSaysOnlyFirstCallCompared(t *testing.T) {
+	const clause = "only the first expected and the first called call compared (multi_turn: false)"
+	for _, tt := range []struct {
+		name  string
+		multi bool
+		c     string
+		want  bool
+	}{
+		{"two expected, single-turn", false, `{"tools_called":[{"name":"a","args":{}}],"expected_tools":[{"name":"a","args":{}},{"name":"b","args":{}}]}`, true},
+		{"two expected, multi-turn", true, `{"tools_called":[{"name":"a","args":{}}],"expected_tools":[{"name":"a","args":{}},{"name":"b","args":{}}]}`, false},
+		{"one of each", false, `{"tools_called":[{"name":"a","args":{}}],"expected_tools":[{"name":"a","args":{}}]}`, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := deepfabric.New(deepfabric.Options{MultiTurn: tt.multi})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := m.Grade(context.Background(), conformance.ParseCase(t, tt.c))
+			if got := strings.Contains(r.Reason, clause); got != tt.want {
+				t.Errorf("reason %q: clause present = %v, want %v", r.Reason, got, tt.want)
+			}
+		})
+	}
 }
