@@ -133,6 +133,10 @@ class ToolCorrectnessMetric:
             judge["no_cache"] = True
         return {"metrics": [entry], "judge": judge}
 
+    def toolgrade_config(self) -> Dict[str, Any]:
+        """The same as config()."""
+        return self.config()
+
     def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
         self.score = self.reason = self.success = self.error = None
         try:

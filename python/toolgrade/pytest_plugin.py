@@ -48,10 +48,15 @@ def _describe(result: Any) -> str:
 def toolgrade_check(case: Any, metric: Any = None) -> Any:
     """Grade one case and fail (AssertionError) unless every metric passed.
     ``metric`` is a toolgrade.config object, a metric entry dict, a list of
-    them, or a drop-in metric (anything with a ``config()`` method).
-    Returns the Result."""
+    them, or a drop-in metric (anything with a ``toolgrade_config()`` or
+    ``config()`` method). Returns the Result."""
     import toolgrade
-    cfg = metric.config() if hasattr(metric, "config") and callable(metric.config) else metric
+    if callable(getattr(metric, "toolgrade_config", None)):
+        cfg = metric.toolgrade_config()
+    elif callable(getattr(metric, "config", None)):
+        cfg = metric.config()
+    else:
+        cfg = metric
     result = toolgrade.evaluate([case], cfg, errors="result")[0]
     if not result.success:
         __tracebackhide__ = True

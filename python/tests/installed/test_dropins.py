@@ -162,18 +162,82 @@ class DropInTest(unittest.TestCase):
         self.check("agentevals", measure)
 
     def test_deepfabric(self) -> None:
+        """DeepFabric's Evaluator over each line's sample (or dataset of
+        samples): compute_metrics of the per-sample verdicts gives the
+        line's overall score and parts."""
         def measure(line: Dict[str, Any]) -> Any:
             c = line["config"]
-            m = deepfabric.ToolCallingEvaluator(multi_turn=c.get("multi_turn", False),
-                                                metric_weights=c.get("metric_weights")).evaluate(line["case"])
-            want = line["expect"]
+            cfg = deepfabric.EvaluatorConfig(multi_turn=c.get("multi_turn", False),
+                                             metric_weights=c.get("metric_weights"))
+            case = line["case"]
+            r = deepfabric.Evaluator(cfg).evaluate(dataset=case.get("samples", [case]))
+            m, want = r.metrics, line["expect"]
+            self.assertEqual(m.samples_evaluated, len(r.predictions))
             for part, attr in (("tool_selection", "tool_selection_accuracy"),
                                ("parameter_accuracy", "parameter_accuracy"),
-                               ("execution_success", "execution_success_rate")):
+                               ("execution_success", "execution_success_rate"),
+                               ("response_quality", "response_quality")):
                 if want.get(part) is not None:
                     self.assertAlmostEqual(getattr(m, attr), want[part], delta=1e-9)
+            if want.get("processing_errors") is not None:
+                self.assertEqual(m.processing_errors, want["processing_errors"])
+            if "processing_error" in want:
+                self.assertEqual(r.predictions[0].error is not None, want["processing_error"] is not None)
             return m.overall_score, None
         self.check("deepfabric", measure)
+
+    def test_deepfabric_tool_calling_evaluator(self) -> None:
+        """DeepFabric's ToolCallingEvaluator.evaluate(ground_truth,
+        prediction, context) on the single-turn lines gives their parts."""
+        n = 0
+        for line in lines("deepfabric"):
+            case, want = line["case"], line["expect"]
+            if line["config"].get("multi_turn") or "samples" in case or want.get("processing_error"):
+                continue
+            exp, got = case.get("expected_tools") or [], case.get("tools_called") or []
+            gt = {"expected_tool": exp[0]["name"] if exp else None,
+                  "expected_parameters": exp[0].get("args", {}) if exp else {}}
+            pred = {"tool_call": {"name": got[0]["name"], "arguments": got[0].get("args", {})} if got else None}
+            ctx = deepfabric.EvaluationContext(messages=[], sample_id=0, tools=case.get("available_tools"))
+            with self.subTest(id=line["id"]):
+                r = deepfabric.ToolCallingEvaluator().evaluate(gt, pred, ctx)
+                if not exp:
+                    self.assertIsNone(r)
+                    continue
+                self.assertEqual(r.evaluator_name, "tool_calling")
+                self.assertEqual(r.metrics["tool_selection_accuracy"], want["tool_selection"])
+                self.assertEqual(r.metrics["parameter_accuracy"], want["parameter_accuracy"])
+                self.assertEqual(r.metrics["execution_valid"], want["execution_success"])
+                n += 1
+        self.assertGreater(n, 10)
+
+    def test_deepfabric_compute_metrics(self) -> None:
+        evs = [deepfabric.SampleEvaluation(sample_id=0, query="q", tool_selection_correct=True,
+                                           parameters_correct=False, execution_valid=False, response_score=0.0),
+               deepfabric.SampleEvaluation(sample_id=1, query="q", tool_selection_correct=True,
+                                           parameters_correct=True, execution_valid=True, response_score=0.0,
+                                           error=None)]
+        m = deepfabric.compute_metrics(evs)
+        self.assertEqual((m.tool_selection_accuracy, m.parameter_accuracy, m.execution_success_rate),
+                         (1.0, 0.5, 0.5))
+        self.assertAlmostEqual(m.overall_score, 0.4 + 0.35 * 0.5 + 0.25 * 0.5, delta=1e-12)
+        self.assertEqual(deepfabric.compute_metrics(evs, weights={}).overall_score, 0.0)
+        self.assertEqual((m.samples_evaluated, m.samples_processed, m.processing_errors), (2, 2, 0))
+
+    def test_unsupported_arguments_raise(self) -> None:
+        with self.assertRaises(ValueError):
+            deepfabric.EvaluatorConfig(inference_config={"model": "m"})
+        with self.assertRaises(TypeError):
+            axion.ToolCorrectness(llm=object())
+        with self.assertRaises(TypeError):
+            axion.ToolCorrectness(check_paramters=True)
+        with self.assertRaises(TypeError):
+            agentevals.create_trajectory_match_evaluator(trajectory_match="unordered")
+        ev = agentevals.create_trajectory_match_evaluator()
+        with self.assertRaises(TypeError):
+            ev(outputs=[], reference_outputs=[], tool_args_match_mode="ignore")
+        m = axion.ToolCorrectness(name="tc", threshold=0)
+        self.assertEqual((m.name, m.threshold, m.config.key), ("tc", 0.5, "tool_correctness"))
 
     def test_profiles_through_evaluate(self) -> None:
         """ADK, Ragas and BFCL (no drop-in class) through toolgrade.evaluate
