@@ -44,8 +44,8 @@ var cases = sync.OnceValue(func() []*toolgrade.Case {
 	return out
 })
 
-// BenchmarkParseJSON reads one case line into the value model: ParseJSON
-// copies the line once, ParseJSONString shares it.
+// BenchmarkParseJSON reads one case line into the value model:
+// jsonvalue.Parse copies the line once, jsonvalue.ParseString shares it.
 func BenchmarkParseJSON(b *testing.B) {
 	ls := lines()
 	strs := make([]string, len(ls))

@@ -153,7 +153,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := jsonvalue.Parse(data)
 		if utf8.Valid(data) && (err == nil) != json.Valid(data) {
-			t.Fatalf("ParseJSON error %v, encoding/json Valid %v, for %q", err, json.Valid(data), data)
+			t.Fatalf("Parse error %v, encoding/json Valid %v, for %q", err, json.Valid(data), data)
 		}
 		if err != nil {
 			return
