@@ -1,6 +1,10 @@
 package trace_test
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,26 +15,68 @@ import (
 var agentFormats = []string{"claude_code", "claude_code_stream_json", "codex_rollout", "gemini_cli",
 	"adk_events", "inspect_ai", "openai_agents_runstate", "pydantic_ai", "openhands_trajectory", "swe_agent"}
 
-// TestAgentFormatsRejectForeignInput forces each agent log format on
-// traces of other formats: each must be an error, never an empty list.
-func TestAgentFormatsRejectForeignInput(t *testing.T) {
+// newFormats are the formats added for real-world traces: the agent log
+// formats and the providers, datasets and observability formats of
+// formats15 (less the older formats it also covers).
+func newFormats() []string {
+	fs := slices.Clone(agentFormats)
+	for _, tc := range formats15 {
+		if !slices.Contains(fs, tc.format) && !slices.Contains([]string{"gemini", "openai_responses", "otel_genai"}, tc.format) {
+			fs = append(fs, tc.format)
+		}
+	}
+	return fs
+}
+
+// TestNewFormatsRejectForeignInput forces each new format on traces of
+// other formats: each must be ErrNotThisFormat, never an empty list.
+func TestNewFormatsRejectForeignInput(t *testing.T) {
 	foreign := []struct{ name, input string }{
 		{"object", `{"foo": 1, "bar": [1, 2]}`},
 		{"chat messages", `[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]`},
 		{"json lines", "{\"a\": 1}\n{\"b\": 2}\n"},
-		{"text", "just some words"},
+		{"gemini", `{"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]}}]}`},
+		{"mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
 	}
-	for _, format := range agentFormats {
+	// role messages are messages of these formats too
+	chatToo := []string{"inspect_ai", "openai_agents_runstate", "cohere_v2", "tau2_bench", "sharegpt"}
+	for _, format := range newFormats() {
 		for _, f := range foreign {
-			if f.name == "chat messages" && (format == "inspect_ai" || format == "openai_agents_runstate") {
-				continue // role messages are messages of these formats too
+			if f.name == "chat messages" && slices.Contains(chatToo, format) {
+				continue
 			}
 			t.Run(format+"/"+f.name, func(t *testing.T) {
 				tr, err := trace.Read([]byte(f.input), format)
-				if err == nil {
-					t.Fatalf("no error; got %d calls", len(tr.Calls))
+				if !errors.Is(err, trace.ErrNotThisFormat) {
+					t.Fatalf("error %v (%d calls), want ErrNotThisFormat", err, len(tr.Calls))
 				}
 			})
+		}
+	}
+}
+
+// TestNewFormatsOnOtherSamples forces each new format on the real samples
+// of the other formats: the result must be an error, or hold calls or
+// skipped items, never an empty list read as nothing.
+func TestNewFormatsOnOtherSamples(t *testing.T) {
+	for _, own := range trace.Formats() {
+		files, _ := filepath.Glob(filepath.Join("testdata", own, "*"))
+		for _, f := range files {
+			if strings.HasSuffix(f, ".expected.json") || strings.HasSuffix(f, ".md") {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, format := range newFormats() {
+				if format == own || strings.HasPrefix(format, "claude_code") && strings.HasPrefix(own, "claude_code") {
+					continue // the two Claude formats share their records
+				}
+				if tr, err := trace.Read(data, format); err == nil && len(tr.Calls) == 0 && len(tr.Skipped) == 0 {
+					t.Errorf("%s forced on %s: an empty list", format, f)
+				}
+			}
 		}
 	}
 }
@@ -53,6 +99,16 @@ func TestSkippedItems(t *testing.T) {
 			"codex_rollout", 0, "line 2", `record of type "mystery"`},
 		{"pydantic part", `[{"kind":"response","parts":[{"part_kind":"hologram"},{"part_kind":"tool-call","tool_name":"f","args":"{}","tool_call_id":"1"}]}]`,
 			"pydantic_ai", 1, "[0].parts[0]", `part of kind "hologram"`},
+		{"cohere event", "{\"type\":\"message-start\",\"delta\":{\"message\":{\"role\":\"assistant\"}}}\n{\"type\":\"brand-new-event\"}",
+			"cohere_v2", 0, "line 2", `stream event of type "brand-new-event"`},
+		{"interactions step", `{"object":"interaction","steps":[{"type":"hologram"}]}`,
+			"gemini_interactions", 0, "steps[0]", `step of type "hologram"`},
+		{"sharegpt turn", `{"conversations":[{"from":"human","value":"x"},{"from":"robot","value":"y"}]}`,
+			"sharegpt", 0, "conversations[1]", `turn from "robot"`},
+		{"langsmith run", `{"run_type":"mystery","name":"x"}`,
+			"langsmith", 0, "", `run of type "mystery"`},
+		{"langfuse observation", `{"observations":[{"type":"HOLOGRAM","startTime":"1","traceId":"t"}]}`,
+			"langfuse", 0, "observations[0]", `observation of type "HOLOGRAM"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,26 +129,4 @@ func TestSkippedItems(t *testing.T) {
 			}
 		})
 	}
-}
-
-// FuzzAgentFormats reads arbitrary input with each agent log format
-// forced: errors are fine, panics are not, and a result has a format.
-func FuzzAgentFormats(f *testing.F) {
-	f.Add([]byte("{\"type\":\"assistant\",\"uuid\":\"a\",\"message\":{\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"B\",\"input\":{}}]}}\n{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t\",\"content\":\"ok\"}]}}\n"))
-	f.Add([]byte("{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{}\",\"call_id\":\"c\"}}\n{\"type\":\"event_msg\",\"payload\":{}}\n"))
-	f.Add([]byte(`{"sessionId":"s","projectHash":"h","messages":[{"id":"1","type":"gemini","content":"","toolCalls":[{"id":"x","name":"read","args":{},"result":[{"functionResponse":{"response":{"output":"o"}}}],"status":"success"}]}]}`))
-	f.Add([]byte(`[{"invocationId":"i","author":"a","content":{"parts":[{"functionCall":{"id":"1","name":"f","args":{}}}]}}]`))
-	f.Add([]byte(`[{"role":"assistant","tool_calls":[{"id":"1","function":"f","arguments":{}}]},{"role":"tool","tool_call_id":"1","function":"f","content":"r"}]`))
-	f.Add([]byte(`{"$schemaVersion":"1.9","generated_items":[{"type":"tool_call_item","raw_item":{"type":"function_call","name":"f","arguments":"{}","call_id":"c"}}]}`))
-	f.Add([]byte(`[{"kind":"response","parts":[{"part_kind":"tool-call","tool_name":"f","args":{},"tool_call_id":"1"}]}]`))
-	f.Add([]byte(`[{"id":1,"source":"agent","action":"run","args":{"command":"ls"}},{"id":2,"source":"agent","observation":"run","cause":1,"content":"x"}]`))
-	f.Add([]byte(`{"trajectory":[{"action":"ls -a","observation":"x","response":"r","thought":"t"}],"history":[],"info":{}}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, format := range append([]string{""}, agentFormats...) {
-			tr, err := trace.Read(data, format)
-			if err == nil && tr.Format == "" {
-				t.Fatalf("format %q: a trace without a format", format)
-			}
-		}
-	})
 }

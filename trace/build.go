@@ -259,6 +259,38 @@ func args(c *toolgrade.Call, v any, keys ...string) {
 	}
 }
 
+// nullableArgs reads arguments like args, except that the text "null"
+// (which some providers send for a call without parameters) is {}.
+func nullableArgs(c *toolgrade.Call, v any, keys ...string) {
+	a, ok := first(v, keys...)
+	if !ok {
+		return
+	}
+	if s, isText := a.(string); isText && strings.TrimSpace(s) == "null" {
+		c.Args = jsonvalue.Object{}
+		return
+	}
+	c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(a)
+}
+
+// functionCall adds the call of a tool_calls entry at path: {"id",
+// "function": {"name", "arguments"}}, or the same without the function
+// wrapper; arguments "null" are {} (see nullableArgs).
+func functionCall(b *builder, tc any, path string) error {
+	fn := tc
+	if f, ok := get(tc, "function").(jsonvalue.Object); ok {
+		fn, path = f, join(path, "function")
+	}
+	n, err := name(fn, "name", path)
+	if err != nil {
+		return err
+	}
+	c := toolgrade.Call{Name: n, ID: id(get(tc, "id"))}
+	nullableArgs(&c, fn, "arguments")
+	b.add(c)
+	return nil
+}
+
 // name reads the required tool name of a call object at path.
 func name(v any, key, path string) (string, error) {
 	x, ok := first(v, key)

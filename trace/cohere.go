@@ -33,7 +33,7 @@ func readCohere(b *builder, v any) error {
 				return fieldError("messages", "want a list of messages, got %s", jsonvalue.Kind(get(v, "messages")))
 			}
 			return cohereItems(b, msgs, "messages")
-		case has(v, "message"):
+		case obj(v, "message") != nil:
 			return cohereMessage(b, obj(v, "message"), "message")
 		case cohereEvents[str(v, "type")]:
 			return cohereItems(b, []any{v}, "")
@@ -72,7 +72,7 @@ func cohereItems(b *builder, items []any, path string) error {
 			if err := cohereMessage(b, o, p); err != nil {
 				return err
 			}
-		case has(o, "message"):
+		case obj(o, "message") != nil:
 			if err := cohereMessage(b, obj(o, "message"), join(p, "message")); err != nil {
 				return err
 			}
@@ -100,33 +100,14 @@ func cohereMessage(b *builder, m jsonvalue.Object, path string) error {
 	}
 	for i, tc := range list(m, "tool_calls") {
 		p := index(join(path, "tool_calls"), i)
-		fn := obj(tc, "function")
-		if fn == nil {
+		if obj(tc, "function") == nil {
 			return fieldError(join(p, "function"), "missing")
 		}
-		n, err := name(fn, "name", join(p, "function"))
-		if err != nil {
+		if err := functionCall(b, tc, p); err != nil {
 			return err
 		}
-		c := toolgrade.Call{Name: n, ID: id(get(tc, "id"))}
-		nullableArgs(&c, fn, "arguments")
-		b.add(c)
 	}
 	return nil
-}
-
-// nullableArgs reads arguments like args, except that the text "null"
-// (which some providers send for a call without parameters) is {}.
-func nullableArgs(c *toolgrade.Call, v any, keys ...string) {
-	a, ok := first(v, keys...)
-	if !ok {
-		return
-	}
-	if s, isText := a.(string); isText && strings.TrimSpace(s) == "null" {
-		c.Args = jsonvalue.Object{}
-		return
-	}
-	c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(a)
 }
 
 // cohereStream follows the open tool calls of a streamed message.

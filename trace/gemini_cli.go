@@ -66,7 +66,7 @@ func geminiCLILines(b *builder, lines []any) []any {
 				at[mid] = len(msgs)
 			}
 			msgs = append(msgs, o)
-		case o.Has("$set") || o.Has("sessionId") || o.Has("projectHash"):
+		case o.Has("$set") || o.Has("projectHash") || (o.Has("sessionId") && !o.Has("type")):
 			b.saw()
 		default:
 			b.skip(index("", i), "record with keys %s", quoteKeys(o))

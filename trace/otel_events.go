@@ -3,7 +3,6 @@ package trace
 import (
 	"slices"
 
-	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -203,18 +202,9 @@ func eventToolCalls(b *builder, msg any, path string) error {
 		}
 	}
 	for i, tc := range calls {
-		p := index(join(path, "tool_calls"), i)
-		fn := get(tc, "function")
-		if fn == nil {
-			fn = tc
-		}
-		n, err := name(fn, "name", join(p, "function"))
-		if err != nil {
+		if err := functionCall(b, tc, index(join(path, "tool_calls"), i)); err != nil {
 			return err
 		}
-		c := toolgrade.Call{Name: n, ID: id(get(tc, "id"))}
-		nullableArgs(&c, fn, "arguments")
-		b.add(c)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -63,18 +62,9 @@ func tau2Messages(b *builder, msgs []any, path string) error {
 			continue
 		}
 		for j, tc := range list(o, "tool_calls") {
-			tp := index(join(p, "tool_calls"), j)
-			fn := tc
-			if f, ok := get(tc, "function").(jsonvalue.Object); ok {
-				fn = f // an OpenAI-shaped call
-			}
-			n, err := name(fn, "name", tp)
-			if err != nil {
+			if err := functionCall(b, tc, index(join(p, "tool_calls"), j)); err != nil {
 				return err
 			}
-			c := toolgrade.Call{Name: n, ID: id(get(tc, "id"))}
-			nullableArgs(&c, fn, "arguments")
-			b.add(c)
 		}
 	}
 	return nil
