@@ -348,28 +348,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	regressed := c.Regressed()
 	list("regressed", regressed)
 	list("improved", c.Improved())
-	missingNote := ": regressions (--allow-missing accepts them)"
-	if c.AllowMissing {
-		missingNote = ""
-	}
-	for _, only := range []struct {
-		title, note string
-		ids         []string
-	}{{"only in BASE", missingNote, c.OnlyBase()}, {"only in NEW", "", c.OnlyNew()}} {
-		if len(only.ids) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "\n%s (%d)%s\n", only.title, len(only.ids), only.note)
-		for _, id := range only.ids {
-			b.WriteString("  " + terminal(id) + "\n")
-		}
-	}
+	missing := c.writeOnly(&b, c.OnlyBase(), c.OnlyNew())
 
 	tol := strconv.FormatFloat(c.Tolerance, 'g', -1, 64)
-	missing := 0
-	if !c.AllowMissing {
-		missing = len(c.OnlyBase())
-	}
 	if len(regressed) > 0 || regressedMetrics > 0 || missing > 0 {
 		flips := 0
 		for _, ch := range regressed {
@@ -386,6 +367,31 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeOnly lists the cases found in one run only and returns how many
+// of the base's count as regressions (none with AllowMissing).
+func (c *Comparison) writeOnly(b *strings.Builder, onlyBase, onlyNew []string) (missing int) {
+	missingNote := ": regressions (--allow-missing accepts them)"
+	if c.AllowMissing {
+		missingNote = ""
+	}
+	for _, only := range []struct {
+		title, note string
+		ids         []string
+	}{{"only in BASE", missingNote, onlyBase}, {"only in NEW", "", onlyNew}} {
+		if len(only.ids) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "\n%s (%d)%s\n", only.title, len(only.ids), only.note)
+		for _, id := range only.ids {
+			b.WriteString("  " + terminal(id) + "\n")
+		}
+	}
+	if c.AllowMissing {
+		return 0
+	}
+	return len(onlyBase)
 }
 
 func rate(m *toolgrade.MetricSummary) float64 {

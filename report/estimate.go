@@ -139,36 +139,24 @@ func regIncBeta(x, a, b float64) float64 {
 
 func betaCF(x, a, b float64) float64 {
 	const tiny = 1e-300
-	c, d := 1.0, 1-(a+b)*x/(a+1)
-	if math.Abs(d) < tiny {
-		d = tiny
+	nonzero := func(v float64) float64 {
+		if math.Abs(v) < tiny {
+			return tiny
+		}
+		return v
 	}
-	d = 1 / d
+	c, d := 1.0, 1/nonzero(1-(a+b)*x/(a+1))
 	h := d
+	// step applies one term aa of the fraction and returns its factor.
+	step := func(aa float64) float64 {
+		d = 1 / nonzero(1+aa*d)
+		c = nonzero(1 + aa/c)
+		return d * c
+	}
 	for m := 1; m <= 300; m++ {
 		mf := float64(m)
-		aa := mf * (b - mf) * x / ((a + 2*mf - 1) * (a + 2*mf))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		h *= d * c
-		aa = -(a + mf) * (a + b + mf) * x / ((a + 2*mf) * (a + 2*mf + 1))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		del := d * c
+		h *= step(mf * (b - mf) * x / ((a + 2*mf - 1) * (a + 2*mf)))
+		del := step(-(a + mf) * (a + b + mf) * x / ((a + 2*mf) * (a + 2*mf + 1)))
 		h *= del
 		if math.Abs(del-1) < 1e-15 {
 			break

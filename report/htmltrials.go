@@ -84,7 +84,8 @@ func parting(p, f *callSample) string {
 	return head + "the same calls (they differ elsewhere: output or answer)"
 }
 
-// firstArgDiff finds the first path where two argument values differ.
+// firstArgDiff finds the first path where two argument values differ (by
+// meaning, as [jsonvalue.Equal] compares them).
 func firstArgDiff(path string, a, b any) (string, string, string, bool) {
 	show := func(v any) string {
 		if v == nil {
@@ -108,7 +109,7 @@ func firstArgDiff(path string, a, b any) (string, string, string, bool) {
 		}
 		return "", "", "", false
 	}
-	if string(jsonvalue.Append(nil, a)) != string(jsonvalue.Append(nil, b)) {
+	if !jsonvalue.Equal(a, b) {
 		if path == "" {
 			path = "(all)"
 		}
@@ -188,17 +189,8 @@ func (h *htmlReport) reliability(rel *Reliability) *htmlReliability {
 		for j, v := range c.Verdicts {
 			tc.Verdicts = append(tc.Verdicts, htmlVerdict{Trial: c.Trial[j], Pass: v})
 		}
-		// The samples are keyed like the trials; a case is found by id
-		// (generated ids are keyed with their file, see trialKey).
-		if ts, ok := h.trialCalls[c.ID]; ok {
+		if ts, ok := h.trialCalls[c.key]; ok {
 			tc.Parting = parting(ts.pass, ts.fail)
-		} else if c.Passed > 0 && c.Passed < c.Trials {
-			for key, ts := range h.trialCalls {
-				if strings.HasSuffix(key, "\x00"+c.ID) {
-					tc.Parting = parting(ts.pass, ts.fail)
-					break
-				}
-			}
 		}
 		out.Cases = append(out.Cases, tc)
 	}

@@ -83,20 +83,13 @@ func (j *jsonlReport) Finish(*Stats) error {
 	return j.w.Flush()
 }
 
-func appendNum(b []byte, f float64) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return append(b, "null"...)
-	}
-	return jsonvalue.AppendFloat(b, f)
-}
-
 func appendNums(b []byte, fs []float64) []byte {
 	b = append(b, '[')
 	for i, f := range fs {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendNum(b, f)
+		b = jsonvalue.AppendFloat(b, f)
 	}
 	return append(b, ']')
 }
@@ -117,9 +110,9 @@ func appendReliability(b []byte, c *CaseReliability, conf float64) []byte {
 	b = append(b, `,"passed":`...)
 	b = strconv.AppendInt(b, int64(c.Passed), 10)
 	b = append(b, `,"flip_rate":`...)
-	b = appendNum(b, c.FlipRate)
+	b = jsonvalue.AppendFloat(b, c.FlipRate)
 	b = append(b, `,"confidence":`...)
-	b = appendNum(b, conf)
+	b = jsonvalue.AppendFloat(b, conf)
 	b = append(b, `,"metrics":[`...)
 	for i, m := range c.Metrics {
 		if i > 0 {
@@ -134,7 +127,7 @@ func appendReliability(b []byte, c *CaseReliability, conf float64) []byte {
 		b = append(b, `,"passed":`...)
 		b = strconv.AppendInt(b, int64(m.Passed), 10)
 		b = append(b, `,"pass_rate":`...)
-		b = appendNum(b, m.PassRate)
+		b = jsonvalue.AppendFloat(b, m.PassRate)
 		b = append(b, `,"pass_rate_ci":`...)
 		b = appendNums(b, []float64{m.PassLo, m.PassHi})
 		b = append(b, `,"pass_at_k":`...)
@@ -142,7 +135,7 @@ func appendReliability(b []byte, c *CaseReliability, conf float64) []byte {
 		b = append(b, `,"pass_hat_k":`...)
 		b = appendNums(b, m.PassHatK)
 		b = append(b, `,"mean_score":`...)
-		b = appendNum(b, m.Mean)
+		b = jsonvalue.AppendFloat(b, m.Mean)
 		b = append(b, `,"mean_score_ci":`...)
 		if math.IsNaN(m.MeanLo) {
 			b = append(b, "null"...)

@@ -120,31 +120,44 @@ func (c *Comparison) labels() []string {
 	return out
 }
 
+// resamples is the bootstrap's size.
+func (c *Comparison) resamples() int {
+	if c.Resamples <= 0 {
+		return DefaultBootstrap
+	}
+	return c.Resamples
+}
+
+// paired calls f with the trial values of metric label of every case
+// found in both runs that has the metric in both, in base order.
+func (c *Comparison) paired(label string, f func(id string, baseScore, basePass, newScore, newPass []float64)) {
+	for bi, id := range c.baseTrials.ids {
+		ni, ok := c.newTrials.index[id]
+		if !ok {
+			continue
+		}
+		bs, bp := c.baseTrials.values(bi, label)
+		ns, np := c.newTrials.values(ni, label)
+		if len(bs) == 0 || len(ns) == 0 {
+			continue
+		}
+		f(id, bs, bp, ns, np)
+	}
+}
+
 // MetricDeltas returns each metric's paired change, with bootstrap
 // intervals over cases and trials (seeded by Seed, so that the same input
 // gives the same intervals).
 func (c *Comparison) MetricDeltas() []MetricDelta {
 	conf := c.confidence()
-	reps := c.Resamples
-	if reps <= 0 {
-		reps = DefaultBootstrap
-	}
+	reps := c.resamples()
 	var out []MetricDelta
 	for li, label := range c.labels() {
 		var sc, pc []pairedCase
-		for bi, id := range c.baseTrials.ids {
-			ni, ok := c.newTrials.index[id]
-			if !ok {
-				continue
-			}
-			bs, bp := c.baseTrials.values(bi, label)
-			ns, np := c.newTrials.values(ni, label)
-			if len(bs) == 0 || len(ns) == 0 {
-				continue
-			}
+		c.paired(label, func(_ string, bs, bp, ns, np []float64) {
 			sc = append(sc, pairedCase{base: bs, new: ns})
 			pc = append(pc, pairedCase{base: bp, new: np})
-		}
+		})
 		d := MetricDelta{Label: label, Cases: len(sc)}
 		if len(sc) == 0 {
 			d.Delta, d.DeltaLo, d.DeltaHi, d.PassDelta, d.PassLo, d.PassHi = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
@@ -176,26 +189,17 @@ func (c *Comparison) CaseDeltas() []CaseDelta {
 	alpha := 1 - c.confidence()
 	var out []CaseDelta
 	for _, label := range c.labels() {
-		for bi, id := range c.baseTrials.ids {
-			ni, ok := c.newTrials.index[id]
-			if !ok {
-				continue
-			}
-			bs, bp := c.baseTrials.values(bi, label)
-			ns, np := c.newTrials.values(ni, label)
-			if len(bs) == 0 || len(ns) == 0 {
-				continue
-			}
+		c.paired(label, func(id string, bs, bp, ns, np []float64) {
 			d := CaseDelta{Case: id, Metric: label, BaseTrials: len(bp), NewTrials: len(np),
 				BasePassed: int(math.Round(meanOf(bp) * float64(len(bp)))), NewPassed: int(math.Round(meanOf(np) * float64(len(np)))),
 				BaseMean: meanOf(bs), NewMean: meanOf(ns)}
 			if float64(d.NewPassed)/float64(d.NewTrials) >= float64(d.BasePassed)/float64(d.BaseTrials) {
-				continue
+				return
 			}
 			d.P = fisherLess(d.BasePassed, d.BaseTrials, d.NewPassed, d.NewTrials)
 			d.Significant = d.P < alpha
 			out = append(out, d)
-		}
+		})
 	}
 	slices.SortStableFunc(out, func(a, b CaseDelta) int { return cmpFloat(a.P, b.P) })
 	// Holm's step-down correction over every case and metric tested.
@@ -228,8 +232,8 @@ func fisherLess(c1, n1, c2, n2 int) float64 {
 	return min(1, p)
 }
 
-// flakyIn lists the cases whose verdict differs between trials in the new
-// run (else the base), the most often flipping first.
+// flaky lists the cases whose verdict differs between trials in the new
+// run, the most often flipping first.
 func (c *Comparison) flaky() []string {
 	type f struct {
 		label string
@@ -238,19 +242,12 @@ func (c *Comparison) flaky() []string {
 	var out []f
 	for i, id := range c.newTrials.ids {
 		n := c.newTrials.n[i]
-		passes := map[int]bool{}
-		for t := 1; t <= n; t++ {
-			passes[t] = true
-		}
+		failed := make([]bool, n+1) // by trial, from 1
+		p := n
 		for _, s := range c.newTrials.cases[i] {
-			if !s.verdict {
-				passes[s.trial] = false
-			}
-		}
-		p := 0
-		for _, ok := range passes {
-			if ok {
-				p++
+			if !s.verdict && !failed[s.trial] {
+				failed[s.trial] = true
+				p--
 			}
 		}
 		if p > 0 && p < n {
@@ -316,7 +313,7 @@ func (c *Comparison) writeTrialsText(b *strings.Builder) {
 	conf := c.confidence()
 	fmt.Fprintf(b, "BASE: %s; NEW: %s\n", trialCounts(&c.baseTrials), trialCounts(&c.newTrials))
 	fmt.Fprintf(b, "differences NEW − BASE paired over cases, with %s bootstrap intervals (cases and trials resampled, %d resamples, seed %d)\n\n",
-		percent(conf), max(c.Resamples, 0)+boolInt(c.Resamples <= 0)*DefaultBootstrap, c.Seed)
+		percent(conf), c.resamples(), c.Seed)
 	tw := newTable()
 	tw.AppendHeader(table.Row{"metric", "cases", "base mean", "new mean", "Δ mean [CI]", "base pass", "new pass", "Δ pass [CI]", "status"})
 	deltas := c.MetricDeltas()
@@ -373,31 +370,12 @@ func (c *Comparison) writeTrialsText(b *strings.Builder) {
 	if len(flaky) > 20 {
 		fmt.Fprintf(b, "  and %d more\n", len(flaky)-20)
 	}
-	missingNote := ": regressions (--allow-missing accepts them)"
-	if c.AllowMissing {
-		missingNote = ""
-	}
-	for _, only := range []struct {
-		title, note string
-		ids         []string
-	}{{"only in BASE", missingNote, c.onlyBaseIDs()}, {"only in NEW", "", c.onlyNewIDs()}} {
-		if len(only.ids) == 0 {
-			continue
-		}
-		fmt.Fprintf(b, "\n%s (%d)%s\n", only.title, len(only.ids), only.note)
-		for _, id := range only.ids {
-			b.WriteString("  " + terminal(id) + "\n")
-		}
-	}
-	missing := 0
-	if !c.AllowMissing {
-		missing = len(c.onlyBaseIDs())
-	}
+	missing := c.writeOnly(b, c.onlyBaseIDs(), c.onlyNewIDs())
 	level := percent(conf)
 	if regressedMetrics > 0 || regressedCases > 0 || missing > 0 {
 		var names []string
 		for _, d := range worse {
-			if !slices.Contains(names, d.Case) {
+			if !slices.Contains(names, terminal(d.Case)) {
 				names = append(names, terminal(d.Case))
 			}
 		}
@@ -411,11 +389,4 @@ func (c *Comparison) writeTrialsText(b *strings.Builder) {
 	} else {
 		fmt.Fprintf(b, "\nno regression significant at %s (differences within the noise of the trials)\n", level)
 	}
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

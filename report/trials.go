@@ -318,6 +318,8 @@ type CaseReliability struct {
 	FlipRate float64
 	Pass     bool // the case's verdict over its trials (see [Reliability].Passed)
 	Metrics  []CaseMetricReliability
+
+	key string // the case's key (see trialKey)
 }
 
 // CaseMetricReliability is one metric's figures for one case.
@@ -333,7 +335,13 @@ type CaseMetricReliability struct {
 
 func (t *trials) caseReliability(c *caseTrials, conf float64, gates map[string]PassK) CaseReliability {
 	n := int(c.n)
-	cr := CaseReliability{ID: t.id(c), Trials: n, Passed: int(c.passed), FlipRate: FlipRate(n, int(c.passed)), Pass: !c.erred}
+	id, key := t.id(c), ""
+	if c.idOff == 0 {
+		key = id
+	} else {
+		key = t.key(c)
+	}
+	cr := CaseReliability{ID: id, key: key, Trials: n, Passed: int(c.passed), FlipRate: FlipRate(n, int(c.passed)), Pass: !c.erred}
 	if n == 1 {
 		cr.Trial, cr.Verdicts = []int{int(c.first)}, []bool{c.firstPass}
 	} else {

@@ -116,3 +116,28 @@ func TestTrialsHTML(t *testing.T) {
 		}
 	}
 }
+
+// Cases without ids of their own in two files share generated ids; the
+// page shows each its own trials' parting.
+func TestTrialsHTMLGeneratedIDs(t *testing.T) {
+	thr := toolgrade.Float(0.5)
+	right := `[{"name":"get_weather","args":{"city":"Paris"}}]`
+	var results []*toolgrade.Result
+	for _, f := range []struct{ source, wrong string }{{"a.jsonl", "Lyon"}, {"b.jsonl", "Nice"}} {
+		for i, called := range []string{right, `[{"name":"get_weather","args":{"city":"` + f.wrong + `"}}]`} {
+			pass := i == 0
+			raw := value(t, `{"trial":`+strconv.Itoa(i+1)+`}`).(jsonvalue.Object)
+			cs := &toolgrade.Case{ID: "line-1", Source: f.source, Line: 1, Raw: raw, Expected: calls(t, right), Called: calls(t, called)}
+			results = append(results, &toolgrade.Result{ID: "line-1", Success: pass, Case: cs,
+				Metrics: []toolgrade.MetricResult{{Name: "tool_correctness", Profile: "default", Success: pass, Threshold: thr}}})
+		}
+	}
+	for range 5 { // the lookup once depended on map order
+		page := string(render(t, results, func(w *bytes.Buffer) report.Writer { return report.HTML(w) }))
+		for _, city := range []string{"Lyon", "Nice"} {
+			if want := `&#34;Paris&#34; in the passing trial, &#34;` + city + `&#34; in the failing one`; strings.Count(page, want) != 1 {
+				t.Fatalf("page shows %q %d times, want once", want, strings.Count(page, want))
+			}
+		}
+	}
+}
