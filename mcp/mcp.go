@@ -93,10 +93,7 @@ func Target(source string) (string, bool) {
 // session is opened. The target is a URL (http:// or https://) or a
 // command line (see [SplitCommand]), with or without the "mcp:" prefix.
 func New(target string, o Options) (*Server, error) {
-	if t, ok := Target(target); ok {
-		target = t
-	}
-	target = strings.TrimSpace(target)
+	target, _ = Target(target) // drops "mcp:" and blanks
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}

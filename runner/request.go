@@ -128,7 +128,7 @@ func apiNames(tools []toolgrade.Tool) ([]string, map[string]string) {
 	sent := make([]string, len(tools))
 	back := make(map[string]string, len(tools))
 	for i, t := range tools {
-		base := sanitize(t.Name)
+		base := schema.SanitizeName(t.Name)
 		name := base
 		for n := 2; ; n++ {
 			if own, taken := back[name]; !taken || own == t.Name {
@@ -141,19 +141,6 @@ func apiNames(tools []toolgrade.Tool) ([]string, map[string]string) {
 		back[name] = t.Name
 	}
 	return sent, back
-}
-
-func sanitize(name string) string {
-	b := []byte(name)
-	for i, c := range b {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			b[i] = '_'
-		}
-	}
-	if len(b) == 0 {
-		return "_"
-	}
-	return string(b[:min(len(b), maxNameLen)])
 }
 
 // functionTools writes tools in the Chat Completions form, {"type":

@@ -276,15 +276,14 @@ func (r *Runner) Case(ctx context.Context, c *toolgrade.Case) *Run {
 
 // A conversation is the state of one case's run.
 type conversation struct {
-	r           *Runner
-	run         *Run
-	tools       []toolgrade.Tool
-	known       map[string]bool   // the tools' own names
-	back        map[string]string // sent name → own name (native calling)
-	sent        []any             // the messages of the next request
-	outputs     recorded
-	session     toolgrade.ToolSession // with a Server: this case's session, once opened
-	serverTools map[string]bool       // with a Server: the tools it has
+	r       *Runner
+	run     *Run
+	tools   []toolgrade.Tool
+	known   map[string]bool   // the tools' own names
+	back    map[string]string // sent name → own name (native calling)
+	sent    []any             // the messages of the next request
+	outputs recorded
+	session toolgrade.ToolSession // with a Server: this case's session, once opened
 }
 
 func (r *Runner) run(ctx context.Context, run *Run) {

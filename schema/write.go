@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
@@ -35,6 +36,9 @@ func Shapes() []string { return append([]string(nil), shapes...) }
 // requires; a description is left out when the tool has none. Parse reads
 // what Write writes back into the same tools.
 func Write(tools []toolgrade.Tool, shape string) (any, error) {
+	if !slices.Contains(shapes, shape) {
+		return nil, fmt.Errorf("unknown tool shape %q (want %s)", shape, strings.Join(shapes, ", "))
+	}
 	list := make([]any, len(tools))
 	for i, t := range tools {
 		params := t.Parameters
@@ -62,8 +66,6 @@ func Write(tools []toolgrade.Tool, shape string) (any, error) {
 				o = append(o, jsonvalue.Member{Key: "outputSchema", Value: t.OutputSchema})
 			}
 			list[i] = o
-		default:
-			return nil, fmt.Errorf("unknown tool shape %q (want %s)", shape, strings.Join(shapes, ", "))
 		}
 	}
 	switch shape {

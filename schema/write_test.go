@@ -31,8 +31,10 @@ func TestWriteRoundTrip(t *testing.T) {
 			}
 		})
 	}
-	if _, err := schema.Write(tools, "xml"); err == nil || !strings.Contains(err.Error(), `unknown tool shape "xml"`) {
-		t.Errorf("unknown shape: %v", err)
+	for _, ts := range [][]toolgrade.Tool{tools, nil} {
+		if _, err := schema.Write(ts, "xml"); err == nil || !strings.Contains(err.Error(), `unknown tool shape "xml"`) {
+			t.Errorf("unknown shape, %d tools: %v", len(ts), err)
+		}
 	}
 }
 

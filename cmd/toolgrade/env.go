@@ -31,9 +31,10 @@ func (m *Main) runEnv(cmd *cobra.Command, f *envFlags, cfg *config.Config) (*con
 	toolsFile, toolsDir := f.tools, ""
 	if toolsFile == "" && cfg != nil && cfg.Tools != "" {
 		toolsFile, toolsDir = cfg.Tools, cfg.Dir
-		if _, isMCP := mcp.Target(toolsFile); !isMCP && !filepath.IsAbs(toolsFile) {
-			toolsFile = filepath.Join(cfg.Dir, toolsFile)
-		}
+	}
+	_, toolsMCP := mcp.Target(toolsFile)
+	if toolsDir != "" && !toolsMCP && !filepath.IsAbs(toolsFile) {
+		toolsFile = filepath.Join(toolsDir, toolsFile)
 	}
 	// An MCP server: --mcp, or tools: mcp:... (tools.go).
 	server, err := m.mcpServer(cmd.Context(), &f.mcp, toolsFile, toolsDir)
@@ -42,7 +43,7 @@ func (m *Main) runEnv(cmd *cobra.Command, f *envFlags, cfg *config.Config) (*con
 	}
 	if server != nil {
 		env.Server, env.AllowExecute, env.AllowTools = server, f.mcp.allowExecute, f.mcp.allowTools
-		if _, isMCP := mcp.Target(toolsFile); isMCP || toolsFile == "" {
+		if toolsMCP || toolsFile == "" {
 			tools, err := server.Tools(cmd.Context())
 			if err != nil {
 				return nil, usageError("tools: %v", err)
@@ -50,7 +51,7 @@ func (m *Main) runEnv(cmd *cobra.Command, f *envFlags, cfg *config.Config) (*con
 			env.Tools = tools
 		}
 	}
-	if _, isMCP := mcp.Target(toolsFile); toolsFile != "" && !isMCP {
+	if toolsFile != "" && !toolsMCP {
 		tools, err := schema.ReadFile(toolsFile)
 		if err != nil {
 			return nil, usageError("tools: %v", err)

@@ -35,6 +35,7 @@ func TestToolsCommand(t *testing.T) {
 			"2 errors, 3 warnings"}, nil},
 		{"file anthropic", []string{"tools", "--format", "anthropic", "--no-lint", file}, 0, []string{`"input_schema"`}, nil},
 		{"bad format", []string{"tools", "--format", "xml", file}, 2, nil, []string{`unknown tool shape "xml"`}},
+		{"bad format first", []string{"tools", "--format", "xml", "no-such-file.json"}, 2, nil, []string{`unknown tool shape "xml"`}},
 		{"nothing", []string{"tools"}, 2, nil, []string{"name an MCP server with --mcp"}},
 		{"no server", []string{"tools", "--mcp", "toolgrade-no-such-server", "--mcp-timeout", "5s"}, 2, nil, []string{"did not start", "toolgrade-no-such-server"}},
 	} {

@@ -17,6 +17,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/openai"
 	"github.com/toolgrade/toolgrade/trace"
@@ -50,8 +51,9 @@ Requests (an optional "id" of any JSON type is echoed in the response):
   {"op": "version"}
       Response: {"result": {"version": "..."}}.
 
-A request that cannot be served gets {"error": "...", "field": "..."}
-("field" when the error names one); the process goes on with the next line.
+A request that cannot be served (an unknown op, a key its op does not
+take, a bad value) gets {"error": "...", "field": "..."} ("field" when the
+error names one); the process goes on with the next line.
 Metrics built from a config are reused across requests with the same config.
 
 Exit status: 0 when stdin ends.`,
@@ -138,6 +140,9 @@ func (s *server) handle(ctx context.Context, line []byte) (resp []byte) {
 	}
 	id, _ = req.Get("id")
 	op, _ := req.Get("op")
+	if err := checkRequestKeys(req, op); err != nil {
+		return errorResponse(id, err)
+	}
 	var body []byte
 	switch op {
 	case "evaluate":
@@ -161,6 +166,36 @@ func (s *server) handle(ctx context.Context, line []byte) (resp []byte) {
 	}
 	b = append(b, body...)
 	return append(b, '}')
+}
+
+// requestKeys are the keys each op takes besides "op" and "id".
+var requestKeys = map[string][]string{
+	"evaluate": {"config", "cases", "offset"},
+	"extract":  {"trace", "format"},
+	"version":  nil,
+}
+
+// checkRequestKeys rejects a key the request's op does not take, so that
+// a misspelled one is not ignored. An unknown op is left to handle.
+func checkRequestKeys(req jsonvalue.Object, op any) error {
+	name, _ := op.(string)
+	keys, known := requestKeys[name]
+	if !known {
+		return nil
+	}
+	for _, m := range req {
+		if m.Key == "op" || m.Key == "id" || slices.Contains(keys, m.Key) {
+			continue
+		}
+		if near, ok := suggest.Nearest(m.Key, keys); ok {
+			return badField(m.Key, "unknown key for op %s; did you mean %q?", name, near)
+		}
+		if len(keys) == 0 {
+			return badField(m.Key, "unknown key: op %s takes only op and id", name)
+		}
+		return badField(m.Key, "unknown key for op %s (want %s, op, id)", name, strings.Join(keys, ", "))
+	}
+	return nil
 }
 
 func errorResponse(id any, err error) []byte {
@@ -210,6 +245,11 @@ func configEntries(v any, present bool) ([]jsonvalue.Object, string, error) {
 				}
 			}
 			return []jsonvalue.Object{entry}, "", nil
+		}
+		for _, m := range obj {
+			if m.Key != "metrics" && m.Key != "judge" {
+				return nil, "", badField("config."+m.Key, "unknown key beside metrics (want metrics, judge)")
+			}
 		}
 		v, field = ms, "config.metrics"
 	}

@@ -94,6 +94,21 @@ func TestServe(t *testing.T) {
 				t.Errorf("response %v", r)
 			}
 		}},
+		{"misspelled key beside metrics", `{"op":"evaluate","config":{"metrics":[{}],"judgee":{}},"cases":[]}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "config.judgee" {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"misspelled key", `{"op":"extract","trace":[],"fromat":"openai_chat"}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "fromat" || !strings.Contains(r["error"].(string), `did you mean "format"?`) {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"unknown key", `{"op":"version","x":1}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "x" {
+				t.Errorf("response %v", r)
+			}
+		}},
 		{"extract a decoded trace", `{"op":"extract","trace":[{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]},{"role":"tool","tool_call_id":"c1","content":"ok"}]}`, func(t *testing.T, r map[string]any) {
 			res := r["result"].(map[string]any)
 			calls := res["calls"].([]any)

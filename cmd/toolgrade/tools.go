@@ -97,41 +97,33 @@ usage or when the tools cannot be read.`,
 }
 
 func (m *Main) runTools(ctx context.Context, f *toolsFlags, args []string) error {
-	var tools []toolgrade.Tool
+	source := ""
+	if len(args) == 1 {
+		source = args[0]
+	}
 	switch {
-	case f.mcp.target != "" && len(args) > 0:
+	case f.mcp.target != "" && source != "":
 		return usageError("give --mcp or a file, not both")
-	case f.mcp.target != "":
-		s, err := m.mcpServer(ctx, &f.mcp, "", "")
-		if err != nil {
-			return err
-		}
-		if tools, err = s.Tools(ctx); err != nil {
-			return &ExitError{Code: 2, Err: err}
-		}
-	case len(args) == 1:
-		source := args[0]
-		if _, ok := mcp.Target(source); ok {
-			s, err := m.mcpServer(ctx, &f.mcp, source, "")
-			if err != nil {
-				return err
-			}
-			if tools, err = s.Tools(ctx); err != nil {
-				return &ExitError{Code: 2, Err: err}
-			}
-			break
-		}
-		var err error
-		if tools, err = schema.ReadFile(source); err != nil {
-			return &ExitError{Code: 2, Err: err}
-		}
-	default:
+	case f.mcp.target == "" && source == "":
 		return usageError("name an MCP server with --mcp, or a file of tool definitions")
 	}
 	if f.format != "list" && !f.lint {
 		if _, err := schema.Write(nil, f.format); err != nil {
 			return usageError("--format: %v", err)
 		}
+	}
+	s, err := m.mcpServer(ctx, &f.mcp, source, "")
+	if err != nil {
+		return err
+	}
+	var tools []toolgrade.Tool
+	if s != nil {
+		tools, err = s.Tools(ctx)
+	} else {
+		tools, err = schema.ReadFile(source)
+	}
+	if err != nil {
+		return &ExitError{Code: 2, Err: err}
 	}
 
 	var findings []schema.Finding

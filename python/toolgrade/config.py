@@ -132,9 +132,13 @@ def to_request_config(config: ConfigLike) -> Any:
     if isinstance(config, (list, tuple)):
         return {"metrics": [_entry(c) for c in config]}
     if isinstance(config, dict) and "metrics" in config:
-        out: Dict[str, Any] = {"metrics": [_entry(c) for c in config["metrics"]]}
-        if config.get("judge") is not None:
-            out["judge"] = dict(config["judge"])
+        # Other keys go along, for the binary to reject a misspelled one.
+        out: Dict[str, Any] = dict(config)
+        out["metrics"] = [_entry(c) for c in config["metrics"]]
+        if out.get("judge") is None:
+            out.pop("judge", None)
+        else:
+            out["judge"] = dict(out["judge"])
         return out
     return {"metrics": [_entry(config)]}
 

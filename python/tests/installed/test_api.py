@@ -67,6 +67,9 @@ class APITest(unittest.TestCase):
             toolgrade.evaluate([CASE], config=tc.Axion(parameter_matching_strategy="psychic"))
         with self.assertRaises(TypeError):
             toolgrade.evaluate([CASE], config=[3])
+        with self.assertRaises(toolgrade.ConfigError) as cm:
+            toolgrade.evaluate([CASE], config={"metrics": [{}], "judgee": {"model": "m"}})
+        self.assertEqual(cm.exception.field, "config.judgee")
 
     def test_unserializable_case(self) -> None:
         with self.assertRaises(ValueError):
