@@ -367,6 +367,7 @@ func TestBFCLCommandErrors(t *testing.T) {
 		{"bad JSON", nil, "{\"id\": \"simple_python_0\", \"result\": []}\n{oops\n", ":2: invalid JSON"},
 		{"no id", nil, `{"result": []}`, ":1: want a result object with a string id"},
 		{"no result", nil, `{"id": "simple_python_0"}`, "entry simple_python_0 has no result"},
+		{"no entries", nil, "\n", "r.json: no result entries"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -116,8 +116,7 @@ func (d *Data) decideCalling(entries []Entry, used map[string]*categoryData) (ma
 		if bad != "" {
 			continue
 		}
-		var names []string
-		eachDocName(c.questions[e.ID], func(n string) { names = append(names, n) })
+		names := docNames(c.questions[e.ID])
 		for _, call := range calls {
 			switch {
 			case strings.Contains(call.Name, ".") && slices.Contains(names, call.Name):
@@ -158,17 +157,18 @@ func (d *Data) decideCalling(entries []Entry, used map[string]*categoryData) (ma
 	return decided, report
 }
 
-// eachDocName calls fn with the name of each function doc.
-func eachDocName(docs any, fn func(string)) {
-	if list, ok := docs.([]any); ok {
-		for _, d := range list {
-			if n, ok := docName(d); ok {
-				fn(n)
-			}
+// docNames returns the names of the function docs: a list of docs, or
+// one doc.
+func docNames(docs any) []string {
+	list, ok := docs.([]any)
+	if !ok {
+		list = []any{docs}
+	}
+	var names []string
+	for _, d := range list {
+		if n, ok := docName(d); ok {
+			names = append(names, n)
 		}
-		return
 	}
-	if n, ok := docName(docs); ok {
-		fn(n)
-	}
+	return names
 }

@@ -9,23 +9,10 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat/bfcl"
-	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/runner"
 )
-
-func decodeCase(t *testing.T, js string) *toolgrade.Case {
-	t.Helper()
-	v, err := jsonvalue.ParseString(js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := dataset.DecodeCase(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 const factorialDoc = `[{"name": "math.factorial", "description": "d", "parameters": {"type": "dict", "properties": {"number": {"type": "integer"}}, "required": ["number"]}}]`
 
@@ -55,7 +42,7 @@ func TestPrompt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := decodeCase(t, tt.entry)
+			c := conformance.ParseCase(t, tt.entry)
 			if got := bfcl.IsQuestion(c); got != tt.question {
 				t.Errorf("IsQuestion %v, want %v", got, tt.question)
 			}
@@ -170,7 +157,7 @@ func TestRunQuestions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			run := r.Case(context.Background(), decodeCase(t, tt.entry))
+			run := r.Case(context.Background(), conformance.ParseCase(t, tt.entry))
 			a := bfcl.Answer{ID: run.ID, Calls: run.Calls, Text: run.Text, Error: run.Error, Usage: run.Usage, Latency: run.Latency}
 			if got := string(a.AppendJSON(nil)); !strings.HasPrefix(got, tt.line) {
 				t.Errorf("result line %s\nwant %s...", got, tt.line)

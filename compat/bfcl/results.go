@@ -105,8 +105,9 @@ func resultFiles(paths []string) ([]string, error) {
 
 // Read adds the entries of one result file, read from r and named name in
 // errors. Each non-blank line must be an object with a string "id" and a
-// "result"; a line whose id came before is a [Repeat]. On error, the
-// entries of the lines before it have been added.
+// "result"; a line whose id came before is a [Repeat]; a file without
+// lines is an error. On error, the entries of the lines before it have
+// been added.
 func (rs *Results) Read(name string, r io.Reader) error {
 	text, err := io.ReadAll(r)
 	if err != nil {
@@ -122,7 +123,9 @@ func (rs *Results) parse(name string, text []byte) error {
 			rs.seen[e.ID] = e.Where
 		}
 	}
-	return eachLine(name, text, func(line int, v any) error {
+	lines := 0
+	err := eachLine(name, text, func(line int, v any) error {
+		lines++
 		where := fmt.Sprintf("%s:%d", name, line)
 		obj, ok := v.(jsonvalue.Object)
 		id, _ := obj.Get("id")
@@ -142,6 +145,10 @@ func (rs *Results) parse(name string, text []byte) error {
 		rs.Entries = append(rs.Entries, Entry{ID: ids, Result: result, Where: where})
 		return nil
 	})
+	if err == nil && lines == 0 {
+		err = fmt.Errorf("%s: no result entries", name)
+	}
+	return err
 }
 
 // decode reads a result in BFCL's decoded form: a list of {function:

@@ -83,6 +83,8 @@ func TestResultsRead(t *testing.T) {
 		{"no id", `{"result": []}`, "r.json:1: want a result object with a string id"},
 		{"id not a string", `{"id": 7, "result": []}`, "r.json:1: want a result object with a string id"},
 		{"no result", `{"id": "simple_python_0"}`, "r.json:1: entry simple_python_0 has no result"},
+		{"empty", "", "r.json: no result entries"},
+		{"only blank lines", "\n \r\n", "r.json: no result entries"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -211,6 +211,11 @@ type score struct {
 	ok       bool
 }
 
+// score is the category's accuracy.
+func (t Tally) score() score {
+	return score{float64(t.Correct) / float64(t.Total), t.Total, true}
+}
+
 // WriteTable writes BFCL's score table: a row per graded category (in
 // BFCL's order, then others by name) with its accuracy, correct and total
 // entries; then the summary rows. Non-Live Simple AST is the unweighted
@@ -227,7 +232,7 @@ func (s *Scores) WriteTable(w io.Writer) error {
 	category := func(names string) (string, score) {
 		for n := range strings.SplitSeq(names, "|") {
 			if t, ok := tally[n]; ok {
-				return n, score{float64(t.Correct) / float64(t.Total), t.Total, true}
+				return n, t.score()
 			}
 		}
 		name, _, _ := strings.Cut(names, "|")
@@ -265,7 +270,6 @@ func (s *Scores) WriteTable(w io.Writer) error {
 
 	type row struct {
 		name string
-		s    score
 		t    Tally
 	}
 	var cats []row
@@ -274,12 +278,12 @@ func (s *Scores) WriteTable(w io.Writer) error {
 		name, s := category(names)
 		listed[name] = true
 		if s.ok {
-			cats = append(cats, row{name, s, tally[name]})
+			cats = append(cats, row{name, tally[name]})
 		}
 	}
 	for _, t := range s.Categories { // by name
 		if !listed[t.Category] {
-			cats = append(cats, row{t.Category, score{float64(t.Correct) / float64(t.Total), t.Total, true}, t})
+			cats = append(cats, row{t.Category, t})
 		}
 	}
 	simple := mean(get("simple_python|simple"), get("simple_java|java"), get("simple_javascript|javascript"))
@@ -304,7 +308,7 @@ func (s *Scores) WriteTable(w io.Writer) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%-*s  %8s  %7s  %7s\n", width, "Category", "Accuracy", "Correct", "Total")
 	for _, r := range cats {
-		fmt.Fprintf(&b, "%-*s  %8s  %7d  %7d\n", width, r.name, percent(r.s), r.t.Correct, r.t.Total)
+		fmt.Fprintf(&b, "%-*s  %8s  %7d  %7d\n", width, r.name, percent(r.t.score()), r.t.Correct, r.t.Total)
 	}
 	fmt.Fprintf(&b, "\n%-*s  %8s  %7s  %s\n", width, "Summary", "Accuracy", "Entries", "Computed as")
 	for _, r := range sums {

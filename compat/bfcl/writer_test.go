@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat/bfcl"
+	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -104,7 +105,7 @@ func TestResultWriterWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	entry := func(id, source string) *toolgrade.Case {
-		c := decodeCase(t, question(id, "x"))
+		c := conformance.ParseCase(t, question(id, "x"))
 		c.Source = source
 		return c
 	}

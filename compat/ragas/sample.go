@@ -66,7 +66,7 @@ func rawField(raw jsonvalue.Object, keys []string) (string, any, bool) {
 // another format. reference_tool_calls are the expected calls.
 func buildSample(c *toolgrade.Case) (*sample, error) {
 	s := &sample{}
-	_, rawCalled, hasCalled := rawField(c.Raw, calledKeys)
+	calledKey, rawCalled, hasCalled := rawField(c.Raw, calledKeys)
 	trKey, rawTraj, hasTraj := rawField(c.Raw, trajectoryKeys)
 	if !hasTraj && c.Trajectory != nil {
 		trKey, rawTraj, hasTraj = "trajectory", c.Trajectory, true
@@ -85,7 +85,7 @@ func buildSample(c *toolgrade.Case) (*sample, error) {
 		}
 		var err error
 		if hasCalled {
-			s.called, err = readCalls(calledKeyName(c.Raw), rawCalled, true)
+			s.called, err = readCalls(calledKey, rawCalled, true)
 		} else {
 			s.called, err = fromCalls("tools_called", c.Called)
 		}
@@ -125,12 +125,6 @@ func buildSample(c *toolgrade.Case) (*sample, error) {
 		}
 	}
 	return s, nil
-}
-
-// calledKeyName is the key the case gives its called calls under.
-func calledKeyName(raw jsonvalue.Object) string {
-	k, _, _ := rawField(raw, calledKeys)
-	return k
 }
 
 // isRagasMessages reports whether v is a list of messages in Ragas' own

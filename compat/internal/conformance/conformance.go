@@ -163,7 +163,8 @@ func Check(t *testing.T, l Line, r toolgrade.MetricResult) bool {
 		}
 		return true
 	}
-	if s, _ := l.Expect.Get("score"); s == nil {
+	score, _ := l.Expect.Get("score")
+	if score == nil {
 		// The peer gave no score and raised nothing (ADK's NOT_EVALUATED).
 		// toolgrade's one form of a result without a score is an error
 		// result, so that is what the line must give.
@@ -177,12 +178,9 @@ func Check(t *testing.T, l Line, r toolgrade.MetricResult) bool {
 		t.Errorf("%s (line %d): unexpected error: %s", l.ID, l.Line, r.Error)
 		return false
 	}
-	if s, _ := l.Expect.Get("score"); s != nil {
-		want := jsonvalue.NumberFloat(s.(json.Number))
-		if math.Abs(r.Score-want) > 1e-9 {
-			t.Errorf("%s (line %d): score %v, want %v (reason: %s)", l.ID, l.Line, r.Score, want, r.Reason)
-			ok = false
-		}
+	if want := jsonvalue.NumberFloat(score.(json.Number)); math.Abs(r.Score-want) > 1e-9 {
+		t.Errorf("%s (line %d): score %v, want %v (reason: %s)", l.ID, l.Line, r.Score, want, r.Reason)
+		ok = false
 	}
 	if s, present := l.Expect.Get("success"); present {
 		switch s := s.(type) {

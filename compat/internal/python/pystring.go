@@ -56,12 +56,12 @@ func finalSigma(s string, i int) bool {
 		r, size := utf8.DecodeLastRuneInString(before)
 		before = before[:len(before)-size]
 		if !caseIgnorable(r) {
-			if !Cased(r) {
+			if !cased(r) {
 				return false
 			}
 			for _, r := range s[i+len("Σ"):] {
 				if !caseIgnorable(r) {
-					return !Cased(r)
+					return !cased(r)
 				}
 			}
 			return true
@@ -71,7 +71,7 @@ func finalSigma(s string, i int) bool {
 }
 
 // cased is Unicode's Cased property: Lowercase, Uppercase or titlecase.
-func Cased(r rune) bool {
+func cased(r rune) bool {
 	return unicode.IsLower(r) || unicode.IsUpper(r) || unicode.IsTitle(r) ||
 		unicode.Is(unicode.Other_Lowercase, r) || unicode.Is(unicode.Other_Uppercase, r)
 }
