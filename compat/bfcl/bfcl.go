@@ -999,37 +999,31 @@ func repr(v any) string { return jsonvalue.Format(v) }
 // function as documented but names exactly one dotted function in its
 // converted form is that function.
 func mapNames(docs any, out []output) {
-	var names []string
-	switch d := docs.(type) {
-	case []any:
-		for _, doc := range d {
-			if n, ok := docName(doc); ok {
-				names = append(names, n)
-			}
-		}
-	default:
-		if n, ok := docName(d); ok {
-			names = append(names, n)
-		}
-	}
+	names := docNames(docs)
 	for i := range out {
 		if slices.Contains(names, out[i].name) {
 			continue
 		}
-		match := ""
-		for _, n := range names {
-			if strings.Contains(n, ".") && strings.ReplaceAll(n, ".", "_") == out[i].name {
-				if match != "" {
-					match = ""
-					break
-				}
-				match = n
-			}
-		}
-		if match != "" {
-			out[i].name = match
+		if n, ok := dottedName(names, out[i].name); ok {
+			out[i].name = n
 		}
 	}
+}
+
+// dottedName returns the one documented dotted name whose "_" form is
+// name, as BFCL sends dotted names to function-calling models; none when
+// no name or several do.
+func dottedName(names []string, name string) (string, bool) {
+	match := ""
+	for _, n := range names {
+		if strings.Contains(n, ".") && strings.ReplaceAll(n, ".", "_") == name {
+			if match != "" {
+				return "", false
+			}
+			match = n
+		}
+	}
+	return match, match != ""
 }
 
 func docName(doc any) (string, bool) {

@@ -123,11 +123,8 @@ func (d *Data) decideCalling(entries []Entry, used map[string]*categoryData) (ma
 				ev.dotted++
 			case slices.Contains(names, call.Name):
 			default:
-				for _, n := range names {
-					if strings.Contains(n, ".") && strings.ReplaceAll(n, ".", "_") == call.Name {
-						ev.underscored++
-						break
-					}
+				if _, ok := dottedName(names, call.Name); ok {
+					ev.underscored++ // counted as mapNames maps it: only when unambiguous
 				}
 			}
 		}
