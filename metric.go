@@ -180,11 +180,14 @@ func (n named) Grade(ctx context.Context, c *Case) MetricResult {
 // (of nCalled) that no match uses, in index order: a result's Missing and
 // Unexpected. Both are empty, not nil, when every call is paired.
 func Unpaired(matches []Match, nExpected, nCalled int) (missing, unexpected []int) {
-	usedE, usedC := make([]bool, nExpected), make([]bool, nCalled)
+	used := make([]bool, nExpected+nCalled)
+	usedE, usedC := used[:nExpected], used[nExpected:]
 	for _, p := range matches {
 		usedE[p.Expected], usedC[p.Called] = true, true
 	}
-	missing, unexpected = []int{}, []int{}
+	// Matches are usually one to one, so the counts are known.
+	missing = make([]int, 0, max(nExpected-len(matches), 0))
+	unexpected = make([]int, 0, max(nCalled-len(matches), 0))
 	for i, used := range usedE {
 		if !used {
 			missing = append(missing, i)

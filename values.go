@@ -73,9 +73,6 @@ func callsInModel(calls []Call) bool {
 
 // convert puts *v into the model, or names the field it could not.
 func convert(field string, v *any) error {
-	if jsonvalue.InModel(*v) {
-		return nil
-	}
 	mv, err := jsonvalue.From(*v)
 	if err != nil {
 		return &FieldError{Path: field, Err: err}

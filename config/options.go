@@ -65,12 +65,21 @@ func optionNames(profile string) []string {
 	}
 	var names []string
 	for f := range t.Fields() {
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name != "" && name != "-" && f.IsExported() {
+		if name := optionName(f); name != "" {
 			names = append(names, name)
 		}
 	}
 	return names
+}
+
+// optionName is the option key of an options struct's field, from its
+// JSON tag; "" for a field that is no option.
+func optionName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "-" || !f.IsExported() {
+		return ""
+	}
+	return name
 }
 
 // OptionProfiles lists the profiles that take an option named key.
@@ -137,8 +146,7 @@ func coerceLists(profile string, opts jsonvalue.Object) {
 			continue
 		}
 		for f := range t.Fields() {
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name != opts[i].Key || f.Type.Kind() != reflect.Slice || f.Type.Elem().Kind() != reflect.String {
+			if optionName(f) != opts[i].Key || f.Type.Kind() != reflect.Slice || f.Type.Elem().Kind() != reflect.String {
 				continue
 			}
 			var list []any

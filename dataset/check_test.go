@@ -44,6 +44,11 @@ func TestCheckFields(t *testing.T) {
 	}{
 		{"misspelled called", `{"id":"a","tool_called":[],"expected_tools":[]}`, []string{"cases.jsonl:1: unknown field `tool_called`; did you mean `tools_called`?"}},
 		{"misspelled expected", `{"tools_called":[],"expected_tool":[{"name":"f"}]}`, []string{"unknown field `expected_tool`; did you mean `expected_tools`?"}},
+		{"misspelled args of an expected call", `{"tools_called":[{"name":"f","args":{"a":2}}],"expected_tools":[{"name":"f","agrs":{"a":1}}]}`,
+			[]string{"unknown field `expected_tools[0].agrs`; did you mean `args`?"}},
+		{"arg for args", `{"tools_called":[{"name":"f"}],"expected_tools":[{"name":"f","arg":{"a":1}}]}`,
+			[]string{"unknown field `expected_tools[0].arg`; did you mean `args`?"}},
+		{"call metadata is kept", `{"tools_called":[{"name":"f","args":{},"latency_ms":3}],"expected_tools":[{"name":"f","args":{}}]}`, nil},
 		{"camel case", `{"ToolsCalled":[],"expected_tools":[]}`, []string{"did you mean `tools_called`?"}},
 		{"a synonym", `{"tool_calls":[],"expected_tools":[]}`, []string{"unknown field `tool_calls`; did you mean `tools_called`?"}},
 		{"metadata is kept", `{"tools_called":[],"expected_tools":[],"category":"x"}`, nil},

@@ -361,21 +361,9 @@ func from(v any) (any, error) {
 		}
 		return out, nil
 	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%v is not a JSON number", v)
-		}
-		return json.Number(formatFloat(v)), nil
+		return fromFloat(v, 64)
 	case float32:
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return nil, fmt.Errorf("%v is not a JSON number", v)
-		}
-		// The shortest text that reads back as the same float32: 0.1, not
-		// 0.10000000149011612.
-		s := strconv.FormatFloat(float64(v), 'g', -1, 32)
-		if IsIntegerLiteral(s) {
-			s += ".0"
-		}
-		return json.Number(s), nil
+		return fromFloat(float64(v), 32)
 	case json.RawMessage:
 		return Parse(v)
 	}
@@ -393,7 +381,7 @@ func from(v any) (any, error) {
 		}
 	case reflect.Float32, reflect.Float64:
 		if _, ok := v.(json.Marshaler); !ok {
-			return from(rv.Float())
+			return fromFloat(rv.Float(), rv.Type().Bits())
 		}
 	case reflect.Pointer, reflect.Interface:
 		if rv.IsNil() {
@@ -459,10 +447,21 @@ func MustFrom(v any) any {
 	return out
 }
 
+// fromFloat converts a float of the given size (32 or 64 bits) into a
+// json.Number; NaN and the infinities have no JSON form.
+func fromFloat(f float64, bits int) (any, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("%v is not a JSON number", f)
+	}
+	return json.Number(formatFloat(f, bits)), nil
+}
+
 // formatFloat spells a float the way Python's repr does where it matters
-// here: integral values keep a ".0" so they stay floats.
-func formatFloat(f float64) string {
-	s := strconv.FormatFloat(f, 'g', -1, 64)
+// here: the shortest text that reads back as the same float of its size
+// (a float32's 0.1, not 0.10000000149011612), and integral values keep a
+// ".0" so they stay floats.
+func formatFloat(f float64, bits int) string {
+	s := strconv.FormatFloat(f, 'g', -1, bits)
 	if IsIntegerLiteral(s) {
 		s += ".0"
 	}

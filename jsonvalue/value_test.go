@@ -184,6 +184,7 @@ func TestKind(t *testing.T) {
 // their type and where they are.
 func TestFromKinds(t *testing.T) {
 	type city string
+	type ratio float32
 	type place struct {
 		City city   `json:"city"`
 		Days *int   `json:"days,omitempty"`
@@ -208,6 +209,7 @@ func TestFromKinds(t *testing.T) {
 		{"float64", 2.5, `2.5`, ""},
 		{"integral float64 stays a float", 3.0, `3.0`, ""},
 		{"float32 shortest", float32(0.1), `0.1`, ""},
+		{"named float32 shortest", ratio(0.1), `0.1`, ""},
 		{"json.Number", json.Number("1e3"), `1e3`, ""},
 		{"json.RawMessage", json.RawMessage(`{"b":1,"a":[true]}`), `{"b":1,"a":[true]}`, ""},
 		{"named string", city("Paris"), `"Paris"`, ""},

@@ -169,7 +169,6 @@ func New(opts Options) (*ToolCorrectness, error) {
 	if o.Threshold != nil {
 		m.threshold = *o.Threshold
 	}
-	o.Threshold = &m.threshold
 	return m, nil
 }
 
@@ -223,7 +222,7 @@ func (m *ToolCorrectness) PairScore(e, c *toolgrade.Call) float64 {
 		return 0
 	}
 	s := m.comparer(name).Score(e.Args, c.Args, e.Rules)
-	if s > 0 && m.opts.Output == "exact" && e.Output != nil && !jsonvalue.Equal(e.Output, c.Output) {
+	if s > 0 && m.opts.Output == OutputExact && e.Output != nil && !jsonvalue.Equal(e.Output, c.Output) {
 		return 0
 	}
 	return s
@@ -237,7 +236,7 @@ func (m *ToolCorrectness) diffs(e, c *toolgrade.Call) []toolgrade.ArgDiff {
 		return []toolgrade.ArgDiff{{Path: "args", Expected: e.ArgsRaw, Got: c.Args, Note: "expected arguments are not valid JSON"}}
 	}
 	d := m.comparer(m.name(e)).Diff(e.Args, c.Args, e.Rules)
-	if m.opts.Output == "exact" && e.Output != nil && !jsonvalue.Equal(e.Output, c.Output) {
+	if m.opts.Output == OutputExact && e.Output != nil && !jsonvalue.Equal(e.Output, c.Output) {
 		d = append(d, toolgrade.ArgDiff{Path: "output", Expected: e.Output, Got: c.Output})
 	}
 	return d
@@ -278,11 +277,11 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.
 			}
 		}
 		switch {
-		case m.opts.Order == "exact":
+		case m.opts.Order == OrderExact:
 			pairs = Positional(scores)
-		case m.opts.Order == "in-order":
+		case m.opts.Order == OrderInOrder:
 			pairs = InOrder(scores)
-		case m.opts.Pairing == "greedy":
+		case m.opts.Pairing == PairingGreedy:
 			pairs = Greedy(scores)
 		default:
 			pairs = Optimal(scores)
@@ -311,14 +310,14 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.
 	r.Precision, r.Recall, r.F1 = precision, recall, f1
 
 	switch {
-	case m.opts.Order == "exact":
+	case m.opts.Order == OrderExact:
 		r.Score = 0
 		if n == k && len(pairs) == n && allFull(pairs) {
 			r.Score = 1
 		}
-	case m.opts.Scoring == "recall":
+	case m.opts.Scoring == ScoringRecall:
 		r.Score = *recall
-	case m.opts.Scoring == "precision":
+	case m.opts.Scoring == ScoringPrecision:
 		r.Score = *precision
 	default:
 		r.Score = *f1
@@ -336,23 +335,7 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.
 	if r.Matches == nil {
 		r.Matches = []toolgrade.Match{}
 	}
-	paired := make([]bool, n+k)
-	pairedE, pairedC := paired[:n], paired[n:]
-	for _, p := range pairs {
-		pairedE[p.Expected], pairedC[p.Called] = true, true
-	}
-	// Pairs are one to one, so the counts are known.
-	r.Missing, r.Unexpected = make([]int, 0, n-len(pairs)), make([]int, 0, k-len(pairs))
-	for i, ok := range pairedE {
-		if !ok {
-			r.Missing = append(r.Missing, i)
-		}
-	}
-	for j, ok := range pairedC {
-		if !ok {
-			r.Unexpected = append(r.Unexpected, j)
-		}
-	}
+	r.Missing, r.Unexpected = toolgrade.Unpaired(pairs, n, k)
 	r.Reason = m.reason(c, &r, raw)
 	return r
 }
@@ -393,7 +376,7 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		b = strconv.AppendInt(b, int64(len(exp)), 10)
 		b = append(b, " expected calls matched"...)
 	}
-	if m.opts.Order == "exact" && len(exp) != len(got) {
+	if m.opts.Order == OrderExact && len(exp) != len(got) {
 		part()
 		b = append(b, "exact order needs "...)
 		b = strconv.AppendInt(b, int64(len(exp)), 10)
@@ -435,7 +418,7 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 			unpaired[j] = false
 			b = append(b, ": called #"...)
 			b = strconv.AppendInt(b, int64(j), 10)
-			if m.opts.Order != "any" && m.PairScore(e, &got[j]) > 0 {
+			if m.opts.Order != OrderAny && m.PairScore(e, &got[j]) > 0 {
 				b = append(b, " matches but out of order"...)
 			} else {
 				b = append(b, " differs: "...)

@@ -35,11 +35,11 @@ func Nearest(s string, names []string) (string, bool) {
 	return best, bestD <= limit
 }
 
+// separators are what fold drops.
+var separators = strings.NewReplacer("_", "", "-", "", " ", "")
+
 // fold lowers case and drops separators.
-func fold(s string) string {
-	s = strings.ToLower(s)
-	return strings.NewReplacer("_", "", "-", "", " ", "").Replace(s)
-}
+func fold(s string) string { return separators.Replace(strings.ToLower(s)) }
 
 // Distance is the Levenshtein distance between a and b, counting an
 // adjacent transposition as one edit, over bytes.
