@@ -59,7 +59,8 @@ func Parse(v any) ([]toolgrade.Tool, error) {
 // ReadFile reads tool definitions from a JSON file: one value in any shape
 // [Parse] reads, or several values one after another (JSON Lines, such as
 // an MCP session log, whose tools/list responses are collected and whose
-// other messages are skipped). Errors name the file and line.
+// other messages are skipped). Errors name the file and line; a file that
+// defines no tool is an error too.
 func ReadFile(path string) ([]toolgrade.Tool, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -68,6 +69,11 @@ func ReadFile(path string) ([]toolgrade.Tool, error) {
 	tools, err := parseText(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(tools) == 0 {
+		// A tools file that defines none is a mistake (an empty file, the
+		// wrong file), not a run without tools.
+		return nil, fmt.Errorf("%s: no tool definitions in the file", path)
 	}
 	return tools, nil
 }

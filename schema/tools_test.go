@@ -198,6 +198,13 @@ func TestReadFile(t *testing.T) {
 	if _, err := schema.ReadFile(filepath.Join(dir, "missing.json")); err == nil {
 		t.Error("no error for a missing file")
 	}
+	// A file that defines no tool is a mistake, not a run without tools.
+	for _, text := range []string{"", "\n  \n", "[]", `{"tools": []}`} {
+		f := write("none.json", text)
+		if _, err := schema.ReadFile(f); err == nil || !strings.Contains(err.Error(), "no tool definitions") {
+			t.Errorf("ReadFile of %q: error %v, want \"no tool definitions\"", text, err)
+		}
+	}
 }
 
 // TestReadFileMCPFixture reads a real MCP session transcript.
