@@ -8,16 +8,9 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
-// A PassK is a metric entry's reliability gate, `pass_k: {k: 3, min: 0.8}`:
-// a case passes the metric only when pass^k over its trials (the chance
-// that k trials drawn from them all pass) is at least min.
-type PassK struct {
-	K   int
-	Min float64
-}
-
-// PassKOf reads the entry's pass_k key; nil when it has none.
-func PassKOf(entry jsonvalue.Object) (*PassK, error) {
+// PassKOf reads the entry's reliability gate, `pass_k: {k: 3, min: 0.8}`;
+// nil when it has none.
+func PassKOf(entry jsonvalue.Object) (*toolgrade.PassK, error) {
 	v, ok := entry.Get("pass_k")
 	if !ok || v == nil {
 		return nil, nil
@@ -29,7 +22,7 @@ func PassKOf(entry jsonvalue.Object) (*PassK, error) {
 	if !ok {
 		return nil, fail("pass_k", "want {k: N, min: RATE}, got %s", jsonvalue.Kind(v))
 	}
-	g := &PassK{}
+	g := &toolgrade.PassK{}
 	seen := map[string]bool{}
 	for _, m := range obj {
 		n, isNum := m.Value.(json.Number)

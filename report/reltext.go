@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/table"
+	"github.com/toolgrade/toolgrade"
 )
 
 // textFlaky is how many flaky cases the terminal summary lists.
@@ -75,7 +76,7 @@ func verdicts(c *CaseReliability) string {
 }
 
 // gateText describes a metric's pass_k gate.
-func gateText(g *PassK) string {
+func gateText(g *toolgrade.PassK) string {
 	if g == nil {
 		return ""
 	}

@@ -49,7 +49,7 @@ type Stats struct {
 	// (default [DefaultConfidence]).
 	Confidence float64
 	// Gates are the pass_k gates by metric label (see [Label]).
-	Gates map[string]PassK
+	Gates map[string]toolgrade.PassK
 
 	trials      trials
 	reliability *Reliability // computed once, at the first call after the run

@@ -14,14 +14,6 @@ import (
 // when [Stats].Confidence is not set.
 const DefaultConfidence = 0.95
 
-// A PassK gate makes a metric's verdict on a case depend on its trials:
-// the case passes only when pass^K over its trials is at least Min (see
-// [PassHatK]). A case with fewer than K trials fails the gate.
-type PassK struct {
-	K   int
-	Min float64
-}
-
 // trials groups the results of each case by id: results with the same id
 // are trials of one case. What it keeps per case holds no pointers (the
 // garbage collector need not scan it) and is small: counts and sums, the
@@ -304,7 +296,7 @@ type MetricReliability struct {
 	// was scored.
 	Mean, MeanLo, MeanHi float64
 	Flaky                int // cases whose verdict on this metric differs between trials
-	Gate                 *PassK
+	Gate                 *toolgrade.PassK
 	GateFailed           int // cases failing the gate
 }
 
@@ -329,11 +321,11 @@ type CaseMetricReliability struct {
 	PassRate, PassLo, PassHi float64 // Wilson interval over the trials
 	PassAtK, PassHatK        []float64
 	Mean, MeanLo, MeanHi     float64 // t interval over the scored trials
-	Gate                     *PassK
+	Gate                     *toolgrade.PassK
 	Pass                     bool // passed the gate, or every trial without one
 }
 
-func (t *trials) caseReliability(c *caseTrials, conf float64, gates map[string]PassK) CaseReliability {
+func (t *trials) caseReliability(c *caseTrials, conf float64, gates map[string]toolgrade.PassK) CaseReliability {
 	n := int(c.n)
 	id, key := t.id(c), ""
 	if c.idOff == 0 {
@@ -397,7 +389,7 @@ func sumsCI(n int, sum, sumSq, conf float64) (mean, lo, hi float64) {
 
 // reliability computes the figures; nil when no case has more than one
 // trial and no gate is set.
-func (t *trials) reliability(conf float64, gates map[string]PassK) *Reliability {
+func (t *trials) reliability(conf float64, gates map[string]toolgrade.PassK) *Reliability {
 	if t.max < 2 && !t.untrackedRepeat && len(gates) == 0 {
 		return nil
 	}

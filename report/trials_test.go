@@ -82,7 +82,7 @@ func TestTrialsReliability(t *testing.T) {
 		t.Errorf("suite pass@2 = %v, want %v", m.PassAtK[1], want)
 	}
 	t.Run("gate", func(t *testing.T) {
-		s := report.Stats{Gates: map[string]report.PassK{"tool_correctness": {K: 2, Min: 0.1}}}
+		s := report.Stats{Gates: map[string]toolgrade.PassK{"tool_correctness": {K: 2, Min: 0.1}}}
 		for _, r := range trialsFixture(t) {
 			s.Add(r)
 		}

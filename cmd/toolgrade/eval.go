@@ -177,7 +177,7 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 		return err
 	}
 	var metrics []toolgrade.Metric
-	gates := map[string]report.PassK{}
+	gates := map[string]toolgrade.PassK{}
 	for i, e := range metricEntries(cmd.Flags(), cfg) {
 		mt, err := config.Metric(e, env)
 		if err != nil {
@@ -188,7 +188,7 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 		}
 		metrics = append(metrics, mt)
 		if g, _ := config.PassKOf(e); g != nil { // checked by config.Metric
-			gates[report.Label(mt.Name(), mt.Profile())] = report.PassK{K: g.K, Min: g.Min}
+			gates[report.Label(mt.Name(), mt.Profile())] = *g
 		}
 	}
 	if paths, err = inputPaths(cfg, f.config, paths); err != nil {
