@@ -84,7 +84,9 @@ func Parse(data []byte) (*Config, error) {
 	obj, ok := v.(jsonvalue.Object)
 	if !ok {
 		if v == nil {
-			return &Config{}, nil
+			// An empty file (or only comments) is a mistake, not a
+			// suite: it would grade with every default.
+			return nil, errors.New("the config is empty: give metric entries (see docs/config.md), or leave out --config for the defaults")
 		}
 		return nil, fmt.Errorf("want a mapping at the top, got %s", jsonvalue.Kind(v))
 	}

@@ -54,6 +54,8 @@ func TestJudgeSettings(t *testing.T) {
 		{name: "bad duration", yaml: "judge:\n  timeout: soon\n", errorHas: `want a duration such as "30s"`},
 		{name: "negative duration", yaml: "judge:\n  timeout: -5\n", errorHas: "want a duration"},
 		{name: "not a mapping", yaml: "judge: gpt-4.1\n", errorHas: "judge: want a mapping"},
+		{name: "empty config", yaml: "", errorHas: "the config is empty"},
+		{name: "only comments", yaml: "# metrics to come\n", errorHas: "the config is empty"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
