@@ -28,10 +28,32 @@ type Call struct {
 	Output  any    // the tool's result, if recorded
 	ID      string // the call id, if the format has one
 	Type    string // "function" (or empty), "mcp", "custom", a built-in tool type
+	// Status says how the call ended, as far as the trace or case records
+	// it: succeeded, failed, or unknown (no result recorded).
+	Status Status
+	// Turn is the conversation turn the call belongs to, from 1 (the
+	// first user message); 0 when the case is not split into turns.
+	Turn int
 	// Rules loosen or tighten how individual arguments of an expected call
 	// are compared, keyed by argument path ("when.date").
 	Rules map[string]Rule
 }
+
+// A Status says how a call ended.
+type Status string
+
+const (
+	// StatusUnknown: no result is recorded, or none that says how it went.
+	StatusUnknown Status = ""
+	// StatusOK: the tool returned a result.
+	StatusOK Status = "ok"
+	// StatusError: the tool reported a failure (Anthropic is_error, MCP
+	// isError, an error response, a case's "status": "error").
+	StatusError Status = "error"
+)
+
+// Failed reports whether the call is marked as failed.
+func (c *Call) Failed() bool { return c.Status == StatusError }
 
 // String writes the call as name(args) for messages, e.g.
 // get_weather({"city":"Paris"}).
@@ -77,6 +99,53 @@ type Rule struct {
 	Type     string         // JSON type: string, number, integer, boolean, array, object, null
 	Optional bool           // the argument may be absent (or null)
 	Ignore   bool           // the argument is not compared at all
+	// From says the value must equal one found in the output of an earlier
+	// call: the called call paired with the expected call it names.
+	From *Ref
+}
+
+// A Ref names a value in the output of an earlier expected call, for an
+// argument that must carry what the agent looked up: {"from":
+// "lookup_order.output.id"} or, by the expected call's index,
+// {"from": "#0.output.items[1].sku"}. By name it is the nearest expected
+// call of that name before the one whose rule it is.
+type Ref struct {
+	Call  string   // the expected call's tool name; "" when given by index
+	Index int      // the expected call's index when given as #N; -1 by name
+	Path  []string // the path into its output after "output"; empty for all of it
+	Text  string   // as written
+}
+
+// ParseRef reads a reference written as "<tool>.output[.path]" or
+// "#<index>.output[.path]". Paths use dots and [i] for list elements.
+func ParseRef(s string) (*Ref, error) {
+	i := strings.Index(s, ".output")
+	for i >= 0 {
+		if rest := s[i+len(".output"):]; rest == "" || rest[0] == '.' || rest[0] == '[' {
+			break
+		}
+		j := strings.Index(s[i+1:], ".output")
+		if j < 0 {
+			i = -1
+		} else {
+			i += 1 + j
+		}
+	}
+	if i <= 0 {
+		return nil, fmt.Errorf("want <tool>.output.<path> or #<index>.output.<path>, got %q", s)
+	}
+	r := &Ref{Call: s[:i], Index: -1, Text: s}
+	if n, ok := strings.CutPrefix(r.Call, "#"); ok {
+		idx, err := strconv.Atoi(n)
+		if err != nil || idx < 0 {
+			return nil, fmt.Errorf("want #<index of an expected call>, got %q", r.Call)
+		}
+		r.Call, r.Index = "", idx
+	}
+	if path := RulePath(strings.TrimPrefix(s[i+len(".output"):], ".")); path != "" {
+		r.Path = strings.Split(path, ".")
+	}
+	return r, nil
 }
 
 // A FieldError is an error in one field of a record, named by its path
@@ -131,7 +200,7 @@ func DecodeCalls(v any) ([]Call, error) {
 }
 
 // DecodeCall reads one call from its JSON form: {"name", "args", "output",
-// "id", "type", "rules"}, with "input_parameters", "inputParameters",
+// "id", "type", "status", "turn", "rules"}, with "input_parameters", "inputParameters",
 // "arguments" or "input" for "args", and the OpenAI form {"function":
 // {"name", "arguments"}} as well. Arguments given as a JSON string are
 // parsed; text that is not valid JSON is kept in ArgsRaw and the call is
@@ -174,6 +243,23 @@ func DecodeCall(v any) (Call, error) {
 			return Call{}, &FieldError{Path: "type", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(f.typ))}
 		}
 	}
+	if f.status != nil {
+		s, _ := f.status.(string)
+		switch Status(s) {
+		case StatusOK, StatusError:
+			c.Status = Status(s)
+		default:
+			return Call{}, &FieldError{Path: "status", Err: fmt.Errorf(`want "ok" or "error", got %s`, jsonvalue.Format(f.status))}
+		}
+	}
+	if f.turn != nil {
+		n, isNum := f.turn.(json.Number)
+		t := jsonvalue.NumberFloat(n)
+		if !isNum || t < 1 || t != float64(int64(t)) || t > 1e6 {
+			return Call{}, &FieldError{Path: "turn", Err: fmt.Errorf("want the turn's number, a whole number from 1, got %s", jsonvalue.Format(f.turn))}
+		}
+		c.Turn = int(t)
+	}
 	if f.rules != nil {
 		rules, err := DecodeRules(f.rules)
 		if err != nil {
@@ -186,9 +272,9 @@ func DecodeCall(v any) (Call, error) {
 
 // callFields are the members of a call object that DecodeCall reads.
 type callFields struct {
-	name, args, output, id, typ, rules, function any
-	hasName                                      bool
-	argsRank                                     int // of args's key in argsKeys; len(argsKeys) when none
+	name, args, output, id, typ, rules, function, status, turn any
+	hasName                                                    bool
+	argsRank                                                   int // of args's key in argsKeys; len(argsKeys) when none
 }
 
 // readCallFields reads a call object's fields in one pass over its members
@@ -210,6 +296,10 @@ func readCallFields(obj jsonvalue.Object) callFields {
 			f.typ = m.Value
 		case "rules":
 			f.rules = m.Value
+		case "status":
+			f.status = m.Value
+		case "turn":
+			f.turn = m.Value
 		case "function":
 			f.function = m.Value
 		default:
@@ -244,7 +334,7 @@ func DecodeArgs(a any) (args any, raw string, invalid bool) {
 // DecodeRules reads per-argument rules: an object from argument path to a
 // rule object such as {"one_of": [...]}, {"regex": "..."}, {"approx": 10,
 // "tol": 1}, {"fuzzy": 0.8}, {"type": "string"}, {"optional": true} or
-// {"ignore": true}.
+// {"ignore": true}, or {"from": "lookup_order.output.id"} (see [Ref]).
 func DecodeRules(v any) (map[string]Rule, error) {
 	obj, ok := v.(jsonvalue.Object)
 	if !ok {
@@ -327,6 +417,16 @@ func decodeRule(v any) (Rule, error) {
 				return fail("want one of string, number, integer, boolean, array, object, null; got %s", jsonvalue.Format(m.Value))
 			}
 			r.Type = s
+		case "from":
+			str, ok := m.Value.(string)
+			if !ok {
+				return fail("want a reference such as \"lookup_order.output.id\", got %s", jsonvalue.Kind(m.Value))
+			}
+			ref, err := ParseRef(str)
+			if err != nil {
+				return fail("%v", err)
+			}
+			r.From = ref
 		case "optional", "ignore":
 			b, ok := m.Value.(bool)
 			if !ok {
@@ -338,7 +438,7 @@ func decodeRule(v any) (Rule, error) {
 				r.Ignore = b
 			}
 		default:
-			return fail("unknown rule (want one_of, regex, approx, tol, fuzzy, type, optional or ignore)")
+			return fail("unknown rule (want one_of, regex, approx, tol, fuzzy, type, optional, ignore or from)")
 		}
 	}
 	return r, nil

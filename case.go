@@ -24,6 +24,21 @@ type Case struct {
 	// such as trace items the reader skipped; results repeat them.
 	Warnings []string
 
+	// Turns holds the conversation's turns, when known: each turn's input
+	// and answers. Calls say which turn they belong to in Call.Turn (turn
+	// i+1 is Turns[i]). A case is graded turn by turn when its expected
+	// calls name their turns (see [Case.ByTurn]).
+	Turns []Turn
+
+	// Process holds the case's process rules as given (a list; package
+	// process reads it), checked with the metric entry's own rules.
+	Process any
+	// ExpectedState and FinalState are the environment's state (any JSON,
+	// such as a database dump) as it should be after the run and as it
+	// was; StateRules loosens their comparison per path as given (an
+	// object from JSONPath to rule, read by package state).
+	ExpectedState, FinalState, StateRules any
+
 	// AvailableTools holds the tool definitions as given, in any common
 	// shape; package schema reads them into Tools.
 	AvailableTools any
@@ -36,6 +51,39 @@ type Case struct {
 // Decode returns the case itself, so that cases built in code can be passed
 // to [Evaluate] as records.
 func (c *Case) Decode() (*Case, error) { return c, nil }
+
+// A Turn is one exchange of a conversation: a user message and what the
+// agent answered. Its calls are the case's calls with Turn set to its
+// number.
+type Turn struct {
+	Input          any // the user's message
+	ActualOutput   any // the agent's answer, if given
+	ExpectedOutput any // the expected answer, if given
+}
+
+// ByTurn reports whether the case is graded turn by turn: whether any
+// expected call names its turn.
+func (c *Case) ByTurn() bool {
+	for i := range c.Expected {
+		if c.Expected[i].Turn > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// TurnCount is the number of turns of the case: the most of len(Turns)
+// and every call's Turn; 0 when the case is not split into turns.
+func (c *Case) TurnCount() int {
+	n := len(c.Turns)
+	for i := range c.Called {
+		n = max(n, c.Called[i].Turn)
+	}
+	for i := range c.Expected {
+		n = max(n, c.Expected[i].Turn)
+	}
+	return n
+}
 
 // A Tool is a tool definition: a name, a description and the JSON Schema of
 // its arguments (and of its result, where the definition gives one).

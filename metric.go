@@ -54,6 +54,24 @@ type MetricResult struct {
 	// files keep it in the reason's words.
 	NearMisses []Match
 
+	// Failed lists the called calls (by index) that failed, and Retried
+	// those of them that a later call of the same tool retried, for
+	// metrics that take call status into account.
+	Failed, Retried []int
+	// Turns holds the score of each turn, for a case graded turn by turn
+	// (see [Case.Turns]); nil otherwise.
+	Turns []TurnScore
+	// Flows are the data-flow links an expected call's {"from": ...} rule
+	// checked: where an argument had to come from, and whether it did.
+	Flows []Flow
+	// Rules are the process rules a metric checked, each kept or broken.
+	Rules []RuleCheck
+	// Diffs are differences that belong to the case rather than to a pair
+	// of calls: state values that differ (state_match), argument values
+	// found nowhere earlier (grounding). Path locates each, e.g.
+	// "$.orders[0].status" or "#2 cancel_order.order_id".
+	Diffs []ArgDiff
+
 	// Reason explains the score in words: each missing call, each extra
 	// call, each differing argument.
 	Reason string
@@ -72,6 +90,36 @@ type MetricResult struct {
 	// Executions are the calls run against a live tool server, with their
 	// real outputs, by metrics that execute calls; nil for the others.
 	Executions []Execution
+}
+
+// A TurnScore is one turn's share of a case graded turn by turn.
+type TurnScore struct {
+	Turn    int // from 1
+	Score   float64
+	Success bool // Score reaches the metric's threshold
+	// Expected and Called list the turn's calls by their index in the
+	// case's lists.
+	Expected, Called []int
+}
+
+// A Flow is one argument that had to carry a value from an earlier
+// call's output: called call To's argument Arg against the output of
+// called call From (-1 when the expected source call was not made) at
+// Ref.
+type Flow struct {
+	From, To int
+	Arg      string // the argument's path
+	Ref      string // the reference as written ("lookup_order.output.id")
+	OK       bool
+}
+
+// A RuleCheck is one process rule and its verdict: the rule as written,
+// whether it was kept, and the called calls (by index) that broke it.
+type RuleCheck struct {
+	Rule     string
+	Kept     bool
+	Breaches []int
+	Reason   string // why it was broken, in words; empty when kept
 }
 
 // A PassK is a reliability gate (a metric entry's pass_k: {k: 3, min:

@@ -140,6 +140,78 @@ func (m *MetricResult) AppendJSON(b []byte) []byte {
 		b = append(b, `,"unexpected":`...)
 		b = appendInts(b, m.Unexpected)
 	}
+	if len(m.Failed) > 0 {
+		b = append(b, `,"failed":`...)
+		b = appendInts(b, m.Failed)
+	}
+	if len(m.Retried) > 0 {
+		b = append(b, `,"retried":`...)
+		b = appendInts(b, m.Retried)
+	}
+	if m.Turns != nil {
+		b = append(b, `,"turns":[`...)
+		for i, t := range m.Turns {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"turn":`...)
+			b = strconv.AppendInt(b, int64(t.Turn), 10)
+			b = append(b, `,"score":`...)
+			b = jsonvalue.AppendFloat(b, t.Score)
+			b = append(b, `,"success":`...)
+			b = strconv.AppendBool(b, t.Success)
+			b = append(b, `,"expected":`...)
+			b = appendInts(b, t.Expected)
+			b = append(b, `,"called":`...)
+			b = appendInts(b, t.Called)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(m.Flows) > 0 {
+		b = append(b, `,"flows":[`...)
+		for i, f := range m.Flows {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"from":`...)
+			b = strconv.AppendInt(b, int64(f.From), 10)
+			b = append(b, `,"to":`...)
+			b = strconv.AppendInt(b, int64(f.To), 10)
+			b = append(b, `,"arg":`...)
+			b = jsonvalue.AppendString(b, f.Arg)
+			b = append(b, `,"ref":`...)
+			b = jsonvalue.AppendString(b, f.Ref)
+			b = append(b, `,"ok":`...)
+			b = strconv.AppendBool(b, f.OK)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if m.Rules != nil {
+		b = append(b, `,"rules":[`...)
+		for i, r := range m.Rules {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"rule":`...)
+			b = jsonvalue.AppendString(b, r.Rule)
+			b = append(b, `,"kept":`...)
+			b = strconv.AppendBool(b, r.Kept)
+			b = append(b, `,"breaches":`...)
+			b = appendInts(b, r.Breaches)
+			if r.Reason != "" {
+				b = append(b, `,"reason":`...)
+				b = jsonvalue.AppendString(b, r.Reason)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if m.Diffs != nil {
+		b = append(b, `,"diffs":`...)
+		b = appendDiffs(b, m.Diffs)
+	}
 	if m.Reason != "" {
 		b = append(b, `,"reason":`...)
 		b = jsonvalue.AppendString(b, m.Reason)
@@ -211,26 +283,33 @@ func (m *Match) appendJSON(b []byte) []byte {
 	b = append(b, `,"score":`...)
 	b = jsonvalue.AppendFloat(b, m.Score)
 	if len(m.Diffs) > 0 {
-		b = append(b, `,"diffs":[`...)
-		for i, d := range m.Diffs {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"path":`...)
-			b = jsonvalue.AppendString(b, d.Path)
-			b = append(b, `,"expected":`...)
-			b = jsonvalue.Append(b, d.Expected)
-			b = append(b, `,"got":`...)
-			b = jsonvalue.Append(b, d.Got)
-			if d.Note != "" {
-				b = append(b, `,"note":`...)
-				b = jsonvalue.AppendString(b, d.Note)
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+		b = append(b, `,"diffs":`...)
+		b = appendDiffs(b, m.Diffs)
 	}
 	return append(b, '}')
+}
+
+// appendDiffs writes a list of {"path", "expected", "got", "note"}, note
+// only when set.
+func appendDiffs(b []byte, diffs []ArgDiff) []byte {
+	b = append(b, '[')
+	for i, d := range diffs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"path":`...)
+		b = jsonvalue.AppendString(b, d.Path)
+		b = append(b, `,"expected":`...)
+		b = jsonvalue.Append(b, d.Expected)
+		b = append(b, `,"got":`...)
+		b = jsonvalue.Append(b, d.Got)
+		if d.Note != "" {
+			b = append(b, `,"note":`...)
+			b = jsonvalue.AppendString(b, d.Note)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 func appendInts(b []byte, xs []int) []byte {
@@ -335,20 +414,40 @@ func (m *MetricResult) fromValue(v any) error {
 			eo, _ := e.(jsonvalue.Object)
 			md := decoder{obj: eo}
 			match := Match{Expected: int(md.num("expected")), Called: int(md.num("called")), Score: md.num("score")}
-			if diffs, ok := eo.Get("diffs"); ok {
-				dl, _ := diffs.([]any)
-				for _, de := range dl {
-					do, _ := de.(jsonvalue.Object)
-					dd := decoder{obj: do}
-					exp, _ := do.Get("expected")
-					got, _ := do.Get("got")
-					match.Diffs = append(match.Diffs, ArgDiff{Path: dd.str("path"), Expected: exp, Got: got, Note: dd.str("note")})
-				}
-			}
+			match.Diffs = readDiffs(eo)
 			m.Matches = append(m.Matches, match)
 		}
 		m.Missing = d.ints("missing")
 		m.Unexpected = d.ints("unexpected")
+	}
+	m.Failed, m.Retried = d.ints("failed"), d.ints("retried")
+	m.Diffs = readDiffs(obj)
+	if ts, ok := obj.Get("turns"); ok && ts != nil {
+		list, _ := ts.([]any)
+		m.Turns = make([]TurnScore, 0, len(list))
+		for _, e := range list {
+			eo, _ := e.(jsonvalue.Object)
+			td := decoder{obj: eo}
+			m.Turns = append(m.Turns, TurnScore{Turn: int(td.num("turn")), Score: td.num("score"), Success: td.boolean("success"),
+				Expected: td.ints("expected"), Called: td.ints("called")})
+		}
+	}
+	if fs, ok := obj.Get("flows"); ok && fs != nil {
+		list, _ := fs.([]any)
+		for _, e := range list {
+			eo, _ := e.(jsonvalue.Object)
+			fd := decoder{obj: eo}
+			m.Flows = append(m.Flows, Flow{From: int(fd.num("from")), To: int(fd.num("to")), Arg: fd.str("arg"), Ref: fd.str("ref"), OK: fd.boolean("ok")})
+		}
+	}
+	if rs, ok := obj.Get("rules"); ok && rs != nil {
+		list, _ := rs.([]any)
+		m.Rules = make([]RuleCheck, 0, len(list))
+		for _, e := range list {
+			eo, _ := e.(jsonvalue.Object)
+			rd := decoder{obj: eo}
+			m.Rules = append(m.Rules, RuleCheck{Rule: rd.str("rule"), Kept: rd.boolean("kept"), Breaches: rd.ints("breaches"), Reason: rd.str("reason")})
+		}
 	}
 	if ex, ok := obj.Get("executions"); ok && ex != nil {
 		list, ok := ex.([]any)
@@ -381,6 +480,24 @@ func (m *MetricResult) fromValue(v any) error {
 		}
 	}
 	return d.err
+}
+
+// readDiffs reads the "diffs" list of obj, nil when there is none.
+func readDiffs(obj jsonvalue.Object) []ArgDiff {
+	v, ok := obj.Get("diffs")
+	if !ok {
+		return nil
+	}
+	dl, _ := v.([]any)
+	diffs := make([]ArgDiff, 0, len(dl))
+	for _, de := range dl {
+		do, _ := de.(jsonvalue.Object)
+		dd := decoder{obj: do}
+		exp, _ := do.Get("expected")
+		got, _ := do.Get("got")
+		diffs = append(diffs, ArgDiff{Path: dd.str("path"), Expected: exp, Got: got, Note: dd.str("note")})
+	}
+	return diffs
 }
 
 // decoder reads typed fields from an object, keeping the first error.

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 )
@@ -185,10 +187,35 @@ func DecodeCase(v any) (*toolgrade.Case, error) {
 	c.Input, c.ActualOutput, c.ExpectedOutput = f[fieldInput].v, f[fieldActualOutput].v, f[fieldExpectedOutput].v
 	c.AvailableTools = f[fieldAvailableTools].v
 	c.Trajectory, c.ExpectedTrajectory = f[fieldTrajectory].v, f[fieldExpectedTrajectory].v
-	if c.Called, err = calls(c, f[fieldCalled], f[fieldTrajectory]); err != nil {
+	var inputs []any // the user turns of the called trajectory
+	if c.Called, inputs, err = calls(c, f[fieldCalled], f[fieldTrajectory]); err != nil {
 		return nil, err
 	}
-	if c.Expected, err = calls(c, f[fieldExpected], f[fieldExpectedTrajectory]); err != nil {
+	if c.Expected, _, err = calls(c, f[fieldExpected], f[fieldExpectedTrajectory]); err != nil {
+		return nil, err
+	}
+	if !f[fieldExpected].ok() {
+		// An expected trajectory's user messages do not pin its calls to
+		// turns: it is graded as one list, as it always was.
+		for i := range c.Expected {
+			c.Expected[i].Turn = 0
+		}
+	}
+	value := func(key string) any { v, _ := obj.Get(key); return v }
+	c.Process = value("process")
+	c.ExpectedState, c.FinalState, c.StateRules = value("expected_state"), value("final_state"), value("state_rules")
+	turnsKey := "turns"
+	t, _ := obj.Get(turnsKey)
+	if inv, ok := obj.Get("invocations"); t == nil && ok && inv != nil {
+		// ADK's invocations are turns: read them so, for the metrics that
+		// grade turn by turn (the adk profile reads them itself).
+		turnsKey, t = "invocations", inv
+	}
+	if t != nil {
+		if err := decodeTurns(c, turnsKey, t, f, inputs); err != nil {
+			return nil, err
+		}
+	} else if err := pinnedTurns(c, inputs); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -196,22 +223,129 @@ func DecodeCase(v any) (*toolgrade.Case, error) {
 
 // calls reads a list of calls from list when present, else extracts them
 // from trace, adding the items the trace reader skipped to c's warnings.
-func calls(c *toolgrade.Case, list, tr found) ([]toolgrade.Call, error) {
+// It also returns the trace's user turns.
+func calls(c *toolgrade.Case, list, tr found) ([]toolgrade.Call, []any, error) {
 	if list.ok() {
 		calls, err := toolgrade.DecodeCalls(list.v)
-		return calls, toolgrade.InField(list.key, err)
+		return calls, nil, toolgrade.InField(list.key, err)
 	}
 	if tr.ok() && tr.v != nil {
 		t, err := trace.Extract(tr.v, "")
 		if err != nil {
-			return nil, toolgrade.InField(tr.key, err)
+			return nil, nil, toolgrade.InField(tr.key, err)
 		}
 		for _, w := range t.Warnings() {
 			c.Warnings = append(c.Warnings, tr.key+": "+w)
 		}
-		return t.Calls, nil
+		return t.Calls, t.Inputs, nil
 	}
-	return nil, nil
+	return nil, nil, nil
+}
+
+// turnKeys are the fields of an entry of "turns".
+var turnKeys = slices.Concat(inputKeys, actualOutputKeys, expectedOutputKeys, calledKeys, expectedKeys, trajectoryKeys, expectedTrajectories)
+
+// decodeTurns reads a case's "turns": a list of {input, expected_tools,
+// tools_called or trajectory, ...}, one per user turn. A turn's calls join
+// the case's lists with their turn number. Called calls may instead come
+// from the case's own trajectory, split at its user messages; then the
+// turns must be as many as those messages.
+func decodeTurns(c *toolgrade.Case, key string, v any, cf [numFields]found, inputs []any) error {
+	list, ok := v.([]any)
+	if !ok {
+		return &toolgrade.FieldError{Path: key, Err: fmt.Errorf("want a list of turns, got %s", jsonvalue.Kind(v))}
+	}
+	if len(list) == 0 {
+		if key == "invocations" { // ADK's "not evaluated"
+			c.Warnings = append(c.Warnings, "invocations is empty: there is nothing to grade (ADK reports the case as not evaluated)")
+			return nil
+		}
+		return &toolgrade.FieldError{Path: key, Err: errors.New("no turns: give one entry per user turn, or leave it out")}
+	}
+	topCalled, topExpected := cf[fieldCalled].ok() || cf[fieldTrajectory].ok(), cf[fieldExpected].ok() || cf[fieldExpectedTrajectory].ok()
+	c.Turns = make([]toolgrade.Turn, len(list))
+	for i, e := range list {
+		at := key + "[" + strconv.Itoa(i) + "]"
+		obj, ok := e.(jsonvalue.Object)
+		if !ok {
+			return toolgrade.InField(at, fmt.Errorf("want a turn object, got %s", jsonvalue.Kind(e)))
+		}
+		for _, m := range obj {
+			if !slices.Contains(turnKeys, m.Key) {
+				return &UnknownFieldError{Field: at + "." + m.Key, Suggestion: nearestTurnKey(m.Key)}
+			}
+		}
+		f := fields(obj)
+		t := &c.Turns[i]
+		t.Input, t.ActualOutput, t.ExpectedOutput = f[fieldInput].v, f[fieldActualOutput].v, f[fieldExpectedOutput].v
+		for _, side := range []struct {
+			list, tr found
+			top      bool
+			dst      *[]toolgrade.Call
+			what     string
+		}{
+			{f[fieldCalled], f[fieldTrajectory], topCalled, &c.Called, "called calls (tools_called or trajectory)"},
+			{f[fieldExpected], f[fieldExpectedTrajectory], topExpected, &c.Expected, "expected calls (expected_tools)"},
+		} {
+			if !side.list.ok() && !side.tr.ok() {
+				continue
+			}
+			if side.top {
+				return toolgrade.InField(at, fmt.Errorf("%s are given both for the case and in its turns: give them in one place", side.what))
+			}
+			calls, _, err := calls(c, side.list, side.tr)
+			if err != nil {
+				return toolgrade.InField(at, err)
+			}
+			for k := range calls {
+				calls[k].Turn = i + 1
+			}
+			*side.dst = append(*side.dst, calls...)
+		}
+	}
+	switch {
+	case cf[fieldCalled].ok():
+		for k := range c.Called {
+			if t := c.Called[k].Turn; t == 0 || t > len(list) {
+				return toolgrade.InField(fmt.Sprintf("%s[%d]", cf[fieldCalled].key, k), fmt.Errorf(`want "turn" from 1 to %d, to say which of the case's turns the call belongs to`, len(list)))
+			}
+		}
+	case topCalled:
+		if len(inputs) != len(list) {
+			return &toolgrade.FieldError{Path: key, Err: fmt.Errorf("%d %s, but the case's trajectory has %d user %s: give one turn per user message", len(list), plural(len(list), "turn", "turns"), len(inputs), plural(len(inputs), "message", "messages"))}
+		}
+		for i := range c.Turns {
+			if c.Turns[i].Input == nil {
+				c.Turns[i].Input = inputs[i]
+			}
+		}
+	}
+	return nil
+}
+
+func nearestTurnKey(k string) string {
+	s, _ := suggest.Nearest(k, turnKeys)
+	return s
+}
+
+// pinnedTurns gives a case without "turns" the turns of its trajectory
+// (its user messages), and checks that a case whose expected calls name
+// their turn ("turn": 2), to be graded turn by turn, has called calls that
+// know theirs: split at the user messages of its trajectory, or numbered
+// by their own "turn".
+func pinnedTurns(c *toolgrade.Case, inputs []any) error {
+	n := c.TurnCount()
+	if c.ByTurn() && len(c.Called) > 0 && !slices.ContainsFunc(c.Called, func(call toolgrade.Call) bool { return call.Turn > 0 }) {
+		return &toolgrade.FieldError{Path: "expected_tools", Err: errors.New(`calls are pinned to turns ("turn"), but the called calls have none: give a trajectory with its user messages, "turn" on each called call, or the case's turns`)}
+	}
+	if n == 0 && len(inputs) == 0 {
+		return nil
+	}
+	c.Turns = make([]toolgrade.Turn, max(n, len(inputs)))
+	for i, in := range inputs {
+		c.Turns[i].Input = in
+	}
+	return nil
 }
 
 // checkTrial checks the optional "trial" field, the index of a trial

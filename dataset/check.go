@@ -17,7 +17,7 @@ import (
 // caseFields are the field names of the case format, aliases included:
 // an unknown field near one of them is taken for a misspelling.
 var caseFields = func() []string {
-	names := []string{"id", "trial"}
+	names := []string{"id", "trial", "turns", "process", "expected_state", "final_state", "state_rules"}
 	for _, keys := range [][]string{inputKeys, actualOutputKeys, expectedOutputKeys, calledKeys, expectedKeys,
 		trajectoryKeys, expectedTrajectories, availableToolsKeys} {
 		names = append(names, keys...)
@@ -40,7 +40,7 @@ var peerFields = []string{
 // them set would pass with "no calls expected and none made".
 var gradeFields = func() []string {
 	names := slices.Concat(calledKeys, expectedKeys, trajectoryKeys, expectedTrajectories)
-	return append(names, "invocations", "samples", "possible_answer", "ground_truth", "question")
+	return append(names, "invocations", "samples", "possible_answer", "ground_truth", "question", "turns", "expected_state", "final_state")
 }()
 
 // synonyms are names people give the call lists that are too far from the
@@ -105,7 +105,7 @@ func (e *UnknownFieldError) Error() string {
 // callFields are the field names of a call object, aliases included (see
 // toolgrade.DecodeCall).
 var callFields = []string{"name", "args", "input_parameters", "inputParameters", "arguments", "input",
-	"output", "id", "type", "rules", "function"}
+	"output", "id", "type", "rules", "function", "status", "turn"}
 
 // checkMisspelled returns an error for the first field of obj that looks
 // like a misspelled case field, or a misspelled field of a call in one of
@@ -250,6 +250,10 @@ func quoteList(keys []string, max int) string {
 type Checker struct {
 	// StrictFields makes any unknown field an error.
 	StrictFields bool
+	// NotGraded maps case fields that no metric of the run reads to what
+	// would read them: a case that sets one gets a warning saying so,
+	// instead of passing as if the field had been checked.
+	NotGraded map[string]string
 
 	mu      sync.Mutex
 	ignored map[string]int
@@ -336,6 +340,11 @@ func (r checkedRecord) Decode() (*toolgrade.Case, error) {
 			return c, fmt.Errorf("%s:%d: %w", c.Source, c.Line, err)
 		}
 		return c, err
+	}
+	for _, m := range c.Raw {
+		if why, ok := r.ch.NotGraded[m.Key]; ok && m.Value != nil {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("field %s is not graded: %s", m.Key, why))
+		}
 	}
 	return c, nil
 }

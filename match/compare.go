@@ -71,6 +71,11 @@ type Comparer struct {
 	// FuzzyThreshold is the similarity Fuzzy needs; 0 means
 	// DefaultFuzzyThreshold.
 	FuzzyThreshold float64
+	// From finds the value a {"from": ...} rule names. It returns the
+	// value, or why there is none; known is false while the source call
+	// is not yet paired, and the rule then passes. Without From, such a
+	// rule fails.
+	From func(ref *toolgrade.Ref) (value any, why string, known bool)
 }
 
 // Score returns the credit of the called arguments in [0, 1]: 0 or 1 for
@@ -121,7 +126,7 @@ func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule,
 		}
 		return 0, nil
 	}
-	w := walker{mode: mode, rules: rules, collect: collect}
+	w := walker{mode: mode, rules: rules, collect: collect, from: c.From}
 	s := w.value(expected, called, "")
 	if mode == Fuzzy {
 		threshold := c.FuzzyThreshold
@@ -147,6 +152,7 @@ type walker struct {
 	rules   map[string]toolgrade.Rule
 	collect bool
 	diffs   []toolgrade.ArgDiff
+	from    func(ref *toolgrade.Ref) (any, string, bool)
 }
 
 func (w *walker) paths() bool { return w.collect || len(w.rules) > 0 }
@@ -403,6 +409,26 @@ func (w *walker) rule(path string, e any, eok bool, c any, cok bool) (credit flo
 		return 0, false, true
 	case r.Optional && (!cok || c == nil):
 		return 0, false, true
+	case r.From != nil:
+		value, why, known := any(nil), "no earlier call output to take it from", false
+		if w.from != nil {
+			if value, why, known = w.from(r.From); !known {
+				return 1, true, true // the source is not paired yet
+			}
+		}
+		switch {
+		case why != "":
+			w.diff(path, nil, c, "from "+r.From.Text+": "+why)
+		case !cok:
+			w.diff(path, value, nil, "missing")
+		case !jsonvalue.Equal(value, c):
+			w.diff(path, value, c, "not the value of "+r.From.Text)
+		case hasCondition(r) && checkRule(r, e, eok, c) != "":
+			w.diff(path, e, c, checkRule(r, e, eok, c))
+		default:
+			return 1, true, true
+		}
+		return 0, true, true
 	case hasCondition(r):
 		if !cok {
 			w.diff(path, e, nil, "missing")

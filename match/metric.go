@@ -37,7 +37,46 @@ type Options struct {
 	// NormalizeNames strips random "_xg7c"-style suffixes from tool names
 	// before comparing them; see [toolgrade.NormalizeToolName].
 	NormalizeNames bool `json:"normalize_names,omitempty"`
+	// FailedCalls says how calls marked as failed count (default
+	// FailedRetry).
+	FailedCalls FailedCalls `json:"failed_calls,omitempty"`
+	// TurnAggregate says how the turns of a case graded turn by turn make
+	// its score (default TurnMean).
+	TurnAggregate TurnAggregate `json:"turn_aggregate,omitempty"`
 }
+
+// A FailedCalls says how called calls that failed (see
+// [toolgrade.Call.Failed]) count.
+type FailedCalls string
+
+const (
+	// FailedRetry: a failed call cannot satisfy an expected call; when a
+	// later call of the same tool did not fail, it was retried, and counts
+	// for nothing, else it counts as an extra call.
+	FailedRetry FailedCalls = "retry"
+	// FailedCount: a failed call counts like any other, as the peers count
+	// calls: for what was called, not for how it went.
+	FailedCount FailedCalls = "count"
+	// FailedIgnore: failed calls are left out, as if never made.
+	FailedIgnore FailedCalls = "ignore"
+	// FailedPenalize: a failed call cannot satisfy an expected call and
+	// always counts as an extra call, retried or not.
+	FailedPenalize FailedCalls = "penalize"
+)
+
+// A TurnAggregate says how turn scores make a case's score.
+type TurnAggregate string
+
+const (
+	// TurnMean: the mean of the turns' scores, so that one wrong turn of
+	// five costs a fifth.
+	TurnMean TurnAggregate = "mean"
+	// TurnMin: the lowest turn score.
+	TurnMin TurnAggregate = "min"
+	// TurnAll: 1 when every turn passes the threshold, else 0 (BFCL's
+	// multi-turn rule).
+	TurnAll TurnAggregate = "all"
+)
 
 // An Order says how the order of calls counts.
 type Order string
@@ -140,11 +179,19 @@ func New(opts Options) (*ToolCorrectness, error) {
 	if o.FuzzyThreshold == 0 {
 		o.FuzzyThreshold = DefaultFuzzyThreshold
 	}
+	if o.FailedCalls == "" {
+		o.FailedCalls = FailedRetry
+	}
+	if o.TurnAggregate == "" {
+		o.TurnAggregate = TurnMean
+	}
 	for _, err := range []error{
 		check("order", string(o.Order), string(OrderAny), string(OrderInOrder), string(OrderExact)),
 		check("output", string(o.Output), string(OutputIgnore), string(OutputExact)),
 		check("pairing", string(o.Pairing), string(PairingOptimal), string(PairingGreedy)),
 		check("scoring", string(o.Scoring), string(ScoringF1), string(ScoringRecall), string(ScoringPrecision)),
+		check("failed_calls", string(o.FailedCalls), string(FailedRetry), string(FailedCount), string(FailedIgnore), string(FailedPenalize)),
+		check("turn_aggregate", string(o.TurnAggregate), string(TurnMean), string(TurnMin), string(TurnAll)),
 	} {
 		if err != nil {
 			return nil, err
@@ -215,13 +262,18 @@ func typeMatches(expected, called string) bool {
 	return expected == called
 }
 
-// PairScore is the credit of called call c as expected call e.
+// PairScore is the credit of called call c as expected call e, taken
+// alone: a from-rule, which needs the calls around them, fails.
 func (m *ToolCorrectness) PairScore(e, c *toolgrade.Call) float64 {
+	return m.pairScore(e, c, m.comparer(m.name(e)))
+}
+
+func (m *ToolCorrectness) pairScore(e, c *toolgrade.Call, cmp Comparer) float64 {
 	name := m.name(e)
 	if name != m.name(c) || e.Invalid || c.Invalid || !typeMatches(e.Type, c.Type) {
 		return 0
 	}
-	s := m.comparer(name).Score(e.Args, c.Args, e.Rules)
+	s := cmp.Score(e.Args, c.Args, e.Rules)
 	if s > 0 && m.opts.Output == OutputExact && e.Output != nil && !jsonvalue.Equal(e.Output, c.Output) {
 		return 0
 	}
@@ -229,13 +281,17 @@ func (m *ToolCorrectness) PairScore(e, c *toolgrade.Call) float64 {
 }
 
 func (m *ToolCorrectness) diffs(e, c *toolgrade.Call) []toolgrade.ArgDiff {
+	return m.diffsWith(e, c, m.comparer(m.name(e)))
+}
+
+func (m *ToolCorrectness) diffsWith(e, c *toolgrade.Call, cmp Comparer) []toolgrade.ArgDiff {
 	if c.Invalid {
 		return []toolgrade.ArgDiff{{Path: "args", Expected: e.Args, Got: c.ArgsRaw, Note: "not valid JSON"}}
 	}
 	if e.Invalid {
 		return []toolgrade.ArgDiff{{Path: "args", Expected: e.ArgsRaw, Got: c.Args, Note: "expected arguments are not valid JSON"}}
 	}
-	d := m.comparer(m.name(e)).Diff(e.Args, c.Args, e.Rules)
+	d := cmp.Diff(e.Args, c.Args, e.Rules)
 	if m.opts.Output == OutputExact && e.Output != nil && !jsonvalue.Equal(e.Output, c.Output) {
 		d = append(d, toolgrade.ArgDiff{Path: "output", Expected: e.Output, Got: c.Output})
 	}
@@ -244,6 +300,9 @@ func (m *ToolCorrectness) diffs(e, c *toolgrade.Call) []toolgrade.ArgDiff {
 
 // Grade scores one case.
 func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+	if !m.plain(c) {
+		return m.gradeTrajectory(c)
+	}
 	exp, got := c.Expected, c.Called
 	n, k := len(exp), len(got)
 	// The threshold, precision, recall and F1 share one allocation.
@@ -325,19 +384,38 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.
 	if n == 0 && k == 0 {
 		r.Score = 1
 	}
-	raw := r.Score
+	raw := m.settle(&r, pairs, n, k)
+	for j := range got { // under failed_calls: count, failures are only listed
+		if got[j].Failed() {
+			r.Failed = append(r.Failed, j)
+		}
+	}
+	if len(r.Failed) > 0 { // as gradeTrajectory lists them, turns or not
+		retried := m.retries(got)
+		for _, j := range r.Failed {
+			if retried[j] {
+				r.Retried = append(r.Retried, j)
+			}
+		}
+	}
+	r.Reason = m.reason(c, &r, raw, nil)
+	return r
+}
+
+// settle applies strict and the threshold to r's score, and sets its
+// matches and unpaired calls; it returns the score before strict.
+func (m *ToolCorrectness) settle(r *toolgrade.MetricResult, pairs []toolgrade.Match, n, k int) (raw float64) {
+	raw = r.Score
 	if m.opts.Strict && r.Score < 1 {
 		r.Score = 0
 	}
 	r.Success = r.Score >= m.threshold
-
 	r.Matches = pairs
 	if r.Matches == nil {
 		r.Matches = []toolgrade.Match{}
 	}
 	r.Missing, r.Unexpected = toolgrade.Unpaired(pairs, n, k)
-	r.Reason = m.reason(c, &r, raw)
-	return r
+	return raw
 }
 
 func allFull(pairs []toolgrade.Match) bool {
@@ -352,7 +430,11 @@ func allFull(pairs []toolgrade.Match) bool {
 // reason explains the result: each missing call (with the closest call of
 // the same name, if one was made), each extra call, each pair that fell
 // short and the arguments that differ. The parts are joined with "; ".
-func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, raw float64) string {
+//
+// g, when the case was graded along its trajectory, resolves data-flow
+// rules for near misses; reasons then also say which turns passed and
+// which failed calls were retried.
+func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, raw float64, g *grading) string {
 	exp, got := c.Expected, c.Called
 	if len(exp) == 0 && len(got) == 0 {
 		return "no calls expected and none made"
@@ -376,12 +458,20 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		b = strconv.AppendInt(b, int64(len(exp)), 10)
 		b = append(b, " expected calls matched"...)
 	}
-	if m.opts.Order == OrderExact && len(exp) != len(got) {
+	kept := len(got) // the called calls that count: not those left out
+	if g != nil {
+		for _, out := range g.out {
+			if out {
+				kept--
+			}
+		}
+	}
+	if m.opts.Order == OrderExact && len(exp) != kept {
 		part()
 		b = append(b, "exact order needs "...)
 		b = strconv.AppendInt(b, int64(len(exp)), 10)
 		b = append(b, " calls, got "...)
-		b = strconv.AppendInt(b, int64(len(got)), 10)
+		b = strconv.AppendInt(b, int64(kept), 10)
 	}
 	for _, p := range r.Matches {
 		if p.Score < 1 {
@@ -418,11 +508,21 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 			unpaired[j] = false
 			b = append(b, ": called #"...)
 			b = strconv.AppendInt(b, int64(j), 10)
-			if m.opts.Order != OrderAny && m.PairScore(e, &got[j]) > 0 {
+			switch {
+			case m.cannotSatisfy(&got[j]):
+				b = append(b, " failed"...)
+			case g != nil && len(r.Turns) > 0 && max(e.Turn, 1) != max(got[j].Turn, 1):
+				b = fmt.Appendf(b, " is in turn %d, not %d", max(got[j].Turn, 1), max(e.Turn, 1))
+			case m.opts.Order != OrderAny && (g == nil && m.PairScore(e, &got[j]) > 0 || g != nil && g.score(i, j) > 0):
 				b = append(b, " matches but out of order"...)
-			} else {
+			default:
 				b = append(b, " differs: "...)
-				diffs := m.diffs(e, &got[j])
+				var diffs []toolgrade.ArgDiff
+				if g != nil {
+					diffs = g.diffs(i, j)
+				} else {
+					diffs = m.diffs(e, &got[j])
+				}
 				b = appendDiffs(b, diffs)
 				r.NearMisses = append(r.NearMisses, toolgrade.Match{Expected: i, Called: j, Diffs: diffs})
 			}
@@ -437,7 +537,24 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		b = got[j].AppendString(b)
 		b = append(b, " (called #"...)
 		b = strconv.AppendInt(b, int64(j), 10)
+		if got[j].Failed() {
+			b = append(b, ", failed"...)
+		}
 		b = append(b, ')')
+	}
+	for _, j := range r.Retried {
+		part()
+		b = append(b, got[j].Name...)
+		b = append(b, " (called #"...)
+		b = strconv.AppendInt(b, int64(j), 10)
+		b = append(b, ") failed and was retried"...)
+		if m.opts.FailedCalls == FailedRetry {
+			b = append(b, ": not counted"...)
+		}
+	}
+	if len(r.Turns) > 0 {
+		part()
+		b = describeTurns(b, r.Turns, m.opts.TurnAggregate)
 	}
 	if m.opts.Strict && raw < 1 {
 		part()

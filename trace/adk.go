@@ -10,8 +10,11 @@ import (
 // and session services give it. Keys may be camelCase (the API server) or
 // snake_case (Python model dumps). An event's content is a Gemini content:
 // functionCall parts are calls and functionResponse parts their results,
-// linked by id. An event repeated in a stream (the same call id) is read
-// once; events without content (state changes, transfers) hold no calls.
+// linked by id; a response holding "error", or ADK's {"status": "error"},
+// is a failed result. The user's event (author "user") that starts an
+// invocation opens a turn. An event repeated in a stream (the same call
+// id) is read once; events without content (state changes, transfers)
+// hold no calls.
 func readADKEvents(b *builder, v any) error {
 	b.unique = true
 	path := ""
@@ -47,6 +50,9 @@ func readADKEvents(b *builder, v any) error {
 		}
 		if _, ok := content.(jsonvalue.Object); !ok {
 			return fieldError(join(p, "content"), "want a content object, got %s", jsonvalue.Kind(content))
+		}
+		if str(o, "author") == "user" && geminiOpensTurn(list(content, "parts")) {
+			b.userTurn(get(content, "parts"))
 		}
 		if err := geminiParts(b, gs, list(content, "parts"), join(p, "content.parts")); err != nil {
 			return err

@@ -13,7 +13,9 @@ import (
 // events (message_start, content_block_start, content_block_delta, ...).
 //
 // tool_use blocks are calls and tool_result blocks (linked by tool_use_id)
-// their results, the content as given, wrapped when is_error is true.
+// their results, the content as given, wrapped when is_error is true; a
+// server tool's *_tool_result_error content is a failed result. A user
+// message opens a turn unless it holds only tool results.
 // server_tool_use blocks are built-in calls answered by *_tool_result
 // blocks; mcp_tool_use blocks are calls with Type "mcp", answered by
 // mcp_tool_result. In a stream, a tool block opens its call and the
@@ -56,6 +58,9 @@ func anthropicMessages(b *builder, msgs []any, path string) error {
 			return wantError("a message or stream event at "+index(path, i), o)
 		}
 		b.saw()
+		if str(o, "role") == "user" && opensTurn(get(o, "content")) {
+			b.userTurn(get(o, "content"))
+		}
 		if err := anthropicBlocks(b, get(o, "content"), join(index(path, i), "content")); err != nil {
 			return err
 		}
@@ -106,11 +111,33 @@ func anthropicBlock(b *builder, o jsonvalue.Object, path string) (int, error) {
 		if e, _ := get(o, "is_error").(bool); e {
 			out = failed(out)
 		}
+		if strings.HasSuffix(str(out, "type"), "_tool_result_error") {
+			// A server tool's failure: {"type": "web_search_tool_result_error", "error_code"}.
+			b.failedResult(path, id(get(o, "tool_use_id")), "", out)
+			return -1, nil
+		}
 		b.result(path, id(get(o, "tool_use_id")), "", out)
 	case !anthropicPlainBlocks[t]:
 		b.skip(path, "content block of type %q", t)
 	}
 	return -1, nil
+}
+
+// opensTurn reports whether a user message's content is the user's own
+// (text, images, documents) and not only tool_result blocks answering the
+// calls before it.
+func opensTurn(content any) bool {
+	blocks, ok := content.([]any)
+	if !ok {
+		return content != nil
+	}
+	for _, bl := range blocks {
+		t := str(bl, "type")
+		if t != "tool_result" && !strings.HasSuffix(t, "_tool_result") {
+			return true
+		}
+	}
+	return false
 }
 
 // anthropicPlainBlocks are the content block types that hold no call or

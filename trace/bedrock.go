@@ -11,7 +11,8 @@ import (
 // contentBlockDelta ...).
 //
 // toolUse blocks are calls (id = toolUseId) and toolResult blocks their
-// results: the content list as given, wrapped when status is "error". In a
+// results: the content list as given, wrapped when status is "error". A
+// user message with blocks other than toolResult opens a turn. In a
 // stream, the toolUse input pieces of a block index are joined; none
 // means {}.
 func readBedrock(b *builder, v any) error {
@@ -78,6 +79,9 @@ func bedrockMessages(b *builder, msgs []any, path string) error {
 				delete(open, idx)
 			}
 		case o.Has("role") || o.Has("content"):
+			if str(o, "role") == "user" && bedrockOpensTurn(get(o, "content")) {
+				b.userTurn(get(o, "content"))
+			}
 			if err := bedrockBlocks(b, get(o, "content"), join(p, "content")); err != nil {
 				return err
 			}
@@ -117,6 +121,21 @@ func bedrockBlocks(b *builder, content any, path string) error {
 		}
 	}
 	return nil
+}
+
+// bedrockOpensTurn reports whether a user message's content is the user's
+// own, not only toolResult blocks.
+func bedrockOpensTurn(content any) bool {
+	blocks, ok := content.([]any)
+	if !ok {
+		return content != nil
+	}
+	for _, bl := range blocks {
+		if !has(bl, "toolResult") {
+			return true
+		}
+	}
+	return false
 }
 
 // bedrockPlainBlocks are the keys of content blocks that hold no call or

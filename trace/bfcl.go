@@ -10,8 +10,9 @@ import (
 // {function: {param: [acceptable values...]}}; each entry is one call and
 // args keep BFCL's parameter → acceptable-values object unchanged.
 // Multi-turn ground truth is a list of turns, each a list of Python call
-// strings, flattened in order and read as [readPythonic] reads them. No
-// ids, no outputs.
+// strings, flattened in order and read as [readPythonic] reads them, each
+// list a turn (with the record's question for it, when given). No ids, no
+// outputs.
 func readBFCL(b *builder, v any) error {
 	gt, ok := v.([]any)
 	path := ""
@@ -34,6 +35,12 @@ func readBFCL(b *builder, v any) error {
 				b.add(toolgrade.Call{Name: m.Key, Args: m.Value})
 			}
 		case []any:
+			// A multi-turn entry: each is one user turn's calls.
+			var q any
+			if qs := list(v, "question"); i < len(qs) {
+				q = qs[i]
+			}
+			b.userTurn(q)
 			for j, s := range e {
 				text, ok := s.(string)
 				if !ok {

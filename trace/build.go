@@ -27,6 +27,31 @@ type builder struct {
 	skipped []Skip
 	// seen counts the items of its format the reader recognized.
 	seen int
+	// turn is the number of user messages seen so far: calls added now
+	// belong to that turn. inputs holds those messages' contents.
+	turn   int
+	inputs []any
+	// views says the reader meets the conversation in views that each
+	// repeat it from its start (the input messages of every model call in
+	// a span export), so that a user message is a turn only the first time
+	// its place in a view is reached; see userMessage.
+	views bool
+}
+
+// userTurn records a user message that opens a turn of the conversation
+// (not one that only carries tool results), with its content.
+func (b *builder) userTurn(input any) {
+	b.turn++
+	b.inputs = append(b.inputs, input)
+}
+
+// userMessage records the n-th user message (from 1) of a list of
+// messages: a turn, except in a view that repeats turns already recorded.
+func (b *builder) userMessage(n int, input any) {
+	if b.views && n <= len(b.inputs) {
+		return
+	}
+	b.userTurn(input)
 }
 
 // skip records an item the reader saw and did not understand: where it is
@@ -53,6 +78,7 @@ func (b *builder) add(c toolgrade.Call) int {
 			return k
 		}
 	}
+	c.Turn = b.turn
 	b.calls = append(b.calls, c)
 	b.answered = append(b.answered, false)
 	return len(b.calls) - 1
@@ -76,6 +102,16 @@ func (b *builder) find(id, name string) int {
 // earliest unanswered call. A result that answers no call at all is
 // reported as a skipped item, never dropped quietly.
 func (b *builder) result(where, id, name string, output any) {
+	b.link(where, id, name, output, false)
+}
+
+// failedResult links a result the trace reports as a failure, kept as
+// given, as result links any other (see [builder.setFailed]).
+func (b *builder) failedResult(where, id, name string, output any) {
+	b.link(where, id, name, output, true)
+}
+
+func (b *builder) link(where, id, name string, output any, fail bool) {
 	b.seen++
 	if id != "" {
 		seen := false
@@ -84,7 +120,7 @@ func (b *builder) result(where, id, name string, output any) {
 				continue
 			}
 			if !b.answered[k] {
-				b.set(k, output)
+				b.give(k, output, fail)
 				return
 			}
 			seen = true
@@ -98,7 +134,7 @@ func (b *builder) result(where, id, name string, output any) {
 			continue
 		}
 		if name == "" || b.calls[k].Name == name {
-			b.set(k, output)
+			b.give(k, output, fail)
 			return
 		}
 	}
@@ -117,9 +153,14 @@ func textLine(s string, pos int) string {
 	return "line " + strconv.Itoa(strings.Count(s[:min(pos, len(s))], "\n")+1)
 }
 
-// set gives call k its result.
+// set gives call k its result, marking the call failed when the result
+// says so (see [failedOutput]).
 func (b *builder) set(k int, output any) {
 	b.calls[k].Output = output
+	b.calls[k].Status = toolgrade.StatusOK
+	if failedOutput(output) {
+		b.calls[k].Status = toolgrade.StatusError
+	}
 	b.answered[k] = true
 	for b.open < len(b.calls) && b.answered[b.open] {
 		b.open++
@@ -189,6 +230,49 @@ func customArgs(input any) any {
 		return nil
 	}
 	return jsonvalue.Object{{Key: "input", Value: input}}
+}
+
+// setFailed gives call k a result the trace reports as a failure, kept as
+// given (a JSON-RPC error, an mcp_call's error).
+func (b *builder) setFailed(k int, output any) {
+	b.set(k, output)
+	b.calls[k].Status = toolgrade.StatusError
+}
+
+// give gives call k its result, failed or as the result says.
+func (b *builder) give(k int, output any, fail bool) {
+	if fail {
+		b.setFailed(k, output)
+	} else {
+		b.set(k, output)
+	}
+}
+
+// failedOutput reports whether a tool result marks itself as a failure:
+// is_error or isError true (Anthropic, as [failed] wraps it, and MCP's
+// CallToolResult), an object holding only "error" (Gemini and ADK
+// function responses), or "status": "error" (ADK's convention for tools).
+func failedOutput(v any) bool {
+	o, ok := v.(jsonvalue.Object)
+	if !ok {
+		return false
+	}
+	if len(o) == 1 && o[0].Key == "error" && o[0].Value != nil {
+		return true
+	}
+	for _, m := range o {
+		switch m.Key {
+		case "is_error", "isError":
+			if m.Value == true {
+				return true
+			}
+		case "status":
+			if m.Value == "error" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // failed wraps a result the trace marks as an error.

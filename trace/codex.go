@@ -1,6 +1,9 @@
 package trace
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -13,6 +16,12 @@ import (
 // repeat or describe the session and hold no calls of their own. Rollouts
 // of early versions, a session header {"id", "timestamp", "instructions"}
 // followed by bare items and {"record_type": "state"} lines, are read too.
+//
+// A tool output that reports a command's exit code other than 0 (see
+// codexExitCode) is a failed result. A user message opens a turn, except
+// the context Codex sends as user messages (<environment_context>,
+// <user_instructions>, AGENTS.md instructions, <user_shell_command>,
+// <turn_aborted>, <subagent_notification>).
 func readCodexRollout(b *builder, v any) error {
 	lines, ok := v.([]any)
 	if !ok {
@@ -62,10 +71,62 @@ var codexPlainRecords = map[string]bool{"session_meta": true, "turn_context": tr
 // codexItem reads one Responses item of a rollout; ghost_snapshot items
 // (Codex's undo points) hold no calls.
 func codexItem(b *builder, item jsonvalue.Object, path string) error {
-	switch str(item, "type") {
-	case "ghost_snapshot", "compaction_summary", "compaction":
+	switch t := str(item, "type"); {
+	case t == "ghost_snapshot" || t == "compaction_summary" || t == "compaction":
 		b.saw()
+		return nil
+	case str(item, "role") == "user" && codexContext(get(item, "content")):
+		b.saw() // context Codex sends as a user message: not a turn
+		return nil
+	case (t == "function_call_output" || t == "custom_tool_call_output") && codexExitCode(get(item, "output")) != 0:
+		b.failedResult(path, id(get(item, "call_id")), "", get(item, "output"))
 		return nil
 	}
 	return responsesItem(b, item, path)
+}
+
+// codexContext reports a user message that Codex writes itself: the
+// environment context, the user's instructions (AGENTS.md), a shell
+// command the user ran (!cmd), a note that a turn was aborted.
+func codexContext(content any) bool {
+	text, _ := content.(string)
+	if parts, ok := content.([]any); ok && len(parts) > 0 {
+		text = str(parts[0], "text")
+	}
+	text = strings.TrimSpace(text)
+	for _, prefix := range []string{"<environment_context>", "<user_instructions>", "# AGENTS.md instructions",
+		"<user_shell_command>", "<turn_aborted>", "<subagent_notification>"} {
+		if strings.HasPrefix(text, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// codexExitCode reads the exit code a command's output reports, in the
+// forms Codex writes it: JSON {"output", "metadata": {"exit_code"}}, or
+// text starting "Exit code: N" or holding a line "Process exited with
+// code N". It is 0 when the output reports none.
+func codexExitCode(output any) int {
+	text, ok := output.(string)
+	if !ok {
+		return 0
+	}
+	if strings.HasPrefix(text, "{") {
+		if v, err := jsonvalue.ParseString(text); err == nil {
+			n, _ := strconv.Atoi(id(get(obj(v, "metadata"), "exit_code")))
+			return n
+		}
+	}
+	for i, line := range strings.SplitN(text, "\n", 8) {
+		if rest, ok := strings.CutPrefix(line, "Exit code: "); ok && i == 0 {
+			n, _ := strconv.Atoi(strings.TrimSpace(rest))
+			return n
+		}
+		if rest, ok := strings.CutPrefix(line, "Process exited with code "); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(rest))
+			return n
+		}
+	}
+	return 0
 }

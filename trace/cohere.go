@@ -18,9 +18,10 @@ import (
 // tool_calls entries {"id", "type": "function", "function": {"name",
 // "arguments"}} are calls; role "tool" messages answer by tool_call_id,
 // their content a string or a list of text and document blocks, kept as
-// given. Arguments "null" are no arguments ({}), as Cohere means them. In
+// given; each user message opens a turn. Arguments "null" are no arguments ({}), as Cohere means them. In
 // a stream, tool-call-start opens the call at its index and the argument
-// pieces of tool-call-delta are joined until tool-call-end.
+// pieces of tool-call-delta are joined until tool-call-end. Assistant
+// content blocks other than text and thinking are skipped items.
 func readCohere(b *builder, v any) error {
 	switch v := v.(type) {
 	case []any:
@@ -98,6 +99,9 @@ func cohereMessage(b *builder, m jsonvalue.Object, path string) error {
 		b.result(path, id(get(m, "tool_call_id")), "", get(m, "content"))
 		return nil
 	}
+	if str(m, "role") == "user" {
+		b.userTurn(get(m, "content"))
+	}
 	for i, tc := range list(m, "tool_calls") {
 		p := index(join(path, "tool_calls"), i)
 		if obj(tc, "function") == nil {
@@ -105,6 +109,13 @@ func cohereMessage(b *builder, m jsonvalue.Object, path string) error {
 		}
 		if err := functionCall(b, tc, p); err != nil {
 			return err
+		}
+	}
+	if str(m, "role") == "assistant" {
+		for i, blk := range list(m, "content") {
+			if t := str(blk, "type"); t != "text" && t != "thinking" {
+				b.skip(index(join(path, "content"), i), "content block of type %q", t)
+			}
 		}
 	}
 	return nil

@@ -252,8 +252,13 @@ func classify(v any) (string, int) {
 		}
 		return "", 0
 	}
+	if o.Has("requestor") {
+		return "tau2_bench", decisive // τ²-bench tool messages say who asked
+	}
 	for _, tc := range list(o, "tool_calls") {
 		switch {
+		case has(tc, "requestor"):
+			return "tau2_bench", decisive // τ²-bench ToolCall {"id", "name", "arguments", "requestor"}
 		case isInspectCall(tc):
 			return "inspect_ai", decisive
 		case has(tc, "function") || has(tc, "custom"):

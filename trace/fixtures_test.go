@@ -112,7 +112,7 @@ func TestFixtures(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Read(format %q): %v", format, err)
 				}
-				if diff := cmp.Diff(f.want, asValue(t, tr), semantic); diff != "" {
+				if diff := cmp.Diff(f.want, withoutTrajectory(asValue(t, tr)), semantic); diff != "" {
 					t.Errorf("Read(format %q) mismatch (-want +got):\n%s", format, diff)
 				}
 			}
@@ -135,11 +135,30 @@ func TestFixturesAsValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(f.want, asValue(t, tr), semantic); diff != "" {
+			if diff := cmp.Diff(f.want, withoutTrajectory(asValue(t, tr)), semantic); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}
+}
+
+// withoutTrajectory drops "status" and "turn" from the calls of an
+// extracted trace. The shared fixtures cannot be edited and predate these
+// keys, so they are compared without them; the project's own samples
+// (TestSamples) and the table tests check them in full.
+func withoutTrajectory(v any) any {
+	calls, _ := get(v, "calls").([]any)
+	for i, c := range calls {
+		o := c.(jsonvalue.Object)
+		kept := make(jsonvalue.Object, 0, len(o))
+		for _, m := range o {
+			if m.Key != "status" && m.Key != "turn" {
+				kept = append(kept, m)
+			}
+		}
+		calls[i] = kept
+	}
+	return v
 }
 
 func get(v any, key string) any {

@@ -194,7 +194,7 @@ func TestOpenAIResponses(t *testing.T) {
 		name:   "mcp_call with an error",
 		input:  `[{"type":"mcp_call","id":"m1","server_label":"s","name":"t","arguments":"{}","output":null,"error":{"code":-32000,"message":"boom"}}]`,
 		format: "openai_responses",
-		calls:  `[{"name":"t","args":{},"id":"m1","output":{"code":-32000,"message":"boom"}}]`,
+		calls:  `[{"name":"t","args":{},"id":"m1","output":{"code":-32000,"message":"boom"},"status":"error"}]`,
 	}, {
 		name: "streamed events",
 		input: `event: response.created
@@ -258,7 +258,7 @@ func TestAnthropic(t *testing.T) {
 		format: "anthropic_messages",
 		calls: `[{"name":"web_search","args":{"query":"q"},"id":"srvtoolu_1","output":[{"type":"web_search_result","url":"u"}]},
 			{"name":"echo","args":{"text":"hi"},"id":"mcptoolu_1","output":[{"type":"text","text":"hi"}]},
-			{"name":"divide","args":{"a":1,"b":0},"id":"toolu_1","output":{"content":"division by zero","is_error":true}}]`,
+			{"name":"divide","args":{"a":1,"b":0},"id":"toolu_1","output":{"content":"division by zero","is_error":true},"status":"error"}]`,
 		types: []string{"web_search", "mcp", ""},
 	}, {
 		name:   "a response message",
@@ -346,7 +346,7 @@ func TestBedrock(t *testing.T) {
 			{"role":"assistant","content":[{"toolUse":{"toolUseId":"a","name":"f","input":{"x":1}}},{"toolUse":{"toolUseId":"b","name":"g","input":{}}}]},
 			{"role":"user","content":[{"toolResult":{"toolUseId":"b","content":[{"json":{"ok":true}}]}},{"toolResult":{"toolUseId":"a","status":"error","content":[{"text":"bad"}]}}]}]}`,
 		format: "bedrock_converse",
-		calls: `[{"name":"f","args":{"x":1},"id":"a","output":{"content":[{"text":"bad"}],"is_error":true}},
+		calls: `[{"name":"f","args":{"x":1},"id":"a","output":{"content":[{"text":"bad"}],"is_error":true},"status":"error"},
 			{"name":"g","args":{},"id":"b","output":[{"json":{"ok":true}}]}]`,
 	}, {
 		name: "ConverseStream events",
@@ -406,7 +406,7 @@ func TestLangChain(t *testing.T) {
 		format: "langchain",
 		calls: `[{"name":"search","args":null,"args_raw":"{\"q\": ","id":"c9","output":null},
 			{"name":"legacy","args":{},"id":null,"output":null},
-			{"name":"f","args":{},"id":"c2","output":{"content":"boom","is_error":true}}]`,
+			{"name":"f","args":{},"id":"c2","output":{"content":"boom","is_error":true},"status":"error"}]`,
 	}})
 }
 
@@ -496,8 +496,8 @@ func TestMCP(t *testing.T) {
 [{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"h","arguments":{}}},{"jsonrpc":"2.0","method":"notifications/progress"}]
 `,
 		format: "mcp",
-		calls: `[{"name":"f","args":{"x":1},"id":"a","output":{"content":[{"type":"text","text":"nope"}],"isError":true}},
-			{"name":"g","args":null,"id":"8","output":{"code":-32602,"message":"Unknown tool: g"}},
+		calls: `[{"name":"f","args":{"x":1},"id":"a","output":{"content":[{"type":"text","text":"nope"}],"isError":true},"status":"error"},
+			{"name":"g","args":null,"id":"8","output":{"code":-32602,"message":"Unknown tool: g"},"status":"error"},
 			{"name":"h","args":{},"id":"9","output":null}]`,
 	}})
 }

@@ -20,9 +20,12 @@ import (
 //
 // functionCall parts are calls and functionResponse parts their results
 // (the response object as given), linked by id when both have one, else by
-// name and order. executableCode parts are built-in code_execution calls
-// answered by codeExecutionResult parts. Other parts (text, thought
-// signatures) are not calls.
+// name and order; a response holding "error" (Gemini's key for a failed
+// call's details) is a failed result. executableCode parts are built-in
+// code_execution calls answered by codeExecutionResult parts, failed when
+// the outcome is not OUTCOME_OK. Other parts (text, thought signatures)
+// are not calls. A user content (role "user", or none in a request) with
+// parts other than functionResponse opens a turn.
 func readGemini(b *builder, v any) error {
 	gs := &geminiStream{open: -1}
 	defer gs.close(b)
@@ -68,6 +71,9 @@ func geminiValue(b *builder, gs *geminiStream, v any, path string) error {
 		}
 		for i, c := range l {
 			p := index(join(path, "contents"), i)
+			if r := str(c, "role"); (r == "user" || r == "") && geminiOpensTurn(list(c, "parts")) {
+				b.userTurn(get(c, "parts"))
+			}
 			if err := geminiParts(b, gs, list(c, "parts"), join(p, "parts")); err != nil {
 				return err
 			}
@@ -99,7 +105,13 @@ func geminiParts(b *builder, gs *geminiStream, parts []any, path string) error {
 			continue
 		}
 		if fr, ok := first(part, "functionResponse", "function_response"); ok {
-			b.result(join(pp, "functionResponse"), id(get(fr, "id")), str(fr, "name"), get(fr, "response"))
+			resp := get(fr, "response")
+			if e := get(resp, "error"); e != nil {
+				// Gemini's convention: "error" holds a failed call's details.
+				b.failedResult(join(pp, "functionResponse"), id(get(fr, "id")), str(fr, "name"), resp)
+				continue
+			}
+			b.result(join(pp, "functionResponse"), id(get(fr, "id")), str(fr, "name"), resp)
 			continue
 		}
 		if code, ok := first(part, "executableCode", "executable_code"); ok {
@@ -107,6 +119,10 @@ func geminiParts(b *builder, gs *geminiStream, parts []any, path string) error {
 			continue
 		}
 		if res, ok := first(part, "codeExecutionResult", "code_execution_result"); ok {
+			if o := str(res, "outcome"); o != "" && o != "OUTCOME_OK" {
+				b.failedResult(pp, "", "code_execution", res) // OUTCOME_FAILED, OUTCOME_DEADLINE_EXCEEDED
+				continue
+			}
 			b.result(pp, "", "code_execution", res)
 			continue
 		}
@@ -115,6 +131,17 @@ func geminiParts(b *builder, gs *geminiStream, parts []any, path string) error {
 		}
 	}
 	return nil
+}
+
+// geminiOpensTurn reports whether a user content's parts are the user's
+// own, not only functionResponse parts answering the calls before it.
+func geminiOpensTurn(parts []any) bool {
+	for _, p := range parts {
+		if o, ok := p.(jsonvalue.Object); !ok || !hasAny(o, "functionResponse", "function_response") {
+			return true
+		}
+	}
+	return false
 }
 
 // geminiPlainParts are the keys of parts that hold no call or result.

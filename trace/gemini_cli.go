@@ -12,7 +12,9 @@ import (
 // gemini messages, toolCalls {"id", "name", "args", "result", "status"}.
 // The result holds the functionResponse parts sent back to the model; the
 // call's output is their response (the first part's when there is one
-// part, else the list), marked failed when status is "error". The JSON
+// part, else the list), marked failed when status is "error" (a call
+// the user cancelled answers with an "error" response, failed too). Each
+// user message opens a turn. The JSON
 // Lines form holds the session header, the message records and
 // {"$set": {...}} updates, one per line; a message written again under the
 // same id replaces the earlier record.
@@ -95,6 +97,9 @@ func geminiCLIMessage(b *builder, o jsonvalue.Object, path string) error {
 		return nil
 	}
 	b.saw()
+	if t == "user" {
+		b.userTurn(get(o, "content"))
+	}
 	tcs, ok := get(o, "toolCalls").([]any)
 	if !ok {
 		if tc := get(o, "toolCalls"); tc != nil {

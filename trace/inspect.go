@@ -12,7 +12,10 @@ import (
 // Assistant messages carry tool_calls {"id", "function", "arguments"},
 // where function is the tool's name; a parse_error keeps the call's raw
 // arguments and marks it invalid. Tool messages answer by tool_call_id;
-// one with an error {"type", "message"} becomes a failed result.
+// one with an error {"type", "message"} becomes a failed result. A user
+// message opens a turn, unless it carries a tool's output (tool_call_id).
+// An assistant message's tool_use content blocks (tools the provider ran)
+// are built-in calls with their results; see inspectContent.
 func readInspect(b *builder, v any) error {
 	switch o := v.(type) {
 	case []any:
@@ -71,6 +74,9 @@ func inspectMessages(b *builder, msgs []any, path string) error {
 				}
 				b.add(c)
 			}
+			if blocks, ok := get(o, "content").([]any); ok {
+				inspectContent(b, blocks, join(p, "content"))
+			}
 		case "tool":
 			out := get(o, "content")
 			if e := get(o, "error"); e != nil {
@@ -80,13 +86,54 @@ func inspectMessages(b *builder, msgs []any, path string) error {
 				out = failed(out)
 			}
 			b.result(p, id(get(o, "tool_call_id")), str(o, "function"), out)
-		case "system", "user":
+		case "user":
+			b.saw()
+			if ids, isList := get(o, "tool_call_id").([]any); get(o, "tool_call_id") == nil || isList && len(ids) == 0 {
+				b.userTurn(get(o, "content"))
+			}
+		case "system":
 			b.saw()
 		default:
 			b.skip(p, "message with role %q", r)
 		}
 	}
 	return nil
+}
+
+// inspectContent reads the content blocks of an assistant message. Text,
+// reasoning and media blocks hold no calls. A tool_use block (Inspect's
+// ContentToolUse {"tool_type", "id", "name", "arguments", "result",
+// "error"}: a tool the provider ran, web search or a remote MCP call) is a
+// built-in call with its result. Any other block is skipped.
+func inspectContent(b *builder, blocks []any, path string) {
+	for i, blk := range blocks {
+		p := index(path, i)
+		switch t := str(blk, "type"); t {
+		case "text", "reasoning", "image", "audio", "video", "data", "document":
+		case "tool_use":
+			tt, n := str(blk, "tool_type"), str(blk, "name")
+			if tt == "" || n == "" {
+				b.skip(p, "content block of type %q without tool_type and name", t)
+				continue
+			}
+			c := toolgrade.Call{Name: n, ID: id(get(blk, "id")), Type: tt}
+			if tt == "mcp_call" {
+				c.Type = "mcp"
+			}
+			args(&c, blk, "arguments")
+			b.add(c)
+			out := get(blk, "result")
+			if e := str(blk, "error"); e != "" {
+				if s, _ := out.(string); s == "" {
+					out = e
+				}
+				out = failed(out)
+			}
+			b.result(p, c.ID, c.Name, out)
+		default:
+			b.skip(p, "content block of type %q", t)
+		}
+	}
 }
 
 // isInspectCall reports a tool call whose function is the tool's name.

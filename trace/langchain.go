@@ -18,7 +18,7 @@ import (
 // same call may also appear in additional_kwargs (OpenAI form) or as a
 // content block (tool_use, tool_call, function_call): such views are
 // dropped by id. Tool messages link by tool_call_id; status "error" wraps
-// the content.
+// the content. Each human message opens a turn.
 func readLangChain(b *builder, v any) error {
 	switch v := v.(type) {
 	case []any:
@@ -103,7 +103,10 @@ func langChainMessages(b *builder, msgs []any, path string) error {
 			b.result(p, id(get(f, "tool_call_id")), str(f, "name"), out)
 		case "function":
 			b.result(p, "", str(f, "name"), get(f, "content"))
-		case "human", "system", "developer", "chat", "remove":
+		case "human":
+			b.saw()
+			b.userTurn(get(f, "content"))
+		case "system", "developer", "chat", "remove":
 			b.saw()
 		case "":
 			b.skip(p, "message with role %q", str(f, "role"))

@@ -15,7 +15,8 @@ import (
 // A GENERATION's output holds the calls the model made (a chat message, a
 // list of them, a provider response or LangChain generations). A TOOL
 // observation is a call named after the observation, input the arguments,
-// output the result (failed when its level is ERROR); it answers the
+// output the result (failed when its level is ERROR or its output is a
+// ToolMessage with status "error"); it answers the
 // model's call it ran (by tool_call_id, else the earliest unanswered call of
 // that tool) or, without one, is a call of its own. A SPAN named after a
 // tool the model called and not yet answered is that call's execution.
@@ -95,9 +96,12 @@ func lfRead(b *builder, ob lfObs) error {
 					callID = id(get(f, "tool_call_id"))
 				}
 				out = get(f, "content")
+				if str(f, "status") == "error" {
+					out = failed(out)
+				}
 			}
 		}
-		if strings.EqualFold(str(o, "level"), "ERROR") {
+		if strings.EqualFold(str(o, "level"), "ERROR") && !failedOutput(out) {
 			if out == nil {
 				out = get(o, "statusMessage")
 			}

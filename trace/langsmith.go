@@ -157,7 +157,7 @@ func toolRun(b *builder, tool, callID string, a any, hasArgs bool, out any, hasO
 			}
 		}
 	}
-	toolSpan(b, tool, callID, a, hasArgs, out, hasOut)
+	toolSpan(b, tool, callID, a, hasArgs, out, hasOut, false)
 }
 
 // modelOutput reads the calls in a model's output as LangSmith and Langfuse

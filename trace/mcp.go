@@ -81,7 +81,7 @@ func mcpMessages(b *builder, msgs []any, path string, pending map[string]int) er
 			if r, ok := o.Get("result"); ok {
 				b.set(k, r)
 			} else if e, ok := o.Get("error"); ok {
-				b.set(k, e)
+				b.setFailed(k, e)
 			} else {
 				b.skip(p, "response without result or error")
 			}

@@ -109,6 +109,11 @@ func agentItems(b *builder, items []any, path string) error {
 			rawKey = "rawItem"
 		}
 		if !o.Has(rawKey) {
+			if !o.Has("type") && (o.Has("tool_calls") || str(o, "role") == "tool") {
+				// A Chat Completions style message: no Responses item.
+				b.skip(p, "chat message with role %q", str(o, "role"))
+				continue
+			}
 			if o.Has("type") || o.Has("role") {
 				// A plain Responses item among the run items.
 				if err := responsesItem(b, o, p); err != nil {

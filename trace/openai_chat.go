@@ -13,9 +13,9 @@ import (
 // Assistant messages carry tool_calls (function calls {"id", "function":
 // {"name", "arguments"}}, custom tool calls {"custom": {"name", "input"}})
 // or a legacy function_call; role "tool" messages answer by tool_call_id,
-// legacy role "function" messages by name. Entries in the flat form
-// {"id", "name", "arguments"} (some providers, LangChain dicts) are read
-// too.
+// legacy role "function" messages by name. Each user message opens a
+// turn. Entries in the flat form {"id", "name", "arguments"} (some
+// providers, LangChain dicts) are read too.
 func readOpenAIChat(b *builder, v any) error {
 	switch v := v.(type) {
 	case []any:
@@ -43,6 +43,7 @@ func readOpenAIChat(b *builder, v any) error {
 // chatMessages reads a list of messages, responses and stream chunks.
 func chatMessages(b *builder, msgs []any, path string) error {
 	var s chatStream
+	users := 0
 	for i, m := range msgs {
 		msg, ok := m.(jsonvalue.Object)
 		if !ok {
@@ -64,6 +65,10 @@ func chatMessages(b *builder, msgs []any, path string) error {
 		if r := str(msg, "role"); r == "tool" || r == "function" {
 			chatResult(b, msg, index(path, i))
 			continue
+		}
+		if str(msg, "role") == "user" {
+			users++
+			b.userMessage(users, get(msg, "content"))
 		}
 		// Paths are built only for errors: most messages have none.
 		if err := chatMessage(b, msg, ""); err != nil {

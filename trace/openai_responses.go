@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -26,7 +27,12 @@ import (
 // MCP call it asks to make (Type "mcp"); a denying mcp_approval_response
 // becomes its failed result, and the mcp_call run after approval completes
 // it rather than adding a second call. Messages and reasoning items are not
-// calls.
+// calls; a user message opens a turn.
+//
+// A call fails when the trace says so: an mcp_call's error, a built-in
+// tool item or apply_patch_call_output with status "failed", a
+// shell_call_output whose command timed out or exited with a code other
+// than 0, a denied MCP approval.
 func readResponses(b *builder, v any) error {
 	switch v := v.(type) {
 	case []any:
@@ -95,6 +101,10 @@ var responsesPlainItems = map[string]bool{"message": true, "reasoning": true,
 func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 	b.saw()
 	t := str(o, "type")
+	if str(o, "role") == "user" && (t == "" || t == "message") {
+		b.userTurn(get(o, "content"))
+		return nil
+	}
 	switch t {
 	case "mcp_call":
 		if k, ok := approved(b, o); ok {
@@ -106,7 +116,7 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 			if out, ok := first(o, "output"); ok && out != nil {
 				b.set(k, out)
 			} else if e := get(o, "error"); e != nil {
-				b.set(k, e)
+				b.setFailed(k, e)
 			}
 			return nil
 		}
@@ -133,12 +143,12 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 			if out, ok := first(o, "output"); ok && out != nil {
 				b.set(k, out)
 			} else if e := get(o, "error"); e != nil {
-				b.set(k, e)
+				b.setFailed(k, e)
 			}
 		}
 	case "function_call_output", "custom_tool_call_output", "computer_call_output",
 		"shell_call_output", "apply_patch_call_output":
-		b.result(path, id(get(o, "call_id")), "", get(o, "output"))
+		b.link(path, id(get(o, "call_id")), "", get(o, "output"), str(o, "status") == "failed" || shellFailed(o))
 	case "mcp_approval_request":
 		n, err := name(o, "name", path)
 		if err != nil {
@@ -222,11 +232,34 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 			output = get(o, "result")
 		}
 		k := b.add(c)
-		if output != nil {
+		if str(o, "status") == "failed" {
+			b.setFailed(k, output)
+		} else if output != nil {
 			b.set(k, output)
 		}
 	}
 	return nil
+}
+
+// shellFailed reports a shell_call_output whose command timed out or
+// exited with a code other than 0: output [{"stdout", "stderr",
+// "outcome": {"type": "exit", "exit_code"} | {"type": "timeout"}}].
+func shellFailed(o jsonvalue.Object) bool {
+	if str(o, "type") != "shell_call_output" {
+		return false
+	}
+	for _, out := range list(o, "output") {
+		oc := obj(out, "outcome")
+		switch str(oc, "type") {
+		case "timeout":
+			return true
+		case "exit":
+			if n, ok := get(oc, "exit_code").(json.Number); ok && n != "0" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // approved returns the call an mcp_call item completes: the approval

@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"encoding/json"
+
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -14,8 +16,10 @@ import (
 // model_response kept beside it; without, the action itself is the call,
 // named after it with its args. An observation is the result of the call
 // it answers (tool_call_metadata.tool_call_id, else cause, the action's
-// event id): its content. User and environment messages and agent state
-// changes are not calls.
+// event id): its content, failed for an error observation, a rejected
+// action or a command's exit code other than 0. A message from the user
+// opens a turn; environment messages and agent state changes are not
+// calls.
 func readOpenHands(b *builder, v any) error {
 	path := ""
 	if o, ok := v.(jsonvalue.Object); ok {
@@ -41,6 +45,9 @@ func readOpenHands(b *builder, v any) error {
 			return fieldError(p, "want an event object, got %s", jsonvalue.Kind(e))
 		}
 		switch {
+		case o.Has("action") && str(o, "action") == "message" && str(o, "source") == "user":
+			b.saw()
+			b.userTurn(get(obj(o, "args"), "content"))
 		case o.Has("action"):
 			k, err := openHandsAction(b, o, p)
 			if err != nil {
@@ -53,19 +60,37 @@ func readOpenHands(b *builder, v any) error {
 			}
 		case o.Has("observation"):
 			b.saw()
+			fail := openHandsFailed(o)
 			meta := obj(o, "tool_call_metadata")
 			if tid := id(get(meta, "tool_call_id")); tid != "" {
-				b.result(p, tid, str(meta, "function_name"), get(o, "content"))
+				b.link(p, tid, str(meta, "function_name"), get(o, "content"), fail)
 				continue
 			}
 			if k, ok := byEvent[id(get(o, "cause"))]; ok && !b.answered[k] {
-				b.set(k, get(o, "content"))
+				b.give(k, get(o, "content"), fail)
 			}
 		default:
 			b.skip(p, "event with keys %s", quoteKeys(o))
 		}
 	}
 	return nil
+}
+
+// openHandsFailed reports an observation of a failure: an error
+// observation, the user's rejection of the action, or a command that
+// exited with a code other than 0 (CmdOutputObservation's own test).
+func openHandsFailed(o jsonvalue.Object) bool {
+	switch str(o, "observation") {
+	case "error", "user_rejected":
+		return true
+	}
+	extras := obj(o, "extras")
+	code, ok := first(obj(extras, "metadata"), "exit_code")
+	if !ok {
+		code, ok = first(extras, "exit_code")
+	}
+	n, isNum := code.(json.Number)
+	return ok && isNum && n != "0"
 }
 
 // openHandsNonCalls are actions that are not tool calls: messages, state

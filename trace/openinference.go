@@ -18,7 +18,7 @@ import (
 // messages, chat messages, or an object with "messages"); output.value
 // likewise. A TOOL span is one call: tool.name, tool_call.id, arguments
 // from tool_call.function.arguments or input.value, result output.value.
-func openInferenceSpan(b *builder, attrs jsonvalue.Object, path string) error {
+func openInferenceSpan(b *builder, attrs jsonvalue.Object, path string, failed bool) error {
 	kind := str(attrs, "openinference.span.kind")
 	if kind != "" && !openInferenceKinds[kind] {
 		b.skip(path, "span of kind %q", kind)
@@ -56,7 +56,7 @@ func openInferenceSpan(b *builder, attrs jsonvalue.Object, path string) error {
 		if tool == "" {
 			b.skip(path, "TOOL span without tool.name")
 		}
-		toolSpan(b, tool, callID, a, hasArgs, out, hasOut)
+		toolSpan(b, tool, callID, a, hasArgs, out, hasOut, failed)
 	}
 	return nil
 }

@@ -26,12 +26,15 @@ import (
 // gen_ai.prompt.N.role, gen_ai.prompt.N.tool_calls.M.name ...) hold chat
 // messages; execute_tool spans give gen_ai.tool.name, gen_ai.tool.call.id,
 // gen_ai.tool.call.arguments and gen_ai.tool.call.result (or attributes
-// input and output).
+// input and output); one whose status is ERROR, or that has error.type,
+// is a failed call. A user message opens a turn the first time its place
+// in the conversation is shown (each chat span repeats the history).
 //
 // A call shown more than once (a chat span's output, the next span's
 // input, its execute_tool span) is listed once, at its first appearance.
 func readSpans(b *builder, v any) error {
 	b.unique = true
+	b.views = true
 	if done, err := readLogEvents(b, v); done || err != nil {
 		return err
 	}
@@ -55,9 +58,9 @@ func readSpans(b *builder, v any) error {
 	for _, s := range spans {
 		var err error
 		if isOpenInference(s.attrs) {
-			err = openInferenceSpan(b, s.attrs, s.path)
+			err = openInferenceSpan(b, s.attrs, s.path, s.failed)
 		} else {
-			err = genAISpan(b, s.attrs, s.path)
+			err = genAISpan(b, s.attrs, s.path, s.failed)
 		}
 		if err == nil && len(s.events) > 0 {
 			err = spanEvents(b, s.events, join(s.path, "events"))
@@ -104,6 +107,7 @@ type span struct {
 	timed  bool
 	path   string
 	events []any // span events, read in the GenAI event conventions
+	failed bool  // the span's status is ERROR
 }
 
 // collectSpans finds the spans in v; nil when v holds none.
@@ -174,7 +178,26 @@ func spanOf(o jsonvalue.Object, path string) span {
 	if t, ok := first(o, "startTimeUnixNano", "start_time_unix_nano", "startTime", "start_time"); ok {
 		s.start, s.timed = timeKey(t)
 	}
+	s.failed = statusError(o)
 	return s
+}
+
+// statusError reports a span whose status is ERROR: OTLP {"status":
+// {"code": 2}} (or "STATUS_CODE_ERROR"), or "status_code": "ERROR" as
+// Phoenix and other exporters write it.
+func statusError(o jsonvalue.Object) bool {
+	code, ok := first(obj(o, "status"), "code", "status_code")
+	if !ok {
+		code = get(o, "status_code")
+	}
+	switch c := code.(type) {
+	case json.Number:
+		return c == "2"
+	case string:
+		c = strings.ToUpper(c)
+		return c == "ERROR" || c == "STATUS_CODE_ERROR"
+	}
+	return false
 }
 
 // anyValue turns an OTLP AnyValue ({"stringValue": ...}) into a plain
@@ -264,7 +287,7 @@ func isOpenInferenceKey(k string) bool {
 }
 
 // genAISpan reads one span in the GenAI conventions.
-func genAISpan(b *builder, attrs jsonvalue.Object, path string) error {
+func genAISpan(b *builder, attrs jsonvalue.Object, path string, failed bool) error {
 	for _, key := range []string{"gen_ai.input.messages", "gen_ai.output.messages"} {
 		v, ok := attrs.Get(key)
 		if !ok {
@@ -313,7 +336,9 @@ func genAISpan(b *builder, attrs jsonvalue.Object, path string) error {
 		}
 		a, hasArgs := attrs.Get(argsKey)
 		out, hasOut := attrs.Get(outKey)
-		toolSpan(b, str(attrs, "gen_ai.tool.name"), id(get(attrs, "gen_ai.tool.call.id")), a, hasArgs, out, hasOut)
+		// A failed execution has an ERROR status and error.type.
+		failed = failed || attrs.Has("error.type")
+		toolSpan(b, str(attrs, "gen_ai.tool.name"), id(get(attrs, "gen_ai.tool.call.id")), a, hasArgs, out, hasOut, failed)
 	}
 	return nil
 }
@@ -352,8 +377,13 @@ func messagesIn(b *builder, v any, path string) error {
 
 // partsMessages reads GenAI messages in the parts form.
 func partsMessages(b *builder, msgs []any, path string) error {
+	users := 0
 	for i, m := range msgs {
 		b.saw()
+		if str(m, "role") == "user" && partsOpenTurn(list(m, "parts")) {
+			users++
+			b.userMessage(users, get(m, "parts"))
+		}
 		for j, p := range list(m, "parts") {
 			pp := index(join(index(path, i), "parts"), j)
 			switch str(p, "type") {
@@ -383,10 +413,21 @@ func partsMessages(b *builder, msgs []any, path string) error {
 	return nil
 }
 
+// partsOpenTurn reports whether a user message's parts are the user's own,
+// not only tool_call_response parts.
+func partsOpenTurn(parts []any) bool {
+	for _, p := range parts {
+		if t := str(p, "type"); t != "tool_call_response" && t != "server_tool_call_response" {
+			return true
+		}
+	}
+	return false
+}
+
 // toolSpan reads a span that records one tool execution. A call already
 // seen (same id and name; without an id, the earliest unanswered call of
 // that tool) gets what it lacks; otherwise the span adds the call.
-func toolSpan(b *builder, tool, callID string, a any, hasArgs bool, out any, hasOut bool) {
+func toolSpan(b *builder, tool, callID string, a any, hasArgs bool, out any, hasOut bool, failed bool) {
 	if tool == "" {
 		return
 	}
@@ -407,7 +448,12 @@ func toolSpan(b *builder, tool, callID string, a any, hasArgs bool, out any, has
 	if c := &b.calls[k]; hasArgs && c.Args == nil && !c.Invalid {
 		c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(a)
 	}
-	if hasOut && !b.answered[k] {
+	switch {
+	case failed && !b.answered[k]:
+		b.setFailed(k, out)
+	case failed:
+		b.calls[k].Status = toolgrade.StatusError // its result was shown before
+	case hasOut && !b.answered[k]:
 		b.set(k, out)
 	}
 }

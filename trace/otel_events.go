@@ -130,9 +130,23 @@ func genAIEvents(b *builder, records []any, paths []string) error {
 	if timed {
 		slices.SortStableFunc(events, func(a, b genAIEvent) int { return compareInt(a.start, b.start) })
 	}
+	// Each inference repeats the conversation as events from its start (a
+	// system message, or the first event after the last choice): a user
+	// message is a turn the first time its place is reached.
+	users := 0
 	for _, e := range events {
+		switch e.name {
+		case "gen_ai.system.message":
+			users = 0
+		case "gen_ai.user.message":
+			users++
+			b.userMessage(users, get(e.body, "content"))
+		}
 		if err := genAIEvent1(b, e); err != nil {
 			return err
+		}
+		if e.name == "gen_ai.choice" {
+			users = 0
 		}
 	}
 	return nil
@@ -169,7 +183,7 @@ func genAIEvent1(b *builder, e genAIEvent) error {
 		out, _ := first(e.body, "content")
 		b.result(e.path, id(get(e.body, "id")), "", out)
 	case "gen_ai.client.inference.operation.details":
-		return genAISpan(b, e.attrs, e.path)
+		return genAISpan(b, e.attrs, e.path, false)
 	case "gen_ai.system.message", "gen_ai.user.message", "gen_ai.content.prompt", "gen_ai.content.completion",
 		"gen_ai.evaluation.result":
 		b.saw() // messages without calls, and pre-1.28 content events

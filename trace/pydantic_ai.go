@@ -13,7 +13,8 @@ import (
 // parts built-in calls (Type = the tool's name); tool-return and
 // builtin-tool-return parts are their results, by tool_call_id, and a
 // retry-prompt naming a tool is a failed result (the tool rejected its
-// arguments). An object {"messages": [...]} is read too.
+// arguments). Each user-prompt part opens a turn. An object {"messages":
+// [...]} is read too.
 func readPydanticAI(b *builder, v any) error {
 	path := ""
 	if o, ok := v.(jsonvalue.Object); ok {
@@ -77,7 +78,10 @@ func pydanticPart(b *builder, part any, path string) error {
 			return nil
 		}
 		b.result(path, id(get(o, "tool_call_id")), str(o, "tool_name"), failed(get(o, "content")))
-	case "system-prompt", "user-prompt", "text", "thinking", "file":
+	case "user-prompt":
+		b.saw()
+		b.userTurn(get(o, "content"))
+	case "system-prompt", "text", "thinking", "file":
 		b.saw()
 	default:
 		b.skip(path, "part of kind %q", k)

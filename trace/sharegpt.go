@@ -11,7 +11,8 @@ import (
 // holds one call {"name", "arguments"} or a list of them as JSON; the
 // observation turn that follows answers them, in order (a JSON list answers
 // parallel calls one by one). Turns may use "role"/"content" instead of
-// "from"/"value". Human, gpt, system and other chat turns are not calls.
+// "from"/"value". Human, gpt, system and other chat turns are not calls;
+// a human (or user) turn opens a turn of the conversation.
 func readShareGPT(b *builder, v any) error {
 	turns, ok := v.([]any)
 	path := ""
@@ -68,7 +69,10 @@ func readShareGPT(b *builder, v any) error {
 		case "observation", "function_response", "tool", "ipython":
 			answerTurn(b, p, last, value)
 			last = last[:0]
-		case "human", "user", "gpt", "assistant", "model", "system", "chatgpt", "bing":
+		case "human", "user":
+			b.saw()
+			b.userTurn(value)
+		case "gpt", "assistant", "model", "system", "chatgpt", "bing":
 			b.saw()
 		default:
 			b.skip(p, "turn from %q", role)

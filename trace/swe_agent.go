@@ -15,7 +15,8 @@ import (
 // action is a call named after its command (the action's first word) with
 // args {"command": <the whole action text>}, and the observation that
 // follows is its result. Demonstration messages (is_demo) are examples,
-// not calls. Without a history, the trajectory's steps {"action",
+// not calls; the user_prompt message (the task) opens the turn. Without a
+// history, the trajectory's steps {"action",
 // "observation"} are read the same way.
 func readSWEAgent(b *builder, v any) error {
 	o, ok := v.(jsonvalue.Object)
@@ -121,7 +122,10 @@ func sweHistory(b *builder, h []any, path string) error {
 			case last >= 0 && !b.answered[last]:
 				b.set(last, get(o, "content"))
 			}
-		case "system_prompt", "user_prompt", "thought", "demonstration", "":
+		case "user_prompt":
+			b.saw()
+			b.userTurn(get(o, "content"))
+		case "system_prompt", "thought", "demonstration", "":
 			b.saw()
 		default:
 			b.skip(p, "message of type %q", mt)

@@ -9,7 +9,9 @@ import (
 // simulation {"messages": [...]}, a results file {"simulations": [...]},
 // or a message list. Assistant (and user) messages carry tool_calls {"id",
 // "name", "arguments", "requestor"}; role "tool" messages answer by "id",
-// marked failed when "error" is true. The gold actions under
+// marked failed when "error" is true. A user message with content opens a
+// turn (a user message that only makes the user's own tool calls does
+// not). The gold actions under
 // evaluation_criteria are not calls made in the trace.
 func readTau2(b *builder, v any) error {
 	switch v := v.(type) {
@@ -60,6 +62,9 @@ func tau2Messages(b *builder, msgs []any, path string) error {
 			}
 			b.result(p, callID, str(o, "name"), out)
 			continue
+		}
+		if str(o, "role") == "user" && (get(o, "content") != nil && get(o, "content") != "" || len(list(o, "tool_calls")) == 0) {
+			b.userTurn(get(o, "content")) // the simulated user speaks, not only calls its own tools
 		}
 		for j, tc := range list(o, "tool_calls") {
 			if err := functionCall(b, tc, index(join(p, "tool_calls"), j)); err != nil {

@@ -24,6 +24,26 @@
 //     when it holds JSON. A result the trace marks as failed (Anthropic
 //     is_error, Bedrock and LangChain status "error") becomes
 //     {"content": <result>, "is_error": true}, so the failure is not lost.
+//   - A call with a result has Status ok, or error when the trace records
+//     a failure: a flag beside the result (is_error, status "error", an
+//     Inspect or τ²-bench error, a Gemini CLI call's status), a result
+//     that says so itself (MCP isError, a JSON-RPC error, a Gemini or ADK
+//     response holding "error" or {"status": "error"}, a server tool's
+//     *_tool_result_error), an item or span status (Responses "failed",
+//     OpenTelemetry ERROR or error.type, Langfuse level ERROR, a LangSmith
+//     run's error), or a command's exit code other than 0 where the format
+//     records it (Codex, OpenHands, Responses shell outputs). Text that
+//     merely mentions an error is not a failure. A call without a result
+//     has no status, unless the trace says it failed.
+//   - A user message opens a turn, and each call belongs to the turn it
+//     follows (Turn 1 for the first; 0 before any user message, or in a
+//     format without turns); [Trace.Inputs] holds the messages' contents.
+//     A message that only carries tool results (Anthropic tool_result
+//     blocks, Gemini functionResponse parts, role "tool") opens none, nor
+//     does context the agent sends as a user message where the format
+//     marks it (Claude Code meta and command lines, Codex
+//     <environment_context>, a subagent's prompt). Where each model call
+//     repeats the conversation (span exports), a user message counts once.
 //   - Built-in tools (web search, code execution, ...) are calls too, named
 //     after the tool, with Type set to that name. Custom (free-text) tools
 //     have Type "custom" and Args {"input": <text>}; calls made through a
@@ -91,6 +111,10 @@ type Trace struct {
 	// Skipped lists the items the reader saw but did not understand, in
 	// the order met; see the package doc.
 	Skipped []Skip
+	// Inputs holds the user messages that open the conversation's turns,
+	// in order, for formats that record them; each call's Turn says which
+	// of them it followed (Turn 1 is Inputs[0], 0 is before any).
+	Inputs []any
 }
 
 // A Skip is one item of a trace that its reader did not understand and so
@@ -229,7 +253,7 @@ func Extract(v any, format string) (Trace, error) {
 			return Trace{}, fmt.Errorf("%s: %w in %s", f.name, ErrNotThisFormat, describe(v))
 		}
 	}
-	return Trace{Format: f.name, Calls: b.finish(), Skipped: b.skipped}, nil
+	return Trace{Format: f.name, Calls: b.finish(), Skipped: b.skipped, Inputs: b.inputs}, nil
 }
 
 // notThisFormat is a reader's error on input of another format: its text
@@ -351,7 +375,7 @@ func readText(f *reader, s string) (Trace, error) {
 	if !b.recognized() && detectText(s) != f.name {
 		return Trace{}, fmt.Errorf("%s: %w in %s", f.name, ErrNotThisFormat, describeText(s))
 	}
-	return Trace{Format: f.name, Calls: b.finish(), Skipped: b.skipped}, nil
+	return Trace{Format: f.name, Calls: b.finish(), Skipped: b.skipped, Inputs: b.inputs}, nil
 }
 
 func looksJSON(data []byte) bool {
@@ -359,9 +383,11 @@ func looksJSON(data []byte) bool {
 }
 
 // AppendJSON appends the trace as the JSON object toolgrade extract prints:
-// {"format", "calls": [{"name", "args", "args_raw", "id", "output"}]}, with
-// "args_raw" only on calls whose arguments did not parse, and null for an
-// absent id or output.
+// {"format", "calls": [{"name", "args", "args_raw", "id", "output",
+// "status", "turn"}]}, with "args_raw" only on calls whose arguments did
+// not parse, null for an absent id or output, "status": "error" only on
+// failed calls, and "turn" only when the trace holds more than one user
+// turn.
 func (t Trace) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"format":`...)
 	dst = jsonvalue.AppendString(dst, t.Format)
@@ -386,6 +412,13 @@ func (t Trace) AppendJSON(dst []byte) []byte {
 		}
 		dst = append(dst, `,"output":`...)
 		dst = jsonvalue.Append(dst, c.Output)
+		if c.Failed() {
+			dst = append(dst, `,"status":"error"`...)
+		}
+		if len(t.Inputs) > 1 {
+			dst = append(dst, `,"turn":`...)
+			dst = strconv.AppendInt(dst, int64(c.Turn), 10)
+		}
 		dst = append(dst, '}')
 	}
 	return append(dst, "]}"...)

@@ -25,12 +25,12 @@ var byMeaning = cmp.Options{
 }
 
 func TestExtractFixtures(t *testing.T) {
-	for _, f := range []struct{ dir, input, expected, force string }{
-		{"anthropic_messages", "parallel_tool_use_stream.sse", "parallel_tool_use_stream.expected.json", ""},
-		{"mcp", "spec_2025_06_18_tools_call.jsonl", "spec_2025_06_18_tools_call.expected.json", ""},
-		{"hermes", "chatml_stock_fundamentals.txt", "chatml_stock_fundamentals.expected.json", ""},
-		{"bfcl", "possible_answer.multi_turn_base_0.json", "possible_answer.multi_turn_base_0.expected.json", "bfcl"},
-		{"tau_bench", "gpt-4o-airline.task00.trial0.json", "gpt-4o-airline.task00.trial0.expected.json", "tau_bench"},
+	for _, f := range []struct{ dir, input, expected, force, turns string }{
+		{"anthropic_messages", "parallel_tool_use_stream.sse", "parallel_tool_use_stream.expected.json", "", ""},
+		{"mcp", "spec_2025_06_18_tools_call.jsonl", "spec_2025_06_18_tools_call.expected.json", "", ""},
+		{"hermes", "chatml_stock_fundamentals.txt", "chatml_stock_fundamentals.expected.json", "", ""},
+		{"bfcl", "possible_answer.multi_turn_base_0.json", "possible_answer.multi_turn_base_0.expected.json", "bfcl", "1 1 1 2 2 3 4 4 4 4"},
+		{"tau_bench", "gpt-4o-airline.task00.trial0.json", "gpt-4o-airline.task00.trial0.expected.json", "tau_bench", "3 3 4 5 6 6 6 7"},
 	} {
 		t.Run(f.dir+"/"+f.input, func(t *testing.T) {
 			args := []string{"extract", shared.Path(t, "fixtures", "traces", f.dir, f.input)}
@@ -56,8 +56,30 @@ func TestExtractFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The shared fixtures predate the calls' "status" and "turn"
+			// and cannot be edited: compare without them, and check the
+			// turns on their own.
+			var turns []string
+			calls, _ := got.(jsonvalue.Object).Get("calls")
+			for i, c := range calls.([]any) {
+				o := c.(jsonvalue.Object)
+				kept := make(jsonvalue.Object, 0, len(o))
+				for _, m := range o {
+					switch m.Key {
+					case "turn":
+						turns = append(turns, jsonvalue.Format(m.Value))
+					case "status":
+					default:
+						kept = append(kept, m)
+					}
+				}
+				calls.([]any)[i] = kept
+			}
 			if diff := cmp.Diff(want, got, byMeaning); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(f.turns, strings.Join(turns, " ")); diff != "" {
+				t.Errorf("turns (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -1,0 +1,498 @@
+package match
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+// plain reports whether a case grades as a flat list of calls: no turns,
+// no failed call that counts otherwise than any call, no data-flow rule.
+// Such cases take Grade's direct path, which the others extend.
+func (m *ToolCorrectness) plain(c *toolgrade.Case) bool {
+	if c.ByTurn() {
+		return false
+	}
+	if m.opts.FailedCalls != FailedCount {
+		for i := range c.Called {
+			if c.Called[i].Failed() {
+				return false
+			}
+		}
+	}
+	for i := range c.Expected {
+		for _, r := range c.Expected[i].Rules {
+			if r.From != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cannotSatisfy reports whether a called call is kept from satisfying any
+// expected call because it failed.
+func (m *ToolCorrectness) cannotSatisfy(c *toolgrade.Call) bool {
+	return c.Failed() && m.opts.FailedCalls != FailedCount
+}
+
+// A grading is the state of grading one case along its trajectory: which
+// called calls take part, and which called call each expected call is
+// paired with, for the data-flow rules.
+type grading struct {
+	m   *ToolCorrectness
+	c   *toolgrade.Case
+	out []bool // called calls left out: retried, or failed under ignore
+	// partner[i] is the called call paired with expected call i, -1 when
+	// none, -2 while not known (the first pairing).
+	partner []int
+	// source maps each from-rule to the expected call it names.
+	source map[*toolgrade.Ref]int
+}
+
+// comparer returns the comparer for expected call i against called call
+// j, its from-rules resolved against j's place in the trajectory.
+func (g *grading) comparer(i, j int) Comparer {
+	cmp := g.m.comparer(g.m.name(&g.c.Expected[i]))
+	if g.source != nil {
+		cmp.From = func(ref *toolgrade.Ref) (any, string, bool) { return g.resolve(ref, j) }
+	}
+	return cmp
+}
+
+// resolve finds the value ref names for called call j: the output, at the
+// ref's path, of the called call paired with the source expected call.
+func (g *grading) resolve(ref *toolgrade.Ref, j int) (any, string, bool) {
+	s := g.source[ref]
+	src := &g.c.Expected[s]
+	p := g.partner[s]
+	switch {
+	case p == -2:
+		return nil, "", false
+	case p < 0:
+		return nil, fmt.Sprintf("its source %s (expected #%d) was not called", src.Name, s), true
+	case p >= j:
+		return nil, fmt.Sprintf("its source %s (called #%d) comes after it", src.Name, p), true
+	}
+	from := &g.c.Called[p]
+	if from.Output == nil {
+		return nil, fmt.Sprintf("its source %s (called #%d) has no recorded output", from.Name, p), true
+	}
+	v, ok := lookup(from.Output, ref.Path)
+	if !ok {
+		return nil, fmt.Sprintf("the output of %s (called #%d) has nothing at output.%s", from.Name, p, strings.Join(ref.Path, ".")), true
+	}
+	return v, "", true
+}
+
+// lookup follows a path into a tool output. Outputs are often JSON text,
+// or an MCP result whose structured content or text part holds the value:
+// a string that parses as JSON is read as that JSON, and a key missing
+// from an MCP result is looked for in its structuredContent, then in its
+// only text part.
+func lookup(v any, path []string) (any, bool) {
+	for _, key := range path {
+		v = unwrapText(v)
+		switch x := v.(type) {
+		case jsonvalue.Object:
+			next, ok := x.Get(key)
+			if !ok {
+				next, ok = mcpLookup(x, key)
+			}
+			if !ok {
+				return nil, false
+			}
+			v = next
+		case []any:
+			i, err := strconv.Atoi(key)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// unwrapText reads a string holding a JSON object or list as that value.
+func unwrapText(v any) any {
+	s, ok := v.(string)
+	if !ok {
+		return v
+	}
+	t := strings.TrimSpace(s)
+	if t == "" || (t[0] != '{' && t[0] != '[') {
+		return v
+	}
+	if parsed, err := jsonvalue.ParseString(t); err == nil {
+		return parsed
+	}
+	return v
+}
+
+// mcpLookup looks for key in an MCP tool result's structuredContent, then
+// in the JSON of its only text part.
+func mcpLookup(o jsonvalue.Object, key string) (any, bool) {
+	if sc, ok := o.Get("structuredContent"); ok {
+		if so, ok := sc.(jsonvalue.Object); ok {
+			if v, ok := so.Get(key); ok {
+				return v, true
+			}
+		}
+	}
+	content, _ := o.Get("content")
+	parts, _ := content.([]any)
+	if len(parts) != 1 {
+		return nil, false
+	}
+	part, _ := parts[0].(jsonvalue.Object)
+	text, _ := part.Get("text")
+	if inner, ok := unwrapText(text).(jsonvalue.Object); ok {
+		return inner.Get(key)
+	}
+	return nil, false
+}
+
+// sources finds, for every from-rule of every expected call, the earlier
+// expected call it names: by index, or the nearest before it by name.
+func (m *ToolCorrectness) sources(exp []toolgrade.Call) (map[*toolgrade.Ref]int, error) {
+	var src map[*toolgrade.Ref]int
+	for i := range exp {
+		for _, path := range slices.Sorted(maps.Keys(exp[i].Rules)) {
+			ref := exp[i].Rules[path].From
+			if ref == nil {
+				continue
+			}
+			field := "expected_tools[" + strconv.Itoa(i) + "].rules." + path + ".from"
+			s := -1
+			if ref.Index >= 0 {
+				if ref.Index >= i {
+					return nil, &toolgrade.FieldError{Path: field, Err: fmt.Errorf("%s names expected call #%d, which is not before this one (#%d)", ref.Text, ref.Index, i)}
+				}
+				s = ref.Index
+			} else {
+				for k := i - 1; k >= 0; k-- {
+					if m.name(&exp[k]) == ref.Call || exp[k].Name == ref.Call {
+						s = k
+						break
+					}
+				}
+				if s < 0 {
+					return nil, &toolgrade.FieldError{Path: field, Err: fmt.Errorf("%s names no expected call before this one (#%d)", ref.Text, i)}
+				}
+			}
+			if src == nil {
+				src = map[*toolgrade.Ref]int{}
+			}
+			src[ref] = s
+		}
+	}
+	return src, nil
+}
+
+// retries marks the failed calls that a later call of the same tool,
+// one that did not fail, retried.
+func (m *ToolCorrectness) retries(got []toolgrade.Call) []bool {
+	retried := make([]bool, len(got))
+	for j := range got {
+		if !got[j].Failed() {
+			continue
+		}
+		name := m.name(&got[j])
+		for l := j + 1; l < len(got); l++ {
+			if !got[l].Failed() && m.name(&got[l]) == name {
+				retried[j] = true
+				break
+			}
+		}
+	}
+	return retried
+}
+
+// gradeTrajectory grades a case that plain does not: failed calls are
+// counted as FailedCalls says, a case with turns is paired and scored turn
+// by turn, and data-flow rules are checked against the outputs of the
+// called calls paired with their sources.
+func (m *ToolCorrectness) gradeTrajectory(c *toolgrade.Case) toolgrade.MetricResult {
+	exp, got := c.Expected, c.Called
+	n, k := len(exp), len(got)
+	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
+	g := &grading{m: m, c: c, out: make([]bool, k), partner: make([]int, n)}
+	var err error
+	if g.source, err = m.sources(exp); err != nil {
+		if c.Source != "" {
+			err = fmt.Errorf("%s:%d: %w", c.Source, c.Line, err)
+		}
+		r.Fail(err)
+		return r
+	}
+
+	retried := m.retries(got)
+	for j := range got {
+		if got[j].Failed() {
+			r.Failed = append(r.Failed, j)
+			if m.opts.FailedCalls == FailedIgnore || (m.opts.FailedCalls == FailedRetry && retried[j]) {
+				g.out[j] = true
+			}
+			if retried[j] {
+				r.Retried = append(r.Retried, j)
+			}
+		}
+	}
+
+	// The groups calls are paired within: the turns, or the whole case.
+	// Calls before the first user message belong to the first turn.
+	turns, byTurn := 1, c.ByTurn()
+	if byTurn {
+		turns = c.TurnCount()
+	}
+	turnOf := func(t int) int {
+		if !byTurn {
+			return 1
+		}
+		return max(t, 1)
+	}
+	groupExp, groupGot := make([][]int, turns), make([][]int, turns)
+	for i := range exp {
+		t := turnOf(exp[i].Turn) - 1
+		groupExp[t] = append(groupExp[t], i)
+	}
+	for j := range got {
+		if !g.out[j] {
+			t := turnOf(got[j].Turn) - 1
+			groupGot[t] = append(groupGot[t], j)
+		}
+	}
+
+	for i := range g.partner {
+		g.partner[i] = -2
+	}
+	var pairs []toolgrade.Match
+	for round := 0; ; round++ {
+		pairs = pairs[:0]
+		for t := range turns {
+			pairs = append(pairs, g.pairGroup(groupExp[t], groupGot[t])...)
+		}
+		if g.source == nil || round > n {
+			break
+		}
+		next := make([]int, n)
+		for i := range next {
+			next[i] = -1
+		}
+		for _, p := range pairs {
+			next[p.Expected] = p.Called
+		}
+		if slices.Equal(next, g.partner) {
+			break
+		}
+		g.partner = next
+	}
+	slices.SortFunc(pairs, func(a, b toolgrade.Match) int { return a.Expected - b.Expected })
+
+	credit := make([]float64, n) // each expected call's pair score
+	sum := 0.0
+	for i := range pairs {
+		p := &pairs[i]
+		sum += p.Score
+		credit[p.Expected] = p.Score
+		if p.Score < 1 {
+			p.Diffs = g.diffs(p.Expected, p.Called)
+		}
+	}
+	kept := k
+	for _, out := range g.out {
+		if out {
+			kept--
+		}
+	}
+	precision, recall, f1 := figures(sum, n, kept)
+	r.Precision, r.Recall, r.F1 = &precision, &recall, &f1
+	r.Score = m.score(sum, n, kept, len(pairs) == n && allFull(pairs))
+
+	if byTurn {
+		r.Turns = make([]toolgrade.TurnScore, turns)
+		scores := make([]float64, turns)
+		for t := range turns {
+			ts := &r.Turns[t]
+			ts.Turn, ts.Expected, ts.Called = t+1, groupExp[t], groupGot[t]
+			if ts.Expected == nil {
+				ts.Expected = []int{}
+			}
+			if ts.Called == nil {
+				ts.Called = []int{}
+			}
+			tsum, full := 0.0, true
+			for _, i := range ts.Expected {
+				tsum += credit[i]
+				full = full && credit[i] == 1
+			}
+			ts.Score = m.score(tsum, len(ts.Expected), len(ts.Called), full)
+			ts.Success = ts.Score >= m.threshold
+			scores[t] = ts.Score
+		}
+		r.Score = aggregate(m.opts.TurnAggregate, scores, m.threshold)
+	}
+
+	raw := m.settle(&r, pairs, n, k)
+	r.Unexpected = slices.DeleteFunc(r.Unexpected, func(j int) bool { return g.out[j] })
+	r.Reason = m.reason(c, &r, raw, g)
+	r.Flows = g.flows(slices.Concat(pairs, r.NearMisses))
+	return r
+}
+
+// pairGroup pairs the expected calls ei with the called calls gi as the
+// order option says, returning matches with the calls' case indices.
+func (g *grading) pairGroup(ei, gi []int) []toolgrade.Match {
+	if len(ei) == 0 || len(gi) == 0 {
+		return nil
+	}
+	scores := make([][]float64, len(ei))
+	for a, i := range ei {
+		scores[a] = make([]float64, len(gi))
+		for b, j := range gi {
+			scores[a][b] = g.score(i, j)
+		}
+	}
+	var pairs []toolgrade.Match
+	switch {
+	case g.m.opts.Order == OrderExact:
+		pairs = Positional(scores)
+	case g.m.opts.Order == OrderInOrder:
+		pairs = InOrder(scores)
+	case g.m.opts.Pairing == PairingGreedy:
+		pairs = Greedy(scores)
+	default:
+		pairs = Optimal(scores)
+	}
+	for l := range pairs {
+		pairs[l].Expected, pairs[l].Called = ei[pairs[l].Expected], gi[pairs[l].Called]
+	}
+	return pairs
+}
+
+// score is PairScore with the case's context: a call that failed cannot
+// satisfy, and from-rules are resolved.
+func (g *grading) score(i, j int) float64 {
+	e, c := &g.c.Expected[i], &g.c.Called[j]
+	if g.m.cannotSatisfy(c) {
+		return 0
+	}
+	return g.m.pairScore(e, c, g.comparer(i, j))
+}
+
+func (g *grading) diffs(i, j int) []toolgrade.ArgDiff {
+	return g.m.diffsWith(&g.c.Expected[i], &g.c.Called[j], g.comparer(i, j))
+}
+
+// flows lists, for each paired expected call with from-rules, whether each
+// such argument carried its source's value.
+func (g *grading) flows(pairs []toolgrade.Match) []toolgrade.Flow {
+	if g.source == nil {
+		return nil
+	}
+	var flows []toolgrade.Flow
+	for _, p := range pairs {
+		e := &g.c.Expected[p.Expected]
+		for _, path := range slices.Sorted(maps.Keys(e.Rules)) {
+			ref := e.Rules[path].From
+			if ref == nil {
+				continue
+			}
+			f := toolgrade.Flow{From: g.partner[g.source[ref]], To: p.Called, Arg: path, Ref: ref.Text}
+			want, why, _ := g.resolve(ref, p.Called)
+			got, ok := lookup(g.c.Called[p.Called].Args, strings.Split(path, "."))
+			f.OK = why == "" && ok && jsonvalue.Equal(want, got)
+			flows = append(flows, f)
+		}
+	}
+	return flows
+}
+
+// figures computes precision, recall and F1 from the total pair score, the
+// number expected and the number called.
+func figures(sum float64, n, k int) (precision, recall, f1 float64) {
+	switch {
+	case n == 0 && k == 0:
+		return 1, 1, 1
+	case n == 0 || k == 0:
+		return 0, 0, 0
+	}
+	precision, recall = sum/float64(k), sum/float64(n)
+	if precision+recall > 0 {
+		f1 = 2 * precision * recall / (precision + recall)
+	}
+	return precision, recall, f1
+}
+
+// score is the metric's score of a group of n expected and k called
+// calls whose pairs add up to sum: the figure the scoring option picks,
+// or, under order exact, 1 only when every expected call is paired in
+// full (full) and nothing else was called.
+func (m *ToolCorrectness) score(sum float64, n, k int, full bool) float64 {
+	if n == 0 && k == 0 {
+		return 1
+	}
+	precision, recall, f1 := figures(sum, n, k)
+	switch {
+	case m.opts.Order == OrderExact:
+		if n == k && full {
+			return 1
+		}
+		return 0
+	case m.opts.Scoring == ScoringRecall:
+		return recall
+	case m.opts.Scoring == ScoringPrecision:
+		return precision
+	}
+	return f1
+}
+
+// aggregate makes a case's score of its turns' scores.
+func aggregate(how TurnAggregate, scores []float64, threshold float64) float64 {
+	if len(scores) == 0 {
+		return 1
+	}
+	switch how {
+	case TurnMin:
+		return slices.Min(scores)
+	case TurnAll:
+		for _, s := range scores {
+			if s < threshold {
+				return 0
+			}
+		}
+		return 1
+	}
+	sum := 0.0
+	for _, s := range scores {
+		sum += s
+	}
+	return sum / float64(len(scores))
+}
+
+// describeTurns says how each turn scored, for the reason.
+func describeTurns(b []byte, turns []toolgrade.TurnScore, how TurnAggregate) []byte {
+	passed := 0
+	for _, t := range turns {
+		if t.Success {
+			passed++
+		}
+	}
+	b = fmt.Appendf(b, "%d of %d turns passed (%s of", passed, len(turns), how)
+	for i, t := range turns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, ' ')
+		b = appendScore(b, t.Score)
+	}
+	return append(b, ')')
+}
