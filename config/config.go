@@ -35,8 +35,11 @@ import (
 	"github.com/toolgrade/toolgrade/compat/ragas"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/execution"
+	"github.com/toolgrade/toolgrade/grounding"
+	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
+	"github.com/toolgrade/toolgrade/process"
 	"github.com/toolgrade/toolgrade/schema"
 )
 
@@ -254,6 +257,13 @@ var otherMetrics = map[string]builder{
 			return execution.New(o)
 		})(opts, env)
 	},
+	"grounding": func(opts []byte, env *Env) (toolgrade.Metric, error) {
+		return build(func(o grounding.Options) (*grounding.Metric, error) {
+			o.Tools = env.Tools
+			return grounding.New(o)
+		})(opts, env)
+	},
+	"tool_process": build(process.New),
 	"schema": func(opts []byte, env *Env) (toolgrade.Metric, error) {
 		return build(func(o schema.Options) (*schema.Metric, error) {
 			o.Tools = env.Tools
@@ -338,6 +348,14 @@ func Metric(entry jsonvalue.Object, env *Env) (toolgrade.Metric, error) {
 			unknown.Profile, unknown.Valid = profile, optionNames(profile)
 		}
 		if metric != "tool_correctness" {
+			if errors.As(err, &unknown) {
+				if valid := fieldNames(metricOptionTypes[metric]); valid != nil {
+					if near, ok := suggest.Nearest(unknown.Key, valid); ok {
+						return nil, fmt.Errorf("metric %s: %w; did you mean %q?", metric, err, near)
+					}
+					return nil, fmt.Errorf("metric %s: %w (want %s, or name, metric)", metric, err, strings.Join(valid, ", "))
+				}
+			}
 			return nil, fmt.Errorf("metric %s: %w", metric, err)
 		}
 		return nil, fmt.Errorf("profile %s: %w", profile, err)

@@ -13,9 +13,14 @@ import (
 	"github.com/toolgrade/toolgrade/compat/deepeval"
 	"github.com/toolgrade/toolgrade/compat/deepfabric"
 	"github.com/toolgrade/toolgrade/compat/ragas"
+	"github.com/toolgrade/toolgrade/execution"
+	"github.com/toolgrade/toolgrade/grounding"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/judge"
 	"github.com/toolgrade/toolgrade/match"
+	"github.com/toolgrade/toolgrade/process"
+	"github.com/toolgrade/toolgrade/schema"
 )
 
 // An UnknownOptionError is a metric entry key that its profile does not
@@ -57,10 +62,25 @@ var optionTypes = map[string]reflect.Type{
 	"ragas":      reflect.TypeFor[ragas.Options](),
 }
 
+// metricOptionTypes are the options structs of the metrics other than
+// tool_correctness.
+var metricOptionTypes = map[string]reflect.Type{
+	"schema":               reflect.TypeFor[schema.Options](),
+	"execution_success":    reflect.TypeFor[execution.Options](),
+	"grounding":            reflect.TypeFor[grounding.Options](),
+	"tool_process":         reflect.TypeFor[process.Options](),
+	"tool_selection":       reflect.TypeFor[judge.Options](),
+	"argument_correctness": reflect.TypeFor[judge.Options](),
+}
+
 // optionNames lists a profile's option keys, from its struct's JSON tags.
 func optionNames(profile string) []string {
-	t, ok := optionTypes[profile]
-	if !ok {
+	return fieldNames(optionTypes[profile])
+}
+
+// fieldNames lists the option keys of an options struct; nil for nil.
+func fieldNames(t reflect.Type) []string {
+	if t == nil {
 		return nil
 	}
 	var names []string

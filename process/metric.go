@@ -1,0 +1,194 @@
+// Package process provides the tool_process metric: reference-free rules
+// about the order and number of an agent's calls, which a trajectory whose
+// every call looks right can still break — τ-bench's policies such as
+// "get the user's confirmation before each action that changes their
+// data" or "nothing after a hand-off to a human".
+//
+// Rules come from the metric's options (a config entry's rules) and from
+// each case (its process field); both apply. [ParseRules] reads them and
+// [Rule.Check] states what each kind means; docs/process.md explains them
+// with examples.
+package process
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+// Options configure the tool_process metric ([New]). The JSON names are
+// the keys of a metric entry with metric: tool_process; zero values mean
+// the defaults.
+type Options struct {
+	// Rules are the process rules every case must keep, as written (see
+	// [ParseRules]); a case's own rules (its process field) are checked
+	// after them.
+	Rules RuleList `json:"rules,omitempty"`
+	// Threshold is the pass mark for the score, the share of rules kept
+	// (default 1: one broken rule fails the case).
+	Threshold *float64 `json:"threshold,omitempty"`
+}
+
+// A RuleList is a list of process rules as written: each item a mapping
+// of one rule key to its value, or the string "no_repeat", in the JSON
+// value model or as ordinary Go values ([ParseRules] reads it). It decodes
+// from JSON with package jsonvalue, so that mappings keep their order and
+// numbers their spelling.
+type RuleList []any
+
+// UnmarshalJSON reads a JSON list, or null for none.
+func (l *RuleList) UnmarshalJSON(data []byte) error {
+	v, err := jsonvalue.Parse(data)
+	if err != nil {
+		return err
+	}
+	switch v := v.(type) {
+	case nil:
+		*l = nil
+	case []any:
+		*l = v
+	default:
+		return fmt.Errorf("rules: want a list of rules, got %s", jsonvalue.Kind(v))
+	}
+	return nil
+}
+
+// DefaultThreshold is the pass mark when none is set: every rule kept.
+const DefaultThreshold = 1.0
+
+// Metric is the tool_process metric. It checks the rules of its options
+// and then those of the case's process field against the case's called
+// calls (see [Rule.Check]); the result's Rules hold one verdict per rule,
+// in that order, and Score is the share of rules kept. A case with no
+// rules at all scores 1, with the reason "no process rules": there is
+// nothing it broke. A case whose process rules are malformed gets an
+// error result naming the rule ("process[1].at_most").
+type Metric struct {
+	opts      Options
+	rules     []Rule
+	threshold float64
+}
+
+// New reads the options' rules and returns the metric. A malformed rule is
+// an *toolgrade.OptionError naming it ("rules[2].before").
+func New(opts Options) (*Metric, error) {
+	m := &Metric{opts: opts, threshold: DefaultThreshold}
+	rules, err := ParseRules([]any(opts.Rules))
+	if err != nil {
+		oe := &toolgrade.OptionError{Option: "rules", Err: err}
+		var fe *toolgrade.FieldError
+		if errors.As(err, &fe) {
+			oe.Option += fe.Path
+			oe.Err = fe.Err
+			if i, ok := itemIndex(fe.Path); ok && i < len(opts.Rules) {
+				if v, err := jsonvalue.From(opts.Rules[i]); err == nil {
+					oe.Value = jsonvalue.Format(v)
+				}
+			}
+		}
+		return nil, oe
+	}
+	m.rules = rules
+	if opts.Threshold != nil {
+		m.threshold = *opts.Threshold
+	}
+	return m, nil
+}
+
+// itemIndex reads the index of the item a path from ParseRules starts
+// with: 2 for "[2].before".
+func itemIndex(path string) (int, bool) {
+	if len(path) < 3 || path[0] != '[' {
+		return 0, false
+	}
+	end := 1
+	for end < len(path) && path[end] != ']' {
+		end++
+	}
+	i, err := strconv.Atoi(path[1:end])
+	return i, err == nil
+}
+
+// Options returns the metric's options with every default filled in, the
+// threshold included.
+func (m *Metric) Options() Options {
+	o := m.opts
+	o.Threshold = toolgrade.Float(m.threshold)
+	return o
+}
+
+// Rules returns the rules read from the options.
+func (m *Metric) Rules() []Rule { return slices.Clone(m.rules) }
+
+// Name returns "tool_process".
+func (m *Metric) Name() string { return "tool_process" }
+
+// Profile returns "default".
+func (m *Metric) Profile() string { return "default" }
+
+// Grade checks the rules against the case's called calls.
+func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
+	rules := m.rules
+	if c.Process != nil {
+		own, err := ParseRules(c.Process)
+		if err != nil {
+			r.Fail(toolgrade.InField("process", err))
+			return r
+		}
+		rules = append(slices.Clip(rules), own...)
+	}
+	r.Rules = make([]toolgrade.RuleCheck, len(rules))
+	kept := 0
+	for i, rule := range rules {
+		r.Rules[i] = rule.Check(c.Called)
+		if r.Rules[i].Kept {
+			kept++
+		}
+	}
+	r.Score = 1
+	if len(rules) > 0 {
+		r.Score = float64(kept) / float64(len(rules))
+	}
+	r.Success = r.Score >= m.threshold
+	r.Reason = reason(r.Rules, kept)
+	return r
+}
+
+// reason sums the verdicts up: how many rules were kept, then each broken
+// rule with why, joined with "; ".
+func reason(checks []toolgrade.RuleCheck, kept int) string {
+	n := len(checks)
+	switch {
+	case n == 0:
+		return "no process rules"
+	case kept == n && n == 1:
+		return "1 process rule kept"
+	case kept == n:
+		return "all " + strconv.Itoa(n) + " process rules kept"
+	}
+	var b []byte
+	if n == 1 {
+		b = append(b, "1 process rule broken"...)
+	} else {
+		b = strconv.AppendInt(b, int64(n-kept), 10)
+		b = append(b, " of "...)
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, " process rules broken"...)
+	}
+	for _, rc := range checks {
+		if !rc.Kept {
+			b = append(b, "; "...)
+			b = append(b, rc.Rule...)
+			b = append(b, " ("...)
+			b = append(b, rc.Reason...)
+			b = append(b, ')')
+		}
+	}
+	return string(b)
+}
