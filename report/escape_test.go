@@ -1,11 +1,14 @@
 package report
 
 import (
+	"encoding/xml"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"pgregory.net/rapid"
 )
 
@@ -90,6 +93,84 @@ func TestClip(t *testing.T) {
 	} {
 		if got := clip(tt.in, tt.n); got != tt.want {
 			t.Errorf("clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
+
+// TestTrajectoryEscapes: hostile text in the trajectory fields (rules,
+// data-flow arguments and references, difference paths and values, turn
+// inputs, tool names) reaches no report unescaped.
+func TestTrajectoryEscapes(t *testing.T) {
+	const evil = "<script>alert(1)</script>|*_[a](b) \x1b[31m\x00\xff & \"q\" '\n#"
+	v := func(s string) any { x, _ := jsonvalue.ParseString(s); return x }
+	c := &toolgrade.Case{ID: "evil" + evil, Source: evil, Line: 1,
+		Turns: []toolgrade.Turn{{Input: evil}, {Input: v(`[{"type":"text","text":"<img src=x onerror=alert(1)>"}]`)}},
+		Called: []toolgrade.Call{
+			{Name: "a" + evil, Args: v(`{"k":"<b>x</b>"}`), Status: toolgrade.StatusError, Output: evil, Turn: 1},
+			{Name: "b" + evil, Args: v(`{"k":"</script>"}`), Turn: 2},
+		},
+		Expected: []toolgrade.Call{{Name: "a" + evil, Turn: 1}, {Name: "c" + evil, Turn: 2}},
+	}
+	thr := toolgrade.Float(1)
+	r := &toolgrade.Result{ID: c.ID, Case: c, Metrics: []toolgrade.MetricResult{
+		{Name: "tool_correctness" + evil, Score: 0.5, Threshold: thr, Reason: evil,
+			Matches: []toolgrade.Match{{Expected: 0, Called: 1, Score: 0.5}}, Missing: []int{1}, Unexpected: []int{0},
+			Failed: []int{0}, Retried: []int{0},
+			Turns: []toolgrade.TurnScore{{Turn: 1, Score: 1, Success: true}, {Turn: 2, Score: 0, Expected: []int{1}, Called: []int{1}}},
+			Flows: []toolgrade.Flow{{From: 0, To: 1, Arg: "k" + evil, Ref: "a.output" + evil}, {From: -1, To: 7, Arg: evil, Ref: evil}}},
+		{Name: "tool_process", Score: 0, Threshold: thr, Reason: evil,
+			Rules: []toolgrade.RuleCheck{{Rule: "never: " + evil, Breaches: []int{1, 99}, Reason: evil}, {Rule: evil, Kept: true, Breaches: []int{}}}},
+		{Name: "state_match", Score: 0, Threshold: thr, Diffs: []toolgrade.ArgDiff{{Path: "$." + evil, Expected: evil, Got: v(`{"<x>":"</script>"}`)}}},
+		{Name: "grounding", Score: 0, Threshold: thr, Diffs: []toolgrade.ArgDiff{{Path: "#1 b" + evil, Got: evil, Note: evil}}},
+	}}
+	render := func(w Writer) {
+		var s Stats
+		s.Add(r)
+		if err := w.Add(r); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Finish(&s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var text, md, junit, page strings.Builder
+	render(Text(&text))
+	render(Markdown(&md))
+	render(JUnit(&junit))
+	render(HTML(&page))
+
+	for _, r := range text.String() {
+		if unicode.IsControl(r) && r != '\n' {
+			t.Fatalf("control character %U in the text summary", r)
+		}
+	}
+	if !strings.Contains(text.String(), "trajectory: failed #0 a<script>") {
+		t.Errorf("the text summary lacks the case's trajectory:\n%s", text.String())
+	}
+	for name, out := range map[string]string{"markdown": md.String(), "junit": junit.String(), "html": page.String()} {
+		for _, raw := range []string{"<script>alert", "</script><", "<img src", "<b>x", "<x>"} {
+			if strings.Contains(out, raw) {
+				t.Errorf("%s: unescaped %q", name, raw)
+			}
+		}
+		if name != "html" && !utf8.ValidString(out) { // html/template passes invalid bytes through, as elsewhere on the page
+			t.Errorf("%s: invalid UTF-8", name)
+		}
+	}
+	if strings.Contains(md.String(), "\x1b") || strings.Contains(junit.String(), "\x1b") || strings.Contains(junit.String(), "\x00") {
+		t.Error("a control character reached Markdown or JUnit")
+	}
+	if err := xml.Unmarshal([]byte(junit.String()), new(struct{})); err != nil {
+		t.Errorf("JUnit not well-formed: %v", err)
+	}
+	for _, want := range []string{"data flow broken:", "broken rule never: ", "turn 2 scored 0.000", "state $.", "ungrounded #1 b"} {
+		if !strings.Contains(junit.String(), want) {
+			t.Errorf("JUnit lacks %q", want)
+		}
+	}
+	for _, want := range []string{`class="timeline"`, "&lt;img src=x onerror=alert(1)&gt;", `badge-retried`, "(source not called)"} {
+		if !strings.Contains(page.String(), want) {
+			t.Errorf("HTML lacks %q", want)
 		}
 	}
 }

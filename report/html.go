@@ -17,7 +17,11 @@ import (
 // wrong arguments, missed, extra), and a table of cases that filters by
 // text and by verdict, where each case opens to show its expected and
 // called calls side by side, as its metrics paired them, with the
-// arguments that differ highlighted.
+// arguments that differ highlighted, and, for a case graded on its
+// trajectory, a timeline: its turns with their scores, its calls in order
+// with their status (failed, retried), pairing, data-flow links, broken
+// process rules and invented values, and the differences of its end
+// state.
 //
 // The page loads nothing: CSS, script and SVG charts are inline, and its
 // Content-Security-Policy forbids fetching anything. Every piece of text
@@ -50,6 +54,7 @@ type htmlReport struct {
 	omitFail, omitPass int // cases left out of the table
 	scores             []scoreBins
 	trialCalls         map[string]*trialSample // htmltrials.go
+	traj               trajectoryCounts
 }
 
 // scoreBins counts one metric's scores in ten bins of width 0.1 (1 falls
@@ -75,6 +80,7 @@ type htmlCase struct {
 	Summary   string // the reason shown in the case's row
 	Metrics   []htmlMetric
 	Sides     []htmlSide
+	Timeline  *htmlTimeline // nil when there is no trajectory to show
 }
 
 type htmlMetric struct {
@@ -111,6 +117,7 @@ type htmlDiff struct{ Path, Expected, Got, Note string }
 
 func (h *htmlReport) Add(r *toolgrade.Result) error {
 	h.noteTrial(r)
+	h.traj.add(r)
 	for i := range r.Metrics {
 		if m := &r.Metrics[i]; m.Error == "" {
 			h.count(Label(m.Name, m.Profile), m.Score)
@@ -168,6 +175,9 @@ func (h *htmlReport) Add(r *toolgrade.Result) error {
 	}
 	if r.Case != nil {
 		c.Sides = sides(r)
+	}
+	if r.Error == "" {
+		c.Timeline = timeline(r)
 	}
 	h.cases = append(h.cases, c)
 	return nil
@@ -353,6 +363,7 @@ func (h *htmlReport) Finish(s *Stats) error {
 		Headline:   headline(s),
 		Usage:      usageLine(s.Usage),
 		Failed:     s.Passed < s.Cases,
+		Trajectory: h.traj.lines(),
 		Tools:      tools,
 		ToolsBy:    by,
 		Chart:      toolChart(tools),
@@ -379,6 +390,7 @@ func (h *htmlReport) Finish(s *Stats) error {
 type htmlPage struct {
 	Headline, Usage string
 	Failed          bool
+	Trajectory      []summaryLine // failed calls, broken rules, ... of the run
 	Metrics         []htmlMetricRow
 	Histograms      []htmlHistogram
 	Tools           []ToolCounts

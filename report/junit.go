@@ -17,8 +17,10 @@ import (
 // <testcase> per case, named by the case id, with the metric as its
 // classname. A case below the metric's threshold carries a <failure> whose
 // message gives the score and the start of the reason and whose text is
-// the whole reason; a case that could not be read or scored carries an
-// <error>.
+// the whole reason, followed by a line for each trajectory detail the
+// metric gives (failed calls, turns below the mark, broken data flows,
+// broken process rules, state differences, ungrounded values; bounded);
+// a case that could not be read or scored carries an <error>.
 //
 // A suite's counts come before its test cases, so each suite is spooled to
 // a temporary file until Finish: memory stays flat however long the run.
@@ -87,6 +89,9 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 			writeXML(b, clipRunes(firstLine(msg), junitMessage))
 			b.WriteString("\">")
 			writeXML(b, msg)
+			for _, l := range metricDetails(m, r.Case) {
+				writeXML(b, "\n"+l)
+			}
 			b.WriteString("</failure>\n    </testcase>\n")
 		default:
 			b.WriteString("\"/>\n")

@@ -12,19 +12,34 @@ import (
 const markdownTools = 50
 
 // Markdown returns a Writer that writes the run's summary as GitHub
-// Markdown at Finish, sized for $GITHUB_STEP_SUMMARY: a headline, a table
-// per metric, a table per tool, and the failing cases worst first (as many
-// as [Stats] kept), each a collapsed <details> block with its reasons.
+// Markdown at Finish, sized for $GITHUB_STEP_SUMMARY: a headline, a list
+// of failed calls, broken process rules and broken data flows when there
+// were any, a table per metric, a table per tool, and the failing cases
+// worst first (as many as [Stats] kept), each a collapsed <details> block
+// with its reasons and a line summing up its trajectory (of the first
+// [DefaultWorst] cases).
 //
 // Text from the data is escaped for Markdown and HTML, so an id or a tool
 // name cannot add links, markup or table columns.
-func Markdown(w io.Writer) Writer { return markdownReport{w} }
+func Markdown(w io.Writer) Writer {
+	return &markdownReport{w: w, worst: worstLines{limit: DefaultWorst}}
+}
 
-type markdownReport struct{ w io.Writer }
+// A markdownReport keeps counters and the trajectory lines of the worst
+// cases (trajectory.go), nothing per case.
+type markdownReport struct {
+	w     io.Writer
+	traj  trajectoryCounts
+	worst worstLines
+}
 
-func (markdownReport) Add(*toolgrade.Result) error { return nil }
+func (md *markdownReport) Add(r *toolgrade.Result) error {
+	md.traj.add(r)
+	md.worst.add(r)
+	return nil
+}
 
-func (md markdownReport) Finish(s *Stats) error {
+func (md *markdownReport) Finish(s *Stats) error {
 	var b strings.Builder
 	mark := "✅"
 	if s.Passed < s.Cases {
@@ -34,6 +49,16 @@ func (md markdownReport) Finish(s *Stats) error {
 	fmt.Fprintf(&b, "%s.\n", headline(s))
 	if u := usageLine(s.Usage); u != "" {
 		fmt.Fprintf(&b, "\n%s.\n", u)
+	}
+	if ls := md.traj.lines(); len(ls) > 0 {
+		b.WriteString("\n")
+		for _, l := range ls {
+			items := make([]string, len(l.items))
+			for i, it := range l.items {
+				items[i] = mdText(it)
+			}
+			fmt.Fprintf(&b, "- %s: %s\n", mdText(l.lead), strings.Join(items, ", "))
+		}
 	}
 
 	if len(s.Metrics) > 0 {
@@ -72,8 +97,9 @@ func (md markdownReport) Finish(s *Stats) error {
 		} else {
 			b.WriteString("Worst first.\n\n")
 		}
+		lines := md.worst.lines(fs)
 		// One HTML block: no blank lines inside, newlines written as &#10;.
-		for _, f := range fs {
+		for i, f := range fs {
 			rows := failureRows(&f)
 			b.WriteString("<details><summary><code>" + htmlText(f.ID) + "</code>")
 			if w := where(&f); w != "" {
@@ -92,6 +118,9 @@ func (md markdownReport) Finish(s *Stats) error {
 					b.WriteString("&#10;")
 				}
 				b.WriteString(htmlText(r.metric + ": " + r.reason))
+			}
+			if lines[i] != "" {
+				b.WriteString("&#10;" + htmlText("trajectory: "+lines[i]))
 			}
 			b.WriteString("</pre></details>\n")
 		}

@@ -22,17 +22,30 @@ const (
 )
 
 // Text returns a Writer that prints the run's summary at Finish: the
-// headline counts, a table per metric (cases, mean score, pass rate, mean
-// precision/recall/F1, errors), a table per tool, and the few worst cases
-// with their reasons. Control characters from the data are shown escaped,
-// so a trace cannot drive the terminal.
-func Text(w io.Writer) Writer { return textReport{w} }
+// headline counts, a line each for failed calls, broken process rules and
+// broken data flows when there were any, a table per metric (cases, mean
+// score, pass rate, mean precision/recall/F1, errors), a table per tool,
+// and the few worst cases with their reasons and a line summing up their
+// trajectory (failed calls, turns below the mark, broken data flows and
+// rules, state differences, ungrounded values). Control characters from
+// the data are shown escaped, so a trace cannot drive the terminal.
+func Text(w io.Writer) Writer { return &textReport{w: w, worst: worstLines{limit: textWorst}} }
 
-type textReport struct{ w io.Writer }
+// A textReport keeps counters and the trajectory lines of its few worst
+// cases (trajectory.go), nothing per case.
+type textReport struct {
+	w     io.Writer
+	traj  trajectoryCounts
+	worst worstLines
+}
 
-func (textReport) Add(*toolgrade.Result) error { return nil }
+func (t *textReport) Add(r *toolgrade.Result) error {
+	t.traj.add(r)
+	t.worst.add(r)
+	return nil
+}
 
-func (t textReport) Finish(s *Stats) error {
+func (t *textReport) Finish(s *Stats) error {
 	var b strings.Builder
 	b.WriteString(headline(s))
 	b.WriteString("\n")
@@ -41,6 +54,9 @@ func (t textReport) Finish(s *Stats) error {
 	}
 	if l := ignoredLine(s.Ignored); l != "" {
 		b.WriteString(l + "\n")
+	}
+	for _, l := range t.traj.lines() {
+		b.WriteString(terminal(l.String()) + "\n")
 	}
 	if len(s.Metrics) > 0 {
 		tw := newTable()
@@ -72,8 +88,9 @@ func (t textReport) Finish(s *Stats) error {
 	}
 	if fs := s.Failures(); len(fs) > 0 {
 		shown := fs[:min(len(fs), textWorst)]
+		lines := t.worst.lines(shown)
 		b.WriteString("\nworst cases:\n")
-		for _, f := range shown {
+		for i, f := range shown {
 			b.WriteString("  " + terminal(f.ID))
 			if w := where(&f); w != "" {
 				b.WriteString(" (" + terminal(filepath.Base(w)) + ")")
@@ -81,6 +98,9 @@ func (t textReport) Finish(s *Stats) error {
 			b.WriteString("\n")
 			for _, r := range failureRows(&f) {
 				fmt.Fprintf(&b, "    %s %s: %s\n", terminal(r.metric), r.score, terminal(clipRunes(r.reason, textReason)))
+			}
+			if lines[i] != "" {
+				b.WriteString("    trajectory: " + terminal(lines[i]) + "\n")
 			}
 		}
 		if n := s.Cases - s.Passed - len(shown); n > 0 {
