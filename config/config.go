@@ -41,6 +41,7 @@ import (
 	"github.com/toolgrade/toolgrade/judge"
 	"github.com/toolgrade/toolgrade/process"
 	"github.com/toolgrade/toolgrade/schema"
+	"github.com/toolgrade/toolgrade/state"
 )
 
 // A Config is a parsed configuration file. Sections other than metrics
@@ -264,6 +265,7 @@ var otherMetrics = map[string]builder{
 		})(opts, env)
 	},
 	"tool_process": build(process.New),
+	"state_match":  build(state.New),
 	"schema": func(opts []byte, env *Env) (toolgrade.Metric, error) {
 		return build(func(o schema.Options) (*schema.Metric, error) {
 			o.Tools = env.Tools

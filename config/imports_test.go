@@ -34,6 +34,7 @@ func TestImportsStayCheap(t *testing.T) {
 		"github.com/toolgrade/toolgrade/execution",
 		"github.com/toolgrade/toolgrade/process",
 		"github.com/toolgrade/toolgrade/grounding",
+		"github.com/toolgrade/toolgrade/state",
 		"github.com/toolgrade/toolgrade/runner",
 	}
 	heavy := []string{"github.com/openai/openai-go", "github.com/coder/websocket", "github.com/toolgrade/toolgrade/openai",

@@ -21,6 +21,7 @@ import (
 	"github.com/toolgrade/toolgrade/match"
 	"github.com/toolgrade/toolgrade/process"
 	"github.com/toolgrade/toolgrade/schema"
+	"github.com/toolgrade/toolgrade/state"
 )
 
 // An UnknownOptionError is a metric entry key that its profile does not
@@ -69,6 +70,7 @@ var metricOptionTypes = map[string]reflect.Type{
 	"execution_success":    reflect.TypeFor[execution.Options](),
 	"grounding":            reflect.TypeFor[grounding.Options](),
 	"tool_process":         reflect.TypeFor[process.Options](),
+	"state_match":          reflect.TypeFor[state.Options](),
 	"tool_selection":       reflect.TypeFor[judge.Options](),
 	"argument_correctness": reflect.TypeFor[judge.Options](),
 }

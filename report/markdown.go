@@ -79,10 +79,19 @@ func (md *markdownReport) Finish(s *Stats) error {
 		if by != "" {
 			fmt.Fprintf(&b, "Missed, extra and wrong arguments as paired by %s.\n\n", mdText(by))
 		}
-		b.WriteString("| tool | expected | called | missed | extra | wrong args |\n")
-		b.WriteString("| :-- | --: | --: | --: | --: | --: |\n")
+		if by != "" {
+			b.WriteString("| tool | expected | called | missed | extra | wrong args |\n")
+			b.WriteString("| :-- | --: | --: | --: | --: | --: |\n")
+		} else { // without a metric that pairs calls, only the counts mean anything
+			b.WriteString("| tool | expected | called |\n")
+			b.WriteString("| :-- | --: | --: |\n")
+		}
 		for _, t := range tools[:min(len(tools), markdownTools)] {
-			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d |\n", mdText(t.Name), t.Expected, t.Called, t.Missed, t.Extra, t.WrongArgs)
+			if by != "" {
+				fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d |\n", mdText(t.Name), t.Expected, t.Called, t.Missed, t.Extra, t.WrongArgs)
+			} else {
+				fmt.Fprintf(&b, "| %s | %d | %d |\n", mdText(t.Name), t.Expected, t.Called)
+			}
 		}
 		if n := len(tools) - markdownTools; n > 0 {
 			fmt.Fprintf(&b, "\nAnd %d more tools.\n", n)

@@ -73,9 +73,18 @@ func (t *textReport) Finish(s *Stats) error {
 		if by != "" {
 			tw.SetCaption("missed, extra and wrong args as paired by " + terminal(by))
 		}
-		tw.AppendHeader(table.Row{"tool", "expected", "called", "missed", "extra", "wrong args"})
+		// Without a metric that pairs calls, only the counts mean anything.
+		if by != "" {
+			tw.AppendHeader(table.Row{"tool", "expected", "called", "missed", "extra", "wrong args"})
+		} else {
+			tw.AppendHeader(table.Row{"tool", "expected", "called"})
+		}
 		for _, tc := range tools[:min(len(tools), textTools)] {
-			tw.AppendRow(table.Row{terminal(tc.Name), tc.Expected, tc.Called, tc.Missed, tc.Extra, tc.WrongArgs})
+			if by != "" {
+				tw.AppendRow(table.Row{terminal(tc.Name), tc.Expected, tc.Called, tc.Missed, tc.Extra, tc.WrongArgs})
+			} else {
+				tw.AppendRow(table.Row{terminal(tc.Name), tc.Expected, tc.Called})
+			}
 		}
 		if n := len(tools) - textTools; n > 0 {
 			tw.AppendFooter(table.Row{fmt.Sprintf("and %d more", n)})
