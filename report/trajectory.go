@@ -77,7 +77,11 @@ func trajectoryOf(r *toolgrade.Result) trajectory {
 		if m.Turns != nil && t.turnsBy == nil {
 			t.turns, t.turnsBy = m.Turns, m
 		}
-		t.flows = append(t.flows, m.Flows...)
+		for _, f := range m.Flows { // several metrics may check the same link
+			if !slices.Contains(t.flows, f) {
+				t.flows = append(t.flows, f)
+			}
+		}
 		for _, rc := range m.Rules {
 			t.rules = append(t.rules, ruleCheck{Label(m.Name, m.Profile), rc})
 		}

@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
+	"github.com/toolgrade/toolgrade/process"
 	"github.com/toolgrade/toolgrade/toolgradetest"
 )
 
@@ -127,5 +129,42 @@ func TestFailuresNameFileLineAndProfile(t *testing.T) {
 		"testdata/cases.jsonl:3: case weather: tool_correctness (deepeval) scored 0, below its threshold 0.5: 0 of 1"
 	if got := toolgradetest.Failures(&r); got != want {
 		t.Errorf("Failures =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestCheckTrajectory: a failed turn, a failed call and a broken process
+// rule each reach the test's failure message, in the metrics' words.
+func TestCheckTrajectory(t *testing.T) {
+	tc, err := match.New(match.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, err := process.New(process.Options{Rules: process.RuleList{map[string]any{"before": []string{"confirm", "cancel"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &toolgrade.Case{ID: "c1",
+		Turns: []toolgrade.Turn{{Input: "find W1"}, {Input: "cancel it"}},
+		Called: []toolgrade.Call{
+			{Name: "find", Args: jsonvalue.Object{}, Turn: 1, Status: toolgrade.StatusError},
+			{Name: "find", Args: jsonvalue.Object{}, Turn: 1, Status: toolgrade.StatusOK},
+			{Name: "cancel", Args: jsonvalue.Object{}, Turn: 2},
+		},
+		Expected: []toolgrade.Call{{Name: "find", Turn: 1}, {Name: "confirm", Turn: 2}, {Name: "cancel", Turn: 2}},
+	}
+	rec := &recorder{}
+	toolgradetest.Check(rec, c, tc, pm)
+	msg := strings.Join(rec.errors, "\n")
+	for _, want := range []string{
+		"tool_correctness scored 0.8333",
+		"find (called #0) failed and was retried",
+		"1 of 2 turns passed",
+		"missing confirm()",
+		"tool_process scored 0",
+		"cancel (#2) has no confirm before it",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message lacks %q:\n%s", want, msg)
+		}
 	}
 }
