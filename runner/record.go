@@ -128,9 +128,10 @@ var replacedKeys = []string{
 // AppendJSON appends the run's line of a run file, without the newline:
 // the case's own fields as read, then
 //
-//   - "tools_called": the calls, {"name", "args", "id", "output"}, with
-//     arguments that are not JSON kept as their text (read back as
-//     invalid calls);
+//   - "tools_called": the calls, {"name", "args", "id", "output",
+//     "status"}, with arguments that are not JSON kept as their text
+//     (read back as invalid calls) and "status": "error" on a call that
+//     failed when run on a live server;
 //   - "actual_output": the last reply's text, or null;
 //   - "trajectory": the conversation (see [Run.Trajectory]);
 //   - "run": {"model", "protocol", "stop", "latency_ms", "usage",
@@ -331,6 +332,9 @@ func appendCalls(b []byte, calls []toolgrade.Call) []byte {
 		if c.Output != nil {
 			b = append(b, `,"output":`...)
 			b = jsonvalue.Append(b, c.Output)
+		}
+		if c.Failed() {
+			b = append(b, `,"status":"error"`...)
 		}
 		b = append(b, '}')
 	}

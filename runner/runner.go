@@ -349,13 +349,14 @@ func nonNilTools(t []toolgrade.Tool) []toolgrade.Tool {
 	return t
 }
 
-// execute runs a call on the server and returns the output to record and
-// the text to feed back; a call that fails is answered with its error.
-func (cv *conversation) execute(ctx context.Context, n int, c toolgrade.Call) (any, string) {
+// execute runs a call on the server and returns the output to record, the
+// text to feed back and how the call ended; a call that fails is answered
+// with its error.
+func (cv *conversation) execute(ctx context.Context, n int, c toolgrade.Call) (any, string, toolgrade.Status) {
 	o := cv.r.opts
-	fail := func(msg string) (any, string) {
+	fail := func(msg string) (any, string, toolgrade.Status) {
 		cv.run.Notes = append(cv.run.Notes, fmt.Sprintf("step %d: %s: %s", n, shorten(c.String(), 120), shorten(msg, 300)))
-		return "Error: " + msg, "Error: " + msg
+		return "Error: " + msg, "Error: " + msg, toolgrade.StatusError
 	}
 	switch {
 	case o.AllowTools != nil && !slices.Contains(o.AllowTools, c.Name):
@@ -380,8 +381,9 @@ func (cv *conversation) execute(ctx context.Context, n int, c toolgrade.Call) (a
 		return fail(err.Error())
 	case res.IsError:
 		cv.run.Notes = append(cv.run.Notes, fmt.Sprintf("step %d: %s: the tool reported an error: %s", n, shorten(c.String(), 120), shorten(res.Text, 300)))
+		return res.Output, res.Text, toolgrade.StatusError
 	}
-	return res.Output, res.Text
+	return res.Output, res.Text, toolgrade.StatusOK
 }
 
 // request builds the body of one request.
@@ -543,9 +545,8 @@ func (cv *conversation) feed(ctx context.Context, n int, calls []stepCall) {
 	for i := range calls {
 		c := &calls[i].call
 		if cv.r.opts.Server != nil {
-			var out any
-			out, results[i] = cv.execute(ctx, n, *c)
-			run.Calls[len(run.Calls)-len(calls)+i].Output = out
+			rc := &run.Calls[len(run.Calls)-len(calls)+i]
+			rc.Output, results[i], rc.Status = cv.execute(ctx, n, *c)
 			run.Trajectory = append(run.Trajectory, toolMessage(c.ID, results[i]))
 			continue
 		}

@@ -160,7 +160,7 @@ func TestRunMCP(t *testing.T) {
 		`{"name":"echo","args":{"message":"hi"},"id":"call_1","output":"Echo: hi"}`,
 		`{"name":"get-sum","args":{"a":2,"b":40},"id":"call_2","output":"The sum of 2 and 40 is 42."}`,
 		`"name":"get-sum","args":{"a":1},"id":"call_1","output":"MCP error -32602`,
-		`"name":"send_email","args":{},"id":"call_2","output":"Error: no such tool \"send_email\" on the server"`,
+		`"name":"send_email","args":{},"id":"call_2","output":"Error: no such tool \"send_email\" on the server","status":"error"}`,
 		`"stop":"answered"`,
 		`"actual_output":"Done: Echo: hi | The sum of 2 and 40 is 42. | MCP error`,
 		`"available_tools":{"tools":[{"name":"echo"`,
