@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"slices"
+
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -10,12 +12,21 @@ import (
 // prompting model's result is Python call text ("[f(a=1), g(b=2)]"); a
 // function-calling model's is a list of {name: arguments} objects, the
 // arguments an object or JSON text. Multi-turn results are lists of turns,
-// each a list of steps, each such a list; they are read in order. No ids,
-// no outputs.
+// each a list of steps, each such a list; they are read in order, each
+// turn a user turn, as the possible_answer's turns are. No ids, no outputs.
 func readBFCLResult(b *builder, v any) error {
 	r, ok := first(v, "result")
 	if !ok {
 		return wantError(`a BFCL result record {"id", "result"}`, v)
+	}
+	if turns, ok := r.([]any); ok && len(turns) > 0 && !slices.ContainsFunc(turns, func(t any) bool { _, ok := t.([]any); return !ok }) {
+		for i, t := range turns {
+			b.userTurn(nil)
+			if err := bfclResult(b, t, index("result", i)); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	return bfclResult(b, r, "result")
 }
