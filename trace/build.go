@@ -27,6 +27,9 @@ type builder struct {
 	skipped []Skip
 	// seen counts the items of its format the reader recognized.
 	seen int
+	// failurePrefix, when set, is how a format's result text says that
+	// the tool failed (τ-bench's "Error: ").
+	failurePrefix string
 	// turn is the number of user messages seen so far: calls added now
 	// belong to that turn. inputs holds those messages' contents.
 	turn   int
@@ -158,7 +161,7 @@ func textLine(s string, pos int) string {
 func (b *builder) set(k int, output any) {
 	b.calls[k].Output = output
 	b.calls[k].Status = toolgrade.StatusOK
-	if failedOutput(output) {
+	if text, ok := output.(string); failedOutput(output) || ok && b.failurePrefix != "" && strings.HasPrefix(text, b.failurePrefix) {
 		b.calls[k].Status = toolgrade.StatusError
 	}
 	b.answered[k] = true

@@ -4,8 +4,11 @@ package trace
 // "traj", "trial"}: the calls of traj, a list of OpenAI chat messages (see
 // [readOpenAIChat]). The gold actions under info are not calls made in the
 // trace. τ-bench reuses call ids within one trajectory; each tool message
-// answers the most recent unanswered call with its id.
+// answers the most recent unanswered call with its id. A tool that raised
+// is answered "Error: <message>" (τ-bench's env turns the exception into
+// that text): such a call failed.
 func readTauBench(b *builder, v any) error {
+	b.failurePrefix = "Error: "
 	if l, ok := v.([]any); ok {
 		return chatMessages(b, l, "")
 	}

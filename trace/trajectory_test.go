@@ -14,6 +14,17 @@ import (
 // prints no status then).
 func TestFailureSignals(t *testing.T) {
 	runFormatTests(t, []formatTest{{
+		name: "tau-bench tool that raised",
+		input: `{"task_id":0,"reward":0,"info":{},"traj":[
+			{"role":"user","content":"book it"},
+			{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"book","arguments":"{}"}}]},
+			{"role":"tool","tool_call_id":"c","name":"book","content":"Error: payment amount does not add up"},
+			{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"name":"book","arguments":"{\"pay\":5}"}}]},
+			{"role":"tool","tool_call_id":"c","name":"book","content":"{\"ok\": true, \"note\": \"Error: none\"}"}]}`,
+		format: "tau_bench",
+		calls: `[{"name":"book","args":{},"id":"c","output":"Error: payment amount does not add up","status":"error"},
+			{"name":"book","args":{"pay":5},"id":"c","output":"{\"ok\": true, \"note\": \"Error: none\"}"}]`,
+	}, {
 		name: "anthropic server tool error",
 		input: `{"role":"assistant","content":[
 			{"type":"server_tool_use","id":"s1","name":"web_search","input":{"query":"q"}},
