@@ -130,9 +130,6 @@ func writeReliabilityText(b *strings.Builder, rel *Reliability) {
 			fmt.Fprintf(b, "  and %d more flaky\n", n)
 		}
 	}
-	if n := untrackedNote(rel); n != "" {
-		b.WriteString("\n" + n + "\n")
-	}
 	short := 0
 	for _, m := range rel.Metrics {
 		if m.Gate != nil && rel.MinTrials < m.Gate.K {
@@ -188,16 +185,4 @@ func writeReliabilityMarkdown(b *strings.Builder, rel *Reliability) {
 			fmt.Fprintf(b, "\nAnd %d more flaky cases.\n", n)
 		}
 	}
-}
-
-// untrackedNote says which results the figures leave out, if any.
-func untrackedNote(rel *Reliability) string {
-	if rel.Untracked == 0 {
-		return ""
-	}
-	n := fmt.Sprintf("note: %d results of cases met after the first %d distinct cases are not in these figures (to bound memory)", rel.Untracked, maxTrackedCases)
-	if rel.UntrackedRepeat {
-		n += "; some of them are trials: grade fewer cases at a time to see their figures"
-	}
-	return n
 }

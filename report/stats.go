@@ -11,7 +11,6 @@ package report
 
 import (
 	"container/heap"
-	"math"
 	"slices"
 	"strings"
 
@@ -138,8 +137,7 @@ func (s *Stats) Reliability() *Reliability {
 // [Reliability].Passed); otherwise every result passed.
 func (s *Stats) CasePassed() bool {
 	if rel := s.Reliability(); rel != nil {
-		// A result left out of the grouping counts by its own verdict.
-		return rel.Passed == rel.Cases && rel.UntrackedFailed == 0
+		return rel.Passed == rel.Cases
 	}
 	return s.Passed == s.Cases
 }
@@ -276,19 +274,7 @@ func (s *Stats) Tools() ([]ToolCounts, string) {
 func (s *Stats) addFailure(r *toolgrade.Result) {
 	// Rank the case first: most failing cases are not among the worst
 	// kept, and need nothing copied.
-	f := Failure{seq: s.Cases, rank: math.Inf(1)}
-	for i := range r.Metrics {
-		switch m := &r.Metrics[i]; {
-		case m.Verdict():
-		case m.Error != "":
-			f.rank = -1
-		default:
-			f.rank = min(f.rank, m.Score)
-		}
-	}
-	if r.Error != "" {
-		f.rank = -1
-	}
+	f := Failure{seq: s.Cases, rank: failureRank(r)}
 	limit := s.Worst
 	if limit <= 0 {
 		limit = DefaultWorst

@@ -481,7 +481,7 @@ func (w *worstLines) add(r *toolgrade.Result) {
 	}
 }
 
-// failureRank ranks a failing result as Stats.addFailure does: its lowest
+// failureRank ranks a failing result for the worst cases: its lowest
 // failing score, -1 when a metric or the record erred.
 func failureRank(r *toolgrade.Result) float64 {
 	rank := math.Inf(1)

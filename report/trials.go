@@ -1,7 +1,9 @@
 package report
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strings"
@@ -15,40 +17,94 @@ import (
 const DefaultConfidence = 0.95
 
 // trials groups the results of each case by id: results with the same id
-// are trials of one case. What it keeps per case holds no pointers (the
-// garbage collector need not scan it) and is small: counts and sums, the
-// key's bytes, and the verdicts only once a case has a second trial. It
-// groups at most maxTrackedCases cases; see [Reliability].Untracked.
+// are trials of one case, wherever they come in the input.
+//
+// Most runs have one trial per case, so what trials keeps of a case that
+// has not repeated is small and holds no pointers (the garbage collector
+// need not scan it): a record in a log of records, one per case in the
+// order first seen, with the case's key and its first trial's index,
+// verdicts and scores (about 20 bytes for a case with one metric and a
+// short id), and a slot in an open-addressing table that finds the record
+// from the key's hash (8 bytes, at most 80% full). Only when an id comes again is its
+// first trial replayed from its record into a caseTrials, which sums the
+// case's trials from then on; the record then points to it.
 type trials struct {
-	index   map[uint64]int32 // the key's hash → case
-	collide map[string]int32 // keys whose hash another key had first
-	keys    []byte           // every case's key, end to end
-	cases   []caseTrials
-	reps    []repeats      // the verdicts of cases with several trials
+	// slots is the table: 0 for an empty slot, else the top bits of the
+	// key's hash (tagBits of them) above the record's ref plus one. A
+	// matching tag is confirmed against the key in the record, so keys
+	// whose hashes collide stay apart.
+	slots  []uint64
+	chunks [][]byte // the log: records end to end, none across chunks
+	n      int      // distinct cases (records)
+
+	seed maphash.Seed
+	// hash, if set, replaces maphash (tests force collisions with it);
+	// chunkMax, if set, replaces maxChunk (tests cross chunks with it).
+	hash     func(string) uint64
+	chunkMax int
+
+	cases   []caseTrials   // the cases with several trials
+	later   []laterTrial   // their trials after the first
 	extra   []metricTrials // metrics of a case beyond its first, in blocks
 	metrics []metricName   // the metrics met, by index
 	max     int            // the most trials of any case
 
-	// Past maxTrackedCases, results of cases not already tracked are only
-	// counted; lastKey notices when such a case repeats right away.
-	untracked, untrackedFailed int
-	untrackedRepeat            bool
-	lastKey                    string
+	tq tCache // Student's t quantiles, by degrees of freedom
+
+	scores     []float64        // the scores records give by index
+	scoreIndex map[uint64]uint8 // their bits → index
 }
 
-// maxTrackedCases bounds the distinct cases whose trials are grouped, to
-// keep memory bounded on very large single-trial runs.
-const maxTrackedCases = 250_000
+// A record is, end to end:
+//
+//	flags         1 byte (rec* below)
+//	first         4 bytes, little-endian: the first trial's index; once the
+//	              case has repeated (recRepeated), its index in trials.cases
+//	len(key)      uvarint
+//	key
+//	len(metrics)  uvarint
+//	per metric    uvarint metric index<<3 | verdict<<2 | score kind, then
+//	              the score's index in trials.scores (1 byte) for
+//	              scoreKnown, or its 8 bytes (little-endian float64) for
+//	              scoreBits
+//
+// A record's ref is its chunk's index << posBits | its offset in it.
+const (
+	recRepeated  = 1 << iota // the case has several trials
+	recPassed                // its first trial passed
+	recErred                 // its first trial's record could not be read
+	recSourceKey             // the key is the file, a zero byte and the id
+)
+
+// Score kinds. Scores are mostly ratios of small counts, few distinct
+// ones in a run: the first maxScores met are kept in trials.scores, and a
+// record gives their index.
+const (
+	scoreNone  = iota // the metric erred: no score
+	scoreKnown        // in trials.scores
+	scoreBits         // not
+)
+
+const maxScores = 256
+
+const (
+	posBits  = 20 // a record's offset in its chunk
+	refBits  = 40 // a ref (plus one) in a slot
+	tagBits  = 64 - refBits
+	refMask  = 1<<refBits - 1
+	maxChunk = 1 << posBits // bytes per chunk; a larger record gets a chunk of its own
+	minChunk = 4 << 10      // the first chunk's size; each next one doubles, up to maxChunk
+)
 
 type metricName struct{ name, profile string }
 
-// caseTrials holds one case's trials.
+// caseTrials holds a case's trials: kept for a case that has several, and
+// replayed from its record for the moment it is needed otherwise.
 type caseTrials struct {
-	keyOff, keyLen int32 // the key in trials.keys
-	idOff          int32 // where the id starts within the key
-	n, passed      int32
-	first          int32 // the first trial's index
-	rep            int32 // index into trials.reps, or -1
+	ref       uint64 // the case's record
+	n, passed int32
+	first     int32 // the first trial's index
+	last      int32 // the latest trial in trials.later, or -1
 	// m0 is the first metric; the others are extra[more : more+nm-1].
 	m0        metricTrials
 	more      int32
@@ -57,9 +113,11 @@ type caseTrials struct {
 	firstPass bool
 }
 
-type repeats struct {
-	trial []int32
-	pass  []bool
+// laterTrial is a trial of a case after its first: its index and
+// verdict, and the trial before it in trials.later (-1: the first).
+type laterTrial struct {
+	trial, prev int32
+	pass        bool
 }
 
 // metricTrials is one metric over a case's trials.
@@ -71,12 +129,201 @@ type metricTrials struct {
 	outOfRange bool // a score outside [0, 1]
 }
 
-func (t *trials) key(c *caseTrials) string {
-	return string(t.keys[c.keyOff : c.keyOff+c.keyLen])
+// record returns the bytes of the log from the record at ref on.
+func (t *trials) record(ref uint64) []byte {
+	return t.chunks[ref>>posBits][ref&(1<<posBits-1):]
 }
 
-func (t *trials) id(c *caseTrials) string {
-	return string(t.keys[c.keyOff+c.idOff : c.keyOff+c.keyLen])
+// recordKey returns the key of the record b starts with, and where the
+// record goes on after it.
+func recordKey(b []byte) (key []byte, next int) {
+	n, w := binary.Uvarint(b[5:])
+	next = 5 + w + int(n)
+	return b[5+w : next], next
+}
+
+// recordLen returns the length of the record b starts with.
+func recordLen(b []byte) int {
+	_, p := recordKey(b)
+	nm, w := binary.Uvarint(b[p:])
+	p += w
+	for range nm {
+		x, w := binary.Uvarint(b[p:])
+		p += w
+		switch x & 3 {
+		case scoreKnown:
+			p++
+		case scoreBits:
+			p += 8
+		}
+	}
+	return p
+}
+
+// keyOf returns the key and the id of the case whose record is at ref.
+func (t *trials) keyOf(ref uint64) (key, id string) {
+	b := t.record(ref)
+	k, _ := recordKey(b)
+	key, id = string(k), ""
+	if b[0]&recSourceKey != 0 {
+		id = key[strings.LastIndexByte(key, 0)+1:]
+	} else {
+		id = key
+	}
+	return key, id
+}
+
+func (t *trials) hashString(s string) uint64 {
+	if t.hash != nil {
+		return t.hash(s)
+	}
+	return maphash.String(t.seed, s)
+}
+
+func (t *trials) hashBytes(b []byte) uint64 {
+	if t.hash != nil {
+		return t.hash(string(b))
+	}
+	return maphash.Bytes(t.seed, b)
+}
+
+// find returns the slot of key, whose hash is h, and whether it holds the
+// key; if not, the slot is the empty one where the key goes.
+func (t *trials) find(key string, h uint64) (int, bool) {
+	mask := len(t.slots) - 1
+	tag := h >> refBits
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		s := t.slots[i]
+		if s == 0 {
+			return i, false
+		}
+		if s>>refBits == tag {
+			if k, _ := recordKey(t.record(s&refMask - 1)); string(k) == key {
+				return i, true
+			}
+		}
+	}
+}
+
+// grow doubles the table, rehashing every key from its record.
+func (t *trials) grow() {
+	old := t.slots
+	if len(old) == 0 && t.seed == (maphash.Seed{}) {
+		t.seed = maphash.MakeSeed()
+	}
+	t.slots = make([]uint64, max(8, 2*len(old)))
+	mask := len(t.slots) - 1
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		k, _ := recordKey(t.record(s&refMask - 1))
+		i := int(t.hashBytes(k)) & mask
+		for t.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = s
+	}
+}
+
+// reserve returns the last chunk with room for need more bytes, starting a
+// new one if it has not, and the ref of a record appended to it.
+func (t *trials) reserve(need int) ([]byte, uint64) {
+	if k := len(t.chunks) - 1; k >= 0 {
+		if b := t.chunks[k]; len(b) < 1<<posBits && cap(b)-len(b) >= need {
+			return b, uint64(k)<<posBits | uint64(len(b))
+		}
+	}
+	k := len(t.chunks)
+	if k >= 1<<(refBits-posBits)-1 {
+		panic("report: trial records past their address space (a terabyte)")
+	}
+	limit := maxChunk
+	if t.chunkMax > 0 {
+		limit = t.chunkMax
+	}
+	size := max(need, min(limit, minChunk<<min(k, 20)))
+	t.chunks = append(t.chunks, make([]byte, 0, size))
+	return t.chunks[k], uint64(k) << posBits
+}
+
+// appendRecord logs the first trial of a new case and returns its ref.
+func (t *trials) appendRecord(key string, flags byte, first int32, r *toolgrade.Result) uint64 {
+	b, ref := t.reserve(5 + 2*binary.MaxVarintLen64 + len(key) + len(r.Metrics)*(binary.MaxVarintLen64+8))
+	p := len(b)
+	b = append(b, flags, 0, 0, 0, 0)
+	binary.LittleEndian.PutUint32(b[p+1:], uint32(first))
+	b = binary.AppendUvarint(b, uint64(len(key)))
+	b = append(b, key...)
+	b = binary.AppendUvarint(b, uint64(len(r.Metrics)))
+	for j := range r.Metrics {
+		m := &r.Metrics[j]
+		x := uint64(t.metricIndex(j, m)) << 3
+		if m.Verdict() {
+			x |= 4
+		}
+		if m.Error != "" {
+			b = binary.AppendUvarint(b, x|scoreNone)
+			continue
+		}
+		bits := math.Float64bits(m.Score)
+		if i, ok := t.scoreOf(bits); ok {
+			b = append(binary.AppendUvarint(b, x|scoreKnown), i)
+		} else {
+			b = binary.LittleEndian.AppendUint64(binary.AppendUvarint(b, x|scoreBits), bits)
+		}
+	}
+	t.chunks[ref>>posBits] = b // within the room reserved: not moved
+	return ref
+}
+
+// scoreOf returns the index of a score in t.scores, adding it if there is
+// room.
+func (t *trials) scoreOf(bits uint64) (byte, bool) {
+	if i, ok := t.scoreIndex[bits]; ok {
+		return i, true
+	}
+	if len(t.scores) == maxScores {
+		return 0, false
+	}
+	if t.scoreIndex == nil {
+		t.scoreIndex = map[uint64]uint8{}
+	}
+	i := uint8(len(t.scores))
+	t.scores = append(t.scores, math.Float64frombits(bits))
+	t.scoreIndex[bits] = i
+	return i, true
+}
+
+// replay returns the trials of the case whose record is at ref, as of its
+// first trial; metrics past its first go to the end of t.extra.
+func (t *trials) replay(ref uint64) caseTrials {
+	b := t.record(ref)
+	c := caseTrials{ref: ref, n: 1, first: int32(binary.LittleEndian.Uint32(b[1:])), last: -1,
+		firstPass: b[0]&recPassed != 0, erred: b[0]&recErred != 0}
+	if c.firstPass {
+		c.passed = 1
+	}
+	_, p := recordKey(b)
+	nm, w := binary.Uvarint(b[p:])
+	p += w
+	for range nm {
+		x, w := binary.Uvarint(b[p:])
+		p += w
+		score, scored := 0.0, true
+		switch x & 3 {
+		case scoreNone:
+			scored = false
+		case scoreKnown:
+			score = t.scores[b[p]]
+			p++
+		case scoreBits:
+			score = math.Float64frombits(binary.LittleEndian.Uint64(b[p:]))
+			p += 8
+		}
+		t.addMetric(&c, int32(x>>3), x&4 != 0, scored, score)
+	}
+	return c
 }
 
 // metric returns the case's i-th metric.
@@ -113,25 +360,33 @@ func (t *trials) findMetric(c *caseTrials, mi int32) *metricTrials {
 	return &t.extra[len(t.extra)-1]
 }
 
-func hashKey(key string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(key); i++ {
-		h ^= uint64(key[i])
-		h *= 1099511628211
+// addMetric folds one trial's result for metric mi into the case.
+func (t *trials) addMetric(c *caseTrials, mi int32, verdict, scored bool, score float64) {
+	mt := t.findMetric(c, mi)
+	mt.n++
+	if verdict {
+		mt.passed++
 	}
-	return h
+	if scored {
+		mt.scored++
+		mt.sum += score
+		mt.sumSq += score * score
+		mt.outOfRange = mt.outOfRange || score < 0 || score > 1
+	}
 }
 
-// lookup finds the case of key.
-func (t *trials) lookup(key string) (int32, bool) {
-	if i, ok := t.index[hashKey(key)]; ok {
-		if t.key(&t.cases[i]) == key {
-			return i, true
-		}
-		i, ok := t.collide[key]
-		return i, ok
+// metricIndex returns the index of m's metric, adding it if new; j is m's
+// position in its result, where the same metric usually was before.
+func (t *trials) metricIndex(j int, m *toolgrade.MetricResult) int32 {
+	if j < len(t.metrics) && t.metrics[j].name == m.Name && t.metrics[j].profile == m.Profile {
+		return int32(j)
 	}
-	return 0, false
+	mi := slices.IndexFunc(t.metrics, func(n metricName) bool { return n.name == m.Name && n.profile == m.Profile })
+	if mi < 0 {
+		t.metrics = append(t.metrics, metricName{strings.Clone(m.Name), strings.Clone(m.Profile)})
+		mi = len(t.metrics) - 1
+	}
+	return int32(mi)
 }
 
 // trialKey is the key that groups a result with the other trials of its
@@ -139,12 +394,18 @@ func (t *trials) lookup(key string) (int32, bool) {
 // without an id of its own), the id within its file, since such ids
 // repeat across files.
 func trialKey(r *toolgrade.Result) string {
+	key, _ := trialKeyOf(r)
+	return key
+}
+
+// trialKeyOf is trialKey, and whether the key is the file and the id.
+func trialKeyOf(r *toolgrade.Result) (string, bool) {
 	if c := r.Case; c != nil && c.Raw != nil && strings.HasPrefix(r.ID, "line-") {
 		if id, _ := c.Raw.Get("id"); id == nil {
-			return c.Source + "\x00" + r.ID
+			return c.Source + "\x00" + r.ID, true
 		}
 	}
-	return r.ID
+	return r.ID, false
 }
 
 // trialIndex reads the optional "trial" field of a case: a positive whole
@@ -168,62 +429,66 @@ func trialIndex(r *toolgrade.Result) int {
 // reset empties t for reuse, keeping its memory: the results file's
 // writer starts afresh at every case.
 func (t *trials) reset() {
-	clear(t.index)
-	clear(t.collide)
-	t.keys, t.cases, t.reps, t.extra = t.keys[:0], t.cases[:0], t.reps[:0], t.extra[:0]
-	t.max, t.untracked, t.untrackedFailed, t.untrackedRepeat, t.lastKey = 0, 0, 0, false, ""
+	clear(t.slots)
+	if len(t.chunks) > 0 {
+		clear(t.chunks[1:])
+		t.chunks = t.chunks[:1]
+		t.chunks[0] = t.chunks[0][:0]
+	}
+	t.n, t.max = 0, 0
+	t.cases, t.later, t.extra = t.cases[:0], t.later[:0], t.extra[:0]
 }
 
-// add folds in one result and returns its case's trials (nil when the
-// case is past maxTrackedCases). The pointer is valid until the next add.
+// add folds in one result. It returns its case's trials once the case has
+// more than one (nil for a first trial); the pointer is valid until the
+// next add.
 func (t *trials) add(r *toolgrade.Result) *caseTrials {
-	key := trialKey(r)
-	if t.index == nil {
-		t.index = map[uint64]int32{}
+	if (t.n+1)*5 > len(t.slots)*4 {
+		t.grow()
 	}
-	i, ok := t.lookup(key)
-	if !ok {
-		if len(t.cases) >= maxTrackedCases {
-			t.untracked++
-			if !r.Success {
-				t.untrackedFailed++
-			}
-			if key == t.lastKey {
-				t.untrackedRepeat = true
-			}
-			t.lastKey = strings.Clone(key)
-			return nil
+	key, sourceKey := trialKeyOf(r)
+	h := t.hashString(key)
+	i, found := t.find(key, h)
+	if !found {
+		idx := int32(trialIndex(r))
+		if idx == 0 {
+			idx = 1
 		}
-		i = int32(len(t.cases))
-		h := hashKey(key)
-		if _, taken := t.index[h]; taken {
-			if t.collide == nil {
-				t.collide = map[string]int32{}
-			}
-			t.collide[strings.Clone(key)] = i
-		} else {
-			t.index[h] = i
+		var flags byte
+		if r.Success {
+			flags |= recPassed
 		}
-		t.cases = append(t.cases, caseTrials{keyOff: int32(len(t.keys)), keyLen: int32(len(key)),
-			idOff: int32(len(key) - len(r.ID)), rep: -1})
-		t.keys = append(t.keys, key...)
+		if r.Error != "" {
+			flags |= recErred
+		}
+		if sourceKey {
+			flags |= recSourceKey
+		}
+		ref := t.appendRecord(key, flags, idx, r)
+		t.slots[i] = h>>refBits<<refBits | (ref + 1)
+		t.n++
+		t.max = max(t.max, 1)
+		return nil
 	}
-	c := &t.cases[i]
+	ref := t.slots[i]&refMask - 1
+	b := t.record(ref)
+	var c *caseTrials
+	if b[0]&recRepeated == 0 {
+		ci := len(t.cases)
+		t.cases = append(t.cases, t.replay(ref))
+		b[0] |= recRepeated
+		binary.LittleEndian.PutUint32(b[1:], uint32(ci))
+		c = &t.cases[ci]
+	} else {
+		c = &t.cases[binary.LittleEndian.Uint32(b[1:])]
+	}
 	c.n++
 	idx := int32(trialIndex(r))
 	if idx == 0 {
 		idx = c.n
 	}
-	switch c.n {
-	case 1:
-		c.first, c.firstPass = idx, r.Success
-	case 2:
-		c.rep = int32(len(t.reps))
-		t.reps = append(t.reps, repeats{trial: []int32{c.first, idx}, pass: []bool{c.firstPass, r.Success}})
-	default:
-		rp := &t.reps[c.rep]
-		rp.trial, rp.pass = append(rp.trial, idx), append(rp.pass, r.Success)
-	}
+	t.later = append(t.later, laterTrial{trial: idx, prev: c.last, pass: r.Success})
+	c.last = int32(len(t.later) - 1)
 	if r.Success {
 		c.passed++
 	}
@@ -231,24 +496,33 @@ func (t *trials) add(r *toolgrade.Result) *caseTrials {
 	t.max = max(t.max, int(c.n))
 	for j := range r.Metrics {
 		m := &r.Metrics[j]
-		mi := int32(slices.IndexFunc(t.metrics, func(n metricName) bool { return n.name == m.Name && n.profile == m.Profile }))
-		if mi < 0 {
-			t.metrics = append(t.metrics, metricName{strings.Clone(m.Name), strings.Clone(m.Profile)})
-			mi = int32(len(t.metrics) - 1)
-		}
-		mt := t.findMetric(c, mi)
-		mt.n++
-		if m.Verdict() {
-			mt.passed++
-		}
-		if m.Error == "" {
-			mt.scored++
-			mt.sum += m.Score
-			mt.sumSq += m.Score * m.Score
-			mt.outOfRange = mt.outOfRange || m.Score < 0 || m.Score > 1
-		}
+		t.addMetric(c, t.metricIndex(j, m), m.Verdict(), m.Error == "", m.Score)
 	}
 	return c
+}
+
+// tCache remembers Student's t quantiles for one confidence level by
+// degrees of freedom: every case with n trials needs the same one.
+type tCache struct {
+	conf float64
+	q    []float64 // 0: not computed yet
+}
+
+func (c *tCache) quantile(conf float64, df int) float64 {
+	if df >= 1024 {
+		return tQuantile(0.5+conf/2, float64(df))
+	}
+	if c.conf != conf {
+		c.conf = conf
+		clear(c.q)
+	}
+	if df >= len(c.q) {
+		c.q = append(c.q, make([]float64, df+1-len(c.q))...)
+	}
+	if c.q[df] == 0 {
+		c.q[df] = tQuantile(0.5+conf/2, float64(df))
+	}
+	return c.q[df]
 }
 
 // Reliability is what a run's repeated trials say about each case and the
@@ -267,12 +541,6 @@ type Reliability struct {
 	// gate; otherwise only a case that passed every trial.
 	Passed  int
 	Metrics []MetricReliability
-	// Untracked counts the results left out of these figures: those of
-	// cases met after the first 250,000 distinct ones, which are not
-	// grouped, to keep memory bounded; UntrackedFailed of them failed.
-	// UntrackedRepeat says one of them repeated the case before it.
-	Untracked, UntrackedFailed int
-	UntrackedRepeat            bool
 	// Flaky are the cases whose verdict differs between trials, the most
 	// often flipping first.
 	Flaky []CaseReliability
@@ -327,21 +595,12 @@ type CaseMetricReliability struct {
 
 func (t *trials) caseReliability(c *caseTrials, conf float64, gates map[string]toolgrade.PassK) CaseReliability {
 	n := int(c.n)
-	id, key := t.id(c), ""
-	if c.idOff == 0 {
-		key = id
-	} else {
-		key = t.key(c)
-	}
+	key, id := t.keyOf(c.ref)
 	cr := CaseReliability{ID: id, key: key, Trials: n, Passed: int(c.passed), FlipRate: FlipRate(n, int(c.passed)), Pass: !c.erred}
-	if n == 1 {
-		cr.Trial, cr.Verdicts = []int{int(c.first)}, []bool{c.firstPass}
-	} else {
-		rp := &t.reps[c.rep]
-		cr.Verdicts = rp.pass
-		for _, x := range rp.trial {
-			cr.Trial = append(cr.Trial, int(x))
-		}
+	cr.Trial, cr.Verdicts = make([]int, n), make([]bool, n)
+	cr.Trial[0], cr.Verdicts[0] = int(c.first), c.firstPass
+	for i, j := n-1, c.last; i > 0; i, j = i-1, t.later[j].prev {
+		cr.Trial[i], cr.Verdicts[i] = int(t.later[j].trial), t.later[j].pass
 	}
 	for i := range int(c.nm) {
 		mt := t.metric(c, i)
@@ -354,7 +613,7 @@ func (t *trials) caseReliability(c *caseTrials, conf float64, gates map[string]t
 			m.PassAtK = append(m.PassAtK, PassAtK(n, p, k))
 			m.PassHatK = append(m.PassHatK, PassHatK(n, p, k))
 		}
-		m.Mean, m.MeanLo, m.MeanHi = sumsCI(int(mt.scored), mt.sum, mt.sumSq, conf)
+		m.Mean, m.MeanLo, m.MeanHi = sumsCI(int(mt.scored), mt.sum, mt.sumSq, conf, &t.tq)
 		if !mt.outOfRange && !math.IsNaN(m.MeanLo) {
 			m.MeanLo, m.MeanHi = max(0, m.MeanLo), min(1, m.MeanHi)
 		}
@@ -373,8 +632,9 @@ func (t *trials) caseReliability(c *caseTrials, conf float64, gates map[string]t
 	return cr
 }
 
-// sumsCI is [MeanCI] from the count, sum and sum of squares of the values.
-func sumsCI(n int, sum, sumSq, conf float64) (mean, lo, hi float64) {
+// sumsCI is [MeanCI] from the count, sum and sum of squares of the values,
+// with t's quantiles from tq.
+func sumsCI(n int, sum, sumSq, conf float64, tq *tCache) (mean, lo, hi float64) {
 	if n == 0 {
 		return math.NaN(), math.NaN(), math.NaN()
 	}
@@ -383,20 +643,30 @@ func sumsCI(n int, sum, sumSq, conf float64) (mean, lo, hi float64) {
 		return mean, math.NaN(), math.NaN()
 	}
 	v := max(0, (sumSq-float64(n)*mean*mean)/float64(n-1))
-	half := tQuantile(0.5+conf/2, float64(n-1)) * math.Sqrt(v/float64(n))
+	half := tq.quantile(conf, n-1) * math.Sqrt(v/float64(n))
 	return mean, mean - half, mean + half
+}
+
+// each calls f with every record and its ref, in the order the cases were
+// first seen.
+func (t *trials) each(f func(ref uint64, rec []byte)) {
+	for k, chunk := range t.chunks {
+		for p := 0; p < len(chunk); p += recordLen(chunk[p:]) {
+			f(uint64(k)<<posBits|uint64(p), chunk[p:])
+		}
+	}
 }
 
 // reliability computes the figures; nil when no case has more than one
 // trial and no gate is set.
 func (t *trials) reliability(conf float64, gates map[string]toolgrade.PassK) *Reliability {
-	if t.max < 2 && !t.untrackedRepeat && len(gates) == 0 {
+	if t.max < 2 && len(gates) == 0 {
 		return nil
 	}
 	if conf <= 0 || conf >= 1 {
 		conf = DefaultConfidence
 	}
-	rel := &Reliability{Confidence: conf, Cases: len(t.cases), MinTrials: math.MaxInt}
+	rel := &Reliability{Confidence: conf, Cases: t.n, MinTrials: math.MaxInt, PerCase: make([]CaseReliability, 0, t.n)}
 	type agg struct {
 		m            MetricReliability
 		rates, means []float64
@@ -404,9 +674,18 @@ func (t *trials) reliability(conf float64, gates map[string]toolgrade.PassK) *Re
 		cases        int
 	}
 	var aggs []*agg
-	rel.Untracked, rel.UntrackedFailed, rel.UntrackedRepeat = t.untracked, t.untrackedFailed, t.untrackedRepeat
-	for i := range t.cases {
-		cr := t.caseReliability(&t.cases[i], conf, gates)
+	t.each(func(ref uint64, rec []byte) {
+		var cr CaseReliability
+		if rec[0]&recRepeated != 0 {
+			cr = t.caseReliability(&t.cases[binary.LittleEndian.Uint32(rec[1:])], conf, gates)
+		} else {
+			// A case with one trial is replayed from its record for the
+			// time it takes to read it.
+			mark := len(t.extra)
+			c := t.replay(ref)
+			cr = t.caseReliability(&c, conf, gates)
+			t.extra = t.extra[:mark]
+		}
 		rel.Trials += cr.Trials
 		rel.MinTrials = min(rel.MinTrials, cr.Trials)
 		rel.MaxTrials = max(rel.MaxTrials, cr.Trials)
@@ -417,7 +696,7 @@ func (t *trials) reliability(conf float64, gates map[string]toolgrade.PassK) *Re
 		if cr.Passed > 0 && cr.Passed < cr.Trials {
 			rel.Flaky = append(rel.Flaky, cr)
 		}
-	}
+	})
 	if rel.MinTrials == math.MaxInt {
 		rel.MinTrials = 0
 	}
