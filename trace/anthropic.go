@@ -54,12 +54,15 @@ func anthropicMessages(b *builder, msgs []any, path string) error {
 			}
 			continue
 		}
-		if !o.Has("role") && !o.Has("content") {
+		if !o.Has("role") { // every message has its role
 			return wantError("a message or stream event at "+index(path, i), o)
 		}
 		b.saw()
 		if str(o, "role") == "user" && opensTurn(get(o, "content")) {
 			b.userTurn(get(o, "content"))
+		}
+		if hasAny(o, "tool_calls", "function_call") {
+			b.skip(index(path, i), "message with Chat Completions tool_calls")
 		}
 		if err := anthropicBlocks(b, get(o, "content"), join(index(path, i), "content")); err != nil {
 			return err
@@ -69,10 +72,14 @@ func anthropicMessages(b *builder, msgs []any, path string) error {
 }
 
 // anthropicBlocks reads a message's content; a string content has no
-// tool blocks.
+// tool blocks, and content of another kind (another API's message object)
+// is reported.
 func anthropicBlocks(b *builder, content any, path string) error {
 	blocks, ok := content.([]any)
 	if !ok {
+		if _, isText := content.(string); !isText && content != nil {
+			b.skip(path, "content that is %s, not text or a list of content blocks", jsonvalue.Kind(content))
+		}
 		return nil
 	}
 	for i, bl := range blocks {

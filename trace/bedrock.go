@@ -78,7 +78,7 @@ func bedrockMessages(b *builder, msgs []any, path string) error {
 				b.close(k)
 				delete(open, idx)
 			}
-		case o.Has("role") || o.Has("content"):
+		case o.Has("role"): // a Converse message always has its role
 			if str(o, "role") == "user" && bedrockOpensTurn(get(o, "content")) {
 				b.userTurn(get(o, "content"))
 			}
@@ -94,8 +94,14 @@ func bedrockMessages(b *builder, msgs []any, path string) error {
 }
 
 func bedrockBlocks(b *builder, content any, path string) error {
+	blocks, ok := content.([]any)
+	if !ok {
+		if content != nil {
+			b.skip(path, "content that is %s, not a list of content blocks", jsonvalue.Kind(content))
+		}
+		return nil
+	}
 	b.saw()
-	blocks, _ := content.([]any)
 	for i, bl := range blocks {
 		p := index(path, i)
 		if tu, ok := first(bl, "toolUse"); ok {

@@ -32,8 +32,10 @@ func readOpenAIChat(b *builder, v any) error {
 			var s chatStream
 			return s.choices(b, v, get(v, "choices"), "")
 		case v.Has("role"):
+			chatParts(b, v, "")
 			return chatMessage(b, v, "")
 		case has(v, "message"):
+			chatParts(b, obj(v, "message"), "message")
 			return chatMessage(b, obj(v, "message"), "message")
 		}
 	}
@@ -74,8 +76,28 @@ func chatMessages(b *builder, msgs []any, path string) error {
 		if err := chatMessage(b, msg, ""); err != nil {
 			return toolgrade.InField(index(path, i), err)
 		}
+		chatParts(b, msg, index(path, i))
 	}
 	return nil
+}
+
+// chatPartTypes are the content part types of Chat Completions messages,
+// none of which holds a call.
+var chatPartTypes = map[string]bool{"text": true, "image_url": true, "input_audio": true, "file": true, "refusal": true}
+
+// chatParts reports the content parts of the message at path that are of
+// no Chat Completions type (another API's tool_use block, say): a call in
+// them would otherwise go unseen.
+func chatParts(b *builder, msg jsonvalue.Object, path string) {
+	parts, ok := get(msg, "content").([]any)
+	if !ok {
+		return
+	}
+	for j, p := range parts {
+		if t, _ := get(p, "type").(string); !chatPartTypes[t] {
+			b.skip(index(join(path, "content"), j), "content part of type %q", t)
+		}
+	}
 }
 
 // chatRoles are the message roles of the Chat Completions family.

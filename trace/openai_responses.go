@@ -97,10 +97,33 @@ var responsesPlainItems = map[string]bool{"message": true, "reasoning": true,
 	"mcp_list_tools": true, "item_reference": true, "compaction": true,
 	"image_generation_call_output": true}
 
+// responsesPartTypes are the content part types of Responses messages,
+// none of which holds a call.
+var responsesPartTypes = map[string]bool{"input_text": true, "input_image": true, "input_file": true,
+	"input_audio": true, "output_text": true, "refusal": true, "text": true, "summary_text": true}
+
+// responsesParts reports what a message item holds that is of no Responses
+// type: content parts of other APIs (a tool_use block), or Chat
+// Completions' tool_calls, whose calls would otherwise go unseen.
+func responsesParts(b *builder, o jsonvalue.Object, path string) {
+	if o.Has("tool_calls") || o.Has("function_call") {
+		b.skip(path, "message with Chat Completions tool_calls")
+	}
+	parts, _ := get(o, "content").([]any)
+	for j, p := range parts {
+		if t, _ := get(p, "type").(string); !responsesPartTypes[t] {
+			b.skip(index(join(path, "content"), j), "content part of type %q", t)
+		}
+	}
+}
+
 // responsesItem reads one item.
 func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 	b.saw()
 	t := str(o, "type")
+	if t == "" || t == "message" {
+		responsesParts(b, o, path)
+	}
 	if str(o, "role") == "user" && (t == "" || t == "message") {
 		b.userTurn(get(o, "content"))
 		return nil
