@@ -164,6 +164,14 @@ func langChainCalls(b *builder, f jsonvalue.Object, path string) error {
 		case "function_call":
 			c.ID = id(get(bl, "call_id"))
 			args(&c, bl, "arguments")
+		case "":
+			// LangChain's content blocks are strings or typed objects; an
+			// object without a type (a Bedrock toolUse block, say) is of
+			// no form it writes.
+			if o, ok := bl.(jsonvalue.Object); ok {
+				b.skip(p, "content block with keys %s", quoteKeys(o))
+			}
+			continue
 		default:
 			continue
 		}
