@@ -31,6 +31,10 @@ TrajectoryMatchMode = Literal["strict", "unordered", "subset", "superset"]
 
 _MODES = ("strict", "unordered", "subset", "superset")
 
+# What LangSmith's evaluate() may pass an evaluator besides outputs and
+# reference_outputs: accepted and not used, as agentevals does.
+_CALL_ARGS = ("inputs", "run", "example", "attachments")
+
 EvaluatorResult = Dict[str, Any]
 
 
@@ -69,7 +73,7 @@ def create_trajectory_match_evaluator(
     key = "trajectory_%s_match" % trajectory_match_mode
 
     def _evaluator(*, outputs: Any, reference_outputs: Any, **kw: Any) -> EvaluatorResult:
-        _no_extra("trajectory match evaluator", kw, ("inputs",))
+        _no_extra("trajectory match evaluator", kw, _CALL_ARGS)
         m = _score_one({"trajectory": outputs, "expected_trajectory": reference_outputs}, entry)
         return {"key": key, "score": bool(m.score == 1), "comment": m.reason or None,
                 "metadata": None}
@@ -89,7 +93,7 @@ def create_async_trajectory_match_evaluator(
                                              tool_args_match_overrides=tool_args_match_overrides)
 
     async def _evaluator(*, outputs: Any, reference_outputs: Any, **kw: Any) -> EvaluatorResult:
-        _no_extra("trajectory match evaluator", kw, ("inputs",))
+        _no_extra("trajectory match evaluator", kw, _CALL_ARGS)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             None, lambda: sync(outputs=outputs, reference_outputs=reference_outputs))

@@ -236,6 +236,9 @@ class DropInTest(unittest.TestCase):
         ev = agentevals.create_trajectory_match_evaluator()
         with self.assertRaises(TypeError):
             ev(outputs=[], reference_outputs=[], tool_args_match_mode="ignore")
+        # What LangSmith's evaluate() passes besides the outputs is accepted.
+        r = ev(outputs=[], reference_outputs=[], inputs={"q": 1}, run=None, example=None, attachments={})
+        self.assertEqual(r["key"], "trajectory_strict_match")
         m = axion.ToolCorrectness(name="tc", threshold=0)
         self.assertEqual((m.name, m.threshold, m.config.key), ("tc", 0.5, "tool_correctness"))
 
