@@ -20,6 +20,14 @@ class MetricResult:
     matches: List[Dict[str, Any]] = field(default_factory=list)
     missing: List[int] = field(default_factory=list)
     unexpected: List[int] = field(default_factory=list)
+    # Where they apply (docs/trajectory.md): failed and retried calls, the
+    # scores of turns, data-flow links, process rules, case-level diffs.
+    failed: List[int] = field(default_factory=list)
+    retried: List[int] = field(default_factory=list)
+    turns: List[Dict[str, Any]] = field(default_factory=list)
+    flows: List[Dict[str, Any]] = field(default_factory=list)
+    rules: List[Dict[str, Any]] = field(default_factory=list)
+    diffs: List[Dict[str, Any]] = field(default_factory=list)
     reason: str = ""
     error: Optional[str] = None
     raw: Dict[str, Any] = field(default_factory=dict, repr=False)
@@ -31,6 +39,9 @@ class MetricResult:
                    precision=d.get("precision"), recall=d.get("recall"), f1=d.get("f1"),
                    components=d.get("components") or {}, matches=d.get("matches") or [],
                    missing=d.get("missing") or [], unexpected=d.get("unexpected") or [],
+                   failed=d.get("failed") or [], retried=d.get("retried") or [],
+                   turns=d.get("turns") or [], flows=d.get("flows") or [],
+                   rules=d.get("rules") or [], diffs=d.get("diffs") or [],
                    reason=d.get("reason") or "", error=d.get("error"), raw=d)
 
 

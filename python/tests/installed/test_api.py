@@ -24,6 +24,18 @@ class APITest(unittest.TestCase):
         self.assertEqual(r.metrics[0].precision, 1)
         self.assertEqual(r.metrics[0].missing, [1])
 
+    def test_trajectory_fields(self) -> None:
+        case = {"id": "t", "turns": [
+            {"input": "find W1", "expected_tools": [{"name": "find"}],
+             "tools_called": [{"name": "find", "status": "error"}, {"name": "find"}]},
+            {"input": "cancel it", "expected_tools": [{"name": "cancel"}], "tools_called": []}],
+            "process": [{"never": "cancel"}]}
+        [r] = toolgrade.evaluate([case], config=[{"profile": "default"}, {"metric": "tool_process"}])
+        tc_, proc = r.metrics
+        self.assertEqual((tc_.score, tc_.failed, tc_.retried), (0.5, [0], [0]))
+        self.assertEqual([t["score"] for t in tc_.turns], [1, 0])
+        self.assertEqual([x["kept"] for x in proc.rules], [True])
+
     def test_typed_configs(self) -> None:
         tests = [
             (tc.DeepEval(), 0.5),
