@@ -369,6 +369,11 @@ func (g *grading) pairGroup(ei, gi []int) []toolgrade.Match {
 		pairs = InOrder(scores)
 	case g.m.opts.Pairing == PairingGreedy:
 		pairs = Greedy(scores)
+	case g.source != nil:
+		pairs = Optimal(g.nudgeSources(scores, ei, gi))
+		for l := range pairs {
+			pairs[l].Score = scores[pairs[l].Expected][pairs[l].Called]
+		}
 	default:
 		pairs = Optimal(scores)
 	}
@@ -376,6 +381,59 @@ func (g *grading) pairGroup(ei, gi []int) []toolgrade.Match {
 		pairs[l].Expected, pairs[l].Called = ei[pairs[l].Expected], gi[pairs[l].Called]
 	}
 	return pairs
+}
+
+// feedNudge weighs a source call whose output later calls use: small
+// enough to decide only between pairings of equal total (and, below
+// tieNudge, after the preference for strong pairs).
+const feedNudge = 1e-14
+
+// nudgeSources breaks ties between called calls that could pair with an
+// expected call other calls take a value from: the one whose output holds
+// the value a later call of the dependent's tool carries wins. Two
+// identical lookups answered differently, then a cancel with the second
+// answer's id: the second lookup is the source.
+func (g *grading) nudgeSources(scores [][]float64, ei, gi []int) [][]float64 {
+	nudged := make([][]float64, len(scores))
+	for a, i := range ei {
+		nudged[a] = slices.Clone(scores[a])
+		for b, j := range gi {
+			if scores[a][b] > 0 {
+				nudged[a][b] += feedNudge * float64(g.feeds(i, j))
+			}
+		}
+	}
+	return nudged
+}
+
+// feeds counts the from-rules naming expected call i as their source
+// whose value, taken from called call j's output, some later call of the
+// rule's tool carries.
+func (g *grading) feeds(i, j int) int {
+	n := 0
+	for d := range g.c.Expected {
+		e := &g.c.Expected[d]
+		for path, r := range e.Rules {
+			if r.From == nil || g.source[r.From] != i {
+				continue
+			}
+			want, ok := lookup(g.c.Called[j].Output, r.From.Path)
+			if !ok {
+				continue
+			}
+			for l := j + 1; l < len(g.c.Called); l++ {
+				c := &g.c.Called[l]
+				if g.m.name(c) != g.m.name(e) {
+					continue
+				}
+				if got, ok := lookup(c.Args, strings.Split(path, ".")); ok && jsonvalue.Equal(want, got) {
+					n++
+					break
+				}
+			}
+		}
+	}
+	return n
 }
 
 // score is PairScore with the case's context: a call that failed cannot

@@ -778,3 +778,28 @@ func checkFlows(t *rapid.T, o match.Options, c *toolgrade.Case, r *toolgrade.Met
 		}
 	}
 }
+
+// TestFromRuleSourceAmongEqualCalls: of two identical lookups answered
+// differently, the one whose answer the later call carries is the source,
+// whichever comes first.
+func TestFromRuleSourceAmongEqualCalls(t *testing.T) {
+	m, err := match.New(match.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expected := calls(t, `[{"name":"find","args":{"q":"x"}},{"name":"cancel","args":{},"rules":{"id":{"from":"find.output.id"}}}]`)
+	for _, tt := range []struct {
+		name, called string
+		source       int
+	}{
+		{"second lookup used", `[{"name":"find","args":{"q":"x"},"output":{"id":"W1"}},{"name":"find","args":{"q":"x"},"output":{"id":"W2"}},{"name":"cancel","args":{"id":"W2"}}]`, 1},
+		{"first lookup used", `[{"name":"find","args":{"q":"x"},"output":{"id":"W1"}},{"name":"find","args":{"q":"x"},"output":{"id":"W2"}},{"name":"cancel","args":{"id":"W1"}}]`, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := m.Grade(context.Background(), &toolgrade.Case{Expected: expected, Called: calls(t, tt.called)})
+			if math.Abs(r.Score-0.8) > 1e-12 || len(r.Flows) != 1 || !r.Flows[0].OK || r.Flows[0].From != tt.source {
+				t.Errorf("score %v, flows %+v; want 0.8 and an ok flow from #%d (%s)", r.Score, r.Flows, tt.source, r.Reason)
+			}
+		})
+	}
+}
