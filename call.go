@@ -17,40 +17,52 @@ type Call struct {
 	// Args is the argument value in the JSON value model, usually a
 	// jsonvalue.Object; nil when the call records no arguments.
 	Args any
+	// ArgsRaw keeps the argument text when it was not valid JSON; Invalid
+	// is then set and Args is nil. An invalid call matches nothing.
+	ArgsRaw string
+	Output  any    // the tool's result, if recorded
+	ID      string // the call id, if the format has one
+	Type    string // "function" (or empty), "mcp", "custom", a built-in tool type
+	// Rules loosen or tighten how individual arguments of an expected call
+	// are compared, keyed by argument path ("when.date").
+	Rules map[string]Rule
+	// Turn is the conversation turn the call belongs to, from 1 (the
+	// first user message); 0 when the case is not split into turns.
+	Turn int
 	// ArgsNull records that the arguments were given, as null, rather than
 	// left out: Args is nil either way, but Python peers hold the first
 	// as None and the second as {}.
 	ArgsNull bool
-	// ArgsRaw keeps the argument text when it was not valid JSON; Invalid
-	// is then set and Args is nil. An invalid call matches nothing.
-	ArgsRaw string
-	Invalid bool
-	Output  any    // the tool's result, if recorded
-	ID      string // the call id, if the format has one
-	Type    string // "function" (or empty), "mcp", "custom", a built-in tool type
+	Invalid  bool
 	// Status says how the call ended, as far as the trace or case records
 	// it: succeeded, failed, or unknown (no result recorded).
 	Status Status
-	// Turn is the conversation turn the call belongs to, from 1 (the
-	// first user message); 0 when the case is not split into turns.
-	Turn int
-	// Rules loosen or tighten how individual arguments of an expected call
-	// are compared, keyed by argument path ("when.date").
-	Rules map[string]Rule
 }
 
-// A Status says how a call ended.
-type Status string
+// A Status says how a call ended. In JSON it is "ok" or "error" (see
+// [Status.String]); unknown is left out.
+type Status uint8
 
 const (
 	// StatusUnknown: no result is recorded, or none that says how it went.
-	StatusUnknown Status = ""
+	StatusUnknown Status = iota
 	// StatusOK: the tool returned a result.
-	StatusOK Status = "ok"
+	StatusOK
 	// StatusError: the tool reported a failure (Anthropic is_error, MCP
 	// isError, an error response, a case's "status": "error").
-	StatusError Status = "error"
+	StatusError
 )
+
+// String returns "ok", "error", or "" for unknown.
+func (s Status) String() string {
+	switch s {
+	case StatusOK:
+		return "ok"
+	case StatusError:
+		return "error"
+	}
+	return ""
+}
 
 // Failed reports whether the call is marked as failed.
 func (c *Call) Failed() bool { return c.Status == StatusError }
@@ -244,10 +256,11 @@ func DecodeCall(v any) (Call, error) {
 		}
 	}
 	if f.status != nil {
-		s, _ := f.status.(string)
-		switch Status(s) {
-		case StatusOK, StatusError:
-			c.Status = Status(s)
+		switch f.status {
+		case "ok":
+			c.Status = StatusOK
+		case "error":
+			c.Status = StatusError
 		default:
 			return Call{}, &FieldError{Path: "status", Err: fmt.Errorf(`want "ok" or "error", got %s`, jsonvalue.Format(f.status))}
 		}

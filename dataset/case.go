@@ -96,6 +96,12 @@ const (
 	fieldExpectedTrajectory
 	fieldCalled
 	fieldExpected
+	fieldTurns
+	fieldInvocations
+	fieldProcess
+	fieldExpectedState
+	fieldFinalState
+	fieldStateRules
 	numFields
 )
 
@@ -107,6 +113,8 @@ var aliases = func() map[string][2]int {
 		fieldInput: inputKeys, fieldActualOutput: actualOutputKeys, fieldExpectedOutput: expectedOutputKeys,
 		fieldAvailableTools: availableToolsKeys, fieldTrajectory: trajectoryKeys,
 		fieldExpectedTrajectory: expectedTrajectories, fieldCalled: calledKeys, fieldExpected: expectedKeys,
+		fieldTurns: {"turns"}, fieldInvocations: {"invocations"}, fieldProcess: {"process"},
+		fieldExpectedState: {"expected_state"}, fieldFinalState: {"final_state"}, fieldStateRules: {"state_rules"},
 	} {
 		for rank, k := range keys {
 			m[k] = [2]int{field, rank}
@@ -201,12 +209,10 @@ func DecodeCase(v any) (*toolgrade.Case, error) {
 			c.Expected[i].Turn = 0
 		}
 	}
-	value := func(key string) any { v, _ := obj.Get(key); return v }
-	c.Process = value("process")
-	c.ExpectedState, c.FinalState, c.StateRules = value("expected_state"), value("final_state"), value("state_rules")
-	turnsKey := "turns"
-	t, _ := obj.Get(turnsKey)
-	if inv, ok := obj.Get("invocations"); t == nil && ok && inv != nil {
+	c.Process = f[fieldProcess].v
+	c.ExpectedState, c.FinalState, c.StateRules = f[fieldExpectedState].v, f[fieldFinalState].v, f[fieldStateRules].v
+	turnsKey, t := "turns", f[fieldTurns].v
+	if inv := f[fieldInvocations].v; t == nil && inv != nil {
 		// ADK's invocations are turns: read them so, for the metrics that
 		// grade turn by turn (the adk profile reads them itself).
 		turnsKey, t = "invocations", inv

@@ -265,14 +265,21 @@ func typeMatches(expected, called string) bool {
 // PairScore is the credit of called call c as expected call e, taken
 // alone: a from-rule, which needs the calls around them, fails.
 func (m *ToolCorrectness) PairScore(e, c *toolgrade.Call) float64 {
-	return m.pairScore(e, c, m.comparer(m.name(e)))
+	return m.pairScore(e, c, nil)
 }
 
-func (m *ToolCorrectness) pairScore(e, c *toolgrade.Call, cmp Comparer) float64 {
+// A resolver finds the value of a from-rule (see [Comparer].From).
+type resolver = func(ref *toolgrade.Ref) (value any, why string, known bool)
+
+// pairScore is PairScore with from-rules resolved by from. Most pairs
+// differ in name: nothing else is looked at for them.
+func (m *ToolCorrectness) pairScore(e, c *toolgrade.Call, from resolver) float64 {
 	name := m.name(e)
 	if name != m.name(c) || e.Invalid || c.Invalid || !typeMatches(e.Type, c.Type) {
 		return 0
 	}
+	cmp := m.comparer(name)
+	cmp.From = from
 	s := cmp.Score(e.Args, c.Args, e.Rules)
 	if s > 0 && m.opts.Output == OutputExact && e.Output != nil && !jsonvalue.Equal(e.Output, c.Output) {
 		return 0
@@ -281,16 +288,18 @@ func (m *ToolCorrectness) pairScore(e, c *toolgrade.Call, cmp Comparer) float64 
 }
 
 func (m *ToolCorrectness) diffs(e, c *toolgrade.Call) []toolgrade.ArgDiff {
-	return m.diffsWith(e, c, m.comparer(m.name(e)))
+	return m.diffsWith(e, c, nil)
 }
 
-func (m *ToolCorrectness) diffsWith(e, c *toolgrade.Call, cmp Comparer) []toolgrade.ArgDiff {
+func (m *ToolCorrectness) diffsWith(e, c *toolgrade.Call, from resolver) []toolgrade.ArgDiff {
 	if c.Invalid {
 		return []toolgrade.ArgDiff{{Path: "args", Expected: e.Args, Got: c.ArgsRaw, Note: "not valid JSON"}}
 	}
 	if e.Invalid {
 		return []toolgrade.ArgDiff{{Path: "args", Expected: e.ArgsRaw, Got: c.Args, Note: "expected arguments are not valid JSON"}}
 	}
+	cmp := m.comparer(m.name(e))
+	cmp.From = from
 	d := cmp.Diff(e.Args, c.Args, e.Rules)
 	if m.opts.Output == OutputExact && e.Output != nil && !jsonvalue.Equal(e.Output, c.Output) {
 		d = append(d, toolgrade.ArgDiff{Path: "output", Expected: e.Output, Got: c.Output})
@@ -385,9 +394,11 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.
 		r.Score = 1
 	}
 	raw := m.settle(&r, pairs, n, k)
-	for j := range got { // under failed_calls: count, failures are only listed
-		if got[j].Failed() {
-			r.Failed = append(r.Failed, j)
+	if m.opts.FailedCalls == FailedCount { // else plain saw no failure
+		for j := range got { // failures are listed, and count like any call
+			if got[j].Failed() {
+				r.Failed = append(r.Failed, j)
+			}
 		}
 	}
 	if len(r.Failed) > 0 { // as gradeTrajectory lists them, turns or not

@@ -15,19 +15,21 @@ import (
 // no failed call that counts otherwise than any call, no data-flow rule.
 // Such cases take Grade's direct path, which the others extend.
 func (m *ToolCorrectness) plain(c *toolgrade.Case) bool {
-	if c.ByTurn() {
-		return false
-	}
-	if m.opts.FailedCalls != FailedCount {
-		for i := range c.Called {
-			if c.Called[i].Failed() {
+	// One pass over each list: this runs for every case.
+	for i := range c.Expected {
+		e := &c.Expected[i]
+		if e.Turn > 0 {
+			return false // c.ByTurn()
+		}
+		for _, r := range e.Rules {
+			if r.From != nil {
 				return false
 			}
 		}
 	}
-	for i := range c.Expected {
-		for _, r := range c.Expected[i].Rules {
-			if r.From != nil {
+	if m.opts.FailedCalls != FailedCount {
+		for i := range c.Called {
+			if c.Called[i].Failed() {
 				return false
 			}
 		}
@@ -55,14 +57,13 @@ type grading struct {
 	source map[*toolgrade.Ref]int
 }
 
-// comparer returns the comparer for expected call i against called call
-// j, its from-rules resolved against j's place in the trajectory.
-func (g *grading) comparer(i, j int) Comparer {
-	cmp := g.m.comparer(g.m.name(&g.c.Expected[i]))
-	if g.source != nil {
-		cmp.From = func(ref *toolgrade.Ref) (any, string, bool) { return g.resolve(ref, j) }
+// from returns the resolver of from-rules for called call j, against
+// j's place in the trajectory; nil when the case has none.
+func (g *grading) from(j int) resolver {
+	if g.source == nil {
+		return nil
 	}
-	return cmp
+	return func(ref *toolgrade.Ref) (any, string, bool) { return g.resolve(ref, j) }
 }
 
 // resolve finds the value ref names for called call j: the output, at the
@@ -443,11 +444,11 @@ func (g *grading) score(i, j int) float64 {
 	if g.m.cannotSatisfy(c) {
 		return 0
 	}
-	return g.m.pairScore(e, c, g.comparer(i, j))
+	return g.m.pairScore(e, c, g.from(j))
 }
 
 func (g *grading) diffs(i, j int) []toolgrade.ArgDiff {
-	return g.m.diffsWith(&g.c.Expected[i], &g.c.Called[j], g.comparer(i, j))
+	return g.m.diffsWith(&g.c.Expected[i], &g.c.Called[j], g.from(j))
 }
 
 // flows lists, for each paired expected call with from-rules, whether each
