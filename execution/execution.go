@@ -171,74 +171,114 @@ const NoSuchTool = "no such tool"
 // error means the server could not list its tools or start a session.
 func (rn *Runner) Run(ctx context.Context, calls []toolgrade.Call) ([]toolgrade.Execution, error) {
 	execs := make([]toolgrade.Execution, len(calls))
-	if len(calls) == 0 {
-		return execs, nil
+	caller := Caller{Server: rn.Server, OnlyValid: rn.OnlyValid, AllowTools: rn.AllowTools, CallTimeout: rn.CallTimeout}
+	defer caller.Close()
+	for i, call := range calls {
+		e, _, err := caller.Call(ctx, call)
+		if err != nil {
+			return nil, err
+		}
+		e.Call = i
+		execs[i] = e
 	}
-	tools, err := rn.Server.Tools(ctx)
-	if err != nil {
-		return nil, err
+	return execs, nil
+}
+
+// A Caller runs calls one at a time in one session of a tool server,
+// opened at the first call that runs: the Runner's replays, and toolgrade
+// run's calls between the model's steps. The checks are the Runner's: a
+// tool off the allow-list is skipped; a tool the server does not list, or
+// arguments that are not JSON (or, with OnlyValid, that break the
+// schema), fail without running. Close it when done.
+type Caller struct {
+	Server toolgrade.ToolServer
+	// Tools are the server's tools when already listed; nil lists them
+	// at the first call.
+	Tools       []toolgrade.Tool
+	OnlyValid   bool
+	AllowTools  []string
+	CallTimeout time.Duration // 0: DefaultCallTimeout
+
+	listed  bool
+	session toolgrade.ToolSession
+}
+
+// Call runs one call. Besides its execution it returns the result as a
+// model reads it (the tool's text, also for a failure it reported) when
+// the call ran. An error means the server could not list its tools or
+// open a session, or ctx ended.
+func (cl *Caller) Call(ctx context.Context, call toolgrade.Call) (toolgrade.Execution, string, error) {
+	e := toolgrade.Execution{Name: call.Name}
+	if cl.AllowTools != nil && !slices.Contains(cl.AllowTools, call.Name) {
+		e.Skipped = "not on the allow-list"
+		return e, "", nil
 	}
-	timeout := rn.CallTimeout
+	if cl.Tools == nil && !cl.listed {
+		tools, err := cl.Server.Tools(ctx)
+		if err != nil {
+			return e, "", err
+		}
+		cl.Tools, cl.listed = tools, true
+	}
+	if !slices.ContainsFunc(cl.Tools, func(t toolgrade.Tool) bool { return t.Name == call.Name }) {
+		e.Error = fmt.Sprintf("%s %q on the server", NoSuchTool, call.Name)
+		return e, "", nil
+	}
+	if call.Invalid {
+		e.Error = "not run: " + schema.InvalidJSON
+		return e, "", nil
+	}
+	if cl.OnlyValid {
+		checks, err := schema.Check(cl.Tools, []toolgrade.Call{call})
+		if err != nil {
+			e.Error = "not run: " + err.Error()
+			return e, "", nil
+		}
+		if checks[0].Problem != "" {
+			e.Error = "not run: " + checkText(checks[0])
+			return e, "", nil
+		}
+	}
+	if cl.session == nil {
+		s, err := cl.Server.Session(ctx)
+		if err != nil {
+			return e, "", err
+		}
+		cl.session = s
+	}
+	timeout := cl.CallTimeout
 	if timeout <= 0 {
 		timeout = DefaultCallTimeout
 	}
-	var session toolgrade.ToolSession
-	defer func() {
-		if session != nil {
-			session.Close()
+	callCtx, cancel := context.WithTimeout(ctx, timeout)
+	res, err := cl.session.Call(callCtx, call.Name, call.Args)
+	cancel()
+	switch {
+	case err != nil:
+		if ctx.Err() != nil {
+			return e, "", ctx.Err()
 		}
-	}()
-	for i, call := range calls {
-		e := &execs[i]
-		e.Call, e.Name = i, call.Name
-		if rn.AllowTools != nil && !slices.Contains(rn.AllowTools, call.Name) {
-			e.Skipped = "not on the allow-list"
-			continue
+		e.Error = err.Error()
+		return e, "", nil
+	case res.IsError:
+		e.Output, e.Error = res.Output, res.Text
+		if e.Error == "" {
+			e.Error = "the tool reported an error"
 		}
-		if !slices.ContainsFunc(tools, func(t toolgrade.Tool) bool { return t.Name == call.Name }) {
-			e.Error = fmt.Sprintf("%s %q on the server", NoSuchTool, call.Name)
-			continue
-		}
-		if call.Invalid {
-			e.Error = "not run: " + schema.InvalidJSON
-			continue
-		}
-		if rn.OnlyValid {
-			checks, err := schema.Check(tools, []toolgrade.Call{call})
-			if err != nil {
-				e.Error = "not run: " + err.Error()
-				continue
-			}
-			if checks[0].Problem != "" {
-				e.Error = "not run: " + checkText(checks[0])
-				continue
-			}
-		}
-		if session == nil {
-			if session, err = rn.Server.Session(ctx); err != nil {
-				return nil, err
-			}
-		}
-		callCtx, cancel := context.WithTimeout(ctx, timeout)
-		res, err := session.Call(callCtx, call.Name, call.Args)
-		cancel()
-		switch {
-		case err != nil:
-			e.Error = err.Error()
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-		case res.IsError:
-			e.Output = res.Output
-			e.Error = res.Text
-			if e.Error == "" {
-				e.Error = "the tool reported an error"
-			}
-		default:
-			e.Success, e.Output = true, res.Output
-		}
+	default:
+		e.Success, e.Output = true, res.Output
 	}
-	return execs, nil
+	return e, res.Text, nil
+}
+
+// Close ends the session, if one was opened.
+func (cl *Caller) Close() error {
+	if cl.session == nil {
+		return nil
+	}
+	err := cl.session.Close()
+	cl.session = nil
+	return err
 }
 
 // checkText writes a schema check's verdict on one call.

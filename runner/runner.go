@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/execution"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 )
@@ -111,7 +112,8 @@ type Options struct {
 	// fed back, turn after turn (MultiTurn is implied), until the model
 	// answers or MaxSteps. Calls to tools outside AllowTools (when set) are
 	// not run and are answered with an error, as are calls that fail; each
-	// call is bounded by CallTimeout (default 60s).
+	// call is bounded by CallTimeout (default execution.DefaultCallTimeout,
+	// as when the execution_success metric replays calls).
 	Server      toolgrade.ToolServer
 	AllowTools  []string
 	CallTimeout time.Duration
@@ -145,9 +147,6 @@ func New(m Model, o Options) (*Runner, error) {
 	}
 	if o.Server != nil {
 		o.MultiTurn = true
-		if o.CallTimeout <= 0 {
-			o.CallTimeout = 60 * time.Second
-		}
 	}
 	return &Runner{model: m, opts: o}, nil
 }
@@ -280,10 +279,10 @@ type conversation struct {
 	run     *Run
 	tools   []toolgrade.Tool
 	known   map[string]bool   // the tools' own names
+	caller  *execution.Caller // with a Server: runs this case's calls in one session
 	back    map[string]string // sent name → own name (native calling)
 	sent    []any             // the messages of the next request
 	outputs recorded
-	session toolgrade.ToolSession // with a Server: this case's session, once opened
 }
 
 func (r *Runner) run(ctx context.Context, run *Run) {
@@ -301,11 +300,10 @@ func (r *Runner) run(ctx context.Context, run *Run) {
 		run.ServerTools = nonNilTools(tools)
 	}
 	cv := &conversation{r: r, run: run, tools: tools, known: map[string]bool{}, outputs: newRecorded(c)}
-	defer func() {
-		if cv.session != nil {
-			cv.session.Close()
-		}
-	}()
+	if r.opts.Server != nil {
+		cv.caller = &execution.Caller{Server: r.opts.Server, Tools: nonNilTools(tools), AllowTools: r.opts.AllowTools, CallTimeout: r.opts.CallTimeout}
+		defer cv.caller.Close()
+	}
 	for _, t := range tools {
 		cv.known[t.Name] = true
 	}
@@ -353,37 +351,23 @@ func nonNilTools(t []toolgrade.Tool) []toolgrade.Tool {
 // text to feed back and how the call ended; a call that fails is answered
 // with its error.
 func (cv *conversation) execute(ctx context.Context, n int, c toolgrade.Call) (any, string, toolgrade.Status) {
-	o := cv.r.opts
 	fail := func(msg string) (any, string, toolgrade.Status) {
 		cv.run.Notes = append(cv.run.Notes, fmt.Sprintf("step %d: %s: %s", n, shorten(c.String(), 120), shorten(msg, 300)))
 		return "Error: " + msg, "Error: " + msg, toolgrade.StatusError
 	}
-	switch {
-	case o.AllowTools != nil && !slices.Contains(o.AllowTools, c.Name):
-		return fail(fmt.Sprintf("the tool %q may not run here (not on the allow-list)", c.Name))
-	case !cv.known[c.Name]:
-		return fail(fmt.Sprintf("no such tool %q on the server", c.Name))
-	case c.Invalid:
-		return fail("the arguments are not valid JSON")
-	}
-	if cv.session == nil {
-		s, err := o.Server.Session(ctx)
-		if err != nil {
-			return fail(err.Error())
-		}
-		cv.session = s
-	}
-	callCtx, cancel := context.WithTimeout(ctx, o.CallTimeout)
-	res, err := cv.session.Call(callCtx, c.Name, c.Args)
-	cancel()
+	e, text, err := cv.caller.Call(ctx, c)
 	switch {
 	case err != nil:
 		return fail(err.Error())
-	case res.IsError:
-		cv.run.Notes = append(cv.run.Notes, fmt.Sprintf("step %d: %s: the tool reported an error: %s", n, shorten(c.String(), 120), shorten(res.Text, 300)))
-		return res.Output, res.Text, toolgrade.StatusError
+	case e.Skipped != "":
+		return fail(fmt.Sprintf("the tool %q may not run here (%s)", c.Name, e.Skipped))
+	case e.Success:
+		return e.Output, text, toolgrade.StatusOK
+	case text != "": // the tool ran and reported a failure
+		cv.run.Notes = append(cv.run.Notes, fmt.Sprintf("step %d: %s: the tool reported an error: %s", n, shorten(c.String(), 120), shorten(text, 300)))
+		return e.Output, text, toolgrade.StatusError
 	}
-	return res.Output, res.Text, toolgrade.StatusOK
+	return fail(e.Error)
 }
 
 // request builds the body of one request.

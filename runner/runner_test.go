@@ -565,3 +565,64 @@ func TestNewChecks(t *testing.T) {
 		t.Error("no model: no error")
 	}
 }
+
+// toolServer is a fake live tool server: "echo" answers its arguments,
+// "boom" reports a failure, "secret" exists but is off the allow-list.
+type toolServer struct{ sessions int }
+
+func (s *toolServer) Tools(context.Context) ([]toolgrade.Tool, error) {
+	return []toolgrade.Tool{{Name: "echo"}, {Name: "boom"}, {Name: "secret"}}, nil
+}
+
+func (s *toolServer) Session(context.Context) (toolgrade.ToolSession, error) {
+	s.sessions++
+	return toolSession{}, nil
+}
+
+type toolSession struct{}
+
+func (toolSession) Close() error { return nil }
+
+func (toolSession) Call(_ context.Context, name string, args any) (toolgrade.ToolResult, error) {
+	if name == "boom" {
+		return toolgrade.ToolResult{Text: "it broke", IsError: true}, nil
+	}
+	return toolgrade.ToolResult{Output: args, Text: string(jsonvalue.Append(nil, args))}, nil
+}
+
+// TestRunOnToolServer: calls run on the server in one session per case;
+// a call that fails, or is not run, is answered with why and marked
+// failed, and the run goes on.
+func TestRunOnToolServer(t *testing.T) {
+	srv := &toolServer{}
+	tools, _ := srv.Tools(context.Background())
+	f := &fake{script: map[string][]string{"go": {
+		completion(toolCalls(`echo {"a":1}`, `boom {}`, `secret {}`, `nope {}`, `echo {"a":`)),
+		completion(text("done")),
+	}}}
+	r, err := runner.New(f, runner.Options{Model: "m", Server: srv, Tools: tools, AllowTools: []string{"echo", "boom", "nope"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := r.Case(context.Background(), mustCase(t, `{"id":"c","input":"go"}`))
+	var got []string
+	for _, c := range run.Calls {
+		got = append(got, fmt.Sprintf("%s %s %s", c.Name, c.Status, jsonvalue.Format(c.Output)))
+	}
+	want := []string{
+		`echo ok {"a":1}`,
+		`boom error null`,
+		`secret error "Error: the tool \"secret\" may not run here (not on the allow-list)"`,
+		`nope error "Error: no such tool \"nope\" on the server"`,
+		`echo error "Error: not run: arguments are not valid JSON"`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+	if srv.sessions != 1 {
+		t.Errorf("%d sessions, want 1", srv.sessions)
+	}
+	if len(run.Notes) != 4 || !strings.Contains(run.Notes[0], "the tool reported an error: it broke") {
+		t.Errorf("notes %q, want the failure and the three calls not run", run.Notes)
+	}
+}
