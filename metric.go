@@ -2,7 +2,10 @@ package toolgrade
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -158,6 +161,20 @@ func (e *OptionError) Error() string {
 }
 
 func (e *OptionError) Unwrap() error { return e.Err }
+
+// Threshold returns the pass mark a metric's options give (t), or def
+// when they give none. A score of toolgrade's own metrics is a share, so
+// a mark outside [0, 1] is an *OptionError: below 0 every case would
+// pass, above 1 none could.
+func Threshold(t *float64, def float64) (float64, error) {
+	if t == nil {
+		return def, nil
+	}
+	if v := *t; math.IsNaN(v) || v < 0 || v > 1 {
+		return 0, &OptionError{Option: "threshold", Value: strconv.FormatFloat(v, 'g', -1, 64), Err: errors.New("want a share in [0, 1]")}
+	}
+	return *t, nil
+}
 
 // Fail marks the result as not scored because of err: Error and Err are
 // set, Success is false.

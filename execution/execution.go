@@ -77,8 +77,9 @@ func New(o Options) (*Metric, error) {
 		return nil, errors.New("no tool server to run the calls on (name an MCP server with --mcp, or tools: mcp:...)")
 	}
 	m := &Metric{threshold: 1, onlyValid: o.OnlyValid, allow: o.AllowTools, timeout: DefaultCallTimeout, server: o.Server}
-	if o.Threshold != nil {
-		m.threshold = *o.Threshold
+	var err error
+	if m.threshold, err = toolgrade.Threshold(o.Threshold, 1); err != nil {
+		return nil, err
 	}
 	if o.CallTimeout != "" {
 		d, err := time.ParseDuration(o.CallTimeout)

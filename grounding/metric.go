@@ -162,8 +162,9 @@ func New(opts Options) (*Metric, error) {
 				Err: fmt.Errorf("bad glob %q: %w", g, err)}
 		}
 	}
-	if o.Threshold != nil {
-		m.threshold = *o.Threshold
+	var err error
+	if m.threshold, err = toolgrade.Threshold(o.Threshold, DefaultThreshold); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

@@ -21,13 +21,7 @@ type Options struct {
 }
 
 func (o Options) threshold() (float64, error) {
-	if o.Threshold == nil {
-		return DefaultThreshold, nil
-	}
-	if t := *o.Threshold; t < 0 || t > 1 {
-		return 0, fmt.Errorf("threshold: want a number in [0, 1], got %v", t)
-	}
-	return *o.Threshold, nil
+	return toolgrade.Threshold(o.Threshold, DefaultThreshold)
 }
 
 // ToolSelectionMetric asks the judge whether the tools called were the

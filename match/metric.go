@@ -213,8 +213,9 @@ func New(opts Options) (*ToolCorrectness, error) {
 		return nil, &toolgrade.OptionError{Option: "pairing", Value: string(o.Pairing),
 			Err: errors.New("greedy applies only to order any")}
 	}
-	if o.Threshold != nil {
-		m.threshold = *o.Threshold
+	var err error
+	if m.threshold, err = toolgrade.Threshold(o.Threshold, DefaultThreshold); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

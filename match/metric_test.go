@@ -119,6 +119,7 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	for _, o := range []match.Options{
 		{Order: "sideways"}, {Args: "loose"}, {Output: "fuzzy"}, {Pairing: "random"}, {Scoring: "accuracy"},
 		{Order: "in-order", Pairing: "greedy"}, {FuzzyThreshold: 1.5}, {ArgsOverrides: map[string]match.Mode{"f": "nope"}},
+		{FailedCalls: "forgive"}, {TurnAggregate: "max"}, {Threshold: toolgrade.Float(80)}, {Threshold: toolgrade.Float(-0.1)},
 	} {
 		if _, err := match.New(o); err == nil {
 			t.Errorf("New(%+v) accepted bad options", o)

@@ -94,8 +94,8 @@ func New(opts Options) (*Metric, error) {
 		return nil, oe
 	}
 	m.rules = rules
-	if opts.Threshold != nil {
-		m.threshold = *opts.Threshold
+	if m.threshold, err = toolgrade.Threshold(opts.Threshold, DefaultThreshold); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

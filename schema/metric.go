@@ -83,8 +83,9 @@ func New(opts Options) (*Metric, error) {
 		weights:   [3]float64{DefaultToolSelectionWeight, DefaultParameterAccuracyWeight, DefaultExecutionSuccessWeight},
 		tools:     opts.Tools,
 	}
-	if opts.Threshold != nil {
-		m.threshold = *opts.Threshold
+	var err error
+	if m.threshold, err = toolgrade.Threshold(opts.Threshold, m.threshold); err != nil {
+		return nil, err
 	}
 	if w := opts.Weights; w != nil {
 		for i, p := range []*float64{w.ToolSelection, w.ParameterAccuracy, w.ExecutionSuccess} {

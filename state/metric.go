@@ -14,7 +14,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -163,11 +162,9 @@ func New(opts Options) (*Metric, error) {
 		}
 		m.entries = append(m.entries, entries...)
 	}
-	if t := opts.Threshold; t != nil {
-		if math.IsNaN(*t) || *t < 0 || *t > 1 {
-			return nil, &toolgrade.OptionError{Option: "threshold", Value: strconv.FormatFloat(*t, 'g', -1, 64), Err: errors.New("want a share in [0, 1]")}
-		}
-		m.threshold = *t
+	var err error
+	if m.threshold, err = toolgrade.Threshold(opts.Threshold, DefaultThreshold); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
