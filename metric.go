@@ -171,7 +171,8 @@ func Threshold(t *float64, def float64) (float64, error) {
 		return def, nil
 	}
 	if v := *t; math.IsNaN(v) || v < 0 || v > 1 {
-		return 0, &OptionError{Option: "threshold", Value: strconv.FormatFloat(v, 'g', -1, 64), Err: errors.New("want a share in [0, 1]")}
+		text := strconv.FormatFloat(v, 'g', -1, 64)
+		return 0, &OptionError{Option: "threshold", Value: text, Err: errors.New("want a share in [0, 1], got " + text)}
 	}
 	return *t, nil
 }
