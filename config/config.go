@@ -334,6 +334,9 @@ func Metric(entry jsonvalue.Object, env *Env) (toolgrade.Metric, error) {
 				names = append(names, n)
 			}
 			slices.Sort(names[1:])
+			if near, ok := suggest.Nearest(metric, names); ok {
+				return nil, &toolgrade.FieldError{Path: "metric", Err: fmt.Errorf("unknown metric %q; did you mean %q?", metric, near)}
+			}
 			return nil, &toolgrade.FieldError{Path: "metric", Err: fmt.Errorf("unknown metric %q (want %s)", metric, strings.Join(names, ", "))}
 		}
 		if profile != "" && profile != "default" {

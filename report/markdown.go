@@ -50,6 +50,9 @@ func (md *markdownReport) Finish(s *Stats) error {
 	if u := usageLine(s.Usage); u != "" {
 		fmt.Fprintf(&b, "\n%s.\n", u)
 	}
+	if l := warningsLine(s); l != "" {
+		fmt.Fprintf(&b, "\n⚠️ %s.\n", mdText(l))
+	}
 	if ls := md.traj.lines(); len(ls) > 0 {
 		b.WriteString("\n")
 		for _, l := range ls {

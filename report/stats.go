@@ -53,6 +53,12 @@ type Stats struct {
 	trials      trials
 	reliability *Reliability // computed once, at the first call after the run
 
+	// warned counts the cases whose results carry warnings; warnings
+	// counts them per kind of warning (see warningKind), for the first
+	// maxWarningKinds kinds.
+	warned   int
+	warnings []FieldCount
+
 	tools    map[string]*ToolCounts
 	toolsBy  string // the metric whose pairing the tool counts follow
 	failures failureHeap
@@ -119,6 +125,54 @@ func (s *Stats) Add(r *toolgrade.Result) {
 	if !r.Success {
 		s.addFailure(r)
 	}
+	if len(r.Warnings) > 0 {
+		s.addWarnings(r.Warnings)
+	}
+}
+
+// maxWarningKinds bounds the kinds of warning counted apart; the others
+// are counted together.
+const maxWarningKinds = 20
+
+// addWarnings counts a case's warnings, each kind once per case.
+func (s *Stats) addWarnings(ws []string) {
+	s.warned++
+	var seen []string
+	for _, w := range ws {
+		kind := warningKind(w)
+		if slices.Contains(seen, kind) {
+			continue
+		}
+		seen = append(seen, kind)
+		i := slices.IndexFunc(s.warnings, func(f FieldCount) bool { return f.Field == kind })
+		if i < 0 && len(s.warnings) >= maxWarningKinds {
+			kind = "other warnings"
+			i = slices.IndexFunc(s.warnings, func(f FieldCount) bool { return f.Field == kind })
+		}
+		if i < 0 {
+			s.warnings = append(s.warnings, FieldCount{Field: kind})
+			i = len(s.warnings) - 1
+		}
+		s.warnings[i].Cases++
+	}
+}
+
+// warningKind is a warning without where it was met ("skipped content
+// block of type "x" at messages[3]" is of the kind "skipped content block
+// of type "x""), so that the same warning in many cases counts as one.
+func warningKind(w string) string {
+	if i := strings.LastIndex(w, " at "); i > 0 {
+		return w[:i]
+	}
+	return w
+}
+
+// Warnings returns how many cases carried warnings, and the kinds of
+// warning with their cases, most frequent first.
+func (s *Stats) Warnings() (cases int, kinds []FieldCount) {
+	kinds = slices.Clone(s.warnings)
+	slices.SortStableFunc(kinds, func(a, b FieldCount) int { return b.Cases - a.Cases })
+	return s.warned, kinds
 }
 
 // Reliability returns what the run's trials say: per case and per metric

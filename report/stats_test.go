@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -144,5 +145,30 @@ func TestLabel(t *testing.T) {
 		if got := report.Label(tt.name, tt.profile); got != tt.want {
 			t.Errorf("Label(%q, %q) = %q, want %q", tt.name, tt.profile, got, tt.want)
 		}
+	}
+}
+
+// TestWarnings: cases with warnings are counted, and a warning met at
+// several places counts as one kind, once per case.
+func TestWarnings(t *testing.T) {
+	var s report.Stats
+	for _, ws := range [][]string{
+		{`trajectory: skipped content block of type "x" at messages[1]`, `trajectory: skipped content block of type "x" at messages[4]`},
+		{`trajectory: skipped content block of type "x" at [0]`, "field process is not graded: no metric checks process rules"},
+		nil,
+	} {
+		s.Add(&toolgrade.Result{ID: "c", Success: true, Warnings: ws})
+	}
+	n, kinds := s.Warnings()
+	want := []report.FieldCount{{Field: `trajectory: skipped content block of type "x"`, Cases: 2}, {Field: "field process is not graded: no metric checks process rules", Cases: 1}}
+	if n != 2 || !slices.Equal(kinds, want) {
+		t.Errorf("Warnings() = %d, %v; want 2, %v", n, kinds, want)
+	}
+	var b strings.Builder
+	if err := report.Text(&b).Finish(&s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `warnings in 2 cases (see each result's "warnings"): trajectory: skipped content block of type "x" (2 cases); field process is not graded`) {
+		t.Errorf("summary lacks the warnings line:\n%s", b.String())
 	}
 }

@@ -55,6 +55,9 @@ func (t *textReport) Finish(s *Stats) error {
 	if l := ignoredLine(s.Ignored); l != "" {
 		b.WriteString(l + "\n")
 	}
+	if l := warningsLine(s); l != "" {
+		b.WriteString(terminal(l) + "\n")
+	}
 	for _, l := range t.traj.lines() {
 		b.WriteString(terminal(l.String()) + "\n")
 	}
@@ -164,6 +167,24 @@ func ignoredLine(fields []FieldCount) string {
 		parts[i] = fmt.Sprintf("%s (%d %s)", terminal(f.Field), f.Cases, plural(f.Cases, "case", "cases"))
 	}
 	return "ignored fields, not part of the case format (--strict-fields makes them errors): " + strings.Join(parts, ", ")
+}
+
+// warningsLine says how many cases carried warnings (input that was not
+// understood, fields no metric read) and the commonest kinds, if any.
+func warningsLine(s *Stats) string {
+	n, kinds := s.Warnings()
+	if n == 0 {
+		return ""
+	}
+	parts := make([]string, 0, 3)
+	for _, k := range kinds[:min(len(kinds), 3)] {
+		parts = append(parts, fmt.Sprintf("%s (%d %s)", clipRunes(k.Field, 140), k.Cases, plural(k.Cases, "case", "cases")))
+	}
+	more := ""
+	if len(kinds) > 3 {
+		more = fmt.Sprintf("; and %d more kinds", len(kinds)-3)
+	}
+	return fmt.Sprintf("warnings in %d %s (see each result's \"warnings\"): %s%s", n, plural(n, "case", "cases"), strings.Join(parts, "; "), more)
 }
 
 // usageLine reports what an LLM judge spent, if anything.
