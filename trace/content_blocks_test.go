@@ -33,6 +33,12 @@ func TestAssistantContentBlocks(t *testing.T) {
 			},
 		},
 		{
+			name:   "inspect tool_use block without an id beside an unanswered call of its tool",
+			format: "inspect_ai",
+			input:  `[{"role":"assistant","tool_calls":[{"function":"web_search","arguments":{"q":"a"}}],"content":[{"type":"tool_use","tool_type":"web_search","name":"web_search","arguments":{"q":"b"},"result":"B"}]}]`,
+			calls:  []string{`web_search///null`, `web_search/web_search//"B"`},
+		},
+		{
 			name:    "inspect unknown block beside a tool call",
 			format:  "inspect_ai",
 			input:   `[{"role":"assistant","content":[{"type":"citation"}],"tool_calls":[{"id":"c1","function":"bash","arguments":{"cmd":"ls"}}]}]`,

@@ -121,7 +121,7 @@ func inspectContent(b *builder, blocks []any, path string) {
 				c.Type = "mcp"
 			}
 			args(&c, blk, "arguments")
-			b.add(c)
+			k := b.add(c)
 			out := get(blk, "result")
 			if e := str(blk, "error"); e != "" {
 				if s, _ := out.(string); s == "" {
@@ -129,7 +129,7 @@ func inspectContent(b *builder, blocks []any, path string) {
 				}
 				out = failed(out)
 			}
-			b.result(p, c.ID, c.Name, out)
+			b.set(k, out) // its own result, never an earlier call's
 		default:
 			b.skip(p, "content block of type %q", t)
 		}
