@@ -1,9 +1,7 @@
 package trace_test
 
 import (
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -14,21 +12,8 @@ import (
 
 // agentSeeds adds a format's real samples as seeds.
 func agentSeeds(f *testing.F, format string) {
-	for _, dir := range []string{
-		filepath.Join("testdata", format),
-		filepath.Join("..", "..", "shared", "fixtures", "realworld", format),
-	} {
-		files, _ := os.ReadDir(dir)
-		for _, file := range files {
-			name := file.Name()
-			if strings.HasSuffix(name, ".expected.json") || strings.HasSuffix(name, ".md") || file.IsDir() {
-				continue
-			}
-			if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil && len(data) < 1<<20 {
-				f.Add(data)
-			}
-		}
-	}
+	seedDir(f, filepath.Join("testdata", format))
+	seedDir(f, sharedFixtures("realworld", format))
 }
 
 func FuzzClaudeCode(f *testing.F) {

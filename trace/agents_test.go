@@ -2,8 +2,6 @@ package trace_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -51,32 +49,6 @@ func TestNewFormatsRejectForeignInput(t *testing.T) {
 					t.Fatalf("error %v (%d calls), want ErrNotThisFormat", err, len(tr.Calls))
 				}
 			})
-		}
-	}
-}
-
-// TestNewFormatsOnOtherSamples forces each new format on the real samples
-// of the other formats: the result must be an error, or hold calls or
-// skipped items, never an empty list read as nothing.
-func TestNewFormatsOnOtherSamples(t *testing.T) {
-	for _, own := range trace.Formats() {
-		files, _ := filepath.Glob(filepath.Join("testdata", own, "*"))
-		for _, f := range files {
-			if strings.HasSuffix(f, ".expected.json") || strings.HasSuffix(f, ".md") {
-				continue
-			}
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, format := range newFormats() {
-				if format == own || strings.HasPrefix(format, "claude_code") && strings.HasPrefix(own, "claude_code") {
-					continue // the two Claude formats share their records
-				}
-				if tr, err := trace.Read(data, format); err == nil && len(tr.Calls) == 0 && len(tr.Skipped) == 0 {
-					t.Errorf("%s forced on %s: an empty list", format, f)
-				}
-			}
 		}
 	}
 }

@@ -40,16 +40,26 @@ func fuzzFormat(f *testing.F, format string, seeds ...string) {
 // fixtureSeeds adds the shared fixtures of a format as seeds. Unlike the
 // fixture tests it does not skip without them: the samples suffice.
 func fixtureSeeds(f *testing.F, format string) {
-	dir := filepath.Join("..", "..", "shared", "fixtures", "traces", format)
-	files, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
+	seedDir(f, sharedFixtures("traces", format))
+}
+
+// sharedFixtures is a folder of ../shared/fixtures, reached through the
+// module's testdata/shared link so that go test's cache notices when the
+// shared data appears or changes (see internal/shared).
+func sharedFixtures(elem ...string) string {
+	return filepath.Join(append([]string{"..", "testdata", "shared", "fixtures"}, elem...)...)
+}
+
+// seedDir adds the traces in dir as seeds: every file but expected calls,
+// notes and files of 1 MiB or more. A missing dir adds none.
+func seedDir(f *testing.F, dir string) {
+	files, _ := os.ReadDir(dir)
 	for _, file := range files {
-		if strings.HasSuffix(file.Name(), ".expected.json") {
+		name := file.Name()
+		if strings.HasSuffix(name, ".expected.json") || strings.HasSuffix(name, ".md") || file.IsDir() {
 			continue
 		}
-		if data, err := os.ReadFile(filepath.Join(dir, file.Name())); err == nil {
+		if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil && len(data) < 1<<20 {
 			f.Add(data)
 		}
 	}
