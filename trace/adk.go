@@ -51,7 +51,7 @@ func readADKEvents(b *builder, v any) error {
 		if _, ok := content.(jsonvalue.Object); !ok {
 			return fieldError(join(p, "content"), "want a content object, got %s", jsonvalue.Kind(content))
 		}
-		if str(o, "author") == "user" && geminiOpensTurn(list(content, "parts")) {
+		if str(o, "author") == "user" && ownContent(list(content, "parts"), geminiResult) {
 			b.userTurn(get(content, "parts"))
 		}
 		if err := geminiParts(b, gs, list(content, "parts"), join(p, "content.parts")); err != nil {

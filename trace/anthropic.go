@@ -58,7 +58,7 @@ func anthropicMessages(b *builder, msgs []any, path string) error {
 			return wantError("a message or stream event at "+index(path, i), o)
 		}
 		b.saw()
-		if str(o, "role") == "user" && opensTurn(get(o, "content")) {
+		if str(o, "role") == "user" && ownContent(get(o, "content"), anthropicResult) {
 			b.userTurn(get(o, "content"))
 		}
 		if hasAny(o, "tool_calls", "function_call") {
@@ -113,38 +113,24 @@ func anthropicBlock(b *builder, o jsonvalue.Object, path string) (int, error) {
 		}
 		args(&c, o, "input")
 		return b.add(c), nil
-	case t == "tool_result" || strings.HasSuffix(t, "_tool_result"):
+	case anthropicResult(o):
 		out := get(o, "content")
 		if e, _ := get(o, "is_error").(bool); e {
 			out = failed(out)
 		}
-		if strings.HasSuffix(str(out, "type"), "_tool_result_error") {
-			// A server tool's failure: {"type": "web_search_tool_result_error", "error_code"}.
-			b.failedResult(path, id(get(o, "tool_use_id")), "", out)
-			return -1, nil
-		}
-		b.result(path, id(get(o, "tool_use_id")), "", out)
+		// A server tool's failure: {"type": "web_search_tool_result_error", "error_code"}.
+		b.link(path, id(get(o, "tool_use_id")), "", out, strings.HasSuffix(str(out, "type"), "_tool_result_error"))
 	case !anthropicPlainBlocks[t]:
 		b.skip(path, "content block of type %q", t)
 	}
 	return -1, nil
 }
 
-// opensTurn reports whether a user message's content is the user's own
-// (text, images, documents) and not only tool_result blocks answering the
-// calls before it.
-func opensTurn(content any) bool {
-	blocks, ok := content.([]any)
-	if !ok {
-		return content != nil
-	}
-	for _, bl := range blocks {
-		t := str(bl, "type")
-		if t != "tool_result" && !strings.HasSuffix(t, "_tool_result") {
-			return true
-		}
-	}
-	return false
+// anthropicResult reports a tool_result block, or a server tool's
+// *_tool_result block.
+func anthropicResult(block any) bool {
+	t := str(block, "type")
+	return t == "tool_result" || strings.HasSuffix(t, "_tool_result")
 }
 
 // anthropicPlainBlocks are the content block types that hold no call or

@@ -79,7 +79,7 @@ func bedrockMessages(b *builder, msgs []any, path string) error {
 				delete(open, idx)
 			}
 		case o.Has("role"): // a Converse message always has its role
-			if str(o, "role") == "user" && bedrockOpensTurn(get(o, "content")) {
+			if str(o, "role") == "user" && ownContent(get(o, "content"), func(bl any) bool { return has(bl, "toolResult") }) {
 				b.userTurn(get(o, "content"))
 			}
 			if err := bedrockBlocks(b, get(o, "content"), join(p, "content")); err != nil {
@@ -127,21 +127,6 @@ func bedrockBlocks(b *builder, content any, path string) error {
 		}
 	}
 	return nil
-}
-
-// bedrockOpensTurn reports whether a user message's content is the user's
-// own, not only toolResult blocks.
-func bedrockOpensTurn(content any) bool {
-	blocks, ok := content.([]any)
-	if !ok {
-		return content != nil
-	}
-	for _, bl := range blocks {
-		if !has(bl, "toolResult") {
-			return true
-		}
-	}
-	return false
 }
 
 // bedrockPlainBlocks are the keys of content blocks that hold no call or

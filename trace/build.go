@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,6 +58,18 @@ func (b *builder) userMessage(n int, input any) {
 	b.userTurn(input)
 }
 
+// ownContent reports whether a user message's content is the user's own
+// (text, images, documents), and so opens a turn, rather than only results
+// answering the calls before it: text, or a list of blocks (or parts) not
+// all of which isResult.
+func ownContent(content any, isResult func(block any) bool) bool {
+	blocks, ok := content.([]any)
+	if !ok {
+		return content != nil
+	}
+	return slices.ContainsFunc(blocks, func(bl any) bool { return !isResult(bl) })
+}
+
 // skip records an item the reader saw and did not understand: where it is
 // and what kind of item it is (a format with arguments).
 func (b *builder) skip(where, kind string, a ...any) {
@@ -108,12 +121,8 @@ func (b *builder) result(where, id, name string, output any) {
 	b.link(where, id, name, output, false)
 }
 
-// failedResult links a result the trace reports as a failure, kept as
-// given, as result links any other (see [builder.setFailed]).
-func (b *builder) failedResult(where, id, name string, output any) {
-	b.link(where, id, name, output, true)
-}
-
+// link links a result as result does; with fail set, the trace reports it
+// as a failure and it is kept as given (see [builder.setFailed]).
 func (b *builder) link(where, id, name string, output any, fail bool) {
 	b.seen++
 	if id != "" {

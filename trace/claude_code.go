@@ -84,7 +84,7 @@ func readClaudeLines(b *builder, v any, want string) error {
 // (isSidechain, or parent_tool_use_id in a stream).
 func claudeUserTurn(o jsonvalue.Object, content any) bool {
 	if get(o, "isMeta") == true || get(o, "isSidechain") == true || get(o, "isCompactSummary") == true ||
-		get(o, "parent_tool_use_id") != nil || !opensTurn(content) {
+		get(o, "parent_tool_use_id") != nil || !ownContent(content, anthropicResult) {
 		return false
 	}
 	text, _ := content.(string)

@@ -79,7 +79,7 @@ func codexItem(b *builder, item jsonvalue.Object, path string) error {
 		b.saw() // context Codex sends as a user message: not a turn
 		return nil
 	case (t == "function_call_output" || t == "custom_tool_call_output") && codexExitCode(get(item, "output")) != 0:
-		b.failedResult(path, id(get(item, "call_id")), "", get(item, "output"))
+		b.link(path, id(get(item, "call_id")), "", get(item, "output"), true)
 		return nil
 	}
 	return responsesItem(b, item, path)

@@ -88,19 +88,17 @@ func cohereItems(b *builder, items []any, path string) error {
 // cohereMessage reads one message.
 func cohereMessage(b *builder, m jsonvalue.Object, path string) error {
 	b.saw()
-	switch r := str(m, "role"); r {
-	case "assistant", "user", "system", "":
+	role := str(m, "role")
+	switch role {
 	case "tool":
-	default:
-		b.skip(path, "message with role %q", r)
-		return nil
-	}
-	if str(m, "role") == "tool" {
 		b.result(path, id(get(m, "tool_call_id")), "", get(m, "content"))
 		return nil
-	}
-	if str(m, "role") == "user" {
+	case "user":
 		b.userTurn(get(m, "content"))
+	case "assistant", "system", "":
+	default:
+		b.skip(path, "message with role %q", role)
+		return nil
 	}
 	for i, tc := range list(m, "tool_calls") {
 		p := index(join(path, "tool_calls"), i)
@@ -111,7 +109,7 @@ func cohereMessage(b *builder, m jsonvalue.Object, path string) error {
 			return err
 		}
 	}
-	if str(m, "role") == "assistant" {
+	if role == "assistant" {
 		for i, blk := range list(m, "content") {
 			if t := str(blk, "type"); t != "text" && t != "thinking" {
 				b.skip(index(join(path, "content"), i), "content block of type %q", t)

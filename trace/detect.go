@@ -200,7 +200,7 @@ func classify(v any) (string, int) {
 		return "gemini_interactions", decisive
 	case o.Has("run_type"):
 		return "langsmith", decisive
-	case o.Has("observations") || (o.Has("type") && hasAny(o, "traceId", "parentObservationId") && o.Has("startTime")):
+	case isObservation(o):
 		return "langfuse", decisive
 	case o.Has("from") && o.Has("value"):
 		return "sharegpt", decisive
@@ -372,6 +372,11 @@ func observationList(v any) bool {
 		return false
 	}
 	o, _ := l[0].(jsonvalue.Object)
+	return isObservation(o)
+}
+
+// isObservation says whether o is a Langfuse trace or observation.
+func isObservation(o jsonvalue.Object) bool {
 	return o.Has("observations") || (o.Has("type") && hasAny(o, "traceId", "parentObservationId") && o.Has("startTime"))
 }
 

@@ -71,7 +71,7 @@ func geminiValue(b *builder, gs *geminiStream, v any, path string) error {
 		}
 		for i, c := range l {
 			p := index(join(path, "contents"), i)
-			if r := str(c, "role"); (r == "user" || r == "") && geminiOpensTurn(list(c, "parts")) {
+			if r := str(c, "role"); (r == "user" || r == "") && ownContent(list(c, "parts"), geminiResult) {
 				b.userTurn(get(c, "parts"))
 			}
 			if err := geminiParts(b, gs, list(c, "parts"), join(p, "parts")); err != nil {
@@ -105,13 +105,9 @@ func geminiParts(b *builder, gs *geminiStream, parts []any, path string) error {
 			continue
 		}
 		if fr, ok := first(part, "functionResponse", "function_response"); ok {
+			// Gemini's convention: "error" holds a failed call's details.
 			resp := get(fr, "response")
-			if e := get(resp, "error"); e != nil {
-				// Gemini's convention: "error" holds a failed call's details.
-				b.failedResult(join(pp, "functionResponse"), id(get(fr, "id")), str(fr, "name"), resp)
-				continue
-			}
-			b.result(join(pp, "functionResponse"), id(get(fr, "id")), str(fr, "name"), resp)
+			b.link(join(pp, "functionResponse"), id(get(fr, "id")), str(fr, "name"), resp, get(resp, "error") != nil)
 			continue
 		}
 		if code, ok := first(part, "executableCode", "executable_code"); ok {
@@ -119,11 +115,8 @@ func geminiParts(b *builder, gs *geminiStream, parts []any, path string) error {
 			continue
 		}
 		if res, ok := first(part, "codeExecutionResult", "code_execution_result"); ok {
-			if o := str(res, "outcome"); o != "" && o != "OUTCOME_OK" {
-				b.failedResult(pp, "", "code_execution", res) // OUTCOME_FAILED, OUTCOME_DEADLINE_EXCEEDED
-				continue
-			}
-			b.result(pp, "", "code_execution", res)
+			o := str(res, "outcome") // OUTCOME_FAILED, OUTCOME_DEADLINE_EXCEEDED fail
+			b.link(pp, "", "code_execution", res, o != "" && o != "OUTCOME_OK")
 			continue
 		}
 		if !hasAny(part, geminiPlainParts...) {
@@ -133,15 +126,10 @@ func geminiParts(b *builder, gs *geminiStream, parts []any, path string) error {
 	return nil
 }
 
-// geminiOpensTurn reports whether a user content's parts are the user's
-// own, not only functionResponse parts answering the calls before it.
-func geminiOpensTurn(parts []any) bool {
-	for _, p := range parts {
-		if o, ok := p.(jsonvalue.Object); !ok || !hasAny(o, "functionResponse", "function_response") {
-			return true
-		}
-	}
-	return false
+// geminiResult reports a functionResponse part (see [ownContent]).
+func geminiResult(part any) bool {
+	o, ok := part.(jsonvalue.Object)
+	return ok && hasAny(o, "functionResponse", "function_response")
 }
 
 // geminiPlainParts are the keys of parts that hold no call or result.

@@ -90,15 +90,10 @@ func lfRead(b *builder, ob lfObs) error {
 		in, hasIn := o.Get("input")
 		out, hasOut := o.Get("output")
 		callID := id(get(in, "tool_call_id"))
-		if msg, ok := out.(jsonvalue.Object); ok {
-			if kind, f := langChainMessage(msg); kind == "tool" {
-				if callID == "" {
-					callID = id(get(f, "tool_call_id"))
-				}
-				out = get(f, "content")
-				if str(f, "status") == "error" {
-					out = failed(out)
-				}
+		if content, msgID, ok := toolMessage(out); ok {
+			out = content
+			if callID == "" {
+				callID = msgID
 			}
 		}
 		if strings.EqualFold(str(o, "level"), "ERROR") && !failedOutput(out) {

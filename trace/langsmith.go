@@ -25,15 +25,15 @@ import (
 func readLangSmith(b *builder, v any) error {
 	b.unique = true
 	var runs []lsRun
-	var walk func(v any, path string, depth int) bool
-	walk = func(v any, path string, depth int) bool {
+	var walk func(v any, path string) bool
+	walk = func(v any, path string) bool {
 		o, ok := v.(jsonvalue.Object)
 		if !ok || !o.Has("run_type") {
 			return false
 		}
-		runs = append(runs, lsRun{o: o, path: path, seq: len(runs)})
+		runs = append(runs, lsRun{o: o, path: path})
 		for i, c := range list(o, "child_runs") {
-			if !walk(c, index(join(path, "child_runs"), i), depth+1) {
+			if !walk(c, index(join(path, "child_runs"), i)) {
 				return false
 			}
 		}
@@ -59,7 +59,10 @@ func readLangSmith(b *builder, v any) error {
 		if _, isObj := v.(jsonvalue.Object); isObj && path == "" {
 			p = ""
 		}
-		if !walk(r, p, 0) {
+		if !walk(r, p) {
+			if p == "" {
+				return wantError(`a LangSmith run {"run_type", "inputs", "outputs", "child_runs"} or a list of runs`, r)
+			}
 			return wantError(`a LangSmith run {"run_type", ...} at `+p, r)
 		}
 	}
@@ -83,7 +86,6 @@ func readLangSmith(b *builder, v any) error {
 type lsRun struct {
 	o    jsonvalue.Object
 	path string
-	seq  int
 }
 
 func timedRuns(runs []lsRun) bool {
@@ -121,14 +123,8 @@ func lsRunRead(b *builder, r lsRun) error {
 			out, hasOut = get(o, "outputs"), true
 		}
 		callID := id(get(in, "tool_call_id"))
-		if msg, ok := out.(jsonvalue.Object); ok {
-			if kind, f := langChainMessage(msg); kind == "tool" {
-				callID = id(get(f, "tool_call_id"))
-				out = get(f, "content")
-				if str(f, "status") == "error" {
-					out = failed(out)
-				}
-			}
+		if content, msgID, ok := toolMessage(out); ok {
+			out, callID = content, msgID
 		}
 		if e := get(o, "error"); e != nil && e != "" {
 			if hasOut && out != nil {
@@ -158,6 +154,25 @@ func toolRun(b *builder, tool, callID string, a any, hasArgs bool, out any, hasO
 		}
 	}
 	toolSpan(b, tool, callID, a, hasArgs, out, hasOut, false)
+}
+
+// toolMessage unpacks a tool's output given as a LangChain ToolMessage
+// (LangSmith and Langfuse record it so): its content, failed when its
+// status is "error", and the tool_call_id it answers.
+func toolMessage(out any) (content any, callID string, ok bool) {
+	msg, isObj := out.(jsonvalue.Object)
+	if !isObj {
+		return nil, "", false
+	}
+	kind, f := langChainMessage(msg)
+	if kind != "tool" {
+		return nil, "", false
+	}
+	content = get(f, "content")
+	if str(f, "status") == "error" {
+		content = failed(content)
+	}
+	return content, id(get(f, "tool_call_id")), true
 }
 
 // modelOutput reads the calls in a model's output as LangSmith and Langfuse

@@ -136,11 +136,7 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 			if a, ok := o.Get("arguments"); ok {
 				c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(a)
 			}
-			if out, ok := first(o, "output"); ok && out != nil {
-				b.set(k, out)
-			} else if e := get(o, "error"); e != nil {
-				b.setFailed(k, e)
-			}
+			mcpOutput(b, k, o)
 			return nil
 		}
 		fallthrough
@@ -163,11 +159,7 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 		}
 		k := b.add(c)
 		if t == "mcp_call" {
-			if out, ok := first(o, "output"); ok && out != nil {
-				b.set(k, out)
-			} else if e := get(o, "error"); e != nil {
-				b.setFailed(k, e)
-			}
+			mcpOutput(b, k, o)
 		}
 	case "function_call_output", "custom_tool_call_output", "computer_call_output",
 		"shell_call_output", "apply_patch_call_output":
@@ -283,6 +275,16 @@ func shellFailed(o jsonvalue.Object) bool {
 		}
 	}
 	return false
+}
+
+// mcpOutput gives call k the result of its mcp_call item: the output, or
+// the error as a failed result.
+func mcpOutput(b *builder, k int, o jsonvalue.Object) {
+	if out, ok := first(o, "output"); ok && out != nil {
+		b.set(k, out)
+	} else if e := get(o, "error"); e != nil {
+		b.setFailed(k, e)
+	}
 }
 
 // approved returns the call an mcp_call item completes: the approval

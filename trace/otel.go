@@ -380,7 +380,7 @@ func partsMessages(b *builder, msgs []any, path string) error {
 	users := 0
 	for i, m := range msgs {
 		b.saw()
-		if str(m, "role") == "user" && partsOpenTurn(list(m, "parts")) {
+		if str(m, "role") == "user" && ownContent(list(m, "parts"), partsResult) {
 			users++
 			b.userMessage(users, get(m, "parts"))
 		}
@@ -413,15 +413,10 @@ func partsMessages(b *builder, msgs []any, path string) error {
 	return nil
 }
 
-// partsOpenTurn reports whether a user message's parts are the user's own,
-// not only tool_call_response parts.
-func partsOpenTurn(parts []any) bool {
-	for _, p := range parts {
-		if t := str(p, "type"); t != "tool_call_response" && t != "server_tool_call_response" {
-			return true
-		}
-	}
-	return false
+// partsResult reports a tool_call_response part (see [ownContent]).
+func partsResult(part any) bool {
+	t := str(part, "type")
+	return t == "tool_call_response" || t == "server_tool_call_response"
 }
 
 // toolSpan reads a span that records one tool execution. A call already

@@ -153,8 +153,8 @@ func genAIEvents(b *builder, records []any, paths []string) error {
 }
 
 // eventPayload is a span event's payload given as its attributes: the
-// attributes other than the GenAI metadata, nested by their dotted keys
-// (tool_calls.0.function.name).
+// attributes other than the GenAI metadata, their dotted keys
+// (tool_calls.0.function.name) kept flat: eventToolCalls nests them.
 func eventPayload(attrs jsonvalue.Object) any {
 	rest := make(jsonvalue.Object, 0, len(attrs))
 	for _, m := range attrs {
