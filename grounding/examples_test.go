@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/grounding"
 )
@@ -19,9 +20,21 @@ func TestExampleCases(t *testing.T) {
 		"invented-order-and-email": {0, []string{"#0 cancel_order.order_id", "#1 send_email.to"}},
 		"asked-before-told":        {0.5, []string{"#0 track_package.tracking_number"}},
 	}
-	m, err := grounding.New(grounding.Options{})
+	// The metric of examples/grounding/toolgrade.yaml, built as the
+	// command line builds it.
+	cfg, err := config.Load("../examples/grounding/toolgrade.yaml")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(cfg.Metrics) != 1 {
+		t.Fatalf("%d metric entries, want 1", len(cfg.Metrics))
+	}
+	m, err := config.Metric(cfg.Metrics[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.(*grounding.Metric); !ok {
+		t.Fatalf("metric %T, want *grounding.Metric", m)
 	}
 	seen := 0
 	for rec, err := range dataset.File("../examples/grounding/cases.jsonl") {

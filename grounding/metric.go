@@ -150,9 +150,12 @@ func New(opts Options) (*Metric, error) {
 	}
 	for i, a := range o.IgnoreArgs {
 		p := toolgrade.RulePath(strings.TrimSpace(a))
-		if p == "" || strings.Contains(p, "..") || strings.HasSuffix(p, ".") {
+		// A JSONPath ("$.order_id", `$["order-id"]`, as state_match takes)
+		// would select no argument and so ignore nothing.
+		if p == "" || strings.Contains(p, "..") || strings.HasSuffix(p, ".") ||
+			p == "$" || strings.HasPrefix(p, "$.") || strings.Contains(p, `"`) {
 			return nil, &toolgrade.OptionError{Option: fmt.Sprintf("ignore_args[%d]", i), Value: a,
-				Err: fmt.Errorf("want an argument name or a dotted path such as items.0.sku, got %q", a)}
+				Err: fmt.Errorf("want an argument name or a dotted path such as items.0.sku (not a JSONPath), got %q", a)}
 		}
 		m.ignoreArgs = append(m.ignoreArgs, strings.Split(p, "."))
 	}
@@ -375,8 +378,7 @@ func (w *walker) walk(v any, depth, embedded int) {
 type sources struct {
 	c        *toolgrade.Case
 	input    *source
-	turns    []any     // the turns' inputs
-	turnSrc  []*source // read from turns
+	turnSrc  []*source // read from the turns' inputs
 	numbered bool      // some call has a turn number
 	outputs  []*source // by called call
 	tools    map[string]*toolgrade.Tool
@@ -388,13 +390,7 @@ func newSources(c *toolgrade.Case, tools []toolgrade.Tool) *sources {
 	for i := range c.Called {
 		s.numbered = s.numbered || c.Called[i].Turn > 0
 	}
-	if len(c.Turns) > 0 {
-		s.turns = make([]any, len(c.Turns))
-		for i := range c.Turns {
-			s.turns[i] = c.Turns[i].Input
-		}
-	}
-	s.turnSrc = make([]*source, len(s.turns))
+	s.turnSrc = make([]*source, len(c.Turns))
 	if len(tools) > 0 {
 		s.tools = make(map[string]*toolgrade.Tool, len(tools))
 		for i := range tools {
@@ -415,13 +411,13 @@ func (s *sources) grounds(i int, v *value) bool {
 	if s.input.has(v) {
 		return true
 	}
-	n := len(s.turns)
+	n := len(s.turnSrc)
 	if s.numbered {
 		n = min(n, s.c.Called[i].Turn)
 	}
 	for t := range n {
 		if s.turnSrc[t] == nil {
-			s.turnSrc[t] = newSource(s.turns[t])
+			s.turnSrc[t] = newSource(s.c.Turns[t].Input)
 		}
 		if s.turnSrc[t].has(v) {
 			return true

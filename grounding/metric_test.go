@@ -298,6 +298,8 @@ func TestNewOptionErrors(t *testing.T) {
 		{grounding.Options{MinLength: -3}, "min_length"},
 		{grounding.Options{IgnoreArgs: []string{"a..b"}}, "ignore_args[0]"},
 		{grounding.Options{IgnoreArgs: []string{"ok", ""}}, "ignore_args[1]"},
+		{grounding.Options{IgnoreArgs: []string{"$.order_id"}}, "ignore_args[0]"},
+		{grounding.Options{IgnoreArgs: []string{"$filter", `items["sku"]`}}, "ignore_args[1]"},
 		{grounding.Options{IgnoreTools: []string{"[a-"}}, "ignore_tools[0]"},
 	} {
 		_, err := grounding.New(tt.opts)
