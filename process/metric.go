@@ -122,9 +122,6 @@ func (m *Metric) Options() Options {
 	return o
 }
 
-// Rules returns the rules read from the options.
-func (m *Metric) Rules() []Rule { return slices.Clone(m.rules) }
-
 // Name returns "tool_process".
 func (m *Metric) Name() string { return "tool_process" }
 

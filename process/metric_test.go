@@ -10,18 +10,17 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/process"
 )
 
 // decodeOptions decodes a config entry's options as the config layer
-// does: encoding/json, unknown keys rejected.
+// does.
 func decodeOptions(t *testing.T, text string) (process.Options, error) {
 	t.Helper()
 	var o process.Options
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(&o)
+	err := config.Strict([]byte(text), &o)
 	return o, err
 }
 
@@ -60,8 +59,8 @@ func TestOptionsDecode(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, r := range m.Rules() {
-		got = append(got, r.String())
+	for _, rc := range m.Grade(context.Background(), &toolgrade.Case{}).Rules {
+		got = append(got, rc.Rule)
 	}
 	if want := []string{"at_most: {b: 1}", "at_most: {a: 2}", "no_repeat: true"}; !slices.Equal(got, want) {
 		t.Errorf("rules %q, want %q (in the order written)", got, want)

@@ -7,13 +7,11 @@ import (
 
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/dataset"
-	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/state"
 )
 
 // exampleMetric builds the metric of examples/state/toolgrade.yaml as the
-// config's metric entries are built: the entry's options decoded strictly
-// into Options.
+// command line does.
 func exampleMetric(t *testing.T) *state.Metric {
 	t.Helper()
 	cfg, err := config.Load("../examples/state/toolgrade.yaml")
@@ -23,25 +21,15 @@ func exampleMetric(t *testing.T) *state.Metric {
 	if len(cfg.Metrics) != 1 {
 		t.Fatalf("%d metric entries, want 1", len(cfg.Metrics))
 	}
-	opts := jsonvalue.Object{}
-	for _, m := range cfg.Metrics[0] {
-		if m.Key == "metric" {
-			if m.Value != "state_match" {
-				t.Fatalf("metric %v", m.Value)
-			}
-			continue
-		}
-		opts = append(opts, m)
-	}
-	var o state.Options
-	if err := config.Strict(jsonvalue.Append(nil, opts), &o); err != nil {
-		t.Fatal(err)
-	}
-	m, err := state.New(o)
+	m, err := config.Metric(cfg.Metrics[0], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m
+	sm, ok := m.(*state.Metric)
+	if !ok {
+		t.Fatalf("metric %T, want *state.Metric", m)
+	}
+	return sm
 }
 
 // The cases of examples/state grade as its README says.

@@ -225,7 +225,8 @@ func TestCaseErrors(t *testing.T) {
 		{name: "rule not an object", expected: `{}`, final: `{}`, rules: `{"$.x": true}`, path: `state_rules["$.x"]`, want: "want a rule object"},
 		{name: "bad regex", expected: `{}`, final: `{}`, rules: `{"$.x": {"regex": "("}}`, path: `state_rules["$.x"].regex`, want: "missing closing )"},
 		{name: "from", expected: `{}`, final: `{}`, rules: `{"$.x": {"from": "a.output"}}`, path: `state_rules["$.x"].from`, want: "a from rule takes its value from a call's output"},
-		{name: "unknown rule", expected: `{}`, final: `{}`, rules: `{"$.x": {"exact": true}}`, path: `state_rules["$.x"].exact`, want: "unknown rule"},
+		{name: "unknown rule", expected: `{}`, final: `{}`, rules: `{"$.x": {"exact": true}}`, path: `state_rules["$.x"].exact`, want: "unknown rule (want one_of"},
+		{name: "misspelled rule", expected: `{}`, final: `{}`, rules: `{"$.x": {"ignor": true}}`, path: `state_rules["$.x"].ignor`, want: `unknown rule; did you mean "ignore"?`},
 		{name: "bad unordered", expected: `{}`, final: `{}`, rules: `{"$.x": {"unordered": 1}}`, path: `state_rules["$.x"].unordered`, want: "want true or false"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,8 +3,10 @@ package state
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
 )
@@ -61,10 +63,7 @@ func (e entry) withRule(r toolgrade.Rule) entry {
 }
 
 // ruleKeys are the keys a rule object takes.
-var ruleKeys = map[string]bool{
-	"one_of": true, "regex": true, "approx": true, "tol": true, "fuzzy": true,
-	"type": true, "optional": true, "ignore": true, "unordered": true,
-}
+var ruleKeys = []string{"one_of", "regex", "approx", "tol", "fuzzy", "type", "optional", "ignore", "unordered"}
 
 // readRules reads an object from JSONPath to rule object. Errors are
 // *toolgrade.FieldError values whose Path starts with the rule's key in
@@ -90,7 +89,10 @@ func readRules(obj jsonvalue.Object) ([]entry, error) {
 			switch {
 			case rm.Key == "from":
 				return fail(".from", errors.New("a from rule takes its value from a call's output, which state values do not have (want one_of, regex, approx, tol, fuzzy, type, optional, ignore or unordered)"))
-			case !ruleKeys[rm.Key]:
+			case !slices.Contains(ruleKeys, rm.Key):
+				if near, ok := suggest.Nearest(rm.Key, ruleKeys); ok {
+					return fail("."+rm.Key, fmt.Errorf("unknown rule; did you mean %q?", near))
+				}
 				return fail("."+rm.Key, errors.New("unknown rule (want one_of, regex, approx, tol, fuzzy, type, optional, ignore or unordered)"))
 			case rm.Key == "unordered":
 				b, ok := rm.Value.(bool)
