@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat/internal/python"
@@ -24,9 +25,11 @@ type Options struct {
 	// Category is BFCL's test category ("simple_python", "multiple",
 	// "live_parallel", ...); the checker dispatches on it: a name with
 	// "parallel" gets the unordered parallel check, else one with
-	// "multiple" the multiple check, else the simple check. When empty it
-	// comes from each case's BFCL id (bfcl_id, else the case id without a
-	// "#k" suffix), as BFCL derives it.
+	// "multiple" the multiple check, else the simple check. When set it
+	// must be one of BFCL's AST categories (v4's, or v3's simple, java and
+	// javascript), so that a misspelling is not graded with the wrong
+	// check. When empty it comes from each case's BFCL id (bfcl_id, else
+	// the case id without a "#k" suffix), as BFCL derives it.
 	Category string `json:"category,omitempty"`
 	// Language is "python", "java" or "javascript"; when empty it comes
 	// from the category, as in BFCL.
@@ -68,7 +71,26 @@ func New(opts Options) (*Metric, error) {
 	default:
 		return nil, fmt.Errorf("language: unknown value %q (want python, java or javascript)", opts.Language)
 	}
+	if opts.Category != "" {
+		if ast := astCategories(); !slices.Contains(ast, opts.Category) {
+			return nil, &toolgrade.OptionError{Option: "category", Value: opts.Category, Allowed: ast}
+		}
+	}
 	return &Metric{opts: opts}, nil
+}
+
+// astCategories lists the categories of BFCL's score table the AST
+// checker grades, with v3's names, in the table's order.
+func astCategories() []string {
+	var names []string
+	for _, n := range categoryOrder {
+		for name := range strings.SplitSeq(n, "|") {
+			if gradedAs(name) == "ast" {
+				names = append(names, name)
+			}
+		}
+	}
+	return names
 }
 
 // Name returns "tool_correctness".
@@ -104,15 +126,21 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 		docs, _ = c.Raw.Get("function")
 	}
 	v, err := Check(category, language, docs, answer, c.Called)
-	if err != nil {
+	return result(r, v, err)
+}
+
+// result puts the checker's verdict in r: score 1 and success when valid,
+// else BFCL's error type and message as the reason; err, where the
+// checker raised, makes r an error result.
+func result(r toolgrade.MetricResult, v Verdict, err error) toolgrade.MetricResult {
+	switch {
+	case err != nil:
 		r.Fail(fmt.Errorf("bfcl: %w", err))
-		return r
-	}
-	if v.Valid {
+	case v.Valid:
 		r.Score, r.Success, r.Reason = 1, true, "valid"
-		return r
+	default:
+		r.Reason = v.ErrorType + ": " + v.Message
 	}
-	r.Reason = v.ErrorType + ": " + v.Message
 	return r
 }
 
@@ -957,7 +985,7 @@ func length(v any) (int, error) {
 	case []any:
 		return len(v), nil
 	case string:
-		return len(chars(v)), nil
+		return utf8.RuneCountInString(v), nil
 	case jsonvalue.Object:
 		return len(v), nil
 	}

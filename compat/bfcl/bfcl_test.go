@@ -345,6 +345,19 @@ func TestBFCLCategoryAndLanguage(t *testing.T) {
 			t.Errorf("Language(%q) = %q, want %q", tt.category, got, tt.language)
 		}
 	}
+	// The category option takes BFCL's AST categories only: a misspelling
+	// would otherwise pick a check by substring ("paralel_multiple" the
+	// multiple check), and a relevance category has no possible answer.
+	for _, c := range []string{"simple_python", "java", "live_parallel_multiple"} {
+		if _, err := bfcl.New(bfcl.Options{Category: c}); err != nil {
+			t.Errorf("category %q: %v", c, err)
+		}
+	}
+	for _, c := range []string{"simple_pythn", "paralel_multiple", "irrelevance", "multi_turn_base"} {
+		if _, err := bfcl.New(bfcl.Options{Category: c}); err == nil || !strings.HasPrefix(err.Error(), `category: unknown value "`+c+`"`) {
+			t.Errorf("category %q: error %v, want an unknown value", c, err)
+		}
+	}
 }
 
 func ExampleCheck() {

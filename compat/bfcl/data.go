@@ -33,8 +33,7 @@ func OpenData(dir string) (*Data, error) {
 type categoryData struct {
 	name      string
 	questions map[string]any // id → function docs
-	answers   map[string]any // id → ground truth (AST categories)
-	metric    *Metric        // nil for the relevance categories
+	answers   map[string]any // id → ground truth; nil for the relevance categories
 }
 
 // dataFile matches the name of a BFCL data file; its group is the
@@ -130,9 +129,6 @@ func loadCategory(dir, category string, withAnswers bool) (*categoryData, error)
 		return nil, err
 	}
 	if c.answers, err = parseAnswers(apath, text); err != nil {
-		return nil, err
-	}
-	if c.metric, err = New(Options{Category: category}); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -18,10 +18,10 @@ func IsQuestion(c *toolgrade.Case) bool {
 	return c.Input == nil && c.Raw.Has("question") && c.Raw.Has("function")
 }
 
-// IsQuestionFile reports whether a file holds BFCL question entries: it is
+// isQuestionFile reports whether a file holds BFCL question entries: it is
 // named BFCL_v<N>_<category>.json, or its first entry has "question" and
 // "function".
-func IsQuestionFile(path string) bool {
+func isQuestionFile(path string) bool {
 	if _, ok := fileCategory(path); ok {
 		return true
 	}
@@ -44,14 +44,15 @@ func IsQuestionFile(path string) bool {
 	}
 }
 
-// DetectQuestions reports whether datasets are BFCL question files (see
-// [IsQuestionFile]): true when every one is, false when none is, and an
-// error when only some are, since they cannot be run together. "-"
-// (standard input) is never one.
+// DetectQuestions reports whether datasets are BFCL question files (named
+// BFCL_v<N>_<category>.json, or whose first entry has "question" and
+// "function"): true when every one is, false when none is, and an error
+// when only some are, since they cannot be run together. "-" (standard
+// input) is never one.
 func DetectQuestions(paths []string) (bool, error) {
 	n := 0
 	for _, p := range paths {
-		if p != "-" && IsQuestionFile(p) {
+		if p != "-" && isQuestionFile(p) {
 			n++
 		}
 	}

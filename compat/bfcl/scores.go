@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // Scores are the grades of a model's result entries against BFCL's data.
@@ -114,7 +113,7 @@ func (d *Data) Grade(ctx context.Context, entries []Entry) (*Scores, error) {
 			continue
 		}
 		e.Calling = calling[e.file()]
-		g := Graded{Entry: e, Result: c.grade(ctx, e)}
+		g := Graded{Entry: e, Result: c.grade(e)}
 		t := tally[c.name]
 		if t == nil {
 			t = &Tally{Category: c.name, Questions: len(c.questions)}
@@ -143,7 +142,7 @@ func (s *Scores) AllValid() bool {
 }
 
 // grade checks one entry.
-func (c *categoryData) grade(ctx context.Context, e Entry) toolgrade.MetricResult {
+func (c *categoryData) grade(e Entry) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: "tool_correctness", Profile: "bfcl", Threshold: toolgrade.Float(1)}
 	docs, ok := c.questions[e.ID]
 	if !ok {
@@ -151,7 +150,7 @@ func (c *categoryData) grade(ctx context.Context, e Entry) toolgrade.MetricResul
 		return r
 	}
 	calls, decodeError := decode(e.Result)
-	if c.metric == nil { // irrelevance, live_relevance
+	if c.answers == nil { // irrelevance, live_relevance
 		hasCall := decodeError == "" && len(calls) > 0
 		want := !strings.Contains(c.name, "irrelevance")
 		switch {
@@ -173,25 +172,12 @@ func (c *categoryData) grade(ctx context.Context, e Entry) toolgrade.MetricResul
 		r.Error = fmt.Sprintf("no possible answer for %s in the %s data", e.ID, c.name)
 		return r
 	}
-	if e.Calling != FunctionCalling {
-		tc := &toolgrade.Case{
-			ID:             e.ID,
-			Called:         calls,
-			AvailableTools: docs,
-			Raw:            jsonvalue.Object{{Key: "possible_answer", Value: answer}},
-		}
-		return c.metric.Grade(ctx, tc)
+	check := Check
+	if e.Calling == FunctionCalling {
+		check = CheckFunctionCalling
 	}
-	v, err := CheckFunctionCalling(c.name, Language(c.name), docs, answer, calls)
-	switch {
-	case err != nil:
-		r.Fail(fmt.Errorf("bfcl: %w", err))
-	case v.Valid:
-		r.Score, r.Success, r.Reason = 1, true, "valid"
-	default:
-		r.Reason = v.ErrorType + ": " + v.Message
-	}
-	return r
+	v, err := check(c.name, Language(c.name), docs, answer, calls)
+	return result(r, v, err)
 }
 
 // The categories in the order of BFCL's score tables; a name after "|" is

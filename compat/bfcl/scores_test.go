@@ -3,6 +3,7 @@ package bfcl_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -77,7 +78,11 @@ func TestGrade(t *testing.T) {
 		t.Error("all valid")
 	}
 
-	// Grading again reads no file, and a subset may be all valid.
+	// Grading again reads no file (the folder is gone), and a subset may
+	// be all valid.
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
 	s, err = d.Grade(context.Background(), rs.Entries[:1])
 	if err != nil || !s.AllValid() || len(s.Categories) != 1 || s.Categories[0].Missing() != 2 {
 		t.Errorf("one entry: %v, %+v", err, s)
@@ -99,6 +104,26 @@ func TestGradeNoAnswer(t *testing.T) {
 	}
 	if got := s.Entries[0].Result.Error; got != "no possible answer for multiple_1 in the multiple data" {
 		t.Errorf("error %q", got)
+	}
+}
+
+// TestGradeOtherCategory: a category whose files the data folder has is
+// graded from them, even one the metric's category option refuses.
+func TestGradeOtherCategory(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"BFCL_v4_multiple_function.json":                 question("multiple_function_0", "x"),
+		"possible_answer/BFCL_v4_multiple_function.json": `{"id": "multiple_function_0", "ground_truth": [{"get_weather": {"city": ["x"]}}]}`,
+	})
+	d, err := bfcl.OpenData(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := d.Grade(context.Background(), []bfcl.Entry{{ID: "multiple_function_0", Result: []any{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Entries[0].Result.Reason; got != "multiple_function_checker:wrong_count: expected 1 call(s), got 0" {
+		t.Errorf("reason %q", got)
 	}
 }
 
