@@ -25,10 +25,8 @@ type Member struct {
 
 // Get returns the value of key and whether it is present.
 func (o Object) Get(key string) (any, bool) {
-	for i := range o {
-		if o[i].Key == key {
-			return o[i].Value, true
-		}
+	if i := o.index(key); i >= 0 {
+		return o[i].Value, true
 	}
 	return nil, false
 }
@@ -50,11 +48,9 @@ func (o Object) Keys() []string {
 
 // Set replaces the value of key, or appends the member when key is absent.
 func (o *Object) Set(key string, v any) {
-	for i := range *o {
-		if (*o)[i].Key == key {
-			(*o)[i].Value = v
-			return
-		}
+	if i := o.index(key); i >= 0 {
+		(*o)[i].Value = v
+		return
 	}
 	*o = append(*o, Member{key, v})
 }

@@ -236,16 +236,11 @@ func invocations(c *toolgrade.Case) ([]invocation, error) {
 // checkArgs rejects arguments ADK's FunctionCall cannot hold: anything
 // but an object or null.
 func checkArgs(calls []toolgrade.Call, field string) error {
-	for i, call := range calls {
-		if _, ok := call.Args.(jsonvalue.Object); ok || call.Args == nil && !call.Invalid {
-			continue
+	for i := range calls {
+		if _, what := python.Dict(&calls[i]); what != "" && what != "null" {
+			return toolgrade.InField(field, &toolgrade.FieldError{Path: "[" + strconv.Itoa(i) + "].args",
+				Err: fmt.Errorf("ValidationError: arguments are %s; ADK needs an object or null", what)})
 		}
-		what := jsonvalue.Kind(call.Args)
-		if call.Invalid {
-			what = "not valid JSON"
-		}
-		return toolgrade.InField(field, &toolgrade.FieldError{Path: "[" + strconv.Itoa(i) + "].args",
-			Err: fmt.Errorf("ValidationError: arguments are %s; ADK needs an object or null", what)})
 	}
 	return nil
 }
