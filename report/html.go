@@ -54,7 +54,6 @@ type htmlReport struct {
 	omitFail, omitPass int // cases left out of the table
 	scores             []scoreBins
 	trialCalls         map[string]*trialSample // htmltrials.go
-	traj               trajectoryCounts
 }
 
 // scoreBins counts one metric's scores in ten bins of width 0.1 (1 falls
@@ -117,7 +116,6 @@ type htmlDiff struct{ Path, Expected, Got, Note string }
 
 func (h *htmlReport) Add(r *toolgrade.Result) error {
 	h.noteTrial(r)
-	h.traj.add(r)
 	for i := range r.Metrics {
 		if m := &r.Metrics[i]; m.Error == "" {
 			h.count(Label(m.Name, m.Profile), m.Score)
@@ -363,7 +361,7 @@ func (h *htmlReport) Finish(s *Stats) error {
 		Headline:   headline(s),
 		Usage:      usageLine(s.Usage),
 		Failed:     s.Passed < s.Cases,
-		Trajectory: h.traj.lines(),
+		Trajectory: s.traj.lines(),
 		Tools:      tools,
 		ToolsBy:    by,
 		Chart:      toolChart(tools),

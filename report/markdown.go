@@ -16,28 +16,16 @@ const markdownTools = 50
 // of failed calls, broken process rules and broken data flows when there
 // were any, a table per metric, a table per tool, and the failing cases
 // worst first (as many as [Stats] kept), each a collapsed <details> block
-// with its reasons and a line summing up its trajectory (of the first
-// [DefaultWorst] cases).
+// with its reasons and a line summing up its trajectory.
 //
 // Text from the data is escaped for Markdown and HTML, so an id or a tool
 // name cannot add links, markup or table columns.
-func Markdown(w io.Writer) Writer {
-	return &markdownReport{w: w, worst: worstLines{limit: DefaultWorst}}
-}
+func Markdown(w io.Writer) Writer { return &markdownReport{w: w} }
 
-// A markdownReport keeps counters and the trajectory lines of the worst
-// cases (trajectory.go), nothing per case.
-type markdownReport struct {
-	w     io.Writer
-	traj  trajectoryCounts
-	worst worstLines
-}
+// A markdownReport writes everything from [Stats] at Finish.
+type markdownReport struct{ w io.Writer }
 
-func (md *markdownReport) Add(r *toolgrade.Result) error {
-	md.traj.add(r)
-	md.worst.add(r)
-	return nil
-}
+func (md *markdownReport) Add(*toolgrade.Result) error { return nil }
 
 func (md *markdownReport) Finish(s *Stats) error {
 	var b strings.Builder
@@ -53,7 +41,7 @@ func (md *markdownReport) Finish(s *Stats) error {
 	if l := warningsLine(s); l != "" {
 		fmt.Fprintf(&b, "\n⚠️ %s.\n", mdText(l))
 	}
-	if ls := md.traj.lines(); len(ls) > 0 {
+	if ls := s.traj.lines(); len(ls) > 0 {
 		b.WriteString("\n")
 		for _, l := range ls {
 			items := make([]string, len(l.items))
@@ -109,9 +97,8 @@ func (md *markdownReport) Finish(s *Stats) error {
 		} else {
 			b.WriteString("Worst first.\n\n")
 		}
-		lines := md.worst.lines(fs)
 		// One HTML block: no blank lines inside, newlines written as &#10;.
-		for i, f := range fs {
+		for _, f := range fs {
 			rows := failureRows(&f)
 			b.WriteString("<details><summary><code>" + htmlText(f.ID) + "</code>")
 			if w := where(&f); w != "" {
@@ -131,8 +118,8 @@ func (md *markdownReport) Finish(s *Stats) error {
 				}
 				b.WriteString(htmlText(r.metric + ": " + r.reason))
 			}
-			if lines[i] != "" {
-				b.WriteString("&#10;" + htmlText("trajectory: "+lines[i]))
+			if f.trajectory != "" {
+				b.WriteString("&#10;" + htmlText("trajectory: "+f.trajectory))
 			}
 			b.WriteString("</pre></details>\n")
 		}

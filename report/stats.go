@@ -11,6 +11,7 @@ package report
 
 import (
 	"container/heap"
+	"math"
 	"slices"
 	"strings"
 
@@ -62,6 +63,7 @@ type Stats struct {
 	tools    map[string]*ToolCounts
 	toolsBy  string // the metric whose pairing the tool counts follow
 	failures failureHeap
+	traj     trajectoryCounts // failed calls, broken rules and data flows (trajectory.go)
 
 	// Scratch for addTools, reused across results: the tools of the
 	// current case (a case names few, so a linear scan beats the map),
@@ -101,6 +103,9 @@ type Failure struct {
 
 	rank float64 // the lowest failing score; errors rank lowest
 	seq  int     // input order, to break ties
+	// trajectory sums up the case's trajectory in a line (see
+	// trajectory.line); "" when there is nothing to tell.
+	trajectory string
 }
 
 // A FailedMetric is one metric's failing verdict on a case.
@@ -122,8 +127,10 @@ func (s *Stats) Add(r *toolgrade.Result) {
 	if r.Case != nil {
 		s.addTools(r)
 	}
+	t := trajectoryOf(r)
+	s.traj.add(&t)
 	if !r.Success {
-		s.addFailure(r)
+		s.addFailure(r, &t)
 	}
 	if len(r.Warnings) > 0 {
 		s.addWarnings(r.Warnings)
@@ -325,7 +332,7 @@ func (s *Stats) Tools() ([]ToolCounts, string) {
 	return out, s.toolsBy
 }
 
-func (s *Stats) addFailure(r *toolgrade.Result) {
+func (s *Stats) addFailure(r *toolgrade.Result, t *trajectory) {
 	// Rank the case first: most failing cases are not among the worst
 	// kept, and need nothing copied.
 	f := Failure{seq: s.Cases, rank: failureRank(r)}
@@ -340,6 +347,9 @@ func (s *Stats) addFailure(r *toolgrade.Result) {
 	f.ID = strings.Clone(r.ID) // kept past the case, as tool names are
 	if r.Case != nil {
 		f.Source, f.Line = r.Case.Source, r.Case.Line
+	}
+	if !t.empty() {
+		f.trajectory = t.line(r.Case)
 	}
 	for i := range r.Metrics {
 		m := &r.Metrics[i]
@@ -362,6 +372,25 @@ func (s *Stats) addFailure(r *toolgrade.Result) {
 	} else {
 		heap.Push(&s.failures, f)
 	}
+}
+
+// failureRank ranks a failing result for the worst cases: its lowest
+// failing score, -1 when a metric or the record erred.
+func failureRank(r *toolgrade.Result) float64 {
+	rank := math.Inf(1)
+	for i := range r.Metrics {
+		switch m := &r.Metrics[i]; {
+		case m.Verdict():
+		case m.Error != "":
+			rank = -1
+		default:
+			rank = min(rank, m.Score)
+		}
+	}
+	if r.Error != "" {
+		rank = -1
+	}
+	return rank
 }
 
 // Failures returns the worst failing cases kept, worst first: errors, then

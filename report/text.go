@@ -29,21 +29,12 @@ const (
 // trajectory (failed calls, turns below the mark, broken data flows and
 // rules, state differences, ungrounded values). Control characters from
 // the data are shown escaped, so a trace cannot drive the terminal.
-func Text(w io.Writer) Writer { return &textReport{w: w, worst: worstLines{limit: textWorst}} }
+func Text(w io.Writer) Writer { return &textReport{w: w} }
 
-// A textReport keeps counters and the trajectory lines of its few worst
-// cases (trajectory.go), nothing per case.
-type textReport struct {
-	w     io.Writer
-	traj  trajectoryCounts
-	worst worstLines
-}
+// A textReport writes everything from [Stats] at Finish.
+type textReport struct{ w io.Writer }
 
-func (t *textReport) Add(r *toolgrade.Result) error {
-	t.traj.add(r)
-	t.worst.add(r)
-	return nil
-}
+func (t *textReport) Add(*toolgrade.Result) error { return nil }
 
 func (t *textReport) Finish(s *Stats) error {
 	var b strings.Builder
@@ -58,7 +49,7 @@ func (t *textReport) Finish(s *Stats) error {
 	if l := warningsLine(s); l != "" {
 		b.WriteString(terminal(l) + "\n")
 	}
-	for _, l := range t.traj.lines() {
+	for _, l := range s.traj.lines() {
 		b.WriteString(terminal(l.String()) + "\n")
 	}
 	if len(s.Metrics) > 0 {
@@ -100,9 +91,8 @@ func (t *textReport) Finish(s *Stats) error {
 	}
 	if fs := s.Failures(); len(fs) > 0 {
 		shown := fs[:min(len(fs), textWorst)]
-		lines := t.worst.lines(shown)
 		b.WriteString("\nworst cases:\n")
-		for i, f := range shown {
+		for _, f := range shown {
 			b.WriteString("  " + terminal(f.ID))
 			if w := where(&f); w != "" {
 				b.WriteString(" (" + terminal(filepath.Base(w)) + ")")
@@ -111,8 +101,8 @@ func (t *textReport) Finish(s *Stats) error {
 			for _, r := range failureRows(&f) {
 				fmt.Fprintf(&b, "    %s %s: %s\n", terminal(r.metric), r.score, terminal(clipRunes(r.reason, textReason)))
 			}
-			if lines[i] != "" {
-				b.WriteString("    trajectory: " + terminal(lines[i]) + "\n")
+			if f.trajectory != "" {
+				b.WriteString("    trajectory: " + terminal(f.trajectory) + "\n")
 			}
 		}
 		if n := s.Cases - s.Passed - len(shown); n > 0 {

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"container/heap"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -353,8 +351,7 @@ type ruleCount struct {
 	cases int
 }
 
-func (tc *trajectoryCounts) add(r *toolgrade.Result) {
-	t := trajectoryOf(r)
+func (tc *trajectoryCounts) add(t *trajectory) {
 	if len(t.failed) > 0 {
 		tc.failed += len(t.failed)
 		tc.retried += len(t.retried)
@@ -433,99 +430,4 @@ func (tc *trajectoryCounts) lines() []summaryLine {
 			strconv.Itoa(tc.brokenFlows) + " of " + strconv.Itoa(tc.flows) + " in " + nCases(tc.flowCases)}})
 	}
 	return out
-}
-
-// worstLines keeps the one-line trajectory summaries of the failing cases
-// that [Stats] keeps among its worst, so that the summaries can print them
-// beside the cases' reasons: it ranks failing results as Stats.addFailure
-// does and keeps the worst limit of those that have a line, which are all
-// the kept worst cases that have one. Memory is bounded by limit.
-type worstLines struct {
-	limit int
-	seq   int // results seen: Stats numbers failures by its count of cases
-	kept  worstHeap
-}
-
-type worstLine struct {
-	Failure // ID, Source, Line, rank and seq: the key Stats has too
-	text    string
-}
-
-func (w *worstLines) add(r *toolgrade.Result) {
-	w.seq++
-	if r.Success {
-		return
-	}
-	f := Failure{rank: failureRank(r), seq: w.seq}
-	full := len(w.kept) >= w.limit
-	if w.limit <= 0 || full && !worse(f, w.kept[0].Failure) {
-		return
-	}
-	t := trajectoryOf(r)
-	if t.empty() {
-		return
-	}
-	line := t.line(r.Case)
-	if line == "" {
-		return
-	}
-	f.ID = strings.Clone(r.ID)
-	if r.Case != nil {
-		f.Source, f.Line = r.Case.Source, r.Case.Line
-	}
-	if full {
-		w.kept[0] = worstLine{f, line}
-		heap.Fix(&w.kept, 0)
-	} else {
-		heap.Push(&w.kept, worstLine{f, line})
-	}
-}
-
-// failureRank ranks a failing result for the worst cases: its lowest
-// failing score, -1 when a metric or the record erred.
-func failureRank(r *toolgrade.Result) float64 {
-	rank := math.Inf(1)
-	for i := range r.Metrics {
-		switch m := &r.Metrics[i]; {
-		case m.Verdict():
-		case m.Error != "":
-			rank = -1
-		default:
-			rank = min(rank, m.Score)
-		}
-	}
-	if r.Error != "" {
-		rank = -1
-	}
-	return rank
-}
-
-// lines returns, for each of fs (as [Stats.Failures] returns them), its
-// trajectory line or "". A failure is known by its place in the run and
-// its rank, as Stats numbers and ranks it, and by its id and file.
-func (w *worstLines) lines(fs []Failure) []string {
-	bySeq := make(map[int]*worstLine, len(w.kept))
-	for k := range w.kept {
-		bySeq[w.kept[k].seq] = &w.kept[k]
-	}
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		if k := bySeq[f.seq]; k != nil && k.rank == f.rank && k.ID == f.ID && k.Source == f.Source && k.Line == f.Line {
-			out[i] = k.text
-		}
-	}
-	return out
-}
-
-type worstHeap []worstLine
-
-func (h worstHeap) Len() int           { return len(h) }
-func (h worstHeap) Less(i, j int) bool { return worse(h[j].Failure, h[i].Failure) }
-func (h worstHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *worstHeap) Push(x any)        { *h = append(*h, x.(worstLine)) }
-func (h *worstHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }

@@ -8,14 +8,13 @@ import (
 	"github.com/toolgrade/toolgrade"
 )
 
-// TestWorstLines: the trajectory lines a summary keeps are those of the
-// worst cases Stats keeps, whatever the order and the ties.
+// TestWorstLines: each worst case Stats keeps carries its own trajectory
+// line, whatever the order and the ties.
 func TestWorstLines(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	thr := toolgrade.Float(0.5)
 	for _, limit := range []int{10, 50, 200} {
 		s := Stats{Worst: limit}
-		w := worstLines{limit: limit}
 		want := map[string]string{}
 		for i := range 500 {
 			m := toolgrade.MetricResult{Name: "m", Threshold: thr, Score: float64(rng.IntN(6)) / 10}
@@ -31,17 +30,15 @@ func TestWorstLines(t *testing.T) {
 			}
 			r := &toolgrade.Result{ID: "c" + strconv.Itoa(i%200), Success: m.Verdict(), Metrics: []toolgrade.MetricResult{m}}
 			s.Add(r)
-			w.add(r)
 			if tr := trajectoryOf(r); !r.Success && !tr.empty() {
 				want[r.ID+"/"+strconv.Itoa(s.Cases)] = tr.line(nil)
 			}
 		}
 		fs := s.Failures()
-		got := w.lines(fs)
 		withLine := 0
 		for i, f := range fs {
-			if l := want[f.ID+"/"+strconv.Itoa(f.seq)]; got[i] != l {
-				t.Errorf("limit %d: failure %d (%s, seq %d): line %q, want %q", limit, i, f.ID, f.seq, got[i], l)
+			if l := want[f.ID+"/"+strconv.Itoa(f.seq)]; f.trajectory != l {
+				t.Errorf("limit %d: failure %d (%s, seq %d): line %q, want %q", limit, i, f.ID, f.seq, f.trajectory, l)
 			} else if l != "" {
 				withLine++
 			}
