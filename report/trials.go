@@ -143,19 +143,29 @@ func recordKey(b []byte) (key []byte, next int) {
 }
 
 // recordLen returns the length of the record b starts with.
-func recordLen(b []byte) int {
+func recordLen(b []byte) int { return recordMetrics(b, nil) }
+
+// recordMetrics calls f, if set, with each metric of the record b starts
+// with: its head (metric index<<3 | verdict<<2 | score kind) and its
+// score's bytes. It returns the record's length.
+func recordMetrics(b []byte, f func(x uint64, score []byte)) int {
 	_, p := recordKey(b)
 	nm, w := binary.Uvarint(b[p:])
 	p += w
 	for range nm {
 		x, w := binary.Uvarint(b[p:])
 		p += w
+		n := 0
 		switch x & 3 {
 		case scoreKnown:
-			p++
+			n = 1
 		case scoreBits:
-			p += 8
+			n = 8
 		}
+		if f != nil {
+			f(x, b[p:p+n])
+		}
+		p += n
 	}
 	return p
 }
@@ -304,25 +314,18 @@ func (t *trials) replay(ref uint64) caseTrials {
 	if c.firstPass {
 		c.passed = 1
 	}
-	_, p := recordKey(b)
-	nm, w := binary.Uvarint(b[p:])
-	p += w
-	for range nm {
-		x, w := binary.Uvarint(b[p:])
-		p += w
+	recordMetrics(b, func(x uint64, sb []byte) {
 		score, scored := 0.0, true
 		switch x & 3 {
 		case scoreNone:
 			scored = false
 		case scoreKnown:
-			score = t.scores[b[p]]
-			p++
+			score = t.scores[sb[0]]
 		case scoreBits:
-			score = math.Float64frombits(binary.LittleEndian.Uint64(b[p:]))
-			p += 8
+			score = math.Float64frombits(binary.LittleEndian.Uint64(sb))
 		}
 		t.addMetric(&c, int32(x>>3), x&4 != 0, scored, score)
-	}
+	})
 	return c
 }
 
