@@ -27,6 +27,8 @@ import (
 //   - a case run once in each run that passed a metric in the base and
 //     fails it in the new run, whatever Tolerance says;
 //   - a case of the base missing from the new run, unless AllowMissing;
+//   - a metric of the base that no result of the new run has (renamed,
+//     or dropped from the config), unless AllowMissing;
 //   - a metric whose mean score, or pass rate, fell by more than Tolerance.
 //
 // An improvement is a case whose score rose by more than Tolerance, or that
@@ -35,7 +37,8 @@ type Comparison struct {
 	// Tolerance is how far a score or a mean may fall before it counts as
 	// a regression; 0 (the default) counts any fall.
 	Tolerance float64
-	// AllowMissing accepts cases of the base that the new run lacks.
+	// AllowMissing accepts cases and metrics of the base that the new run
+	// lacks.
 	AllowMissing bool
 	// Confidence is the level at which a change must be significant to
 	// count when a run has repeated trials of a case (default
@@ -45,11 +48,13 @@ type Comparison struct {
 	Seed       uint64
 	Resamples  int
 
+	// baseTrials and newTrials group each run's results by id; they also
+	// number a case's results for pairing.
 	baseTrials, newTrials trialSide
+	noise                 *noiseFigures // noise.go; nil until asked for, and after an Add
 
 	base            map[caseKey][]caseScore
 	baseOrder       []caseKey
-	baseN, newN     map[string]int
 	onlyNew         []caseKey
 	baseSum, newSum toolgrade.Summary
 	regressed       []CaseChange
@@ -117,23 +122,16 @@ func scores(r *toolgrade.Result) []caseScore {
 	return out
 }
 
-func next(seen *map[string]int, id string) caseKey {
-	if *seen == nil {
-		*seen = map[string]int{}
-	}
-	(*seen)[id]++
-	return caseKey{id, (*seen)[id]}
-}
-
 // AddBase adds a result of the base run.
 func (c *Comparison) AddBase(r *toolgrade.Result) {
 	c.baseSum.Add(r)
-	c.baseTrials.add(r)
-	k := next(&c.baseN, r.ID)
+	c.noise = nil
+	sc := scores(r)
+	k := caseKey{r.ID, c.baseTrials.add(r.ID, sc)}
 	if c.base == nil {
 		c.base = map[caseKey][]caseScore{}
 	}
-	c.base[k] = scores(r)
+	c.base[k] = sc
 	c.baseOrder = append(c.baseOrder, k)
 }
 
@@ -141,15 +139,16 @@ func (c *Comparison) AddBase(r *toolgrade.Result) {
 // added before.
 func (c *Comparison) AddNew(r *toolgrade.Result) {
 	c.newSum.Add(r)
-	c.newTrials.add(r)
-	k := next(&c.newN, r.ID)
+	c.noise = nil
+	sc := scores(r)
+	k := caseKey{r.ID, c.newTrials.add(r.ID, sc)}
 	base, ok := c.base[k]
 	if !ok {
 		c.onlyNew = append(c.onlyNew, k)
 		return
 	}
 	delete(c.base, k) // what remains is only in the base run
-	for _, s := range scores(r) {
+	for _, s := range sc {
 		i := slices.IndexFunc(base, func(b caseScore) bool { return b.metric == s.metric })
 		if i < 0 {
 			continue
@@ -174,7 +173,7 @@ func (c *Comparison) AddNew(r *toolgrade.Result) {
 func (c *Comparison) Regressed() []CaseChange {
 	out := slices.Clone(c.regressed)
 	for _, ch := range c.flipped {
-		if c.baseN[ch.key.id] == 1 && c.newN[ch.key.id] == 1 {
+		if c.baseTrials.count(ch.key.id) == 1 && c.newTrials.count(ch.key.id) == 1 {
 			out = append(out, ch)
 		}
 	}
@@ -277,6 +276,9 @@ func (c *Comparison) OnlyNew() []string {
 // whose pass rate fell significantly after Holm's correction; a case of
 // the base missing from the new run still counts unless AllowMissing.
 func (c *Comparison) Regression() bool {
+	if !c.AllowMissing && len(c.missingMetrics()) > 0 {
+		return true
+	}
 	if c.Trials() {
 		return c.trialRegression()
 	}
@@ -348,20 +350,20 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	regressed := c.Regressed()
 	list("regressed", regressed)
 	list("improved", c.Improved())
-	missing := c.writeOnly(&b, c.OnlyBase(), c.OnlyNew())
+	missing, missingMetrics := c.writeOnly(&b, c.OnlyBase(), c.OnlyNew())
 
 	tol := strconv.FormatFloat(c.Tolerance, 'g', -1, 64)
-	if len(regressed) > 0 || regressedMetrics > 0 || missing > 0 {
+	if len(regressed) > 0 || regressedMetrics > 0 || missing > 0 || missingMetrics > 0 {
 		flips := 0
 		for _, ch := range regressed {
 			if ch.PassToFail {
 				flips++
 			}
 		}
-		fmt.Fprintf(&b, "\nREGRESSION beyond tolerance %s: %d %s fell (%d from pass to fail), %d %s fell, %d %s missing from NEW\n", tol,
+		fmt.Fprintf(&b, "\nREGRESSION beyond tolerance %s: %d %s fell (%d from pass to fail), %d %s fell, %d %s missing from NEW%s\n", tol,
 			len(regressed), plural(len(regressed), "case score", "case scores"), flips,
 			regressedMetrics, plural(regressedMetrics, "metric mean or pass rate", "metric means or pass rates"),
-			missing, plural(missing, "case", "cases"))
+			missing, plural(missing, "case", "cases"), metricsMissingText(missingMetrics))
 	} else {
 		fmt.Fprintf(&b, "\nno regression beyond tolerance %s\n", tol)
 	}
@@ -369,9 +371,31 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	return err
 }
 
-// writeOnly lists the cases found in one run only and returns how many
-// of the base's count as regressions (none with AllowMissing).
-func (c *Comparison) writeOnly(b *strings.Builder, onlyBase, onlyNew []string) (missing int) {
+// missingMetrics lists the metrics of the base run that no result of the
+// new run has.
+func (c *Comparison) missingMetrics() []string {
+	var out []string
+	for _, m := range c.Metrics() {
+		if m.New == nil {
+			out = append(out, m.Label)
+		}
+	}
+	return out
+}
+
+// metricsMissingText is the verdict's note of the base's metrics missing
+// from the new run, or "" for none.
+func metricsMissingText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d %s missing from NEW", n, plural(n, "metric", "metrics"))
+}
+
+// writeOnly lists the cases, and the base's metrics, found in one run
+// only and returns how many of the base's count as regressions (none
+// with AllowMissing).
+func (c *Comparison) writeOnly(b *strings.Builder, onlyBase, onlyNew []string) (missing, missingMetrics int) {
 	missingNote := ": regressions (--allow-missing accepts them)"
 	if c.AllowMissing {
 		missingNote = ""
@@ -379,7 +403,7 @@ func (c *Comparison) writeOnly(b *strings.Builder, onlyBase, onlyNew []string) (
 	for _, only := range []struct {
 		title, note string
 		ids         []string
-	}{{"only in BASE", missingNote, onlyBase}, {"only in NEW", "", onlyNew}} {
+	}{{"only in BASE", missingNote, onlyBase}, {"only in NEW", "", onlyNew}, {"metrics only in BASE", missingNote, c.missingMetrics()}} {
 		if len(only.ids) == 0 {
 			continue
 		}
@@ -389,9 +413,9 @@ func (c *Comparison) writeOnly(b *strings.Builder, onlyBase, onlyNew []string) (
 		}
 	}
 	if c.AllowMissing {
-		return 0
+		return 0, 0
 	}
-	return len(onlyBase)
+	return len(onlyBase), len(c.missingMetrics())
 }
 
 func rate(m *toolgrade.MetricSummary) float64 {

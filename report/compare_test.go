@@ -18,6 +18,12 @@ func res(id string, score float64) *toolgrade.Result {
 	return &toolgrade.Result{ID: id, Success: m.Verdict(), Metrics: []toolgrade.MetricResult{m}}
 }
 
+// renamed gives r's metric another name, as a typo in a config would.
+func renamed(r *toolgrade.Result) *toolgrade.Result {
+	r.Metrics[0].Name = "m2"
+	return r
+}
+
 type run []*toolgrade.Result
 
 func compare(tol float64, base, next run) *report.Comparison {
@@ -74,6 +80,10 @@ func TestComparison(t *testing.T) {
 			base: run{res("a", 0.6), res("a", 0.6)}, next: run{res("a", 0.4), res("a", 0.6)}},
 		{name: "a mean that falls with no case falling", tol: 0.1, base: run{res("a", 1)}, next: run{res("a", 1), res("new", 0)},
 			regression: true, onlyNew: []string{"new"}},
+		{name: "a metric missing from the new run regresses", base: run{res("a", 1)}, next: run{renamed(res("a", 1))}, regression: true},
+		{name: "missing metrics allowed", allowMissing: true, base: run{res("a", 1)}, next: run{renamed(res("a", 1))}},
+		{name: "a metric missing from the new run's trials regresses", base: run{res("a", 1), res("a", 1)},
+			next: run{renamed(res("a", 1)), renamed(res("a", 1))}, regression: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

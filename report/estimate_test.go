@@ -258,3 +258,32 @@ func TestCompareTrials(t *testing.T) {
 		t.Logf("noise flagged in %d of %d repetitions", flagged, reps)
 	})
 }
+
+// TestCompareTrialsFigures: the noise figures WriteText and Regression
+// share follow the results added and the settings after they were
+// first computed.
+func TestCompareTrialsFigures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	p := func(int) float64 { return 0.9 }
+	base, new := synthetic(rng, 10, 4, p), synthetic(rng, 10, 4, p)
+	c := compareRuns(base, new, 1)
+	if c.Regression() {
+		t.Fatal("no change flagged as a regression")
+	}
+	before := c.MetricDeltas()[0]
+	c.Seed = 2
+	if d := c.MetricDeltas()[0]; d.DeltaLo == before.DeltaLo && d.DeltaHi == before.DeltaHi {
+		t.Errorf("another seed, the same interval [%v, %v]", d.DeltaLo, d.DeltaHi)
+	}
+	// Every case now fails every new trial once more, many times over.
+	for i := range 10 {
+		for range 20 {
+			r := toolgrade.Result{ID: "case-" + strconv.Itoa(i),
+				Metrics: []toolgrade.MetricResult{{Name: "tool_correctness", Profile: "default", Threshold: toolgrade.Float(0.5)}}}
+			c.AddNew(&r)
+		}
+	}
+	if !c.Regression() {
+		t.Errorf("results added after the figures were computed are not counted: %+v", c.MetricDeltas())
+	}
+}

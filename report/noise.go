@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/table"
-	"github.com/toolgrade/toolgrade"
 )
 
 // DefaultBootstrap is how many bootstrap resamples a noise-aware
@@ -23,23 +22,34 @@ type trialSide struct {
 	n     []int         // trials per case
 }
 
-func (t *trialSide) add(r *toolgrade.Result) {
+// add adds a result of case id with its metrics' scores, and returns how
+// many results of the case there are now.
+func (t *trialSide) add(id string, sc []caseScore) int {
 	if t.index == nil {
 		t.index = map[string]int{}
 	}
-	i, ok := t.index[r.ID]
+	i, ok := t.index[id]
 	if !ok {
 		i = len(t.ids)
-		t.index[r.ID] = i
-		t.ids = append(t.ids, r.ID)
+		t.index[id] = i
+		t.ids = append(t.ids, id)
 		t.cases = append(t.cases, nil)
 		t.n = append(t.n, 0)
 	}
 	t.n[i]++
-	for _, s := range scores(r) {
+	for _, s := range sc {
 		s.trial = t.n[i]
 		t.cases[i] = append(t.cases[i], s)
 	}
+	return t.n[i]
+}
+
+// count returns how many results of case id the run has.
+func (t *trialSide) count(id string) int {
+	if i, ok := t.index[id]; ok {
+		return t.n[i]
+	}
+	return 0
 }
 
 func (t *trialSide) repeated() bool {
@@ -145,10 +155,40 @@ func (c *Comparison) paired(label string, f func(id string, baseScore, basePass,
 	}
 }
 
+// noiseFigures are [Comparison.MetricDeltas] and [Comparison.CaseDeltas],
+// which WriteText and Regression both need: the bootstrap runs once for
+// the settings they were computed with.
+type noiseFigures struct {
+	key     noiseKey
+	metrics []MetricDelta
+	cases   []CaseDelta
+}
+
+type noiseKey struct {
+	tolerance, confidence float64
+	seed                  uint64
+	resamples             int
+}
+
+func (c *Comparison) figures() *noiseFigures {
+	key := noiseKey{c.Tolerance, c.confidence(), c.Seed, c.resamples()}
+	if c.noise == nil || c.noise.key != key {
+		c.noise = &noiseFigures{key: key, metrics: c.metricDeltas(), cases: c.caseDeltas()}
+	}
+	return c.noise
+}
+
 // MetricDeltas returns each metric's paired change, with bootstrap
 // intervals over cases and trials (seeded by Seed, so that the same input
 // gives the same intervals).
-func (c *Comparison) MetricDeltas() []MetricDelta {
+func (c *Comparison) MetricDeltas() []MetricDelta { return slices.Clone(c.figures().metrics) }
+
+// CaseDeltas returns, per case and metric found in both runs, the cases
+// whose pass rate fell, each with its Fisher exact p-value; the most
+// significant first.
+func (c *Comparison) CaseDeltas() []CaseDelta { return slices.Clone(c.figures().cases) }
+
+func (c *Comparison) metricDeltas() []MetricDelta {
 	conf := c.confidence()
 	reps := c.resamples()
 	var out []MetricDelta
@@ -182,10 +222,7 @@ func (c *Comparison) MetricDeltas() []MetricDelta {
 	return out
 }
 
-// CaseDeltas returns, per case and metric found in both runs, the cases
-// whose pass rate fell, each with its Fisher exact p-value; the most
-// significant first.
-func (c *Comparison) CaseDeltas() []CaseDelta {
+func (c *Comparison) caseDeltas() []CaseDelta {
 	alpha := 1 - c.confidence()
 	var out []CaseDelta
 	for _, label := range c.labels() {
@@ -203,7 +240,7 @@ func (c *Comparison) CaseDeltas() []CaseDelta {
 	}
 	slices.SortStableFunc(out, func(a, b CaseDelta) int { return cmpFloat(a.P, b.P) })
 	// Holm's step-down correction over every case and metric tested.
-	tests := len(c.labels()) * len(c.baseTrials.ids)
+	tests := c.holmTests()
 	for i := range out {
 		if out[i].P >= alpha/float64(max(1, tests-i)) {
 			break
@@ -212,6 +249,10 @@ func (c *Comparison) CaseDeltas() []CaseDelta {
 	}
 	return out
 }
+
+// holmTests is the number of tests Holm's correction is over: every
+// metric of every case of the base.
+func (c *Comparison) holmTests() int { return len(c.labels()) * len(c.baseTrials.ids) }
 
 // fisherLess is the one-sided p-value of Fisher's exact test that the
 // second sample's pass rate is below the first's: the chance, with the
@@ -262,15 +303,17 @@ func (c *Comparison) flaky() []string {
 	return labels
 }
 
-// trialRegression is Regression for runs with trials.
+// trialRegression is Regression for runs with trials (a metric missing
+// from the new run is checked before).
 func (c *Comparison) trialRegression() bool {
 	if !c.AllowMissing && len(c.onlyBaseIDs()) > 0 {
 		return true
 	}
-	if slices.ContainsFunc(c.MetricDeltas(), func(d MetricDelta) bool { return d.Regressed }) {
+	f := c.figures()
+	if slices.ContainsFunc(f.metrics, func(d MetricDelta) bool { return d.Regressed }) {
 		return true
 	}
-	return slices.ContainsFunc(c.CaseDeltas(), func(d CaseDelta) bool { return d.Regressed })
+	return slices.ContainsFunc(f.cases, func(d CaseDelta) bool { return d.Regressed })
 }
 
 // onlyBaseIDs lists the case ids of the base that the new run lacks.
@@ -316,7 +359,8 @@ func (c *Comparison) writeTrialsText(b *strings.Builder) {
 		percent(conf), c.resamples(), c.Seed)
 	tw := newTable()
 	tw.AppendHeader(table.Row{"metric", "cases", "base mean", "new mean", "Δ mean [CI]", "base pass", "new pass", "Δ pass [CI]", "status"})
-	deltas := c.MetricDeltas()
+	f := c.figures()
+	deltas := f.metrics
 	regressedMetrics := 0
 	for _, d := range deltas {
 		status := ""
@@ -343,16 +387,15 @@ func (c *Comparison) writeTrialsText(b *strings.Builder) {
 	alignRight(tw, 2, 8)
 	b.WriteString(tw.Render() + "\n")
 
-	cases := c.CaseDeltas()
 	var worse []CaseDelta
-	for _, d := range cases {
+	for _, d := range f.cases {
 		if d.Significant {
 			worse = append(worse, d)
 		}
 	}
 	regressedCases := 0
 	fmt.Fprintf(b, "\nsignificantly worse cases (%d; one-sided Fisher exact test on passed trials, p < %s; \"regressed\" holds after Holm's correction over %d tests)\n",
-		len(worse), strconv.FormatFloat(1-conf, 'g', 3, 64), len(c.labels())*len(c.baseTrials.ids))
+		len(worse), strconv.FormatFloat(1-conf, 'g', 3, 64), c.holmTests())
 	for _, d := range worse {
 		mark := ""
 		if d.Regressed {
@@ -370,18 +413,18 @@ func (c *Comparison) writeTrialsText(b *strings.Builder) {
 	if len(flaky) > 20 {
 		fmt.Fprintf(b, "  and %d more\n", len(flaky)-20)
 	}
-	missing := c.writeOnly(b, c.onlyBaseIDs(), c.onlyNewIDs())
+	missing, missingMetrics := c.writeOnly(b, c.onlyBaseIDs(), c.onlyNewIDs())
 	level := percent(conf)
-	if regressedMetrics > 0 || regressedCases > 0 || missing > 0 {
+	if regressedMetrics > 0 || regressedCases > 0 || missing > 0 || missingMetrics > 0 {
 		var names []string
 		for _, d := range worse {
 			if !slices.Contains(names, terminal(d.Case)) {
 				names = append(names, terminal(d.Case))
 			}
 		}
-		fmt.Fprintf(b, "\nREGRESSION significant at %s: %d %s fell, %d %s regressed, %d %s missing from NEW",
+		fmt.Fprintf(b, "\nREGRESSION significant at %s: %d %s fell, %d %s regressed, %d %s missing from NEW%s",
 			level, regressedMetrics, plural(regressedMetrics, "metric", "metrics"), regressedCases, plural(regressedCases, "case", "cases"),
-			missing, plural(missing, "case", "cases"))
+			missing, plural(missing, "case", "cases"), metricsMissingText(missingMetrics))
 		if len(names) > 0 {
 			fmt.Fprintf(b, "; worse cases: %s", strings.Join(names, ", "))
 		}
