@@ -43,11 +43,6 @@ func (r *record) Decode() (*toolgrade.Case, error) {
 		}
 		return r.stub(nil), fmt.Errorf("%s:%d: %w", r.source, r.line, err)
 	}
-	if obj, ok := v.(jsonvalue.Object); ok {
-		if err := misspelledError(obj); err != nil {
-			return r.stub(v), fmt.Errorf("%s:%d: %w", r.source, r.line, err)
-		}
-	}
 	c, err := DecodeCase(v)
 	if err != nil {
 		return r.stub(v), fmt.Errorf("%s:%d: %w", r.source, r.line, err)
@@ -166,12 +161,16 @@ func caseID(obj jsonvalue.Object) (string, error) {
 
 // DecodeCase builds a case from its JSON form (see docs/cases.md). Calls
 // come from tools_called / expected_tools, or, when those are absent, are
-// extracted from trajectory / expected_trajectory by package trace. Errors
-// are *toolgrade.FieldError values naming the field.
+// extracted from trajectory / expected_trajectory by package trace. A
+// field that looks like a misspelled case field is an *UnknownFieldError;
+// other errors are *toolgrade.FieldError values naming the field.
 func DecodeCase(v any) (*toolgrade.Case, error) {
 	obj, ok := v.(jsonvalue.Object)
 	if !ok {
 		return nil, fmt.Errorf("want a case object, got %s", jsonvalue.Kind(v))
+	}
+	if err := misspelledError(obj); err != nil {
+		return nil, err
 	}
 	c := &toolgrade.Case{Raw: obj}
 	var err error

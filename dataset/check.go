@@ -297,8 +297,13 @@ func (ch *Checker) Ignored() []FieldCount {
 	return out
 }
 
-// Check checks one decoded case written as obj.
-func (ch *Checker) Check(obj jsonvalue.Object) error {
+// Check checks one decoded case, adding a warning for each field set that
+// is in NotGraded.
+func (ch *Checker) Check(c *toolgrade.Case) error {
+	obj := c.Raw
+	if obj == nil {
+		return nil
+	}
 	var unknown []string
 	for _, m := range obj {
 		if !Known(m.Key) && !slices.Contains(unknown, m.Key) {
@@ -308,20 +313,24 @@ func (ch *Checker) Check(obj jsonvalue.Object) error {
 	if !Gradeable(obj) {
 		return nothingToGrade(obj)
 	}
-	if len(unknown) == 0 {
-		return nil
+	if len(unknown) > 0 {
+		if ch.StrictFields {
+			return fmt.Errorf("unknown field `%s` (not part of the case format, and --strict-fields is set): remove it, or drop --strict-fields to keep it as metadata", unknown[0])
+		}
+		ch.mu.Lock()
+		if ch.ignored == nil {
+			ch.ignored = map[string]int{}
+		}
+		for _, k := range unknown {
+			ch.ignored[k]++
+		}
+		ch.mu.Unlock()
 	}
-	if ch.StrictFields {
-		return fmt.Errorf("unknown field `%s` (not part of the case format, and --strict-fields is set): remove it, or drop --strict-fields to keep it as metadata", unknown[0])
+	for _, m := range obj {
+		if why, ok := ch.NotGraded[m.Key]; ok && m.Value != nil {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("field %s is not graded: %s", m.Key, why))
+		}
 	}
-	ch.mu.Lock()
-	if ch.ignored == nil {
-		ch.ignored = map[string]int{}
-	}
-	for _, k := range unknown {
-		ch.ignored[k]++
-	}
-	ch.mu.Unlock()
 	return nil
 }
 
@@ -332,19 +341,14 @@ type checkedRecord struct {
 
 func (r checkedRecord) Decode() (*toolgrade.Case, error) {
 	c, err := r.Record.Decode()
-	if err != nil || c == nil || c.Raw == nil {
+	if err != nil || c == nil {
 		return c, err
 	}
-	if err := r.ch.Check(c.Raw); err != nil {
+	if err := r.ch.Check(c); err != nil {
 		if c.Source != "" {
 			return c, fmt.Errorf("%s:%d: %w", c.Source, c.Line, err)
 		}
 		return c, err
-	}
-	for _, m := range c.Raw {
-		if why, ok := r.ch.NotGraded[m.Key]; ok && m.Value != nil {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("field %s is not graded: %s", m.Key, why))
-		}
 	}
 	return c, nil
 }

@@ -69,15 +69,22 @@ Exit status: 0 when stdin ends.`,
 // server answers serve requests; it keeps the metrics of recent configs.
 type server struct {
 	workers int
-	metrics map[string][]toolgrade.Metric
+	metrics map[string]servedConfig
 	getenv  func(string) string
+}
+
+// servedConfig is a request config's metrics, and the case fields none of
+// them reads (see notGraded).
+type servedConfig struct {
+	metrics   []toolgrade.Metric
+	notGraded map[string]string
 }
 
 // maxCachedConfigs bounds the metric cache; it is emptied when full.
 const maxCachedConfigs = 64
 
 func (m *Main) runServe(ctx context.Context, workers int) error {
-	s := &server{workers: workers, metrics: map[string][]toolgrade.Metric{}, getenv: m.Getenv}
+	s := &server{workers: workers, metrics: map[string]servedConfig{}, getenv: m.Getenv}
 	in := bufio.NewReaderSize(m.Stdin, 1<<16)
 	out := bufio.NewWriterSize(m.Stdout, 1<<16)
 	for {
@@ -302,18 +309,18 @@ func (s *server) judgeEnv(v any) (*config.Env, error) {
 }
 
 // metricsFor builds (or reuses) the metrics of a request's config.
-func (s *server) metricsFor(v any, present bool) ([]toolgrade.Metric, error) {
+func (s *server) metricsFor(v any, present bool) (servedConfig, error) {
 	key := string(jsonvalue.Append(nil, v))
-	if ms, ok := s.metrics[key]; ok {
-		return ms, nil
+	if sc, ok := s.metrics[key]; ok {
+		return sc, nil
 	}
 	env, err := s.judgeEnv(v)
 	if err != nil {
-		return nil, err
+		return servedConfig{}, err
 	}
 	entries, field, err := configEntries(v, present)
 	if err != nil {
-		return nil, err
+		return servedConfig{}, err
 	}
 	ms := make([]toolgrade.Metric, len(entries))
 	for i, e := range entries {
@@ -322,26 +329,32 @@ func (s *server) metricsFor(v any, present bool) ([]toolgrade.Metric, error) {
 			f = field + "[" + strconv.Itoa(i) + "]"
 		}
 		if ms[i], err = config.Metric(e, env); err != nil {
-			return nil, &requestError{Field: f, Err: err}
+			return servedConfig{}, &requestError{Field: f, Err: err}
 		}
 	}
 	if len(s.metrics) >= maxCachedConfigs {
 		clear(s.metrics)
 	}
-	s.metrics[key] = ms
-	return ms, nil
+	sc := servedConfig{metrics: ms, notGraded: notGraded(entries)}
+	s.metrics[key] = sc
+	return sc, nil
 }
 
-// caseRecord is one case of a request, decoded on Evaluate's workers.
+// caseRecord is one case of a request, decoded and checked (as toolgrade
+// eval checks a case file's) on Evaluate's workers.
 type caseRecord struct {
 	index int // in the request
 	id    string
 	v     any
+	ch    *dataset.Checker
 }
 
 func (r *caseRecord) Decode() (*toolgrade.Case, error) {
 	where := "cases[" + strconv.Itoa(r.index) + "]"
 	c, err := dataset.DecodeCase(r.v)
+	if err == nil {
+		err = r.ch.Check(c)
+	}
 	if err != nil {
 		stub := &toolgrade.Case{ID: r.id}
 		if obj, ok := r.v.(jsonvalue.Object); ok {
@@ -361,7 +374,7 @@ func (r *caseRecord) Decode() (*toolgrade.Case, error) {
 
 func (s *server) evaluate(ctx context.Context, req jsonvalue.Object) ([]byte, error) {
 	cfg, present := req.Get("config")
-	metrics, err := s.metricsFor(cfg, present)
+	sc, err := s.metricsFor(cfg, present)
 	if err != nil {
 		return nil, err
 	}
@@ -382,9 +395,10 @@ func (s *server) evaluate(ctx context.Context, req jsonvalue.Object) ([]byte, er
 	if !ok || !isList {
 		return nil, badField("cases", "want a list of cases, got %s", jsonvalue.Kind(cv))
 	}
+	ch := &dataset.Checker{NotGraded: sc.notGraded}
 	records := make([]toolgrade.Record, len(cases))
 	for i, c := range cases {
-		records[i] = &caseRecord{index: i, id: "case-" + strconv.Itoa(offset+i), v: c}
+		records[i] = &caseRecord{index: i, id: "case-" + strconv.Itoa(offset+i), v: c, ch: ch}
 	}
 	seq := func(yield func(toolgrade.Record, error) bool) {
 		for _, r := range records {
@@ -403,7 +417,7 @@ func (s *server) evaluate(ctx context.Context, req jsonvalue.Object) ([]byte, er
 		b = r.AppendJSON(b)
 		return nil
 	}
-	if err := toolgrade.Evaluate(ctx, seq, metrics, emit, toolgrade.Workers(s.workers)); err != nil {
+	if err := toolgrade.Evaluate(ctx, seq, sc.metrics, emit, toolgrade.Workers(s.workers)); err != nil {
 		return nil, err
 	}
 	return append(b, ']'), nil
@@ -425,13 +439,7 @@ func extractRequest(req jsonvalue.Object) ([]byte, error) {
 	if !ok {
 		return nil, badField("trace", "missing")
 	}
-	var tr trace.Trace
-	var err error
-	if s, isStr := tv.(string); isStr {
-		tr, err = trace.Read([]byte(s), format)
-	} else {
-		tr, err = trace.Extract(tv, format)
-	}
+	tr, err := trace.Extract(tv, format) // a string is read as trace.Read reads bytes
 	if err != nil {
 		return nil, &requestError{Field: "trace", Err: err}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -72,6 +73,20 @@ func TestServe(t *testing.T) {
 			}
 			if e, _ := res[2].(map[string]any)["error"].(string); !strings.Contains(e, "cases[2]") {
 				t.Errorf("non-object case error %q", e)
+			}
+		}},
+		{"cases are checked as eval checks them", `{"op":"evaluate","cases":[{"id":"t","tools_caled":[]},{"id":"n"},{"id":"p","tools_called":[],"expected_tools":[],"process":[]}]}`, func(t *testing.T, r map[string]any) {
+			res := r["results"].([]any)
+			if len(res) != 3 {
+				t.Fatalf("%d results, want 3", len(res))
+			}
+			for i, want := range []string{"did you mean `tools_called`?", "nothing to grade"} {
+				if e, _ := res[i].(map[string]any)["error"].(string); !strings.Contains(e, "cases["+strconv.Itoa(i)+"]") || !strings.Contains(e, want) {
+					t.Errorf("case %d: error %q, want %q", i, e, want)
+				}
+			}
+			if w, _ := res[2].(map[string]any)["warnings"].([]any); len(w) != 1 || !strings.Contains(w[0].(string), "field process is not graded") {
+				t.Errorf("case 2: warnings %v, want process not graded", w)
 			}
 		}},
 		{"unknown profile names the field", `{"id":"x","op":"evaluate","config":[{"profile":"nope"}],"cases":[]}`, func(t *testing.T, r map[string]any) {
