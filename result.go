@@ -339,6 +339,14 @@ func ParseResult(line []byte) (Result, error) {
 	return r, err
 }
 
+// DecodeResult reads a result from its parsed JSON value, as
+// [ParseResult] does from the line.
+func DecodeResult(v any) (Result, error) {
+	var r Result
+	err := r.fromValue(v)
+	return r, err
+}
+
 func (r *Result) fromValue(v any) error {
 	obj, ok := v.(jsonvalue.Object)
 	if !ok {

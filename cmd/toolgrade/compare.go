@@ -53,12 +53,7 @@ the config's reports: out); anything else is refused.
 
 Exit status: 0 when nothing regressed beyond the tolerance; 1 on a
 regression; 2 for bad usage or an unreadable file.`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 2 {
-				return usageError("compare: give two results files, the baseline then the new run (toolgrade compare BASE.jsonl NEW.jsonl); got %d", len(args))
-			}
-			return nil
-		},
+		Args: cobra.ExactArgs(2), // explained by argHelp
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if tolerance < 0 {
 				return usageError("--tolerance must not be negative")
@@ -103,10 +98,14 @@ func readResults(path string, add func(*toolgrade.Result)) error {
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
-			if what := notResult(line); what != "" {
+			v, perr := jsonvalue.Parse(line)
+			if perr != nil {
+				return fmt.Errorf("%s:%d: not a result line: %v", path, n, perr)
+			}
+			if what := notResult(v); what != "" {
 				return fmt.Errorf("%s:%d: not a toolgrade results file: %s; give the results toolgrade eval wrote (--out FILE, or the config's reports: out)", path, n, what)
 			}
-			r, perr := toolgrade.ParseResult(line)
+			r, perr := toolgrade.DecodeResult(v)
 			if perr != nil {
 				return fmt.Errorf("%s:%d: not a result line: %v", path, n, perr)
 			}
@@ -125,13 +124,9 @@ func readResults(path string, add func(*toolgrade.Result)) error {
 	}
 }
 
-// notResult says what a line is when it is not a result line (one JSON
+// notResult says what a line's value is when it is not a result (one JSON
 // object with "id", "success" and a "metrics" list), or "".
-func notResult(line []byte) string {
-	v, err := jsonvalue.Parse(line)
-	if err != nil {
-		return "" // ParseResult says what is wrong with the JSON
-	}
+func notResult(v any) string {
 	obj, ok := v.(jsonvalue.Object)
 	if !ok {
 		return "the line is a JSON " + jsonvalue.Kind(v) + ", not a result object"
