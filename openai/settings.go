@@ -32,23 +32,12 @@ func OpenJudge(s judge.Settings, getenv func(string) string) (*Judge, error) {
 		keyEnv = judge.DefaultKeyEnv
 	}
 	key := getenv(keyEnv)
-	if key == "" && !isLocal(base) {
+	if key == "" && !IsLocal(base) {
 		return nil, fmt.Errorf("judge: no API key in $%s (name another variable with --judge-key-env; only servers on localhost run without a key)", keyEnv)
 	}
-	var cache *Cache
-	if !s.NoCache {
-		dir := s.CacheDir
-		if dir == "" {
-			userDir, err := os.UserCacheDir()
-			if err != nil {
-				return nil, fmt.Errorf("judge: no cache directory (%v): give --cache-dir or --no-cache", err)
-			}
-			dir = filepath.Join(userDir, "toolgrade")
-		}
-		var err error
-		if cache, err = OpenCache(dir); err != nil {
-			return nil, fmt.Errorf("judge: %w", err)
-		}
+	cache, err := SettingsCache(s)
+	if err != nil {
+		return nil, fmt.Errorf("judge: %w", err)
 	}
 	retries := 0 // the client's default
 	if s.MaxRetries != nil {
@@ -82,8 +71,26 @@ func OpenJudge(s judge.Settings, getenv func(string) string) (*Judge, error) {
 	})
 }
 
-// isLocal reports whether a base URL points at this machine.
-func isLocal(base string) bool {
+// SettingsCache opens the reply cache the settings name: CacheDir, else
+// toolgrade/ in the user's cache directory; nil with NoCache.
+func SettingsCache(s judge.Settings) (*Cache, error) {
+	if s.NoCache {
+		return nil, nil
+	}
+	dir := s.CacheDir
+	if dir == "" {
+		userDir, err := os.UserCacheDir()
+		if err != nil {
+			return nil, fmt.Errorf("no cache directory (%v): give --cache-dir or --no-cache", err)
+		}
+		dir = filepath.Join(userDir, "toolgrade")
+	}
+	return OpenCache(dir)
+}
+
+// IsLocal reports whether a base URL points at this machine, where local
+// servers need no key.
+func IsLocal(base string) bool {
 	u, err := url.Parse(base)
 	if err != nil {
 		return false

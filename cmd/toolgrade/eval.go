@@ -14,6 +14,7 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
 	"github.com/toolgrade/toolgrade/report"
+	"github.com/toolgrade/toolgrade/runner"
 )
 
 // metricFlags mirror metric config keys; a flag that is set overrides its
@@ -216,7 +217,7 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 
 	checker := &dataset.Checker{StrictFields: f.strictFields, NotGraded: notGraded(entries)}
 	restoreGC := paceGC(m.Getenv)
-	err = toolgrade.Evaluate(cmd.Context(), checker.Records(runFileRecords(m.records(paths))), metrics, reports.add, toolgrade.Workers(workers))
+	err = toolgrade.Evaluate(cmd.Context(), checker.Records(runner.Records(m.records(paths))), metrics, reports.add, toolgrade.Workers(workers))
 	restoreGC()
 	for _, fc := range checker.Ignored() {
 		reports.stats.Ignored = append(reports.stats.Ignored, report.FieldCount{Field: fc.Field, Cases: fc.Cases})

@@ -14,6 +14,7 @@ import (
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/judge"
 	"github.com/toolgrade/toolgrade/openai"
+	"github.com/toolgrade/toolgrade/runner"
 )
 
 // judgeFlags configure the LLM judge; each overrides its key in the
@@ -128,7 +129,7 @@ func (m *Main) judgeBatch(cmd *cobra.Command, f *evalFlags, cfg *config.Config, 
 	ctx := cmd.Context()
 	// The same records as eval's grading pass, so that the same prompts
 	// are asked.
-	err = toolgrade.Evaluate(ctx, runFileRecords(m.records(paths)), metrics, func(*toolgrade.Result) error { return nil },
+	err = toolgrade.Evaluate(ctx, runner.Records(m.records(paths)), metrics, func(*toolgrade.Result) error { return nil },
 		toolgrade.Workers(runtime.GOMAXPROCS(0)))
 	if err == nil && stdin != nil {
 		_, err = stdin.Seek(0, io.SeekStart)

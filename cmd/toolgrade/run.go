@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
-	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -17,7 +15,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat/bfcl"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/openai"
@@ -298,13 +295,6 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	return gradeErr
 }
 
-// runFileRecords makes the lines of a run file whose run failed error
-// records, so that toolgrade eval grades a run file as toolgrade run did
-// (see runner.Records); other cases pass unchanged.
-func runFileRecords(src iter.Seq2[toolgrade.Record, error]) iter.Seq2[toolgrade.Record, error] {
-	return runner.Records(src)
-}
-
 // modelClient builds the model's client: the judge's transport (limits,
 // retries, timeout) with the model's own endpoint and key, and the reply
 // cache the judge uses (--cache-dir, --no-cache and the config's judge
@@ -318,7 +308,7 @@ func (m *Main) modelClient(f *runFlags) (*openai.Client, error) {
 	if f.keyEnv != "" && m.Getenv != nil {
 		key = m.Getenv(f.keyEnv)
 	}
-	if key == "" && f.keyEnv != "" && !loopback(u.Hostname()) {
+	if key == "" && f.keyEnv != "" && !openai.IsLocal(f.baseURL) {
 		return nil, usageError("no API key for %s: $%s is empty (set it, name another variable with --key-env, or pass --key-env= for a server that needs no key)", u.Host, f.keyEnv)
 	}
 	o := openai.Options{
@@ -335,34 +325,14 @@ func (m *Main) modelClient(f *runFlags) (*openai.Client, error) {
 	if f.maxRetries == 0 {
 		o.MaxRetries = -1 // 0 asks for none; the client reads 0 as its default
 	}
-	if cache := f.eval.env.judge.settings; !cache.NoCache {
-		dir := cache.CacheDir
-		if dir == "" {
-			base, err := os.UserCacheDir()
-			if err != nil {
-				return nil, usageError("no cache directory (%v): pass --cache-dir or --no-cache", err)
-			}
-			dir = filepath.Join(base, "toolgrade")
-		}
-		if o.Cache, err = openai.OpenCache(dir); err != nil {
-			return nil, usageError("%v", err)
-		}
+	if o.Cache, err = openai.SettingsCache(f.eval.env.judge.settings); err != nil {
+		return nil, usageError("%v", err)
 	}
 	c, err := openai.NewClient(o)
 	if err != nil {
 		return nil, usageError("model: %v", err)
 	}
 	return c, nil
-}
-
-// loopback reports whether a host is this machine, where local servers
-// need no key.
-func loopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // defaultRecord names the run file: beside --out, else after the first
