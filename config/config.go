@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -168,15 +169,19 @@ type Env struct {
 	AllowTools []string
 }
 
-// executor returns the server calls may run on, or why they may not.
-func (env *Env) executor(what string) (toolgrade.ToolServer, error) {
+// executor returns the server calls may run on and the tools they may run
+// (allow, else the run's AllowTools), or why they may not run.
+func (env *Env) executor(what string, allow []string) (toolgrade.ToolServer, []string, error) {
 	if env.Server == nil {
-		return nil, fmt.Errorf("%s runs calls on an MCP server: name one with --mcp (or tools: mcp:... in the config)", what)
+		return nil, nil, fmt.Errorf("%s runs calls on an MCP server: name one with --mcp (or tools: mcp:... in the config)", what)
 	}
 	if !env.AllowExecute {
-		return nil, fmt.Errorf("%s runs the calls for real on %v: pass --allow-execute to allow it", what, env.Server)
+		return nil, nil, fmt.Errorf("%s runs the calls for real on %v: pass --allow-execute to allow it", what, env.Server)
 	}
-	return env.Server, nil
+	if allow == nil {
+		allow = env.AllowTools
+	}
+	return env.Server, allow, nil
 }
 
 // Build creates the metrics of the config.
@@ -193,33 +198,29 @@ func (c *Config) Build(env *Env) ([]toolgrade.Metric, error) {
 }
 
 // A builder makes a metric from its options, as JSON.
-type builder func(opts []byte, env *Env) (toolgrade.Metric, error)
+type builder struct {
+	options reflect.Type // the options struct, whose JSON tags are the entry's keys
+	make    func(opts []byte, env *Env) (toolgrade.Metric, error)
+}
 
 // profiles maps each tool-correctness profile to its builder.
 var profiles = map[string]builder{
 	"default": toolCorrectness, // with a judge: min with tool selection (judge.go)
 	"axion":   build(axion.New),
 	"adk":     build(adk.New),
-	"deepfabric": func(opts []byte, env *Env) (toolgrade.Metric, error) {
-		return build(func(o deepfabric.Options) (*deepfabric.Metric, error) {
-			if o.Execution == deepfabric.ExecutionMCP {
-				var err error
-				if o.Server, err = env.executor("execution: mcp"); err != nil {
-					return nil, err
-				}
-				if o.AllowTools == nil {
-					o.AllowTools = env.AllowTools
-				}
+	"deepfabric": withEnv(func(o deepfabric.Options, env *Env) (*deepfabric.Metric, error) {
+		if o.Execution == deepfabric.ExecutionMCP {
+			var err error
+			if o.Server, o.AllowTools, err = env.executor("execution: mcp", o.AllowTools); err != nil {
+				return nil, err
 			}
-			return deepfabric.New(o)
-		})(opts, env)
-	},
-	"deepeval": func(opts []byte, env *Env) (toolgrade.Metric, error) {
-		return build(func(o deepeval.Options) (*deepeval.Metric, error) {
-			o.Judge = env.Judge
-			return deepeval.New(o)
-		})(opts, env)
-	},
+		}
+		return deepfabric.New(o)
+	}),
+	"deepeval": withEnv(func(o deepeval.Options, env *Env) (*deepeval.Metric, error) {
+		o.Judge = env.Judge
+		return deepeval.New(o)
+	}),
 	"agentevals": build(agentevals.New),
 	"bfcl":       build(bfcl.New),
 	"ragas":      build(ragas.New),
@@ -228,17 +229,22 @@ var profiles = map[string]builder{
 // build adapts a constructor taking an options struct, decoded strictly
 // from the entry's keys.
 func build[O any, M toolgrade.Metric](newMetric func(O) (M, error)) builder {
-	return func(opts []byte, _ *Env) (toolgrade.Metric, error) {
+	return withEnv(func(o O, _ *Env) (M, error) { return newMetric(o) })
+}
+
+// withEnv is build for a constructor that takes the run's environment too.
+func withEnv[O any, M toolgrade.Metric](newMetric func(O, *Env) (M, error)) builder {
+	return builder{options: reflect.TypeFor[O](), make: func(opts []byte, env *Env) (toolgrade.Metric, error) {
 		var o O
 		if err := Strict(opts, &o); err != nil {
 			return nil, err
 		}
-		m, err := newMetric(o)
+		m, err := newMetric(o, env)
 		if err != nil {
 			return nil, err // not m: a nil *T in an interface is not nil
 		}
 		return m, nil
-	}
+	}}
 }
 
 // otherMetrics maps metric names other than tool_correctness to their
@@ -246,32 +252,23 @@ func build[O any, M toolgrade.Metric](newMetric func(O) (M, error)) builder {
 var otherMetrics = map[string]builder{
 	"tool_selection":       judged(judge.NewToolSelection),
 	"argument_correctness": judged(judge.NewArgumentCorrectness),
-	"execution_success": func(opts []byte, env *Env) (toolgrade.Metric, error) {
-		return build(func(o execution.Options) (*execution.Metric, error) {
-			var err error
-			if o.Server, err = env.executor("execution_success"); err != nil {
-				return nil, err
-			}
-			if o.AllowTools == nil {
-				o.AllowTools = env.AllowTools
-			}
-			return execution.New(o)
-		})(opts, env)
-	},
-	"grounding": func(opts []byte, env *Env) (toolgrade.Metric, error) {
-		return build(func(o grounding.Options) (*grounding.Metric, error) {
-			o.Tools = env.Tools
-			return grounding.New(o)
-		})(opts, env)
-	},
+	"execution_success": withEnv(func(o execution.Options, env *Env) (*execution.Metric, error) {
+		var err error
+		if o.Server, o.AllowTools, err = env.executor("execution_success", o.AllowTools); err != nil {
+			return nil, err
+		}
+		return execution.New(o)
+	}),
+	"grounding": withEnv(func(o grounding.Options, env *Env) (*grounding.Metric, error) {
+		o.Tools = env.Tools
+		return grounding.New(o)
+	}),
 	"tool_process": build(process.New),
 	"state_match":  build(state.New),
-	"schema": func(opts []byte, env *Env) (toolgrade.Metric, error) {
-		return build(func(o schema.Options) (*schema.Metric, error) {
-			o.Tools = env.Tools
-			return schema.New(o)
-		})(opts, env)
-	},
+	"schema": withEnv(func(o schema.Options, env *Env) (*schema.Metric, error) {
+		o.Tools = env.Tools
+		return schema.New(o)
+	}),
 }
 
 // Profiles lists the profile names.
@@ -324,6 +321,9 @@ func Metric(entry jsonvalue.Object, env *Env) (toolgrade.Metric, error) {
 		}
 		var ok bool
 		if b, ok = profiles[profile]; !ok {
+			if near, ok := suggest.Nearest(profile, Profiles()); ok {
+				return nil, &toolgrade.FieldError{Path: "profile", Err: fmt.Errorf("unknown profile %q; did you mean %q?", profile, near)}
+			}
 			return nil, &toolgrade.FieldError{Path: "profile", Err: fmt.Errorf("unknown profile %q (want %s)", profile, strings.Join(Profiles(), ", "))}
 		}
 	} else {
@@ -346,7 +346,7 @@ func Metric(entry jsonvalue.Object, env *Env) (toolgrade.Metric, error) {
 	if metric == "tool_correctness" {
 		coerceLists(profile, opts)
 	}
-	m, err := b(jsonvalue.Append(nil, opts), env)
+	m, err := b.make(jsonvalue.Append(nil, opts), env)
 	if err != nil {
 		var unknown *UnknownOptionError
 		if errors.As(err, &unknown) && metric == "tool_correctness" {
@@ -354,7 +354,7 @@ func Metric(entry jsonvalue.Object, env *Env) (toolgrade.Metric, error) {
 		}
 		if metric != "tool_correctness" {
 			if errors.As(err, &unknown) {
-				if valid := fieldNames(metricOptionTypes[metric]); valid != nil {
+				if valid := fieldNames(b.options); valid != nil {
 					if near, ok := suggest.Nearest(unknown.Key, valid); ok {
 						return nil, fmt.Errorf("metric %s: %w; did you mean %q?", metric, err, near)
 					}

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"path/filepath"
+	"reflect"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -29,19 +30,18 @@ func (c *Config) JudgeSettings() (judge.Settings, error) {
 // toolCorrectness builds the native tool_correctness metric; with a judge
 // it also judges tool selection and scores the lower of the two (see
 // judge.MinToolSelection).
-func toolCorrectness(opts []byte, env *Env) (toolgrade.Metric, error) {
-	m, err := build(match.New)(opts, env)
+var toolCorrectness = withEnv(func(o match.Options, env *Env) (toolgrade.Metric, error) {
+	m, err := match.New(o)
 	if err != nil || env.Judge == nil {
 		return m, err
 	}
-	strict := m.(*match.ToolCorrectness).Options().Strict
-	return &judge.MinToolSelection{Metric: m, Judge: env.Judge, Tools: env.Tools, Strict: strict}, nil
-}
+	return &judge.MinToolSelection{Metric: m, Judge: env.Judge, Tools: env.Tools, Strict: m.Options().Strict}, nil
+})
 
 // judged adapts the constructor of a metric that needs the run's judge
 // (and takes the run's tools for cases that list none).
 func judged[M toolgrade.Metric](newMetric func(judge.Judge, []toolgrade.Tool, judge.Options) (M, error)) builder {
-	return func(opts []byte, env *Env) (toolgrade.Metric, error) {
+	return builder{options: reflect.TypeFor[judge.Options](), make: func(opts []byte, env *Env) (toolgrade.Metric, error) {
 		if env.Judge == nil {
 			return nil, errors.New("needs a judge: give --judge-model (and --judge-base-url for a server other than OpenAI), or a judge section in the config")
 		}
@@ -54,5 +54,5 @@ func judged[M toolgrade.Metric](newMetric func(judge.Judge, []toolgrade.Tool, ju
 			return nil, err // not m: a nil *T in an interface is not nil
 		}
 		return m, nil
-	}
+	}}
 }

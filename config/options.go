@@ -6,22 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolgrade/toolgrade/compat/adk"
-	"github.com/toolgrade/toolgrade/compat/agentevals"
-	"github.com/toolgrade/toolgrade/compat/axion"
-	"github.com/toolgrade/toolgrade/compat/bfcl"
-	"github.com/toolgrade/toolgrade/compat/deepeval"
-	"github.com/toolgrade/toolgrade/compat/deepfabric"
-	"github.com/toolgrade/toolgrade/compat/ragas"
-	"github.com/toolgrade/toolgrade/execution"
-	"github.com/toolgrade/toolgrade/grounding"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
-	"github.com/toolgrade/toolgrade/judge"
-	"github.com/toolgrade/toolgrade/match"
-	"github.com/toolgrade/toolgrade/process"
-	"github.com/toolgrade/toolgrade/schema"
-	"github.com/toolgrade/toolgrade/state"
 )
 
 // An UnknownOptionError is a metric entry key that its profile does not
@@ -51,33 +37,9 @@ func (e *UnknownOptionError) Error() string {
 	return msg + fmt.Sprintf(" (want %s, or profile, name, metric)", strings.Join(e.Valid, ", "))
 }
 
-// optionTypes are the options structs of the tool-correctness profiles.
-var optionTypes = map[string]reflect.Type{
-	"default":    reflect.TypeFor[match.Options](),
-	"axion":      reflect.TypeFor[axion.Options](),
-	"adk":        reflect.TypeFor[adk.Options](),
-	"deepfabric": reflect.TypeFor[deepfabric.Options](),
-	"deepeval":   reflect.TypeFor[deepeval.Options](),
-	"agentevals": reflect.TypeFor[agentevals.Options](),
-	"bfcl":       reflect.TypeFor[bfcl.Options](),
-	"ragas":      reflect.TypeFor[ragas.Options](),
-}
-
-// metricOptionTypes are the options structs of the metrics other than
-// tool_correctness.
-var metricOptionTypes = map[string]reflect.Type{
-	"schema":               reflect.TypeFor[schema.Options](),
-	"execution_success":    reflect.TypeFor[execution.Options](),
-	"grounding":            reflect.TypeFor[grounding.Options](),
-	"tool_process":         reflect.TypeFor[process.Options](),
-	"state_match":          reflect.TypeFor[state.Options](),
-	"tool_selection":       reflect.TypeFor[judge.Options](),
-	"argument_correctness": reflect.TypeFor[judge.Options](),
-}
-
 // optionNames lists a profile's option keys, from its struct's JSON tags.
 func optionNames(profile string) []string {
-	return fieldNames(optionTypes[profile])
+	return fieldNames(profiles[profile].options)
 }
 
 // fieldNames lists the option keys of an options struct; nil for nil.
@@ -158,8 +120,8 @@ func sameIdea(key, profile string) (own, other string) {
 // evaluation_params=input_parameters gives it: "a" or "a,b" becomes
 // ["a"] or ["a", "b"] when the profile's option is a list of strings.
 func coerceLists(profile string, opts jsonvalue.Object) {
-	t, ok := optionTypes[profile]
-	if !ok {
+	t := profiles[profile].options
+	if t == nil {
 		return
 	}
 	for i := range opts {

@@ -57,6 +57,7 @@ func TestMistakes(t *testing.T) {
 		{"an option another profile spells differently", []string{"eval", "--profile", "deepeval", "--option", "args=exact", wrongArgs}, 2, []string{`unknown option "args"`, "under deepeval, set evaluation_params"}},
 		{"a misspelled option", []string{"eval", "--profile", "axion", "--option", "check_parameter=true", wrongArgs}, 2, []string{`did you mean "check_parameters"?`}},
 		{"a misspelled flag", []string{"eval", "--treshold", "0.5", wrongArgs}, 2, []string{"unknown flag --treshold; did you mean --threshold?"}},
+		{"a misspelled profile", []string{"eval", "--profile", "axon", wrongArgs}, 2, []string{`unknown profile "axon"; did you mean "axion"?`}},
 		{"an option given as a flag", []string{"eval", "--evaluation-params", "output", wrongArgs}, 2, []string{"--option evaluation_params=VALUE"}},
 		{"extract without a file", []string{"extract"}, 2, []string{"extract: give a trace file, or - for standard input"}},
 		{"compare with one file", []string{"compare", base}, 2, []string{"compare: give two results files"}},
