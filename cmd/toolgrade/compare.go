@@ -35,7 +35,7 @@ regression is
     where BASE had a score counts as a fall);
   - a case run once in each file that passed a metric in BASE and fails it
     in NEW, whatever the tolerance (these are listed first);
-  - a case of BASE missing from NEW, unless --allow-missing;
+  - a case or a metric of BASE missing from NEW, unless --allow-missing;
   - a metric whose mean score or pass rate fell by more than --tolerance.
 
 When a case id repeats in either file (trials, as toolgrade run --trials
@@ -80,7 +80,7 @@ regression; 2 for bad usage or an unreadable file.`,
 	cmd.Flags().Float64Var(&tolerance, "tolerance", 0, "how far a case's score or a metric's mean or pass rate may fall before it counts as a regression")
 	cmd.Flags().Float64Var(&confidence, "confidence", report.DefaultConfidence, "with trials (repeated case ids): the confidence level at which a fall must be significant to be a regression")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "with trials: the seed of the bootstrap, so that a comparison is reproducible")
-	cmd.Flags().BoolVar(&allowMissing, "allow-missing", false, "accept cases of BASE that NEW lacks (default: each is a regression)")
+	cmd.Flags().BoolVar(&allowMissing, "allow-missing", false, "accept cases and metrics of BASE that NEW lacks (default: each is a regression)")
 	return cmd
 }
 
