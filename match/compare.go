@@ -423,18 +423,18 @@ func (w *walker) rule(path string, e any, eok bool, c any, cok bool) (credit flo
 			w.diff(path, value, nil, "missing")
 		case !jsonvalue.Equal(value, c):
 			w.diff(path, value, c, "not the value of "+r.From.Text)
-		case hasCondition(r) && checkRule(r, e, eok, c) != "":
-			w.diff(path, e, c, checkRule(r, e, eok, c))
+		case HasCondition(r) && CheckRule(r, e, eok, c) != "":
+			w.diff(path, e, c, CheckRule(r, e, eok, c))
 		default:
 			return 1, true, true
 		}
 		return 0, true, true
-	case hasCondition(r):
+	case HasCondition(r):
 		if !cok {
 			w.diff(path, e, nil, "missing")
 			return 0, true, true
 		}
-		if note := checkRule(r, e, eok, c); note != "" {
+		if note := CheckRule(r, e, eok, c); note != "" {
 			w.diff(path, e, c, note)
 			return 0, true, true
 		}
@@ -445,12 +445,17 @@ func (w *walker) rule(path string, e any, eok bool, c any, cok bool) (credit flo
 	return 0, false, false
 }
 
-func hasCondition(r toolgrade.Rule) bool {
+// HasCondition reports whether r says what a value must be (one_of,
+// regex, approx or tol, fuzzy, type), rather than only whether it is
+// compared.
+func HasCondition(r toolgrade.Rule) bool {
 	return r.OneOf != nil || r.Regex != nil || r.Approx != nil || r.HasTol || r.Fuzzy > 0 || r.Type != ""
 }
 
-// checkRule returns "" when value c satisfies r, else what failed.
-func checkRule(r toolgrade.Rule, e any, eok bool, c any) string {
+// CheckRule returns "" when value c satisfies r's conditions, else what
+// failed; e is the expected value, when eok (tol and fuzzy compare with
+// it). The state comparison judges values by it as arguments are judged.
+func CheckRule(r toolgrade.Rule, e any, eok bool, c any) string {
 	if r.Type != "" && !isType(c, r.Type) {
 		return "not of type " + r.Type
 	}

@@ -74,11 +74,11 @@ func (w *walker) node(e any, eok bool, c any, cok bool) {
 			return
 		case r.Optional && (!cok || c == nil):
 			return
-		case hasCondition(r):
+		case match.HasCondition(*r):
 			w.units++
 			if !cok {
 				w.diff(e, nil, "missing")
-			} else if note := en.check(e, eok, c); note != "" {
+			} else if note := match.CheckRule(*en.rule, e, eok, c); note != "" {
 				w.diff(e, c, note)
 			} else {
 				w.matched++
@@ -147,7 +147,7 @@ func (w *walker) count(v any) int {
 		}
 		switch {
 		case r != nil && (r.Ignore || r.Optional):
-		case r != nil && hasCondition(r):
+		case r != nil && match.HasCondition(*r):
 			n++
 		default:
 			n += w.count(x)

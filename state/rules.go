@@ -8,7 +8,6 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
-	"github.com/toolgrade/toolgrade/match"
 )
 
 // Rules are per-path rules as written: an object from JSONPath (see
@@ -53,12 +52,11 @@ type entry struct {
 	path      Path
 	rule      *toolgrade.Rule
 	unordered *bool
-	asArg     map[string]toolgrade.Rule // rule as the rule of an argument "v", for check
 }
 
 // withRule returns e with rule r.
 func (e entry) withRule(r toolgrade.Rule) entry {
-	e.rule, e.asArg = &r, map[string]toolgrade.Rule{"v": r}
+	e.rule = &r
 	return e
 }
 
@@ -120,29 +118,4 @@ func readRules(obj jsonvalue.Object) ([]entry, error) {
 		entries = append(entries, e)
 	}
 	return entries, nil
-}
-
-// hasCondition reports whether r says what the value must be (rather
-// than only whether it is compared).
-func hasCondition(r *toolgrade.Rule) bool {
-	return r.OneOf != nil || r.Regex != nil || r.Approx != nil || r.HasTol || r.Fuzzy > 0 || r.Type != ""
-}
-
-// check returns "" when the final value c satisfies the entry's rule,
-// else what failed. e is the expected value, when eok. It runs the rule
-// through [match.Comparer], so that state values are judged exactly as
-// arguments are.
-func (en *entry) check(e any, eok bool, c any) string {
-	expected := jsonvalue.Object{}
-	if eok {
-		expected = jsonvalue.Object{{Key: "v", Value: e}}
-	}
-	diffs := match.Comparer{}.Diff(expected, jsonvalue.Object{{Key: "v", Value: c}}, en.asArg)
-	if len(diffs) == 0 {
-		return ""
-	}
-	if diffs[0].Note == "" {
-		return "does not satisfy the rule"
-	}
-	return diffs[0].Note
 }
