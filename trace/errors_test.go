@@ -21,6 +21,8 @@ func TestErrorsAreInspectable(t *testing.T) {
 		{"no such format", `[]`, "no_such_format", trace.ErrNoSuchFormat},
 		{"forced format, foreign input", `{"candidates": [{"content": {"parts": [{"text": "hi"}]}}]}`, "openai_chat", trace.ErrNotThisFormat},
 		{"empty", "  ", "", trace.ErrEmpty},
+		{"empty list", " [ ] ", "", trace.ErrEmpty},
+		{"empty list, forced", "[]", "anthropic_messages", trace.ErrEmpty},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := trace.Read([]byte(tt.data), tt.format)

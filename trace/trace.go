@@ -299,6 +299,11 @@ func Read(data []byte, format string) (Trace, error) {
 	var jsonErr error
 	if looksJSON(data) {
 		v, err := jsonvalue.Parse(data)
+		if l, isList := v.([]any); err == nil && isList && len(l) == 0 {
+			// A file of only [] holds no trace, as an empty file does
+			// not; in a case, "trajectory": [] says "no calls".
+			return Trace{}, fmt.Errorf("%w: an empty JSON list", ErrEmpty)
+		}
 		if err == nil {
 			return Extract(v, format) // a JSON string is read as the text it holds
 		}
