@@ -360,7 +360,7 @@ func (h *htmlReport) Finish(s *Stats) error {
 	page := htmlPage{
 		Headline:   headline(s),
 		Usage:      usageLine(s.Usage),
-		Failed:     s.Passed < s.Cases,
+		Failed:     !s.CasePassed(),
 		Trajectory: s.traj.lines(),
 		Tools:      tools,
 		ToolsBy:    by,

@@ -30,7 +30,7 @@ func (md *markdownReport) Add(*toolgrade.Result) error { return nil }
 func (md *markdownReport) Finish(s *Stats) error {
 	var b strings.Builder
 	mark := "✅"
-	if s.Passed < s.Cases {
+	if !s.CasePassed() { // as the exit status: by case, over trials and gates
 		mark = "❌"
 	}
 	fmt.Fprintf(&b, "### %s toolgrade: %d of %d %s passed\n\n", mark, s.Passed, s.Cases, plural(s.Cases, "case", "cases"))

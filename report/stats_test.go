@@ -172,3 +172,28 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("summary lacks the warnings line:\n%s", b.String())
 	}
 }
+
+// TestHeadlineVerdictFollowsGates: a case that passes its pass_k gate
+// passes, though one of its trials failed; the Markdown mark says what the
+// exit status says.
+func TestHeadlineVerdictFollowsGates(t *testing.T) {
+	s := report.Stats{Gates: map[string]toolgrade.PassK{"tool_correctness": {K: 1, Min: 0.5}}}
+	for _, ok := range []bool{true, false} {
+		score := 0.0
+		if ok {
+			score = 1
+		}
+		s.Add(&toolgrade.Result{ID: "c", Success: ok, Metrics: []toolgrade.MetricResult{
+			{Name: "tool_correctness", Profile: "default", Score: score, Threshold: toolgrade.Float(1), Success: ok}}})
+	}
+	if !s.CasePassed() {
+		t.Fatal("the case fails its gate; want it passed (pass^1 = 0.5)")
+	}
+	var b strings.Builder
+	if err := report.Markdown(&b).Finish(&s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "### ✅") {
+		t.Errorf("Markdown starts %q, want the passing mark", strings.SplitN(b.String(), "\n", 2)[0])
+	}
+}
