@@ -8,34 +8,20 @@
 // key order is irrelevant, true is not 1). [From] converts ordinary Go
 // values (maps, slices, numbers) into the model.
 //
-// [Parse] is fast because a document's values share memory: see slab.go.
-// A value kept from a document keeps up to some tens of kilobytes of its
-// neighbours alive, from this document and the ones parsed just before and
-// after it; clone what is kept from a large document that is otherwise
-// dropped.
+// [Parse] allocates little because a document's objects and arrays share
+// backing arrays carved from larger chunks: see slab.go. A value kept from
+// a document keeps up to some tens of kilobytes of its neighbours alive,
+// from this document and the ones parsed just before and after it; clone
+// what is kept from a large document that is otherwise dropped.
 //
 // [LineReader] splits JSON Lines into strings that share large blocks, so
 // that neither a line nor the values parsed from it are copied.
 //
 // # The one home of unsafe
 //
-// This package is the only one of toolgrade that imports unsafe, in two
-// places. LineReader makes strings of block bytes with unsafe.String, as
-// its documentation allows for bytes never written again.
-//
-// The slab boxes strings, numbers, objects and arrays into interfaces by
-// hand, writing an interface's two words (type, pointer to the value)
-// instead of letting the compiler allocate a copy of each header. That
-// cut a case's allocations from 152 to 44 across the whole pipeline
-// (bench/README.md). It relies on two things Go has kept since its first
-// release, and which reflect and the runtime rely on too: an empty
-// interface is a type word followed by a data pointer, and a value that is
-// not pointer-shaped is stored behind that pointer and never written
-// again. A Go release that changed either (another interface layout, boxed
-// values that must come from a special allocator, or a garbage collector
-// that no longer honours interior pointers into ordinary slices) would
-// break it. TestSlabValuesSurviveCollection would catch it: it puts
-// slab-boxed values through type switches, reflect, == and garbage
-// collections, while TestSlabGenerationsEnd checks that the memory is
-// freed once its documents are dropped.
+// This package is the only one of toolgrade that imports unsafe, in one
+// place: LineReader makes strings of block bytes with unsafe.String, as its
+// documentation allows for bytes never written again. Values are put into
+// interfaces by ordinary conversions; none is forged from the runtime's
+// layout of an interface.
 package jsonvalue

@@ -170,10 +170,7 @@ func (p *parser) value(i, depth int) (any, int, error) {
 		if err != nil {
 			return nil, j, err
 		}
-		if s == "" {
-			return s, j, nil
-		}
-		return p.slab.string(s, stringType, len(d)-j), j, nil
+		return s, j, nil
 	case 't':
 		j, err := p.literal(i, "true")
 		return true, j, err
@@ -388,7 +385,7 @@ func (p *parser) number(i int) (any, int, error) {
 			i++
 		}
 	}
-	return p.slab.string(d[start:i], numberType, len(d)-i), i, nil
+	return json.Number(d[start:i]), i, nil
 }
 
 // string reads the string whose opening quote is at offset i, when the

@@ -1,28 +1,15 @@
 package jsonvalue
 
-import (
-	"encoding/json"
-	"unsafe"
-)
-
-// A slab hands out the memory of parsed documents in bulk.
+// A slab hands out the backing arrays of parsed documents in bulk.
 //
 // A document of a few kilobytes holds hundreds of values, and in the plain
-// way each costs an allocation or two: the backing array of every object
-// and array, and, because strings, numbers and slices are not pointers, a
-// copy of the header of every one of them when it is put into an `any`.
-// Allocation and the garbage collection it brings were most of the time
-// of reading a case. A slab instead carves backing arrays out of larger
-// chunks (capacity capped, so that appending to one copies it instead of
-// overwriting its neighbour) and boxes values by keeping their headers in
-// chunks too and making interfaces that point into them.
-//
-// Boxing this way relies on the layout of an empty interface (a type word
-// and a pointer to the value, for every type that is not pointer-shaped),
-// which Go has had since its first release and which reflect and the
-// runtime rely on too; and on a rule the runtime already imposes: a boxed
-// value is never written again. Headers are written once, before they are
-// boxed, and a chunk is never reused: a slot is handed out once.
+// way the backing array of every object and array costs an allocation. A
+// slab instead carves backing arrays out of larger chunks, capacity
+// capped, so that appending to one copies it instead of overwriting its
+// neighbour. Values themselves are boxed by ordinary conversions: keeping
+// their headers in chunks too and pointing interfaces into them would need
+// interface values forged from the runtime's layout, and measured no
+// faster end to end (bench/README.md).
 //
 // Chunks are shared by consecutive documents, a generation at a time: a
 // stream of small documents (the cases of a dataset, the arguments of tool
@@ -34,9 +21,6 @@ import (
 // grow without end. The cost is that a value kept from a document keeps
 // its generation's chunks alive (tens of kilobytes at most).
 type slab struct {
-	strs    []string // headers of boxed strings and json.Numbers
-	objs    []Object // headers of boxed objects
-	arrs    [][]any  // headers of boxed arrays
 	members []Member // backing arrays of objects
 	elems   []any    // backing arrays of arrays
 
@@ -58,9 +42,6 @@ const maxChunk = 1024
 // memory that is zeroed and collected but never used (a fifth of it with
 // the rougher guesses before).
 const (
-	strBytes    = 30
-	objBytes    = 60
-	arrBytes    = 200
 	memberBytes = 23
 	elemBytes   = 80
 )
@@ -80,54 +61,14 @@ func (s *slab) chunkLen(rest, perValue, need int) int {
 	return max(need, min((rest+s.budget)/perValue+1, maxChunk))
 }
 
-// eface is the layout of an empty interface.
-type eface struct {
-	typ  unsafe.Pointer
-	data unsafe.Pointer
-}
-
-func typeOf(v any) unsafe.Pointer { return (*eface)(unsafe.Pointer(&v)).typ }
-
-// The type words of the boxed types.
-var (
-	stringType = typeOf("")
-	numberType = typeOf(json.Number(""))
-	objectType = typeOf(Object(nil))
-	arrayType  = typeOf([]any(nil))
-)
-
-// box makes an interface of type typ whose value is *p.
-func box(typ, p unsafe.Pointer) any {
-	var v any
-	e := (*eface)(unsafe.Pointer(&v))
-	e.typ, e.data = typ, p
-	return v
-}
-
-// string boxes s as a string, or as a json.Number when typ is numberType.
-func (s *slab) string(str string, typ unsafe.Pointer, rest int) any {
-	return box(typ, keep(s, &s.strs, str, rest, strBytes))
-}
-
-// object returns an object holding a copy of members, boxed.
+// object returns an object holding a copy of members.
 func (s *slab) object(members []Member, rest int) any {
-	obj := Object(carve(s, &s.members, members, rest, memberBytes))
-	return box(objectType, keep(s, &s.objs, obj, rest, objBytes))
+	return Object(carve(s, &s.members, members, rest, memberBytes))
 }
 
-// array returns an array holding a copy of elems, boxed.
+// array returns an array holding a copy of elems.
 func (s *slab) array(elems []any, rest int) any {
-	return box(arrayType, keep(s, &s.arrs, carve(s, &s.elems, elems, rest, elemBytes), rest, arrBytes))
-}
-
-// keep writes v into the next slot of *chunk, starting a new chunk when it
-// is full, and returns the slot's address.
-func keep[T any](s *slab, chunk *[]T, v T, rest, perValue int) unsafe.Pointer {
-	if len(*chunk) == cap(*chunk) {
-		*chunk = make([]T, 0, s.chunkLen(rest, perValue, 1))
-	}
-	*chunk = append(*chunk, v)
-	return unsafe.Pointer(&(*chunk)[len(*chunk)-1])
+	return carve(s, &s.elems, elems, rest, elemBytes)
 }
 
 // carve copies src into the next len(src) slots of *chunk, starting a new

@@ -11,9 +11,10 @@ import (
 	"weak"
 )
 
-// TestSlabValuesSurviveCollection: values boxed into slab chunks behave as
-// ordinary interface values (type switches, reflect, ==) and keep their
-// content through garbage collections while other documents come and go.
+// TestSlabValuesSurviveCollection: values whose backing arrays are carved
+// from slab chunks behave as ordinary values (type switches, reflect, ==)
+// and keep their content through garbage collections while other
+// documents come and go.
 func TestSlabValuesSurviveCollection(t *testing.T) {
 	var kept []any
 	var want [][]byte
