@@ -215,7 +215,7 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 	}
 	workers = f.env.judge.judgeWorkers(workers)
 
-	checker := &dataset.Checker{StrictFields: f.strictFields, NotGraded: notGraded(entries)}
+	checker := &dataset.Checker{StrictFields: f.strictFields, NotGraded: config.NotGraded(entries)}
 	restoreGC := paceGC(m.Getenv)
 	err = toolgrade.Evaluate(cmd.Context(), checker.Records(runner.Records(m.records(paths))), metrics, reports.add, toolgrade.Workers(workers))
 	restoreGC()
@@ -244,36 +244,4 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 // records reads the inputs in turn; "-" is standard input.
 func (m *Main) records(paths []string) iter.Seq2[toolgrade.Record, error] {
 	return dataset.FilesFrom(m.Stdin, paths...)
-}
-
-// notGraded names the case fields that none of the metric entries reads,
-// each with the entry that would read it.
-func notGraded(entries []jsonvalue.Object) map[string]string {
-	has := map[string]bool{}
-	for _, e := range entries {
-		metric, profile := "tool_correctness", "default"
-		if v, _ := e.Get("metric"); v != nil {
-			metric, _ = v.(string)
-		}
-		if v, _ := e.Get("profile"); v != nil {
-			profile, _ = v.(string)
-		}
-		has[metric] = true
-		if metric == "tool_correctness" && profile == "default" || metric == "grounding" {
-			has["turns"] = true // graded turn by turn; the turns' inputs ground values
-		}
-	}
-	out := map[string]string{}
-	if !has["tool_process"] {
-		out["process"] = "no metric checks process rules (add a metric entry with metric: tool_process)"
-	}
-	if !has["state_match"] {
-		for _, f := range []string{"expected_state", "final_state", "state_rules"} {
-			out[f] = "no metric compares states (add a metric entry with metric: state_match)"
-		}
-	}
-	if !has["turns"] {
-		out["turns"] = "only the default profile's tool_correctness grades turn by turn; the turns' calls are graded as one list"
-	}
-	return out
 }

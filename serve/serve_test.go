@@ -1,0 +1,337 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/toolgrade/toolgrade/openai/openaitest"
+)
+
+// serve serves the request lines and returns the decoded response lines.
+func serve(t *testing.T, requests ...string) []map[string]any {
+	t.Helper()
+	var stdout bytes.Buffer
+	s := &Server{Workers: 2, Getenv: func(string) string { return "" }, Version: "v0.0.0-test"}
+	if err := s.Serve(context.Background(), strings.NewReader(strings.Join(requests, "\n")), &stdout); err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		var v map[string]any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("response %q is not JSON: %v", line, err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+const serveCase = `{"id":"w","tools_called":[{"name":"get_weather","args":{"city":"Paris"}}],"expected_tools":[{"name":"get_weather","args":{"city":"Paris"}},{"name":"send_email"}]}`
+
+func TestServe(t *testing.T) {
+	tests := []struct {
+		name    string
+		request string
+		check   func(t *testing.T, r map[string]any)
+	}{
+		{"evaluate default metric", `{"id":1,"op":"evaluate","cases":[` + serveCase + `]}`, func(t *testing.T, r map[string]any) {
+			if r["id"] != 1.0 {
+				t.Errorf("id %v, want 1", r["id"])
+			}
+			res := r["results"].([]any)[0].(map[string]any)
+			m := res["metrics"].([]any)[0].(map[string]any)
+			if res["id"] != "w" || m["recall"] != 0.5 || m["precision"] != 1.0 {
+				t.Errorf("result %v", res)
+			}
+		}},
+		{"evaluate a peer profile", `{"op":"evaluate","config":{"metrics":[{"profile":"deepeval","evaluation_params":["input_parameters"]}]},"cases":[` + serveCase + `]}`, func(t *testing.T, r map[string]any) {
+			m := r["results"].([]any)[0].(map[string]any)["metrics"].([]any)[0].(map[string]any)
+			if m["profile"] != "deepeval" || m["score"] != 0.5 {
+				t.Errorf("metric %v", m)
+			}
+		}},
+		{"config as one entry", `{"op":"evaluate","config":{"profile":"axion"},"cases":[` + serveCase + `]}`, func(t *testing.T, r map[string]any) {
+			m := r["results"].([]any)[0].(map[string]any)["metrics"].([]any)[0].(map[string]any)
+			if m["profile"] != "axion" {
+				t.Errorf("metric %v", m)
+			}
+		}},
+		{"bad case is an error result naming case and field", `{"op":"evaluate","offset":10,"cases":[` + serveCase + `,{"tools_called":[{"name":3}],"expected_tools":[]},7]}`, func(t *testing.T, r map[string]any) {
+			res := r["results"].([]any)
+			if len(res) != 3 {
+				t.Fatalf("%d results, want 3", len(res))
+			}
+			bad := res[1].(map[string]any)
+			if bad["id"] != "case-11" || !strings.Contains(bad["error"].(string), "cases[1]") || !strings.Contains(bad["error"].(string), "tools_called[0].name") {
+				t.Errorf("bad case result %v", bad)
+			}
+			if e, _ := res[2].(map[string]any)["error"].(string); !strings.Contains(e, "cases[2]") {
+				t.Errorf("non-object case error %q", e)
+			}
+		}},
+		{"cases are checked as eval checks them", `{"op":"evaluate","cases":[{"id":"t","tools_caled":[]},{"id":"n"},{"id":"p","tools_called":[],"expected_tools":[],"process":[]}]}`, func(t *testing.T, r map[string]any) {
+			res := r["results"].([]any)
+			if len(res) != 3 {
+				t.Fatalf("%d results, want 3", len(res))
+			}
+			for i, want := range []string{"did you mean `tools_called`?", "nothing to grade"} {
+				if e, _ := res[i].(map[string]any)["error"].(string); !strings.Contains(e, "cases["+strconv.Itoa(i)+"]") || !strings.Contains(e, want) {
+					t.Errorf("case %d: error %q, want %q", i, e, want)
+				}
+			}
+			if w, _ := res[2].(map[string]any)["warnings"].([]any); len(w) != 1 || !strings.Contains(w[0].(string), "field process is not graded") {
+				t.Errorf("case 2: warnings %v, want process not graded", w)
+			}
+		}},
+		{"unknown profile names the field", `{"id":"x","op":"evaluate","config":[{"profile":"nope"}],"cases":[]}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "config[0].profile" || r["id"] != "x" {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"cases must be a list", `{"op":"evaluate","cases":{}}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "cases" {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"invalid JSON", `{"op":`, func(t *testing.T, r map[string]any) {
+			if !strings.Contains(r["error"].(string), "not valid JSON") {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"unknown op", `{"op":"dance"}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "op" {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"misspelled key beside metrics", `{"op":"evaluate","config":{"metrics":[{}],"judgee":{}},"cases":[]}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "config.judgee" {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"misspelled key", `{"op":"extract","trace":[],"fromat":"openai_chat"}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "fromat" || !strings.Contains(r["error"].(string), `did you mean "format"?`) {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"unknown key", `{"op":"version","x":1}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "x" {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"extract a decoded trace", `{"op":"extract","trace":[{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]},{"role":"tool","tool_call_id":"c1","content":"ok"}]}`, func(t *testing.T, r map[string]any) {
+			res := r["result"].(map[string]any)
+			calls := res["calls"].([]any)
+			if len(calls) != 1 || calls[0].(map[string]any)["name"] != "f" || calls[0].(map[string]any)["output"] != "ok" {
+				t.Errorf("result %v", res)
+			}
+		}},
+		{"extract from text", `{"op":"extract","trace":"[{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"g\",\"arguments\":\"{}\"}}]}]"}`, func(t *testing.T, r map[string]any) {
+			if calls := r["result"].(map[string]any)["calls"].([]any); len(calls) != 1 {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"extract an unreadable trace", `{"op":"extract","trace":{"what":1}}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "trace" {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"extract with an unknown format", `{"op":"extract","trace":[],"format":"nope"}`, func(t *testing.T, r map[string]any) {
+			if r["field"] != "format" {
+				t.Errorf("response %v", r)
+			}
+		}},
+		{"version", `{"op":"version"}`, func(t *testing.T, r map[string]any) {
+			if v, _ := r["result"].(map[string]any)["version"].(string); v != "v0.0.0-test" {
+				t.Errorf("response %v", r)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := serve(t, tt.request)
+			if len(out) != 1 {
+				t.Fatalf("%d responses, want 1", len(out))
+			}
+			tt.check(t, out[0])
+		})
+	}
+}
+
+// TestServeGoesOn checks that bad requests do not end the process: every
+// line gets its response, in order, and blank lines are skipped.
+func TestServeGoesOn(t *testing.T) {
+	out := serve(t,
+		`{"id":1,"op":"evaluate","cases":[`+serveCase+`]}`,
+		`not json`,
+		``,
+		`[1,2]`,
+		`{"id":2,"op":"evaluate","cases":[42]}`,
+		`{"id":3,"op":"evaluate","cases":[`+serveCase+`]}`,
+	)
+	if len(out) != 5 {
+		t.Fatalf("%d responses, want 5: %v", len(out), out)
+	}
+	if out[0]["id"] != 1.0 || out[1]["error"] == nil || out[2]["error"] == nil || out[3]["id"] != 2.0 || out[4]["id"] != 3.0 {
+		t.Errorf("responses %v", out)
+	}
+	if out[4]["results"] == nil {
+		t.Errorf("last response %v, want results", out[4])
+	}
+}
+
+const judgeKey = "sk-serve-SECRET-41c2"
+
+// judgeServer is a fake API that says the email case chose the wrong
+// tool, and everything else is right.
+func judgeServer(t *testing.T) *openaitest.Server {
+	srv := openaitest.NewServer(t)
+	srv.Key = judgeKey
+	srv.Reply = func(r *openaitest.ChatRequest) openaitest.Reply {
+		if strings.Contains(r.User, "Email Bob") {
+			return openaitest.Reply{Content: `{"score": 0.25, "reason": "get_weather cannot send email"}`}
+		}
+		return openaitest.Reply{Content: `{"score": 1, "reason": "the right tool"}`}
+	}
+	return srv
+}
+
+// A request's config may name a judge, as a config file's judge section
+// does: the deepeval profile's tool selection then asks it.
+func TestServeJudge(t *testing.T) {
+	srv := judgeServer(t)
+	c := `{"id":"e","input":"Email Bob the weather","tools_called":[{"name":"get_weather","args":{}}],"expected_tools":[{"name":"get_weather","args":{}}],"available_tools":[{"name":"get_weather","description":"weather"},{"name":"send_email","description":"email"}]}`
+	judge := `{"model":"judge-1","base_url":"` + srv.BaseURL() + `","key_env":"TG_JUDGE_KEY","no_cache":true}`
+	for _, tt := range []struct {
+		name, config string
+		score        float64
+		errPart      string
+	}{
+		{"judged", `{"metrics":[{"profile":"deepeval"}],"judge":` + judge + `}`, 0.25, ""},
+		{"one entry beside the judge", `{"profile":"deepeval","judge":` + judge + `}`, 0.25, ""},
+		{"no judge: deterministic", `{"profile":"deepeval"}`, 1, ""},
+		{"judge not an object", `{"profile":"deepeval","judge":"gpt"}`, 0, "config.judge"},
+		{"judge without a model", `{"profile":"deepeval","judge":{"base_url":"` + srv.BaseURL() + `"}}`, 0, "no model"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout bytes.Buffer
+			req := `{"op":"evaluate","config":` + tt.config + `,"cases":[` + c + `]}`
+			s := &Server{Getenv: func(k string) string { return map[string]string{"TG_JUDGE_KEY": judgeKey}[k] }}
+			if err := s.Serve(context.Background(), strings.NewReader(req), &stdout); err != nil {
+				t.Fatalf("serve: %v", err)
+			}
+			var resp struct {
+				Error   string `json:"error"`
+				Field   string `json:"field"`
+				Results []struct {
+					Metrics []struct {
+						Score  *float64 `json:"score"`
+						Reason string   `json:"reason"`
+					} `json:"metrics"`
+				} `json:"results"`
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &resp); err != nil {
+				t.Fatalf("response %q: %v", stdout.String(), err)
+			}
+			if tt.errPart != "" {
+				if !strings.Contains(resp.Error+" "+resp.Field, tt.errPart) {
+					t.Errorf("response %s, want an error naming %q", stdout.String(), tt.errPart)
+				}
+				return
+			}
+			if resp.Error != "" || len(resp.Results) != 1 || resp.Results[0].Metrics[0].Score == nil {
+				t.Fatalf("response %s", stdout.String())
+			}
+			if got := *resp.Results[0].Metrics[0].Score; got != tt.score {
+				t.Errorf("score %v, want %v (reason: %s)", got, tt.score, resp.Results[0].Metrics[0].Reason)
+			}
+		})
+	}
+}
+
+// A config is built once and reused by the requests that repeat it; the
+// cache is bounded.
+func TestServeReusesMetrics(t *testing.T) {
+	s := &Server{}
+	for i := range maxCachedConfigs + 3 {
+		cfg := `{"profile":"default","threshold":0.` + strconv.Itoa(i+1) + `}`
+		for range 2 {
+			resp := s.handle(context.Background(), []byte(`{"op":"evaluate","config":`+cfg+`,"cases":[`+serveCase+`]}`))
+			if !bytes.HasPrefix(resp, []byte(`{"results":[`)) {
+				t.Fatalf("config %d: response %s", i, resp)
+			}
+		}
+		if n := len(s.metrics); n < 1 || n > maxCachedConfigs {
+			t.Fatalf("after config %d: %d cached configs, want 1..%d", i, n, maxCachedConfigs)
+		}
+	}
+	if n := len(s.metrics); n != 3 {
+		t.Errorf("%d cached configs after the cache was emptied, want 3", n)
+	}
+}
+
+type failingIO struct{ err error }
+
+func (f failingIO) Read([]byte) (int, error)  { return 0, f.err }
+func (f failingIO) Write([]byte) (int, error) { return 0, f.err }
+
+// A broken stream ends Serve with its error; the end of input does not.
+func TestServeStreamErrors(t *testing.T) {
+	broken := errors.New("broken pipe")
+	s := &Server{}
+	if err := s.Serve(context.Background(), failingIO{broken}, io.Discard); !errors.Is(err, broken) {
+		t.Errorf("read error: got %v, want %v", err, broken)
+	}
+	if err := s.Serve(context.Background(), strings.NewReader(`{"op":"version"}`), failingIO{broken}); !errors.Is(err, broken) {
+		t.Errorf("write error: got %v, want %v", err, broken)
+	}
+	if err := s.Serve(context.Background(), strings.NewReader(""), io.Discard); err != nil {
+		t.Errorf("empty input: %v", err)
+	}
+}
+
+// FuzzServe checks that any request line is answered by exactly one line,
+// a JSON object that is no internal error.
+func FuzzServe(f *testing.F) {
+	for _, seed := range []string{
+		`{"op":"version","id":[1,{"a":null}]}`,
+		`{"op":"evaluate","cases":[` + serveCase + `]}`,
+		`{"op":"evaluate","config":[{"profile":"bfcl"},{"metric":"tool_process","rules":[]}],"cases":[{"tools_called":[]},null,"x"]}`,
+		`{"op":"evaluate","config":{"metrics":"x"},"cases":[],"offset":-1}`,
+		`{"op":"evaluate","config":{"judge":1},"cases":[]}`,
+		`{"op":"extract","trace":"data: {}\n\n","format":"openai_chat"}`,
+		`{"op":"extract","trace":{"messages":[{"role":"assistant","tool_calls":[{"function":{"name":"f","arguments":"{"}}]}]}}`,
+		`{"op":null}`, `[]`, `"op"`, `{`,
+	} {
+		f.Add(seed)
+	}
+	s := &Server{Workers: 1}
+	f.Fuzz(func(t *testing.T, line string) {
+		var out bytes.Buffer
+		if err := s.Serve(context.Background(), strings.NewReader(strings.ReplaceAll(line, "\n", " ")), &out); err != nil {
+			t.Fatal(err)
+		}
+		if strings.TrimSpace(line) == "" {
+			return
+		}
+		resp := strings.TrimSuffix(out.String(), "\n")
+		if strings.Contains(resp, "\n") {
+			t.Fatalf("response is more than one line: %q", out.String())
+		}
+		var v map[string]any
+		if err := json.Unmarshal([]byte(resp), &v); err != nil {
+			t.Fatalf("response %q is not a JSON object: %v", resp, err)
+		}
+		if e, _ := v["error"].(string); strings.HasPrefix(e, "internal error") {
+			t.Fatalf("request %q: %s", line, e)
+		}
+	})
+}
