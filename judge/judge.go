@@ -5,7 +5,7 @@
 // It defines the [Judge] interface, toolgrade's versioned prompts
 // ([Prompts]), the judged metrics ([ToolSelectionMetric],
 // [ArgumentCorrectnessMetric], [MinToolSelection]) and the reading of a
-// judge's reply ([ParseVerdict]). It imports no SDK: package openai
+// judge's reply ([ParseVerdict]). It sends nothing itself: package openai
 // implements Judge over any OpenAI-compatible endpoint.
 //
 // A judge answers each prompt with a JSON object

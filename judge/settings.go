@@ -17,7 +17,7 @@ const DefaultKeyEnv = "OPENAI_API_KEY"
 
 // Settings say how to reach the judge's model: the keys of a config
 // file's judge section (the CLI's --judge-* flags override them). They are
-// plain data, so that reading them costs no SDK; package openai opens a
+// plain data, so that reading them costs no client; package openai opens a
 // judge from them (openai.OpenJudge).
 //
 //	judge:

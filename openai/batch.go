@@ -9,13 +9,12 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"mime/multipart"
 	"net/http"
+	"net/textproto"
+	"net/url"
 	"slices"
 	"time"
-
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/toolgrade/toolgrade"
 )
@@ -111,9 +110,7 @@ func (c *Client) Batch(ctx context.Context, reqs []ChatRequest, o BatchOptions) 
 	for polls := 0; !batchDone(b.Status); {
 		if polls >= o.MaxPolls {
 			logf("batch %s: still %s after %d polls; cancelling it", b.ID, b.Status, polls)
-			if b, err = c.batchCall(ctx, func(ctx context.Context, opt option.RequestOption) (*sdk.Batch, error) {
-				return c.batches.Cancel(ctx, rep.ID, opt)
-			}); err != nil {
+			if b, err = c.batchCall(ctx, http.MethodPost, batchPath(rep.ID)+"/cancel", nil); err != nil {
 				return rep, fmt.Errorf("batch %s: cancel: %w", rep.ID, err)
 			}
 			for i := 0; i < cancelPolls && !batchDone(b.Status); i++ {
@@ -130,20 +127,20 @@ func (c *Client) Batch(ctx context.Context, reqs []ChatRequest, o BatchOptions) 
 		logf("batch %s: %s, %d of %d done, %d failed (poll %d/%d)", b.ID, b.Status,
 			b.RequestCounts.Completed, b.RequestCounts.Total, b.RequestCounts.Failed, polls, o.MaxPolls)
 	}
-	rep.Status = string(b.Status)
+	rep.Status = b.Status
 
 	if b.OutputFileID != "" {
 		if err := c.readBatchFile(ctx, b.OutputFileID, func(l *batchLine) {
 			if !keys[l.CustomID] || l.Response == nil || l.Response.StatusCode != http.StatusOK {
 				return
 			}
-			var cc sdk.ChatCompletion
-			if json.Unmarshal(l.Response.Body, &cc) != nil || c.opts.Cache.Put(l.CustomID, l.Response.Body) != nil {
+			comp, err := decodeCompletion(l.Response.Body)
+			if err != nil || c.opts.Cache.Put(l.CustomID, l.Response.Body) != nil {
 				return
 			}
 			delete(keys, l.CustomID)
 			rep.Answered++
-			rep.Usage.Add(toolgrade.Usage{PromptTokens: cc.Usage.PromptTokens, CompletionTokens: cc.Usage.CompletionTokens, Requests: 1})
+			rep.Usage.Add(comp.Usage)
 		}); err != nil {
 			return rep, fmt.Errorf("batch %s: output: %w", b.ID, err)
 		}
@@ -188,16 +185,16 @@ func (c *Client) batchInput(reqs []ChatRequest) ([]byte, map[string]bool, error)
 			continue
 		}
 		keys[key] = true
-		params := req.Params
-		if c.plain.Load() {
-			params.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{}
+		body, err := req.body(c.plain.Load())
+		if err != nil {
+			return nil, nil, err
 		}
 		line, err := json.Marshal(struct {
-			CustomID string                      `json:"custom_id"`
-			Method   string                      `json:"method"`
-			URL      string                      `json:"url"`
-			Body     sdk.ChatCompletionNewParams `json:"body"`
-		}{key, http.MethodPost, "/v1/chat/completions", params})
+			CustomID string          `json:"custom_id"`
+			Method   string          `json:"method"`
+			URL      string          `json:"url"`
+			Body     json.RawMessage `json:"body"`
+		}{key, http.MethodPost, "/v1/chat/completions", body})
 		if err != nil {
 			return nil, nil, fmt.Errorf("encoding the request: %w", err)
 		}
@@ -220,7 +217,7 @@ type batchState struct {
 
 // resumeBatch returns the batch an earlier run started for this request
 // set, or nil.
-func (c *Client) resumeBatch(ctx context.Context, stateKey string) (*sdk.Batch, error) {
+func (c *Client) resumeBatch(ctx context.Context, stateKey string) (*batchObject, error) {
 	data, ok, err := c.opts.Cache.Get(stateKey)
 	if err != nil || !ok {
 		return nil, err
@@ -230,9 +227,7 @@ func (c *Client) resumeBatch(ctx context.Context, stateKey string) (*sdk.Batch, 
 		c.opts.Cache.Delete(stateKey)
 		return nil, nil
 	}
-	b, err := c.batchCall(ctx, func(ctx context.Context, opt option.RequestOption) (*sdk.Batch, error) {
-		return c.batches.Get(ctx, st.BatchID, opt)
-	})
+	b, err := c.batchCall(ctx, http.MethodGet, batchPath(st.BatchID), nil)
 	if err != nil {
 		if he := (*HTTPError)(nil); errors.As(err, &he) && he.Status == http.StatusNotFound {
 			c.opts.Cache.Delete(stateKey) // gone: start afresh
@@ -244,28 +239,21 @@ func (c *Client) resumeBatch(ctx context.Context, stateKey string) (*sdk.Batch, 
 }
 
 // startBatch uploads the input, creates the batch and records its id.
-func (c *Client) startBatch(ctx context.Context, input []byte, stateKey string) (*sdk.Batch, error) {
-	var file *sdk.FileObject
-	err := c.retry(ctx, -1, func(ctx context.Context) (*httpSnapshot, error) {
-		var snap httpSnapshot
-		var err error
-		file, err = c.files.New(ctx, sdk.FileNewParams{
-			File:    sdk.File(bytes.NewReader(input), "toolgrade-batch.jsonl", "application/jsonl"),
-			Purpose: sdk.FilePurposeBatch,
-		}, option.WithMiddleware(snap.capture))
-		return &snap, err
-	})
+func (c *Client) startBatch(ctx context.Context, input []byte, stateKey string) (*batchObject, error) {
+	fileID, err := c.upload(ctx, input)
 	if err != nil {
 		return nil, fmt.Errorf("batch: uploading the requests: %w", err)
 	}
-	b, err := c.batchCall(ctx, func(ctx context.Context, opt option.RequestOption) (*sdk.Batch, error) {
-		return c.batches.New(ctx, sdk.BatchNewParams{
-			InputFileID:      file.ID,
-			Endpoint:         sdk.BatchNewParamsEndpointV1ChatCompletions,
-			CompletionWindow: sdk.BatchNewParamsCompletionWindow24h,
-			Metadata:         shared.Metadata{"created_by": "toolgrade"},
-		}, opt)
+	create, err := json.Marshal(batchCreate{
+		InputFileID:      fileID,
+		Endpoint:         "/v1/chat/completions",
+		CompletionWindow: "24h",
+		Metadata:         map[string]string{"created_by": "toolgrade"},
 	})
+	if err != nil {
+		return nil, fmt.Errorf("batch: %w", err)
+	}
+	b, err := c.batchCall(ctx, http.MethodPost, "batches", create)
 	if err != nil {
 		return nil, fmt.Errorf("batch: creating it: %w", err)
 	}
@@ -276,34 +264,109 @@ func (c *Client) startBatch(ctx context.Context, input []byte, stateKey string) 
 	return b, nil
 }
 
-// batchCall runs one Batch API call with retries.
-func (c *Client) batchCall(ctx context.Context, call func(context.Context, option.RequestOption) (*sdk.Batch, error)) (*sdk.Batch, error) {
-	var b *sdk.Batch
+// upload sends a batch's input file (purpose "batch", as multipart form
+// data) and returns the file's id.
+func (c *Client) upload(ctx context.Context, input []byte) (string, error) {
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	err := mw.WriteField("purpose", "batch")
+	if err == nil {
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", `form-data; name="file"; filename="toolgrade-batch.jsonl"`)
+		h.Set("Content-Type", "application/jsonl")
+		var part io.Writer
+		if part, err = mw.CreatePart(h); err == nil {
+			_, err = part.Write(input)
+		}
+	}
+	if err := errors.Join(err, mw.Close()); err != nil {
+		return "", err
+	}
+	var file struct {
+		ID string `json:"id"`
+	}
+	err = c.retry(ctx, -1, func(ctx context.Context) (*httpSnapshot, error) {
+		snap, data, err := c.send(ctx, http.MethodPost, "files", mw.FormDataContentType(), form.Bytes(), maxReplyBytes)
+		if err == nil {
+			err = decodeObject(data, &file.ID, &file)
+		}
+		return snap, err
+	})
+	return file.ID, err
+}
+
+// batchCreate is the body that creates a batch.
+type batchCreate struct {
+	InputFileID      string            `json:"input_file_id"`
+	Endpoint         string            `json:"endpoint"`
+	CompletionWindow string            `json:"completion_window"`
+	Metadata         map[string]string `json:"metadata"`
+}
+
+// A batchObject is a batch as the Batch API describes it: the fields
+// toolgrade reads.
+type batchObject struct {
+	ID            string `json:"id"`
+	Status        string `json:"status"`
+	OutputFileID  string `json:"output_file_id"`
+	ErrorFileID   string `json:"error_file_id"`
+	RequestCounts struct {
+		Total     int64 `json:"total"`
+		Completed int64 `json:"completed"`
+		Failed    int64 `json:"failed"`
+	} `json:"request_counts"`
+	Errors struct {
+		Data []struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"data"`
+	} `json:"errors"`
+}
+
+func batchPath(id string) string { return "batches/" + url.PathEscape(id) }
+
+// batchCall runs one Batch API call (body nil: none) with retries and
+// returns the batch it describes.
+func (c *Client) batchCall(ctx context.Context, method, path string, body []byte) (*batchObject, error) {
+	var b *batchObject
 	err := c.retry(ctx, -1, func(ctx context.Context) (*httpSnapshot, error) {
-		var snap httpSnapshot
-		var err error
-		b, err = call(ctx, option.WithMiddleware(snap.capture))
-		return &snap, err
+		snap, data, err := c.send(ctx, method, path, "application/json", body, maxReplyBytes)
+		if err == nil {
+			b = &batchObject{}
+			err = decodeObject(data, &b.ID, b)
+		}
+		return snap, err
 	})
 	return b, err
 }
 
-func (c *Client) pollBatch(ctx context.Context, id string, wait time.Duration) (*sdk.Batch, error) {
+// decodeObject reads an API object into v, whose id is *id: an object
+// without one is an error.
+func decodeObject(data []byte, id *string, v any) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		return err
+	}
+	if *id == "" {
+		return errors.New(`the reply has no "id"`)
+	}
+	return nil
+}
+
+func (c *Client) pollBatch(ctx context.Context, id string, wait time.Duration) (*batchObject, error) {
 	if err := c.sleep(ctx, wait); err != nil {
 		return nil, err
 	}
-	b, err := c.batchCall(ctx, func(ctx context.Context, opt option.RequestOption) (*sdk.Batch, error) {
-		return c.batches.Get(ctx, id, opt)
-	})
+	b, err := c.batchCall(ctx, http.MethodGet, batchPath(id), nil)
 	if err != nil {
 		return nil, fmt.Errorf("batch %s: status: %w", id, err)
 	}
 	return b, nil
 }
 
-func batchDone(s sdk.BatchStatus) bool {
-	switch s {
-	case sdk.BatchStatusCompleted, sdk.BatchStatusFailed, sdk.BatchStatusExpired, sdk.BatchStatusCancelled:
+// batchDone reports whether a batch status is final.
+func batchDone(status string) bool {
+	switch status {
+	case "completed", "failed", "expired", "cancelled":
 		return true
 	}
 	return false
@@ -337,14 +400,9 @@ func (l *batchLine) describe() string {
 func (c *Client) readBatchFile(ctx context.Context, id string, each func(*batchLine)) error {
 	var data []byte
 	err := c.retry(ctx, -1, func(ctx context.Context) (*httpSnapshot, error) {
-		var snap httpSnapshot
-		res, err := c.files.Content(ctx, id, option.WithMiddleware(snap.capture))
-		if err != nil {
-			return &snap, err
-		}
-		defer res.Body.Close()
-		data, err = io.ReadAll(res.Body)
-		return &snap, err
+		snap, body, err := c.send(ctx, http.MethodGet, "files/"+url.PathEscape(id)+"/content", "", nil, maxFileBytes)
+		data = body
+		return snap, err
 	})
 	if err != nil {
 		return fmt.Errorf("file %s: %w", id, err)

@@ -1,13 +1,18 @@
 // Package openai talks to any endpoint that speaks OpenAI's Chat
 // Completions API (OpenAI, Azure OpenAI, vLLM, Ollama, LM Studio,
-// OpenRouter, ...) through the openai-go SDK. It is the only package of
-// toolgrade that imports the SDK.
+// OpenRouter, ...). It speaks the wire protocol itself, over net/http:
+// chat completions, file upload and download, and batches; no SDK.
 //
 // A [Client] is the transport: it bounds concurrency, keeps to request and
 // token rate limits, retries with backoff, answers from an on-disk cache,
 // and runs request sets through the Batch API. It sends any chat
 // completion request, not only judge prompts. [Judge] builds on it to
 // implement judge.Judge.
+//
+// Its types are toolgrade's own and carry only what toolgrade uses of the
+// protocol; it is no general OpenAI client (no streaming, no other
+// endpoints). Request bodies are part of cache keys, so their encoding is
+// fixed: testdata/requests keeps it byte for byte.
 package openai
 
 import (
@@ -25,9 +30,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 	"golang.org/x/time/rate"
+
+	"github.com/toolgrade/toolgrade"
 )
 
 // Defaults of [Options].
@@ -82,14 +87,11 @@ type Options struct {
 
 // A Client sends chat completion requests. It is safe for concurrent use.
 type Client struct {
-	opts    Options
-	base    string // canonical base URL, part of every cache key
-	chat    sdk.ChatCompletionService
-	files   sdk.FileService
-	batches sdk.BatchService
-	slots   chan struct{}
-	rpm     *rate.Limiter
-	tpm     *rate.Limiter
+	opts  Options
+	base  string // canonical base URL, part of every cache key
+	slots chan struct{}
+	rpm   *rate.Limiter
+	tpm   *rate.Limiter
 	// plain is set once the endpoint rejected response_format: later
 	// requests go without it.
 	plain atomic.Bool
@@ -97,9 +99,9 @@ type Client struct {
 	sleep func(ctx context.Context, d time.Duration) error
 }
 
-// NewClient checks the options and returns a client. Unlike the SDK's own
-// client it reads nothing from the environment: the key is the caller's
-// choice.
+// NewClient checks the options and returns a client. It reads nothing
+// from the environment (no OPENAI_API_KEY, no OPENAI_BASE_URL): the key
+// and the endpoint are the caller's choice.
 func NewClient(o Options) (*Client, error) {
 	if o.BaseURL == "" {
 		o.BaseURL = DefaultBaseURL
@@ -141,49 +143,11 @@ func NewClient(o Options) (*Client, error) {
 	if o.TokensPerMinute > 0 {
 		c.tpm = rate.NewLimiter(rate.Limit(float64(o.TokensPerMinute)/60), o.TokensPerMinute)
 	}
-	opts := []option.RequestOption{
-		option.WithBaseURL(c.base + "/"),
-		option.WithHTTPClient(o.HTTPClient),
-		option.WithMaxRetries(0), // retries are ours, to honour Retry-After exactly
-	}
-	switch {
-	case o.APIKey == "":
-	case o.Azure:
-		opts = append(opts, option.WithHeader("api-key", o.APIKey))
-	default:
-		opts = append(opts, option.WithAPIKey(o.APIKey))
-	}
-	if o.APIVersion != "" {
-		opts = append(opts, option.WithQuery("api-version", o.APIVersion))
-	}
-	// The services, not sdk.NewClient, which would read OPENAI_API_KEY and
-	// OPENAI_BASE_URL from the environment behind the caller's back.
-	c.chat = sdk.NewChatCompletionService(opts...)
-	c.files = sdk.NewFileService(opts...)
-	c.batches = sdk.NewBatchService(opts...)
 	return c, nil
 }
 
 // Cache returns the client's cache, or nil.
 func (c *Client) Cache() *Cache { return c.opts.Cache }
-
-// A ChatRequest is one chat completion request.
-type ChatRequest struct {
-	// Tag names what the request is for and its version, such as a judge
-	// prompt's version; it is part of the cache key, so that a changed
-	// prompt never meets an old reply.
-	Tag    string
-	Params sdk.ChatCompletionNewParams
-}
-
-// A Completion is a chat completion reply.
-type Completion struct {
-	*sdk.ChatCompletion
-	// Key is the request's cache key (also its custom_id in a batch).
-	Key string
-	// Cached reports that the reply came from the cache.
-	Cached bool
-}
 
 // Key returns the request's cache key: a hash of the base URL, the tag and
 // the whole request body (model, messages, temperature, response format,
@@ -195,9 +159,9 @@ func (c *Client) Key(req ChatRequest) (string, error) {
 
 // key returns the request's cache key and its body.
 func (c *Client) key(req ChatRequest) (string, []byte, error) {
-	body, err := json.Marshal(req.Params)
+	body, err := req.body(false)
 	if err != nil {
-		return "", nil, fmt.Errorf("encoding the request: %w", err)
+		return "", nil, err
 	}
 	return CacheKey("chat/v1", c.base, req.Tag, string(body)), body, nil
 }
@@ -210,12 +174,14 @@ func (c *Client) cached(key string) (*Completion, bool) {
 	if err != nil || !ok {
 		return nil, false
 	}
-	var cc sdk.ChatCompletion
-	if err := json.Unmarshal(data, &cc); err != nil {
+	comp, err := decodeCompletion(data)
+	if err != nil {
 		c.opts.Cache.Delete(key) // a damaged entry is asked again
 		return nil, false
 	}
-	return &Completion{ChatCompletion: &cc, Key: key, Cached: true}, true
+	comp.Usage = toolgrade.Usage{CachedRequests: 1}
+	comp.Key, comp.Cached = key, true
+	return comp, true
 }
 
 // Forget removes the cached reply to req, so that the next Complete asks
@@ -244,50 +210,42 @@ func (c *Client) Complete(ctx context.Context, req ChatRequest) (*Completion, er
 	if comp, ok := c.cached(key); ok {
 		return comp, nil
 	}
-	params := req.Params
-	if c.plain.Load() {
-		params.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{}
-	}
-	tokens := estimateTokens(params, len(body))
-	var cc *sdk.ChatCompletion
-	err = c.retry(ctx, tokens, func(ctx context.Context) (*httpSnapshot, error) {
-		var snap httpSnapshot
-		res, err := c.chat.New(ctx, params, option.WithMiddleware(snap.capture))
-		if err != nil && hasResponseFormat(params) && snap.rejectsResponseFormat() {
-			c.plain.Store(true)
-			params.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{}
-			snap = httpSnapshot{}
-			res, err = c.chat.New(ctx, params, option.WithMiddleware(snap.capture))
+	tokens := len(body)/4 + 1 + max(req.MaxTokens, 0)
+	bare := body // the body without the response format
+	if req.ResponseFormat != nil {
+		if bare, err = req.body(true); err != nil {
+			return nil, err
 		}
-		cc = res
-		return &snap, err
+	}
+	plain := c.plain.Load()
+	if plain {
+		body = bare
+	}
+	var reply []byte
+	var comp *Completion
+	err = c.retry(ctx, tokens, func(ctx context.Context) (*httpSnapshot, error) {
+		snap, data, err := c.send(ctx, http.MethodPost, "chat/completions", "application/json", body, maxReplyBytes)
+		if err != nil && req.ResponseFormat != nil && !plain && snap.rejectsResponseFormat() {
+			c.plain.Store(true)
+			plain, body = true, bare
+			snap, data, err = c.send(ctx, http.MethodPost, "chat/completions", "application/json", body, maxReplyBytes)
+		}
+		if err == nil {
+			comp, err = decodeCompletion(data)
+		}
+		reply = data
+		return snap, err
 	})
 	if err != nil {
 		return nil, err
 	}
 	if c.opts.Cache != nil {
-		if err := c.opts.Cache.Put(key, []byte(cc.RawJSON())); err != nil {
+		if err := c.opts.Cache.Put(key, reply); err != nil {
 			return nil, err
 		}
 	}
-	return &Completion{ChatCompletion: cc, Key: key}, nil
-}
-
-func hasResponseFormat(p sdk.ChatCompletionNewParams) bool {
-	return p.ResponseFormat.OfJSONSchema != nil || p.ResponseFormat.OfJSONObject != nil || p.ResponseFormat.OfText != nil
-}
-
-// estimateTokens guesses a request's tokens for the token rate limit: a
-// quarter of its body's bytes, plus the reply's maximum.
-func estimateTokens(p sdk.ChatCompletionNewParams, bodyLen int) int {
-	n := bodyLen/4 + 1
-	if p.MaxTokens.Valid() {
-		n += int(p.MaxTokens.Value)
-	}
-	if p.MaxCompletionTokens.Valid() {
-		n += int(p.MaxCompletionTokens.Value)
-	}
-	return n
+	comp.Key = key
+	return comp, nil
 }
 
 // wait waits for the rate limiters to let a request of this many tokens
@@ -343,7 +301,7 @@ func (c *Client) retry(ctx context.Context, tokens int, attempt func(context.Con
 		}
 		if !retryable || n >= c.opts.MaxRetries {
 			if snap.status >= 400 {
-				return &HTTPError{Status: snap.status, Message: c.redact(msg)}
+				return &HTTPError{Status: snap.status, Code: c.redact(errorCode(snap.body)), Message: c.redact(msg)}
 			}
 			return errors.New(c.redact(msg))
 		}
@@ -359,7 +317,11 @@ func (c *Client) retry(ctx context.Context, tokens int, attempt func(context.Con
 
 // An HTTPError is a request that failed with an HTTP error status.
 type HTTPError struct {
-	Status  int
+	Status int
+	// Code is the error code the server's reply names, if any:
+	// "invalid_api_key", "rate_limit_exceeded", "context_length_exceeded",
+	// "404", ... (a number is given as its text).
+	Code    string
 	Message string // the status and the server's message, without the key
 }
 
@@ -427,26 +389,67 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// An httpSnapshot keeps what an attempt's HTTP response said (status,
-// headers, an error body), because the SDK's errors lose them when a
-// server's error body is not OpenAI's shape.
+// Budgets of what a reply may bring: a chat completion or an API object,
+// and a batch's output or error file.
+const (
+	maxReplyBytes = 64 << 20
+	maxFileBytes  = 1 << 30
+	maxErrorBytes = 64 << 10
+)
+
+// An httpSnapshot keeps what an attempt's HTTP response said: its status,
+// headers, and, for an error status, its body (cut to maxErrorBytes).
 type httpSnapshot struct {
 	status int
 	header http.Header
-	body   []byte // error bodies only, cut to 64 KiB
+	body   []byte
 }
 
-func (s *httpSnapshot) capture(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-	res, err := next(req)
-	if res != nil {
-		s.status, s.header = res.StatusCode, res.Header.Clone()
-		if res.StatusCode >= 400 && res.Body != nil {
-			s.body, _ = io.ReadAll(io.LimitReader(res.Body, 64<<10))
-			res.Body.Close()
-			res.Body = io.NopCloser(bytes.NewReader(s.body))
-		}
+// send makes one HTTP request to the API: method on path (below the base
+// URL), with body (nil: none) of the given content type. It returns the
+// reply's body (at most limit bytes) when the status is 2xx, else an
+// error; the snapshot says what came back, for classify.
+func (c *Client) send(ctx context.Context, method, path, contentType string, body []byte, limit int64) (*httpSnapshot, []byte, error) {
+	snap := &httpSnapshot{}
+	u := c.base + "/" + path
+	if c.opts.APIVersion != "" {
+		u += "?" + url.Values{"api-version": {c.opts.APIVersion}}.Encode()
 	}
-	return res, err
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, rd)
+	if err != nil {
+		return snap, nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", contentType)
+	}
+	switch {
+	case c.opts.APIKey == "":
+	case c.opts.Azure:
+		req.Header.Set("Api-Key", c.opts.APIKey)
+	default:
+		req.Header.Set("Authorization", "Bearer "+c.opts.APIKey)
+	}
+	res, err := c.opts.HTTPClient.Do(req)
+	if err != nil {
+		return snap, nil, err
+	}
+	defer res.Body.Close()
+	snap.status, snap.header = res.StatusCode, res.Header
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		if res.StatusCode >= 400 {
+			snap.body, _ = io.ReadAll(io.LimitReader(res.Body, maxErrorBytes))
+		}
+		return snap, nil, fmt.Errorf("unexpected status %s", res.Status)
+	}
+	data, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("the reply is larger than %d MiB", limit>>20)
+	}
+	return snap, data, err
 }
 
 // classify says whether a failed attempt is worth retrying, and describes
@@ -511,6 +514,29 @@ func errorDetail(body []byte) string {
 		}
 	}
 	return shorten(strings.TrimSpace(string(body)), 300)
+}
+
+// errorCode pulls the error code out of an error body: OpenAI's
+// {"error": {"code"}}, or vLLM's {"code"}; a string or a number.
+func errorCode(body []byte) string {
+	var v struct {
+		Error struct {
+			Code json.RawMessage `json:"code"`
+		} `json:"error"`
+		Code json.RawMessage `json:"code"`
+	}
+	json.Unmarshal(body, &v) // a body of another shape has no code
+	for _, code := range []json.RawMessage{v.Error.Code, v.Code} {
+		var s string
+		var n json.Number
+		switch {
+		case json.Unmarshal(code, &s) == nil && s != "":
+			return shorten(s, 100)
+		case json.Unmarshal(code, &n) == nil && n != "":
+			return n.String()
+		}
+	}
+	return ""
 }
 
 func shorten(s string, n int) string {

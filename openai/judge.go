@@ -6,10 +6,6 @@ import (
 	"errors"
 	"sync"
 
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
-
-	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/judge"
 )
 
@@ -67,33 +63,21 @@ func (j *Judge) Request(r judge.Request) ChatRequest {
 	if j.opts.Temperature != nil {
 		temp = *j.opts.Temperature
 	}
-	p := sdk.ChatCompletionNewParams{
-		Model: j.opts.Model,
-		Messages: []sdk.ChatCompletionMessageParamUnion{
-			sdk.SystemMessage(r.System),
-			sdk.UserMessage(r.User),
-		},
-		Temperature: sdk.Float(temp),
-	}
-	if j.opts.MaxTokens > 0 {
-		p.MaxTokens = sdk.Int(int64(j.opts.MaxTokens))
-	}
-	if !j.opts.PlainOutput {
-		p.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{
-			OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
-				JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
-					Name:   "verdict",
-					Strict: sdk.Bool(true),
-					Schema: verdictSchema,
-				},
-			},
-		}
-	}
 	tag := r.PromptVersion
 	if tag == "" {
 		tag = r.Task
 	}
-	return ChatRequest{Tag: "judge/" + tag, Params: p}
+	req := ChatRequest{
+		Tag:         "judge/" + tag,
+		Model:       j.opts.Model,
+		Messages:    []Message{{Role: "system", Content: r.System}, {Role: "user", Content: r.User}},
+		Temperature: &temp,
+		MaxTokens:   j.opts.MaxTokens,
+	}
+	if !j.opts.PlainOutput {
+		req.ResponseFormat = &JSONSchema{Name: "verdict", Strict: true, Schema: verdictSchema}
+	}
+	return req
 }
 
 // Judge asks the model. An unusable reply (no text, a refusal, no JSON
@@ -105,36 +89,24 @@ func (j *Judge) Judge(ctx context.Context, r judge.Request) (judge.Verdict, erro
 	if err != nil {
 		return judge.Verdict{}, err
 	}
-	u := usageOf(comp)
-	v, err := verdictOf(comp.ChatCompletion)
+	v, err := verdictOf(comp)
 	if err != nil {
 		j.client.Forget(req)
-		return judge.Verdict{Usage: u}, err
+		return judge.Verdict{Usage: comp.Usage}, err
 	}
-	v.Usage = u
+	v.Usage = comp.Usage
 	return v, nil
 }
 
-func verdictOf(cc *sdk.ChatCompletion) (judge.Verdict, error) {
-	if len(cc.Choices) == 0 {
+func verdictOf(comp *Completion) (judge.Verdict, error) {
+	if len(comp.Choices) == 0 {
 		return judge.Verdict{}, errors.New("judge reply has no choices")
 	}
-	msg := cc.Choices[0].Message
+	msg := comp.Choices[0].Message
 	if msg.Content == "" && msg.Refusal != "" {
 		return judge.Verdict{}, errors.New("judge refused: " + shorten(msg.Refusal, 300))
 	}
 	return judge.ParseVerdict(msg.Content)
-}
-
-func usageOf(comp *Completion) toolgrade.Usage {
-	if comp.Cached {
-		return toolgrade.Usage{CachedRequests: 1}
-	}
-	return toolgrade.Usage{
-		PromptTokens:     comp.Usage.PromptTokens,
-		CompletionTokens: comp.Usage.CompletionTokens,
-		Requests:         1,
-	}
 }
 
 // A Planner is a judge.Judge that sends nothing: it collects the requests

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
+	"net/http"
 
 	"github.com/toolgrade/toolgrade"
 )
@@ -32,8 +30,8 @@ type RawCompletion struct {
 // built (messages with multimodal parts, tools, tool_choice, seed, ...:
 // whatever the endpoint takes), within the same concurrency and rate
 // limits, retries, timeout and cache as [Client.Complete], and returns the
-// reply as the endpoint sent it. It is for callers that must not depend on
-// the SDK's types, such as toolgrade run.
+// reply as the endpoint sent it. It is for requests that [ChatRequest]
+// cannot say, such as toolgrade run's.
 //
 // tag names what the request is for, as [ChatRequest.Tag] does; the cache
 // key hashes the base URL, the tag and the body's bytes as given. The body
@@ -62,19 +60,12 @@ func (c *Client) CompleteJSON(ctx context.Context, tag string, body []byte) (*Ra
 	var reply []byte
 	var usage toolgrade.Usage
 	err := c.retry(ctx, tokens, func(ctx context.Context) (*httpSnapshot, error) {
-		var snap httpSnapshot
-		var raw []byte
-		// The SDK sends the body as given (WithRequestBody replaces the
-		// empty params' encoding) and hands back the reply's bytes.
-		_, err := c.chat.New(ctx, sdk.ChatCompletionNewParams{},
-			option.WithRequestBody("application/json", body),
-			option.WithResponseBodyInto(&raw),
-			option.WithMiddleware(snap.capture))
+		snap, raw, err := c.send(ctx, http.MethodPost, "chat/completions", "application/json", body, maxReplyBytes)
 		if err == nil {
 			usage, err = rawUsage(raw)
 		}
 		reply = raw
-		return &snap, err
+		return snap, err
 	})
 	if err != nil {
 		return nil, err
@@ -101,11 +92,5 @@ func rawUsage(reply []byte) (toolgrade.Usage, error) {
 	if v.Choices == nil {
 		return toolgrade.Usage{}, errors.New(`the reply has no "choices" list`)
 	}
-	// Usage is informative: a server that reports it oddly still answered.
-	var u struct {
-		PromptTokens     float64 `json:"prompt_tokens"`
-		CompletionTokens float64 `json:"completion_tokens"`
-	}
-	json.Unmarshal(v.Usage, &u)
-	return toolgrade.Usage{PromptTokens: int64(u.PromptTokens), CompletionTokens: int64(u.CompletionTokens)}, nil
+	return replyUsage(v.Usage), nil
 }

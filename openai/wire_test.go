@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolgrade/toolgrade/judge"
+	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -110,4 +112,31 @@ func TestRequestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "batch_input_plain.jsonl", input)
+}
+
+// The bytes that reach the server are those the cache key hashes.
+func TestRequestOnTheWire(t *testing.T) {
+	srv := openaitest.NewServer(t)
+	for _, tt := range wireRequests {
+		t.Run(tt.name, func(t *testing.T) {
+			j, _ := newJudge(t, srv, Options{}, tt.opts)
+			n := len(srv.Chats())
+			j.Judge(context.Background(), tt.req)
+			chats := srv.Chats()
+			if len(chats) != n+1 {
+				t.Fatalf("%d requests reached the server, want 1", len(chats)-n)
+			}
+			golden(t, tt.name+".json", chats[n].Raw)
+		})
+	}
+	t.Run("run body", func(t *testing.T) {
+		c := rawClient(t, srv, Options{})
+		n := len(srv.Chats())
+		if _, err := c.CompleteJSON(context.Background(), "run", []byte(toolRequest)); err != nil {
+			t.Fatal(err)
+		}
+		if got := srv.Chats()[n].Raw; string(got) != toolRequest {
+			t.Errorf("sent %s, want the body as given", got)
+		}
+	})
 }

@@ -57,6 +57,7 @@ type ChatRequest struct {
 	System, User   string // the first system and user messages' text
 	ResponseFormat bool   // whether a response_format was sent
 	Body           map[string]any
+	Raw            []byte // the body as sent
 	Header         http.Header
 	Query          url.Values
 	InBatch        bool // the request came in a batch's input file
@@ -167,7 +168,7 @@ func parseChat(data []byte) (*ChatRequest, error) {
 	if err := json.Unmarshal(data, &body); err != nil {
 		return nil, fmt.Errorf("We could not parse the JSON body of your request: %v", err)
 	}
-	r := &ChatRequest{Body: body}
+	r := &ChatRequest{Body: body, Raw: data}
 	r.Model, _ = body["model"].(string)
 	if r.Model == "" {
 		return nil, fmt.Errorf("you must provide a model parameter")
