@@ -166,7 +166,7 @@ func errorBody(msg, code string) map[string]any {
 func parseChat(data []byte) (*ChatRequest, error) {
 	var body map[string]any
 	if err := json.Unmarshal(data, &body); err != nil {
-		return nil, fmt.Errorf("We could not parse the JSON body of your request: %v", err)
+		return nil, fmt.Errorf("could not parse the JSON body of the request: %v", err)
 	}
 	r := &ChatRequest{Body: body, Raw: data}
 	r.Model, _ = body["model"].(string)
