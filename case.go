@@ -5,7 +5,12 @@ import "github.com/toolgrade/toolgrade/jsonvalue"
 // A Case is one graded example: what the agent was asked, what it called,
 // and what it should have called.
 type Case struct {
-	ID     string
+	ID string
+	// Trial is the case's index, from 1, among the repeated runs of the
+	// case with the same ID (its "trial" field); 0 when not given.
+	// Results with the same ID are trials of one case either way; the
+	// index only numbers them.
+	Trial  int
 	Source string // the file the case came from ("-" for stdin), if any
 	Line   int    // the line the case starts on in Source, if any
 

@@ -185,7 +185,7 @@ func DecodeCase(v any) (*toolgrade.Case, error) {
 	if c.ID, err = caseID(obj); err != nil {
 		return nil, err
 	}
-	if err := checkTrial(obj); err != nil {
+	if c.Trial, err = trial(obj); err != nil {
 		return nil, err
 	}
 	f := fields(obj)
@@ -361,17 +361,18 @@ func pinnedTurns(c *toolgrade.Case, inputs []any) error {
 	return nil
 }
 
-// checkTrial checks the optional "trial" field, the index of a trial
-// among the repeated runs of a case with the same id: a whole number from
-// 1, or null.
-func checkTrial(obj jsonvalue.Object) error {
+// trial reads the optional "trial" field, the index of a trial among the
+// repeated runs of a case with the same id: a whole number from 1, or
+// null (0).
+func trial(obj jsonvalue.Object) (int, error) {
 	v, ok := obj.Get("trial")
 	if !ok || v == nil {
-		return nil
+		return 0, nil
 	}
 	n, isNum := v.(json.Number)
-	if f := jsonvalue.NumberFloat(n); !isNum || f < 1 || f != float64(int64(f)) || f > 1e9 {
-		return &toolgrade.FieldError{Path: "trial", Err: fmt.Errorf("want the trial's index, a whole number from 1, got %s", jsonvalue.Append(nil, v))}
+	f := jsonvalue.NumberFloat(n)
+	if !isNum || f < 1 || f != float64(int64(f)) || f > 1e9 {
+		return 0, &toolgrade.FieldError{Path: "trial", Err: fmt.Errorf("want the trial's index, a whole number from 1, got %s", jsonvalue.Append(nil, v))}
 	}
-	return nil
+	return int(f), nil
 }

@@ -157,6 +157,40 @@ func TestDecodeCaseAliases(t *testing.T) {
 	}
 }
 
+func TestDecodeCaseTrial(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+		err  string
+	}{
+		{`{"id": "a"}`, 0, ""},
+		{`{"id": "a", "trial": null}`, 0, ""},
+		{`{"id": "a", "trial": 3}`, 3, ""},
+		{`{"id": "a", "trial": 2.0}`, 2, ""},
+		{`{"id": "a", "trial": 0}`, 0, "field trial: want the trial's index, a whole number from 1, got 0"},
+		{`{"id": "a", "trial": 1.5}`, 0, "field trial: want the trial's index, a whole number from 1, got 1.5"},
+		{`{"id": "a", "trial": "2"}`, 0, `field trial: want the trial's index, a whole number from 1, got "2"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			v, _ := jsonvalue.ParseString(tt.in)
+			c, err := dataset.DecodeCase(v)
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("error = %v, want %s", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Trial != tt.want {
+				t.Errorf("Trial = %d, want %d", c.Trial, tt.want)
+			}
+		})
+	}
+}
+
 func TestDecodeCaseTrajectory(t *testing.T) {
 	in := `{"agent_trajectory": [
 		{"role": "user", "content": "Weather in Paris?"},

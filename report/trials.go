@@ -2,14 +2,12 @@ package report
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"hash/maphash"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // DefaultConfidence is the confidence level of the intervals reports show
@@ -384,22 +382,13 @@ func (t *trials) metricIndex(j int, m *toolgrade.MetricResult) int32 {
 	return int32(mi)
 }
 
-// trialIndex reads the optional "trial" field of a case: a positive whole
-// number, or 0 when absent or not one.
+// trialIndex is the index of a result's trial (see [toolgrade.Case.Trial]),
+// 0 when its case gives none.
 func trialIndex(r *toolgrade.Result) int {
-	if r.Case == nil || r.Case.Raw == nil {
+	if r.Case == nil {
 		return 0
 	}
-	v, _ := r.Case.Raw.Get("trial")
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0
-	}
-	f := jsonvalue.NumberFloat(n)
-	if f < 1 || f != math.Trunc(f) || f > 1e9 {
-		return 0
-	}
-	return int(f)
+	return r.Case.Trial
 }
 
 // reset empties t for reuse, keeping its memory: the results file's

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -96,7 +95,7 @@ func randomResults(rng *rand.Rand, n, ids int) []*toolgrade.Result {
 			c.Raw = append(c.Raw, jsonvalue.Member{Key: "id", Value: r.ID})
 		}
 		if rng.IntN(2) == 0 {
-			c.Raw = append(c.Raw, jsonvalue.Member{Key: "trial", Value: json.Number(strconv.Itoa(1 + rng.IntN(9)))})
+			c.Trial = 1 + rng.IntN(9)
 		}
 		r.Case = c
 		if rng.IntN(20) == 0 {
@@ -191,8 +190,7 @@ func TestTrialsFirstTrialReplayed(t *testing.T) {
 			if erred {
 				m.Error = "failed"
 			}
-			raw := jsonvalue.Object{{Key: "trial", Value: json.Number("7")}}
-			r := &toolgrade.Result{ID: "x", Success: s == 1, Case: &toolgrade.Case{Raw: raw}, Metrics: []toolgrade.MetricResult{m}}
+			r := &toolgrade.Result{ID: "x", Success: s == 1, Case: &toolgrade.Case{Trial: 7}, Metrics: []toolgrade.MetricResult{m}}
 			if erred {
 				r.Error = "unreadable"
 			}

@@ -34,7 +34,7 @@ func trialsFixture(t *testing.T) []*toolgrade.Result {
 				score = 1
 			}
 			raw := value(t, `{"id":"`+c.id+`","trial":`+strconv.Itoa(i+1)+`}`).(jsonvalue.Object)
-			cs := &toolgrade.Case{ID: c.id, Source: "runs.jsonl", Line: len(out) + 1, Raw: raw,
+			cs := &toolgrade.Case{ID: c.id, Trial: i + 1, Source: "runs.jsonl", Line: len(out) + 1, Raw: raw,
 				Expected: calls(t, right), Called: calls(t, called)}
 			out = append(out, &toolgrade.Result{ID: c.id, Success: pass, Case: cs,
 				Metrics: []toolgrade.MetricResult{{Name: "tool_correctness", Profile: "default", Score: score, Success: pass, Threshold: thr}}})
@@ -126,9 +126,8 @@ func TestTrialsHTMLGeneratedIDs(t *testing.T) {
 	for _, f := range []struct{ source, wrong string }{{"a.jsonl", "Lyon"}, {"b.jsonl", "Nice"}} {
 		for i, called := range []string{right, `[{"name":"get_weather","args":{"city":"` + f.wrong + `"}}]`} {
 			pass := i == 0
-			raw := value(t, `{"trial":`+strconv.Itoa(i+1)+`}`).(jsonvalue.Object)
 			id := f.source + ":line-1"
-			cs := &toolgrade.Case{ID: id, Source: f.source, Line: 1, Raw: raw, Expected: calls(t, right), Called: calls(t, called)}
+			cs := &toolgrade.Case{ID: id, Trial: i + 1, Source: f.source, Line: 1, Expected: calls(t, right), Called: calls(t, called)}
 			results = append(results, &toolgrade.Result{ID: id, Success: pass, Case: cs,
 				Metrics: []toolgrade.MetricResult{{Name: "tool_correctness", Profile: "default", Success: pass, Threshold: thr}}})
 		}

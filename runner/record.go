@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -205,6 +206,9 @@ func caseObject(c *toolgrade.Case) jsonvalue.Object {
 		return c.Raw
 	}
 	o := jsonvalue.Object{{Key: "id", Value: c.ID}}
+	if c.Trial > 0 {
+		o = append(o, jsonvalue.Member{Key: "trial", Value: json.Number(strconv.Itoa(c.Trial))})
+	}
 	for _, m := range []jsonvalue.Member{
 		{Key: "input", Value: c.Input},
 		{Key: "expected_output", Value: c.ExpectedOutput},
