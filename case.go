@@ -35,21 +35,16 @@ type Case struct {
 	// calls name their turns (see [Case.ByTurn]).
 	Turns []Turn
 
-	// Process holds the case's process rules as given (a list; package
-	// process reads it), checked with the metric entry's own rules.
-	Process any
-	// ExpectedState and FinalState are the environment's state (any JSON,
-	// such as a database dump) as it should be after the run and as it
-	// was; StateRules loosens their comparison per path as given (an
-	// object from JSONPath to rule, read by package state).
-	ExpectedState, FinalState, StateRules any
-
 	// AvailableTools holds the tool definitions as given, in any common
 	// shape; package schema reads them into Tools.
 	AvailableTools any
 
-	// Raw is the whole record as read, for profiles that need fields of
-	// their own (a peer's invocations, BFCL's possible answers).
+	// Raw is the whole record as read. Metrics read the fields that are
+	// theirs alone from it: process rules (package process), states
+	// (package state), a peer's invocations, BFCL's possible answers. A
+	// case built in code gives such fields here, by their names in the
+	// case format ({"process": [...]}); [Grade] converts their values
+	// into the JSON value model, as it does the other fields'.
 	Raw jsonvalue.Object
 }
 

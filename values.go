@@ -28,13 +28,17 @@ func (c *Case) inModel() (*Case, error) {
 		{"trajectory", &out.Trajectory},
 		{"expected_trajectory", &out.ExpectedTrajectory},
 		{"available_tools", &out.AvailableTools},
-		{"process", &out.Process},
-		{"expected_state", &out.ExpectedState},
-		{"final_state", &out.FinalState},
-		{"state_rules", &out.StateRules},
 	} {
 		if err := convert(f.name, f.v); err != nil {
 			return c, err
+		}
+	}
+	if !jsonvalue.InModel(out.Raw) {
+		out.Raw = slices.Clone(out.Raw)
+		for i := range out.Raw {
+			if err := convert(out.Raw[i].Key, &out.Raw[i].Value); err != nil {
+				return c, err
+			}
 		}
 	}
 	for _, list := range []struct {
@@ -78,9 +82,7 @@ func (c *Case) valuesInModel() bool {
 	return jsonvalue.InModel(c.Input) && jsonvalue.InModel(c.ActualOutput) &&
 		jsonvalue.InModel(c.ExpectedOutput) && jsonvalue.InModel(c.Trajectory) &&
 		jsonvalue.InModel(c.ExpectedTrajectory) && jsonvalue.InModel(c.AvailableTools) &&
-		jsonvalue.InModel(c.Process) && jsonvalue.InModel(c.ExpectedState) &&
-		jsonvalue.InModel(c.FinalState) && jsonvalue.InModel(c.StateRules) &&
-		callsInModel(c.Called) && callsInModel(c.Expected) && turnsInModel(c.Turns)
+		jsonvalue.InModel(c.Raw) && callsInModel(c.Called) && callsInModel(c.Expected) && turnsInModel(c.Turns)
 }
 
 func turnsInModel(turns []Turn) bool {

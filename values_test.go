@@ -65,7 +65,7 @@ func TestGradeRefusesValuesWithoutJSONForm(t *testing.T) {
 		{"args", toolgrade.Case{ID: "a", Called: []toolgrade.Call{{Name: "f", Args: map[string]any{"x": make(chan int)}}}}, "tools_called[0].args"},
 		{"expected output", toolgrade.Case{ID: "b", Expected: []toolgrade.Call{{Name: "f"}, {Name: "g", Output: func() {}}}}, "expected_tools[1].output"},
 		{"input", toolgrade.Case{ID: "c", Input: complex(1, 1)}, "input"},
-		{"final state", toolgrade.Case{ID: "d", FinalState: map[string]any{"db": make(chan int)}}, "final_state"},
+		{"final state", toolgrade.Case{ID: "d", Raw: jsonvalue.Object{{Key: "final_state", Value: map[string]any{"db": make(chan int)}}}}, "final_state"},
 		{"turn input", toolgrade.Case{ID: "e", Turns: []toolgrade.Turn{{Input: "hi"}, {Input: func() {}}}}, "turns[1].input"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,13 +91,17 @@ func TestGradeGoState(t *testing.T) {
 		ID    string `json:"id"`
 		Items int    `json:"items"`
 	}
-	c := &toolgrade.Case{
-		ExpectedState: map[string]any{"orders": []order{{"A1", 2}}},
-		FinalState:    map[string]any{"orders": []map[string]any{{"items": 2.0, "id": "A1"}}},
+	raw := jsonvalue.Object{
+		{Key: "expected_state", Value: map[string]any{"orders": []order{{"A1", 2}}}},
+		{Key: "final_state", Value: map[string]any{"orders": []map[string]any{{"items": 2.0, "id": "A1"}}}},
 	}
+	c := &toolgrade.Case{Raw: raw}
 	r := toolgrade.Grade(context.Background(), c, m)
 	if r.Error != "" || r.Metrics[0].Score != 1 {
 		t.Errorf("score %v (error %q, reason %s), want 1", r.Metrics[0].Score, r.Error, r.Metrics[0].Reason)
+	}
+	if _, isMap := raw[0].Value.(map[string]any); !isMap || r.Case == c {
+		t.Errorf("the case built in code was changed, or not copied")
 	}
 }
 

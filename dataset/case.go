@@ -101,10 +101,6 @@ const (
 	fieldExpected
 	fieldTurns
 	fieldInvocations
-	fieldProcess
-	fieldExpectedState
-	fieldFinalState
-	fieldStateRules
 	numFields
 )
 
@@ -116,8 +112,7 @@ var aliases = func() map[string][2]int {
 		fieldInput: inputKeys, fieldActualOutput: actualOutputKeys, fieldExpectedOutput: expectedOutputKeys,
 		fieldAvailableTools: availableToolsKeys, fieldTrajectory: trajectoryKeys,
 		fieldExpectedTrajectory: expectedTrajectories, fieldCalled: calledKeys, fieldExpected: expectedKeys,
-		fieldTurns: {"turns"}, fieldInvocations: {"invocations"}, fieldProcess: {"process"},
-		fieldExpectedState: {"expected_state"}, fieldFinalState: {"final_state"}, fieldStateRules: {"state_rules"},
+		fieldTurns: {"turns"}, fieldInvocations: {"invocations"},
 	} {
 		for rank, k := range keys {
 			m[k] = [2]int{field, rank}
@@ -216,8 +211,6 @@ func DecodeCase(v any) (*toolgrade.Case, error) {
 			c.Expected[i].Turn = 0
 		}
 	}
-	c.Process = f[fieldProcess].v
-	c.ExpectedState, c.FinalState, c.StateRules = f[fieldExpectedState].v, f[fieldFinalState].v, f[fieldStateRules].v
 	turnsKey, t := "turns", f[fieldTurns].v
 	if inv := f[fieldInvocations].v; t == nil && inv != nil {
 		// ADK's invocations are turns: read them so, for the metrics that

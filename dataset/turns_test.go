@@ -1,6 +1,7 @@
 package dataset_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -8,6 +9,8 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/process"
+	"github.com/toolgrade/toolgrade/state"
 )
 
 // TestDecodeTurns reads the three ways of writing a case's turns, ADK's
@@ -121,10 +124,10 @@ func TestDecodeTurns(t *testing.T) {
 	}
 }
 
-// TestDecodeTrajectoryFields reads the fields of the trajectory metrics
-// into the case as given.
+// The fields of the process and state metrics stay in the record, where
+// those metrics read them.
 func TestDecodeTrajectoryFields(t *testing.T) {
-	v, err := jsonvalue.ParseString(`{"tools_called":[],"process":[{"never":"x"}],"expected_state":{"a":1},"final_state":{"a":2},"state_rules":{"$.a":{"ignore":true}}}`)
+	v, err := jsonvalue.ParseString(`{"tools_called":[{"name":"x"}],"process":[{"never":"x"}],"expected_state":{"a":1,"b":1},"final_state":{"a":2,"b":2},"state_rules":{"$.a":{"ignore":true}}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,8 +135,11 @@ func TestDecodeTrajectoryFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := []string{jsonvalue.Format(c.Process), jsonvalue.Format(c.ExpectedState), jsonvalue.Format(c.FinalState), jsonvalue.Format(c.StateRules)}
-	want := []string{`[{"never":"x"}]`, `{"a":1}`, `{"a":2}`, `{"$.a":{"ignore":true}}`}
+	pm, _ := process.New(process.Options{})
+	sm, _ := state.New(state.Options{})
+	r := toolgrade.Grade(context.Background(), c, pm, sm)
+	got := []string{r.Metrics[0].Reason, r.Metrics[1].Reason}
+	want := []string{"1 process rule broken; never: x (x (#0) called)", "state differs at 1 of 1 values: $.b expected 1, got 2"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -36,7 +36,8 @@ func Example() {
 			{Name: "exchange_delivered_order_items", Args: val(`{"order_id": "#W2378156"}`)},
 			{Name: "transfer_to_human_agents", Args: val(`{"summary": "exchange failed twice"}`)},
 		},
-		Process: val(`["no_repeat"]`),
+		// The case's own rules, under its process field.
+		Raw: jsonvalue.Object{{Key: "process", Value: val(`["no_repeat"]`)}},
 	}
 	r := metric.Grade(context.Background(), c)
 	fmt.Printf("score %.2f, passed %v\n", r.Score, r.Success)

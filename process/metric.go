@@ -128,12 +128,14 @@ func (m *Metric) Name() string { return "tool_process" }
 // Profile returns "default".
 func (m *Metric) Profile() string { return "default" }
 
-// Grade checks the rules against the case's called calls.
+// Grade checks the rules against the case's called calls: the metric's
+// rules, then the case's own, which it reads from the record's process
+// field ([toolgrade.Case.Raw]).
 func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
 	rules := m.rules
-	if c.Process != nil {
-		own, err := ParseRules(c.Process)
+	if v, _ := c.Raw.Get("process"); v != nil {
+		own, err := ParseRules(v)
 		if err != nil {
 			r.Fail(toolgrade.InField("process", err))
 			return r

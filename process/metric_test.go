@@ -37,6 +37,11 @@ func newMetric(t *testing.T, text string) *process.Metric {
 	return m
 }
 
+// withProcess is the record of a case whose process field is v.
+func withProcess(v any) jsonvalue.Object {
+	return jsonvalue.Object{{Key: "process", Value: v}}
+}
+
 func value(t *testing.T, text string) any {
 	t.Helper()
 	v, err := jsonvalue.ParseString(text)
@@ -107,8 +112,8 @@ func TestGrade(t *testing.T) {
 		{"never_after": {"transfer_to_human_agents": "*"}}
 	]}`)
 	c := &toolgrade.Case{
-		Called:  calls(t, "get_order confirm cancel_order modify_order transfer_to_human_agents get_order"),
-		Process: value(t, `[{"at_most": {"modify_*": 1}}, "no_repeat"]`),
+		Called: calls(t, "get_order confirm cancel_order modify_order transfer_to_human_agents get_order"),
+		Raw:    withProcess(value(t, `[{"at_most": {"modify_*": 1}}, "no_repeat"]`)),
 	}
 	r := m.Grade(context.Background(), c)
 	if r.Error != "" {
@@ -159,16 +164,16 @@ func TestGradeThreshold(t *testing.T) {
 func TestGradeNoRules(t *testing.T) {
 	m := newMetric(t, `{}`)
 	for _, process := range []any{nil, []any{}} {
-		r := m.Grade(context.Background(), &toolgrade.Case{Called: calls(t, "a a"), Process: process})
+		r := m.Grade(context.Background(), &toolgrade.Case{Called: calls(t, "a a"), Raw: withProcess(process)})
 		if r.Error != "" || r.Score != 1 || !r.Success || r.Reason != "no process rules" || r.Rules == nil || len(r.Rules) != 0 {
 			t.Errorf("process %#v: %+v", process, r)
 		}
 	}
-	r := m.Grade(context.Background(), &toolgrade.Case{Process: value(t, `[{"never": "x"}]`)})
+	r := m.Grade(context.Background(), &toolgrade.Case{Raw: withProcess(value(t, `[{"never": "x"}]`))})
 	if r.Score != 1 || r.Reason != "1 process rule kept" {
 		t.Errorf("one rule kept: %+v", r)
 	}
-	r = m.Grade(context.Background(), &toolgrade.Case{Called: calls(t, "x"), Process: value(t, `[{"never": "x"}]`)})
+	r = m.Grade(context.Background(), &toolgrade.Case{Called: calls(t, "x"), Raw: withProcess(value(t, `[{"never": "x"}]`))})
 	if r.Score != 0 || r.Reason != "1 process rule broken; never: x (x (#0) called)" {
 		t.Errorf("one rule broken: %+v", r)
 	}
@@ -184,7 +189,7 @@ func TestGradeCaseErrors(t *testing.T) {
 		{`{"never": "x"}`, "process", "field process: want a list of rules, got object"},
 	}
 	for _, tt := range tests {
-		r := m.Grade(context.Background(), &toolgrade.Case{Called: calls(t, "x"), Process: value(t, tt.process)})
+		r := m.Grade(context.Background(), &toolgrade.Case{Called: calls(t, "x"), Raw: withProcess(value(t, tt.process))})
 		var fe *toolgrade.FieldError
 		if !errors.As(r.Err, &fe) || fe.Path != tt.path || r.Error != tt.msg || r.Success {
 			t.Errorf("%s: got %v (%q)\nwant %s: %q", tt.process, r.Err, r.Error, tt.path, tt.msg)

@@ -82,7 +82,7 @@ func TestProperties(t *testing.T) {
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		items := rapid.SliceOfN(rapid.Custom(ruleValue), 0, 5).Draw(t, "rules")
-		c := &toolgrade.Case{Called: randomCalls(t), Process: items}
+		c := &toolgrade.Case{Called: randomCalls(t), Raw: withProcess(items)}
 		rules, err := process.ParseRules(items)
 		if err != nil {
 			t.Fatalf("well-formed rules: %v", err)

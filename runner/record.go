@@ -86,6 +86,10 @@ type Run struct {
 	// Trial is the trial's index (from 1) when the case is run several
 	// times (see [Trial]); 0 otherwise. The run file writes it as "trial".
 	Trial int
+
+	// built: Case was built in code, not read, so its Raw holds only
+	// the fields no other field of the case holds.
+	built bool
 }
 
 // A Step is one request and its response.
@@ -157,7 +161,7 @@ func (r *Run) AppendJSON(b []byte) []byte {
 	}
 	var raw, replaced jsonvalue.Object
 	if r.Case != nil {
-		raw = caseObject(r.Case)
+		raw = caseObject(r.Case, r.built)
 	}
 	if id, _ := raw.Get("id"); id == nil {
 		key("id")
@@ -199,10 +203,11 @@ func (r *Run) AppendJSON(b []byte) []byte {
 	return append(r.appendRun(b, replaced), '}')
 }
 
-// caseObject is the case as read; a case built in code, which has none, is
-// written with its id, input, expected calls and output, and tools.
-func caseObject(c *toolgrade.Case) jsonvalue.Object {
-	if c.Raw != nil {
+// caseObject is the case as read. A case built in code, which was not
+// read, is written with its id, trial, input, expected calls and output,
+// and tools, then the fields of its Raw (process rules, states, ...).
+func caseObject(c *toolgrade.Case, built bool) jsonvalue.Object {
+	if c.Raw != nil && !built {
 		return c.Raw
 	}
 	o := jsonvalue.Object{{Key: "id", Value: c.ID}}
@@ -222,6 +227,11 @@ func caseObject(c *toolgrade.Case) jsonvalue.Object {
 	if c.Expected != nil {
 		calls, _ := jsonvalue.Parse(appendCalls(nil, c.Expected))
 		o = append(o, jsonvalue.Member{Key: "expected_tools", Value: calls})
+	}
+	for _, m := range c.Raw {
+		if !o.Has(m.Key) {
+			o = append(o, m)
+		}
 	}
 	return o
 }

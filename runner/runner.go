@@ -211,7 +211,9 @@ func (r *Runner) Record(ctx context.Context, rec toolgrade.Record) (run *Run) {
 	if t, ok := rec.(Trial); ok {
 		run.Trial = t.N
 		ctx = context.WithValue(ctx, trialKey{}, t.N)
+		rec = t.Record
 	}
+	_, run.built = rec.(*toolgrade.Case)
 	defer func() {
 		if p := recover(); p != nil {
 			run.fail(BadCase, 0, fmt.Sprintf("internal error running the case: %v\n%s", p, debug.Stack()))

@@ -626,3 +626,23 @@ func TestRunOnToolServer(t *testing.T) {
 		t.Errorf("notes %q, want the failure and the three calls not run", run.Notes)
 	}
 }
+
+// A case built in code is written whole: its own fields, then those of its
+// record (process rules, states), so that eval grades the run file as it
+// would the case; run as trials, each line carries its trial.
+func TestRunFileOfCaseBuiltInCode(t *testing.T) {
+	r, _ := runner.New(&fake{script: map[string][]string{"hi": {completion(text("done"))}}}, runner.Options{Model: "m"})
+	c := &toolgrade.Case{ID: "a", Trial: 2, Input: "hi", Raw: jsonvalue.Object{{Key: "process", Value: jsonvalue.MustFrom([]any{"no_repeat"})}}}
+	line := string(r.Case(context.Background(), c).AppendJSON(nil))
+	if want := `{"id":"a","trial":2,"input":"hi","process":["no_repeat"],"tools_called":[]`; !strings.HasPrefix(line, want) {
+		t.Errorf("line\n%s\nwant it to start with\n%s", line, want)
+	}
+	var lines []string
+	err := r.Run(context.Background(), runner.Trials(toolgrade.Records([]*toolgrade.Case{c}), 2), func(run *runner.Run) error {
+		lines = append(lines, string(run.AppendJSON(nil)))
+		return nil
+	})
+	if err != nil || len(lines) != 2 || !strings.HasPrefix(lines[1], `{"id":"a","input":"hi","process":["no_repeat"],"trial":2,`) {
+		t.Errorf("error %v, lines\n%s", err, strings.Join(lines, "\n"))
+	}
+}

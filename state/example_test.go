@@ -24,12 +24,13 @@ func Example() {
 	}
 	val := func(s string) any { v, _ := jsonvalue.ParseString(s); return v }
 	c := &toolgrade.Case{
-		ExpectedState: val(`{"orders": [
+		// The states, under the record's expected_state and final_state.
+		Raw: jsonvalue.Object{{Key: "expected_state", Value: val(`{"orders": [
 			{"id": "#W1", "status": "cancelled", "total": 54.04, "updated_at": "2026-03-05T10:00:00Z"},
-			{"id": "#W2", "status": "pending", "total": 12.5}]}`),
-		FinalState: val(`{"orders": [
+			{"id": "#W2", "status": "pending", "total": 12.5}]}`)},
+			{Key: "final_state", Value: val(`{"orders": [
 			{"id": "#W1", "status": "pending", "total": 54.04},
-			{"id": "#W2", "status": "cancelled", "total": 12.500001, "updated_at": "2026-03-05T10:00:07Z"}]}`),
+			{"id": "#W2", "status": "cancelled", "total": 12.500001, "updated_at": "2026-03-05T10:00:07Z"}]}`)}},
 	}
 	r := metric.Grade(context.Background(), c)
 	fmt.Printf("score %.2f, passed %v\n", r.Score, r.Success)

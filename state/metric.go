@@ -183,17 +183,22 @@ func (m *Metric) Name() string { return "state_match" }
 // Profile returns "default".
 func (m *Metric) Profile() string { return "default" }
 
-// Grade compares the case's final state with its expected state.
+// Grade compares the case's final state with its expected state. It
+// reads both, and the case's state_rules, from the record's fields of
+// those names ([toolgrade.Case.Raw]).
 func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
+	expected, _ := c.Raw.Get("expected_state")
+	final, _ := c.Raw.Get("final_state")
+	rules, _ := c.Raw.Get("state_rules")
 	switch {
-	case c.ExpectedState == nil && c.FinalState == nil:
+	case expected == nil && final == nil:
 		r.Fail(ErrNoState)
 		return r
-	case c.ExpectedState == nil:
+	case expected == nil:
 		r.Fail(&toolgrade.FieldError{Path: "expected_state", Err: errors.New("missing: the case gives final_state but not the expected_state to compare it with")})
 		return r
-	case c.FinalState == nil:
+	case final == nil:
 		r.Fail(&toolgrade.FieldError{Path: "final_state", Err: errors.New("missing: the case gives expected_state but not the final_state to compare with it")})
 		return r
 	}
@@ -201,7 +206,7 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 	for i, f := range []struct {
 		name string
 		v    any
-	}{{"expected_state", c.ExpectedState}, {"final_state", c.FinalState}, {"state_rules", c.StateRules}} {
+	}{{"expected_state", expected}, {"final_state", final}, {"state_rules", rules}} {
 		v, err := jsonvalue.From(f.v)
 		if err != nil {
 			r.Fail(&toolgrade.FieldError{Path: f.name, Err: err})

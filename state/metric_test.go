@@ -12,6 +12,18 @@ import (
 	"github.com/toolgrade/toolgrade/state"
 )
 
+// states is a case built in code whose record gives these states and
+// rules; a nil one is left out.
+func states(expected, final, rules any) *toolgrade.Case {
+	c := &toolgrade.Case{}
+	for _, f := range []jsonvalue.Member{{Key: "expected_state", Value: expected}, {Key: "final_state", Value: final}, {Key: "state_rules", Value: rules}} {
+		if f.Value != nil {
+			c.Raw = append(c.Raw, f)
+		}
+	}
+	return c
+}
+
 func parse(t testing.TB, s string) any {
 	t.Helper()
 	if s == "" {
@@ -129,7 +141,7 @@ func TestGrade(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := &toolgrade.Case{ExpectedState: parse(t, tc.expected), FinalState: parse(t, tc.final), StateRules: parse(t, tc.rules)}
+			c := states(parse(t, tc.expected), parse(t, tc.final), parse(t, tc.rules))
 			r := m.Grade(context.Background(), c)
 			if r.Error != "" {
 				t.Fatal(r.Error)
@@ -152,10 +164,9 @@ func abs(f float64) float64 { return max(f, -f) }
 
 func TestDiffValues(t *testing.T) {
 	m, _ := state.New(state.Options{})
-	r := m.Grade(context.Background(), &toolgrade.Case{
-		ExpectedState: parse(t, `{"orders": [{"id": "o1", "status": "cancelled"}, {"id": "o2"}]}`),
-		FinalState:    parse(t, `{"orders": [{"id": "o1", "status": "pending"}], "log": ["x"]}`),
-	})
+	r := m.Grade(context.Background(), states(
+		parse(t, `{"orders": [{"id": "o1", "status": "cancelled"}, {"id": "o2"}]}`),
+		parse(t, `{"orders": [{"id": "o1", "status": "pending"}], "log": ["x"]}`), nil))
 	want := []toolgrade.ArgDiff{
 		{Path: "$.orders[0].status", Expected: "cancelled", Got: "pending"},
 		{Path: "$.orders[1]", Expected: parse(t, `{"id": "o2"}`), Note: "missing"},
@@ -182,7 +193,7 @@ func TestDiffValues(t *testing.T) {
 func TestReason(t *testing.T) {
 	m, _ := state.New(state.Options{Threshold: toolgrade.Float(0.5)})
 	grade := func(e, f string) toolgrade.MetricResult {
-		return m.Grade(context.Background(), &toolgrade.Case{ExpectedState: parse(t, e), FinalState: parse(t, f)})
+		return m.Grade(context.Background(), states(parse(t, e), parse(t, f), nil))
 	}
 	if r := grade(`{"a": 1, "b": 2}`, `{"b": 2, "a": 1.0}`); r.Reason != "state matches at all 2 values" {
 		t.Errorf("reason %q", r.Reason)
@@ -204,7 +215,7 @@ func TestReason(t *testing.T) {
 		t.Errorf("reason %q", r.Reason)
 	}
 	m2, _ := state.New(state.Options{Ignore: []string{"$"}})
-	if r := m2.Grade(context.Background(), &toolgrade.Case{ExpectedState: parse(t, `1`), FinalState: parse(t, `2`)}); r.Reason != "state matches: no values compared (all ignored)" || r.Score != 1 {
+	if r := m2.Grade(context.Background(), states(parse(t, `1`), parse(t, `2`), nil)); r.Reason != "state matches: no values compared (all ignored)" || r.Score != 1 {
 		t.Errorf("reason %q, score %v", r.Reason, r.Score)
 	}
 }
@@ -230,7 +241,7 @@ func TestCaseErrors(t *testing.T) {
 		{name: "bad unordered", expected: `{}`, final: `{}`, rules: `{"$.x": {"unordered": 1}}`, path: `state_rules["$.x"].unordered`, want: "want true or false"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &toolgrade.Case{ExpectedState: parse(t, tc.expected), FinalState: parse(t, tc.final), StateRules: parse(t, tc.rules)}
+			c := states(parse(t, tc.expected), parse(t, tc.final), parse(t, tc.rules))
 			r := m.Grade(context.Background(), c)
 			if r.Success || r.Verdict() || !strings.Contains(r.Error, tc.want) {
 				t.Fatalf("error %q (success %v), want one with %q", r.Error, r.Success, tc.want)
@@ -252,11 +263,10 @@ func TestCaseErrors(t *testing.T) {
 
 func TestGoValues(t *testing.T) {
 	m, _ := state.New(state.Options{})
-	r := m.Grade(context.Background(), &toolgrade.Case{
-		ExpectedState: map[string]any{"a": 1, "b": []string{"x"}},
-		FinalState:    parse(t, `{"b": ["x"], "a": 1.0}`),
-		StateRules:    map[string]any{"$.c": map[string]any{"ignore": true}},
-	})
+	r := m.Grade(context.Background(), states(
+		map[string]any{"a": 1, "b": []string{"x"}},
+		parse(t, `{"b": ["x"], "a": 1.0}`),
+		map[string]any{"$.c": map[string]any{"ignore": true}}))
 	if r.Error != "" || r.Score != 1 {
 		t.Errorf("score %v, error %q", r.Score, r.Error)
 	}

@@ -97,7 +97,7 @@ func TestProperties(t *testing.T) {
 		}
 		expected, final := randomValue(t, 3), randomValue(t, 3)
 		grade := func(e, f any) toolgrade.MetricResult {
-			return m.Grade(context.Background(), &toolgrade.Case{ExpectedState: e, FinalState: f})
+			return m.Grade(context.Background(), states(e, f, nil))
 		}
 		r := grade(expected, final)
 		if expected == nil || final == nil {
@@ -115,7 +115,7 @@ func TestProperties(t *testing.T) {
 		if (r.Score == 1) != (len(r.Diffs) == 0) {
 			t.Fatalf("score %v with diffs %q", r.Score, diffText(r.Diffs))
 		}
-		if same := plain.Grade(context.Background(), &toolgrade.Case{ExpectedState: expected, FinalState: expected}); same.Score != 1 || len(same.Diffs) != 0 {
+		if same := plain.Grade(context.Background(), states(expected, expected, nil)); same.Score != 1 || len(same.Diffs) != 0 {
 			t.Fatalf("a state compared with itself scores %v: %s", same.Score, same.Reason)
 		}
 		again := grade(shuffle(t, expected), shuffle(t, final))
