@@ -35,16 +35,14 @@ type Case struct {
 	// calls name their turns (see [Case.ByTurn]).
 	Turns []Turn
 
-	// AvailableTools holds the tool definitions as given, in any common
-	// shape; package schema reads them into Tools.
-	AvailableTools any
-
 	// Raw is the whole record as read. Metrics read the fields that are
-	// theirs alone from it: process rules (package process), states
-	// (package state), a peer's invocations, BFCL's possible answers. A
-	// case built in code gives such fields here, by their names in the
-	// case format ({"process": [...]}); [Grade] converts their values
-	// into the JSON value model, as it does the other fields'.
+	// theirs alone from it: the tool definitions (package schema reads
+	// them for every metric that needs them), process rules (package
+	// process), states (package state), a peer's invocations, BFCL's
+	// possible answers. A case built in code gives such fields here, by
+	// their names in the case format ({"available_tools": [...]}); [Grade]
+	// converts their values into the JSON value model, as it does the
+	// other fields'.
 	Raw jsonvalue.Object
 }
 

@@ -27,7 +27,6 @@ func (c *Case) inModel() (*Case, error) {
 		{"expected_output", &out.ExpectedOutput},
 		{"trajectory", &out.Trajectory},
 		{"expected_trajectory", &out.ExpectedTrajectory},
-		{"available_tools", &out.AvailableTools},
 	} {
 		if err := convert(f.name, f.v); err != nil {
 			return c, err
@@ -81,7 +80,7 @@ func (c *Case) inModel() (*Case, error) {
 func (c *Case) valuesInModel() bool {
 	return jsonvalue.InModel(c.Input) && jsonvalue.InModel(c.ActualOutput) &&
 		jsonvalue.InModel(c.ExpectedOutput) && jsonvalue.InModel(c.Trajectory) &&
-		jsonvalue.InModel(c.ExpectedTrajectory) && jsonvalue.InModel(c.AvailableTools) &&
+		jsonvalue.InModel(c.ExpectedTrajectory) &&
 		jsonvalue.InModel(c.Raw) && callsInModel(c.Called) && callsInModel(c.Expected) && turnsInModel(c.Turns)
 }
 

@@ -159,15 +159,15 @@ func TestNativeMetricWithJudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &toolgrade.Case{
-		Called:         []toolgrade.Call{{Name: "a"}},
-		Expected:       []toolgrade.Call{{Name: "a"}},
-		AvailableTools: []any{jsonvalue.Object{{Key: "name", Value: "a"}}},
+		Called:   []toolgrade.Call{{Name: "a"}},
+		Expected: []toolgrade.Call{{Name: "a"}},
+		Raw:      jsonvalue.Object{{Key: "available_tools", Value: []any{jsonvalue.Object{{Key: "name", Value: "a"}}}}},
 	}
 	r := m.Grade(context.Background(), c)
 	if r.Score != 0.5 || r.Components["deterministic"] != 1 || r.Components["tool_selection"] != 0.5 {
 		t.Errorf("score %v components %v", r.Score, r.Components)
 	}
-	c.AvailableTools = nil
+	c.Raw = nil
 	if r := m.Grade(context.Background(), c); r.Score != 1 || r.Components != nil {
 		t.Errorf("without tools: score %v components %v", r.Score, r.Components)
 	}

@@ -86,7 +86,6 @@ var (
 	expectedKeys         = []string{"expected_tools", "expectedTools", "reference_tool_calls"}
 	trajectoryKeys       = []string{"trajectory", "agent_trajectory", "user_input"}
 	expectedTrajectories = []string{"expected_trajectory", "expected_agent_trajectory"}
-	availableToolsKeys   = []string{"available_tools", "availableTools", "tools"}
 )
 
 // The fields of a case, each found under the first of its aliases present.
@@ -94,7 +93,6 @@ const (
 	fieldInput = iota
 	fieldActualOutput
 	fieldExpectedOutput
-	fieldAvailableTools
 	fieldTrajectory
 	fieldExpectedTrajectory
 	fieldCalled
@@ -110,7 +108,7 @@ var aliases = func() map[string][2]int {
 	m := map[string][2]int{}
 	for field, keys := range [numFields][]string{
 		fieldInput: inputKeys, fieldActualOutput: actualOutputKeys, fieldExpectedOutput: expectedOutputKeys,
-		fieldAvailableTools: availableToolsKeys, fieldTrajectory: trajectoryKeys,
+		fieldTrajectory:         trajectoryKeys,
 		fieldExpectedTrajectory: expectedTrajectories, fieldCalled: calledKeys, fieldExpected: expectedKeys,
 		fieldTurns: {"turns"}, fieldInvocations: {"invocations"},
 	} {
@@ -195,7 +193,6 @@ func DecodeCase(v any) (*toolgrade.Case, error) {
 		}
 	}
 	c.Input, c.ActualOutput, c.ExpectedOutput = f[fieldInput].v, f[fieldActualOutput].v, f[fieldExpectedOutput].v
-	c.AvailableTools = f[fieldAvailableTools].v
 	c.Trajectory, c.ExpectedTrajectory = f[fieldTrajectory].v, f[fieldExpectedTrajectory].v
 	var inputs []any // the user turns of the called trajectory
 	if c.Called, inputs, err = calls(c, f[fieldCalled], f[fieldTrajectory]); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/schema"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -19,7 +20,7 @@ import (
 var caseFields = func() []string {
 	names := []string{"id", "trial", "turns", "process", "expected_state", "final_state", "state_rules"}
 	for _, keys := range [][]string{inputKeys, actualOutputKeys, expectedOutputKeys, calledKeys, expectedKeys,
-		trajectoryKeys, expectedTrajectories, availableToolsKeys} {
+		trajectoryKeys, expectedTrajectories, schema.CaseKeys()} {
 		names = append(names, keys...)
 	}
 	return names

@@ -16,6 +16,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/schema"
 )
 
 // outcome is what one record decoded to: its id, line and error text.
@@ -146,7 +147,7 @@ func TestDecodeCaseAliases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Input != "weather?" || c.ActualOutput != "sunny" || c.ExpectedOutput != "sunny" || c.AvailableTools == nil {
+	if c.Input != "weather?" || c.ActualOutput != "sunny" || c.ExpectedOutput != "sunny" || schema.Definitions(c) == nil {
 		t.Errorf("aliases not read: %+v", c)
 	}
 	if !jsonvalue.Equal(c.Called[0].Args, c.Expected[0].Args) {

@@ -38,7 +38,7 @@ func FuzzGrade(f *testing.F) {
 			},
 		}
 		if v, err := jsonvalue.ParseString(tools); err == nil {
-			c.AvailableTools = v
+			c.Raw = jsonvalue.Object{{Key: "available_tools", Value: v}}
 		}
 		r := m.Grade(context.Background(), c)
 		if r.Error == "" && (r.Score < 0 || r.Score > 1) {

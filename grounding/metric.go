@@ -190,9 +190,9 @@ func (m *Metric) Profile() string { return "default" }
 func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
 	tools := m.opts.Tools
-	if c.AvailableTools != nil {
+	if defs := schema.Definitions(c); defs != nil {
 		var err error
-		if tools, err = schema.Parse(c.AvailableTools); err != nil {
+		if tools, err = schema.Parse(defs); err != nil {
 			r.Fail(toolgrade.InField("available_tools", err))
 			return r
 		}

@@ -22,9 +22,8 @@ func newCase(t testing.TB, record string) *toolgrade.Case {
 		t.Fatalf("case: %v", err)
 	}
 	obj := v.(jsonvalue.Object)
-	c := &toolgrade.Case{}
+	c := &toolgrade.Case{Raw: obj}
 	c.Input, _ = obj.Get("input")
-	c.AvailableTools, _ = obj.Get("available_tools")
 	if turns, ok := obj.Get("turns"); ok {
 		for _, in := range turns.([]any) {
 			c.Turns = append(c.Turns, toolgrade.Turn{Input: in})

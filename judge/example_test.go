@@ -23,9 +23,10 @@ func ExampleToolSelectionMetric() {
 		panic(err)
 	}
 	r := m.Grade(context.Background(), &toolgrade.Case{
-		Input:          "What's the weather in Paris?",
-		Called:         []toolgrade.Call{{Name: "get_weather"}, {Name: "get_time"}},
-		AvailableTools: []any{jsonvalue.Object{{Key: "name", Value: "get_weather"}}},
+		Input:  "What's the weather in Paris?",
+		Called: []toolgrade.Call{{Name: "get_weather"}, {Name: "get_time"}},
+		// The tools the agent had, as the case's record gives them.
+		Raw: jsonvalue.Object{{Key: "available_tools", Value: []any{jsonvalue.Object{{Key: "name", Value: "get_weather"}}}}},
 	})
 	fmt.Println(r.Score, r.Success, r.Reason)
 	// Output: 0.75 true one call too many

@@ -3,11 +3,13 @@ package judge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/schema"
 )
 
 // DefaultThreshold is the pass mark of the judged metrics when none is set.
@@ -62,7 +64,7 @@ func (m *ToolSelectionMetric) Profile() string { return "default" }
 func (m *ToolSelectionMetric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
 	c = withTools(c, m.tools)
-	if !hasTools(c.AvailableTools) {
+	if !hasTools(schema.Definitions(c)) {
 		r.Error = "tool_selection needs the available tools: give available_tools in the case, or --tools"
 		return r
 	}
@@ -176,7 +178,7 @@ func (m *MinToolSelection) Grade(ctx context.Context, c *toolgrade.Case) toolgra
 		return r
 	}
 	c = withTools(c, m.Tools)
-	if !hasTools(c.AvailableTools) {
+	if !hasTools(schema.Definitions(c)) {
 		return r
 	}
 	v, err := ToolSelection(ctx, m.Judge, c)
@@ -210,10 +212,10 @@ func (m *MinToolSelection) Grade(ctx context.Context, c *toolgrade.Case) toolgra
 	return r
 }
 
-// withTools returns c, or a copy of it whose available tools are tools
-// when c lists none.
+// withTools returns c, or a copy of it whose record gives tools as its
+// available_tools when c lists none.
 func withTools(c *toolgrade.Case, tools []toolgrade.Tool) *toolgrade.Case {
-	if len(tools) == 0 || hasTools(c.AvailableTools) {
+	if len(tools) == 0 || hasTools(schema.Definitions(c)) {
 		return c
 	}
 	list := make([]any, len(tools))
@@ -228,7 +230,8 @@ func withTools(c *toolgrade.Case, tools []toolgrade.Tool) *toolgrade.Case {
 		list[i] = obj
 	}
 	cc := *c
-	cc.AvailableTools = list
+	cc.Raw = slices.Clone(c.Raw)
+	cc.Raw.Set("available_tools", list)
 	return &cc
 }
 

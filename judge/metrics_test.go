@@ -50,17 +50,17 @@ var tools = []any{
 
 func weatherCase() *toolgrade.Case {
 	return &toolgrade.Case{
-		ID:             "c1",
-		Input:          "What's the weather in Paris?",
-		Called:         []toolgrade.Call{{Name: "get_weather", Args: jsonvalue.Object{{Key: "city", Value: "Paris"}}}},
-		Expected:       []toolgrade.Call{{Name: "get_weather", Args: jsonvalue.Object{{Key: "city", Value: "Paris"}}}},
-		AvailableTools: tools,
+		ID:       "c1",
+		Input:    "What's the weather in Paris?",
+		Called:   []toolgrade.Call{{Name: "get_weather", Args: jsonvalue.Object{{Key: "city", Value: "Paris"}}}},
+		Expected: []toolgrade.Call{{Name: "get_weather", Args: jsonvalue.Object{{Key: "city", Value: "Paris"}}}},
+		Raw:      jsonvalue.Object{{Key: "available_tools", Value: tools}},
 	}
 }
 
 func TestToolSelectionMetric(t *testing.T) {
 	noTools := weatherCase()
-	noTools.AvailableTools = nil
+	noTools.Raw = nil
 	tests := []struct {
 		name      string
 		j         *fakeJudge
@@ -218,7 +218,7 @@ func TestMinToolSelection(t *testing.T) {
 	inner := fixedMetric{toolgrade.MetricResult{Name: "tool_correctness", Profile: "default", Score: 0.8, Success: true,
 		Threshold: toolgrade.Float(0.5), Reason: "all 1 expected calls matched"}}
 	noTools := weatherCase()
-	noTools.AvailableTools = []any{}
+	noTools.Raw = jsonvalue.Object{{Key: "available_tools", Value: []any{}}}
 	tests := []struct {
 		name    string
 		inner   fixedMetric

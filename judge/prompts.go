@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/schema"
 )
 
 // Prompt versions. A version is part of every cache key, so any change to
@@ -79,7 +80,7 @@ func ToolSelection(ctx context.Context, j Judge, c *toolgrade.Case) (Verdict, er
 		Task:          "tool_selection",
 		PromptVersion: ToolSelectionPrompt,
 		System:        toolSelectionSystem,
-		User:          toolSelectionUser(text(c.Input), toolsText(c.AvailableTools), callsText(c.Called)),
+		User:          toolSelectionUser(text(c.Input), toolsText(schema.Definitions(c)), callsText(c.Called)),
 	})
 }
 
@@ -96,7 +97,7 @@ func ArgumentCorrectness(ctx context.Context, j Judge, c *toolgrade.Case, i int)
 		Task:          "argument_correctness",
 		PromptVersion: ArgumentCorrectnessPrompt,
 		System:        argumentCorrectnessSystem,
-		User: argumentCorrectnessUser(text(c.Input), toolsText(c.AvailableTools), callsText(c.Called),
+		User: argumentCorrectnessUser(text(c.Input), toolsText(schema.Definitions(c)), callsText(c.Called),
 			callText(i, &c.Called[i])),
 	})
 }

@@ -27,9 +27,10 @@ func Example() {
 	c := &toolgrade.Case{
 		ID:    "c1",
 		Input: "Weather in Paris?",
-		AvailableTools: jsonvalue.MustFrom([]any{map[string]any{
+		// The tools to offer, in the case format's available_tools.
+		Raw: jsonvalue.Object{{Key: "available_tools", Value: jsonvalue.MustFrom([]any{map[string]any{
 			"name": "get_weather", "parameters": map[string]any{"type": "object"},
-		}}),
+		}})}},
 	}
 	run := r.Case(context.Background(), c)
 	fmt.Println(run.Stop, run.Calls, run.Usage.PromptTokens, len(run.Problems))

@@ -204,37 +204,40 @@ func (r *Run) AppendJSON(b []byte) []byte {
 }
 
 // caseObject is the case as read. A case built in code, which was not
-// read, is written with its id, trial, input, expected calls and output,
-// and tools, then the fields of its Raw (process rules, states, ...).
+// read, is written with its id, trial, input and expected output, the
+// fields of its Raw (tools, process rules, states, ...), then its
+// expected trajectory and calls.
 func caseObject(c *toolgrade.Case, built bool) jsonvalue.Object {
 	if c.Raw != nil && !built {
 		return c.Raw
 	}
 	o := jsonvalue.Object{{Key: "id", Value: c.ID}}
-	if c.Trial > 0 {
-		o = append(o, jsonvalue.Member{Key: "trial", Value: json.Number(strconv.Itoa(c.Trial))})
+	add := func(key string, v any) {
+		if v != nil {
+			o = append(o, jsonvalue.Member{Key: key, Value: v})
+		}
 	}
-	for _, m := range []jsonvalue.Member{
-		{Key: "input", Value: c.Input},
-		{Key: "expected_output", Value: c.ExpectedOutput},
-		{Key: "available_tools", Value: c.AvailableTools},
-		{Key: "expected_trajectory", Value: c.ExpectedTrajectory},
-	} {
-		if m.Value != nil {
+	if c.Trial > 0 {
+		add("trial", json.Number(strconv.Itoa(c.Trial)))
+	}
+	add("input", c.Input)
+	add("expected_output", c.ExpectedOutput)
+	for _, m := range c.Raw {
+		if !slices.Contains(builtKeys, m.Key) {
 			o = append(o, m)
 		}
 	}
+	add("expected_trajectory", c.ExpectedTrajectory)
 	if c.Expected != nil {
 		calls, _ := jsonvalue.Parse(appendCalls(nil, c.Expected))
-		o = append(o, jsonvalue.Member{Key: "expected_tools", Value: calls})
-	}
-	for _, m := range c.Raw {
-		if !o.Has(m.Key) {
-			o = append(o, m)
-		}
+		add("expected_tools", calls)
 	}
 	return o
 }
+
+// builtKeys are the fields caseObject writes from a built case's own
+// fields; its Raw does not give them.
+var builtKeys = []string{"id", "trial", "input", "expected_output", "expected_trajectory", "expected_tools"}
 
 func nonNil(l []any) []any {
 	if l == nil {

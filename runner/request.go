@@ -106,10 +106,11 @@ func allMessages(l []any) bool {
 // caseTools reads the tools a case offers: its available_tools, else the
 // run's tools.
 func caseTools(c *toolgrade.Case, fallback []toolgrade.Tool) ([]toolgrade.Tool, error) {
-	if c.AvailableTools == nil {
+	defs := schema.Definitions(c)
+	if defs == nil {
 		return fallback, nil
 	}
-	tools, err := schema.Parse(c.AvailableTools)
+	tools, err := schema.Parse(defs)
 	if err != nil {
 		return nil, toolgrade.InField("available_tools", err)
 	}

@@ -33,6 +33,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/execution"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/schema"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -295,7 +296,7 @@ func (r *Runner) run(ctx context.Context, run *Run) {
 		return
 	}
 	if r.opts.Server != nil {
-		if c.AvailableTools != nil {
+		if schema.Definitions(c) != nil {
 			run.Notes = append(run.Notes, "the case's available_tools were replaced by the MCP server's tools (kept under run.replaced)")
 		}
 		tools = r.opts.Tools

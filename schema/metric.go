@@ -158,9 +158,9 @@ func Check(tools []toolgrade.Tool, calls []toolgrade.Call) ([]CallCheck, error) 
 func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
 	tools := m.tools
-	if c.AvailableTools != nil {
+	if defs := Definitions(c); defs != nil {
 		var err error
-		if tools, err = Parse(c.AvailableTools); err != nil {
+		if tools, err = Parse(defs); err != nil {
 			r.Fail(toolgrade.InField("available_tools", err))
 			return r
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat/internal/python"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/schema"
 )
 
 // Options configure the bfcl profile. The JSON names are the keys of a
@@ -121,7 +122,7 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 			return r
 		}
 	}
-	docs := c.AvailableTools
+	docs := schema.Definitions(c)
 	if docs == nil {
 		docs, _ = c.Raw.Get("function")
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/schema"
 )
 
 // TestBFCLConformance checks every line of bfcl.jsonl (the package's
@@ -97,7 +98,7 @@ func checkBFCLLine(t *testing.T, l conformance.Line, fail func(conformance.Line,
 	cat, _ := l.Config.Get("category")
 	lang, _ := l.Config.Get("language")
 	answer, _ := c.Raw.Get("possible_answer")
-	v, err := bfcl.Check(cat.(string), lang.(string), c.AvailableTools, answer, c.Called)
+	v, err := bfcl.Check(cat.(string), lang.(string), schema.Definitions(c), answer, c.Called)
 	if err != nil {
 		fail(l, "Check: %v", err)
 		return
@@ -423,7 +424,7 @@ func TestBFCLFunctionCallingNames(t *testing.T) {
 				cat, _ := l.Config.Get("category")
 				lang, _ := l.Config.Get("language")
 				answer, _ := c.Raw.Get("possible_answer")
-				v, err := bfcl.CheckFunctionCalling(cat.(string), lang.(string), c.AvailableTools, answer, c.Called)
+				v, err := bfcl.CheckFunctionCalling(cat.(string), lang.(string), schema.Definitions(c), answer, c.Called)
 				if err != nil {
 					t.Errorf("%s (line %d): Check: %v", l.ID, l.Line, err)
 					continue
@@ -443,7 +444,7 @@ func TestBFCLFunctionCallingNames(t *testing.T) {
 // underscoredAlready reports a case whose calls already name a dotted
 // function with "_" for "." (a wrong name for a prompting model).
 func underscoredAlready(c *toolgrade.Case) bool {
-	docs, _ := c.AvailableTools.([]any)
+	docs, _ := schema.Definitions(c).([]any)
 	for _, d := range docs {
 		o, _ := d.(jsonvalue.Object)
 		v, _ := o.Get("name")

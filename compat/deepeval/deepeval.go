@@ -14,6 +14,7 @@ import (
 	"github.com/toolgrade/toolgrade/compat/internal/python"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
+	"github.com/toolgrade/toolgrade/schema"
 )
 
 // Options configure [Metric]. The JSON names are the options of
@@ -202,7 +203,7 @@ func (m *Metric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricR
 		r.Score = 0
 		parts = append(parts, fmt.Sprintf("strict_mode: score %s counts as 0", formatScore(raw)))
 	}
-	if !m.multimodal && truthy(c.AvailableTools) {
+	if !m.multimodal && truthy(schema.Definitions(c)) {
 		if m.opts.Judge == nil {
 			parts = append(parts, "available_tools given but no judge configured: tool selection not judged (DeepEval takes the lower of this score and its judge's)")
 		} else {

@@ -16,6 +16,7 @@ import (
 	"github.com/toolgrade/toolgrade/compat/internal/python"
 	"github.com/toolgrade/toolgrade/execution"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/schema"
 )
 
 // Options configure [Metric]. The JSON names are those of
@@ -255,7 +256,7 @@ func readSamples(c *toolgrade.Case) (samples []sample, aggregate bool, err error
 	v, ok := c.Raw.Get("samples")
 	if !ok {
 		s := sample{called: c.Called, expected: c.Expected}
-		if s.tools, err = readTools(c.AvailableTools); err != nil {
+		if s.tools, err = readTools(schema.Definitions(c)); err != nil {
 			return nil, false, toolgrade.InField("available_tools", err)
 		}
 		s.finalResponse = finalResponse(c.Raw, c.ActualOutput)

@@ -52,7 +52,6 @@ func FuzzDeepFabricCase(f *testing.F) {
 			return
 		}
 		c := &toolgrade.Case{Raw: obj}
-		c.AvailableTools, _ = obj.Get("available_tools")
 		if v, ok := obj.Get("tools_called"); ok {
 			if c.Called, err = toolgrade.DecodeCalls(v); err != nil {
 				return
