@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -187,20 +188,51 @@ func InField(field string, err error) error {
 	return &FieldError{Path: field, Err: err}
 }
 
-// Field aliases accepted in call objects, so that peers' datasets load as
-// they are.
-var argsKeys = []string{"args", "input_parameters", "inputParameters", "arguments", "input"}
+// A CallDecoder reads calls from their JSON form: {"name", "args",
+// "output", "id", "type", "status", "turn", "rules"}, or the shape of
+// OpenAI's tool_calls entries, {"id", "type", "function": {...}}, whose
+// function object gives the name and the arguments. Arguments given as a
+// JSON string are parsed; text that is not valid JSON is kept in ArgsRaw
+// and the call is marked invalid.
+//
+// Other formats give a call's arguments under other keys (OpenAI's
+// "arguments", DeepEval's "input_parameters"): ArgsKeys lists the keys a
+// decoder reads them from. The root knows only its own, "args"; package
+// compat holds the table of the keys peers' datasets use, and decodes the
+// calls of case files with it.
+type CallDecoder struct {
+	// ArgsKeys are the keys a call's arguments may be under, in order of
+	// precedence: a call with several is read from the first listed. Nil
+	// means "args" alone.
+	ArgsKeys []string
+}
+
+// ownArgsKeys are the argument keys of toolgrade's own call form.
+var ownArgsKeys = []string{"args"}
+
+func (d *CallDecoder) argsKeys() []string {
+	if d.ArgsKeys == nil {
+		return ownArgsKeys
+	}
+	return d.ArgsKeys
+}
+
+// Keys lists every key of a call object the decoder reads: the name, the
+// argument keys in order, then the other fields.
+func (d *CallDecoder) Keys() []string {
+	return slices.Concat([]string{"name"}, d.argsKeys(), []string{"output", "id", "type", "rules", "function", "status", "turn"})
+}
 
 // DecodeCalls reads a list of calls. A null list gives nil. Errors name the
 // element and field, relative to the list ("[1].args").
-func DecodeCalls(v any) ([]Call, error) {
+func (d *CallDecoder) DecodeCalls(v any) ([]Call, error) {
 	switch v := v.(type) {
 	case nil:
 		return nil, nil
 	case []any:
 		calls := make([]Call, len(v))
 		for i, e := range v {
-			c, err := DecodeCall(e)
+			c, err := d.DecodeCall(e)
 			if err != nil {
 				return nil, InField("["+strconv.Itoa(i)+"]", err)
 			}
@@ -211,22 +243,18 @@ func DecodeCalls(v any) ([]Call, error) {
 	return nil, fmt.Errorf("want a list of calls, got %s", jsonvalue.Kind(v))
 }
 
-// DecodeCall reads one call from its JSON form: {"name", "args", "output",
-// "id", "type", "status", "turn", "rules"}, with "input_parameters", "inputParameters",
-// "arguments" or "input" for "args", and the OpenAI form {"function":
-// {"name", "arguments"}} as well. Arguments given as a JSON string are
-// parsed; text that is not valid JSON is kept in ArgsRaw and the call is
-// marked invalid.
-func DecodeCall(v any) (Call, error) {
+// DecodeCall reads one call.
+func (d *CallDecoder) DecodeCall(v any) (Call, error) {
 	obj, ok := v.(jsonvalue.Object)
 	if !ok {
 		return Call{}, fmt.Errorf("want a call object, got %s", jsonvalue.Kind(v))
 	}
 	var c Call
-	f := readCallFields(obj)
+	keys := d.argsKeys()
+	f := readCallFields(obj, keys)
 	src := &f
 	if fo, ok := f.function.(jsonvalue.Object); ok {
-		inner := readCallFields(fo) // OpenAI tool_calls entry
+		inner := readCallFields(fo, keys) // OpenAI tool_calls entry
 		src = &inner
 	}
 	if !src.hasName {
@@ -235,7 +263,7 @@ func DecodeCall(v any) (Call, error) {
 	if c.Name, ok = src.name.(string); !ok {
 		return Call{}, &FieldError{Path: "name", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(src.name))}
 	}
-	if src.argsRank < len(argsKeys) {
+	if src.argsRank < len(keys) {
 		c.Args, c.ArgsRaw, c.Invalid = DecodeArgs(src.args)
 		c.ArgsNull = src.args == nil
 	}
@@ -287,14 +315,14 @@ func DecodeCall(v any) (Call, error) {
 type callFields struct {
 	name, args, output, id, typ, rules, function, status, turn any
 	hasName                                                    bool
-	argsRank                                                   int // of args's key in argsKeys; len(argsKeys) when none
+	argsRank                                                   int // of args's key in the argument keys; their number when none
 }
 
 // readCallFields reads a call object's fields in one pass over its members
 // instead of looking each alias up: it runs for every call of every case.
 // Members are visited last to first, so that the first of a repeated key
 // wins, as with [jsonvalue.Object.Get].
-func readCallFields(obj jsonvalue.Object) callFields {
+func readCallFields(obj jsonvalue.Object, argsKeys []string) callFields {
 	f := callFields{argsRank: len(argsKeys)}
 	for i := len(obj) - 1; i >= 0; i-- {
 		m := &obj[i]

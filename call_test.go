@@ -40,32 +40,36 @@ func TestNormalizeToolName(t *testing.T) {
 }
 
 func TestDecodeCall(t *testing.T) {
+	own := &toolgrade.CallDecoder{}
+	other := &toolgrade.CallDecoder{ArgsKeys: []string{"args", "params", "arguments"}}
 	tests := []struct {
 		name string
+		dec  *toolgrade.CallDecoder
 		in   string
 		want toolgrade.Call
 	}{
-		{"plain", `{"name":"f","args":{"a":1},"output":"ok","id":"c1"}`,
+		{"plain", own, `{"name":"f","args":{"a":1},"output":"ok","id":"c1"}`,
 			toolgrade.Call{Name: "f", Args: jsonvalue.Object{{Key: "a", Value: json.Number("1")}}, Output: "ok", ID: "c1"}},
-		{"args as JSON text", `{"name":"f","arguments":"{\"a\": [1]}"}`,
+		{"args as JSON text", own, `{"name":"f","args":"{\"a\": [1]}"}`,
 			toolgrade.Call{Name: "f", Args: jsonvalue.Object{{Key: "a", Value: []any{json.Number("1")}}}}},
-		{"args not JSON", `{"name":"f","arguments":"{a: 1}"}`,
+		{"args not JSON", own, `{"name":"f","args":"{a: 1}"}`,
 			toolgrade.Call{Name: "f", ArgsRaw: "{a: 1}", Invalid: true}},
-		{"empty args text", `{"name":"f","arguments":""}`,
+		{"empty args text", own, `{"name":"f","args":""}`,
 			toolgrade.Call{Name: "f", ArgsRaw: "", Invalid: true}},
-		{"deepeval names", `{"name":"f","input_parameters":{"q":"x"}}`,
+		{"no args", own, `{"name":"f"}`, toolgrade.Call{Name: "f"}},
+		{"null args", own, `{"name":"f","args":null}`, toolgrade.Call{Name: "f", ArgsNull: true}},
+		{"numeric id", own, `{"name":"f","id":7}`, toolgrade.Call{Name: "f", ID: "7"}},
+		{"only the decoder's keys", own, `{"name":"f","arguments":"{}"}`, toolgrade.Call{Name: "f"}},
+		{"another key", other, `{"name":"f","params":{"q":"x"}}`,
 			toolgrade.Call{Name: "f", Args: jsonvalue.Object{{Key: "q", Value: "x"}}}},
-		{"camel case", `{"name":"f","inputParameters":{"q":"x"}}`,
-			toolgrade.Call{Name: "f", Args: jsonvalue.Object{{Key: "q", Value: "x"}}}},
-		{"no args", `{"name":"f"}`, toolgrade.Call{Name: "f"}},
-		{"null args", `{"name":"f","args":null}`, toolgrade.Call{Name: "f", ArgsNull: true}},
-		{"numeric id", `{"name":"f","id":7}`, toolgrade.Call{Name: "f", ID: "7"}},
-		{"openai form", `{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}`,
+		{"the first key listed wins", other, `{"name":"f","arguments":"{}","params":{"q":"x"},"args":null}`,
+			toolgrade.Call{Name: "f", ArgsNull: true}},
+		{"openai form", other, `{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}`,
 			toolgrade.Call{Name: "f", Args: jsonvalue.Object{}, ID: "call_1", Type: "function"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := toolgrade.DecodeCall(mustParse(t, tt.in))
+			got, err := tt.dec.DecodeCall(mustParse(t, tt.in))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +93,7 @@ func TestDecodeCallsErrorsNameTheField(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			_, err := toolgrade.DecodeCalls(mustParse(t, tt.in))
+			_, err := (&toolgrade.CallDecoder{}).DecodeCalls(mustParse(t, tt.in))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("DecodeCalls(%s) error = %v, want it to contain %q", tt.in, err, tt.want)
 			}

@@ -16,6 +16,10 @@
 // A peer's quirks live in its package, never in package match or the
 // root. Python semantics that several peers share (== across ints, floats
 // and bools, str.strip and str.lower) live in compat/internal/python.
+// What several peers' datasets share lives here: the table of the keys
+// under which their calls give arguments ("input_parameters",
+// "arguments", ...), with which [DecodeCalls] reads the calls of case
+// files.
 // Package config builds any of them from a metric entry ("profile:
 // deepeval" and the peer's own option names).
 package compat

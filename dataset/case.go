@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
@@ -229,7 +230,7 @@ func DecodeCase(v any) (*toolgrade.Case, error) {
 // It also returns the trace's user turns.
 func calls(c *toolgrade.Case, list, tr found) ([]toolgrade.Call, []any, error) {
 	if list.ok() {
-		calls, err := toolgrade.DecodeCalls(list.v)
+		calls, err := compat.DecodeCalls(list.v)
 		return calls, nil, toolgrade.InField(list.key, err)
 	}
 	if tr.ok() && tr.v != nil {

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/schema"
@@ -104,9 +105,8 @@ func (e *UnknownFieldError) Error() string {
 }
 
 // callFields are the field names of a call object, aliases included (see
-// toolgrade.DecodeCall).
-var callFields = []string{"name", "args", "input_parameters", "inputParameters", "arguments", "input",
-	"output", "id", "type", "rules", "function", "status", "turn"}
+// compat.DecodeCall).
+var callFields = compat.CallKeys()
 
 // checkMisspelled returns an error for the first field of obj that looks
 // like a misspelled case field, or a misspelled field of a call in one of

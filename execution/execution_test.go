@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/execution"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -59,7 +60,7 @@ func calls(t *testing.T, js string) []toolgrade.Call {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := toolgrade.DecodeCalls(v)
+	c, err := compat.DecodeCalls(v)
 	if err != nil {
 		t.Fatal(err)
 	}

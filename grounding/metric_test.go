@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/grounding"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
@@ -30,7 +31,7 @@ func newCase(t testing.TB, record string) *toolgrade.Case {
 		}
 	}
 	if called, ok := obj.Get("tools_called"); ok {
-		if c.Called, err = toolgrade.DecodeCalls(called); err != nil {
+		if c.Called, err = compat.DecodeCalls(called); err != nil {
 			t.Fatalf("tools_called: %v", err)
 		}
 	}

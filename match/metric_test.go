@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
 	"pgregory.net/rapid"
@@ -16,7 +17,7 @@ import (
 
 func calls(t tb, s string) []toolgrade.Call {
 	t.Helper()
-	c, err := toolgrade.DecodeCalls(v(t, s))
+	c, err := compat.DecodeCalls(v(t, s))
 	if err != nil {
 		t.Fatalf("calls %s: %v", s, err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/report"
 )
@@ -31,7 +32,7 @@ func calls(t fataler, text string) []toolgrade.Call {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := toolgrade.DecodeCalls(v)
+	cs, err := compat.DecodeCalls(v)
 	if err != nil {
 		t.Fatal(err)
 	}

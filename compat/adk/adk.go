@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/compat/internal/python"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -220,7 +221,7 @@ func invocations(c *toolgrade.Case) ([]invocation, error) {
 			dst *[]toolgrade.Call
 		}{{"tools_called", &invs[i].called}, {"expected_tools", &invs[i].expected}} {
 			raw, _ := obj.Get(side.key)
-			calls, err := toolgrade.DecodeCalls(raw)
+			calls, err := compat.DecodeCalls(raw)
 			if err == nil {
 				err = checkArgs(calls, "")
 			}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/compat/internal/python"
 	"github.com/toolgrade/toolgrade/execution"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -280,7 +281,7 @@ func readSamples(c *toolgrade.Case) (samples []sample, aggregate bool, err error
 		}{{[]string{"tools_called", "toolsCalled"}, &s.called}, {[]string{"expected_tools", "expectedTools"}, &s.expected}} {
 			for _, k := range side.keys {
 				if v, ok := obj.Get(k); ok {
-					if *side.dst, err = toolgrade.DecodeCalls(v); err != nil {
+					if *side.dst, err = compat.DecodeCalls(v); err != nil {
 						return nil, true, toolgrade.InField(path+"."+k, err)
 					}
 					break

@@ -7,6 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/compat/deepfabric"
 	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -53,12 +54,12 @@ func FuzzDeepFabricCase(f *testing.F) {
 		}
 		c := &toolgrade.Case{Raw: obj}
 		if v, ok := obj.Get("tools_called"); ok {
-			if c.Called, err = toolgrade.DecodeCalls(v); err != nil {
+			if c.Called, err = compat.DecodeCalls(v); err != nil {
 				return
 			}
 		}
 		if v, ok := obj.Get("expected_tools"); ok {
-			if c.Expected, err = toolgrade.DecodeCalls(v); err != nil {
+			if c.Expected, err = compat.DecodeCalls(v); err != nil {
 				return
 			}
 		}
