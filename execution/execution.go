@@ -97,6 +97,9 @@ func (m *Metric) Name() string { return "execution_success" }
 // Profile returns "default".
 func (m *Metric) Profile() string { return "default" }
 
+// CaseFields returns the fields the metric reads: the calls it runs.
+func (m *Metric) CaseFields() []string { return []string{"tools_called"} }
+
 // Grade runs the case's calls and scores them.
 func (m *Metric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}

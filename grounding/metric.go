@@ -186,6 +186,13 @@ func (m *Metric) Name() string { return "grounding" }
 // Profile returns "default".
 func (m *Metric) Profile() string { return "default" }
 
+// CaseFields returns the fields the metric reads: the calls, and the
+// sources of their values (the input, the turns' inputs, the tool
+// definitions).
+func (m *Metric) CaseFields() []string {
+	return []string{"tools_called", "input", "turns", "available_tools"}
+}
+
 // Grade checks the values of the case's calls against their sources.
 func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}

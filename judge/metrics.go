@@ -60,6 +60,12 @@ func (m *ToolSelectionMetric) Name() string { return "tool_selection" }
 // Profile returns "default".
 func (m *ToolSelectionMetric) Profile() string { return "default" }
 
+// CaseFields returns the fields the judge is shown: the input, the tool
+// definitions and the calls.
+func (m *ToolSelectionMetric) CaseFields() []string {
+	return []string{"input", "available_tools", "tools_called"}
+}
+
 // Grade asks the judge about c.
 func (m *ToolSelectionMetric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
@@ -115,6 +121,12 @@ func (m *ArgumentCorrectnessMetric) Name() string { return "argument_correctness
 // Profile returns "default".
 func (m *ArgumentCorrectnessMetric) Profile() string { return "default" }
 
+// CaseFields returns the fields the judge is shown: the input, the tool
+// definitions and the calls.
+func (m *ArgumentCorrectnessMetric) CaseFields() []string {
+	return []string{"input", "available_tools", "tools_called"}
+}
+
 // Grade asks the judge about each call of c.
 func (m *ArgumentCorrectnessMetric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
@@ -169,6 +181,18 @@ type MinToolSelection struct {
 	// Strict turns a combined score below 1 into 0, as the wrapped
 	// metric's strict mode does for its own score.
 	Strict bool
+}
+
+// CaseFields returns the fields the wrapped metric reads, and those the
+// judge is shown.
+func (m *MinToolSelection) CaseFields() []string {
+	fields := slices.Clone(toolgrade.CaseFields(m.Metric))
+	for _, f := range []string{"input", "available_tools", "tools_called"} {
+		if !slices.Contains(fields, f) {
+			fields = append(fields, f)
+		}
+	}
+	return fields
 }
 
 // Grade grades c with the wrapped metric, then asks the judge.

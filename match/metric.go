@@ -234,6 +234,12 @@ func (m *ToolCorrectness) Name() string { return "tool_correctness" }
 // Profile returns "default".
 func (m *ToolCorrectness) Profile() string { return "default" }
 
+// CaseFields returns the fields the metric reads: the calls, and the
+// turns of a case graded turn by turn.
+func (m *ToolCorrectness) CaseFields() []string {
+	return []string{"tools_called", "expected_tools", "turns"}
+}
+
 func (m *ToolCorrectness) comparer(tool string) Comparer {
 	mode := m.opts.Args
 	if o, ok := m.opts.ArgsOverrides[tool]; ok {

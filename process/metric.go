@@ -128,6 +128,10 @@ func (m *Metric) Name() string { return "tool_process" }
 // Profile returns "default".
 func (m *Metric) Profile() string { return "default" }
 
+// CaseFields returns the fields the metric reads: the calls and the
+// case's own process rules.
+func (m *Metric) CaseFields() []string { return []string{"tools_called", "process"} }
+
 // Grade checks the rules against the case's called calls: the metric's
 // rules, then the case's own, which it reads from the record's process
 // field ([toolgrade.Case.Raw]).

@@ -103,6 +103,12 @@ func (m *Metric) Name() string { return "schema" }
 // Profile returns "default".
 func (m *Metric) Profile() string { return "default" }
 
+// CaseFields returns the fields the metric reads: the calls, the expected
+// calls (for the components), and the tool definitions.
+func (m *Metric) CaseFields() []string {
+	return []string{"tools_called", "expected_tools", "available_tools"}
+}
+
 // A CallCheck is the verdict on one call.
 type CallCheck struct {
 	// Problem is empty for a valid call, else UnknownTool, InvalidJSON or

@@ -183,6 +183,12 @@ func (m *Metric) Name() string { return "state_match" }
 // Profile returns "default".
 func (m *Metric) Profile() string { return "default" }
 
+// CaseFields returns the fields the metric reads: the states and their
+// rules.
+func (m *Metric) CaseFields() []string {
+	return []string{"expected_state", "final_state", "state_rules"}
+}
+
 // Grade compares the case's final state with its expected state. It
 // reads both, and the case's state_rules, from the record's fields of
 // those names ([toolgrade.Case.Raw]).

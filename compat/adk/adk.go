@@ -152,6 +152,12 @@ func (m *Metric) Name() string { return "tool_correctness" }
 // Profile returns "adk".
 func (m *Metric) Profile() string { return "adk" }
 
+// CaseFields returns the fields the metric reads: ADK's invocations, or
+// the calls.
+func (m *Metric) CaseFields() []string {
+	return []string{"invocations", "tools_called", "expected_tools"}
+}
+
 // An invocation is one conversation turn's calls.
 type invocation struct {
 	called, expected []toolgrade.Call

@@ -167,6 +167,9 @@ func (m *Metric) Name() string { return "tool_correctness" }
 // Profile returns "agentevals".
 func (m *Metric) Profile() string { return "agentevals" }
 
+// CaseFields returns the fields the metric reads: the two trajectories.
+func (m *Metric) CaseFields() []string { return []string{"trajectory", "expected_trajectory"} }
+
 // Grade scores one case.
 func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(1)}

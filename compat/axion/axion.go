@@ -119,6 +119,9 @@ func (m *Metric) Name() string { return "tool_correctness" }
 // Profile returns "axion".
 func (m *Metric) Profile() string { return "axion" }
 
+// CaseFields returns the fields the metric reads: the calls.
+func (m *Metric) CaseFields() []string { return []string{"tools_called", "expected_tools"} }
+
 // Grade scores the case as axion would.
 func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile()}

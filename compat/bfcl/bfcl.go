@@ -100,6 +100,13 @@ func (m *Metric) Name() string { return "tool_correctness" }
 // Profile returns "bfcl".
 func (m *Metric) Profile() string { return "bfcl" }
 
+// CaseFields returns the fields the metric reads: the calls, the BFCL
+// entry's possible answer and function docs, and its id (for the
+// category).
+func (m *Metric) CaseFields() []string {
+	return []string{"id", "bfcl_id", "tools_called", "possible_answer", "ground_truth", "available_tools", "function"}
+}
+
 // Grade checks the case's calls as BFCL's AST checker does.
 func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(1)}

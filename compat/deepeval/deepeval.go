@@ -156,6 +156,12 @@ func (m *Metric) Name() string { return "tool_correctness" }
 // Profile returns "deepeval".
 func (m *Metric) Profile() string { return "deepeval" }
 
+// CaseFields returns the fields the metric reads: the calls, and the
+// input and tool definitions its judge of tool selection reads.
+func (m *Metric) CaseFields() []string {
+	return []string{"tools_called", "expected_tools", "available_tools", "input"}
+}
+
 // failure is an exception DeepEval raises on a case; its name leads
 // the message so that users can match it to DeepEval's own output.
 func failure(exception, format string, args ...any) error {

@@ -140,6 +140,12 @@ func (m *Metric) Name() string { return "tool_correctness" }
 // Profile returns "deepfabric".
 func (m *Metric) Profile() string { return "deepfabric" }
 
+// CaseFields returns the fields the metric reads: the samples, or the
+// calls, tool definitions and final response of the case itself.
+func (m *Metric) CaseFields() []string {
+	return []string{"samples", "tools_called", "expected_tools", "available_tools", "final_response", "actual_output"}
+}
+
 // A sample is one DeepFabric sample.
 type sample struct {
 	called, expected []toolgrade.Call

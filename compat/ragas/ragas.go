@@ -109,6 +109,12 @@ func (m *Metric) Name() string { return string(m.metric) }
 // Profile returns "ragas".
 func (m *Metric) Profile() string { return "ragas" }
 
+// CaseFields returns the fields the metric reads: the sample's input,
+// calls (or conversation) and reference.
+func (m *Metric) CaseFields() []string {
+	return []string{"input", "tools_called", "expected_tools", "trajectory", "reference"}
+}
+
 // Grade scores the case as Ragas would.
 func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile()}
