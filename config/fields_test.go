@@ -62,8 +62,9 @@ func everyMetric(t *testing.T) map[string]toolgrade.Metric {
 // Every metric says which case fields it reads, each a field of the case
 // format or one a profile reads.
 func TestEveryMetricSaysWhatItReads(t *testing.T) {
-	for _, what := range slices.Sorted(maps.Keys(everyMetric(t))) {
-		m := everyMetric(t)[what]
+	ms := everyMetric(t)
+	for _, what := range slices.Sorted(maps.Keys(ms)) {
+		m := ms[what]
 		fields := toolgrade.CaseFields(m)
 		if _, ok := m.(toolgrade.FieldReader); !ok || len(fields) == 0 {
 			t.Errorf("%s (%T) does not say which case fields it reads", what, m)
@@ -119,5 +120,59 @@ func TestMetricsReadNoOtherField(t *testing.T) {
 				t.Errorf("%s does not read %s, but its result changes with it (-without +with):\n%s", what, field, diff)
 			}
 		}
+	}
+}
+
+func TestNotGraded(t *testing.T) {
+	const (
+		process = "no metric checks process rules (add a metric entry with metric: tool_process)"
+		states  = "no metric compares states (add a metric entry with metric: state_match)"
+		turns   = "only the default profile's tool_correctness grades turn by turn; the turns' calls are graded as one list"
+	)
+	all := map[string]string{"process": process, "expected_state": states, "final_state": states, "state_rules": states, "turns": turns}
+	without := func(fields ...string) map[string]string {
+		m := maps.Clone(all)
+		for _, f := range fields {
+			delete(m, f)
+		}
+		return m
+	}
+	tests := []struct {
+		name    string
+		entries string
+		judge   bool
+		want    map[string]string
+	}{
+		{"the default metric", `[{}]`, false, without("turns")},
+		{"the default metric with a judge", `[{}]`, true, without("turns")},
+		{"a profile", `[{"profile": "deepeval"}]`, false, all},
+		{"process rules", `[{"profile": "axion"}, {"metric": "tool_process", "name": "policy"}]`, false, without("process")},
+		{"states", `[{"metric": "state_match"}]`, false, without("expected_state", "final_state", "state_rules")},
+		{"grounding", `[{"metric": "grounding"}, {"metric": "schema"}]`, false, without("turns")},
+		{"everything", `[{"metric": "tool_process"}, {"metric": "state_match"}, {"profile": "default", "order": "exact"}]`, false, map[string]string{}},
+		{"no metric", `[]`, false, all},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := &Env{}
+			if tt.judge {
+				env.Judge = stubJudge{}
+			}
+			v, err := jsonvalue.ParseString(tt.entries)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ms []toolgrade.Metric
+			for _, e := range v.([]any) {
+				m, err := Metric(e.(jsonvalue.Object), env)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ms = append(ms, m)
+			}
+			if diff := cmp.Diff(tt.want, NotGraded(ms)); diff != "" {
+				t.Errorf("NotGraded (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

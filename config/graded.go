@@ -1,36 +1,36 @@
 package config
 
-import "github.com/toolgrade/toolgrade/jsonvalue"
+import (
+	"slices"
 
-// NotGraded names the case fields that none of the metric entries reads,
-// each with what would read it, so that a case file's checker
-// (dataset.Checker.NotGraded) can warn that a field given is not graded.
-func NotGraded(entries []jsonvalue.Object) map[string]string {
-	has := map[string]bool{}
-	for _, e := range entries {
-		metric, profile := "tool_correctness", "default"
-		if v, _ := e.Get("metric"); v != nil {
-			metric, _ = v.(string)
-		}
-		if v, _ := e.Get("profile"); v != nil {
-			profile, _ = v.(string)
-		}
-		has[metric] = true
-		if metric == "tool_correctness" && profile == "default" || metric == "grounding" {
-			has["turns"] = true // graded turn by turn; the turns' inputs ground values
-		}
-	}
+	"github.com/toolgrade/toolgrade"
+)
+
+// gradedFields are the case fields that are there only for some metrics
+// to grade, each with what to tell a case that sets one when none of the
+// run's metrics reads it ([toolgrade.CaseFields]); the case would
+// otherwise pass as if it had been checked. Fields every case has (the
+// input, the calls, the tools) are not among them.
+var gradedFields = []struct {
+	fields []string
+	why    string
+}{
+	{[]string{"process"}, "no metric checks process rules (add a metric entry with metric: tool_process)"},
+	{[]string{"expected_state", "final_state", "state_rules"}, "no metric compares states (add a metric entry with metric: state_match)"},
+	{[]string{"turns"}, "only the default profile's tool_correctness grades turn by turn; the turns' calls are graded as one list"},
+}
+
+// NotGraded maps the case fields that are there only for some metrics to
+// grade, and that none of metrics reads, to what would read them: the
+// NotGraded of a dataset.Checker, so that a case that sets one is warned.
+func NotGraded(metrics []toolgrade.Metric) map[string]string {
 	out := map[string]string{}
-	if !has["tool_process"] {
-		out["process"] = "no metric checks process rules (add a metric entry with metric: tool_process)"
-	}
-	if !has["state_match"] {
-		for _, f := range []string{"expected_state", "final_state", "state_rules"} {
-			out[f] = "no metric compares states (add a metric entry with metric: state_match)"
+	for _, g := range gradedFields {
+		for _, f := range g.fields {
+			if !slices.ContainsFunc(metrics, func(m toolgrade.Metric) bool { return slices.Contains(toolgrade.CaseFields(m), f) }) {
+				out[f] = g.why
+			}
 		}
-	}
-	if !has["turns"] {
-		out["turns"] = "only the default profile's tool_correctness grades turn by turn; the turns' calls are graded as one list"
 	}
 	return out
 }

@@ -125,7 +125,7 @@ func (s *Server) metricsFor(v any, present bool) (servedConfig, error) {
 	if s.metrics == nil || len(s.metrics) >= maxCachedConfigs {
 		s.metrics = make(map[string]servedConfig)
 	}
-	sc := servedConfig{metrics: ms, notGraded: config.NotGraded(entries)}
+	sc := servedConfig{metrics: ms, notGraded: config.NotGraded(ms)}
 	s.metrics[key] = sc
 	return sc, nil
 }

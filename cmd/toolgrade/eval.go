@@ -215,7 +215,7 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 	}
 	workers = f.env.judge.judgeWorkers(workers)
 
-	checker := &dataset.Checker{StrictFields: f.strictFields, NotGraded: config.NotGraded(entries)}
+	checker := &dataset.Checker{StrictFields: f.strictFields, NotGraded: config.NotGraded(metrics)}
 	restoreGC := paceGC(m.Getenv)
 	err = toolgrade.Evaluate(cmd.Context(), checker.Records(runner.Records(m.records(paths))), metrics, reports.add, toolgrade.Workers(workers))
 	restoreGC()

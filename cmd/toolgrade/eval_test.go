@@ -201,3 +201,33 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version: code %d, output %q", code, out)
 	}
 }
+
+// A case that sets a field no metric of the run reads is told so in its
+// result; a metric that reads it takes the warning away.
+func TestEvalFieldsNotGraded(t *testing.T) {
+	cases := writeFile(t, "cases.jsonl", `{"id":"c","tools_called":[{"name":"f"}],"expected_tools":[{"name":"f"}],"process":["no_repeat"],"final_state":{"a":1}}`+"\n")
+	tests := []struct {
+		name   string
+		args   []string
+		warned []string
+	}{
+		{"default metric", nil, []string{
+			"field process is not graded: no metric checks process rules (add a metric entry with metric: tool_process)",
+			"field final_state is not graded: no metric compares states (add a metric entry with metric: state_match)"}},
+		{"process rules checked", []string{"--config", writeFile(t, "c.yaml", "metrics:\n  - profile: axion\n  - metric: tool_process\n")}, []string{
+			"field final_state is not graded: no metric compares states (add a metric entry with metric: state_match)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, out, stderr := run(t, "", append(append([]string{"eval", "--exit-zero", "--quiet"}, tt.args...), cases)...)
+			for _, w := range tt.warned {
+				if !strings.Contains(out, strconv.Quote(w)) {
+					t.Errorf("no warning %q in %s%s", w, out, stderr)
+				}
+			}
+			if n := strings.Count(out, "is not graded"); n != len(tt.warned) {
+				t.Errorf("%d warnings, want %d: %s", n, len(tt.warned), out)
+			}
+		})
+	}
+}
