@@ -125,15 +125,6 @@ type RuleCheck struct {
 	Reason   string // why it was broken, in words; empty when kept
 }
 
-// A PassK is a reliability gate (a metric entry's pass_k: {k: 3, min:
-// 0.8}): a case passes the metric only when pass^K over its trials (the
-// chance that K trials drawn from them all pass) is at least Min. A case
-// with fewer than K trials fails the gate.
-type PassK struct {
-	K   int
-	Min float64
-}
-
 // An OptionError reports an option set to a value the metric does not
 // take. Constructors (match.New, the peers' New) return it, so that a
 // caller can tell which option was wrong with errors.As.

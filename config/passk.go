@@ -6,11 +6,12 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/reliability"
 )
 
 // PassKOf reads the entry's reliability gate, `pass_k: {k: 3, min: 0.8}`;
 // nil when it has none.
-func PassKOf(entry jsonvalue.Object) (*toolgrade.PassK, error) {
+func PassKOf(entry jsonvalue.Object) (*reliability.PassK, error) {
 	v, ok := entry.Get("pass_k")
 	if !ok || v == nil {
 		return nil, nil
@@ -22,7 +23,7 @@ func PassKOf(entry jsonvalue.Object) (*toolgrade.PassK, error) {
 	if !ok {
 		return nil, fail("pass_k", "want {k: N, min: RATE}, got %s", jsonvalue.Kind(v))
 	}
-	g := &toolgrade.PassK{}
+	g := &reliability.PassK{}
 	seen := map[string]bool{}
 	for _, m := range obj {
 		n, isNum := m.Value.(json.Number)

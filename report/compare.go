@@ -8,298 +8,18 @@ import (
 	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/table"
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/reliability"
 )
 
-// A Comparison compares the results of two runs over the same cases: a
-// base (the baseline) and a new run. Feed it every base result with
-// [Comparison.AddBase], then every new result with [Comparison.AddNew].
-//
-// Cases are matched by id, the n-th result with an id in one run with the
-// n-th in the other (so that runs over files without ids, whose generated
-// ids repeat across files, still pair up; repeated ids are the trials of
-// a case), and metrics by name and profile. Cases and metrics present in
-// only one run are listed.
-//
-// A regression is
-//   - a case whose score on a metric fell by more than Tolerance (an error
-//     where the base had a score counts as a fall);
-//   - a case run once in each run that passed a metric in the base and
-//     fails it in the new run, whatever Tolerance says;
-//   - a case of the base missing from the new run, unless AllowMissing;
-//   - a metric of the base that no result of the new run has (renamed,
-//     or dropped from the config), unless AllowMissing;
-//   - a metric whose mean score, or pass rate, fell by more than Tolerance.
-//
-// An improvement is a case whose score rose by more than Tolerance, or that
-// went from an error to a score.
-type Comparison struct {
-	// Tolerance is how far a score or a mean may fall before it counts as
-	// a regression; 0 (the default) counts any fall.
-	Tolerance float64
-	// AllowMissing accepts cases and metrics of the base that the new run
-	// lacks.
-	AllowMissing bool
-	// Confidence is the level at which a change must be significant to
-	// count when a run has repeated trials of a case (default
-	// [DefaultConfidence]); Seed seeds the bootstrap and Resamples sets
-	// its size (default [DefaultBootstrap]).
-	Confidence float64
-	Seed       uint64
-	Resamples  int
-
-	// baseTrials and newTrials group each run's results by id; they also
-	// number a case's results for pairing.
-	baseTrials, newTrials trialSide
-	noise                 *noiseFigures // noise.go; nil until asked for, and after an Add
-
-	base            map[caseKey][]caseScore
-	baseOrder       []caseKey
-	onlyNew         []caseKey
-	baseSum, newSum toolgrade.Summary
-	regressed       []CaseChange
-	improved        []CaseChange
-	// flipped are the changes from pass to fail within the tolerance:
-	// regressions when the case ran once in each run.
-	flipped []CaseChange
-}
-
-// scoreEpsilon absorbs floating-point noise in score differences.
-const scoreEpsilon = 1e-9
-
-type caseKey struct {
-	id string
-	n  int // occurrence of the id in its run, from 1
-}
-
-func (k caseKey) String() string {
-	if k.n == 1 {
-		return k.id
-	}
-	return k.id + " (#" + strconv.Itoa(k.n) + ")"
-}
-
-type caseScore struct {
-	metric  string // label
-	score   float64
-	err     bool
-	pass    bool // a verdict of success
-	verdict bool // passed, or scored without a threshold (MetricResult.Verdict)
-	trial   int
-}
-
-// A CaseChange is one case's score on one metric in both runs.
-type CaseChange struct {
-	Case, Metric    string
-	Base, New       float64
-	BaseErr, NewErr bool // the metric erred in that run
-	// PassToFail says the case passed the metric in the base run and
-	// fails it (or errs) in the new one.
-	PassToFail bool
-
-	key caseKey
-}
-
-// Delta is the change in score; an error counts as 0.
-func (c CaseChange) Delta() float64 {
-	b, n := c.Base, c.New
-	if c.BaseErr {
-		b = 0
-	}
-	if c.NewErr {
-		n = 0
-	}
-	return n - b
-}
-
-func scores(r *toolgrade.Result) []caseScore {
-	out := make([]caseScore, len(r.Metrics))
-	for i := range r.Metrics {
-		m := &r.Metrics[i]
-		out[i] = caseScore{metric: Label(m.Name, m.Profile), score: m.Score, err: m.Error != "",
-			pass: m.Error == "" && m.Threshold != nil && m.Success, verdict: m.Verdict()}
-	}
-	return out
-}
-
-// AddBase adds a result of the base run.
-func (c *Comparison) AddBase(r *toolgrade.Result) {
-	c.baseSum.Add(r)
-	c.noise = nil
-	sc := scores(r)
-	k := caseKey{r.ID, c.baseTrials.add(r.ID, sc)}
-	if c.base == nil {
-		c.base = map[caseKey][]caseScore{}
-	}
-	c.base[k] = sc
-	c.baseOrder = append(c.baseOrder, k)
-}
-
-// AddNew adds a result of the new run; every base result must have been
-// added before.
-func (c *Comparison) AddNew(r *toolgrade.Result) {
-	c.newSum.Add(r)
-	c.noise = nil
-	sc := scores(r)
-	k := caseKey{r.ID, c.newTrials.add(r.ID, sc)}
-	base, ok := c.base[k]
-	if !ok {
-		c.onlyNew = append(c.onlyNew, k)
-		return
-	}
-	delete(c.base, k) // what remains is only in the base run
-	for _, s := range sc {
-		i := slices.IndexFunc(base, func(b caseScore) bool { return b.metric == s.metric })
-		if i < 0 {
-			continue
-		}
-		b := base[i]
-		ch := CaseChange{Case: k.String(), Metric: s.metric, Base: b.score, New: s.score, BaseErr: b.err, NewErr: s.err,
-			PassToFail: b.pass && !s.pass, key: k}
-		switch d := ch.Delta(); {
-		case b.err && s.err:
-		case !b.err && s.err, d < -c.Tolerance-scoreEpsilon:
-			c.regressed = append(c.regressed, ch)
-		case ch.PassToFail:
-			c.flipped = append(c.flipped, ch)
-		case b.err && !s.err, d > c.Tolerance+scoreEpsilon:
-			c.improved = append(c.improved, ch)
-		}
-	}
-}
-
-// Regressed returns the case changes that are regressions: the cases
-// that went from pass to fail first, then the largest fall first.
-func (c *Comparison) Regressed() []CaseChange {
-	out := slices.Clone(c.regressed)
-	for _, ch := range c.flipped {
-		if c.baseTrials.count(ch.key.id) == 1 && c.newTrials.count(ch.key.id) == 1 {
-			out = append(out, ch)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b CaseChange) int {
-		if a.PassToFail != b.PassToFail {
-			if a.PassToFail {
-				return -1
-			}
-			return 1
-		}
-		return cmpFloat(a.Delta(), b.Delta())
-	})
-	return out
-}
-
-// Improved returns the case changes that are improvements, the largest
-// rise first.
-func (c *Comparison) Improved() []CaseChange {
-	out := slices.Clone(c.improved)
-	slices.SortStableFunc(out, func(a, b CaseChange) int { return cmpFloat(b.Delta(), a.Delta()) })
-	return out
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// A MetricChange is one metric's summary in both runs; Base or New is nil
-// when the metric is absent from that run.
-type MetricChange struct {
-	Label     string
-	Base, New *toolgrade.MetricSummary
-}
-
-// Regressed reports whether the metric's mean, or its pass rate, fell by
-// more than tolerance.
-func (m MetricChange) Regressed(tolerance float64) bool {
-	if m.Base == nil || m.New == nil {
-		return false
-	}
-	if m.Base.Count > 0 && m.New.Score-m.Base.Score < -tolerance-scoreEpsilon {
-		return true
-	}
-	return m.Base.Count+m.Base.Errors > 0 && m.New.Count+m.New.Errors > 0 &&
-		rate(m.New)-rate(m.Base) < -tolerance-scoreEpsilon
-}
-
-// Metrics returns each metric's summary in both runs, base order first.
-func (c *Comparison) Metrics() []MetricChange {
-	var out []MetricChange
-	find := func(label string) int {
-		return slices.IndexFunc(out, func(m MetricChange) bool { return m.Label == label })
-	}
-	for i := range c.baseSum.Metrics {
-		m := &c.baseSum.Metrics[i]
-		out = append(out, MetricChange{Label: Label(m.Name, m.Profile), Base: m})
-	}
-	for i := range c.newSum.Metrics {
-		m := &c.newSum.Metrics[i]
-		if j := find(Label(m.Name, m.Profile)); j >= 0 {
-			out[j].New = m
-		} else {
-			out = append(out, MetricChange{Label: Label(m.Name, m.Profile), New: m})
-		}
-	}
-	return out
-}
-
-// OnlyBase and OnlyNew list the cases found in one run only.
-func (c *Comparison) OnlyBase() []string {
-	var out []string
-	for _, k := range c.baseOrder {
-		if _, ok := c.base[k]; ok {
-			out = append(out, k.String())
-		}
-	}
-	return out
-}
-
-// OnlyNew lists the cases found in the new run only.
-func (c *Comparison) OnlyNew() []string {
-	var out []string
-	for _, k := range c.onlyNew {
-		out = append(out, k.String())
-	}
-	return out
-}
-
-// Regression reports whether the new run regressed beyond the tolerance.
-//
-// When either run has repeated trials of a case, a regression is instead
-// a change significant at Confidence: a metric whose mean score or pass
-// rate fell with its whole bootstrap interval below −Tolerance, or a case
-// whose pass rate fell significantly after Holm's correction; a case of
-// the base missing from the new run still counts unless AllowMissing.
-func (c *Comparison) Regression() bool {
-	if !c.AllowMissing && len(c.missingMetrics()) > 0 {
-		return true
-	}
-	if c.Trials() {
-		return c.trialRegression()
-	}
-	if len(c.Regressed()) > 0 || !c.AllowMissing && len(c.OnlyBase()) > 0 {
-		return true
-	}
-	for _, m := range c.Metrics() {
-		if m.Regressed(c.Tolerance) {
-			return true
-		}
-	}
-	return false
-}
-
-// WriteText writes the comparison for a terminal: a table of metrics
-// (mean and pass rate in both runs and their change), the regressed and
-// improved cases, the cases in one run only, and the verdict.
-func (c *Comparison) WriteText(w io.Writer) error {
+// WriteComparison writes a comparison of two runs for a terminal: a table
+// of metrics (mean and pass rate in both runs and their change), the
+// regressed and improved cases, the cases in one run only, and the
+// verdict. With trials, the metrics' changes come with their intervals,
+// then the significantly worse cases and the flaky ones of the new run.
+func WriteComparison(w io.Writer, c *reliability.Comparison) error {
 	var b strings.Builder
 	if c.Trials() {
-		c.writeTrialsText(&b)
+		writeTrialsComparison(&b, c)
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
@@ -323,7 +43,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 			if m.Base.Count > 0 && m.New.Count > 0 {
 				row[3] = signed(m.New.Score - m.Base.Score)
 			}
-			row[6] = signedPoints(rate(m.New) - rate(m.Base))
+			row[6] = signedPoints(m.PassDelta())
 			if m.Regressed(c.Tolerance) {
 				row[7] = "regressed"
 				regressedMetrics++
@@ -334,7 +54,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	alignRight(tw, 2, 7)
 	b.WriteString(tw.Render() + "\n")
 
-	list := func(title string, changes []CaseChange) {
+	list := func(title string, changes []reliability.CaseChange) {
 		fmt.Fprintf(&b, "\n%s (%d)\n", title, len(changes))
 		for _, ch := range changes {
 			fmt.Fprintf(&b, "  %s  %s  %s → %s", terminal(ch.Case), terminal(ch.Metric), scoreOrError(ch.Base, ch.BaseErr), scoreOrError(ch.New, ch.NewErr))
@@ -350,7 +70,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	regressed := c.Regressed()
 	list("regressed", regressed)
 	list("improved", c.Improved())
-	missing, missingMetrics := c.writeOnly(&b, c.OnlyBase(), c.OnlyNew())
+	missing, missingMetrics := writeOnly(&b, c, c.OnlyBase(), c.OnlyNew())
 
 	tol := strconv.FormatFloat(c.Tolerance, 'g', -1, 64)
 	if len(regressed) > 0 || regressedMetrics > 0 || missing > 0 || missingMetrics > 0 {
@@ -371,16 +91,97 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	return err
 }
 
-// missingMetrics lists the metrics of the base run that no result of the
-// new run has.
-func (c *Comparison) missingMetrics() []string {
-	var out []string
-	for _, m := range c.Metrics() {
-		if m.New == nil {
-			out = append(out, m.Label)
+// comparisonFlaky bounds the flaky cases a comparison lists.
+const comparisonFlaky = 20
+
+// writeTrialsComparison is WriteComparison for runs with trials.
+func writeTrialsComparison(b *strings.Builder, c *reliability.Comparison) {
+	f := c.Noise()
+	fmt.Fprintf(b, "BASE: %s; NEW: %s\n", trialCounts(f.Base), trialCounts(f.New))
+	fmt.Fprintf(b, "differences NEW − BASE paired over cases, with %s bootstrap intervals (cases and trials resampled, %d resamples, seed %d)\n\n",
+		percent(f.Confidence), f.Resamples, f.Seed)
+	tw := newTable()
+	tw.AppendHeader(table.Row{"metric", "cases", "base mean", "new mean", "Δ mean [CI]", "base pass", "new pass", "Δ pass [CI]", "status"})
+	regressedMetrics := 0
+	for _, d := range f.Metrics {
+		status := ""
+		switch {
+		case d.Cases == 0:
+			status = "no common cases"
+		case d.Regressed:
+			status = "regressed"
+			regressedMetrics++
+		case d.DeltaLo > c.Tolerance || d.PassLo > c.Tolerance:
+			status = "improved"
+		default:
+			status = "no significant change"
+		}
+		if d.Cases == 0 {
+			tw.AppendRow(table.Row{terminal(d.Label), 0, "-", "-", "-", "-", "-", "-", status})
+			continue
+		}
+		tw.AppendRow(table.Row{terminal(d.Label), d.Cases, score(d.Base), score(d.New),
+			signed(d.Delta) + " " + interval(d.DeltaLo, d.DeltaHi, false),
+			percent(d.BasePass), percent(d.NewPass),
+			signedPoints(d.PassDelta) + " [" + signedPoints(d.PassLo) + ", " + signedPoints(d.PassHi) + "]", status})
+	}
+	alignRight(tw, 2, 8)
+	b.WriteString(tw.Render() + "\n")
+
+	var worse []reliability.CaseDelta
+	for _, d := range f.Cases {
+		if d.Significant {
+			worse = append(worse, d)
 		}
 	}
-	return out
+	regressedCases := 0
+	fmt.Fprintf(b, "\nsignificantly worse cases (%d; one-sided Fisher exact test on passed trials, p < %s; \"regressed\" holds after Holm's correction over %d tests)\n",
+		len(worse), strconv.FormatFloat(1-f.Confidence, 'g', 3, 64), f.Tests)
+	for _, d := range worse {
+		mark := ""
+		if d.Regressed {
+			mark = "  regressed"
+			regressedCases++
+		}
+		fmt.Fprintf(b, "  %s  %s  passed %d/%d → %d/%d  mean %s → %s  p=%s%s\n", terminal(d.Case), terminal(d.Metric),
+			d.BasePassed, d.BaseTrials, d.NewPassed, d.NewTrials, score(d.BaseMean), score(d.NewMean), strconv.FormatFloat(d.P, 'g', 3, 64), mark)
+	}
+	fmt.Fprintf(b, "\nflaky cases in NEW (%d; verdict differs between trials), most flips first\n", len(f.Flaky))
+	for _, fc := range f.Flaky[:min(len(f.Flaky), comparisonFlaky)] {
+		fmt.Fprintf(b, "  %s  %d/%d trials passed  flip rate %s\n", terminal(fc.ID), fc.Passed, fc.Trials, score(fc.FlipRate))
+	}
+	if len(f.Flaky) > comparisonFlaky {
+		fmt.Fprintf(b, "  and %d more\n", len(f.Flaky)-comparisonFlaky)
+	}
+	missing, missingMetrics := writeOnly(b, c, f.OnlyBase, f.OnlyNew)
+	level := percent(f.Confidence)
+	if regressedMetrics > 0 || regressedCases > 0 || missing > 0 || missingMetrics > 0 {
+		var names []string
+		for _, d := range worse {
+			if !slices.Contains(names, terminal(d.Case)) {
+				names = append(names, terminal(d.Case))
+			}
+		}
+		fmt.Fprintf(b, "\nREGRESSION significant at %s: %d %s fell, %d %s regressed, %d %s missing from NEW%s",
+			level, regressedMetrics, plural(regressedMetrics, "metric", "metrics"), regressedCases, plural(regressedCases, "case", "cases"),
+			missing, plural(missing, "case", "cases"), metricsMissingText(missingMetrics))
+		if len(names) > 0 {
+			fmt.Fprintf(b, "; worse cases: %s", strings.Join(names, ", "))
+		}
+		b.WriteString("\n")
+	} else {
+		fmt.Fprintf(b, "\nno regression significant at %s (differences within the noise of the trials)\n", level)
+	}
+}
+
+func trialCounts(t reliability.TrialCount) string {
+	switch {
+	case t.Cases == 0:
+		return "no cases"
+	case t.Min == t.Max:
+		return fmt.Sprintf("%d cases × %d %s", t.Cases, t.Min, plural(t.Min, "trial", "trials"))
+	}
+	return fmt.Sprintf("%d cases × %d–%d trials", t.Cases, t.Min, t.Max)
 }
 
 // metricsMissingText is the verdict's note of the base's metrics missing
@@ -395,15 +196,16 @@ func metricsMissingText(n int) string {
 // writeOnly lists the cases, and the base's metrics, found in one run
 // only and returns how many of the base's count as regressions (none
 // with AllowMissing).
-func (c *Comparison) writeOnly(b *strings.Builder, onlyBase, onlyNew []string) (missing, missingMetrics int) {
+func writeOnly(b *strings.Builder, c *reliability.Comparison, onlyBase, onlyNew []string) (missing, missingMetrics int) {
 	missingNote := ": regressions (--allow-missing accepts them)"
 	if c.AllowMissing {
 		missingNote = ""
 	}
+	missingMetricLabels := c.MissingMetrics()
 	for _, only := range []struct {
 		title, note string
 		ids         []string
-	}{{"only in BASE", missingNote, onlyBase}, {"only in NEW", "", onlyNew}, {"metrics only in BASE", missingNote, c.missingMetrics()}} {
+	}{{"only in BASE", missingNote, onlyBase}, {"only in NEW", "", onlyNew}, {"metrics only in BASE", missingNote, missingMetricLabels}} {
 		if len(only.ids) == 0 {
 			continue
 		}
@@ -415,14 +217,7 @@ func (c *Comparison) writeOnly(b *strings.Builder, onlyBase, onlyNew []string) (
 	if c.AllowMissing {
 		return 0, 0
 	}
-	return len(onlyBase), len(c.missingMetrics())
-}
-
-func rate(m *toolgrade.MetricSummary) float64 {
-	if n := m.Count + m.Errors; n > 0 {
-		return float64(m.Passed) / float64(n)
-	}
-	return 0
+	return len(onlyBase), len(missingMetricLabels)
 }
 
 func signed(f float64) string {

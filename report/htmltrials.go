@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/reliability"
 )
 
 // Limits of the HTML page's trials table.
@@ -42,7 +43,7 @@ func (h *htmlReport) noteTrial(r *toolgrade.Result) {
 		h.trialCalls[strings.Clone(key)] = ts
 	}
 	ts.n++
-	idx := trialIndex(r)
+	idx := reliability.TrialIndex(r)
 	if idx == 0 {
 		idx = ts.n
 	}
@@ -152,7 +153,7 @@ type htmlVerdict struct {
 	Pass  bool
 }
 
-func (h *htmlReport) reliability(rel *Reliability) *htmlReliability {
+func (h *htmlReport) reliability(rel *reliability.Suite) *htmlReliability {
 	if rel == nil {
 		return nil
 	}
@@ -174,7 +175,7 @@ func (h *htmlReport) reliability(rel *Reliability) *htmlReliability {
 		out.Ks = append(out.Ks, row)
 	}
 	// Flaky cases first, then the rest in input order.
-	rows := append([]CaseReliability(nil), rel.Flaky...)
+	rows := append([]reliability.Case(nil), rel.Flaky...)
 	for _, c := range rel.PerCase {
 		if c.Passed == 0 || c.Passed == c.Trials {
 			rows = append(rows, c)

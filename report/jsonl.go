@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/reliability"
 )
 
 // JSONL returns a Writer of the result contract: one line of JSON per
@@ -18,7 +19,7 @@ import (
 // repeats it as "trial". When consecutive results share an id (trials of
 // one case, as toolgrade run --trials writes them), the last of them gets
 // a "reliability" object with the figures over those trials (see
-// [Reliability]); its "trials" says how many. Only the current case is
+// [reliability.Case]); its "trials" says how many. Only the current case is
 // held, so memory stays flat. Results whose ids do not repeat are written
 // exactly as before.
 func JSONL(w io.Writer) Writer { return &jsonlReport{w: bufio.NewWriterSize(w, 64<<10)} }
@@ -27,12 +28,13 @@ type jsonlReport struct {
 	w    *bufio.Writer
 	line []byte
 	// trials holds the current case's consecutive trials only.
-	trials trials
+	trials reliability.Trials
 
-	// The consecutive lines of one case, held until the next case.
+	// The consecutive lines of one case, held until the next case, and
+	// how many they are.
 	group    []byte
 	groupKey string
-	groupOf  *caseTrials
+	groupLen int
 	held     bool
 }
 
@@ -43,9 +45,9 @@ func (j *jsonlReport) Add(r *toolgrade.Result) error {
 			return err
 		}
 	}
-	c := j.trials.add(r)
+	n := j.trials.Add(r)
 	line := r.AppendJSON(j.line[:0])
-	if n := trialIndex(r); n > 0 {
+	if n := reliability.TrialIndex(r); n > 0 {
 		line = append(line[:len(line)-1], `,"trial":`...)
 		line = append(strconv.AppendInt(line, int64(n), 10), '}')
 	}
@@ -54,7 +56,7 @@ func (j *jsonlReport) Add(r *toolgrade.Result) error {
 		j.group = append(j.group, '\n')
 	}
 	j.group = append(j.group, line...)
-	j.groupKey, j.groupOf, j.held = key, c, true
+	j.groupKey, j.groupLen, j.held = key, n, true
 	return nil
 }
 
@@ -64,15 +66,15 @@ func (j *jsonlReport) flush() error {
 	if !j.held {
 		return nil
 	}
-	if c := j.groupOf; c != nil && c.n > 1 {
-		cr := j.trials.caseReliability(c, DefaultConfidence, nil)
-		j.group = appendReliability(append(j.group[:len(j.group)-1], `,"reliability":`...), &cr, DefaultConfidence)
+	if j.groupLen > 1 {
+		cr, _ := j.trials.Case(j.groupKey, reliability.DefaultConfidence, nil)
+		j.group = appendReliability(append(j.group[:len(j.group)-1], `,"reliability":`...), &cr, reliability.DefaultConfidence)
 		j.group = append(j.group, '}')
 	}
 	j.group = append(j.group, '\n')
 	_, err := j.w.Write(j.group)
 	j.group, j.held = j.group[:0], false
-	j.trials.reset()
+	j.trials.Reset()
 	return err
 }
 
@@ -104,7 +106,7 @@ func appendNums(b []byte, fs []float64) []byte {
 // pass_at_k[k-1] and pass_hat_k[k-1] are the unbiased estimates for k =
 // 1..trials; pass_rate_ci is Wilson's interval, mean_score_ci Student's t
 // (null with fewer than two scored trials).
-func appendReliability(b []byte, c *CaseReliability, conf float64) []byte {
+func appendReliability(b []byte, c *reliability.Case, conf float64) []byte {
 	b = append(b, `{"trials":`...)
 	b = strconv.AppendInt(b, int64(c.Trials), 10)
 	b = append(b, `,"passed":`...)

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/reliability"
 )
 
 // JUnit returns a Writer of JUnit XML in the common (Jenkins/Ant) form: a
@@ -192,7 +193,7 @@ func xmlChar(r rune) bool {
 // writeJUnitReliability adds a "reliability" suite: the suite's figures
 // as properties, and a test case per case that fails when the case fails
 // over its trials (a pass_k gate, or any failing trial without one).
-func writeJUnitReliability(w *bufio.Writer, rel *Reliability) {
+func writeJUnitReliability(w *bufio.Writer, rel *reliability.Suite) {
 	fmt.Fprintf(w, "  <testsuite name=\"reliability\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\">\n", rel.Cases, rel.Cases-rel.Passed)
 	w.WriteString("    <properties>\n")
 	prop := func(name, value string) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/table"
-	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/reliability"
 )
 
 // textFlaky is how many flaky cases the terminal summary lists.
@@ -48,7 +48,7 @@ func withInterval(v, lo, hi float64, pct bool) string {
 }
 
 // trialsText describes the trials per case: "5 trials per case" or "3–5".
-func trialsText(rel *Reliability) string {
+func trialsText(rel *reliability.Suite) string {
 	if rel.MinTrials == rel.MaxTrials {
 		return fmt.Sprintf("%d %s per case", rel.MinTrials, plural(rel.MinTrials, "trial", "trials"))
 	}
@@ -56,14 +56,14 @@ func trialsText(rel *Reliability) string {
 }
 
 // reliabilityHeadline is the verdict over cases, with the method.
-func reliabilityHeadline(rel *Reliability) string {
+func reliabilityHeadline(rel *reliability.Suite) string {
 	return fmt.Sprintf("reliability: %d %s × %s (%d trials): %d %s passed, %d flaky; %s intervals: Wilson for pass rates, Student's t for mean scores",
 		rel.Cases, plural(rel.Cases, "case", "cases"), trialsText(rel), rel.Trials, rel.Passed, plural(rel.Passed, "case", "cases"),
 		len(rel.Flaky), percent(rel.Confidence))
 }
 
 // verdicts draws a case's trials as ✓ and ✗, in the order they came.
-func verdicts(c *CaseReliability) string {
+func verdicts(c *reliability.Case) string {
 	var b strings.Builder
 	for _, v := range c.Verdicts {
 		if v {
@@ -76,7 +76,7 @@ func verdicts(c *CaseReliability) string {
 }
 
 // gateText describes a metric's pass_k gate.
-func gateText(g *toolgrade.PassK) string {
+func gateText(g *reliability.PassK) string {
 	if g == nil {
 		return ""
 	}
@@ -85,7 +85,7 @@ func gateText(g *toolgrade.PassK) string {
 
 // writeReliabilityText writes the reliability section of the terminal
 // summary.
-func writeReliabilityText(b *strings.Builder, rel *Reliability) {
+func writeReliabilityText(b *strings.Builder, rel *reliability.Suite) {
 	b.WriteString("\n" + reliabilityHeadline(rel) + "\n")
 	if len(rel.Metrics) > 0 {
 		tw := newTable()
@@ -146,7 +146,7 @@ const markdownFlaky = 50
 
 // writeReliabilityMarkdown writes the reliability section of the
 // Markdown report.
-func writeReliabilityMarkdown(b *strings.Builder, rel *Reliability) {
+func writeReliabilityMarkdown(b *strings.Builder, rel *reliability.Suite) {
 	b.WriteString("\n#### Reliability over trials\n\n")
 	b.WriteString(mdText(reliabilityHeadline(rel)) + ".\n\n")
 	b.WriteString("| metric | cases | trials | pass rate | mean score | flaky | gate |\n| :-- | --: | --: | --: | --: | --: | :-- |\n")

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/reliability"
 )
 
 // A Writer writes one report of a run. Add is called with every result, in
@@ -46,13 +47,13 @@ type Stats struct {
 	Worst int
 
 	// Confidence is the level of the reliability figures' intervals
-	// (default [DefaultConfidence]).
+	// (default [reliability.DefaultConfidence]).
 	Confidence float64
 	// Gates are the pass_k gates by metric label (see [Label]).
-	Gates map[string]toolgrade.PassK
+	Gates map[string]reliability.PassK
 
-	trials      trials
-	reliability *Reliability // computed once, at the first call after the run
+	trials      reliability.Trials
+	reliability *reliability.Suite // computed once, at the first call after the run
 
 	// warned counts the cases whose results carry warnings; warnings
 	// counts them per kind of warning (see warningKind), for the first
@@ -122,7 +123,7 @@ const maxReason = 2000
 // Add folds one result into the statistics.
 func (s *Stats) Add(r *toolgrade.Result) {
 	s.Summary.Add(r)
-	s.trials.add(r)
+	s.trials.Add(r)
 	s.reliability = nil
 	if r.Case != nil {
 		s.addTools(r)
@@ -186,16 +187,16 @@ func (s *Stats) Warnings() (cases int, kinds []FieldCount) {
 // pass rates, pass@k and pass^k, mean scores with their intervals, and the
 // flaky cases. It is nil when no case ran more than once and no pass_k
 // gate is set, so that single-trial runs report as before.
-func (s *Stats) Reliability() *Reliability {
+func (s *Stats) Reliability() *reliability.Suite {
 	if s.reliability == nil {
-		s.reliability = s.trials.reliability(s.Confidence, s.Gates)
+		s.reliability = s.trials.Suite(s.Confidence, s.Gates)
 	}
 	return s.reliability
 }
 
 // CasePassed reports whether every case passed: with repeated trials or
 // a pass_k gate, by the cases' verdicts over their trials (see
-// [Reliability].Passed); otherwise every result passed.
+// [reliability.Suite].Passed); otherwise every result passed.
 func (s *Stats) CasePassed() bool {
 	if rel := s.Reliability(); rel != nil {
 		return rel.Passed == rel.Cases
@@ -204,13 +205,9 @@ func (s *Stats) CasePassed() bool {
 }
 
 // Label names a metric in reports: its name, with the profile when that is
-// not the default one.
-func Label(name, profile string) string {
-	if profile == "" || profile == "default" {
-		return name
-	}
-	return name + " (" + profile + ")"
-}
+// not the default one ([reliability.Label], by which gates and comparisons
+// know metrics).
+func Label(name, profile string) string { return reliability.Label(name, profile) }
 
 // pairs reports whether a metric result pairs calls (and did not err).
 func pairs(m *toolgrade.MetricResult) bool {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/reliability"
 	"github.com/toolgrade/toolgrade/report"
 	"pgregory.net/rapid"
 )
@@ -177,7 +178,7 @@ func TestWarnings(t *testing.T) {
 // passes, though one of its trials failed; the Markdown mark says what the
 // exit status says.
 func TestHeadlineVerdictFollowsGates(t *testing.T) {
-	s := report.Stats{Gates: map[string]toolgrade.PassK{"tool_correctness": {K: 1, Min: 0.5}}}
+	s := report.Stats{Gates: map[string]reliability.PassK{"tool_correctness": {K: 1, Min: 0.5}}}
 	for _, ok := range []bool{true, false} {
 		score := 0.0
 		if ok {

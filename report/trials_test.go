@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/reliability"
 	"github.com/toolgrade/toolgrade/report"
 )
 
@@ -82,7 +83,7 @@ func TestTrialsReliability(t *testing.T) {
 		t.Errorf("suite pass@2 = %v, want %v", m.PassAtK[1], want)
 	}
 	t.Run("gate", func(t *testing.T) {
-		s := report.Stats{Gates: map[string]toolgrade.PassK{"tool_correctness": {K: 2, Min: 0.1}}}
+		s := report.Stats{Gates: map[string]reliability.PassK{"tool_correctness": {K: 2, Min: 0.1}}}
 		for _, r := range trialsFixture(t) {
 			s.Add(r)
 		}

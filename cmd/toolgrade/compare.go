@@ -13,6 +13,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/reliability"
 	"github.com/toolgrade/toolgrade/report"
 )
 
@@ -61,14 +62,14 @@ regression; 2 for bad usage or an unreadable file.`,
 			if !(confidence > 0 && confidence < 1) {
 				return usageError("--confidence: want a level between 0 and 1, such as 0.95; got %v", confidence)
 			}
-			c := &report.Comparison{Tolerance: tolerance, AllowMissing: allowMissing, Confidence: confidence, Seed: seed}
+			c := &reliability.Comparison{Tolerance: tolerance, AllowMissing: allowMissing, Confidence: confidence, Seed: seed}
 			if err := readResults(args[0], c.AddBase); err != nil {
 				return usageError("%v", err)
 			}
 			if err := readResults(args[1], c.AddNew); err != nil {
 				return usageError("%v", err)
 			}
-			if err := c.WriteText(m.Stdout); err != nil {
+			if err := report.WriteComparison(m.Stdout, c); err != nil {
 				return &ExitError{Code: 2, Err: err}
 			}
 			if c.Regression() {
@@ -78,7 +79,7 @@ regression; 2 for bad usage or an unreadable file.`,
 		},
 	}
 	cmd.Flags().Float64Var(&tolerance, "tolerance", 0, "how far a case's score or a metric's mean or pass rate may fall before it counts as a regression")
-	cmd.Flags().Float64Var(&confidence, "confidence", report.DefaultConfidence, "with trials (repeated case ids): the confidence level at which a fall must be significant to be a regression")
+	cmd.Flags().Float64Var(&confidence, "confidence", reliability.DefaultConfidence, "with trials (repeated case ids): the confidence level at which a fall must be significant to be a regression")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "with trials: the seed of the bootstrap, so that a comparison is reproducible")
 	cmd.Flags().BoolVar(&allowMissing, "allow-missing", false, "accept cases and metrics of BASE that NEW lacks (default: each is a regression)")
 	return cmd

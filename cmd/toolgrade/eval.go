@@ -13,6 +13,7 @@ import (
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
+	"github.com/toolgrade/toolgrade/reliability"
 	"github.com/toolgrade/toolgrade/report"
 	"github.com/toolgrade/toolgrade/runner"
 )
@@ -178,7 +179,7 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 		return err
 	}
 	var metrics []toolgrade.Metric
-	gates := map[string]toolgrade.PassK{}
+	gates := map[string]reliability.PassK{}
 	entries := metricEntries(cmd.Flags(), cfg)
 	for i, e := range entries {
 		mt, err := config.Metric(e, env)
@@ -190,7 +191,7 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 		}
 		metrics = append(metrics, mt)
 		if g, _ := config.PassKOf(e); g != nil { // checked by config.Metric
-			gates[report.Label(mt.Name(), mt.Profile())] = *g
+			gates[reliability.Label(mt.Name(), mt.Profile())] = *g
 		}
 	}
 	if paths, err = inputPaths(cfg, f.config, paths); err != nil {

@@ -1,4 +1,4 @@
-package report
+package reliability
 
 import (
 	"encoding/binary"
@@ -10,23 +10,21 @@ import (
 	"github.com/toolgrade/toolgrade"
 )
 
-// DefaultConfidence is the confidence level of the intervals reports show
-// when [Stats].Confidence is not set.
-const DefaultConfidence = 0.95
-
-// trials groups the results of each case by id: results with the same id
-// are trials of one case, wherever they come in the input.
+// Trials groups results by case id: results with the same id are trials
+// of one case, wherever they come in the input. Feed it every result with
+// [Trials.Add]; [Trials.Suite] and [Trials.Case] give the figures. The
+// zero value is ready to use.
 //
-// Most runs have one trial per case, so what trials keeps of a case that
+// Most runs have one trial per case, so what Trials keeps of a case that
 // has not repeated is small and holds no pointers (the garbage collector
 // need not scan it): a record in a log of records, one per case in the
 // order first seen, with the case's key and its first trial's index,
 // verdicts and scores (about 20 bytes for a case with one metric and a
 // short id), and a slot in an open-addressing table that finds the record
-// from the key's hash (8 bytes, at most 80% full). Only when an id comes again is its
-// first trial replayed from its record into a caseTrials, which sums the
-// case's trials from then on; the record then points to it.
-type trials struct {
+// from the key's hash (8 bytes, at most 80% full). Only when an id comes
+// again is its first trial replayed from its record into a caseTrials,
+// which sums the case's trials from then on; the record then points to it.
+type Trials struct {
 	// slots is the table: 0 for an empty slot, else the top bits of the
 	// key's hash (tagBits of them) above the record's ref plus one. A
 	// matching tag is confirmed against the key in the record, so keys
@@ -47,7 +45,7 @@ type trials struct {
 	metrics []metricName   // the metrics met, by index
 	max     int            // the most trials of any case
 
-	tq tCache // Student's t quantiles, by degrees of freedom
+	tq tCache // Student's t quantiles, by degrees of freedom (estimate.go)
 
 	scores     []float64        // the scores records give by index
 	scoreIndex map[uint64]uint8 // their bits → index
@@ -57,12 +55,12 @@ type trials struct {
 //
 //	flags         1 byte (rec* below)
 //	first         4 bytes, little-endian: the first trial's index; once the
-//	              case has repeated (recRepeated), its index in trials.cases
+//	              case has repeated (recRepeated), its index in Trials.cases
 //	len(key)      uvarint
 //	key
 //	len(metrics)  uvarint
 //	per metric    uvarint metric index<<3 | verdict<<2 | score kind, then
-//	              the score's index in trials.scores (1 byte) for
+//	              the score's index in Trials.scores (1 byte) for
 //	              scoreKnown, or its 8 bytes (little-endian float64) for
 //	              scoreBits
 //
@@ -74,11 +72,11 @@ const (
 )
 
 // Score kinds. Scores are mostly ratios of small counts, few distinct
-// ones in a run: the first maxScores met are kept in trials.scores, and a
+// ones in a run: the first maxScores met are kept in Trials.scores, and a
 // record gives their index.
 const (
 	scoreNone  = iota // the metric erred: no score
-	scoreKnown        // in trials.scores
+	scoreKnown        // in Trials.scores
 	scoreBits         // not
 )
 
@@ -101,7 +99,7 @@ type caseTrials struct {
 	ref       uint64 // the case's record
 	n, passed int32
 	first     int32 // the first trial's index
-	last      int32 // the latest trial in trials.later, or -1
+	last      int32 // the latest trial in Trials.later, or -1
 	// m0 is the first metric; the others are extra[more : more+nm-1].
 	m0        metricTrials
 	more      int32
@@ -111,7 +109,7 @@ type caseTrials struct {
 }
 
 // laterTrial is a trial of a case after its first: its index and
-// verdict, and the trial before it in trials.later (-1: the first).
+// verdict, and the trial before it in Trials.later (-1: the first).
 type laterTrial struct {
 	trial, prev int32
 	pass        bool
@@ -119,7 +117,7 @@ type laterTrial struct {
 
 // metricTrials is one metric over a case's trials.
 type metricTrials struct {
-	metric     int32 // index into trials.metrics
+	metric     int32 // index into Trials.metrics
 	n, passed  int32 // trials that had the metric, and passed it
 	scored     int32
 	sum, sumSq float64
@@ -127,7 +125,7 @@ type metricTrials struct {
 }
 
 // record returns the bytes of the log from the record at ref on.
-func (t *trials) record(ref uint64) []byte {
+func (t *Trials) record(ref uint64) []byte {
 	return t.chunks[ref>>posBits][ref&(1<<posBits-1):]
 }
 
@@ -168,19 +166,19 @@ func recordMetrics(b []byte, f func(x uint64, score []byte)) int {
 }
 
 // idOf returns the id of the case whose record is at ref.
-func (t *trials) idOf(ref uint64) string {
+func (t *Trials) idOf(ref uint64) string {
 	k, _ := recordKey(t.record(ref))
 	return string(k)
 }
 
-func (t *trials) hashString(s string) uint64 {
+func (t *Trials) hashString(s string) uint64 {
 	if t.hash != nil {
 		return t.hash(s)
 	}
 	return maphash.String(t.seed, s)
 }
 
-func (t *trials) hashBytes(b []byte) uint64 {
+func (t *Trials) hashBytes(b []byte) uint64 {
 	if t.hash != nil {
 		return t.hash(string(b))
 	}
@@ -189,7 +187,7 @@ func (t *trials) hashBytes(b []byte) uint64 {
 
 // find returns the slot of key, whose hash is h, and whether it holds the
 // key; if not, the slot is the empty one where the key goes.
-func (t *trials) find(key string, h uint64) (int, bool) {
+func (t *Trials) find(key string, h uint64) (int, bool) {
 	mask := len(t.slots) - 1
 	tag := h >> refBits
 	for i := int(h) & mask; ; i = (i + 1) & mask {
@@ -206,7 +204,7 @@ func (t *trials) find(key string, h uint64) (int, bool) {
 }
 
 // grow doubles the table, rehashing every key from its record.
-func (t *trials) grow() {
+func (t *Trials) grow() {
 	old := t.slots
 	if len(old) == 0 && t.seed == (maphash.Seed{}) {
 		t.seed = maphash.MakeSeed()
@@ -228,7 +226,7 @@ func (t *trials) grow() {
 
 // reserve returns the last chunk with room for need more bytes, starting a
 // new one if it has not, and the ref of a record appended to it.
-func (t *trials) reserve(need int) ([]byte, uint64) {
+func (t *Trials) reserve(need int) ([]byte, uint64) {
 	if k := len(t.chunks) - 1; k >= 0 {
 		if b := t.chunks[k]; len(b) < 1<<posBits && cap(b)-len(b) >= need {
 			return b, uint64(k)<<posBits | uint64(len(b))
@@ -236,7 +234,7 @@ func (t *trials) reserve(need int) ([]byte, uint64) {
 	}
 	k := len(t.chunks)
 	if k >= 1<<(refBits-posBits)-1 {
-		panic("report: trial records past their address space (a terabyte)")
+		panic("reliability: trial records past their address space (a terabyte)")
 	}
 	limit := maxChunk
 	if t.chunkMax > 0 {
@@ -248,7 +246,7 @@ func (t *trials) reserve(need int) ([]byte, uint64) {
 }
 
 // appendRecord logs the first trial of a new case and returns its ref.
-func (t *trials) appendRecord(key string, flags byte, first int32, r *toolgrade.Result) uint64 {
+func (t *Trials) appendRecord(key string, flags byte, first int32, r *toolgrade.Result) uint64 {
 	b, ref := t.reserve(5 + 2*binary.MaxVarintLen64 + len(key) + len(r.Metrics)*(binary.MaxVarintLen64+8))
 	p := len(b)
 	b = append(b, flags, 0, 0, 0, 0)
@@ -263,7 +261,7 @@ func (t *trials) appendRecord(key string, flags byte, first int32, r *toolgrade.
 			x |= 4
 		}
 		if m.Error != "" {
-			b = binary.AppendUvarint(b, x|scoreNone)
+			b = binary.AppendUvarint(b, x) // | scoreNone
 			continue
 		}
 		bits := math.Float64bits(m.Score)
@@ -279,7 +277,7 @@ func (t *trials) appendRecord(key string, flags byte, first int32, r *toolgrade.
 
 // scoreOf returns the index of a score in t.scores, adding it if there is
 // room.
-func (t *trials) scoreOf(bits uint64) (byte, bool) {
+func (t *Trials) scoreOf(bits uint64) (byte, bool) {
 	if i, ok := t.scoreIndex[bits]; ok {
 		return i, true
 	}
@@ -297,7 +295,7 @@ func (t *trials) scoreOf(bits uint64) (byte, bool) {
 
 // replay returns the trials of the case whose record is at ref, as of its
 // first trial; metrics past its first go to the end of t.extra.
-func (t *trials) replay(ref uint64) caseTrials {
+func (t *Trials) replay(ref uint64) caseTrials {
 	b := t.record(ref)
 	c := caseTrials{ref: ref, n: 1, first: int32(binary.LittleEndian.Uint32(b[1:])), last: -1,
 		firstPass: b[0]&recPassed != 0, erred: b[0]&recErred != 0}
@@ -320,7 +318,7 @@ func (t *trials) replay(ref uint64) caseTrials {
 }
 
 // metric returns the case's i-th metric.
-func (t *trials) metric(c *caseTrials, i int) *metricTrials {
+func (t *Trials) metric(c *caseTrials, i int) *metricTrials {
 	if i == 0 {
 		return &c.m0
 	}
@@ -331,7 +329,7 @@ func (t *trials) metric(c *caseTrials, i int) *metricTrials {
 // case's extra metrics are added while it is the last case added (its
 // first trial); a metric first met in a later trial of an earlier case
 // moves its block to the end.
-func (t *trials) findMetric(c *caseTrials, mi int32) *metricTrials {
+func (t *Trials) findMetric(c *caseTrials, mi int32) *metricTrials {
 	for i := range int(c.nm) {
 		if m := t.metric(c, i); m.metric == mi {
 			return m
@@ -354,7 +352,7 @@ func (t *trials) findMetric(c *caseTrials, mi int32) *metricTrials {
 }
 
 // addMetric folds one trial's result for metric mi into the case.
-func (t *trials) addMetric(c *caseTrials, mi int32, verdict, scored bool, score float64) {
+func (t *Trials) addMetric(c *caseTrials, mi int32, verdict, scored bool, score float64) {
 	mt := t.findMetric(c, mi)
 	mt.n++
 	if verdict {
@@ -370,7 +368,7 @@ func (t *trials) addMetric(c *caseTrials, mi int32, verdict, scored bool, score 
 
 // metricIndex returns the index of m's metric, adding it if new; j is m's
 // position in its result, where the same metric usually was before.
-func (t *trials) metricIndex(j int, m *toolgrade.MetricResult) int32 {
+func (t *Trials) metricIndex(j int, m *toolgrade.MetricResult) int32 {
 	if j < len(t.metrics) && t.metrics[j].name == m.Name && t.metrics[j].profile == m.Profile {
 		return int32(j)
 	}
@@ -382,18 +380,18 @@ func (t *trials) metricIndex(j int, m *toolgrade.MetricResult) int32 {
 	return int32(mi)
 }
 
-// trialIndex is the index of a result's trial (see [toolgrade.Case.Trial]),
+// TrialIndex is the index of a result's trial (see [toolgrade.Case.Trial]),
 // 0 when its case gives none.
-func trialIndex(r *toolgrade.Result) int {
+func TrialIndex(r *toolgrade.Result) int {
 	if r.Case == nil {
 		return 0
 	}
 	return r.Case.Trial
 }
 
-// reset empties t for reuse, keeping its memory: the results file's
-// writer starts afresh at every case.
-func (t *trials) reset() {
+// Reset empties t for reuse, keeping its memory (a results file's writer
+// starts afresh at every case).
+func (t *Trials) Reset() {
 	clear(t.slots)
 	if len(t.chunks) > 0 {
 		clear(t.chunks[1:])
@@ -404,10 +402,18 @@ func (t *trials) reset() {
 	t.cases, t.later, t.extra = t.cases[:0], t.later[:0], t.extra[:0]
 }
 
+// Add folds in one result and returns how many trials its case has had.
+func (t *Trials) Add(r *toolgrade.Result) int {
+	if c := t.add(r); c != nil {
+		return int(c.n)
+	}
+	return 1
+}
+
 // add folds in one result. It returns its case's trials once the case has
 // more than one (nil for a first trial); the pointer is valid until the
 // next add.
-func (t *trials) add(r *toolgrade.Result) *caseTrials {
+func (t *Trials) add(r *toolgrade.Result) *caseTrials {
 	if (t.n+1)*5 > len(t.slots)*4 {
 		t.grow()
 	}
@@ -415,7 +421,7 @@ func (t *trials) add(r *toolgrade.Result) *caseTrials {
 	h := t.hashString(key)
 	i, found := t.find(key, h)
 	if !found {
-		idx := int32(trialIndex(r))
+		idx := int32(TrialIndex(r))
 		if idx == 0 {
 			idx = 1
 		}
@@ -445,7 +451,7 @@ func (t *trials) add(r *toolgrade.Result) *caseTrials {
 		c = &t.cases[binary.LittleEndian.Uint32(b[1:])]
 	}
 	c.n++
-	idx := int32(trialIndex(r))
+	idx := int32(TrialIndex(r))
 	if idx == 0 {
 		idx = c.n
 	}
@@ -461,253 +467,4 @@ func (t *trials) add(r *toolgrade.Result) *caseTrials {
 		t.addMetric(c, t.metricIndex(j, m), m.Verdict(), m.Error == "", m.Score)
 	}
 	return c
-}
-
-// tCache remembers Student's t quantiles for one confidence level by
-// degrees of freedom: every case with n trials needs the same one.
-type tCache struct {
-	conf float64
-	q    []float64 // 0: not computed yet
-}
-
-func (c *tCache) quantile(conf float64, df int) float64 {
-	if df >= 1024 {
-		return tQuantile(0.5+conf/2, float64(df))
-	}
-	if c.conf != conf {
-		c.conf = conf
-		clear(c.q)
-	}
-	if df >= len(c.q) {
-		c.q = append(c.q, make([]float64, df+1-len(c.q))...)
-	}
-	if c.q[df] == 0 {
-		c.q[df] = tQuantile(0.5+conf/2, float64(df))
-	}
-	return c.q[df]
-}
-
-// Reliability is what a run's repeated trials say about each case and the
-// suite. Cases are grouped by id: every result with the same id is a trial
-// of that case. Intervals are at Confidence: Wilson score intervals for
-// pass rates, Student's t intervals for mean scores.
-type Reliability struct {
-	Confidence float64
-	Cases      int // distinct cases
-	Trials     int // results
-	// MinTrials and MaxTrials bound the trials per case; suite figures
-	// for pass@k and pass^k go up to MinTrials, so that every case has
-	// an estimate for each k.
-	MinTrials, MaxTrials int
-	// Passed counts the cases that passed: with a pass_k gate, by the
-	// gate; otherwise only a case that passed every trial.
-	Passed  int
-	Metrics []MetricReliability
-	// Flaky are the cases whose verdict differs between trials, the most
-	// often flipping first.
-	Flaky []CaseReliability
-	// PerCase is every case, in the order first seen.
-	PerCase []CaseReliability
-}
-
-// MetricReliability is one metric across the suite's trials.
-type MetricReliability struct {
-	Name, Profile string
-	Cases, Trials int
-	// PassRate is the mean over cases of each case's pass rate over its
-	// trials; its interval is Wilson's over the cases (the cases are the
-	// sample: a case's trials are not independent draws from the suite).
-	PassRate, PassLo, PassHi float64
-	// PassAtK[k-1] and PassHatK[k-1] are the means over cases of the
-	// unbiased per-case estimates, for k = 1..MinTrials.
-	PassAtK, PassHatK []float64
-	// Mean is the mean over cases of each case's mean score; its interval
-	// is Student's t over the cases, clipped to [0, 1]. NaN when no trial
-	// was scored.
-	Mean, MeanLo, MeanHi float64
-	Flaky                int // cases whose verdict on this metric differs between trials
-	Gate                 *toolgrade.PassK
-	GateFailed           int // cases failing the gate
-}
-
-// CaseReliability is one case across its trials.
-type CaseReliability struct {
-	ID       string
-	Trials   int
-	Passed   int    // trials the case passed
-	Trial    []int  // each trial's index, in the order they came
-	Verdicts []bool // each trial's verdict, in the same order
-	FlipRate float64
-	Pass     bool // the case's verdict over its trials (see [Reliability].Passed)
-	Metrics  []CaseMetricReliability
-}
-
-// CaseMetricReliability is one metric's figures for one case.
-type CaseMetricReliability struct {
-	Name, Profile            string
-	Trials, Passed           int
-	PassRate, PassLo, PassHi float64 // Wilson interval over the trials
-	PassAtK, PassHatK        []float64
-	Mean, MeanLo, MeanHi     float64 // t interval over the scored trials
-	Gate                     *toolgrade.PassK
-	Pass                     bool // passed the gate, or every trial without one
-}
-
-func (t *trials) caseReliability(c *caseTrials, conf float64, gates map[string]toolgrade.PassK) CaseReliability {
-	n := int(c.n)
-	cr := CaseReliability{ID: t.idOf(c.ref), Trials: n, Passed: int(c.passed), FlipRate: FlipRate(n, int(c.passed)), Pass: !c.erred}
-	cr.Trial, cr.Verdicts = make([]int, n), make([]bool, n)
-	cr.Trial[0], cr.Verdicts[0] = int(c.first), c.firstPass
-	for i, j := n-1, c.last; i > 0; i, j = i-1, t.later[j].prev {
-		cr.Trial[i], cr.Verdicts[i] = int(t.later[j].trial), t.later[j].pass
-	}
-	for i := range int(c.nm) {
-		mt := t.metric(c, i)
-		// A trial without the metric counts as failing it.
-		p := int(mt.passed)
-		name := t.metrics[mt.metric]
-		m := CaseMetricReliability{Name: name.name, Profile: name.profile, Trials: n, Passed: p, PassRate: float64(p) / float64(n)}
-		m.PassLo, m.PassHi = Wilson(float64(p), n, conf)
-		for k := 1; k <= n; k++ {
-			m.PassAtK = append(m.PassAtK, PassAtK(n, p, k))
-			m.PassHatK = append(m.PassHatK, PassHatK(n, p, k))
-		}
-		m.Mean, m.MeanLo, m.MeanHi = sumsCI(int(mt.scored), mt.sum, mt.sumSq, conf, &t.tq)
-		if !mt.outOfRange && !math.IsNaN(m.MeanLo) {
-			m.MeanLo, m.MeanHi = max(0, m.MeanLo), min(1, m.MeanHi)
-		}
-		if g, ok := gates[Label(name.name, name.profile)]; ok {
-			m.Gate = &g
-			m.Pass = n >= g.K && PassHatK(n, p, g.K) >= g.Min-scoreEpsilon
-		} else {
-			m.Pass = p == n
-		}
-		cr.Pass = cr.Pass && m.Pass
-		cr.Metrics = append(cr.Metrics, m)
-	}
-	if c.nm == 0 {
-		cr.Pass = cr.Pass && cr.Passed == n
-	}
-	return cr
-}
-
-// sumsCI is [MeanCI] from the count, sum and sum of squares of the values,
-// with t's quantiles from tq.
-func sumsCI(n int, sum, sumSq, conf float64, tq *tCache) (mean, lo, hi float64) {
-	if n == 0 {
-		return math.NaN(), math.NaN(), math.NaN()
-	}
-	mean = sum / float64(n)
-	if n < 2 {
-		return mean, math.NaN(), math.NaN()
-	}
-	v := max(0, (sumSq-float64(n)*mean*mean)/float64(n-1))
-	half := tq.quantile(conf, n-1) * math.Sqrt(v/float64(n))
-	return mean, mean - half, mean + half
-}
-
-// each calls f with every record and its ref, in the order the cases were
-// first seen.
-func (t *trials) each(f func(ref uint64, rec []byte)) {
-	for k, chunk := range t.chunks {
-		for p := 0; p < len(chunk); p += recordLen(chunk[p:]) {
-			f(uint64(k)<<posBits|uint64(p), chunk[p:])
-		}
-	}
-}
-
-// reliability computes the figures; nil when no case has more than one
-// trial and no gate is set.
-func (t *trials) reliability(conf float64, gates map[string]toolgrade.PassK) *Reliability {
-	if t.max < 2 && len(gates) == 0 {
-		return nil
-	}
-	if conf <= 0 || conf >= 1 {
-		conf = DefaultConfidence
-	}
-	rel := &Reliability{Confidence: conf, Cases: t.n, MinTrials: math.MaxInt, PerCase: make([]CaseReliability, 0, t.n)}
-	type agg struct {
-		m            MetricReliability
-		rates, means []float64
-		atK, hatK    []float64
-		cases        int
-	}
-	var aggs []*agg
-	t.each(func(ref uint64, rec []byte) {
-		var cr CaseReliability
-		if rec[0]&recRepeated != 0 {
-			cr = t.caseReliability(&t.cases[binary.LittleEndian.Uint32(rec[1:])], conf, gates)
-		} else {
-			// A case with one trial is replayed from its record for the
-			// time it takes to read it.
-			mark := len(t.extra)
-			c := t.replay(ref)
-			cr = t.caseReliability(&c, conf, gates)
-			t.extra = t.extra[:mark]
-		}
-		rel.Trials += cr.Trials
-		rel.MinTrials = min(rel.MinTrials, cr.Trials)
-		rel.MaxTrials = max(rel.MaxTrials, cr.Trials)
-		if cr.Pass {
-			rel.Passed++
-		}
-		rel.PerCase = append(rel.PerCase, cr)
-		if cr.Passed > 0 && cr.Passed < cr.Trials {
-			rel.Flaky = append(rel.Flaky, cr)
-		}
-	})
-	if rel.MinTrials == math.MaxInt {
-		rel.MinTrials = 0
-	}
-	for _, cr := range rel.PerCase {
-		for _, m := range cr.Metrics {
-			i := slices.IndexFunc(aggs, func(a *agg) bool { return a.m.Name == m.Name && a.m.Profile == m.Profile })
-			if i < 0 {
-				aggs = append(aggs, &agg{m: MetricReliability{Name: m.Name, Profile: m.Profile, Gate: m.Gate},
-					atK: make([]float64, rel.MinTrials), hatK: make([]float64, rel.MinTrials)})
-				i = len(aggs) - 1
-			}
-			a := aggs[i]
-			a.m.Cases++
-			a.m.Trials += m.Trials
-			a.rates = append(a.rates, m.PassRate)
-			if !math.IsNaN(m.Mean) {
-				a.means = append(a.means, m.Mean)
-			}
-			for k := 1; k <= rel.MinTrials && k <= len(m.PassAtK); k++ {
-				a.atK[k-1] += m.PassAtK[k-1]
-				a.hatK[k-1] += m.PassHatK[k-1]
-			}
-			if m.Passed > 0 && m.Passed < m.Trials {
-				a.m.Flaky++
-			}
-			if m.Gate != nil && !m.Pass {
-				a.m.GateFailed++
-			}
-		}
-	}
-	for _, a := range aggs {
-		m := a.m
-		m.PassRate = meanOf(a.rates)
-		m.PassLo, m.PassHi = Wilson(m.PassRate*float64(m.Cases), m.Cases, conf)
-		for k := range a.atK {
-			a.atK[k] /= float64(m.Cases)
-			a.hatK[k] /= float64(m.Cases)
-		}
-		m.PassAtK, m.PassHatK = a.atK, a.hatK
-		m.Mean, m.MeanLo, m.MeanHi = scoreCI(a.means, conf)
-		rel.Metrics = append(rel.Metrics, m)
-	}
-	slices.SortStableFunc(rel.Flaky, func(a, b CaseReliability) int { return cmpFloat(b.FlipRate, a.FlipRate) })
-	return rel
-}
-
-// scoreCI is MeanCI with the interval clipped to the range scores take,
-// [0, 1], where all the values lie in it.
-func scoreCI(xs []float64, conf float64) (mean, lo, hi float64) {
-	mean, lo, hi = MeanCI(xs, conf)
-	if slices.ContainsFunc(xs, func(x float64) bool { return x < 0 || x > 1 }) || math.IsNaN(lo) {
-		return mean, lo, hi
-	}
-	return mean, max(0, lo), min(1, hi)
 }

@@ -1,13 +1,9 @@
-package report
+package reliability
 
 import (
-	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
-	"strconv"
-	"strings"
-
-	"github.com/jedib0t/go-pretty/v6/table"
 )
 
 // DefaultBootstrap is how many bootstrap resamples a noise-aware
@@ -112,12 +108,7 @@ type CaseDelta struct {
 // makes the comparison noise-aware.
 func (c *Comparison) Trials() bool { return c.baseTrials.repeated() || c.newTrials.repeated() }
 
-func (c *Comparison) confidence() float64 {
-	if c.Confidence <= 0 || c.Confidence >= 1 {
-		return DefaultConfidence
-	}
-	return c.Confidence
-}
+func (c *Comparison) confidence() float64 { return confidence(c.Confidence) }
 
 // labels lists the metric labels found in both runs, base order first.
 func (c *Comparison) labels() []string {
@@ -155,9 +146,9 @@ func (c *Comparison) paired(label string, f func(id string, baseScore, basePass,
 	}
 }
 
-// noiseFigures are [Comparison.MetricDeltas] and [Comparison.CaseDeltas],
-// which WriteText and Regression both need: the bootstrap runs once for
-// the settings they were computed with.
+// noiseFigures are the bootstrap's and Fisher's figures, which Noise and
+// Regression both need: the bootstrap runs once for the settings they
+// were computed with.
 type noiseFigures struct {
 	key     noiseKey
 	metrics []MetricDelta
@@ -178,15 +169,54 @@ func (c *Comparison) figures() *noiseFigures {
 	return c.noise
 }
 
-// MetricDeltas returns each metric's paired change, with bootstrap
-// intervals over cases and trials (seeded by Seed, so that the same input
-// gives the same intervals).
-func (c *Comparison) MetricDeltas() []MetricDelta { return slices.Clone(c.figures().metrics) }
+// Noise is the comparison of two runs with trials (see [Comparison.Noise]).
+type Noise struct {
+	// Confidence, Resamples and Seed are the settings the figures were
+	// computed with, defaults filled in.
+	Confidence float64
+	Resamples  int
+	Seed       uint64
+	// Base and New sum up each run's trials.
+	Base, New TrialCount
+	// Metrics are each metric's paired change, with bootstrap intervals
+	// over cases and trials.
+	Metrics []MetricDelta
+	// Cases are, per case and metric found in both runs, the cases whose
+	// pass rate fell, each with its Fisher exact p-value; the most
+	// significant first.
+	Cases []CaseDelta
+	// Tests is how many tests Holm's correction is over: every metric of
+	// every case of the base.
+	Tests int
+	// Flaky are the cases of the new run whose verdict differs between
+	// trials, the most often flipping first.
+	Flaky []FlakyCase
+	// OnlyBase and OnlyNew are the ids of the cases found in one run only.
+	OnlyBase, OnlyNew []string
+}
 
-// CaseDeltas returns, per case and metric found in both runs, the cases
-// whose pass rate fell, each with its Fisher exact p-value; the most
-// significant first.
-func (c *Comparison) CaseDeltas() []CaseDelta { return slices.Clone(c.figures().cases) }
+// A TrialCount sums up one run's trials: its distinct cases and the
+// fewest and most trials of a case (0 without cases).
+type TrialCount struct{ Cases, Min, Max int }
+
+func (t *trialSide) counts() TrialCount {
+	if len(t.n) == 0 {
+		return TrialCount{}
+	}
+	return TrialCount{Cases: len(t.n), Min: slices.Min(t.n), Max: slices.Max(t.n)}
+}
+
+// Noise returns the noise-aware comparison, for runs with trials: each
+// metric's paired change with bootstrap intervals (seeded by Seed, so
+// that the same input gives the same intervals), the cases whose pass
+// rate fell with their p-values, and the flaky cases of the new run.
+func (c *Comparison) Noise() Noise {
+	f := c.figures()
+	return Noise{Confidence: f.key.confidence, Resamples: f.key.resamples, Seed: f.key.seed,
+		Base: c.baseTrials.counts(), New: c.newTrials.counts(),
+		Metrics: slices.Clone(f.metrics), Cases: slices.Clone(f.cases), Tests: c.holmTests(),
+		Flaky: c.flaky(), OnlyBase: c.onlyBaseIDs(), OnlyNew: c.onlyNewIDs()}
+}
 
 func (c *Comparison) metricDeltas() []MetricDelta {
 	conf := c.confidence()
@@ -273,14 +303,18 @@ func fisherLess(c1, n1, c2, n2 int) float64 {
 	return min(1, p)
 }
 
+// A FlakyCase is a case whose verdict differs between its trials.
+type FlakyCase struct {
+	ID             string
+	Passed, Trials int
+	FlipRate       float64
+}
+
 // flaky lists the cases whose verdict differs between trials in the new
-// run, the most often flipping first.
-func (c *Comparison) flaky() []string {
-	type f struct {
-		label string
-		rate  float64
-	}
-	var out []f
+// run, the most often flipping first. A trial passes when every metric
+// in it does.
+func (c *Comparison) flaky() []FlakyCase {
+	var out []FlakyCase
 	for i, id := range c.newTrials.ids {
 		n := c.newTrials.n[i]
 		failed := make([]bool, n+1) // by trial, from 1
@@ -292,15 +326,11 @@ func (c *Comparison) flaky() []string {
 			}
 		}
 		if p > 0 && p < n {
-			out = append(out, f{fmt.Sprintf("%s  %d/%d trials passed  flip rate %s", terminal(id), p, n, score(FlipRate(n, p))), FlipRate(n, p)})
+			out = append(out, FlakyCase{ID: id, Passed: p, Trials: n, FlipRate: FlipRate(n, p)})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b f) int { return cmpFloat(b.rate, a.rate) })
-	labels := make([]string, len(out))
-	for i, x := range out {
-		labels[i] = x.label
-	}
-	return labels
+	slices.SortStableFunc(out, func(a, b FlakyCase) int { return cmpFloat(b.FlipRate, a.FlipRate) })
+	return out
 }
 
 // trialRegression is Regression for runs with trials (a metric missing
@@ -337,99 +367,59 @@ func (c *Comparison) onlyNewIDs() []string {
 	return out
 }
 
-func trialCounts(t *trialSide) string {
-	lo, hi := math.MaxInt, 0
-	for _, n := range t.n {
-		lo, hi = min(lo, n), max(hi, n)
+// pairedBootstrap estimates a confidence interval for the mean over cases
+// of new − base, resampling cases with replacement and, within each
+// resampled case, its trials with replacement (a two-stage bootstrap).
+// cases[i] holds the base and new trial values of case i. The seed makes
+// the interval reproducible.
+func pairedBootstrap(cases []pairedCase, conf float64, reps int, seed uint64) (diff, lo, hi float64) {
+	n := len(cases)
+	if n == 0 {
+		return math.NaN(), math.NaN(), math.NaN()
 	}
-	if lo == math.MaxInt {
-		return "no cases"
+	for _, c := range cases {
+		diff += meanOf(c.new) - meanOf(c.base)
 	}
-	if lo == hi {
-		return fmt.Sprintf("%d cases × %d %s", len(t.n), lo, plural(lo, "trial", "trials"))
+	diff /= float64(n)
+	rng := rand.New(rand.NewPCG(seed, 0x746f6f6c67726164))
+	stats := make([]float64, reps)
+	for r := range stats {
+		var sum float64
+		for range n {
+			c := cases[rng.IntN(n)]
+			sum += resampleMean(rng, c.new) - resampleMean(rng, c.base)
+		}
+		stats[r] = sum / float64(n)
 	}
-	return fmt.Sprintf("%d cases × %d–%d trials", len(t.n), lo, hi)
+	slices.Sort(stats)
+	alpha := (1 - conf) / 2
+	return diff, quantileSorted(stats, alpha), quantileSorted(stats, 1-alpha)
 }
 
-// writeTrialsText is WriteText for runs with trials.
-func (c *Comparison) writeTrialsText(b *strings.Builder) {
-	conf := c.confidence()
-	fmt.Fprintf(b, "BASE: %s; NEW: %s\n", trialCounts(&c.baseTrials), trialCounts(&c.newTrials))
-	fmt.Fprintf(b, "differences NEW − BASE paired over cases, with %s bootstrap intervals (cases and trials resampled, %d resamples, seed %d)\n\n",
-		percent(conf), c.resamples(), c.Seed)
-	tw := newTable()
-	tw.AppendHeader(table.Row{"metric", "cases", "base mean", "new mean", "Δ mean [CI]", "base pass", "new pass", "Δ pass [CI]", "status"})
-	f := c.figures()
-	deltas := f.metrics
-	regressedMetrics := 0
-	for _, d := range deltas {
-		status := ""
-		switch {
-		case d.Cases == 0:
-			status = "no common cases"
-		case d.Regressed:
-			status = "regressed"
-			regressedMetrics++
-		case d.DeltaLo > c.Tolerance || d.PassLo > c.Tolerance:
-			status = "improved"
-		default:
-			status = "no significant change"
-		}
-		if d.Cases == 0 {
-			tw.AppendRow(table.Row{terminal(d.Label), 0, "-", "-", "-", "-", "-", "-", status})
-			continue
-		}
-		tw.AppendRow(table.Row{terminal(d.Label), d.Cases, score(d.Base), score(d.New),
-			signed(d.Delta) + " " + interval(d.DeltaLo, d.DeltaHi, false),
-			percent(d.BasePass), percent(d.NewPass),
-			signedPoints(d.PassDelta) + " [" + signedPoints(d.PassLo) + ", " + signedPoints(d.PassHi) + "]", status})
-	}
-	alignRight(tw, 2, 8)
-	b.WriteString(tw.Render() + "\n")
+// A pairedCase is one case's trial values in the base and new runs.
+type pairedCase struct{ base, new []float64 }
 
-	var worse []CaseDelta
-	for _, d := range f.cases {
-		if d.Significant {
-			worse = append(worse, d)
-		}
+func resampleMean(rng *rand.Rand, xs []float64) float64 {
+	if len(xs) == 1 {
+		return xs[0]
 	}
-	regressedCases := 0
-	fmt.Fprintf(b, "\nsignificantly worse cases (%d; one-sided Fisher exact test on passed trials, p < %s; \"regressed\" holds after Holm's correction over %d tests)\n",
-		len(worse), strconv.FormatFloat(1-conf, 'g', 3, 64), c.holmTests())
-	for _, d := range worse {
-		mark := ""
-		if d.Regressed {
-			mark = "  regressed"
-			regressedCases++
-		}
-		fmt.Fprintf(b, "  %s  %s  passed %d/%d → %d/%d  mean %s → %s  p=%s%s\n", terminal(d.Case), terminal(d.Metric),
-			d.BasePassed, d.BaseTrials, d.NewPassed, d.NewTrials, score(d.BaseMean), score(d.NewMean), strconv.FormatFloat(d.P, 'g', 3, 64), mark)
+	var s float64
+	for range xs {
+		s += xs[rng.IntN(len(xs))]
 	}
-	flaky := c.flaky()
-	fmt.Fprintf(b, "\nflaky cases in NEW (%d; verdict differs between trials), most flips first\n", len(flaky))
-	for _, f := range flaky[:min(len(flaky), 20)] {
-		b.WriteString("  " + f + "\n")
+	return s / float64(len(xs))
+}
+
+// quantileSorted is the q-quantile of sorted xs, interpolating linearly.
+func quantileSorted(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
 	}
-	if len(flaky) > 20 {
-		fmt.Fprintf(b, "  and %d more\n", len(flaky)-20)
+	pos := q * float64(len(xs)-1)
+	i := int(pos)
+	if i >= len(xs)-1 {
+		return xs[len(xs)-1]
 	}
-	missing, missingMetrics := c.writeOnly(b, c.onlyBaseIDs(), c.onlyNewIDs())
-	level := percent(conf)
-	if regressedMetrics > 0 || regressedCases > 0 || missing > 0 || missingMetrics > 0 {
-		var names []string
-		for _, d := range worse {
-			if !slices.Contains(names, terminal(d.Case)) {
-				names = append(names, terminal(d.Case))
-			}
-		}
-		fmt.Fprintf(b, "\nREGRESSION significant at %s: %d %s fell, %d %s regressed, %d %s missing from NEW%s",
-			level, regressedMetrics, plural(regressedMetrics, "metric", "metrics"), regressedCases, plural(regressedCases, "case", "cases"),
-			missing, plural(missing, "case", "cases"), metricsMissingText(missingMetrics))
-		if len(names) > 0 {
-			fmt.Fprintf(b, "; worse cases: %s", strings.Join(names, ", "))
-		}
-		b.WriteString("\n")
-	} else {
-		fmt.Fprintf(b, "\nno regression significant at %s (differences within the noise of the trials)\n", level)
-	}
+	f := pos - float64(i)
+	return xs[i]*(1-f) + xs[i+1]*f
 }

@@ -1,16 +1,25 @@
-package report
+package reliability
 
 import (
 	"math"
-	"math/rand/v2"
-	"slices"
 )
+
+// exactBudget bounds the work of the product over the passed trials in
+// [PassAtK]: c(n−c) multiplications for every k of a case. Up to it (every
+// case of up to 128 trials) pass@k keeps the form results files have always
+// carried, to the last bit; past it the O(n) form takes over.
+const exactBudget = 1 << 12
 
 // PassAtK is the unbiased estimate of pass@k from n trials of which c
 // passed: the chance that at least one of k trials drawn without
 // replacement passes, 1 − C(n−c, k)/C(n, k) (Chen et al., 2021, the Codex
-// paper). It is computed as a product, which stays exact for large n. It
-// is NaN when k is not in 1..n or c not in 0..n.
+// paper). It is NaN when k is not in 1..n or c not in 0..n.
+//
+// C(n−c, k)/C(n, k) is computed as a product, which stays exact for large
+// n: over the k drawn trials, ∏_{i<k} (n−c−i)/(n−i) (the chance that all k
+// fail, pass^k of the failures), in O(k); or, when c(n−c) is at most 4096,
+// over the passed trials, ∏_{i=n−c+1}^{n} (1 − k/i), in O(c), the form the
+// figures have always been computed in (the two differ in the last bits).
 func PassAtK(n, c, k int) float64 {
 	if k < 1 || k > n || c < 0 || c > n {
 		return math.NaN()
@@ -18,7 +27,9 @@ func PassAtK(n, c, k int) float64 {
 	if n-c < k {
 		return 1
 	}
-	// C(n−c, k)/C(n, k) = ∏_{i=n−c+1}^{n} (1 − k/i)
+	if c*(n-c) > exactBudget {
+		return 1 - PassHatK(n, n-c, k)
+	}
 	p := 1.0
 	for i := n - c + 1; i <= n; i++ {
 		p *= 1 - float64(k)/float64(i)
@@ -26,10 +37,34 @@ func PassAtK(n, c, k int) float64 {
 	return 1 - p
 }
 
+// PassAtKs returns [PassAtK](n, c, k) for every k from 1 to n, in O(n)
+// time (plus at most 4096 multiplications where PassAtK uses the product
+// over the passed trials).
+func PassAtKs(n, c int) []float64 {
+	if n < 1 {
+		return nil
+	}
+	out := make([]float64, n)
+	if c < 0 || c > n {
+		return nans(out)
+	}
+	if c*(n-c) <= exactBudget {
+		for k := 1; k <= n; k++ {
+			out[k-1] = PassAtK(n, c, k)
+		}
+		return out
+	}
+	none := PassHatKs(n, n-c) // all k fail
+	for k := range out {
+		out[k] = 1 - none[k]
+	}
+	return out
+}
+
 // PassHatK is the unbiased estimate of pass^k from n trials of which c
 // passed: the chance that all of k trials drawn without replacement pass,
-// C(c, k)/C(n, k) (Yao et al., 2024, τ-bench). It is NaN when k is not
-// in 1..n or c not in 0..n.
+// C(c, k)/C(n, k) (Yao et al., 2024, τ-bench), computed as ∏_{i<k}
+// (c−i)/(n−i). It is NaN when k is not in 1..n or c not in 0..n.
 func PassHatK(n, c, k int) float64 {
 	if k < 1 || k > n || c < 0 || c > n {
 		return math.NaN()
@@ -42,6 +77,33 @@ func PassHatK(n, c, k int) float64 {
 		p *= float64(c-i) / float64(n-i)
 	}
 	return p
+}
+
+// PassHatKs returns [PassHatK](n, c, k) for every k from 1 to n, in O(n)
+// time: each product is the one before times one factor, so every value
+// is the very one PassHatK gives.
+func PassHatKs(n, c int) []float64 {
+	if n < 1 {
+		return nil
+	}
+	out := make([]float64, n) // 0 for k > c
+	if c < 0 || c > n {
+		return nans(out)
+	}
+	p := 1.0
+	for i := range c {
+		p *= float64(c-i) / float64(n-i)
+		out[i] = p
+	}
+	return out
+}
+
+// nans fills xs with NaN.
+func nans(xs []float64) []float64 {
+	for i := range xs {
+		xs[i] = math.NaN()
+	}
+	return xs
 }
 
 // Wilson is the Wilson score interval for a proportion: successes (which
@@ -81,6 +143,17 @@ func MeanCI(xs []float64, conf float64) (mean, lo, hi float64) {
 	sd := math.Sqrt(ss / float64(n-1))
 	half := tQuantile(0.5+conf/2, float64(n-1)) * sd / math.Sqrt(float64(n))
 	return mean, mean - half, mean + half
+}
+
+// FlipRate is the chance that two of a case's n trials, drawn at random
+// without replacement, disagree when c of them passed: 2c(n−c)/(n(n−1)).
+// It does not depend on the order the trials ran in: 0 for a case that
+// always or never passes, highest (n/(2(n−1))) when half its trials pass.
+func FlipRate(n, c int) float64 {
+	if n < 2 {
+		return 0
+	}
+	return 2 * float64(c) * float64(n-c) / (float64(n) * float64(n-1))
 }
 
 // normalQuantile is the standard normal quantile function.
@@ -165,78 +238,41 @@ func betaCF(x, a, b float64) float64 {
 	return h
 }
 
-// FlipRate is the chance that two of a case's n trials, drawn at random
-// without replacement, disagree when c of them passed: 2c(n−c)/(n(n−1)).
-// It does not depend on the order the trials ran in: 0 for a case that
-// always or never passes, highest (n/(2(n−1))) when half its trials pass.
-func FlipRate(n, c int) float64 {
-	if n < 2 {
-		return 0
-	}
-	return 2 * float64(c) * float64(n-c) / (float64(n) * float64(n-1))
+// tCache remembers Student's t quantiles for one confidence level by
+// degrees of freedom: every case with n trials needs the same one.
+type tCache struct {
+	conf float64
+	q    []float64 // 0: not computed yet
 }
 
-// pairedBootstrap estimates a confidence interval for the mean over cases
-// of new − base, resampling cases with replacement and, within each
-// resampled case, its trials with replacement (a two-stage bootstrap).
-// cases[i] holds the base and new trial values of case i. The seed makes
-// the interval reproducible.
-func pairedBootstrap(cases []pairedCase, conf float64, reps int, seed uint64) (diff, lo, hi float64) {
-	n := len(cases)
+func (c *tCache) quantile(conf float64, df int) float64 {
+	if df >= 1024 {
+		return tQuantile(0.5+conf/2, float64(df))
+	}
+	if c.conf != conf {
+		c.conf = conf
+		clear(c.q)
+	}
+	if df >= len(c.q) {
+		c.q = append(c.q, make([]float64, df+1-len(c.q))...)
+	}
+	if c.q[df] == 0 {
+		c.q[df] = tQuantile(0.5+conf/2, float64(df))
+	}
+	return c.q[df]
+}
+
+// sumsCI is [MeanCI] from the count, sum and sum of squares of the values,
+// with t's quantiles from tq.
+func sumsCI(n int, sum, sumSq, conf float64, tq *tCache) (mean, lo, hi float64) {
 	if n == 0 {
 		return math.NaN(), math.NaN(), math.NaN()
 	}
-	for _, c := range cases {
-		diff += meanOf(c.new) - meanOf(c.base)
+	mean = sum / float64(n)
+	if n < 2 {
+		return mean, math.NaN(), math.NaN()
 	}
-	diff /= float64(n)
-	rng := rand.New(rand.NewPCG(seed, 0x746f6f6c67726164))
-	stats := make([]float64, reps)
-	for r := range stats {
-		var sum float64
-		for range n {
-			c := cases[rng.IntN(n)]
-			sum += resampleMean(rng, c.new) - resampleMean(rng, c.base)
-		}
-		stats[r] = sum / float64(n)
-	}
-	slices.Sort(stats)
-	alpha := (1 - conf) / 2
-	return diff, quantileSorted(stats, alpha), quantileSorted(stats, 1-alpha)
-}
-
-// A pairedCase is one case's trial values in the base and new runs.
-type pairedCase struct{ base, new []float64 }
-
-func meanOf(xs []float64) float64 {
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
-
-func resampleMean(rng *rand.Rand, xs []float64) float64 {
-	if len(xs) == 1 {
-		return xs[0]
-	}
-	var s float64
-	for range xs {
-		s += xs[rng.IntN(len(xs))]
-	}
-	return s / float64(len(xs))
-}
-
-// quantileSorted is the q-quantile of sorted xs, interpolating linearly.
-func quantileSorted(xs []float64, q float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	pos := q * float64(len(xs)-1)
-	i := int(pos)
-	if i >= len(xs)-1 {
-		return xs[len(xs)-1]
-	}
-	f := pos - float64(i)
-	return xs[i]*(1-f) + xs[i+1]*f
+	v := max(0, (sumSq-float64(n)*mean*mean)/float64(n-1))
+	half := tq.quantile(conf, n-1) * math.Sqrt(v/float64(n))
+	return mean, mean - half, mean + half
 }

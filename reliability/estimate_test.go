@@ -1,12 +1,13 @@
-package report
+package reliability
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
-	"github.com/toolgrade/toolgrade"
 	"pgregory.net/rapid"
 )
 
@@ -170,120 +171,125 @@ func TestMeanCICoverage(t *testing.T) {
 	}
 }
 
-func TestFisherLess(t *testing.T) {
-	// 5/5 then 0/5: only that table, 1/C(10,5).
-	if p := fisherLess(5, 5, 0, 5); !near(p, 1.0/252) {
-		t.Errorf("p = %v, want 1/252", p)
+// productPassAtK is pass@k as it was computed before PassAtKs, as the
+// product over the passed trials, each k on its own: O(n²) for every k of
+// a case. The figures are checked against it. (pass^k keeps its product,
+// which PassHatKs extends one factor at a time; TestPassKsEveryK holds
+// the two together.)
+func productPassAtK(n, c, k int) float64 {
+	if n-c < k {
+		return 1
 	}
-	if p := fisherLess(3, 5, 3, 5); p < 0.5 {
-		t.Errorf("no change: p = %v, want ≥ 0.5", p)
+	p := 1.0
+	for i := n - c + 1; i <= n; i++ {
+		p *= 1 - float64(k)/float64(i)
 	}
+	return 1 - p
 }
 
-// synthetic writes a run of cases × trials, case i passing with
-// probability p(i), scores 1 or 0.
-func synthetic(rng *rand.Rand, cases, trials int, p func(int) float64) []toolgrade.Result {
-	th := 0.5
-	var out []toolgrade.Result
-	for i := range cases {
-		for range trials {
-			pass := rng.Float64() < p(i)
-			s := 0.0
-			if pass {
-				s = 1
+// exactPassAtK is 1 − C(n−c, k)/C(n, k), exactly.
+func exactPassAtK(n, c, k int) *big.Rat {
+	var a, b big.Int
+	q := new(big.Rat).SetFrac(a.Binomial(int64(n-c), int64(k)), b.Binomial(int64(n), int64(k)))
+	return q.Sub(big.NewRat(1, 1), q)
+}
+
+// TestPassKsEveryK checks that the figures for every k at once are, to
+// the last bit, those for each k alone.
+func TestPassKsEveryK(t *testing.T) {
+	for _, n := range []int{1, 2, 5, 64, 65, 128, 129, 300, 1000} {
+		for c := 0; c <= n; c += max(1, n/37) {
+			at, hat := PassAtKs(n, c), PassHatKs(n, c)
+			if len(at) != n || len(hat) != n {
+				t.Fatalf("n=%d c=%d: %d and %d figures, want %d", n, c, len(at), len(hat), n)
 			}
-			out = append(out, toolgrade.Result{ID: "case-" + strconv.Itoa(i), Success: pass,
-				Metrics: []toolgrade.MetricResult{{Name: "tool_correctness", Profile: "default", Score: s, Success: pass, Threshold: &th}}})
+			for k := 1; k <= n; k++ {
+				if a, b := at[k-1], PassAtK(n, c, k); math.Float64bits(a) != math.Float64bits(b) {
+					t.Fatalf("n=%d c=%d: PassAtKs[%d] = %v, PassAtK = %v", n, c, k-1, a, b)
+				}
+				if a, b := hat[k-1], PassHatK(n, c, k); math.Float64bits(a) != math.Float64bits(b) {
+					t.Fatalf("n=%d c=%d: PassHatKs[%d] = %v, PassHatK = %v", n, c, k-1, a, b)
+				}
+			}
 		}
 	}
-	return out
-}
-
-func compareRuns(base, new []toolgrade.Result, seed uint64) *Comparison {
-	c := &Comparison{Seed: seed, Resamples: 400}
-	for i := range base {
-		c.AddBase(&base[i])
+	if PassAtKs(0, 0) != nil || PassHatKs(0, 0) != nil {
+		t.Error("figures for no trials")
 	}
-	for i := range new {
-		c.AddNew(&new[i])
-	}
-	return c
-}
-
-func TestCompareTrials(t *testing.T) {
-	// Cases of varied difficulty, as real suites have.
-	p := func(i int) float64 { return []float64{0.95, 0.8, 0.6, 0.9, 0.5}[i%5] }
-	t.Run("injected regression is flagged", func(t *testing.T) {
-		rng := rand.New(rand.NewPCG(1, 2))
-		base := synthetic(rng, 40, 8, p)
-		// The first 12 cases break: they now pass one time in ten.
-		new := synthetic(rng, 40, 8, func(i int) float64 {
-			if i < 12 {
-				return 0.1
+	// More passes than trials (two metrics of one name in a result): NaN
+	// for every k, as for each k alone.
+	for _, c := range []int{-1, 4} {
+		for i, fs := range [][]float64{PassAtKs(3, c), PassHatKs(3, c)} {
+			if len(fs) != 3 || slices.ContainsFunc(fs, func(f float64) bool { return !math.IsNaN(f) }) {
+				t.Errorf("%d of 3 trials passed: figures %d are %v, want 3 NaN", c, i, fs)
 			}
-			return p(i)
+		}
+	}
+}
+
+// TestPassKsAgainstProducts holds pass@k to the product it replaces: to
+// the last bit up to 4096
+// multiplications (every case of up to 128 trials, which results files
+// print in full), and beyond within 1e-12 and the same at the precision
+// reports print (a percentage with one decimal, a score with three)
+// unless the exact value lies on the rounding boundary.
+func TestPassKsAgainstProducts(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.OneOf(rapid.IntRange(1, 130), rapid.IntRange(129, 5000)).Draw(t, "n")
+		c := rapid.IntRange(0, n).Draw(t, "c")
+		k := rapid.IntRange(1, n).Draw(t, "k")
+		got, want := PassAtK(n, c, k), productPassAtK(n, c, k)
+		if c*(n-c) <= 4096 { // every case of up to 128 trials
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("pass@%d n=%d c=%d = %v, the product gives %v", k, n, c, got, want)
+			}
+			return
+		}
+		if math.Abs(got-want) > 1e-12 {
+			t.Fatalf("pass@%d n=%d c=%d = %v, the product gives %v", k, n, c, got, want)
+		}
+		for _, p := range []struct {
+			scale float64
+			prec  int
+		}{{100, 1}, {1, 3}} {
+			g, w := strconv.FormatFloat(p.scale*got, 'f', p.prec, 64), strconv.FormatFloat(p.scale*want, 'f', p.prec, 64)
+			if g == w {
+				continue
+			}
+			// A tie: the exact value is half a unit of the last digit
+			// from both.
+			exact, _ := exactPassAtK(n, c, k).Float64()
+			unit := math.Pow(10, -float64(p.prec))
+			gf, _ := strconv.ParseFloat(g, 64)
+			if math.Abs(math.Abs(p.scale*exact-gf)-unit/2) > 1e-9 {
+				t.Fatalf("pass@%d n=%d c=%d prints %s, the product %s (exact %v)", k, n, c, g, w, exact)
+			}
+		}
+	})
+}
+
+// TestPassAtKExact checks pass@k against the exact fraction where the
+// products over the passed trials and over the drawn ones part.
+func TestPassAtKExact(t *testing.T) {
+	for _, tt := range [][3]int{{200, 100, 50}, {1000, 500, 3}, {5000, 10, 4000}, {100_000, 50_000, 7}} {
+		n, c, k := tt[0], tt[1], tt[2]
+		exact, _ := exactPassAtK(n, c, k).Float64()
+		if got := PassAtK(n, c, k); math.Abs(got-exact) > 1e-13 {
+			t.Errorf("pass@%d n=%d c=%d = %v, want %v", k, n, c, got, exact)
+		}
+	}
+}
+
+// BenchmarkPassKs is every k of one case: time per trial stays flat as the
+// trials grow a hundredfold (it grew with n when each k cost O(n)).
+func BenchmarkPassKs(b *testing.B) {
+	for _, n := range []int{1000, 10_000, 100_000} {
+		b.Run("trials="+strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				PassAtKs(n, n/2)
+				PassHatKs(n, n/2)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/trial")
 		})
-		c := compareRuns(base, new, 1)
-		if !c.Trials() || !c.Regression() {
-			t.Fatalf("regression not flagged: %+v", c.MetricDeltas())
-		}
-		worse := 0
-		for _, d := range c.CaseDeltas() {
-			n, _ := strconv.Atoi(d.Case[len("case-"):])
-			if d.Regressed && n >= 12 {
-				t.Errorf("unchanged case %s regressed after correction (p=%v)", d.Case, d.P)
-			}
-			if d.Significant && n < 12 {
-				worse++
-			}
-		}
-		if worse == 0 {
-			t.Errorf("no broken case named among %+v", c.CaseDeltas())
-		}
-	})
-	t.Run("pure noise is rarely flagged", func(t *testing.T) {
-		const reps = 100
-		flagged := 0
-		for r := range reps {
-			rng := rand.New(rand.NewPCG(uint64(r), 99))
-			base := synthetic(rng, 30, 5, p)
-			new := synthetic(rng, 30, 5, p)
-			if compareRuns(base, new, uint64(r)).Regression() {
-				flagged++
-			}
-		}
-		if flagged > 8 { // 5% expected; allow for the bootstrap's small-sample slack
-			t.Errorf("noise flagged as a regression in %d of %d repetitions", flagged, reps)
-		}
-		t.Logf("noise flagged in %d of %d repetitions", flagged, reps)
-	})
-}
-
-// TestCompareTrialsFigures: the noise figures WriteText and Regression
-// share follow the results added and the settings after they were
-// first computed.
-func TestCompareTrialsFigures(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	p := func(int) float64 { return 0.9 }
-	base, new := synthetic(rng, 10, 4, p), synthetic(rng, 10, 4, p)
-	c := compareRuns(base, new, 1)
-	if c.Regression() {
-		t.Fatal("no change flagged as a regression")
-	}
-	before := c.MetricDeltas()[0]
-	c.Seed = 2
-	if d := c.MetricDeltas()[0]; d.DeltaLo == before.DeltaLo && d.DeltaHi == before.DeltaHi {
-		t.Errorf("another seed, the same interval [%v, %v]", d.DeltaLo, d.DeltaHi)
-	}
-	// Every case now fails every new trial once more, many times over.
-	for i := range 10 {
-		for range 20 {
-			r := toolgrade.Result{ID: "case-" + strconv.Itoa(i),
-				Metrics: []toolgrade.MetricResult{{Name: "tool_correctness", Profile: "default", Threshold: toolgrade.Float(0.5)}}}
-			c.AddNew(&r)
-		}
-	}
-	if !c.Regression() {
-		t.Errorf("results added after the figures were computed are not counted: %+v", c.MetricDeltas())
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package reliability
 
 import (
 	"fmt"
@@ -21,11 +21,11 @@ func metricResult(name string, score float64) toolgrade.MetricResult {
 // TestTrialsMetricBlocks adds a metric to an earlier case's later trial:
 // the case's metrics move, and no other case's change.
 func TestTrialsMetricBlocks(t *testing.T) {
-	var tr trials
+	var tr Trials
 	tr.add(&toolgrade.Result{ID: "a", Success: true, Metrics: []toolgrade.MetricResult{metricResult("m1", 1), metricResult("m2", 1)}})
 	tr.add(&toolgrade.Result{ID: "b", Metrics: []toolgrade.MetricResult{metricResult("m1", 0), metricResult("m2", 0)}})
 	tr.add(&toolgrade.Result{ID: "a", Metrics: []toolgrade.MetricResult{metricResult("m1", 0), metricResult("m2", 1), metricResult("m3", 1)}})
-	rel := tr.reliability(0.95, nil)
+	rel := tr.Suite(0.95, nil)
 	got := map[string]string{}
 	for _, c := range rel.PerCase {
 		for _, m := range c.Metrics {
@@ -43,7 +43,7 @@ func TestTrialsMetricBlocks(t *testing.T) {
 // TestTrialsPastOldCap groups cases met after 250,000 distinct ones, where
 // results were once only counted.
 func TestTrialsPastOldCap(t *testing.T) {
-	var tr trials
+	var tr Trials
 	r := toolgrade.Result{Success: true, Metrics: []toolgrade.MetricResult{metricResult("m", 1)}}
 	const n = 250_010
 	for i := range n {
@@ -65,7 +65,7 @@ func TestTrialsPastOldCap(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	rel := tr.reliability(0.95, nil)
+	rel := tr.Suite(0.95, nil)
 	if rel.Cases != n || rel.Trials != n+3 || rel.Passed != n-3 || len(rel.Flaky) != 3 || rel.Flaky[2].ID != strconv.Itoa(n-1) {
 		t.Errorf("cases %d trials %d passed %d flaky %d", rel.Cases, rel.Trials, rel.Passed, len(rel.Flaky))
 	}
@@ -125,7 +125,7 @@ func randomResults(rng *rand.Rand, n, ids int) []*toolgrade.Result {
 // cases' are its figures from a run of its trials alone. The keys' hashes
 // collide (only eight values), and records cross many small chunks.
 func TestTrialsAgreeCaseByCase(t *testing.T) {
-	gates := map[string]toolgrade.PassK{"m2 (strict)": {K: 2, Min: 0.5}}
+	gates := map[string]PassK{"m2 (strict)": {K: 2, Min: 0.5}}
 	for _, tc := range []struct {
 		name  string
 		hash  func(string) uint64
@@ -140,22 +140,22 @@ func TestTrialsAgreeCaseByCase(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, 2))
 			for round := range 12 {
 				results := randomResults(rng, 1+rng.IntN(600), 1+rng.IntN(300))
-				tr := trials{hash: tc.hash, chunkMax: tc.chunk}
+				tr := Trials{hash: tc.hash, chunkMax: tc.chunk}
 				byKey := map[string][]*toolgrade.Result{}
 				for _, r := range results {
 					tr.add(r)
 					byKey[r.ID] = append(byKey[r.ID], r)
 				}
-				rel := tr.reliability(0.9, gates)
+				rel := tr.Suite(0.9, gates)
 				if rel.Cases != len(byKey) || len(rel.PerCase) != len(byKey) {
 					t.Fatalf("round %d: %d cases, want %d", round, rel.Cases, len(byKey))
 				}
 				for _, got := range rel.PerCase {
-					var alone trials
+					var alone Trials
 					for _, r := range byKey[got.ID] {
-						alone.add(r)
+						alone.Add(r)
 					}
-					want := alone.reliability(0.9, gates).PerCase[0]
+					want := alone.Suite(0.9, gates).PerCase[0]
 					if g, w := caseText(got), caseText(want); g != w {
 						t.Fatalf("round %d, case %q:\n got %s\nwant %s", round, got.ID, g, w)
 					}
@@ -166,8 +166,8 @@ func TestTrialsAgreeCaseByCase(t *testing.T) {
 }
 
 // caseText prints every field of c, NaN as NaN and gates by value.
-func caseText(c CaseReliability) string {
-	var gates []toolgrade.PassK
+func caseText(c Case) string {
+	var gates []PassK
 	c.Metrics = slices.Clone(c.Metrics)
 	for i := range c.Metrics {
 		if g := c.Metrics[i].Gate; g != nil {
@@ -185,7 +185,7 @@ func TestTrialsFirstTrialReplayed(t *testing.T) {
 	negZero := math.Copysign(0, -1)
 	for _, s := range []float64{0, negZero, 1, 0.1, 1.0 / 3, -0.5, 2, math.Inf(1), math.NaN(), math.SmallestNonzeroFloat64} {
 		for _, erred := range []bool{false, true} {
-			var tr trials
+			var tr Trials
 			m := metricResult("m", s)
 			if erred {
 				m.Error = "failed"
@@ -201,9 +201,7 @@ func TestTrialsFirstTrialReplayed(t *testing.T) {
 			if m.Verdict() {
 				want.passed++
 			}
-			if 0.5 >= 0.5 {
-				want.passed++
-			}
+			want.passed++ // the second trial's 0.5 meets its threshold
 			if erred {
 				want.scored, want.sum, want.sumSq, want.outOfRange = 1, 0.5, 0.25, false
 			}
@@ -219,15 +217,15 @@ func TestTrialsFirstTrialReplayed(t *testing.T) {
 
 // TestTrialsReset checks that a reset trials forgets every case.
 func TestTrialsReset(t *testing.T) {
-	var tr trials
+	var tr Trials
 	for i := range 3 {
 		for _, id := range []string{"a", "b", "a"} {
 			tr.add(&toolgrade.Result{ID: id, Success: true})
 		}
-		if rel := tr.reliability(0.95, nil); rel.Cases != 2 || rel.Trials != 3 {
+		if rel := tr.Suite(0.95, nil); rel.Cases != 2 || rel.Trials != 3 {
 			t.Fatalf("round %d: %d cases, %d trials", i, rel.Cases, rel.Trials)
 		}
-		tr.reset()
+		tr.Reset()
 	}
 }
 
@@ -245,7 +243,7 @@ func BenchmarkTrialsAdd(b *testing.B) {
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				var tr trials
+				var tr Trials
 				for i := range results {
 					tr.add(&results[i])
 				}
