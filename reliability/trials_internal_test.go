@@ -22,9 +22,9 @@ func metricResult(name string, score float64) toolgrade.MetricResult {
 // the case's metrics move, and no other case's change.
 func TestTrialsMetricBlocks(t *testing.T) {
 	var tr Trials
-	tr.add(&toolgrade.Result{ID: "a", Success: true, Metrics: []toolgrade.MetricResult{metricResult("m1", 1), metricResult("m2", 1)}})
-	tr.add(&toolgrade.Result{ID: "b", Metrics: []toolgrade.MetricResult{metricResult("m1", 0), metricResult("m2", 0)}})
-	tr.add(&toolgrade.Result{ID: "a", Metrics: []toolgrade.MetricResult{metricResult("m1", 0), metricResult("m2", 1), metricResult("m3", 1)}})
+	tr.Add(&toolgrade.Result{ID: "a", Success: true, Metrics: []toolgrade.MetricResult{metricResult("m1", 1), metricResult("m2", 1)}})
+	tr.Add(&toolgrade.Result{ID: "b", Metrics: []toolgrade.MetricResult{metricResult("m1", 0), metricResult("m2", 0)}})
+	tr.Add(&toolgrade.Result{ID: "a", Metrics: []toolgrade.MetricResult{metricResult("m1", 0), metricResult("m2", 1), metricResult("m3", 1)}})
 	rel := tr.Suite(0.95, nil)
 	got := map[string]string{}
 	for _, c := range rel.PerCase {
@@ -40,27 +40,25 @@ func TestTrialsMetricBlocks(t *testing.T) {
 	}
 }
 
-// TestTrialsPastOldCap groups cases met after 250,000 distinct ones, where
+// TestTrialsManyCases groups cases met after 250,000 distinct ones, where
 // results were once only counted.
-func TestTrialsPastOldCap(t *testing.T) {
+func TestTrialsManyCases(t *testing.T) {
 	var tr Trials
 	r := toolgrade.Result{Success: true, Metrics: []toolgrade.MetricResult{metricResult("m", 1)}}
 	const n = 250_010
 	for i := range n {
 		r.ID = strconv.Itoa(i)
-		if c := tr.add(&r); c != nil {
-			t.Fatalf("case %d: trials for a first trial", i)
+		if got := tr.Add(&r); got != 1 {
+			t.Fatalf("case %d: %d trials, want 1", i, got)
 		}
 	}
 	r.Success, r.Metrics = false, []toolgrade.MetricResult{metricResult("m", 0)}
 	for _, i := range []int{0, 249_999, n - 1} {
 		r.ID = strconv.Itoa(i)
-		if c := tr.add(&r); c == nil || c.n != 2 || c.passed != 1 {
+		tr.Add(&r)
+		if c, ok := tr.Case(r.ID, 0.95, nil); !ok || c.Trials != 2 || c.Passed != 1 {
 			t.Fatalf("case %d again: %+v, want 2 trials, 1 passed", i, c)
 		}
-	}
-	if tr.n != n {
-		t.Fatalf("%d cases, want %d", tr.n, n)
 	}
 	if testing.Short() {
 		return
@@ -86,7 +84,7 @@ func randomResults(rng *rand.Rand, n, ids int) []*toolgrade.Result {
 		c := &toolgrade.Case{Raw: jsonvalue.Object{}}
 		switch {
 		case k%7 == 0:
-			r.ID += strings.Repeat("é", 30+k%50) // past the small chunks below
+			r.ID += strings.Repeat("é", 30+k%50)
 		case k%5 == 0: // no id of its own: its key is its file's
 			r.ID = "line-" + strconv.Itoa(k/10)
 			c.Source = []string{"a.jsonl", "b.jsonl"}[k%2]
@@ -102,7 +100,7 @@ func randomResults(rng *rand.Rand, n, ids int) []*toolgrade.Result {
 			r.Error = "unreadable"
 		}
 		for range rng.IntN(4) {
-			s := rng.Float64() // more distinct scores than a trials keeps
+			s := rng.Float64()
 			if i := rng.IntN(2 * len(scores)); i < len(scores) {
 				s = scores[i]
 			}
@@ -122,46 +120,35 @@ func randomResults(rng *rand.Rand, n, ids int) []*toolgrade.Result {
 
 // TestTrialsAgreeCaseByCase checks the grouping against the simplest one:
 // every case's figures from a run with its trials interleaved with other
-// cases' are its figures from a run of its trials alone. The keys' hashes
-// collide (only eight values), and records cross many small chunks.
+// cases' are its figures from a run of its trials alone.
 func TestTrialsAgreeCaseByCase(t *testing.T) {
 	gates := map[string]PassK{"m2 (strict)": {K: 2, Min: 0.5}}
-	for _, tc := range []struct {
-		name  string
-		hash  func(string) uint64
-		chunk int
-	}{
-		{"maphash", nil, 0},
-		{"colliding", func(s string) uint64 { return uint64(len(s)%8) * 0x9E3779B97F4A7C15 }, 0},
-		{"same tag", func(s string) uint64 { return uint64(len(s) % 8) }, 64},
-		{"small chunks", nil, 100},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(1, 2))
-			for round := range 12 {
-				results := randomResults(rng, 1+rng.IntN(600), 1+rng.IntN(300))
-				tr := Trials{hash: tc.hash, chunkMax: tc.chunk}
-				byKey := map[string][]*toolgrade.Result{}
-				for _, r := range results {
-					tr.add(r)
-					byKey[r.ID] = append(byKey[r.ID], r)
-				}
-				rel := tr.Suite(0.9, gates)
-				if rel.Cases != len(byKey) || len(rel.PerCase) != len(byKey) {
-					t.Fatalf("round %d: %d cases, want %d", round, rel.Cases, len(byKey))
-				}
-				for _, got := range rel.PerCase {
-					var alone Trials
-					for _, r := range byKey[got.ID] {
-						alone.Add(r)
-					}
-					want := alone.Suite(0.9, gates).PerCase[0]
-					if g, w := caseText(got), caseText(want); g != w {
-						t.Fatalf("round %d, case %q:\n got %s\nwant %s", round, got.ID, g, w)
-					}
-				}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 40 {
+		results := randomResults(rng, 1+rng.IntN(600), 1+rng.IntN(300))
+		var tr Trials
+		byKey := map[string][]*toolgrade.Result{}
+		for _, r := range results {
+			tr.Add(r)
+			byKey[r.ID] = append(byKey[r.ID], r)
+		}
+		rel := tr.Suite(0.9, gates)
+		if rel.Cases != len(byKey) || len(rel.PerCase) != len(byKey) {
+			t.Fatalf("round %d: %d cases, want %d", round, rel.Cases, len(byKey))
+		}
+		for _, got := range rel.PerCase {
+			var alone Trials
+			for _, r := range byKey[got.ID] {
+				alone.Add(r)
 			}
-		})
+			want := alone.Suite(0.9, gates).PerCase[0]
+			if g, w := caseText(got), caseText(want); g != w {
+				t.Fatalf("round %d, case %q:\n got %s\nwant %s", round, got.ID, g, w)
+			}
+			if c, _ := tr.Case(got.ID, 0.9, gates); caseText(c) != caseText(got) {
+				t.Fatalf("round %d, case %q: Case gives\n%s\nSuite\n%s", round, got.ID, caseText(c), caseText(got))
+			}
+		}
 	}
 }
 
@@ -178,10 +165,10 @@ func caseText(c Case) string {
 	return fmt.Sprintf("%+v gates %+v", c, gates)
 }
 
-// TestTrialsFirstTrialReplayed checks that a case's first trial read back
-// from its record sums as the trial itself: scores exactly, verdicts,
-// errors and its index.
-func TestTrialsFirstTrialReplayed(t *testing.T) {
+// TestTrialsSums checks that a case's trials sum as the trials themselves:
+// scores exactly (−0, NaN, infinities, out of range), verdicts, errors and
+// indexes.
+func TestTrialsSums(t *testing.T) {
 	negZero := math.Copysign(0, -1)
 	for _, s := range []float64{0, negZero, 1, 0.1, 1.0 / 3, -0.5, 2, math.Inf(1), math.NaN(), math.SmallestNonzeroFloat64} {
 		for _, erred := range []bool{false, true} {
@@ -194,8 +181,9 @@ func TestTrialsFirstTrialReplayed(t *testing.T) {
 			if erred {
 				r.Error = "unreadable"
 			}
-			tr.add(r)
-			c := tr.add(&toolgrade.Result{ID: "x", Metrics: []toolgrade.MetricResult{metricResult("m", 0.5)}})
+			tr.Add(r)
+			tr.Add(&toolgrade.Result{ID: "x", Metrics: []toolgrade.MetricResult{metricResult("m", 0.5)}})
+			c := &tr.cases[0]
 			mt := &c.m0
 			want := metricTrials{n: 2, scored: 2, sum: 0 + s + 0.5, sumSq: 0 + s*s + 0.25, outOfRange: s < 0 || s > 1}
 			if m.Verdict() {
@@ -220,35 +208,11 @@ func TestTrialsReset(t *testing.T) {
 	var tr Trials
 	for i := range 3 {
 		for _, id := range []string{"a", "b", "a"} {
-			tr.add(&toolgrade.Result{ID: id, Success: true})
+			tr.Add(&toolgrade.Result{ID: id, Success: true})
 		}
 		if rel := tr.Suite(0.95, nil); rel.Cases != 2 || rel.Trials != 3 {
 			t.Fatalf("round %d: %d cases, %d trials", i, rel.Cases, rel.Trials)
 		}
 		tr.Reset()
-	}
-}
-
-// BenchmarkTrialsAdd is the summary's grouping alone, per result, on
-// 100,000 results with one metric: every id once, or each five times.
-func BenchmarkTrialsAdd(b *testing.B) {
-	for _, trialsPerCase := range []int{1, 5} {
-		b.Run("trials="+strconv.Itoa(trialsPerCase), func(b *testing.B) {
-			const n = 100_000
-			results := make([]toolgrade.Result, n)
-			for i := range results {
-				id := "case-" + strconv.Itoa(i/trialsPerCase)
-				results[i] = toolgrade.Result{ID: id, Success: i%3 == 0, Case: &toolgrade.Case{Raw: jsonvalue.Object{{Key: "id", Value: id}}},
-					Metrics: []toolgrade.MetricResult{metricResult("tool_correctness", float64(i%7)/6)}}
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				var tr Trials
-				for i := range results {
-					tr.add(&results[i])
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/result")
-		})
 	}
 }
