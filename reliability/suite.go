@@ -1,6 +1,7 @@
 package reliability
 
 import (
+	"encoding/binary"
 	"math"
 	"slices"
 )
@@ -83,16 +84,34 @@ func confidence(conf float64) float64 {
 // confidence conf, with the pass_k gates by metric label (see [Label]);
 // false when no result had the id.
 func (t *Trials) Case(id string, conf float64, gates map[string]PassK) (Case, bool) {
-	ci, ok := t.byID[id]
+	if len(t.slots) == 0 {
+		return Case{}, false
+	}
+	i, ok := t.find(id, t.hashString(id))
 	if !ok {
 		return Case{}, false
 	}
-	return t.caseFigures(&t.cases[ci], confidence(conf), gates), true
+	return t.caseAt(t.slots[i]&refMask-1, confidence(conf), gates), true
+}
+
+// caseAt returns the figures of the case whose record is at ref.
+func (t *Trials) caseAt(ref uint64, conf float64, gates map[string]PassK) Case {
+	rec := t.record(ref)
+	if rec[0]&recRepeated != 0 {
+		return t.caseFigures(&t.cases[binary.LittleEndian.Uint32(rec[1:])], conf, gates)
+	}
+	// A case with one trial is replayed from its record for the time it
+	// takes to read it.
+	mark := len(t.extra)
+	c := t.replay(ref)
+	cf := t.caseFigures(&c, conf, gates)
+	t.extra = t.extra[:mark]
+	return cf
 }
 
 func (t *Trials) caseFigures(c *caseTrials, conf float64, gates map[string]PassK) Case {
 	n := int(c.n)
-	cr := Case{ID: c.id, Trials: n, Passed: int(c.passed), FlipRate: FlipRate(n, int(c.passed)), Pass: !c.erred}
+	cr := Case{ID: t.idOf(c.ref), Trials: n, Passed: int(c.passed), FlipRate: FlipRate(n, int(c.passed)), Pass: !c.erred}
 	cr.Trial, cr.Verdicts = make([]int, n), make([]bool, n)
 	cr.Trial[0], cr.Verdicts[0] = int(c.first), c.firstPass
 	for i, j := n-1, c.last; i > 0; i, j = i-1, t.later[j].prev {
@@ -125,6 +144,16 @@ func (t *Trials) caseFigures(c *caseTrials, conf float64, gates map[string]PassK
 	return cr
 }
 
+// each calls f with every record's ref, in the order the cases were first
+// seen.
+func (t *Trials) each(f func(ref uint64)) {
+	for k, chunk := range t.chunks {
+		for p := 0; p < len(chunk); p += recordLen(chunk[p:]) {
+			f(uint64(k)<<posBits | uint64(p))
+		}
+	}
+}
+
 // Suite returns the figures of every case and metric at confidence conf
 // (DefaultConfidence when it is not between 0 and 1), with the pass_k
 // gates by metric label (see [Label]). It is nil when no case has more
@@ -135,15 +164,15 @@ func (t *Trials) Suite(conf float64, gates map[string]PassK) *Suite {
 		return nil
 	}
 	conf = confidence(conf)
-	rel := &Suite{Confidence: conf, Cases: len(t.cases), MinTrials: math.MaxInt, PerCase: make([]Case, 0, len(t.cases))}
+	rel := &Suite{Confidence: conf, Cases: t.n, MinTrials: math.MaxInt, PerCase: make([]Case, 0, t.n)}
 	type agg struct {
 		m            Metric
 		rates, means []float64
 		atK, hatK    []float64
 	}
 	var aggs []*agg
-	for i := range t.cases {
-		cr := t.caseFigures(&t.cases[i], conf, gates)
+	t.each(func(ref uint64) {
+		cr := t.caseAt(ref, conf, gates)
 		rel.Trials += cr.Trials
 		rel.MinTrials = min(rel.MinTrials, cr.Trials)
 		rel.MaxTrials = max(rel.MaxTrials, cr.Trials)
@@ -154,7 +183,7 @@ func (t *Trials) Suite(conf float64, gates map[string]PassK) *Suite {
 		if cr.Passed > 0 && cr.Passed < cr.Trials {
 			rel.Flaky = append(rel.Flaky, cr)
 		}
-	}
+	})
 	if rel.MinTrials == math.MaxInt {
 		rel.MinTrials = 0
 	}

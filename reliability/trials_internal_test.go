@@ -22,9 +22,9 @@ func metricResult(name string, score float64) toolgrade.MetricResult {
 // the case's metrics move, and no other case's change.
 func TestTrialsMetricBlocks(t *testing.T) {
 	var tr Trials
-	tr.Add(&toolgrade.Result{ID: "a", Success: true, Metrics: []toolgrade.MetricResult{metricResult("m1", 1), metricResult("m2", 1)}})
-	tr.Add(&toolgrade.Result{ID: "b", Metrics: []toolgrade.MetricResult{metricResult("m1", 0), metricResult("m2", 0)}})
-	tr.Add(&toolgrade.Result{ID: "a", Metrics: []toolgrade.MetricResult{metricResult("m1", 0), metricResult("m2", 1), metricResult("m3", 1)}})
+	tr.add(&toolgrade.Result{ID: "a", Success: true, Metrics: []toolgrade.MetricResult{metricResult("m1", 1), metricResult("m2", 1)}})
+	tr.add(&toolgrade.Result{ID: "b", Metrics: []toolgrade.MetricResult{metricResult("m1", 0), metricResult("m2", 0)}})
+	tr.add(&toolgrade.Result{ID: "a", Metrics: []toolgrade.MetricResult{metricResult("m1", 0), metricResult("m2", 1), metricResult("m3", 1)}})
 	rel := tr.Suite(0.95, nil)
 	got := map[string]string{}
 	for _, c := range rel.PerCase {
@@ -40,25 +40,27 @@ func TestTrialsMetricBlocks(t *testing.T) {
 	}
 }
 
-// TestTrialsManyCases groups cases met after 250,000 distinct ones, where
+// TestTrialsPastOldCap groups cases met after 250,000 distinct ones, where
 // results were once only counted.
-func TestTrialsManyCases(t *testing.T) {
+func TestTrialsPastOldCap(t *testing.T) {
 	var tr Trials
 	r := toolgrade.Result{Success: true, Metrics: []toolgrade.MetricResult{metricResult("m", 1)}}
 	const n = 250_010
 	for i := range n {
 		r.ID = strconv.Itoa(i)
-		if got := tr.Add(&r); got != 1 {
-			t.Fatalf("case %d: %d trials, want 1", i, got)
+		if c := tr.add(&r); c != nil {
+			t.Fatalf("case %d: trials for a first trial", i)
 		}
 	}
 	r.Success, r.Metrics = false, []toolgrade.MetricResult{metricResult("m", 0)}
 	for _, i := range []int{0, 249_999, n - 1} {
 		r.ID = strconv.Itoa(i)
-		tr.Add(&r)
-		if c, ok := tr.Case(r.ID, 0.95, nil); !ok || c.Trials != 2 || c.Passed != 1 {
+		if c := tr.add(&r); c == nil || c.n != 2 || c.passed != 1 {
 			t.Fatalf("case %d again: %+v, want 2 trials, 1 passed", i, c)
 		}
+	}
+	if tr.n != n {
+		t.Fatalf("%d cases, want %d", tr.n, n)
 	}
 	if testing.Short() {
 		return
@@ -84,7 +86,7 @@ func randomResults(rng *rand.Rand, n, ids int) []*toolgrade.Result {
 		c := &toolgrade.Case{Raw: jsonvalue.Object{}}
 		switch {
 		case k%7 == 0:
-			r.ID += strings.Repeat("é", 30+k%50)
+			r.ID += strings.Repeat("é", 30+k%50) // past the small chunks below
 		case k%5 == 0: // no id of its own: its key is its file's
 			r.ID = "line-" + strconv.Itoa(k/10)
 			c.Source = []string{"a.jsonl", "b.jsonl"}[k%2]
@@ -100,7 +102,7 @@ func randomResults(rng *rand.Rand, n, ids int) []*toolgrade.Result {
 			r.Error = "unreadable"
 		}
 		for range rng.IntN(4) {
-			s := rng.Float64()
+			s := rng.Float64() // more distinct scores than a trials keeps
 			if i := rng.IntN(2 * len(scores)); i < len(scores) {
 				s = scores[i]
 			}
@@ -120,35 +122,49 @@ func randomResults(rng *rand.Rand, n, ids int) []*toolgrade.Result {
 
 // TestTrialsAgreeCaseByCase checks the grouping against the simplest one:
 // every case's figures from a run with its trials interleaved with other
-// cases' are its figures from a run of its trials alone.
+// cases' are its figures from a run of its trials alone. The keys' hashes
+// collide (only eight values), and records cross many small chunks.
 func TestTrialsAgreeCaseByCase(t *testing.T) {
 	gates := map[string]PassK{"m2 (strict)": {K: 2, Min: 0.5}}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for round := range 40 {
-		results := randomResults(rng, 1+rng.IntN(600), 1+rng.IntN(300))
-		var tr Trials
-		byKey := map[string][]*toolgrade.Result{}
-		for _, r := range results {
-			tr.Add(r)
-			byKey[r.ID] = append(byKey[r.ID], r)
-		}
-		rel := tr.Suite(0.9, gates)
-		if rel.Cases != len(byKey) || len(rel.PerCase) != len(byKey) {
-			t.Fatalf("round %d: %d cases, want %d", round, rel.Cases, len(byKey))
-		}
-		for _, got := range rel.PerCase {
-			var alone Trials
-			for _, r := range byKey[got.ID] {
-				alone.Add(r)
+	for _, tc := range []struct {
+		name  string
+		hash  func(string) uint64
+		chunk int
+	}{
+		{"maphash", nil, 0},
+		{"colliding", func(s string) uint64 { return uint64(len(s)%8) * 0x9E3779B97F4A7C15 }, 0},
+		{"same tag", func(s string) uint64 { return uint64(len(s) % 8) }, 64},
+		{"small chunks", nil, 100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			for round := range 12 {
+				results := randomResults(rng, 1+rng.IntN(600), 1+rng.IntN(300))
+				tr := Trials{hash: tc.hash, chunkMax: tc.chunk}
+				byKey := map[string][]*toolgrade.Result{}
+				for _, r := range results {
+					tr.add(r)
+					byKey[r.ID] = append(byKey[r.ID], r)
+				}
+				rel := tr.Suite(0.9, gates)
+				if rel.Cases != len(byKey) || len(rel.PerCase) != len(byKey) {
+					t.Fatalf("round %d: %d cases, want %d", round, rel.Cases, len(byKey))
+				}
+				for _, got := range rel.PerCase {
+					var alone Trials
+					for _, r := range byKey[got.ID] {
+						alone.Add(r)
+					}
+					want := alone.Suite(0.9, gates).PerCase[0]
+					if g, w := caseText(got), caseText(want); g != w {
+						t.Fatalf("round %d, case %q:\n got %s\nwant %s", round, got.ID, g, w)
+					}
+					if c, _ := tr.Case(got.ID, 0.9, gates); caseText(c) != caseText(got) {
+						t.Fatalf("round %d, case %q: Case gives\n%s\nSuite\n%s", round, got.ID, caseText(c), caseText(got))
+					}
+				}
 			}
-			want := alone.Suite(0.9, gates).PerCase[0]
-			if g, w := caseText(got), caseText(want); g != w {
-				t.Fatalf("round %d, case %q:\n got %s\nwant %s", round, got.ID, g, w)
-			}
-			if c, _ := tr.Case(got.ID, 0.9, gates); caseText(c) != caseText(got) {
-				t.Fatalf("round %d, case %q: Case gives\n%s\nSuite\n%s", round, got.ID, caseText(c), caseText(got))
-			}
-		}
+		})
 	}
 }
 
@@ -165,10 +181,10 @@ func caseText(c Case) string {
 	return fmt.Sprintf("%+v gates %+v", c, gates)
 }
 
-// TestTrialsSums checks that a case's trials sum as the trials themselves:
-// scores exactly (−0, NaN, infinities, out of range), verdicts, errors and
-// indexes.
-func TestTrialsSums(t *testing.T) {
+// TestTrialsFirstTrialReplayed checks that a case's first trial read back
+// from its record sums as the trial itself: scores exactly, verdicts,
+// errors and its index.
+func TestTrialsFirstTrialReplayed(t *testing.T) {
 	negZero := math.Copysign(0, -1)
 	for _, s := range []float64{0, negZero, 1, 0.1, 1.0 / 3, -0.5, 2, math.Inf(1), math.NaN(), math.SmallestNonzeroFloat64} {
 		for _, erred := range []bool{false, true} {
@@ -181,9 +197,8 @@ func TestTrialsSums(t *testing.T) {
 			if erred {
 				r.Error = "unreadable"
 			}
-			tr.Add(r)
-			tr.Add(&toolgrade.Result{ID: "x", Metrics: []toolgrade.MetricResult{metricResult("m", 0.5)}})
-			c := &tr.cases[0]
+			tr.add(r)
+			c := tr.add(&toolgrade.Result{ID: "x", Metrics: []toolgrade.MetricResult{metricResult("m", 0.5)}})
 			mt := &c.m0
 			want := metricTrials{n: 2, scored: 2, sum: 0 + s + 0.5, sumSq: 0 + s*s + 0.25, outOfRange: s < 0 || s > 1}
 			if m.Verdict() {
@@ -208,7 +223,7 @@ func TestTrialsReset(t *testing.T) {
 	var tr Trials
 	for i := range 3 {
 		for _, id := range []string{"a", "b", "a"} {
-			tr.Add(&toolgrade.Result{ID: id, Success: true})
+			tr.add(&toolgrade.Result{ID: id, Success: true})
 		}
 		if rel := tr.Suite(0.95, nil); rel.Cases != 2 || rel.Trials != 3 {
 			t.Fatalf("round %d: %d cases, %d trials", i, rel.Cases, rel.Trials)
