@@ -1,7 +1,9 @@
 // Package report writes a run's results for people and for CI: a summary
 // for the terminal, Markdown (for $GITHUB_STEP_SUMMARY), JUnit XML, one
 // self-contained HTML page, the JSON Lines result contract, and a progress
-// bar.
+// bar; and the comparison of two runs for a terminal. The figures over
+// repeated trials, and the comparison itself, come from package
+// reliability.
 //
 // Reports see results as they stream, in input order, through the [Writer]
 // interface, and finish from the run's [Stats]. Only the HTML page keeps
