@@ -14,6 +14,10 @@
 // or that could not be read or sent, gets an error instead of calls: its
 // run-file line is an error result when graded (see [Records]).
 //
+// A benchmark whose datasets are not cases of their own and whose answers
+// are graded from its own files (BFCL's question and result files) runs
+// through a [Harness], which its package implements.
+//
 // The runner knows nothing of HTTP: a [Model] answers request bodies.
 // Package openai's Client does over any OpenAI-compatible endpoint,
 // with the judge's concurrency and rate limits, retries and cache.
