@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
-	"github.com/toolgrade/toolgrade/compat/bfcl"
+	"github.com/toolgrade/toolgrade/compat/bfcl/leaderboard"
 )
 
 type bfclFlags struct {
@@ -78,76 +75,21 @@ graded); 2 for bad usage or unreadable input.`,
 	return cmd
 }
 
-// runBFCL grades result files against a data folder with package bfcl,
-// reporting on stderr what it skipped or could not grade, and prints the
-// score table.
+// runBFCL grades result files against a data folder with BFCL's
+// harness, which reports on stderr what it skipped or could not grade and
+// prints the score table.
 func (m *Main) runBFCL(ctx context.Context, f bfclFlags) error {
-	data, err := bfcl.OpenData(f.data)
+	data, err := leaderboard.OpenData(f.data)
 	if err != nil {
 		return usageError("--data %v", err)
 	}
-	results, err := bfcl.ReadResults(f.results...)
-	for _, r := range results.Repeats {
-		fmt.Fprintf(m.Stderr, "toolgrade: %v\n", r)
-	}
-	if err != nil {
-		return usageError("%v", err)
-	}
-	calling := bfcl.DetectCalling
+	calling := leaderboard.DetectCalling
 	switch {
 	case f.fc:
-		calling = bfcl.FunctionCalling
+		calling = leaderboard.FunctionCalling
 	case f.prompt:
-		calling = bfcl.Prompting
+		calling = leaderboard.Prompting
 	}
-	for i := range results.Entries {
-		results.Entries[i].Calling = calling
-	}
-	scores, err := data.Grade(ctx, results.Entries)
-	if err != nil {
-		return usageError("%v", err)
-	}
-	for _, c := range scores.Calling {
-		fmt.Fprintf(m.Stderr, "toolgrade: %v\n", c)
-	}
-	for _, s := range scores.Skipped {
-		fmt.Fprintf(m.Stderr, "toolgrade: %v\n", s)
-	}
-
-	var out *bufio.Writer
-	if f.out != "" {
-		fh, err := os.Create(f.out)
-		if err != nil {
-			return usageError("%v", err)
-		}
-		defer fh.Close()
-		out = bufio.NewWriter(fh)
-	}
-	var line []byte
-	for _, g := range scores.Entries {
-		if g.Result.Error != "" {
-			fmt.Fprintf(m.Stderr, "toolgrade: %s: %s: %s\n", g.Where, g.ID, g.Result.Error)
-		}
-		if out != nil {
-			line = append(g.AppendJSON(line[:0]), '\n')
-			if _, err := out.Write(line); err != nil {
-				return &ExitError{Code: 2, Err: err}
-			}
-		}
-	}
-	if out != nil {
-		if err := out.Flush(); err != nil {
-			return &ExitError{Code: 2, Err: err}
-		}
-	}
-	for _, t := range scores.Categories {
-		if n := t.Missing(); n > 0 {
-			fmt.Fprintf(m.Stderr, "toolgrade: %s: %d of %d entries have no result and are not counted\n", t.Category, n, t.Questions)
-		}
-	}
-	scores.WriteTable(m.Stdout) // as ever, a failing stdout does not change the exit status
-	if !scores.AllValid() && !f.exitZero {
-		return &ExitError{Code: 1}
-	}
-	return nil
+	passed, err := data.GradeFiles(ctx, f.results, calling, m.grading(f.out))
+	return gradeExit(passed, err, f.exitZero)
 }

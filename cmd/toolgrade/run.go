@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/toolgrade/toolgrade/compat/bfcl"
+	"github.com/toolgrade/toolgrade/compat/bfcl/leaderboard"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/openai"
 	"github.com/toolgrade/toolgrade/runner"
@@ -137,8 +137,11 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 		MultiTurn:  f.multiTurn,
 		MaxSteps:   f.maxSteps,
 		Workers:    f.concurrency,
-		Prompt:     bfcl.Prompt, // a BFCL question entry sends its question and function docs
 	}
+	// A benchmark's own entries are sent its way wherever they are read;
+	// when the datasets are all its own, it records and grades them.
+	benchmark := f.harness()
+	opts.Prompt = benchmark.Prompt
 	if fs.Changed("temperature") {
 		opts.Temperature = &f.temperature
 	}
@@ -190,14 +193,15 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	isBFCL := f.bfcl
-	if !isBFCL {
-		if isBFCL, err = bfcl.DetectQuestions(paths); err != nil {
-			return usageError("%v", err)
+	var harness runner.Harness // the benchmark's, when the datasets are its own
+	switch own, err := benchmark.Own(paths); {
+	case err != nil:
+		return usageError("%v", err)
+	case own:
+		if err := benchmark.Trials(f.trials); err != nil {
+			return usageError("--trials: %v", err)
 		}
-	}
-	if isBFCL && f.trials > 1 {
-		return usageError("--trials: BFCL mode runs each entry once (BFCL's result files hold one answer per entry)")
+		harness = benchmark
 	}
 	record := f.record
 	if record == "" {
@@ -237,16 +241,11 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	}
 	defer out.Close()
 	w := bufio.NewWriterSize(out, 256<<10)
-	var results *bfcl.ResultWriter
-	if isBFCL {
-		dir := f.bfclOut
-		if dir == "" {
-			dir = strings.TrimSuffix(record, filepath.Ext(record)) + ".bfcl"
-		}
-		if results, err = bfcl.NewResultWriter(dir, paths); err != nil {
+	if harness != nil {
+		if err := harness.Start(record); err != nil {
 			return usageError("%v", err)
 		}
-		defer results.Close()
+		defer harness.Close()
 	}
 	if !f.eval.quiet {
 		fmt.Fprintf(m.Stderr, "toolgrade: running %s through %s; recording to %s\n", strings.Join(paths, ", "), f.model, record)
@@ -255,9 +254,8 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	var line []byte
 	runErr := r.Run(ctx, runner.Trials(m.records(paths), f.trials), func(run *runner.Run) error {
 		tally.Add(run)
-		if results != nil {
-			a := &bfcl.Answer{ID: run.ID, Calls: run.Calls, Text: run.Text, Error: run.Error, Usage: run.Usage, Latency: run.Latency}
-			if err := results.Write(run.Case, a); err != nil {
+		if harness != nil {
+			if err := harness.Record(run); err != nil {
 				return err
 			}
 		}
@@ -265,8 +263,12 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 		_, err := w.Write(line)
 		return err
 	})
-	if err := errors.Join(w.Flush(), out.Close(), results.Close()); runErr == nil {
-		runErr = err
+	closeErr := errors.Join(w.Flush(), out.Close())
+	if harness != nil {
+		closeErr = errors.Join(closeErr, harness.Close())
+	}
+	if runErr == nil {
+		runErr = closeErr
 	}
 	if runErr != nil {
 		if ctx.Err() != nil {
@@ -275,24 +277,48 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 		return &ExitError{Code: 2, Err: runErr}
 	}
 
-	// Grade the run file, as toolgrade eval (or bfcl) would.
+	// Grade the run file as toolgrade eval would, or the benchmark's files
+	// as the benchmark would.
 	var gradeErr error
-	switch {
-	case results != nil && results.Gradable():
-		gradeErr = m.runBFCL(ctx, bfclFlags{data: results.Data(), results: results.Files(), out: f.eval.out, exitZero: f.eval.exitZero})
-	case results != nil:
-		fmt.Fprintf(m.Stderr, "toolgrade: not graded: toolgrade bfcl wants question files named BFCL_v<N>_<category>.json with possible_answer/ beside them (%s)\n", results.Data())
-	default:
+	if harness != nil {
+		passed, err := harness.Grade(ctx, m.grading(f.eval.out))
+		gradeErr = gradeExit(passed, err, f.eval.exitZero)
+	} else {
 		gradeErr = m.runEval(cmd, f.eval, []string{record})
 	}
 	if !f.eval.quiet {
 		tally.WriteText(m.Stderr)
 		fmt.Fprintf(m.Stderr, "run file: %s\n", record)
-		if results != nil {
-			fmt.Fprintf(m.Stderr, "BFCL results: %s\n", results.Dir())
+		if harness != nil {
+			fmt.Fprintln(m.Stderr, harness.Summary())
 		}
 	}
 	return gradeErr
+}
+
+// harness is the harness of the benchmark whose datasets toolgrade run
+// runs its way: BFCL's question files (--bfcl, --bfcl-out).
+func (f *runFlags) harness() runner.Harness {
+	return &leaderboard.Harness{Questions: f.bfcl, Dir: f.bfclOut}
+}
+
+// grading sends a harness's grading to the standard streams: result
+// lines to out, the benchmark's report to stdout, notes to stderr.
+func (m *Main) grading(out string) runner.Grading {
+	return runner.Grading{Out: out, Report: m.Stdout, Note: func(s string) { fmt.Fprintf(m.Stderr, "toolgrade: %s\n", s) }}
+}
+
+// gradeExit is the exit status of a harness's grading: 2 for input that
+// could not be read or output that could not be written, 1 when an answer
+// failed (unless --exit-zero).
+func gradeExit(passed bool, err error, exitZero bool) error {
+	if err != nil {
+		return &ExitError{Code: 2, Err: err}
+	}
+	if !passed && !exitZero {
+		return &ExitError{Code: 1}
+	}
+	return nil
 }
 
 // modelClient builds the model's client: the judge's transport (limits,

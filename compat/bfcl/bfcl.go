@@ -73,25 +73,20 @@ func New(opts Options) (*Metric, error) {
 		return nil, fmt.Errorf("language: unknown value %q (want python, java or javascript)", opts.Language)
 	}
 	if opts.Category != "" {
-		if ast := astCategories(); !slices.Contains(ast, opts.Category) {
-			return nil, &toolgrade.OptionError{Option: "category", Value: opts.Category, Allowed: ast}
+		if !slices.Contains(astCategories, opts.Category) {
+			return nil, &toolgrade.OptionError{Option: "category", Value: opts.Category, Allowed: slices.Clone(astCategories)}
 		}
 	}
 	return &Metric{opts: opts}, nil
 }
 
-// astCategories lists the categories of BFCL's score table the AST
-// checker grades, with v3's names, in the table's order.
-func astCategories() []string {
-	var names []string
-	for _, n := range categoryOrder {
-		for name := range strings.SplitSeq(n, "|") {
-			if gradedAs(name) == "ast" {
-				names = append(names, name)
-			}
-		}
-	}
-	return names
+// astCategories are the categories of BFCL's score table the AST checker
+// grades, in the table's order, each v4 name followed by v3's name for
+// it where there is one.
+var astCategories = []string{
+	"simple_python", "simple", "simple_java", "java", "simple_javascript", "javascript",
+	"multiple", "parallel", "parallel_multiple",
+	"live_simple", "live_multiple", "live_parallel", "live_parallel_multiple",
 }
 
 // Name returns "tool_correctness".
@@ -109,7 +104,7 @@ func (m *Metric) CaseFields() []string {
 
 // Grade checks the case's calls as BFCL's AST checker does.
 func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
-	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(1)}
+	r := newResult()
 	category := m.opts.Category
 	if category == "" {
 		category = Category(entryID(c))
@@ -133,14 +128,15 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 	if docs == nil {
 		docs, _ = c.Raw.Get("function")
 	}
-	v, err := Check(category, language, docs, answer, c.Called)
-	return result(r, v, err)
+	return Result(Check(category, language, docs, answer, c.Called))
 }
 
-// result puts the checker's verdict in r: score 1 and success when valid,
-// else BFCL's error type and message as the reason; err, where the
-// checker raised, makes r an error result.
-func result(r toolgrade.MetricResult, v Verdict, err error) toolgrade.MetricResult {
+// Result is the bfcl profile's result for a check: score 1 and success
+// when the verdict is valid, else score 0 with BFCL's error type and
+// message as the reason; err, where the checker raised, makes it an error
+// result. Result(Check(...)) is what [Metric.Grade] gives.
+func Result(v Verdict, err error) toolgrade.MetricResult {
+	r := newResult()
 	switch {
 	case err != nil:
 		r.Fail(fmt.Errorf("bfcl: %w", err))
@@ -150,6 +146,11 @@ func result(r toolgrade.MetricResult, v Verdict, err error) toolgrade.MetricResu
 		r.Reason = v.ErrorType + ": " + v.Message
 	}
 	return r
+}
+
+// newResult is a result of the bfcl profile, before its verdict.
+func newResult() toolgrade.MetricResult {
+	return toolgrade.MetricResult{Name: "tool_correctness", Profile: "bfcl", Threshold: toolgrade.Float(1)}
 }
 
 // entryID is the BFCL id of a case: bfcl_id, else the case id up to a
@@ -1060,6 +1061,34 @@ func dottedName(names []string, name string) (string, bool) {
 		}
 	}
 	return match, match != ""
+}
+
+// FunctionName is the documented function a function-calling model's
+// call names (see [CheckFunctionCalling]): called itself when the docs
+// have a function of that name, else the one dotted function whose "_"
+// form called is. ok is false when there is none, or several.
+func FunctionName(docs any, called string) (documented string, ok bool) {
+	names := docNames(docs)
+	if slices.Contains(names, called) {
+		return called, true
+	}
+	return dottedName(names, called)
+}
+
+// docNames returns the names of the function docs: a list of docs, or
+// one doc.
+func docNames(docs any) []string {
+	list, ok := docs.([]any)
+	if !ok {
+		list = []any{docs}
+	}
+	var names []string
+	for _, d := range list {
+		if n, ok := docName(d); ok {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 func docName(doc any) (string, bool) {

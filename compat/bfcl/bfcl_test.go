@@ -460,3 +460,35 @@ func underscoredAlready(c *toolgrade.Case) bool {
 	}
 	return false
 }
+
+func TestFunctionName(t *testing.T) {
+	docs := []any{
+		jsonvalue.Object{{Key: "name", Value: "math.factorial"}},
+		jsonvalue.Object{{Key: "name", Value: "a.b_c"}},
+		jsonvalue.Object{{Key: "name", Value: "a_b.c"}},
+		jsonvalue.Object{{Key: "name", Value: "get_weather"}},
+		"not a doc",
+	}
+	tests := []struct {
+		called, want string
+		ok           bool
+	}{
+		{"math.factorial", "math.factorial", true}, // as documented
+		{"get_weather", "get_weather", true},
+		{"math_factorial", "math.factorial", true}, // the "_" form BFCL sends
+		{"a_b_c", "", false},                       // two dotted names have it
+		{"math_sqrt", "", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.called, func(t *testing.T) {
+			got, ok := bfcl.FunctionName(docs, tt.called)
+			if got != tt.want || ok != tt.ok {
+				t.Errorf("%q, %v; want %q, %v", got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+	if got, ok := bfcl.FunctionName(docs[0], "math_factorial"); got != "math.factorial" || !ok {
+		t.Errorf("one doc: %q, %v", got, ok)
+	}
+}

@@ -1,35 +1,36 @@
-// Package bfcl reproduces the Berkeley Function Calling Leaderboard
-// (BFCL): its AST checker as a metric ([Metric], [Check]), and its files:
-// data folders, result files and score table.
+// Package bfcl reproduces the AST checker of the Berkeley Function
+// Calling Leaderboard (BFCL v4): as a metric, the bfcl profile ([Metric]),
+// and as a function on one entry ([Check]). BFCL's files (data folders,
+// result files, score tables) and putting a model through its questions
+// are the harness's, package bfcl/leaderboard, which grades with this
+// checker.
 //
 // The rules, briefly:
 //
-//   - A data folder ([OpenData]) holds question files named
-//     BFCL_v<N>_<category>.json and their ground truth under
-//     possible_answer/ with the same names, both JSON Lines; the newest
-//     version of a category wins. A category is read when first graded.
-//   - A result file ([ReadResults]) has one line per entry: {"id": ...,
-//     "result": [{"<function>": {<arguments>}}, ...]}, where arguments may
-//     be JSON text. A result that is a string is model text, invalid with
-//     BFCL's decoder error. Only the first line of an id counts.
-//   - An entry's category is its id up to the last underscore
-//     ([Category]). The AST categories are graded by the checker,
-//     irrelevance and live_relevance by whether the result holds a call;
-//     multi-turn, agentic and format-sensitivity entries are skipped, as
-//     are BFCL v3's executable, rest, sql and chatable ones. BFCL v3's
-//     files (BFCL_v3_simple.json, java, javascript, ...) read as v4's.
-//   - A function-calling model gets the functions with "." in their names
-//     replaced by "_", and its calls are read so ([Calling],
-//     [CheckFunctionCalling]); [Data.Grade] decides per result file, from a
-//     "-FC" model name in its path or from its calls' names.
-//   - The score table ([Scores.WriteTable]) gives each category's
-//     accuracy and BFCL's summary rows: unweighted means for the
-//     non-live summaries, means weighted by entries for the live ones,
-//     N/A when a category they need has no results.
-//   - To put a model through BFCL's questions, a question entry
-//     ([IsQuestion]) sends its single turn and function docs ([Prompt],
-//     a runner.Options.Prompt), and each answer becomes a result-file
-//     line ([Answer], [ResultWriter]).
+//   - An entry is the model's calls, in order, the entry's function docs
+//     and its ground truth (possible answer): for each expected call,
+//     {function: {param: [acceptable values]}}, where "" among the values
+//     marks a parameter that may be left out.
+//   - The verdict is BFCL's: valid, or invalid with BFCL's error_type
+//     ("simple_function_checker:missing_required"); where BFCL's checker
+//     would raise (a doc type it has no mapping for, a ground truth that
+//     is not a list), an error instead.
+//   - The category decides the check: one containing "parallel" matches
+//     the calls to the ground truth's in any order, one containing
+//     "multiple" checks one call against the ground truth's function among
+//     several, else one call against the first function. An entry's category is its id up to the last
+//     underscore ([Category]); its language comes from the category
+//     ([Language]).
+//   - Values are compared with Python's semantics (BFCL's checker is
+//     Python): strings normalized as BFCL does, integers accepted for
+//     floats, Java and JavaScript literals converted as BFCL converts
+//     them.
+//   - A function-calling model was sent the functions with every "." in
+//     their names replaced by "_", so its calls are read so
+//     ([CheckFunctionCalling], [FunctionName]); a prompting model must
+//     call the names as documented ([Check]).
 //
-// Bad input never panics: errors name the file, line and field.
+// Non-goals: BFCL's multi-turn, agentic and executable categories, which
+// need BFCL's own functions and services; decoding model text (toolgrade
+// reads the decoded calls). Bad input never panics: errors name the field.
 package bfcl

@@ -1,51 +1,22 @@
-package bfcl_test
+package leaderboard_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/compat/bfcl"
+	"github.com/toolgrade/toolgrade/compat/bfcl/leaderboard"
 	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/runner"
 )
 
-func TestAnswerAppendJSON(t *testing.T) {
-	args := jsonvalue.Object{{Key: "b", Value: jsonvalue.MustFrom(1)}, {Key: "a", Value: "x"}}
-	tests := []struct {
-		name string
-		a    bfcl.Answer
-		want string
-	}{
-		{"calls", bfcl.Answer{ID: "parallel_0", Calls: []toolgrade.Call{{Name: "f", Args: args}, {Name: "g.h"}}, Usage: toolgrade.Usage{PromptTokens: 7, CompletionTokens: 3}, Latency: 1500 * time.Microsecond},
-			`{"id":"parallel_0","result":[{"f":{"b":1,"a":"x"}},{"g.h":{}}],"input_token_count":7,"output_token_count":3,"latency":0.0015}`},
-		{"arguments that are not JSON", bfcl.Answer{ID: "simple_python_0", Calls: []toolgrade.Call{{Name: "f", Invalid: true, ArgsRaw: `{"a": `}}},
-			`{"id":"simple_python_0","result":[{"f":"{\"a\": "}],"input_token_count":0,"output_token_count":0,"latency":0}`},
-		{"text", bfcl.Answer{ID: "irrelevance_0", Text: "No tool fits.", Latency: 2 * time.Second},
-			`{"id":"irrelevance_0","result":"No tool fits.","input_token_count":0,"output_token_count":0,"latency":2}`},
-		{"no text, no call", bfcl.Answer{ID: "irrelevance_0"},
-			`{"id":"irrelevance_0","result":"","input_token_count":0,"output_token_count":0,"latency":0}`},
-		{"error", bfcl.Answer{ID: "live_simple_0-0-0", Calls: []toolgrade.Call{{Name: "f"}}, Error: "step 1: timeout"},
-			`{"id":"live_simple_0-0-0","result":"Error during inference: step 1: timeout","input_token_count":0,"output_token_count":0,"latency":0}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := string(tt.a.AppendJSON([]byte("> "))); got != "> "+tt.want {
-				t.Errorf("got  %s\nwant > %s", got, tt.want)
-			}
-			// The line reads back as a result entry.
-			var rs bfcl.Results
-			if err := rs.Read("r.json", strings.NewReader(tt.want)); err != nil || len(rs.Entries) != 1 || rs.Entries[0].ID != tt.a.ID {
-				t.Errorf("read back: %v, %+v", err, rs.Entries)
-			}
-		})
-	}
-}
-
-func TestResultWriter(t *testing.T) {
+// TestHarnessStart checks the result files a run starts with, and
+// whether they can be graded.
+func TestHarnessStart(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"BFCL_v4_simple_python.json":                 question("simple_python_0", "x"),
 		"possible_answer/BFCL_v4_simple_python.json": `{"id": "simple_python_0", "ground_truth": [{"f": {}}]}` + "\n" + `{"id": 3}` + "\n",
@@ -74,7 +45,11 @@ func TestResultWriter(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "results")
-			w, err := bfcl.NewResultWriter(out, tt.files)
+			h := &leaderboard.Harness{Questions: true, Dir: out}
+			if own, err := h.Own(tt.files); !own || err != nil {
+				t.Fatalf("Own: %v, %v", own, err)
+			}
+			err := h.Start(filepath.Join(out, "run.jsonl"))
 			if tt.err != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
 					t.Errorf("error %v, want %q", err, tt.err)
@@ -84,15 +59,29 @@ func TestResultWriter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer w.Close()
-			if w.Gradable() != tt.gradable || w.Data() != dir || w.Dir() != out || len(w.Files()) != len(tt.files) {
-				t.Errorf("gradable %v, data %s, dir %s, files %q", w.Gradable(), w.Data(), w.Dir(), w.Files())
+			defer h.Close()
+			if got, want := h.Summary(), "BFCL results: "+out; got != want {
+				t.Errorf("summary %q, want %q", got, want)
+			}
+			if files, err := os.ReadDir(out); err != nil || len(files) != len(tt.files) {
+				t.Errorf("%d result files (%v), want %d", len(files), err, len(tt.files))
+			}
+			var notes []string
+			passed, err := h.Grade(context.Background(), runner.Grading{Note: func(s string) { notes = append(notes, s) }})
+			notGraded := len(notes) == 1 && notes[0] == "not graded: toolgrade bfcl wants question files named BFCL_v<N>_<category>.json with possible_answer/ beside them ("+dir+")"
+			switch {
+			case tt.gradable && (notGraded || err == nil || !strings.Contains(err.Error(), "no result entries")):
+				t.Errorf("Grade: %v, %v, notes %q; want the empty result files read", passed, err, notes)
+			case !tt.gradable && (!notGraded || !passed || err != nil):
+				t.Errorf("Grade: %v, %v, notes %q; want not graded", passed, err, notes)
 			}
 		})
 	}
 }
 
-func TestResultWriterWrite(t *testing.T) {
+// TestHarnessRecord checks that each run's answer goes to its question
+// file's result file, and that its case gets its possible answer, once.
+func TestHarnessRecord(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"BFCL_v4_simple_python.json":                 question("simple_python_0", "x") + question("simple_python_1", "y"),
 		"possible_answer/BFCL_v4_simple_python.json": `{"id": "simple_python_0", "ground_truth": [{"f": {"a": [1]}}]}` + "\n",
@@ -100,9 +89,15 @@ func TestResultWriterWrite(t *testing.T) {
 	})
 	sp, irr := filepath.Join(dir, "BFCL_v4_simple_python.json"), filepath.Join(dir, "BFCL_v4_irrelevance.json")
 	out := t.TempDir()
-	w, err := bfcl.NewResultWriter(out, []string{sp, irr})
-	if err != nil {
+	h := &leaderboard.Harness{Dir: out}
+	if own, err := h.Own([]string{sp, irr}); !own || err != nil {
+		t.Fatalf("Own: %v, %v", own, err)
+	}
+	if err := h.Start("run.jsonl"); err != nil {
 		t.Fatal(err)
+	}
+	record := func(c *toolgrade.Case, a leaderboard.Answer) error {
+		return h.Record(&runner.Run{ID: a.ID, Case: c, Calls: a.Calls, Text: a.Text, Error: a.Error, Usage: a.Usage, Latency: a.Latency})
 	}
 	entry := func(id, source string) *toolgrade.Case {
 		c := conformance.ParseCase(t, question(id, "x"))
@@ -113,22 +108,22 @@ func TestResultWriterWrite(t *testing.T) {
 	elsewhere := entry("simple_python_0", filepath.Join(dir, "other.json"))
 	for _, tt := range []struct {
 		c *toolgrade.Case
-		a bfcl.Answer
+		a leaderboard.Answer
 	}{
-		{c0, bfcl.Answer{ID: "simple_python_0", Calls: []toolgrade.Call{{Name: "f", Args: jsonvalue.Object{{Key: "a", Value: jsonvalue.MustFrom(1)}}}}}},
-		{nil, bfcl.Answer{ID: "simple_python_x", Error: "unreadable"}},
-		{ci, bfcl.Answer{ID: "irrelevance_0", Text: "no"}},
-		{c1, bfcl.Answer{ID: "simple_python_1", Error: "timeout"}},
-		{elsewhere, bfcl.Answer{ID: "simple_python_0"}},
+		{c0, leaderboard.Answer{ID: "simple_python_0", Calls: []toolgrade.Call{{Name: "f", Args: jsonvalue.Object{{Key: "a", Value: jsonvalue.MustFrom(1)}}}}}},
+		{nil, leaderboard.Answer{ID: "simple_python_x", Error: "unreadable"}},
+		{ci, leaderboard.Answer{ID: "irrelevance_0", Text: "no"}},
+		{c1, leaderboard.Answer{ID: "simple_python_1", Error: "timeout"}},
+		{elsewhere, leaderboard.Answer{ID: "simple_python_0"}},
 	} {
-		if err := w.Write(tt.c, &tt.a); err != nil {
+		if err := record(tt.c, tt.a); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := w.Close(); err != nil {
+	if err := h.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Close(); err != nil {
+	if err := h.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
 	want := map[string]string{
@@ -151,7 +146,7 @@ func TestResultWriterWrite(t *testing.T) {
 	if c1.Raw.Has("possible_answer") || ci.Raw.Has("possible_answer") {
 		t.Error("a case without a possible answer got one")
 	}
-	if err := w.Write(c0, &bfcl.Answer{ID: "simple_python_0"}); err != nil {
+	if err := record(c0, leaderboard.Answer{ID: "simple_python_0"}); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -162,5 +157,30 @@ func TestResultWriterWrite(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d possible answers", n)
+	}
+}
+
+// TestHarnessOneTrial checks that a run of BFCL's questions takes one
+// trial of each, and that its result files go beside the run file by
+// default.
+func TestHarnessOneTrial(t *testing.T) {
+	var h leaderboard.Harness
+	if err := h.Trials(1); err != nil {
+		t.Errorf("Trials(1): %v", err)
+	}
+	if err := h.Trials(3); err == nil || !strings.Contains(err.Error(), "one answer per entry") {
+		t.Errorf("Trials(3): %v", err)
+	}
+	dir := writeTree(t, map[string]string{"BFCL_v4_irrelevance.json": question("irrelevance_0", "x")})
+	if own, err := h.Own([]string{filepath.Join(dir, "BFCL_v4_irrelevance.json")}); !own || err != nil {
+		t.Fatalf("Own: %v, %v", own, err)
+	}
+	record := filepath.Join(t.TempDir(), "m.run.jsonl")
+	if err := h.Start(record); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if got, want := h.Summary(), "BFCL results: "+strings.TrimSuffix(record, ".jsonl")+".bfcl"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
 	}
 }

@@ -1,4 +1,4 @@
-package bfcl
+package leaderboard
 
 import (
 	"bufio"
@@ -12,9 +12,9 @@ import (
 	"github.com/toolgrade/toolgrade/schema"
 )
 
-// IsQuestion reports whether a case is a BFCL question entry: {"id",
+// isQuestion reports whether a case is a BFCL question entry: {"id",
 // "question", "function"}, with no input of its own.
-func IsQuestion(c *toolgrade.Case) bool {
+func isQuestion(c *toolgrade.Case) bool {
 	return c.Input == nil && c.Raw.Has("question") && c.Raw.Has("function")
 }
 
@@ -44,12 +44,12 @@ func isQuestionFile(path string) bool {
 	}
 }
 
-// DetectQuestions reports whether datasets are BFCL question files (named
+// detectQuestions reports whether datasets are BFCL question files (named
 // BFCL_v<N>_<category>.json, or whose first entry has "question" and
 // "function"): true when every one is, false when none is, and an error
 // when only some are, since they cannot be run together. "-" (standard
 // input) is never one.
-func DetectQuestions(paths []string) (bool, error) {
+func detectQuestions(paths []string) (bool, error) {
 	n := 0
 	for _, p := range paths {
 		if p != "-" && isQuestionFile(p) {
@@ -68,11 +68,12 @@ func DetectQuestions(paths []string) (bool, error) {
 // Prompt gives what a BFCL question entry sends to a model: the chat
 // messages of its single turn, and its function docs as tools (tools, the
 // run's own, when its function is null). ok is false for a case that is
-// not a question entry (see [IsQuestion]). An entry of several turns is an
-// error: BFCL's multi-turn entries need its executable functions. Prompt
-// fits runner.Options.Prompt.
-func Prompt(c *toolgrade.Case, tools []toolgrade.Tool) (msgs []any, offered []toolgrade.Tool, ok bool, err error) {
-	if !IsQuestion(c) {
+// not a question entry: {"id", "question", "function"} with no input of
+// its own. An entry of several turns is an error: BFCL's multi-turn
+// entries need its executable functions. Prompt needs nothing of h: a
+// zero Harness's Prompt fits runner.Options.Prompt.
+func (h *Harness) Prompt(c *toolgrade.Case, tools []toolgrade.Tool) (msgs []any, offered []toolgrade.Tool, ok bool, err error) {
+	if !isQuestion(c) {
 		return nil, nil, false, nil
 	}
 	q, _ := c.Raw.Get("question")

@@ -1,4 +1,4 @@
-package bfcl_test
+package leaderboard_test
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/toolgrade/toolgrade/compat/bfcl"
+	"github.com/toolgrade/toolgrade/compat/bfcl/leaderboard"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -41,7 +41,7 @@ func TestReadResults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rs, err := bfcl.ReadResults(tt.paths...)
+			rs, err := leaderboard.ReadResults(tt.paths...)
 			if rs == nil {
 				t.Fatal("ReadResults returned no results")
 			}
@@ -88,14 +88,14 @@ func TestResultsRead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var rs bfcl.Results
+			var rs leaderboard.Results
 			err := rs.Read("r.json", strings.NewReader(tt.text))
 			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.err)) {
 				t.Errorf("error %v, want %q", err, tt.err)
 			}
 		})
 	}
-	var rs bfcl.Results
+	var rs leaderboard.Results
 	if err := rs.Read("r.json", iotest.ErrReader(errors.New("disk on fire"))); err == nil || err.Error() != "r.json: disk on fire" {
 		t.Errorf("read error: %v", err)
 	}
@@ -115,7 +115,7 @@ func FuzzResultsRead(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, text []byte) {
-		var rs bfcl.Results
+		var rs leaderboard.Results
 		err := rs.Read("fuzz.jsonl", strings.NewReader(string(text)))
 		if err != nil && !strings.HasPrefix(err.Error(), "fuzz.jsonl:") {
 			t.Errorf("error without the file and line: %v", err)

@@ -1,4 +1,4 @@
-package bfcl
+package leaderboard
 
 import (
 	"bufio"
@@ -76,33 +76,35 @@ func (a *Answer) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// A ResultWriter writes a result file per question file, as a model is
+// A resultWriter writes a result file per question file, as a model is
 // put through them: BFCL_v4_simple_python.json's answers go to
 // BFCL_v4_simple_python_result.json in its directory. It also gives each
 // case its possible answer, so that a run file recording the cases can be
 // graded with the bfcl profile.
-type ResultWriter struct {
-	dir      string
-	data     string
-	files    []string
+type resultWriter struct {
+	dir   string   // of the result files
+	data  string   // the question files' directory, the data folder to grade against
+	files []string // the result files, in the order of the question files
+	// gradable: every question file is named BFCL_v<N>_<category>.json,
+	// and every AST category has its possible answers.
+	gradable bool
 	writers  map[string]*bufio.Writer // by question file
 	handles  []*os.File
 	answers  map[string]any // possible answers by entry id, when found
-	gradable bool
 }
 
-// NewResultWriter creates the directory dir and in it a result file per
+// newResultWriter creates the directory dir and in it a result file per
 // question file. The question files must be named (not "-") and share a
 // directory, where their possible answers are read from possible_answer/
 // when there.
-func NewResultWriter(dir string, questionFiles []string) (*ResultWriter, error) {
+func newResultWriter(dir string, questionFiles []string) (*resultWriter, error) {
 	if slices.Contains(questionFiles, "-") {
 		return nil, errors.New("BFCL questions on standard input: name the question files, for their category and possible answers")
 	}
 	if len(questionFiles) == 0 {
 		return nil, errors.New("no BFCL question files")
 	}
-	w := &ResultWriter{dir: dir, data: filepath.Dir(questionFiles[0]), writers: map[string]*bufio.Writer{}, answers: map[string]any{}, gradable: true}
+	w := &resultWriter{dir: dir, data: filepath.Dir(questionFiles[0]), writers: map[string]*bufio.Writer{}, answers: map[string]any{}, gradable: true}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -156,7 +158,7 @@ func NewResultWriter(dir string, questionFiles []string) (*ResultWriter, error) 
 // first giving the case its entry's possible answer (possible_answer in
 // c.Raw) when the data has one and the case has none. A nil case (one
 // that could not be read) and a case of another file are not written.
-func (w *ResultWriter) Write(c *toolgrade.Case, a *Answer) error {
+func (w *resultWriter) Write(c *toolgrade.Case, a *Answer) error {
 	if c == nil {
 		return nil
 	}
@@ -173,7 +175,7 @@ func (w *ResultWriter) Write(c *toolgrade.Case, a *Answer) error {
 
 // Close flushes and closes the result files; it may be called more than
 // once.
-func (w *ResultWriter) Close() error {
+func (w *resultWriter) Close() error {
 	if w == nil {
 		return nil
 	}
@@ -189,19 +191,3 @@ func (w *ResultWriter) Close() error {
 	w.writers = map[string]*bufio.Writer{}
 	return errors.Join(errs...)
 }
-
-// Dir is the directory of the result files.
-func (w *ResultWriter) Dir() string { return w.dir }
-
-// Files are the result files, in the order of the question files.
-func (w *ResultWriter) Files() []string { return w.files }
-
-// Data is the question files' directory: the data folder to grade the
-// result files against.
-func (w *ResultWriter) Data() string { return w.data }
-
-// Gradable reports whether the result files can be graded against
-// [ResultWriter.Data]: every question file is named
-// BFCL_v<N>_<category>.json, and every AST category has its possible
-// answers.
-func (w *ResultWriter) Gradable() bool { return w.gradable }

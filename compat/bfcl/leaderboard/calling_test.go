@@ -1,4 +1,4 @@
-package bfcl_test
+package leaderboard_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/compat/bfcl"
+	"github.com/toolgrade/toolgrade/compat/bfcl/leaderboard"
 )
 
 // dottedDoc is a function doc with a dotted name, as many of BFCL's are.
@@ -33,29 +33,29 @@ func TestGradeCalling(t *testing.T) {
 		name    string
 		file    string // path under the results directory
 		text    string
-		calling bfcl.Calling
+		calling leaderboard.Calling
 		valid   int
-		reading bfcl.Calling // reported reading; 0 when none is reported
+		reading leaderboard.Calling // reported reading; 0 when none is reported
 		reason  string
 	}{
-		{"FC model directory", "gpt-4o-2024-11-20-FC/BFCL_v4_simple_python_result.json", underscored, bfcl.DetectCalling, 2, bfcl.FunctionCalling, `the model "gpt-4o-2024-11-20-FC"`},
-		{"names only", "model/BFCL_v4_simple_python_result.json", underscored, bfcl.DetectCalling, 2, bfcl.FunctionCalling, `2 calls name a dotted function`},
-		{"prompting model", "gpt-4o-2024-11-20/BFCL_v4_simple_python_result.json", dotted, bfcl.DetectCalling, 2, 0, ""},
-		{"mixed names read as documented", "model/r.json", mixed, bfcl.DetectCalling, 1, bfcl.Prompting, `but 1 with its dots`},
-		{"told prompting", "model-FC/r.json", underscored, bfcl.Prompting, 0, 0, ""},
-		{"told function-calling", "model/r.json", underscored, bfcl.FunctionCalling, 2, 0, ""},
+		{"FC model directory", "gpt-4o-2024-11-20-FC/BFCL_v4_simple_python_result.json", underscored, leaderboard.DetectCalling, 2, leaderboard.FunctionCalling, `the model "gpt-4o-2024-11-20-FC"`},
+		{"names only", "model/BFCL_v4_simple_python_result.json", underscored, leaderboard.DetectCalling, 2, leaderboard.FunctionCalling, `2 calls name a dotted function`},
+		{"prompting model", "gpt-4o-2024-11-20/BFCL_v4_simple_python_result.json", dotted, leaderboard.DetectCalling, 2, 0, ""},
+		{"mixed names read as documented", "model/r.json", mixed, leaderboard.DetectCalling, 1, leaderboard.Prompting, `but 1 with its dots`},
+		{"told prompting", "model-FC/r.json", underscored, leaderboard.Prompting, 0, 0, ""},
+		{"told function-calling", "model/r.json", underscored, leaderboard.FunctionCalling, 2, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(writeTree(t, map[string]string{tt.file: tt.text}), tt.file)
-			rs, err := bfcl.ReadResults(path)
+			rs, err := leaderboard.ReadResults(path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for i := range rs.Entries {
 				rs.Entries[i].Calling = tt.calling
 			}
-			data, err := bfcl.OpenData(dir)
+			data, err := leaderboard.OpenData(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,11 +119,11 @@ func TestGradeV3(t *testing.T) {
 		"BFCL_v3_live_simple_result.json":       `{"id": "live_simple_0-0-0", "result": [{"get_weather": {"city": "Paris"}}]}` + "\n",
 		"BFCL_v3_exec_simple_result.json":       `{"id": "exec_simple_0", "result": [{"get_weather": {"city": "Paris"}}]}` + "\n",
 	})
-	rs, err := bfcl.ReadResults(results)
+	rs, err := leaderboard.ReadResults(results)
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := bfcl.OpenData(dir)
+	data, err := leaderboard.OpenData(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

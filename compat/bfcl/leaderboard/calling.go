@@ -1,10 +1,11 @@
-package bfcl
+package leaderboard
 
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
+
+	"github.com/toolgrade/toolgrade/compat/bfcl"
 )
 
 // Calling says how BFCL gave a model the functions, which decides how its
@@ -108,7 +109,7 @@ func (d *Data) decideCalling(entries []Entry, used map[string]*categoryData) (ma
 			ev.given = e.Calling
 			continue
 		}
-		c := used[Category(e.ID)]
+		c := used[bfcl.Category(e.ID)]
 		if c == nil {
 			continue
 		}
@@ -116,16 +117,14 @@ func (d *Data) decideCalling(entries []Entry, used map[string]*categoryData) (ma
 		if bad != "" {
 			continue
 		}
-		names := docNames(c.questions[e.ID])
 		for _, call := range calls {
+			name, ok := bfcl.FunctionName(c.questions[e.ID], call.Name)
 			switch {
-			case strings.Contains(call.Name, ".") && slices.Contains(names, call.Name):
+			case !ok:
+			case name != call.Name:
+				ev.underscored++ // counted as the checker reads it: only when unambiguous
+			case strings.Contains(name, "."):
 				ev.dotted++
-			case slices.Contains(names, call.Name):
-			default:
-				if _, ok := dottedName(names, call.Name); ok {
-					ev.underscored++ // counted as mapNames maps it: only when unambiguous
-				}
 			}
 		}
 	}
@@ -152,20 +151,4 @@ func (d *Data) decideCalling(entries []Entry, used map[string]*categoryData) (ma
 		}
 	}
 	return decided, report
-}
-
-// docNames returns the names of the function docs: a list of docs, or
-// one doc.
-func docNames(docs any) []string {
-	list, ok := docs.([]any)
-	if !ok {
-		list = []any{docs}
-	}
-	var names []string
-	for _, d := range list {
-		if n, ok := docName(d); ok {
-			names = append(names, n)
-		}
-	}
-	return names
 }

@@ -1,4 +1,4 @@
-package bfcl
+package leaderboard
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package bfcl_test
+package leaderboard_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/compat/bfcl"
+	"github.com/toolgrade/toolgrade/compat/bfcl/leaderboard"
 	"github.com/toolgrade/toolgrade/compat/internal/conformance"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/runner"
@@ -43,10 +43,8 @@ func TestPrompt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := conformance.ParseCase(t, tt.entry)
-			if got := bfcl.IsQuestion(c); got != tt.question {
-				t.Errorf("IsQuestion %v, want %v", got, tt.question)
-			}
-			msgs, tools, ok, err := bfcl.Prompt(c, run)
+			var h leaderboard.Harness
+			msgs, tools, ok, err := h.Prompt(c, run)
 			if ok != tt.question {
 				t.Errorf("ok %v, want %v", ok, tt.question)
 			}
@@ -73,7 +71,9 @@ func TestPrompt(t *testing.T) {
 	}
 }
 
-func TestDetectQuestions(t *testing.T) {
+// TestOwn checks which datasets the harness takes: BFCL question files,
+// by name or by the shape of their first entry, all or none.
+func TestOwn(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"BFCL_v4_simple_python.json": question("simple_python_0", "x"),
 		"BFCL_v3_empty.json":         "",
@@ -98,9 +98,12 @@ func TestDetectQuestions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.paths), func(t *testing.T) {
-			got, err := bfcl.DetectQuestions(tt.paths)
+			got, err := (&leaderboard.Harness{}).Own(tt.paths)
 			if got != tt.want || (err != nil) != tt.err {
 				t.Errorf("%v, %v; want %v, error %v", got, err, tt.want, tt.err)
+			}
+			if forced, err := (&leaderboard.Harness{Questions: true}).Own(tt.paths); !forced || err != nil {
+				t.Errorf("with Questions: %v, %v; want true", forced, err)
 			}
 			if err != nil && err.Error() != "BFCL question files and other datasets cannot be run together" {
 				t.Errorf("error %v", err)
@@ -134,14 +137,14 @@ func (s scripted) Complete(_ context.Context, body []byte) (*runner.Reply, error
 }
 
 // TestRunQuestions puts BFCL question entries through the runner with
-// Prompt: dotted function names are sent as OpenAI accepts them and the
-// calls mapped back, and each answer is a result-file line.
+// the harness's Prompt: dotted function names are sent as OpenAI accepts
+// them and the calls mapped back, and each answer is a result-file line.
 func TestRunQuestions(t *testing.T) {
 	model := scripted{
 		"Factorial of 5?": `{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"math_factorial","arguments":"{\"number\": 5}"}}]}`,
 		"Say hi":          `{"role":"assistant","content":"hi"}`,
 	}
-	r, err := runner.New(model, runner.Options{Model: "m", Prompt: bfcl.Prompt})
+	r, err := runner.New(model, runner.Options{Model: "m", Prompt: (&leaderboard.Harness{}).Prompt})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +161,7 @@ func TestRunQuestions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			run := r.Case(context.Background(), conformance.ParseCase(t, tt.entry))
-			a := bfcl.Answer{ID: run.ID, Calls: run.Calls, Text: run.Text, Error: run.Error, Usage: run.Usage, Latency: run.Latency}
+			a := leaderboard.Answer{ID: run.ID, Calls: run.Calls, Text: run.Text, Error: run.Error, Usage: run.Usage, Latency: run.Latency}
 			if got := string(a.AppendJSON(nil)); !strings.HasPrefix(got, tt.line) {
 				t.Errorf("result line %s\nwant %s...", got, tt.line)
 			}

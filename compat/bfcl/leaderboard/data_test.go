@@ -1,4 +1,4 @@
-package bfcl_test
+package leaderboard_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/compat/bfcl"
+	"github.com/toolgrade/toolgrade/compat/bfcl/leaderboard"
 )
 
 // weatherDoc is the function docs of the small data sets below.
@@ -60,7 +60,7 @@ func TestOpenData(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, err := bfcl.OpenData(tt.dir)
+			d, err := leaderboard.OpenData(tt.dir)
 			if tt.want == "" {
 				if err != nil || d == nil {
 					t.Fatalf("OpenData: %v", err)
@@ -102,11 +102,11 @@ func TestDataErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeTree(t, tt.files)
-			d, err := bfcl.OpenData(dir)
+			d, err := leaderboard.OpenData(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = d.Grade(context.Background(), []bfcl.Entry{{ID: tt.id, Result: []any{}, Where: "r.json:1"}})
+			_, err = d.Grade(context.Background(), []leaderboard.Entry{{ID: tt.id, Result: []any{}, Where: "r.json:1"}})
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("error %v, want none", err)

@@ -1,4 +1,4 @@
-package bfcl_test
+package leaderboard_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/compat/bfcl"
+	"github.com/toolgrade/toolgrade/compat/bfcl/leaderboard"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -39,11 +39,11 @@ func Example() {
 		}
 	}
 
-	data, err := bfcl.OpenData(dir)
+	data, err := leaderboard.OpenData(dir)
 	if err != nil {
 		log.Fatal(err)
 	}
-	results, err := bfcl.ReadResults(filepath.Join(dir, "result.json"))
+	results, err := leaderboard.ReadResults(filepath.Join(dir, "result.json"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -73,19 +73,20 @@ func Example() {
 
 // A question entry sends its single turn and its function docs; the
 // model's answer becomes a line of a result file.
-func ExamplePrompt() {
+func ExampleHarness_Prompt() {
 	entry, err := jsonvalue.ParseString(`{"id": "simple_python_1", "question": [[{"role": "user", "content": "Factorial of 5?"}]], "function": [{"name": "math.factorial", "parameters": {"type": "dict", "properties": {"number": {"type": "integer"}}}}]}`)
 	if err != nil {
 		log.Fatal(err)
 	}
 	c := &toolgrade.Case{ID: "simple_python_1", Raw: entry.(jsonvalue.Object)}
-	msgs, tools, ok, err := bfcl.Prompt(c, nil)
+	var h leaderboard.Harness
+	msgs, tools, ok, err := h.Prompt(c, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(ok, jsonvalue.Format(msgs), tools[0].Name)
 
-	a := bfcl.Answer{
+	a := leaderboard.Answer{
 		ID:      c.ID,
 		Calls:   []toolgrade.Call{{Name: "math.factorial", Args: jsonvalue.Object{{Key: "number", Value: jsonvalue.MustFrom(5)}}}},
 		Usage:   toolgrade.Usage{PromptTokens: 52, CompletionTokens: 9},

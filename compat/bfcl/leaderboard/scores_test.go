@@ -1,4 +1,4 @@
-package bfcl_test
+package leaderboard_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/toolgrade/toolgrade/compat/bfcl"
+	"github.com/toolgrade/toolgrade/compat/bfcl/leaderboard"
 )
 
 func TestGrade(t *testing.T) {
@@ -26,11 +26,11 @@ func TestGrade(t *testing.T) {
 		`{"id": "simple_python_7", "result": []}`,
 		`{"id": "simple_python_0", "result": []}`,
 	}, "\n")})
-	d, err := bfcl.OpenData(dir)
+	d, err := leaderboard.OpenData(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := bfcl.ReadResults(results + "/r.json")
+	rs, err := leaderboard.ReadResults(results + "/r.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,11 +94,11 @@ func TestGradeNoAnswer(t *testing.T) {
 		"BFCL_v4_multiple.json":                 question("multiple_0", "x") + question("multiple_1", "y"),
 		"possible_answer/BFCL_v4_multiple.json": `{"id": "multiple_0", "ground_truth": [{"get_weather": {"city": ["x"]}}]}`,
 	})
-	d, err := bfcl.OpenData(dir)
+	d, err := leaderboard.OpenData(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := d.Grade(context.Background(), []bfcl.Entry{{ID: "multiple_1", Result: []any{}}})
+	s, err := d.Grade(context.Background(), []leaderboard.Entry{{ID: "multiple_1", Result: []any{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,11 +114,11 @@ func TestGradeOtherCategory(t *testing.T) {
 		"BFCL_v4_multiple_function.json":                 question("multiple_function_0", "x"),
 		"possible_answer/BFCL_v4_multiple_function.json": `{"id": "multiple_function_0", "ground_truth": [{"get_weather": {"city": ["x"]}}]}`,
 	})
-	d, err := bfcl.OpenData(dir)
+	d, err := leaderboard.OpenData(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := d.Grade(context.Background(), []bfcl.Entry{{ID: "multiple_function_0", Result: []any{}}})
+	s, err := d.Grade(context.Background(), []leaderboard.Entry{{ID: "multiple_function_0", Result: []any{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestWriteTable(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		cats []bfcl.Tally
+		cats []leaderboard.Tally
 		want string
 	}{
 		{"none", nil, header(20) + `
@@ -144,7 +144,7 @@ Non-Live Overall           N/A        0  mean of the above and irrelevance
 Live AST Summary           N/A        0  weighted by entries: live_simple, live_multiple, live_parallel, live_parallel_multiple
 Live Overall               N/A        0  weighted: the above, live_irrelevance, live_relevance
 `},
-		{"every category", []bfcl.Tally{
+		{"every category", []leaderboard.Tally{
 			{Category: "irrelevance", Correct: 9, Total: 10},
 			{Category: "live_irrelevance", Correct: 1, Total: 4},
 			{Category: "live_multiple", Correct: 3, Total: 4},
@@ -180,7 +180,7 @@ Non-Live Overall          59.67%       23  mean of the above and irrelevance
 Live AST Summary          62.50%        8  weighted by entries: live_simple, live_multiple, live_parallel, live_parallel_multiple
 Live Overall              57.14%       14  weighted: the above, live_irrelevance, live_relevance
 `},
-		{"BFCL v3 names, and others by name", []bfcl.Tally{
+		{"BFCL v3 names, and others by name", []leaderboard.Tally{
 			{Category: "aaa_other", Correct: 1, Total: 1},
 			{Category: "java", Correct: 1, Total: 2},
 			{Category: "javascript", Correct: 0, Total: 1},
@@ -204,7 +204,7 @@ Live Overall                       N/A        0  weighted: the above, live_irrel
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b strings.Builder
-			if err := (&bfcl.Scores{Categories: tt.cats}).WriteTable(&b); err != nil {
+			if err := (&leaderboard.Scores{Categories: tt.cats}).WriteTable(&b); err != nil {
 				t.Fatal(err)
 			}
 			if b.String() != tt.want {

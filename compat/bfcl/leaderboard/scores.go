@@ -1,4 +1,4 @@
-package bfcl
+package leaderboard
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/compat/bfcl"
 )
 
 // Scores are the grades of a model's result entries against BFCL's data.
@@ -68,9 +69,9 @@ type Tally struct {
 // BFCL's table leaves them out: Questions less Total, or 0.
 func (t Tally) Missing() int { return max(0, t.Questions-t.Total) }
 
-// Grade grades the entries against the data: the AST categories with the
-// [Metric], irrelevance and live_relevance by whether the result holds a
-// call. The data of every category the entries need is read first, and an
+// Grade grades the entries against the data: the AST categories with
+// BFCL's checker ([bfcl.Check]), irrelevance and live_relevance by whether
+// the result holds a call. The data of every category the entries need is read first, and an
 // error there (a missing or unreadable file) is returned before any entry
 // is graded. Entries of other categories are counted in Skipped.
 //
@@ -87,7 +88,7 @@ func (d *Data) Grade(ctx context.Context, entries []Entry) (*Scores, error) {
 	skipped := map[string]int{}
 	used := map[string]*categoryData{}
 	for _, e := range entries {
-		name := Category(e.ID)
+		name := bfcl.Category(e.ID)
 		if gradedAs(name) == "" {
 			skipped[name]++
 			continue
@@ -108,7 +109,7 @@ func (d *Data) Grade(ctx context.Context, entries []Entry) (*Scores, error) {
 	s.Calling = report
 	tally := map[string]*Tally{}
 	for _, e := range entries {
-		c := used[Category(e.ID)]
+		c := used[bfcl.Category(e.ID)]
 		if c == nil {
 			continue
 		}
@@ -172,12 +173,11 @@ func (c *categoryData) grade(e Entry) toolgrade.MetricResult {
 		r.Error = fmt.Sprintf("no possible answer for %s in the %s data", e.ID, c.name)
 		return r
 	}
-	check := Check
+	check := bfcl.Check
 	if e.Calling == FunctionCalling {
-		check = CheckFunctionCalling
+		check = bfcl.CheckFunctionCalling
 	}
-	v, err := check(c.name, Language(c.name), docs, answer, calls)
-	return result(r, v, err)
+	return bfcl.Result(check(c.name, bfcl.Language(c.name), docs, answer, calls))
 }
 
 // The categories in the order of BFCL's score tables; a name after "|" is
