@@ -2,7 +2,6 @@ package trace
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -412,7 +411,7 @@ func join(path, key string) string {
 func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 func fieldError(path, format string, args ...any) error {
-	err := errors.New(fmt.Sprintf(format, args...))
+	err := fmt.Errorf(format, args...)
 	if path == "" {
 		return err
 	}

@@ -43,6 +43,7 @@ type pyParser struct {
 }
 
 func (p *pyParser) errorf(format string, args ...any) error {
+	//lint:ignore ST1005 Python is a proper noun, and the message reads inside a longer one
 	return fmt.Errorf("Python syntax at byte %d: %s", p.pos+1, fmt.Sprintf(format, args...))
 }
 
