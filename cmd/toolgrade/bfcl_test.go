@@ -360,7 +360,7 @@ func TestBFCLCommandErrors(t *testing.T) {
 		results string
 		want    string
 	}{
-		{"no data flag", []string{"bfcl", "--results", "x"}, "", `required flag(s) "data" not set`},
+		{"no data flag", []string{"bfcl", "--results", "x"}, "", `bfcl: give --data (required flag(s) "data" not set; toolgrade help bfcl lists every flag)`},
 		{"data is not a directory", []string{"bfcl", "--data", "/nonexistent", "--results", "x"}, "", "not a directory"},
 		{"missing results file", []string{"bfcl", "--data", dir, "--results", "/nonexistent/r.json"}, "", "no such file"},
 		{"no data for a category", nil, `{"id": "parallel_0", "result": []}`, "no BFCL_v*_parallel.json"},

@@ -97,9 +97,9 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	root.SetFlagErrorFunc(flagError)
 	for _, cmd := range root.Commands() {
 		explainArgs(cmd)
+		cmd.PreRunE = requireFlags
 	}
-	cmd, err := root.ExecuteContextC(ctx)
-	return explainRequired(cmd, err)
+	return root.ExecuteContext(ctx)
 }
 
 // argHelp says, per command, what its arguments are, for a message when
@@ -138,39 +138,35 @@ func explainArgs(cmd *cobra.Command) {
 	}
 }
 
-// explainRequired rewords a missing required flag, keeping the parser's
-// words after it.
-func explainRequired(cmd *cobra.Command, err error) error {
-	if err == nil {
+// requireFlags explains a missing required flag. Cobra checks the flags
+// marked required after PreRunE, and says what is missing only in text;
+// checking them here first lets the message say what to give.
+func requireFlags(cmd *cobra.Command, _ []string) error {
+	var missing []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if req := f.Annotations[cobra.BashCompOneRequiredFlag]; len(req) > 0 && req[0] == "true" && !f.Changed {
+			missing = append(missing, f.Name)
+		}
+	})
+	if len(missing) == 0 {
 		return nil
 	}
-	msg := err.Error()
-	if rest, ok := strings.CutPrefix(msg, "required flag(s) "); ok {
-		var flags []string
-		for _, f := range strings.Split(strings.TrimSuffix(rest, " not set"), ", ") {
-			flags = append(flags, "--"+strings.Trim(f, `"`))
-		}
-		name := "toolgrade"
-		if cmd != nil {
-			name = cmd.Name()
-		}
-		return usageError("%s: give %s (%s; toolgrade help %s lists every flag)", name, strings.Join(flags, " and "), msg, name)
-	}
-	return err
+	name := cmd.Name()
+	return usageError("%s: give --%s (required flag(s) \"%s\" not set; toolgrade help %s lists every flag)",
+		name, strings.Join(missing, " and --"), strings.Join(missing, `", "`), name)
 }
 
 // flagError explains an unknown or malformed flag, suggesting the nearest
 // flag of the command.
 func flagError(cmd *cobra.Command, err error) error {
-	msg := err.Error()
-	name, ok := strings.CutPrefix(msg, "unknown flag: --")
-	if !ok {
-		if sh, isShort := strings.CutPrefix(msg, "unknown shorthand flag: "); isShort {
-			return usageError("%s: %s (toolgrade help %s lists the flags)", cmd.Name(), sh, cmd.Name())
-		}
+	var unknown *pflag.NotExistError
+	switch {
+	case !errors.As(err, &unknown):
 		return usageError("%s: %v", cmd.Name(), err)
+	case unknown.GetSpecifiedShortnames() != "":
+		return usageError("%s: %v (toolgrade help %s lists the flags)", cmd.Name(), err, cmd.Name())
 	}
-	name, _, _ = strings.Cut(name, "=")
+	name := unknown.GetSpecifiedName()
 	var names []string
 	cmd.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
 	if near, ok := suggest.Nearest(name, names); ok {
