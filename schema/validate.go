@@ -12,6 +12,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // A Violation is one way a value breaks a JSON Schema.
@@ -78,7 +80,7 @@ func leaves(e *jsonschema.ValidationError, out *[]Violation) {
 		*out = append(*out, Violation{
 			Pointer: pointer(e.InstanceLocation),
 			Keyword: strings.Join(e.ErrorKind.KeywordPath(), "/"),
-			Message: message(e.ErrorKind),
+			Message: errorMessage(e.ErrorKind),
 		})
 		return
 	}
@@ -87,17 +89,20 @@ func leaves(e *jsonschema.ValidationError, out *[]Violation) {
 	}
 }
 
-// message is the library's English text for one error kind, without the
-// location it prefixes when printing a whole error.
-func message(k jsonschema.ErrorKind) string {
+// english prints the library's messages in English, as its errors print
+// themselves.
+var english = message.NewPrinter(language.English)
+
+// errorMessage is the library's English text for one error kind, without
+// the location it prefixes when printing a whole error.
+func errorMessage(k jsonschema.ErrorKind) string {
 	if a, ok := k.(*kind.AdditionalProperties); ok {
 		// The library lists them in map order: sort, so that a result
 		// is the same from run to run.
 		a = &kind.AdditionalProperties{Properties: slices.Sorted(slices.Values(a.Properties))}
 		k = a
 	}
-	s := (&jsonschema.ValidationError{ErrorKind: k}).Error()
-	return strings.TrimPrefix(s, "at '': ")
+	return k.LocalizedString(english)
 }
 
 // pointer writes a JSON Pointer from its tokens.
