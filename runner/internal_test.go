@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"github.com/toolgrade/toolgrade/trace"
 	"regexp"
 	"testing"
 
@@ -72,7 +73,7 @@ func FuzzReadReply(f *testing.F) {
 		default:
 			protocol = ""
 		}
-		r, err := readReply(body, protocol)
+		r, err := readReply(body, trace.Protocol(protocol))
 		if err != nil {
 			if err.Error() == "" {
 				t.Error("empty error")

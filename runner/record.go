@@ -15,34 +15,41 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/schema"
+	"github.com/toolgrade/toolgrade/trace"
 )
+
+// A ProblemKind says what kind of processing error a [Problem] is.
+type ProblemKind string
 
 // The kinds of processing error.
 const (
 	// BadCase: the case could not be read, or has nothing to send.
-	BadCase = "bad_case"
+	BadCase ProblemKind = "bad_case"
 	// ModelError: no usable response: an HTTP error after retries, a
 	// timeout, a reply that is not a chat completion.
-	ModelError = "model_error"
+	ModelError ProblemKind = "model_error"
 	// MalformedReply: a chat completion whose tool calls cannot be read.
-	MalformedReply = "malformed_reply"
+	MalformedReply ProblemKind = "malformed_reply"
 	// InvalidArguments: a call whose arguments are not valid JSON (or, for
 	// a text protocol, a call that does not parse).
-	InvalidArguments = "invalid_arguments"
+	InvalidArguments ProblemKind = "invalid_arguments"
 	// UnknownTool: a call to a tool the case does not offer.
-	UnknownTool = "unknown_tool"
+	UnknownTool ProblemKind = "unknown_tool"
 	// Refusal: the reply carries a refusal.
-	Refusal = "refusal"
+	Refusal ProblemKind = "refusal"
 	// EmptyReply: the reply has neither text nor tool calls.
-	EmptyReply = "empty_reply"
+	EmptyReply ProblemKind = "empty_reply"
 )
+
+// A StopReason says why a run ended.
+type StopReason string
 
 // Why a run ended.
 const (
-	StopAnswered = "answered"  // a reply without calls
-	StopCalled   = "called"    // single-turn: the reply made calls
-	StopMaxSteps = "max_steps" // multi-turn: the step limit was hit
-	StopError    = "error"     // the case could not be run to its end
+	StopAnswered StopReason = "answered"  // a reply without calls
+	StopCalled   StopReason = "called"    // single-turn: the reply made calls
+	StopMaxSteps StopReason = "max_steps" // multi-turn: the step limit was hit
+	StopError    StopReason = "error"     // the case could not be run to its end
 )
 
 // A Run is one case put through the model: what was sent, what came back,
@@ -51,7 +58,7 @@ type Run struct {
 	ID       string
 	Case     *toolgrade.Case // the case as read; nil when it could not be
 	Model    string
-	Protocol string // "" for native tool calling
+	Protocol trace.Protocol // "" for native tool calling
 
 	Steps []Step
 	// Calls are the calls of every step, in order, named as the case
@@ -69,7 +76,7 @@ type Run struct {
 
 	Usage   toolgrade.Usage // tokens the replies report, requests sent and cached
 	Latency time.Duration   // the time spent waiting for replies
-	Stop    string          // why the run ended (StopAnswered, ...)
+	Stop    StopReason      // why the run ended (StopAnswered, ...)
 
 	// Problems are the processing errors, in order.
 	Problems []Problem
@@ -104,17 +111,17 @@ type Step struct {
 
 // A Problem is one processing error.
 type Problem struct {
-	Kind    string // BadCase, ModelError, ...
-	Step    int    // the step (from 1); 0 for the case itself
+	Kind    ProblemKind // BadCase, ModelError, ...
+	Step    int         // the step (from 1); 0 for the case itself
 	Message string
 }
 
-func (r *Run) problem(kind string, step int, msg string) {
+func (r *Run) problem(kind ProblemKind, step int, msg string) {
 	r.Problems = append(r.Problems, Problem{Kind: kind, Step: step, Message: msg})
 }
 
 // fail records a problem that ends the run.
-func (r *Run) fail(kind string, step int, msg string) {
+func (r *Run) fail(kind ProblemKind, step int, msg string) {
 	r.problem(kind, step, msg)
 	r.Error = msg
 	r.Stop = StopError
@@ -253,10 +260,10 @@ func (r *Run) appendRun(b []byte, replaced jsonvalue.Object) []byte {
 	if r.Protocol == "" {
 		b = append(b, `"native"`...)
 	} else {
-		b = jsonvalue.AppendString(b, r.Protocol)
+		b = jsonvalue.AppendString(b, string(r.Protocol))
 	}
 	b = append(b, `,"stop":`...)
-	b = jsonvalue.AppendString(b, r.Stop)
+	b = jsonvalue.AppendString(b, string(r.Stop))
 	b = append(b, `,"latency_ms":`...)
 	b = appendMillis(b, r.Latency)
 	b = append(b, `,"usage":`...)
@@ -288,7 +295,7 @@ func (r *Run) appendRun(b []byte, replaced jsonvalue.Object) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"kind":`...)
-		b = jsonvalue.AppendString(b, p.Kind)
+		b = jsonvalue.AppendString(b, string(p.Kind))
 		b = append(b, `,"step":`...)
 		b = strconv.AppendInt(b, int64(p.Step), 10)
 		b = append(b, `,"message":`...)
@@ -419,7 +426,7 @@ type Tally struct {
 	// WithErrors counts the cases with at least one processing error;
 	// Kinds counts cases by each kind of processing error they had.
 	WithErrors int
-	Kinds      map[string]int
+	Kinds      map[ProblemKind]int
 	Steps      int
 	Usage      toolgrade.Usage
 	Latency    time.Duration
@@ -436,9 +443,9 @@ func (t *Tally) Add(r *Run) {
 	}
 	t.WithErrors++
 	if t.Kinds == nil {
-		t.Kinds = map[string]int{}
+		t.Kinds = map[ProblemKind]int{}
 	}
-	seen := map[string]bool{}
+	seen := map[ProblemKind]bool{}
 	for _, p := range r.Problems {
 		if !seen[p.Kind] {
 			seen[p.Kind] = true

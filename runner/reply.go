@@ -29,7 +29,7 @@ type reply struct {
 // no such calls and protocol is set, the calls are parsed out of its text
 // (see [trace.ParseToolCalls]). An error means the response is not a chat
 // completion, or its tool calls are malformed beyond reading.
-func readReply(data []byte, protocol string) (reply, error) {
+func readReply(data []byte, protocol trace.Protocol) (reply, error) {
 	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return reply{}, fmt.Errorf("the reply is not JSON: %w", err)

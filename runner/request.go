@@ -9,6 +9,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/schema"
+	"github.com/toolgrade/toolgrade/trace"
 )
 
 // prompt gives what a case sends first: the chat messages and the tools,
@@ -167,7 +168,7 @@ func functionTools(tools []toolgrade.Tool, names []string) []any {
 // toolPrompt is the system prompt that offers the tools to a model without
 // native tool calling, and tells it how to call them in the protocol the
 // run parses.
-func toolPrompt(tools []toolgrade.Tool, protocol string) string {
+func toolPrompt(tools []toolgrade.Tool, protocol trace.Protocol) string {
 	names := make([]string, len(tools))
 	for i, t := range tools {
 		names[i] = t.Name
@@ -182,14 +183,14 @@ func toolPrompt(tools []toolgrade.Tool, protocol string) string {
 	var sb strings.Builder
 	sb.WriteString("You may call functions to help with the user's request. These functions are available, each described by a JSON Schema of its arguments:\n")
 	switch protocol {
-	case "hermes":
+	case trace.ProtocolHermes:
 		sb.WriteString("<tools>\n")
 		sb.Write(defs)
 		sb.WriteString("\n</tools>\n\nTo call a function, write a JSON object with its name and arguments inside <tool_call></tool_call> tags, one pair of tags per call:\n<tool_call>\n{\"name\": \"<function name>\", \"arguments\": {\"<argument>\": <value>}}\n</tool_call>")
-	case "json":
+	case trace.ProtocolJSON:
 		sb.Write(defs)
 		sb.WriteString("\n\nTo call functions, reply with nothing but a JSON list of the calls:\n[{\"name\": \"<function name>\", \"arguments\": {\"<argument>\": <value>}}]")
-	case "pythonic":
+	case trace.ProtocolPythonic:
 		sb.Write(defs)
 		sb.WriteString("\n\nTo call functions, reply with nothing but a Python list of the calls, with keyword arguments:\n[function_name(argument=value, other_argument=value)]")
 	}

@@ -29,7 +29,6 @@ import (
 	"fmt"
 	"iter"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -88,11 +87,11 @@ type Options struct {
 	ParallelToolCalls *bool
 	// Protocol is "" for native tool calling (tools sent as the request's
 	// tools, calls read from the reply's tool_calls), or the text protocol
-	// of a model without it: "hermes", "json" or "pythonic". The tools
+	// of a model without it (trace.ProtocolHermes, ...). The tools
 	// are then described in a system prompt asking for that protocol, and
 	// calls are parsed out of the reply's text (see
 	// [trace.ParseToolCalls]).
-	Protocol string
+	Protocol trace.Protocol
 	// MultiTurn feeds the case's recorded tool outputs back after each
 	// reply with calls, until a reply makes no call or MaxSteps requests
 	// were sent (default [DefaultMaxSteps]).
@@ -138,8 +137,10 @@ func New(m Model, o Options) (*Runner, error) {
 	if o.Model == "" {
 		return nil, errors.New("runner: no model name given")
 	}
-	if o.Protocol != "" && !slices.Contains(trace.TextProtocols(), o.Protocol) {
-		return nil, fmt.Errorf("runner: unknown tool-call protocol %q (want %s)", o.Protocol, strings.Join(trace.TextProtocols(), ", "))
+	if o.Protocol != "" {
+		if _, err := trace.ParseProtocol(string(o.Protocol)); err != nil {
+			return nil, fmt.Errorf("runner: %w", err)
+		}
 	}
 	if o.MaxTokens < 0 || o.MaxSteps < 0 || o.Workers < 0 {
 		return nil, errors.New("runner: max tokens, max steps and workers: want positive numbers (0: the default)")
@@ -560,12 +561,12 @@ func (cv *conversation) feed(ctx context.Context, n int, calls []stepCall) {
 		return
 	}
 	var sb strings.Builder
-	if cv.r.opts.Protocol != "hermes" {
+	if cv.r.opts.Protocol != trace.ProtocolHermes {
 		sb.WriteString("Function results:\n")
 	}
 	for i, sc := range calls {
 		entry := jsonvalue.Object{{Key: "name", Value: sc.call.Name}, {Key: "content", Value: results[i]}}
-		if cv.r.opts.Protocol == "hermes" {
+		if cv.r.opts.Protocol == trace.ProtocolHermes {
 			sb.WriteString("<tool_response>\n")
 			sb.Write(jsonvalue.Append(nil, entry))
 			sb.WriteString("\n</tool_response>\n")

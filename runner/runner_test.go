@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolgrade/toolgrade/trace"
 	"slices"
 	"strings"
 	"sync"
@@ -107,8 +108,8 @@ func callStrings(calls []toolgrade.Call) []string {
 	return s
 }
 
-func kinds(r *runner.Run) []string {
-	var k []string
+func kinds(r *runner.Run) []runner.ProblemKind {
+	var k []runner.ProblemKind
 	for _, p := range r.Problems {
 		k = append(k, p.Kind)
 	}
@@ -122,8 +123,8 @@ func TestRunReplies(t *testing.T) {
 		replies  []string
 		opts     runner.Options
 		calls    []string
-		problems []string
-		stop     string
+		problems []runner.ProblemKind
+		stop     runner.StopReason
 		err      string
 	}{
 		{
@@ -142,32 +143,32 @@ func TestRunReplies(t *testing.T) {
 			name:     "malformed arguments",
 			replies:  []string{completion(toolCalls(`get_weather {"city": "Par`))},
 			calls:    []string{`get_weather(<invalid JSON: "{\"city\": \"Par">)`},
-			problems: []string{runner.InvalidArguments},
+			problems: []runner.ProblemKind{runner.InvalidArguments},
 			stop:     runner.StopCalled,
 		},
 		{
 			name:     "unknown tool",
 			replies:  []string{completion(toolCalls(`get_stock {"symbol":"X"}`))},
 			calls:    []string{`get_stock({"symbol":"X"})`},
-			problems: []string{runner.UnknownTool},
+			problems: []runner.ProblemKind{runner.UnknownTool},
 			stop:     runner.StopCalled,
 		},
 		{
 			name:     "refusal",
 			replies:  []string{completion(`{"role":"assistant","content":null,"refusal":"I can't help with that."}`)},
-			problems: []string{runner.Refusal},
+			problems: []runner.ProblemKind{runner.Refusal},
 			stop:     runner.StopAnswered,
 		},
 		{
 			name:     "empty reply",
 			replies:  []string{completion(`{"role":"assistant","content":""}`)},
-			problems: []string{runner.EmptyReply},
+			problems: []runner.ProblemKind{runner.EmptyReply},
 			stop:     runner.StopAnswered,
 		},
 		{
 			name:     "no choices",
 			replies:  []string{`{"id":"x","choices":[]}`},
-			problems: []string{runner.EmptyReply},
+			problems: []runner.ProblemKind{runner.EmptyReply},
 			stop:     runner.StopAnswered,
 		},
 		{
@@ -178,21 +179,21 @@ func TestRunReplies(t *testing.T) {
 		{
 			name:     "model error",
 			replies:  []string{"!HTTP 500 Internal Server Error (after 5 attempts)"},
-			problems: []string{runner.ModelError},
+			problems: []runner.ProblemKind{runner.ModelError},
 			stop:     runner.StopError,
 			err:      "step 1: the model call failed: HTTP 500 Internal Server Error (after 5 attempts)",
 		},
 		{
 			name:     "tool call without a name",
 			replies:  []string{completion(`{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"arguments":"{}"}}]}`)},
-			problems: []string{runner.MalformedReply},
+			problems: []runner.ProblemKind{runner.MalformedReply},
 			stop:     runner.StopError,
 			err:      "step 1: the reply's tool calls are malformed",
 		},
 		{
 			name:     "not a chat completion",
 			replies:  []string{`[1, 2]`},
-			problems: []string{runner.MalformedReply},
+			problems: []runner.ProblemKind{runner.MalformedReply},
 			stop:     runner.StopError,
 			err:      "not a chat completion",
 		},
@@ -216,7 +217,7 @@ func TestRunReplies(t *testing.T) {
 			opts:     runner.Options{Protocol: "json"},
 			replies:  []string{completion(text(`{"name": "get_weather", "arguments": {"city": `))},
 			calls:    []string{`get_weather(<invalid JSON: "{\"name\": \"get_weather\", \"arguments\": {\"city\":">)`},
-			problems: []string{runner.InvalidArguments},
+			problems: []runner.ProblemKind{runner.InvalidArguments},
 			stop:     runner.StopCalled,
 		},
 		{
@@ -229,14 +230,14 @@ func TestRunReplies(t *testing.T) {
 		{
 			name:     "no input",
 			input:    `"expected_tools":[]`,
-			problems: []string{runner.BadCase},
+			problems: []runner.ProblemKind{runner.BadCase},
 			stop:     runner.StopError,
 			err:      "no input to send",
 		},
 		{
 			name:     "bad tools",
 			input:    `"input":"Weather?","available_tools":[{"name":"f","parameters":{"type":5}}]`,
-			problems: []string{runner.BadCase},
+			problems: []runner.ProblemKind{runner.BadCase},
 			stop:     runner.StopError,
 			err:      "field available_tools",
 		},
@@ -404,11 +405,11 @@ func TestMultiTurn(t *testing.T) {
 		                  {"name":"get_time","output":"09:00"}]}`
 	tests := []struct {
 		name     string
-		protocol string
+		protocol trace.Protocol
 		replies  []string
 		maxSteps int
 		calls    []string // with outputs
-		stop     string
+		stop     runner.StopReason
 		notes    int
 		fedBack  func(t *testing.T, second jsonvalue.Object)
 	}{

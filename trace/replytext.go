@@ -9,8 +9,32 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
-// TextProtocols names the protocols [ParseToolCalls] reads.
-func TextProtocols() []string { return []string{"hermes", "json", "pythonic"} }
+// A Protocol is how a model without native tool calling writes its calls
+// in a reply's text, as it was prompted to (see [ParseToolCalls]).
+type Protocol string
+
+// The protocols [ParseToolCalls] reads.
+const (
+	ProtocolHermes   Protocol = "hermes"
+	ProtocolJSON     Protocol = "json"
+	ProtocolPythonic Protocol = "pythonic"
+)
+
+// TextProtocols lists the protocols [ParseToolCalls] reads.
+func TextProtocols() []Protocol { return []Protocol{ProtocolHermes, ProtocolJSON, ProtocolPythonic} }
+
+// ParseProtocol returns the protocol named s, or an error naming the
+// protocols there are.
+func ParseProtocol(s string) (Protocol, error) {
+	var names []string
+	for _, p := range TextProtocols() {
+		if string(p) == s {
+			return p, nil
+		}
+		names = append(names, string(p))
+	}
+	return "", fmt.Errorf("unknown tool-call protocol %q (want %s)", s, strings.Join(names, ", "))
+}
 
 // ParseToolCalls reads the tool calls that a model without native tool
 // calling wrote in the text of one reply, in the protocol it was prompted
@@ -30,17 +54,18 @@ func TextProtocols() []string { return []string{"hermes", "json", "pythonic"} }
 // An attempt that does not parse is kept, never dropped: a call marked
 // Invalid, its text in ArgsRaw and its name when one can be read. Only an
 // unknown protocol is an error.
-func ParseToolCalls(text, protocol string) ([]toolgrade.Call, error) {
+func ParseToolCalls(text string, protocol Protocol) ([]toolgrade.Call, error) {
 	var b builder
 	switch protocol {
-	case "hermes":
+	case ProtocolHermes:
 		readHermes(&b, text)
-	case "json":
+	case ProtocolJSON:
 		jsonReplyCalls(&b, text)
-	case "pythonic":
+	case ProtocolPythonic:
 		pythonicReplyCalls(&b, text)
 	default:
-		return nil, fmt.Errorf("unknown tool-call protocol %q (want %s)", protocol, strings.Join(TextProtocols(), ", "))
+		_, err := ParseProtocol(string(protocol))
+		return nil, err
 	}
 	return b.finish(), nil
 }

@@ -10,8 +10,9 @@ import (
 
 func TestParseToolCalls(t *testing.T) {
 	tests := []struct {
-		protocol, text string
-		want           []string // calls as Call.String prints them
+		protocol trace.Protocol
+		text     string
+		want     []string // calls as Call.String prints them
 	}{
 		{"hermes", "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>", []string{`get_weather({"city":"Paris"})`}},
 		{"hermes", "Let me check.\n<tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>\n<tool_call>{'name': 'b', 'arguments': {'x': True}}</tool_call>", []string{`a({})`, `b({"x":true})`}},
@@ -32,7 +33,7 @@ func TestParseToolCalls(t *testing.T) {
 		{"pythonic", "Here you go:\n```\n[g(x=1)]\n```", []string{`g({"x":1})`}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.protocol+"/"+tt.text, func(t *testing.T) {
+		t.Run(string(tt.protocol)+"/"+tt.text, func(t *testing.T) {
 			calls, err := trace.ParseToolCalls(tt.text, tt.protocol)
 			if err != nil {
 				t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -110,7 +109,7 @@ bad usage or unreadable input.`,
 	fs.BoolVar(&f.parallel, "parallel-tool-calls", false, "send parallel_tool_calls: true, or =false (not sent unless given; OpenAI's default allows parallel calls)")
 	fs.BoolVar(&f.multiTurn, "multi-turn", false, "feed recorded tool outputs back until the model stops calling tools")
 	fs.IntVar(&f.maxSteps, "max-steps", runner.DefaultMaxSteps, "with --multi-turn, the most requests per case")
-	fs.StringVar(&f.parser, "tool-call-parser", "", "for models without native tool calling: read calls from the reply's text as "+strings.Join(trace.TextProtocols(), ", "))
+	fs.StringVar(&f.parser, "tool-call-parser", "", "for models without native tool calling: read calls from the reply's text as hermes, json or pythonic")
 	fs.StringVar(&f.record, "record", "", "the run file to write (default: next to --out, else DATASET.MODEL.run.jsonl in the current directory)")
 	fs.BoolVar(&f.bfcl, "bfcl", false, "the datasets are BFCL question files (detected from their names and shape otherwise)")
 	fs.StringVar(&f.bfclOut, "bfcl-out", "", "directory for the BFCL result files (default: the run file's name with .bfcl)")
@@ -133,7 +132,6 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 		Model:      f.model,
 		MaxTokens:  f.maxTokens,
 		ToolChoice: f.toolChoice,
-		Protocol:   f.parser,
 		MultiTurn:  f.multiTurn,
 		MaxSteps:   f.maxSteps,
 		Workers:    f.concurrency,
@@ -157,8 +155,11 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	if f.trials < 1 {
 		return usageError("--trials: want a positive number of trials per case, got %d", f.trials)
 	}
-	if f.parser != "" && !slices.Contains(trace.TextProtocols(), f.parser) {
-		return usageError("--tool-call-parser: unknown tool-call protocol %q (want %s)", f.parser, strings.Join(trace.TextProtocols(), ", "))
+	if f.parser != "" {
+		var err error
+		if opts.Protocol, err = trace.ParseProtocol(f.parser); err != nil {
+			return usageError("--tool-call-parser: %v", err)
+		}
 	}
 
 	// Everything that can be checked is, before the first request.
