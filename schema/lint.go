@@ -19,18 +19,21 @@ type Finding struct {
 	Path string
 	// Level is LintError for what a provider rejects, LintWarning for what
 	// makes a tool harder to call well.
-	Level   string
+	Level   LintLevel
 	Message string
 }
 
+// A LintLevel says how serious a [Finding] is.
+type LintLevel string
+
 // The levels of a [Finding].
 const (
-	LintError   = "error"
-	LintWarning = "warning"
+	LintError   LintLevel = "error"
+	LintWarning LintLevel = "warning"
 )
 
 func (f Finding) String() string {
-	return f.Level + ": tool " + f.Tool + ": " + f.Path + ": " + f.Message
+	return string(f.Level) + ": tool " + f.Tool + ": " + f.Path + ": " + f.Message
 }
 
 // Provider name rules, as the providers document them.
@@ -69,7 +72,7 @@ var geminiKeywords = []string{
 // Findings come in tool order, each tool's in the order above.
 func Lint(tools []toolgrade.Tool) []Finding {
 	var out []Finding
-	add := func(tool, path, level, format string, args ...any) {
+	add := func(tool, path string, level LintLevel, format string, args ...any) {
 		out = append(out, Finding{Tool: tool, Path: path, Level: level, Message: fmt.Sprintf(format, args...)})
 	}
 	bySanitized := map[string][]string{}
@@ -142,7 +145,7 @@ func SanitizeName(name string) string {
 	return string(b[:min(len(b), 64)])
 }
 
-func lintSchema(tool string, params any, add func(tool, path, level, format string, args ...any)) {
+func lintSchema(tool string, params any, add func(tool, path string, level LintLevel, format string, args ...any)) {
 	if params == nil {
 		return
 	}
