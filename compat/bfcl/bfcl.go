@@ -70,7 +70,7 @@ func New(opts Options) (*Metric, error) {
 	switch opts.Language {
 	case "", "python", "java", "javascript":
 	default:
-		return nil, fmt.Errorf("language: unknown value %q (want python, java or javascript)", opts.Language)
+		return nil, &toolgrade.OptionError{Option: "language", Value: opts.Language, Allowed: []string{"python", "java", "javascript"}}
 	}
 	if opts.Category != "" {
 		if !slices.Contains(astCategories, opts.Category) {

@@ -2,6 +2,7 @@ package bfcl_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -358,6 +359,10 @@ func TestBFCLCategoryAndLanguage(t *testing.T) {
 		if _, err := bfcl.New(bfcl.Options{Category: c}); err == nil || !strings.HasPrefix(err.Error(), `category: unknown value "`+c+`"`) {
 			t.Errorf("category %q: error %v, want an unknown value", c, err)
 		}
+	}
+	var oe *toolgrade.OptionError
+	if _, err := bfcl.New(bfcl.Options{Language: "go"}); !errors.As(err, &oe) || oe.Option != "language" || oe.Value != "go" {
+		t.Errorf("language go: error %v, want an *OptionError for language", err)
 	}
 }
 

@@ -35,12 +35,12 @@ type Options struct {
 	MetricWeights map[Part]float64 `json:"metric_weights"`
 
 	// Execution chooses how execution success is decided: "" or
-	// "type_check", DeepFabric's own rule (see [Metric]); or
+	// [ExecutionTypeCheck], DeepFabric's own rule (see [Metric]); or
 	// [ExecutionMCP], running the calls on a live MCP server (Server),
 	// each sample in a fresh session: a single-turn sample's execution
 	// succeeds when its first call runs without error, a multi-turn one's
 	// when all its calls do. Not a DeepFabric option: toolgrade's own.
-	Execution string `json:"execution,omitempty"`
+	Execution ExecutionMode `json:"execution,omitempty"`
 	// AllowTools and CallTimeout (a Go duration) guard the calls run
 	// with execution: mcp, as the execution_success metric's options do.
 	AllowTools  []string `json:"allow_tools,omitempty"`
@@ -49,8 +49,15 @@ type Options struct {
 	Server toolgrade.ToolServer `json:"-"`
 }
 
-// ExecutionMCP is the Execution option that runs calls on an MCP server.
-const ExecutionMCP = "mcp"
+// An ExecutionMode is how execution success is decided.
+type ExecutionMode string
+
+const (
+	// ExecutionTypeCheck is DeepFabric's own rule (the default).
+	ExecutionTypeCheck ExecutionMode = "type_check"
+	// ExecutionMCP runs the calls on an MCP server.
+	ExecutionMCP ExecutionMode = "mcp"
+)
 
 // A Part is one part of DeepFabric's overall score, as MetricWeights and
 // the result's components name it.
@@ -115,10 +122,10 @@ func New(opts Options) (*Metric, error) {
 		m.weights = maps.Clone(opts.MetricWeights)
 	}
 	switch opts.Execution {
-	case "", "type_check":
+	case "", ExecutionTypeCheck:
 	case ExecutionMCP:
 		if opts.Server == nil {
-			return nil, &toolgrade.OptionError{Option: "execution", Value: opts.Execution, Err: errors.New("execution: mcp needs an MCP server to run the calls on")}
+			return nil, &toolgrade.OptionError{Option: "execution", Value: string(opts.Execution), Err: errors.New("execution: mcp needs an MCP server to run the calls on")}
 		}
 		m.exec = &execution.Runner{Server: opts.Server, AllowTools: opts.AllowTools}
 		if opts.CallTimeout != "" {
@@ -129,7 +136,7 @@ func New(opts Options) (*Metric, error) {
 			m.exec.CallTimeout = d
 		}
 	default:
-		return nil, &toolgrade.OptionError{Option: "execution", Value: opts.Execution, Allowed: []string{"type_check", ExecutionMCP}}
+		return nil, &toolgrade.OptionError{Option: "execution", Value: string(opts.Execution), Allowed: []string{string(ExecutionTypeCheck), string(ExecutionMCP)}}
 	}
 	return m, nil
 }
