@@ -126,8 +126,10 @@ type RuleCheck struct {
 }
 
 // An OptionError reports an option set to a value the metric does not
-// take. Constructors (match.New, the peers' New) return it, so that a
-// caller can tell which option was wrong with errors.As.
+// take, or an option it does not take at all (Err is then
+// [ErrUnknownOption]). Constructors (match.New, the peers' New) and
+// [DecodeOptions] return it, so that a caller can tell which option was
+// wrong with errors.As, and an unknown one with errors.Is.
 type OptionError struct {
 	// Option is the option's name as config files spell it ("order",
 	// "args_overrides.get_weather").
@@ -143,6 +145,8 @@ type OptionError struct {
 
 func (e *OptionError) Error() string {
 	switch {
+	case e.Err == ErrUnknownOption:
+		return fmt.Sprintf("unknown option %q", e.Option)
 	case e.Err != nil:
 		return e.Option + ": " + e.Err.Error()
 	case len(e.Allowed) > 0:

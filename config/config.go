@@ -16,7 +16,6 @@
 package config
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -236,7 +235,7 @@ func build[O any, M toolgrade.Metric](newMetric func(O) (M, error)) builder {
 func withEnv[O any, M toolgrade.Metric](newMetric func(O, *Env) (M, error)) builder {
 	return builder{options: reflect.TypeFor[O](), make: func(opts []byte, env *Env) (toolgrade.Metric, error) {
 		var o O
-		if err := Strict(opts, &o); err != nil {
+		if err := toolgrade.DecodeOptions(opts, &o); err != nil {
 			return nil, err
 		}
 		m, err := newMetric(o, env)
@@ -348,40 +347,13 @@ func Metric(entry jsonvalue.Object, env *Env) (toolgrade.Metric, error) {
 	}
 	m, err := b.make(jsonvalue.Append(nil, opts), env)
 	if err != nil {
-		var unknown *UnknownOptionError
-		if errors.As(err, &unknown) && metric == "tool_correctness" {
-			unknown.Profile, unknown.Valid = profile, optionNames(profile)
-		}
 		if metric != "tool_correctness" {
-			if errors.As(err, &unknown) {
-				if valid := fieldNames(b.options); valid != nil {
-					if near, ok := suggest.Nearest(unknown.Key, valid); ok {
-						return nil, fmt.Errorf("metric %s: %w; did you mean %q?", metric, err, near)
-					}
-					return nil, fmt.Errorf("metric %s: %w (want %s, or name, metric)", metric, err, strings.Join(valid, ", "))
-				}
-			}
-			return nil, fmt.Errorf("metric %s: %w", metric, err)
+			return nil, fmt.Errorf("metric %s: %w%s", metric, err, unknownOptionHint(err, "", fieldNames(b.options)))
 		}
-		return nil, fmt.Errorf("profile %s: %w", profile, err)
+		return nil, fmt.Errorf("profile %s: %w%s", profile, err, unknownOptionHint(err, profile, optionNames(profile)))
 	}
 	if name != "" {
 		m = toolgrade.Named(m, name)
 	}
 	return m, nil
-}
-
-// Strict decodes options JSON into v, rejecting unknown keys.
-func Strict(opts []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(opts))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		msg := err.Error()
-		msg = strings.TrimPrefix(msg, "json: ")
-		if f, ok := strings.CutPrefix(msg, "unknown field "); ok {
-			return &UnknownOptionError{Key: strings.Trim(f, `"`)}
-		}
-		return errors.New(msg)
-	}
-	return nil
 }

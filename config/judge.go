@@ -18,7 +18,7 @@ func (c *Config) JudgeSettings() (judge.Settings, error) {
 	if c == nil || len(c.Judge) == 0 {
 		return s, nil
 	}
-	if err := Strict(jsonvalue.Append(nil, c.Judge), &s); err != nil {
+	if err := toolgrade.DecodeOptions(jsonvalue.Append(nil, c.Judge), &s); err != nil {
 		return s, toolgrade.InField("judge", err)
 	}
 	if s.CacheDir != "" && !filepath.IsAbs(s.CacheDir) && c.Dir != "" {
@@ -46,7 +46,7 @@ func judged[M toolgrade.Metric](newMetric func(judge.Judge, []toolgrade.Tool, ju
 			return nil, errors.New("needs a judge: give --judge-model (and --judge-base-url for a server other than OpenAI), or a judge section in the config")
 		}
 		var o judge.Options
-		if err := Strict(opts, &o); err != nil {
+		if err := toolgrade.DecodeOptions(opts, &o); err != nil {
 			return nil, err
 		}
 		m, err := newMetric(env.Judge, env.Tools, o)

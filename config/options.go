@@ -1,40 +1,41 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
 	"strings"
 
+	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
-// An UnknownOptionError is a metric entry key that its profile does not
-// take. Built by [Metric], it names the nearest option of the profile, or
-// the profile's own spelling of what another profile calls Key.
-type UnknownOptionError struct {
-	Key     string
-	Profile string // "" when not known
-	// Valid lists the profile's options.
-	Valid []string
-}
-
-func (e *UnknownOptionError) Error() string {
-	msg := fmt.Sprintf("unknown option %q", e.Key)
-	if e.Profile == "" {
-		return msg
+// unknownOptionHint says more about an option that an entry gives and
+// its metric does not take: the nearest option it takes, or the profile
+// whose option it is. valid lists the metric's options; profile is ""
+// for a metric without profiles. "" for other errors, and for a key
+// inside an option's value.
+func unknownOptionHint(err error, profile string, valid []string) string {
+	oe, ok := errors.AsType[*toolgrade.OptionError](err)
+	if !ok || oe.Err != toolgrade.ErrUnknownOption || valid == nil || strings.ContainsAny(oe.Option, ".[") {
+		return ""
 	}
-	if near, ok := suggest.Nearest(e.Key, e.Valid); ok {
-		return msg + fmt.Sprintf("; did you mean %q?", near)
+	key := oe.Option
+	if near, ok := suggest.Nearest(key, valid); ok {
+		return fmt.Sprintf("; did you mean %q?", near)
 	}
-	if own, other := sameIdea(e.Key, e.Profile); own != "" {
-		return msg + fmt.Sprintf(": %s is how the %s profile spells it; under %s, set %s", e.Key, other, e.Profile, own)
+	if profile == "" {
+		return fmt.Sprintf(" (want %s, or name, metric)", strings.Join(valid, ", "))
 	}
-	if ps := OptionProfiles(e.Key); len(ps) > 0 {
-		return msg + fmt.Sprintf(": it is an option of the %s profile, not of %s (want %s, or profile, name, metric)", strings.Join(ps, ", "), e.Profile, strings.Join(e.Valid, ", "))
+	if own, other := sameIdea(key, profile); own != "" {
+		return fmt.Sprintf(": %s is how the %s profile spells it; under %s, set %s", key, other, profile, own)
 	}
-	return msg + fmt.Sprintf(" (want %s, or profile, name, metric)", strings.Join(e.Valid, ", "))
+	if ps := OptionProfiles(key); len(ps) > 0 {
+		return fmt.Sprintf(": it is an option of the %s profile, not of %s (want %s, or profile, name, metric)", strings.Join(ps, ", "), profile, strings.Join(valid, ", "))
+	}
+	return fmt.Sprintf(" (want %s, or profile, name, metric)", strings.Join(valid, ", "))
 }
 
 // optionNames lists a profile's option keys, from its struct's JSON tags.

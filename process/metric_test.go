@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/process"
 )
@@ -20,7 +19,7 @@ import (
 func decodeOptions(t *testing.T, text string) (process.Options, error) {
 	t.Helper()
 	var o process.Options
-	err := config.Strict([]byte(text), &o)
+	err := toolgrade.DecodeOptions([]byte(text), &o)
 	return o, err
 }
 

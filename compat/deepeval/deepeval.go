@@ -79,9 +79,7 @@ const (
 func (o *Options) UnmarshalJSON(b []byte) error {
 	type plain Options // without this method
 	var p plain
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
+	if err := toolgrade.DecodeOptions(b, &p); err != nil {
 		return err
 	}
 	*o = Options(p)
