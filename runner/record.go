@@ -191,7 +191,7 @@ func (r *Run) AppendJSON(b []byte) []byte {
 	}
 	if r.Case != nil && r.ServerTools != nil {
 		key("available_tools")
-		tools, _ := schema.Write(r.ServerTools, "mcp")
+		tools, _ := schema.Write(r.ServerTools, schema.ShapeMCP)
 		b = jsonvalue.Append(b, tools)
 	}
 	if r.Case != nil {

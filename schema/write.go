@@ -2,18 +2,42 @@ package schema
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
-// shapes are the shapes [Write] writes, in the order [Shapes] lists them.
-var shapes = []string{"openai", "responses", "anthropic", "gemini", "bedrock", "mcp"}
+// A Shape is a form of tool definitions that [Write] writes.
+type Shape string
+
+// The shapes [Write] writes.
+const (
+	ShapeOpenAI    Shape = "openai"
+	ShapeResponses Shape = "responses"
+	ShapeAnthropic Shape = "anthropic"
+	ShapeGemini    Shape = "gemini"
+	ShapeBedrock   Shape = "bedrock"
+	ShapeMCP       Shape = "mcp"
+)
 
 // Shapes lists the tool shapes [Write] writes.
-func Shapes() []string { return append([]string(nil), shapes...) }
+func Shapes() []Shape {
+	return []Shape{ShapeOpenAI, ShapeResponses, ShapeAnthropic, ShapeGemini, ShapeBedrock, ShapeMCP}
+}
+
+// ParseShape returns the shape named s, or an error naming the shapes
+// there are.
+func ParseShape(s string) (Shape, error) {
+	var names []string
+	for _, shape := range Shapes() {
+		if string(shape) == s {
+			return shape, nil
+		}
+		names = append(names, string(shape))
+	}
+	return "", fmt.Errorf("unknown tool shape %q (want %s)", s, strings.Join(names, ", "))
+}
 
 // Write writes tools in one of the shapes [Parse] reads, as a value of
 // package jsonvalue, ready for a request body's tools field:
@@ -35,9 +59,9 @@ func Shapes() []string { return append([]string(nil), shapes...) }
 // A tool without a schema gets the empty object schema, which every shape
 // requires; a description is left out when the tool has none. Parse reads
 // what Write writes back into the same tools.
-func Write(tools []toolgrade.Tool, shape string) (any, error) {
-	if !slices.Contains(shapes, shape) {
-		return nil, fmt.Errorf("unknown tool shape %q (want %s)", shape, strings.Join(shapes, ", "))
+func Write(tools []toolgrade.Tool, shape Shape) (any, error) {
+	if _, err := ParseShape(string(shape)); err != nil {
+		return nil, err
 	}
 	list := make([]any, len(tools))
 	for i, t := range tools {
@@ -50,17 +74,17 @@ func Write(tools []toolgrade.Tool, shape string) (any, error) {
 			o = append(o, jsonvalue.Member{Key: "description", Value: t.Description})
 		}
 		switch shape {
-		case "openai":
+		case ShapeOpenAI:
 			list[i] = jsonvalue.Object{{Key: "type", Value: "function"}, {Key: "function", Value: append(o, jsonvalue.Member{Key: "parameters", Value: params})}}
-		case "responses":
+		case ShapeResponses:
 			list[i] = append(jsonvalue.Object{{Key: "type", Value: "function"}}, append(o, jsonvalue.Member{Key: "parameters", Value: params})...)
-		case "anthropic":
+		case ShapeAnthropic:
 			list[i] = append(o, jsonvalue.Member{Key: "input_schema", Value: params})
-		case "gemini":
+		case ShapeGemini:
 			list[i] = append(o, jsonvalue.Member{Key: "parametersJsonSchema", Value: params})
-		case "bedrock":
+		case ShapeBedrock:
 			list[i] = jsonvalue.Object{{Key: "toolSpec", Value: append(o, jsonvalue.Member{Key: "inputSchema", Value: jsonvalue.Object{{Key: "json", Value: params}}})}}
-		case "mcp":
+		case ShapeMCP:
 			o = append(o, jsonvalue.Member{Key: "inputSchema", Value: params})
 			if t.OutputSchema != nil {
 				o = append(o, jsonvalue.Member{Key: "outputSchema", Value: t.OutputSchema})
@@ -69,9 +93,9 @@ func Write(tools []toolgrade.Tool, shape string) (any, error) {
 		}
 	}
 	switch shape {
-	case "gemini":
+	case ShapeGemini:
 		return []any{jsonvalue.Object{{Key: "functionDeclarations", Value: list}}}, nil
-	case "mcp":
+	case ShapeMCP:
 		return jsonvalue.Object{{Key: "tools", Value: list}}, nil
 	}
 	return list, nil

@@ -17,7 +17,7 @@ func TestWriteRoundTrip(t *testing.T) {
 		{Name: "ping", Parameters: mustJSON(t, `{"type":"object","properties":{}}`)},
 	}
 	for _, shape := range schema.Shapes() {
-		t.Run(shape, func(t *testing.T) {
+		t.Run(string(shape), func(t *testing.T) {
 			v, err := schema.Write(tools, shape)
 			if err != nil {
 				t.Fatal(err)

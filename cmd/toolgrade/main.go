@@ -2,6 +2,10 @@
 //
 // Exit status: 0 when every case passed, 1 when a case failed its threshold
 // or could not be scored, 2 for bad usage or an unreadable input.
+//
+// Each subcommand is one file: its flags, then calls into the library.
+// Grading, reading files and writing reports belong to the packages; this
+// one only wires them, and [Main.Run] lets tests run it in-process.
 package main
 
 import (
@@ -176,6 +180,15 @@ func flagError(cmd *cobra.Command, err error) error {
 		return usageError("%s: unknown flag --%s; %s", cmd.Name(), name, hint)
 	}
 	return usageError("%s: unknown flag --%s (toolgrade help %s lists the flags)", cmd.Name(), name, cmd.Name())
+}
+
+// names lists an enumerated option's values for help text.
+func names[S ~string](values []S) string {
+	s := make([]string, len(values))
+	for i, v := range values {
+		s[i] = string(v)
+	}
+	return strings.Join(s, ", ")
 }
 
 // optionAsFlag says how to set a profile option given as a flag

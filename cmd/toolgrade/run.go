@@ -109,7 +109,7 @@ bad usage or unreadable input.`,
 	fs.BoolVar(&f.parallel, "parallel-tool-calls", false, "send parallel_tool_calls: true, or =false (not sent unless given; OpenAI's default allows parallel calls)")
 	fs.BoolVar(&f.multiTurn, "multi-turn", false, "feed recorded tool outputs back until the model stops calling tools")
 	fs.IntVar(&f.maxSteps, "max-steps", runner.DefaultMaxSteps, "with --multi-turn, the most requests per case")
-	fs.StringVar(&f.parser, "tool-call-parser", "", "for models without native tool calling: read calls from the reply's text as hermes, json or pythonic")
+	fs.StringVar(&f.parser, "tool-call-parser", "", "for models without native tool calling: read calls from the reply's text as "+names(trace.TextProtocols()))
 	fs.StringVar(&f.record, "record", "", "the run file to write (default: next to --out, else DATASET.MODEL.run.jsonl in the current directory)")
 	fs.BoolVar(&f.bfcl, "bfcl", false, "the datasets are BFCL question files (detected from their names and shape otherwise)")
 	fs.StringVar(&f.bfclOut, "bfcl-out", "", "directory for the BFCL result files (default: the run file's name with .bfcl)")

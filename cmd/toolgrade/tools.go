@@ -73,7 +73,7 @@ func (m *Main) toolsCommand() *cobra.Command {
 		Long: `Read tool definitions from a live MCP server (--mcp: its tools/list, every
 page) or from a file in any shape toolgrade reads, and print them: as a list
 of names and descriptions (the default), or, with --format, as JSON in one of
-the shapes ` + strings.Join(schema.Shapes(), ", ") + `.
+the shapes ` + names(schema.Shapes()) + `.
 
 They are linted too, the findings going to stderr: tools and parameters
 without descriptions, parameters without types, names a provider rejects or
@@ -90,7 +90,7 @@ usage or when the tools cannot be read.`,
 	}
 	fs := cmd.Flags()
 	f.mcp.register(fs, false)
-	fs.StringVar(&f.format, "format", "list", "output: list, or JSON in the shape "+strings.Join(schema.Shapes(), ", "))
+	fs.StringVar(&f.format, "format", "list", "output: list, or JSON in the shape "+names(schema.Shapes()))
 	fs.BoolVar(&f.lint, "lint", false, "print only the lint findings, and exit 1 when one is an error")
 	fs.BoolVar(&f.noLint, "no-lint", false, "do not lint")
 	return cmd
@@ -107,8 +107,10 @@ func (m *Main) runTools(ctx context.Context, f *toolsFlags, args []string) error
 	case f.mcp.target == "" && source == "":
 		return usageError("name an MCP server with --mcp, or a file of tool definitions")
 	}
+	var shape schema.Shape
 	if f.format != "list" && !f.lint {
-		if _, err := schema.Write(nil, f.format); err != nil {
+		var err error
+		if shape, err = schema.ParseShape(f.format); err != nil {
 			return usageError("--format: %v", err)
 		}
 	}
@@ -147,7 +149,7 @@ func (m *Main) runTools(ctx context.Context, f *toolsFlags, args []string) error
 			fmt.Fprintf(m.Stdout, "%-*s  %s\n", width, t.Name, desc)
 		}
 	} else {
-		v, err := schema.Write(tools, f.format)
+		v, err := schema.Write(tools, shape)
 		if err != nil {
 			return usageError("--format: %v", err)
 		}
