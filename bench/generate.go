@@ -3,6 +3,10 @@
 // trace reading, schema validation and the whole pipeline. run.sh times
 // `toolgrade eval` end to end against a Python loop that only parses each
 // line; README.md records the figures and how they were made.
+//
+// Performance targets live here and in run.sh as benchmarks (testing.B with
+// b.Loop), never as timed unit tests. Non-goals: a generated case is
+// realistic in shape and size, not a sample of any real agent's mistakes.
 package bench
 
 import (

@@ -9,8 +9,9 @@
 //   - compat/agentevals: LangChain agentevals' trajectory match evaluator
 //   - compat/adk: Google ADK's tool_trajectory_avg_score
 //   - compat/deepfabric: DeepFabric's tool-calling evaluation
-//   - compat/bfcl: the Berkeley Function Calling Leaderboard's AST checker,
-//     with its data folders, result files and score table
+//   - compat/bfcl: the Berkeley Function Calling Leaderboard's AST checker;
+//     compat/bfcl/leaderboard its data folders, result files and score
+//     table
 //   - compat/ragas: Ragas' ToolCallAccuracy and ToolCallF1
 //
 // A peer's quirks live in its package, never in package match or the
@@ -22,4 +23,14 @@
 // files.
 // Package config builds any of them from a metric entry ("profile:
 // deepeval" and the peer's own option names).
+//
+// The rules every profile keeps: a peer's numbers are reproduced exactly,
+// as its real code computes them (not as its docs say), pinned to a
+// release and proved by conformance lines produced by running that code;
+// where the peer raises, the result is an error naming the exception,
+// never a made-up score; options and case fields keep the peer's
+// spellings.
+//
+// Non-goals: a peer's LLM prompts and logs, its runners and report
+// formats, and fixing its quirks, which baselines depend on.
 package compat

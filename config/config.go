@@ -13,6 +13,18 @@
 //	    args: exact
 //	  - profile: deepeval
 //	    should_consider_ordering: true
+//
+// The rules: nothing in a config is read as nothing. A key that no part
+// takes is an error naming it, with the nearest valid key or the profile
+// that spells it so (an option is decoded by [toolgrade.DecodeOptions]);
+// a value of the wrong kind is an error naming its field. Relative paths
+// (datasets, reports, the judge's cache) are taken from the config file's
+// directory. The judge and reports sections are kept as written and read
+// by the parts that own them.
+//
+// Non-goals: grading (config only builds metrics) and reading cases
+// (package dataset); environment variables are expanded in report paths
+// only, never in options.
 package config
 
 import (

@@ -7,6 +7,16 @@
 // A record that cannot be decoded becomes an error result naming the file,
 // the line the record starts on and the field; the run goes on. Only an
 // input that cannot be read or split at all stops it.
+//
+// Nothing is read as nothing: a field that looks like a misspelled case
+// field is an error (an [UnknownFieldError]), other unknown fields are
+// kept as metadata and reported once (or made errors, with
+// Checker.StrictFields), and a record with nothing to grade is an error
+// ([ErrNothingToGrade]), never a perfect score.
+//
+// Non-goals: what a case's calls mean (the metrics decide), reading
+// traces (package trace, through a case's trajectory), and fetching
+// anything over the network.
 package dataset
 
 import (

@@ -6,6 +6,10 @@
 // Running calls has effects, so it is always asked for explicitly (the
 // command line's --allow-execute), can be narrowed to an allow-list of
 // tools, and bounds each call with a timeout.
+//
+// Non-goals: judging what a call returned (a call that ran without error
+// succeeds, whatever its output), and undoing a call's effects: point it
+// at a server whose effects are safe to have.
 package execution
 
 import (

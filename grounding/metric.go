@@ -10,6 +10,10 @@
 // computed it, or knew it), and a value found somewhere may still be the
 // wrong one. Results call ungrounded values "likely invented". The rules
 // are in [Metric]; docs/grounding.md explains them with examples.
+//
+// Non-goals: whether the value is the right one (expected calls and
+// tool_correctness say that), and text the agent may fairly reword, which
+// is left unchecked unless MinLength asks for it.
 package grounding
 
 import (

@@ -15,6 +15,13 @@
 // and a failed judgment (an HTTP error after retries, a timeout, a reply
 // that is not such an object, a score out of range) is an error result for
 // the case, never a default score.
+//
+// A prompt's wording is versioned: a change to its text, or to how its
+// reply is read, changes its version, which every request carries.
+//
+// Non-goals: HTTP, retries and caching (package openai's), and judging
+// what code can check (names, arguments against schemas, order), which
+// the deterministic metrics do.
 package judge
 
 import (

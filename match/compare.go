@@ -7,8 +7,15 @@
 // irrelevant, arrays are ordered, and a key set to null differs from a
 // missing key unless a rule says the argument is optional.
 //
-// Peer quirks (Python equality, greedy pairing by value) do not belong
-// here; they live in the packages under compat.
+// Pairing is an optimal assignment by default (the most total credit), so
+// that a score never depends on the order of the calls; greedy pairing is
+// an option. Every score is explained: which calls paired, which were
+// missing or extra, and which argument differed, by path.
+//
+// Non-goals: peer quirks (Python equality, greedy pairing by value),
+// which live in the packages under compat; judging whether a call was
+// sensible (package judge); and checking arguments against the tools'
+// schemas (package schema).
 package match
 
 import (

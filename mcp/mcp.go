@@ -18,6 +18,9 @@
 //
 // [Server] implements [toolgrade.ToolServer]. This is the only package
 // that imports the MCP SDK.
+//
+// Non-goals: the rest of MCP (resources, prompts, sampling, notifications),
+// and serving MCP: toolgrade is only ever a client.
 package mcp
 
 import (

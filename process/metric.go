@@ -8,6 +8,10 @@
 // each case (its process field); both apply. [ParseRules] reads them and
 // [Rule.Check] states what each kind means; docs/process.md explains them
 // with examples.
+//
+// Non-goals: whether each call was right (tool_correctness), the values
+// of arguments beyond telling a repeated call, and policies in prose, which
+// need a judge.
 package process
 
 import (

@@ -9,6 +9,9 @@
 // interface, and finish from the run's [Stats]. Only the HTML page keeps
 // something per case (what the page shows); everything else keeps memory
 // flat however long the run.
+//
+// Non-goals: computing figures (package reliability) and deciding which
+// results are failures (the metrics' verdicts); reports only present them.
 package report
 
 import (

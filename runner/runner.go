@@ -21,6 +21,10 @@
 // The runner knows nothing of HTTP: a [Model] answers request bodies.
 // Package openai's Client does over any OpenAI-compatible endpoint,
 // with the judge's concurrency and rate limits, retries and cache.
+//
+// Non-goals: grading (toolgrade eval grades a run file, offline), and
+// running tools: outside a live server (Options.Server), a call is
+// answered with the output the case recorded, never executed.
 package runner
 
 import (

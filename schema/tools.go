@@ -31,6 +31,13 @@
 // Every schema is rewritten into standard JSON Schema with its meaning kept
 // (see normalize in dialect.go): BFCL's float is number, dict is object,
 // tuple is array and any is no constraint; Gemini's STRING is string.
+//
+// Checks are offline: a schema's references resolve inside the schema,
+// never to files or the network.
+//
+// Non-goals: checking tools' results (an MCP outputSchema is kept, not
+// checked), and writing every shape Parse reads: [Write] writes the shapes
+// of request bodies and of MCP's tools/list.
 package schema
 
 import (

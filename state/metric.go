@@ -8,6 +8,10 @@
 // Paths in the metric's options and in a case's state_rules are JSONPath
 // expressions of the subset [ParsePath] reads; [Metric] states how values
 // are compared and scored. docs/state.md explains it with an example.
+//
+// Non-goals: fetching the states (a case gives both, as the run recorded
+// them), and judging how the agent got there, which the call metrics and
+// package process do.
 package state
 
 import (

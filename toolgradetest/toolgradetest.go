@@ -11,6 +11,9 @@
 //
 // A metric passes when it has no error and, if it has a threshold, its
 // score reaches it; metrics without a threshold only score and never fail.
+//
+// Non-goals: running the agent under test (the test gives the calls it
+// made) and reporting beyond go test's own output.
 package toolgradetest
 
 import (

@@ -75,6 +75,13 @@
 // where path locates the item in the input ("messages[3].content[1]", or
 // "line 7" for JSON Lines, whose elements are lines) and the rest says
 // what kind of item it was.
+//
+// # Non-goals
+//
+// Grading (a trace gives calls; metrics grade them), reading files or the
+// network (callers pass the bytes or the decoded value), and guessing:
+// where no reader recognizes the input, the answer is an error, not the
+// nearest format's reading.
 package trace
 
 import (

@@ -4,7 +4,9 @@
 //	go run ./bench/gen -n 200000 -o bench/data/200k.jsonl
 //
 // The same -n and -seed always give the same file; see bench.Generator for
-// what the cases hold.
+// what the cases hold. Non-goals: cases from any real agent; the mistakes
+// in them are drawn to exercise every path of grading, not to look like
+// one model's.
 package main
 
 import (

@@ -6,6 +6,8 @@
 //
 // The command's own output is passed through. An exit status listed by
 // -ok (default 0 and 1: toolgrade's "some case failed") is not an error.
+// Non-goals: statistics over repeated runs (run.sh repeats them), and
+// memory figures off Linux, where ru_maxrss may not count kilobytes.
 package main
 
 import (

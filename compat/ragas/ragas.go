@@ -1,6 +1,24 @@
 // Package ragas reproduces the scores of Ragas' agent metrics
 // ToolCallAccuracy and ToolCallF1 (explodinggradients/ragas @ 3e28e9d),
-// reading the peer's own MultiTurnSample data as it is.
+// reading the peer's own MultiTurnSample data as it is: the ragas
+// profile, whose options are ragas_metric, strict_order and threshold.
+//
+// The rules, briefly ([Metric] has them in full):
+//
+//   - The sample's conversation is the case's trajectory when it is a
+//     list of Ragas messages, else the case's input and one ai message
+//     with the called calls; the expected calls are its
+//     reference_tool_calls.
+//   - ToolCallAccuracy zips the calls with the reference (sorted first
+//     unless strict_order) and credits the share of argument values that
+//     print the same with Python's str(); ToolCallF1 is the F1 of the sets
+//     of calls, arguments compared with Python's ==.
+//   - A sample Ragas would refuse is an error result naming the exception
+//     it raises.
+//   - Ragas has no pass mark: results have none unless threshold sets one.
+//
+// Non-goals: Ragas' LLM-based agent metrics (AgentGoalAccuracy,
+// TopicAdherence) and its single-turn samples.
 package ragas
 
 import (

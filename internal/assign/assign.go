@@ -1,5 +1,10 @@
 // Package assign solves the assignment problem: pair rows with columns so
 // that the total score of the pairs is as large as possible.
+//
+// The rules: the result is optimal for groups up to [MaxExact] a side and
+// deterministic (the same matrix, the same pairs); pairs of score zero
+// are never made. Non-goals: minimum-cost or constrained variants, and
+// optimality beyond MaxExact, where time would grow without bound.
 package assign
 
 import (

@@ -10,6 +10,10 @@
 // every test that needs it was skipped. A look-up through the link is
 // lexically inside the module, so the go command records it and re-runs
 // the tests when the link's target appears, disappears or changes.
+//
+// Non-goals: fetching the data. A test that needs it skips without it,
+// saying so; a package's own sample, which is part of the repository,
+// never skips.
 package shared
 
 import (

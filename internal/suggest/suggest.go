@@ -1,5 +1,10 @@
 // Package suggest finds the name a person most likely meant: the nearest
 // of a set of valid names by edit distance, for "did you mean" messages.
+//
+// The rule is to suggest only what is likely meant (see [Nearest]):
+// a far name is no suggestion, so a message without one lists the valid
+// names instead. Non-goals: spelling by sound, and names in other
+// alphabets, which are compared byte by byte.
 package suggest
 
 import "strings"

@@ -2,6 +2,9 @@
 // for tests that must not reach the internet: chat completions, file
 // upload and download, and batches (create, retrieve, cancel), on the real
 // wire format.
+//
+// Non-goals: a model. Replies are what the test scripts ([Server.Reply]);
+// other endpoints and streaming are not served.
 package openaitest
 
 import (

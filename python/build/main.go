@@ -8,7 +8,8 @@
 //
 // It needs only Go: the wheel (a zip with METADATA, WHEEL, entry_points.txt
 // and a RECORD of sha256 hashes) is written here, byte for byte the same
-// for the same inputs.
+// for the same inputs. Non-goals: publishing the wheels, and a C compiler:
+// the binary is built without cgo for every platform.
 package main
 
 import (

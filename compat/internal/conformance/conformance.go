@@ -1,6 +1,17 @@
 // Package conformance reads the conformance files that prove the
 // compatibility profiles (a peer's config, a case, and what the peer's real
 // code returned) and checks results against them, for the peers' tests.
+//
+// The rules: a line's metric is built from its config exactly as a config
+// file entry is (package config), and its case read as a case file line is
+// (package dataset); a result conforms when its score is within 1e-9 of
+// the peer's, its verdict is the peer's, and it is an error exactly where
+// the peer raised one. Every profile reads its package's sample (a
+// verbatim copy of shared lines, part of the repository) and, when it is
+// beside the repository, the whole shared corpus.
+//
+// Non-goals: producing conformance lines, which come from running each
+// peer's real code, outside this repository.
 package conformance
 
 import (

@@ -1,6 +1,12 @@
 // Package python gives the Python semantics that several peers' scores
 // depend on: == and str methods as CPython has them on values json.loads
 // returns, and arguments as a peer's Python data model holds them.
+//
+// The rule is CPython's behaviour, not its documentation: where the two
+// differ, the conformance lines, produced by the peers' real code, decide.
+//
+// Non-goals: any Python beyond what a peer's score depends on; a quirk of
+// one peer only stays in that peer's package.
 package python
 
 import (

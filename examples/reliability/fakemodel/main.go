@@ -12,7 +12,8 @@
 // regression). Each input's n-th request draws from a stream seeded by
 // -seed, the input and n, so a case's outcomes do not depend on the order
 // the requests arrive in (cases that share an input share its stream, so
-// which of them gets which draw may).
+// which of them gets which draw may). Non-goals: behaving like a model: it
+// answers from the case file, whatever the prompt and the tools say.
 package main
 
 import (
