@@ -125,16 +125,16 @@ func TestBatchCompleted(t *testing.T) {
 func TestBatchIncomplete(t *testing.T) {
 	tests := []struct {
 		name     string
-		end      string
+		end      openaitest.BatchEnd
 		answered int
 		maxPolls int
 		polls    int // BatchPolls of the server
 		status   string
 		log      string
 	}{
-		{"expired", "expired", 2, 0, 0, "expired", "expired with 3 of 5 requests unanswered (first error: batch_expired: "},
-		{"failed", "failed", 0, 0, 0, "failed", "failed with 5 of 5 requests unanswered (first error: server_error: the batch failed)"},
-		{"cancelled after max polls", "completed", 1, 3, 100, "cancelled", "still in_progress after 3 polls; cancelling it"},
+		{"expired", openaitest.BatchExpired, 2, 0, 0, "expired", "expired with 3 of 5 requests unanswered (first error: batch_expired: "},
+		{"failed", openaitest.BatchFailed, 0, 0, 0, "failed", "failed with 5 of 5 requests unanswered (first error: server_error: the batch failed)"},
+		{"cancelled after max polls", openaitest.BatchCompleted, 1, 3, 100, "cancelled", "still in_progress after 3 polls; cancelling it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -259,7 +259,7 @@ func TestBatchKey(t *testing.T) {
 	const key = "sk-batch-SECRET-42424242"
 	srv := openaitest.NewServer(t)
 	srv.Key = key
-	srv.BatchEnd, srv.BatchAnswered = "expired", 1
+	srv.BatchEnd, srv.BatchAnswered = openaitest.BatchExpired, 1
 	cache := newCache(t)
 	j, _ := newJudge(t, srv, Options{Cache: cache, APIKey: key}, JudgeOptions{})
 	var log logLines

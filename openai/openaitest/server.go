@@ -40,10 +40,9 @@ type Server struct {
 	// BatchPolls is how many status checks find a batch in progress
 	// before it ends (default 0: the first check finds it ended).
 	BatchPolls int
-	// BatchEnd is how a batch ends: "completed" (default), "expired"
-	// (only the first BatchAnswered requests answered, the rest in the
-	// error file as batch_expired) or "failed" (no output at all).
-	BatchEnd      string
+	// BatchEnd is how a batch ends (default BatchCompleted); with
+	// BatchExpired, only the first BatchAnswered requests are answered.
+	BatchEnd      BatchEnd
 	BatchAnswered int
 
 	mu      sync.Mutex
@@ -53,6 +52,19 @@ type Server struct {
 	batches map[string]*batch
 	nextID  int
 }
+
+// A BatchEnd is how a batch of the fake API ends.
+type BatchEnd string
+
+const (
+	// BatchCompleted answers every request.
+	BatchCompleted BatchEnd = "completed"
+	// BatchExpired answers the first [Server.BatchAnswered] requests and
+	// puts the rest in the error file as batch_expired.
+	BatchExpired BatchEnd = "expired"
+	// BatchFailed gives no output at all.
+	BatchFailed BatchEnd = "failed"
+)
 
 // A ChatRequest is a chat completion request as the server read it.
 type ChatRequest struct {
@@ -396,9 +408,9 @@ func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		b.obj["status"] = "in_progress"
 		s.mu.Unlock()
-	case end == "" || end == "completed":
+	case end == "" || end == BatchCompleted:
 		s.finish(b, "completed", len(b.input))
-	case end == "expired":
+	case end == BatchExpired:
 		s.finish(b, "expired", s.BatchAnswered)
 	default:
 		s.mu.Lock()
