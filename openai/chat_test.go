@@ -208,7 +208,7 @@ func TestHTTPErrorCodes(t *testing.T) {
 			srv.Reply = func(*openaitest.ChatRequest) openaitest.Reply {
 				return openaitest.Reply{Status: tt.status, Body: tt.body}
 			}
-			c := rawClient(t, srv, Options{MaxRetries: -1})
+			c := rawClient(t, srv, Options{MaxRetries: new(0)})
 			_, err := c.Complete(context.Background(), ChatRequest{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}})
 			var he *HTTPError
 			if !errors.As(err, &he) {

@@ -75,10 +75,10 @@ type Options struct {
 	// bytes plus its max tokens). Zero means no limit.
 	RequestsPerMinute float64
 	TokensPerMinute   int
-	// MaxRetries is how often a failed request is retried (default 4;
-	// negative: never). 408, 409, 429 and 5xx replies, timeouts, broken
-	// connections and reply bodies that are not valid JSON are retried.
-	MaxRetries int
+	// MaxRetries is how often a failed request is retried (nil: 4, 0:
+	// never). 408, 409, 429 and 5xx replies, timeouts, broken connections
+	// and reply bodies that are not valid JSON are retried.
+	MaxRetries *int
 	// Cache, if set, answers repeated requests and keeps new replies.
 	Cache *Cache
 	// HTTPClient sends the requests (default: a new http.Client).
@@ -87,11 +87,12 @@ type Options struct {
 
 // A Client sends chat completion requests. It is safe for concurrent use.
 type Client struct {
-	opts  Options
-	base  string // canonical base URL, part of every cache key
-	slots chan struct{}
-	rpm   *rate.Limiter
-	tpm   *rate.Limiter
+	opts    Options
+	retries int    // MaxRetries, the default filled in
+	base    string // canonical base URL, part of every cache key
+	slots   chan struct{}
+	rpm     *rate.Limiter
+	tpm     *rate.Limiter
 	// plain is set once the endpoint rejected response_format: later
 	// requests go without it.
 	plain atomic.Bool
@@ -119,11 +120,11 @@ func NewClient(o Options) (*Client, error) {
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
 	}
-	if o.MaxRetries == 0 {
-		o.MaxRetries = DefaultMaxRetries
-	}
-	if o.MaxRetries < 0 {
-		o.MaxRetries = 0
+	retries := DefaultMaxRetries
+	if o.MaxRetries != nil {
+		if retries = *o.MaxRetries; retries < 0 {
+			return nil, errors.New("max retries: want 0 or more (0: none)")
+		}
 	}
 	if o.HTTPClient == nil {
 		o.HTTPClient = &http.Client{}
@@ -132,10 +133,11 @@ func NewClient(o Options) (*Client, error) {
 		return nil, errors.New("rate limits: want positive numbers (0: no limit)")
 	}
 	c := &Client{
-		opts:  o,
-		base:  strings.TrimSuffix(u.String(), "/"),
-		slots: make(chan struct{}, o.Concurrency),
-		sleep: sleepContext,
+		opts:    o,
+		retries: retries,
+		base:    strings.TrimSuffix(u.String(), "/"),
+		slots:   make(chan struct{}, o.Concurrency),
+		sleep:   sleepContext,
 	}
 	if o.RequestsPerMinute > 0 {
 		c.rpm = rate.NewLimiter(rate.Limit(o.RequestsPerMinute/60), 1)
@@ -296,10 +298,10 @@ func (c *Client) retry(ctx context.Context, tokens int, attempt func(context.Con
 			snap = &httpSnapshot{}
 		}
 		retryable, msg := snap.classify(err, timedOut, c.opts.Timeout)
-		if retryable && n >= c.opts.MaxRetries && n > 0 {
+		if retryable && n >= c.retries && n > 0 {
 			msg += fmt.Sprintf(" (after %d attempts)", n+1)
 		}
-		if !retryable || n >= c.opts.MaxRetries {
+		if !retryable || n >= c.retries {
 			if snap.status >= 400 {
 				return &HTTPError{Status: snap.status, Code: c.redact(errorCode(snap.body)), Message: c.redact(msg)}
 			}

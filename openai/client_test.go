@@ -197,7 +197,7 @@ func TestFailures(t *testing.T) {
 	tests := []struct {
 		name    string
 		reply   func(n int32) openaitest.Reply
-		retries int
+		retries *int   // nil: the default
 		hits    int    // requests the server sees
 		err     string // "" for success
 		status  int    // HTTPError status, if any
@@ -207,33 +207,33 @@ func TestFailures(t *testing.T) {
 				return openaitest.Reply{Status: 500}
 			}
 			return openaitest.Reply{Content: `{"score": 1, "reason": "ok"}`}
-		}, 0, 3, "", 0},
-		{"500 always", func(int32) openaitest.Reply { return openaitest.Reply{Status: 503} }, 2, 3,
+		}, nil, 3, "", 0},
+		{"500 always", func(int32) openaitest.Reply { return openaitest.Reply{Status: 503} }, new(2), 3,
 			"HTTP 503 Service Unavailable: Service Unavailable (after 3 attempts)", 503},
 		{"400 not retried", func(int32) openaitest.Reply {
 			return openaitest.Reply{Status: 400, Body: `{"error": {"message": "bad temperature", "type": "invalid_request_error"}}`}
-		}, 0, 1, "HTTP 400 Bad Request: bad temperature", 400},
+		}, nil, 1, "HTTP 400 Bad Request: bad temperature", 400},
 		{"vLLM-style error body", func(int32) openaitest.Reply {
 			return openaitest.Reply{Status: 404, Body: `{"object": "error", "message": "The model gpt-test does not exist.", "code": 404}`}
-		}, 0, 1, "HTTP 404 Not Found: The model gpt-test does not exist.", 404},
+		}, nil, 1, "HTTP 404 Not Found: The model gpt-test does not exist.", 404},
 		{"text error body", func(int32) openaitest.Reply {
 			return openaitest.Reply{Status: 502, Body: "<html>Bad Gateway</html>"}
-		}, -1, 1, "HTTP 502 Bad Gateway: <html>Bad Gateway</html>", 502},
+		}, new(0), 1, "HTTP 502 Bad Gateway: <html>Bad Gateway</html>", 502},
 		{"malformed JSON then ok", func(n int32) openaitest.Reply {
 			if n == 1 {
 				return openaitest.Reply{Body: `{"id": "chatcmpl-1", "choices": [`}
 			}
 			return openaitest.Reply{Content: `{"score": 0.5, "reason": "ok"}`}
-		}, 0, 2, "", 0},
-		{"malformed JSON always", func(int32) openaitest.Reply { return openaitest.Reply{Body: `{"id": `} }, 1, 2,
+		}, nil, 2, "", 0},
+		{"malformed JSON always", func(int32) openaitest.Reply { return openaitest.Reply{Body: `{"id": `} }, new(1), 2,
 			"reply is not a valid chat completion", 0},
-		{"reply not JSON", func(int32) openaitest.Reply { return openaitest.Reply{Content: "The agent did fine."} }, 0, 1,
+		{"reply not JSON", func(int32) openaitest.Reply { return openaitest.Reply{Content: "The agent did fine."} }, nil, 1,
 			"judge reply has no JSON verdict", 0},
-		{"score out of range", func(int32) openaitest.Reply { return openaitest.Reply{Content: `{"score": 4, "reason": "x"}`} }, 0, 1,
+		{"score out of range", func(int32) openaitest.Reply { return openaitest.Reply{Content: `{"score": 4, "reason": "x"}`} }, nil, 1,
 			"outside [0, 1]", 0},
 		{"no choices", func(int32) openaitest.Reply {
 			return openaitest.Reply{Body: `{"id": "x", "object": "chat.completion", "choices": []}`}
-		}, 0, 1,
+		}, nil, 1,
 			"judge reply has no choices", 0},
 	}
 	for _, tt := range tests {
@@ -287,7 +287,7 @@ func TestTimeout(t *testing.T) {
 	}
 
 	srv.Reply = func(*openaitest.ChatRequest) openaitest.Reply { return openaitest.Reply{Hang: true} }
-	j, _ = newJudge(t, srv, Options{Timeout: 20 * time.Millisecond, MaxRetries: 1}, JudgeOptions{})
+	j, _ = newJudge(t, srv, Options{Timeout: 20 * time.Millisecond, MaxRetries: new(1)}, JudgeOptions{})
 	if _, err := j.Judge(context.Background(), prompt); err == nil || !strings.Contains(err.Error(), "no reply within 20ms (after 2 attempts)") {
 		t.Fatalf("err = %v", err)
 	}
@@ -484,6 +484,7 @@ func TestNewClientChecks(t *testing.T) {
 		{BaseURL: "http://example.com/v1?key=x"},
 		{BaseURL: "http://user:pw@example.com/v1"},
 		{RequestsPerMinute: -1},
+		{MaxRetries: new(-1)},
 	} {
 		if _, err := NewClient(o); err == nil {
 			t.Errorf("NewClient(%+v) succeeded", o)

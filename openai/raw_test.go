@@ -95,14 +95,14 @@ func TestCompleteJSONFailures(t *testing.T) {
 		{
 			name:    "malformed replies until the retries are spent",
 			replies: []openaitest.Reply{{Body: `{"choices": [`}},
-			opts:    Options{MaxRetries: 1},
+			opts:    Options{MaxRetries: new(1)},
 			wantErr: "not a valid chat completion",
 			hits:    2,
 		},
 		{
 			name:    "an object without choices",
 			replies: []openaitest.Reply{{Body: `{"error": {"message": "upstream failed"}}`}},
-			opts:    Options{MaxRetries: -1},
+			opts:    Options{MaxRetries: new(0)},
 			wantErr: `no "choices" list`,
 			hits:    1,
 		},
@@ -116,7 +116,7 @@ func TestCompleteJSONFailures(t *testing.T) {
 		{
 			name:    "slow replies time out",
 			replies: []openaitest.Reply{{Hang: true}},
-			opts:    Options{Timeout: 20 * time.Millisecond, MaxRetries: 1},
+			opts:    Options{Timeout: 20 * time.Millisecond, MaxRetries: new(1)},
 			wantErr: "no reply within",
 			hits:    2,
 		},

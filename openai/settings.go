@@ -39,13 +39,11 @@ func OpenJudge(s judge.Settings, getenv func(string) string) (*Judge, error) {
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
-	retries := 0 // the client's default
-	if s.MaxRetries != nil {
-		if retries = *s.MaxRetries; retries == 0 {
-			retries = -1 // none
-		}
+	retries := s.MaxRetries
+	if retries != nil && *retries == -1 {
+		retries = new(0) // -1 has always read as none, as run's --max-retries -1 does
 	}
-	if retries < -1 || s.Concurrency < 0 || s.Timeout < 0 || s.BatchMaxPolls < 0 {
+	if retries != nil && *retries < 0 || s.Concurrency < 0 || s.Timeout < 0 || s.BatchMaxPolls < 0 {
 		return nil, errors.New("judge: max_retries, concurrency, timeout and batch_max_polls want positive numbers")
 	}
 	client, err := NewClient(Options{

@@ -29,6 +29,7 @@ func TestOpenJudge(t *testing.T) {
 		{"batch needs the cache", judge.Settings{Model: "m", Batch: true, NoCache: true}, "batch mode needs the cache"},
 		{"bad base URL", judge.Settings{Model: "m", BaseURL: "localhost:8000", NoCache: true}, "want an http or https URL"},
 		{"negative retries", judge.Settings{Model: "m", MaxRetries: new(-3), NoCache: true}, "want positive numbers"},
+		{"-1 retries, read as none", judge.Settings{Model: "m", MaxRetries: new(-1), NoCache: true}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -347,10 +347,7 @@ func (m *Main) modelClient(f *runFlags) (*openai.Client, error) {
 		Concurrency:       f.concurrency,
 		RequestsPerMinute: f.rpm,
 		TokensPerMinute:   f.tpm,
-		MaxRetries:        f.maxRetries,
-	}
-	if f.maxRetries == 0 {
-		o.MaxRetries = -1 // 0 asks for none; the client reads 0 as its default
+		MaxRetries:        new(max(f.maxRetries, 0)), // -1: none
 	}
 	if o.Cache, err = openai.SettingsCache(f.eval.env.judge.settings); err != nil {
 		return nil, usageError("%v", err)
