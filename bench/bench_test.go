@@ -113,7 +113,7 @@ var argPairs = sync.OnceValue(func() [][2]any {
 // and lists the differences (Diff) as reasons need them.
 func BenchmarkCompareArgs(b *testing.B) {
 	pairs := argPairs()
-	for _, mode := range []match.Mode{match.Exact, match.Partial, match.Contains, match.Fuzzy} {
+	for _, mode := range []match.Mode{match.ArgsExact, match.ArgsPartial, match.ArgsContains, match.ArgsFuzzy} {
 		b.Run(string(mode), func(b *testing.B) {
 			c := match.Comparer{Mode: mode}
 			b.ReportAllocs()
@@ -126,7 +126,7 @@ func BenchmarkCompareArgs(b *testing.B) {
 		})
 	}
 	b.Run("diff", func(b *testing.B) {
-		c := match.Comparer{Mode: match.Exact}
+		c := match.Comparer{Mode: match.ArgsExact}
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {

@@ -36,35 +36,35 @@ import (
 type Mode string
 
 const (
-	// Ignore accepts any arguments.
-	Ignore Mode = "ignore"
-	// Exact wants the same keys with equal values, recursively.
-	Exact Mode = "exact"
-	// Contains wants every expected key in the call with an equal value,
+	// ArgsIgnore accepts any arguments.
+	ArgsIgnore Mode = "ignore"
+	// ArgsExact wants the same keys with equal values, recursively.
+	ArgsExact Mode = "exact"
+	// ArgsContains wants every expected key in the call with an equal value,
 	// recursively; the call may have extra keys.
-	Contains Mode = "contains"
-	// Within wants every key of the call among the expected ones with an
+	ArgsContains Mode = "contains"
+	// ArgsWithin wants every key of the call among the expected ones with an
 	// equal value, recursively; the call may leave keys out.
-	Within Mode = "within"
-	// Partial gives graded credit: over the union of keys, each equal value
+	ArgsWithin Mode = "within"
+	// ArgsPartial gives graded credit: over the union of keys, each equal value
 	// earns an equal share, and nested objects recurse.
-	Partial Mode = "partial"
-	// Fuzzy compares by similarity (strings by difflib ratio, numbers by
+	ArgsPartial Mode = "partial"
+	// ArgsFuzzy compares by similarity (strings by difflib ratio, numbers by
 	// relative difference, objects and arrays recursively) and matches when
 	// the similarity reaches a threshold.
-	Fuzzy Mode = "fuzzy"
+	ArgsFuzzy Mode = "fuzzy"
 )
 
 // ParseMode checks a mode name.
 func ParseMode(s string) (Mode, error) {
 	switch m := Mode(s); m {
-	case Ignore, Exact, Contains, Within, Partial, Fuzzy:
+	case ArgsIgnore, ArgsExact, ArgsContains, ArgsWithin, ArgsPartial, ArgsFuzzy:
 		return m, nil
 	}
 	return "", fmt.Errorf("unknown argument mode %q (want ignore, exact, contains, within, partial or fuzzy)", s)
 }
 
-// DefaultFuzzyThreshold is the similarity at which Fuzzy arguments match.
+// DefaultFuzzyThreshold is the similarity at which ArgsFuzzy arguments match.
 const DefaultFuzzyThreshold = 0.8
 
 // A Comparer compares the arguments of an expected call with those of a
@@ -75,7 +75,7 @@ const DefaultFuzzyThreshold = 0.8
 // had passed an empty object.
 type Comparer struct {
 	Mode Mode
-	// FuzzyThreshold is the similarity Fuzzy needs; 0 means
+	// FuzzyThreshold is the similarity ArgsFuzzy needs; 0 means
 	// DefaultFuzzyThreshold.
 	FuzzyThreshold float64
 	// From finds the value a {"from": ...} rule names. It returns the
@@ -86,7 +86,7 @@ type Comparer struct {
 }
 
 // Score returns the credit of the called arguments in [0, 1]: 0 or 1 for
-// every mode but Partial.
+// every mode but ArgsPartial.
 func (c Comparer) Score(expected, called any, rules map[string]toolgrade.Rule) float64 {
 	s, _ := c.compare(expected, called, rules, false)
 	return s
@@ -99,18 +99,18 @@ func (c Comparer) Diff(expected, called any, rules map[string]toolgrade.Rule) []
 	return diffs
 }
 
-// Similarity is the Fuzzy similarity of two argument values, in [0, 1].
+// Similarity is the ArgsFuzzy similarity of two argument values, in [0, 1].
 func Similarity(expected, called any) float64 {
-	w := walker{mode: Fuzzy}
+	w := walker{mode: ArgsFuzzy}
 	return w.value(expected, called, "")
 }
 
 func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule, collect bool) (float64, []toolgrade.ArgDiff) {
 	mode := c.Mode
 	if mode == "" {
-		mode = Exact
+		mode = ArgsExact
 	}
-	if mode == Ignore {
+	if mode == ArgsIgnore {
 		return 1, nil
 	}
 	if expected == nil {
@@ -124,7 +124,7 @@ func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule,
 			called = jsonvalue.Object{}
 		}
 	}
-	if mode == Exact && len(rules) == 0 && !collect {
+	if mode == ArgsExact && len(rules) == 0 && !collect {
 		// The walker would say the same: 1 exactly when the values are
 		// equal. Equal gets there without paths or closures, and scoring
 		// every pair of a case is most of the work of grading.
@@ -135,7 +135,7 @@ func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule,
 	}
 	w := walker{mode: mode, rules: rules, collect: collect, from: c.From}
 	s := w.value(expected, called, "")
-	if mode == Fuzzy {
+	if mode == ArgsFuzzy {
 		threshold := c.FuzzyThreshold
 		if threshold == 0 {
 			threshold = DefaultFuzzyThreshold
@@ -152,8 +152,8 @@ func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule,
 	return s, w.diffs
 }
 
-// walker compares two values in one mode. Exact, Contains and Within give 0
-// or 1, Partial a share, Fuzzy a similarity.
+// walker compares two values in one mode. ArgsExact, ArgsContains and
+// ArgsWithin give 0 or 1, ArgsPartial a share, ArgsFuzzy a similarity.
 type walker struct {
 	mode    Mode
 	rules   map[string]toolgrade.Rule
@@ -188,7 +188,7 @@ func (w *walker) value(e, c any, path string) float64 {
 			return w.array(ev, cv, path)
 		}
 	case string:
-		if cv, ok := c.(string); ok && w.mode == Fuzzy {
+		if cv, ok := c.(string); ok && w.mode == ArgsFuzzy {
 			s := Ratio(cv, ev)
 			if s < 1 {
 				w.diff(path, e, c, fmt.Sprintf("similarity %.2f", s))
@@ -196,7 +196,7 @@ func (w *walker) value(e, c any, path string) float64 {
 			return s
 		}
 	case json.Number:
-		if cv, ok := c.(json.Number); ok && w.mode == Fuzzy {
+		if cv, ok := c.(json.Number); ok && w.mode == ArgsFuzzy {
 			s := numberSimilarity(ev, cv)
 			if s < 1 {
 				w.diff(path, e, c, fmt.Sprintf("similarity %.2f", s))
@@ -225,7 +225,7 @@ func numberSimilarity(a, b json.Number) float64 {
 }
 
 func (w *walker) array(e, c []any, path string) float64 {
-	if w.mode == Fuzzy {
+	if w.mode == ArgsFuzzy {
 		n := max(len(e), len(c))
 		if n == 0 {
 			return 1
@@ -244,10 +244,10 @@ func (w *walker) array(e, c []any, path string) float64 {
 		return 0
 	}
 	// Arrays earn no partial credit: elements are compared exactly (or, in
-	// Contains and Within, by containment), element by element.
+	// ArgsContains and ArgsWithin, by containment), element by element.
 	inner := w.mode
-	if inner == Partial {
-		inner = Exact
+	if inner == ArgsPartial {
+		inner = ArgsExact
 	}
 	saved := w.mode
 	w.mode = inner
@@ -297,7 +297,7 @@ func (w *walker) object(e, c jsonvalue.Object, path string) float64 {
 		total += credit
 		if credit < 1 {
 			failed = true
-			if !w.collect && w.mode != Partial && w.mode != Fuzzy {
+			if !w.collect && w.mode != ArgsPartial && w.mode != ArgsFuzzy {
 				return false // the answer is 0 already
 			}
 		}
@@ -341,7 +341,7 @@ func (w *walker) object(e, c jsonvalue.Object, path string) float64 {
 		}
 	}
 	switch w.mode {
-	case Partial, Fuzzy:
+	case ArgsPartial, ArgsFuzzy:
 		if count == 0 {
 			return 1
 		}
@@ -389,13 +389,13 @@ func (w *walker) member(path string, e any, eok bool, c any, cok bool) (float64,
 	case eok && cok:
 		return w.value(e, c, path), true
 	case eok: // missing from the call
-		if w.mode == Within {
+		if w.mode == ArgsWithin {
 			return 0, false
 		}
 		w.diff(path, e, nil, "missing")
 		return 0, true
 	case cok: // not expected
-		if w.mode == Contains {
+		if w.mode == ArgsContains {
 			return 0, false
 		}
 		w.diff(path, nil, c, "unexpected")

@@ -50,11 +50,11 @@ func TestExactShortcutAgreesWithWalker(t *testing.T) {
 		if e == nil {
 			return // no expectation: any arguments, before any comparison
 		}
-		got := Comparer{Mode: Exact}.Score(e, c, nil)
+		got := Comparer{Mode: ArgsExact}.Score(e, c, nil)
 		if _, ok := e.(jsonvalue.Object); ok && c == nil {
 			c = jsonvalue.Object{} // as compare reads a call without arguments
 		}
-		w := walker{mode: Exact}
+		w := walker{mode: ArgsExact}
 		if want := w.value(e, c, ""); got != want {
 			t.Fatalf("Score(%s, %s) = %v, the walker says %v", jsonvalue.Format(e), jsonvalue.Format(c), got, want)
 		}

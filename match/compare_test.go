@@ -49,67 +49,67 @@ func TestComparerModes(t *testing.T) {
 		want           float64
 		wantDiffSubstr string // a path or note the diff must mention
 	}{
-		{"exact equal", `{"a":1,"b":"x"}`, `{"b":"x","a":1.0}`, "", match.Exact, 1, ""},
-		{"exact value differs", `{"a":1}`, `{"a":2}`, "", match.Exact, 0, "a"},
-		{"exact extra key", `{"a":1}`, `{"a":1,"b":2}`, "", match.Exact, 0, "b"},
-		{"exact missing key", `{"a":1,"b":2}`, `{"a":1}`, "", match.Exact, 0, "missing"},
-		{"exact null is not missing", `{"a":1,"b":null}`, `{"a":1}`, "", match.Exact, 0, "b"},
-		{"exact true is not 1", `{"a":true}`, `{"a":1}`, "", match.Exact, 0, "a"},
-		{"exact string is not number", `{"a":"1"}`, `{"a":1}`, "", match.Exact, 0, "a"},
-		{"exact arrays ordered", `{"a":[1,2]}`, `{"a":[2,1]}`, "", match.Exact, 0, "a.0"},
-		{"exact nested", `{"w":{"d":"2024-01-01","t":"9:00"}}`, `{"w":{"t":"9:00","d":"2024-01-01"}}`, "", match.Exact, 1, ""},
-		{"exact nested differs", `{"w":{"d":"2024-01-01"}}`, `{"w":{"d":"2024-01-02"}}`, "", match.Exact, 0, "w.d"},
-		{"no expected args accepts any", ``, `{"a":1}`, "", match.Exact, 1, ""},
-		{"no called args is an empty object", `{}`, ``, "", match.Exact, 1, ""},
-		{"no called args misses keys", `{"a":1}`, ``, "", match.Exact, 0, "a"},
-		{"non-object args", `[1,2]`, `[1,2]`, "", match.Exact, 1, ""},
+		{"exact equal", `{"a":1,"b":"x"}`, `{"b":"x","a":1.0}`, "", match.ArgsExact, 1, ""},
+		{"exact value differs", `{"a":1}`, `{"a":2}`, "", match.ArgsExact, 0, "a"},
+		{"exact extra key", `{"a":1}`, `{"a":1,"b":2}`, "", match.ArgsExact, 0, "b"},
+		{"exact missing key", `{"a":1,"b":2}`, `{"a":1}`, "", match.ArgsExact, 0, "missing"},
+		{"exact null is not missing", `{"a":1,"b":null}`, `{"a":1}`, "", match.ArgsExact, 0, "b"},
+		{"exact true is not 1", `{"a":true}`, `{"a":1}`, "", match.ArgsExact, 0, "a"},
+		{"exact string is not number", `{"a":"1"}`, `{"a":1}`, "", match.ArgsExact, 0, "a"},
+		{"exact arrays ordered", `{"a":[1,2]}`, `{"a":[2,1]}`, "", match.ArgsExact, 0, "a.0"},
+		{"exact nested", `{"w":{"d":"2024-01-01","t":"9:00"}}`, `{"w":{"t":"9:00","d":"2024-01-01"}}`, "", match.ArgsExact, 1, ""},
+		{"exact nested differs", `{"w":{"d":"2024-01-01"}}`, `{"w":{"d":"2024-01-02"}}`, "", match.ArgsExact, 0, "w.d"},
+		{"no expected args accepts any", ``, `{"a":1}`, "", match.ArgsExact, 1, ""},
+		{"no called args is an empty object", `{}`, ``, "", match.ArgsExact, 1, ""},
+		{"no called args misses keys", `{"a":1}`, ``, "", match.ArgsExact, 0, "a"},
+		{"non-object args", `[1,2]`, `[1,2]`, "", match.ArgsExact, 1, ""},
 
-		{"ignore", `{"a":1}`, `{"b":2}`, "", match.Ignore, 1, ""},
+		{"ignore", `{"a":1}`, `{"b":2}`, "", match.ArgsIgnore, 1, ""},
 
-		{"contains extra ok", `{"a":1}`, `{"a":1,"b":2}`, "", match.Contains, 1, ""},
-		{"contains missing", `{"a":1,"b":2}`, `{"a":1}`, "", match.Contains, 0, "b"},
-		{"contains nested extra ok", `{"w":{"d":1}}`, `{"w":{"d":1,"t":2},"x":3}`, "", match.Contains, 1, ""},
-		{"contains array elements", `{"l":[{"n":"a"}]}`, `{"l":[{"n":"a","e":"x"}]}`, "", match.Contains, 1, ""},
-		{"contains array length", `{"l":[1]}`, `{"l":[1,2]}`, "", match.Contains, 0, "l"},
+		{"contains extra ok", `{"a":1}`, `{"a":1,"b":2}`, "", match.ArgsContains, 1, ""},
+		{"contains missing", `{"a":1,"b":2}`, `{"a":1}`, "", match.ArgsContains, 0, "b"},
+		{"contains nested extra ok", `{"w":{"d":1}}`, `{"w":{"d":1,"t":2},"x":3}`, "", match.ArgsContains, 1, ""},
+		{"contains array elements", `{"l":[{"n":"a"}]}`, `{"l":[{"n":"a","e":"x"}]}`, "", match.ArgsContains, 1, ""},
+		{"contains array length", `{"l":[1]}`, `{"l":[1,2]}`, "", match.ArgsContains, 0, "l"},
 
-		{"within subset ok", `{"a":1,"b":2}`, `{"a":1}`, "", match.Within, 1, ""},
-		{"within extra key", `{"a":1}`, `{"a":1,"b":2}`, "", match.Within, 0, "b"},
-		{"within nested", `{"w":{"d":1,"t":2}}`, `{"w":{"d":1}}`, "", match.Within, 1, ""},
+		{"within subset ok", `{"a":1,"b":2}`, `{"a":1}`, "", match.ArgsWithin, 1, ""},
+		{"within extra key", `{"a":1}`, `{"a":1,"b":2}`, "", match.ArgsWithin, 0, "b"},
+		{"within nested", `{"w":{"d":1,"t":2}}`, `{"w":{"d":1}}`, "", match.ArgsWithin, 1, ""},
 
-		{"partial half", `{"a":1,"b":2}`, `{"a":1,"b":3}`, "", match.Partial, 0.5, "b"},
-		{"partial union counts extras", `{"a":1}`, `{"a":1,"b":2}`, "", match.Partial, 0.5, "b"},
-		{"partial nested recursion", `{"a":1,"w":{"x":1,"y":2}}`, `{"a":1,"w":{"x":1,"y":0}}`, "", match.Partial, 0.75, "w.y"},
-		{"partial arrays all or nothing", `{"l":[1,2,3]}`, `{"l":[1,2,4]}`, "", match.Partial, 0, "l.2"},
-		{"partial both empty", `{}`, `{}`, "", match.Partial, 1, ""},
+		{"partial half", `{"a":1,"b":2}`, `{"a":1,"b":3}`, "", match.ArgsPartial, 0.5, "b"},
+		{"partial union counts extras", `{"a":1}`, `{"a":1,"b":2}`, "", match.ArgsPartial, 0.5, "b"},
+		{"partial nested recursion", `{"a":1,"w":{"x":1,"y":2}}`, `{"a":1,"w":{"x":1,"y":0}}`, "", match.ArgsPartial, 0.75, "w.y"},
+		{"partial arrays all or nothing", `{"l":[1,2,3]}`, `{"l":[1,2,4]}`, "", match.ArgsPartial, 0, "l.2"},
+		{"partial both empty", `{}`, `{}`, "", match.ArgsPartial, 1, ""},
 
-		{"fuzzy close string", `{"q":"weather in paris"}`, `{"q":"weather in Paris"}`, "", match.Fuzzy, 1, ""},
-		{"fuzzy far string", `{"q":"weather in paris"}`, `{"q":"book a flight"}`, "", match.Fuzzy, 0, "similarity"},
-		{"fuzzy close number", `{"n":100}`, `{"n":95}`, "", match.Fuzzy, 1, ""},
-		{"fuzzy far number", `{"n":100}`, `{"n":10}`, "", match.Fuzzy, 0, "similarity"},
-		{"fuzzy type mismatch", `{"n":1}`, `{"n":"1"}`, "", match.Fuzzy, 0, ""},
+		{"fuzzy close string", `{"q":"weather in paris"}`, `{"q":"weather in Paris"}`, "", match.ArgsFuzzy, 1, ""},
+		{"fuzzy far string", `{"q":"weather in paris"}`, `{"q":"book a flight"}`, "", match.ArgsFuzzy, 0, "similarity"},
+		{"fuzzy close number", `{"n":100}`, `{"n":95}`, "", match.ArgsFuzzy, 1, ""},
+		{"fuzzy far number", `{"n":100}`, `{"n":10}`, "", match.ArgsFuzzy, 0, "similarity"},
+		{"fuzzy type mismatch", `{"n":1}`, `{"n":"1"}`, "", match.ArgsFuzzy, 0, ""},
 
-		{"rule one_of", `{"u":"metric"}`, `{"u":"celsius"}`, `{"u":{"one_of":["metric","celsius"]}}`, match.Exact, 1, ""},
-		{"rule one_of fails", `{"u":"metric"}`, `{"u":"kelvin"}`, `{"u":{"one_of":["metric","celsius"]}}`, match.Exact, 0, "not one of"},
-		{"rule regex", `{"d":"2024-05-01"}`, `{"d":"2024-06-30"}`, `{"d":{"regex":"^2024-\\d\\d-\\d\\d$"}}`, match.Exact, 1, ""},
-		{"rule regex fails", `{}`, `{"d":"May 1"}`, `{"d":{"regex":"^2024-"}}`, match.Exact, 0, "does not match"},
-		{"rule regex needs the key", `{}`, `{}`, `{"d":{"regex":"^2024-"}}`, match.Exact, 0, "missing"},
-		{"rule approx", `{"t":20}`, `{"t":20.4}`, `{"t":{"approx":20,"tol":0.5}}`, match.Exact, 1, ""},
-		{"rule approx fails", `{"t":20}`, `{"t":21}`, `{"t":{"approx":20,"tol":0.5}}`, match.Exact, 0, "not within"},
-		{"rule tol around expected", `{"t":20}`, `{"t":19.9}`, `{"t":{"tol":0.2}}`, match.Exact, 1, ""},
-		{"rule fuzzy", `{"q":"restaurants in paris"}`, `{"q":"restaurant in paris"}`, `{"q":{"fuzzy":0.9}}`, match.Exact, 1, ""},
-		{"rule fuzzy fails", `{"q":"restaurants in paris"}`, `{"q":"hotels"}`, `{"q":{"fuzzy":0.9}}`, match.Exact, 0, "similarity"},
-		{"rule type", `{"id":"x"}`, `{"id":"anything"}`, `{"id":{"type":"string"}}`, match.Exact, 1, ""},
-		{"rule type fails", `{"id":"x"}`, `{"id":3}`, `{"id":{"type":"string"}}`, match.Exact, 0, "not of type"},
-		{"rule integer accepts 2.0", `{}`, `{"n":2.0}`, `{"n":{"type":"integer"}}`, match.Exact, 1, ""},
-		{"rule optional absent", `{"a":1,"u":"metric"}`, `{"a":1}`, `{"u":{"optional":true}}`, match.Exact, 1, ""},
-		{"rule optional null", `{"a":1,"u":"metric"}`, `{"a":1,"u":null}`, `{"u":{"optional":true}}`, match.Exact, 1, ""},
-		{"rule optional present is compared", `{"a":1,"u":"metric"}`, `{"a":1,"u":"imperial"}`, `{"u":{"optional":true}}`, match.Exact, 0, "u"},
-		{"rule optional extra allowed", `{"a":1}`, `{"a":1,"verbose":true}`, `{"verbose":{"optional":true}}`, match.Exact, 1, ""},
-		{"rule ignore", `{"a":1,"ts":"x"}`, `{"a":1,"ts":"y"}`, `{"ts":{"ignore":true}}`, match.Exact, 1, ""},
-		{"rule ignore extra", `{"a":1}`, `{"a":1,"ts":"y"}`, `{"ts":{"ignore":true}}`, match.Exact, 1, ""},
-		{"rule nested path", `{"w":{"d":"2024-01-01","t":"9"}}`, `{"w":{"d":"tomorrow","t":"9"}}`, `{"w.d":{"ignore":true}}`, match.Exact, 1, ""},
-		{"rule array index path", `{"p":[{"n":"a","id":1}]}`, `{"p":[{"n":"a","id":2}]}`, `{"p[0].id":{"ignore":true}}`, match.Exact, 1, ""},
-		{"rule in partial mode", `{"a":1,"d":"x"}`, `{"a":2,"d":"2024"}`, `{"d":{"regex":"^20"}}`, match.Partial, 0.5, "a"},
+		{"rule one_of", `{"u":"metric"}`, `{"u":"celsius"}`, `{"u":{"one_of":["metric","celsius"]}}`, match.ArgsExact, 1, ""},
+		{"rule one_of fails", `{"u":"metric"}`, `{"u":"kelvin"}`, `{"u":{"one_of":["metric","celsius"]}}`, match.ArgsExact, 0, "not one of"},
+		{"rule regex", `{"d":"2024-05-01"}`, `{"d":"2024-06-30"}`, `{"d":{"regex":"^2024-\\d\\d-\\d\\d$"}}`, match.ArgsExact, 1, ""},
+		{"rule regex fails", `{}`, `{"d":"May 1"}`, `{"d":{"regex":"^2024-"}}`, match.ArgsExact, 0, "does not match"},
+		{"rule regex needs the key", `{}`, `{}`, `{"d":{"regex":"^2024-"}}`, match.ArgsExact, 0, "missing"},
+		{"rule approx", `{"t":20}`, `{"t":20.4}`, `{"t":{"approx":20,"tol":0.5}}`, match.ArgsExact, 1, ""},
+		{"rule approx fails", `{"t":20}`, `{"t":21}`, `{"t":{"approx":20,"tol":0.5}}`, match.ArgsExact, 0, "not within"},
+		{"rule tol around expected", `{"t":20}`, `{"t":19.9}`, `{"t":{"tol":0.2}}`, match.ArgsExact, 1, ""},
+		{"rule fuzzy", `{"q":"restaurants in paris"}`, `{"q":"restaurant in paris"}`, `{"q":{"fuzzy":0.9}}`, match.ArgsExact, 1, ""},
+		{"rule fuzzy fails", `{"q":"restaurants in paris"}`, `{"q":"hotels"}`, `{"q":{"fuzzy":0.9}}`, match.ArgsExact, 0, "similarity"},
+		{"rule type", `{"id":"x"}`, `{"id":"anything"}`, `{"id":{"type":"string"}}`, match.ArgsExact, 1, ""},
+		{"rule type fails", `{"id":"x"}`, `{"id":3}`, `{"id":{"type":"string"}}`, match.ArgsExact, 0, "not of type"},
+		{"rule integer accepts 2.0", `{}`, `{"n":2.0}`, `{"n":{"type":"integer"}}`, match.ArgsExact, 1, ""},
+		{"rule optional absent", `{"a":1,"u":"metric"}`, `{"a":1}`, `{"u":{"optional":true}}`, match.ArgsExact, 1, ""},
+		{"rule optional null", `{"a":1,"u":"metric"}`, `{"a":1,"u":null}`, `{"u":{"optional":true}}`, match.ArgsExact, 1, ""},
+		{"rule optional present is compared", `{"a":1,"u":"metric"}`, `{"a":1,"u":"imperial"}`, `{"u":{"optional":true}}`, match.ArgsExact, 0, "u"},
+		{"rule optional extra allowed", `{"a":1}`, `{"a":1,"verbose":true}`, `{"verbose":{"optional":true}}`, match.ArgsExact, 1, ""},
+		{"rule ignore", `{"a":1,"ts":"x"}`, `{"a":1,"ts":"y"}`, `{"ts":{"ignore":true}}`, match.ArgsExact, 1, ""},
+		{"rule ignore extra", `{"a":1}`, `{"a":1,"ts":"y"}`, `{"ts":{"ignore":true}}`, match.ArgsExact, 1, ""},
+		{"rule nested path", `{"w":{"d":"2024-01-01","t":"9"}}`, `{"w":{"d":"tomorrow","t":"9"}}`, `{"w.d":{"ignore":true}}`, match.ArgsExact, 1, ""},
+		{"rule array index path", `{"p":[{"n":"a","id":1}]}`, `{"p":[{"n":"a","id":2}]}`, `{"p[0].id":{"ignore":true}}`, match.ArgsExact, 1, ""},
+		{"rule in partial mode", `{"a":1,"d":"x"}`, `{"a":2,"d":"2024"}`, `{"d":{"regex":"^20"}}`, match.ArgsPartial, 0.5, "a"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -172,7 +172,7 @@ func FuzzComparer(f *testing.F) {
 	f.Add(`{"a":1,"b":[1,{"c":"x"}]}`, `{"a":1.0,"b":[1,{"c":"y"}],"d":null}`, `{"b.1.c":{"fuzzy":0.5}}`)
 	f.Add(`[1,2]`, `"x"`, ``)
 	f.Add(`{"q":"weather"}`, `{}`, `{"q":{"optional":true}}`)
-	modes := []match.Mode{match.Ignore, match.Exact, match.Contains, match.Within, match.Partial, match.Fuzzy}
+	modes := []match.Mode{match.ArgsIgnore, match.ArgsExact, match.ArgsContains, match.ArgsWithin, match.ArgsPartial, match.ArgsFuzzy}
 	f.Fuzz(func(t *testing.T, a, b, r string) {
 		va, err1 := jsonvalue.ParseString(a)
 		vb, err2 := jsonvalue.ParseString(b)
@@ -219,7 +219,7 @@ func TestRuleOnlyArgumentsInStableOrder(t *testing.T) {
 	var first []string
 	for i := range 30 {
 		var paths []string
-		for _, d := range (match.Comparer{Mode: match.Exact}).Diff(args, args, rules) {
+		for _, d := range (match.Comparer{Mode: match.ArgsExact}).Diff(args, args, rules) {
 			paths = append(paths, d.Path)
 		}
 		if i == 0 {

@@ -17,11 +17,11 @@ import (
 type Options struct {
 	// Order says how the order of calls counts (default OrderAny).
 	Order Order `json:"order,omitempty"`
-	// Args is the argument mode (default Exact); see [Mode].
+	// Args is the argument mode (default [ArgsExact]); see [Mode].
 	Args Mode `json:"args,omitempty"`
 	// ArgsOverrides sets the argument mode per tool name.
 	ArgsOverrides map[string]Mode `json:"args_overrides,omitempty"`
-	// FuzzyThreshold is the similarity Fuzzy arguments need (default 0.8).
+	// FuzzyThreshold is the similarity ArgsFuzzy arguments need (default 0.8).
 	FuzzyThreshold float64 `json:"fuzzy_threshold,omitempty"`
 	// Output says whether outputs are compared (default OutputIgnore).
 	Output Output `json:"output,omitempty"`
@@ -165,7 +165,7 @@ func New(opts Options) (*ToolCorrectness, error) {
 		o.Order = OrderAny
 	}
 	if o.Args == "" {
-		o.Args = Exact
+		o.Args = ArgsExact
 	}
 	if o.Output == "" {
 		o.Output = OutputIgnore
@@ -580,7 +580,7 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		b = appendScore(b, raw)
 		b = append(b, " counts as 0"...)
 	}
-	if m.opts.Args == Ignore && len(m.opts.ArgsOverrides) == 0 && slices.ContainsFunc(exp, func(e toolgrade.Call) bool { return e.Args != nil }) {
+	if m.opts.Args == ArgsIgnore && len(m.opts.ArgsOverrides) == 0 && slices.ContainsFunc(exp, func(e toolgrade.Call) bool { return e.Args != nil }) {
 		part()
 		b = append(b, "arguments not compared (args: ignore)"...)
 	}
@@ -616,7 +616,7 @@ func (m *ToolCorrectness) closest(e *toolgrade.Call, got []toolgrade.Call, unpai
 	}
 	for j := range got {
 		if unpaired[j] && m.name(&got[j]) == name {
-			if s := (Comparer{Mode: Partial}).Score(e.Args, got[j].Args, e.Rules); s > bestScore {
+			if s := (Comparer{Mode: ArgsPartial}).Score(e.Args, got[j].Args, e.Rules); s > bestScore {
 				best, bestScore = j, s
 			}
 		}

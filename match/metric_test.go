@@ -61,7 +61,7 @@ func TestToolCorrectness(t *testing.T) {
 		{"one of two missing", match.Options{}, `[` + weather + `,` + email + `]`, `[` + weather + `]`, 2.0 / 3, 1, 0.5, false, "[1]", "[]", "missing send_email"},
 		{"an extra call", match.Options{}, `[` + weather + `]`, `[` + weather + `,` + email + `]`, 2.0 / 3, 0.5, 1, false, "[]", "[1]", "unexpected send_email"},
 		{"wrong args name the argument", match.Options{}, `[` + weather + `]`, `[` + weather2 + `]`, 0, 0, 0, false, "[0]", "[0]", `city expected "Paris", got "Rome"`},
-		{"partial args", match.Options{Args: match.Partial}, `[{"name":"f","args":{"a":1,"b":2}}]`, `[{"name":"f","args":{"a":1,"b":3}}]`, 0.5, 0.5, 0.5, false, "[]", "[]", `b expected 2, got 3`},
+		{"partial args", match.Options{Args: match.ArgsPartial}, `[{"name":"f","args":{"a":1,"b":2}}]`, `[{"name":"f","args":{"a":1,"b":3}}]`, 0.5, 0.5, 0.5, false, "[]", "[]", `b expected 2, got 3`},
 		{"any order ignores order", match.Options{}, `[` + weather + `,` + email + `]`, `[` + email + `,` + weather + `]`, 1, 1, 1, true, "[]", "[]", ""},
 		{"in-order penalizes order", match.Options{Order: "in-order"}, `[` + weather + `,` + email + `]`, `[` + email + `,` + weather + `]`, 0.5, 0.5, 0.5, false, "[1]", "[0]", "out of order"},
 		{"in-order allows calls between", match.Options{Order: "in-order"}, `[` + weather + `,` + email + `]`, `[` + weather + `,` + cal + `,` + email + `]`, 0.8, 2.0 / 3, 1, false, "[]", "[1]", "unexpected create_event"},
@@ -75,7 +75,7 @@ func TestToolCorrectness(t *testing.T) {
 		{"output ignored by default", match.Options{}, `[{"name":"f","output":1}]`, `[{"name":"f","output":2}]`, 1, 1, 1, true, "[]", "[]", ""},
 		{"output exact", match.Options{Output: "exact"}, `[{"name":"f","output":1}]`, `[{"name":"f","output":2}]`, 0, 0, 0, false, "[0]", "[0]", "output expected 1, got 2"},
 		{"output exact without expected output", match.Options{Output: "exact"}, `[{"name":"f"}]`, `[{"name":"f","output":2}]`, 1, 1, 1, true, "[]", "[]", ""},
-		{"invalid args match nothing", match.Options{Args: match.Ignore}, `[{"name":"f"}]`, `[{"name":"f","arguments":"{oops"}]`, 0, 0, 0, false, "[0]", "[0]", "not valid JSON"},
+		{"invalid args match nothing", match.Options{Args: match.ArgsIgnore}, `[{"name":"f"}]`, `[{"name":"f","arguments":"{oops"}]`, 0, 0, 0, false, "[0]", "[0]", "not valid JSON"},
 		{"names are case-sensitive", match.Options{}, `[{"name":"Search"}]`, `[{"name":"search"}]`, 0, 0, 0, false, "[0]", "[0]", ""},
 		{"random suffix kept by default", match.Options{}, `[{"name":"delegate_to_sql_agent"}]`, `[{"name":"delegate_to_sql_agent_xg7c"}]`, 0, 0, 0, false, "[0]", "[0]", ""},
 		{"random suffix normalized", match.Options{NormalizeNames: true}, `[{"name":"delegate_to_sql_agent"}]`, `[{"name":"delegate_to_sql_agent_xg7c"}]`, 1, 1, 1, true, "[]", "[]", ""},
@@ -83,11 +83,11 @@ func TestToolCorrectness(t *testing.T) {
 		{"function type is the default", match.Options{}, `[{"name":"f","type":"function"}]`, `[{"name":"f"}]`, 1, 1, 1, true, "[]", "[]", ""},
 		{"no expected type accepts any", match.Options{}, `[{"name":"web_search"}]`, `[{"name":"web_search","type":"web_search"}]`, 1, 1, 1, true, "[]", "[]", ""},
 		{"a named type must agree", match.Options{}, `[{"name":"f","type":"function"}]`, `[{"name":"f","type":"mcp"}]`, 0, 0, 0, false, "[0]", "[0]", ""},
-		{"per-tool args override", match.Options{ArgsOverrides: map[string]match.Mode{"search": match.Contains}}, `[{"name":"search","args":{"q":"x"}},{"name":"f","args":{"a":1}}]`, `[{"name":"search","args":{"q":"x","limit":5}},{"name":"f","args":{"a":1,"b":2}}]`, 0.5, 0.5, 0.5, false, "[1]", "[1]", "b not expected"},
+		{"per-tool args override", match.Options{ArgsOverrides: map[string]match.Mode{"search": match.ArgsContains}}, `[{"name":"search","args":{"q":"x"}},{"name":"f","args":{"a":1}}]`, `[{"name":"search","args":{"q":"x","limit":5}},{"name":"f","args":{"a":1,"b":2}}]`, 0.5, 0.5, 0.5, false, "[1]", "[1]", "b not expected"},
 		// The greedy trap: the first expected call takes the only called call
 		// the second one could use. Optimal pairing finds both.
-		{"optimal beats the greedy trap", match.Options{Args: match.Contains}, `[{"name":"f","args":{}},{"name":"f","args":{"a":1}}]`, `[{"name":"f","args":{"a":1}},{"name":"f","args":{"b":2}}]`, 1, 1, 1, true, "[]", "[]", ""},
-		{"greedy falls in the trap", match.Options{Args: match.Contains, Pairing: "greedy"}, `[{"name":"f","args":{}},{"name":"f","args":{"a":1}}]`, `[{"name":"f","args":{"a":1}},{"name":"f","args":{"b":2}}]`, 0.5, 0.5, 0.5, false, "[1]", "[1]", ""},
+		{"optimal beats the greedy trap", match.Options{Args: match.ArgsContains}, `[{"name":"f","args":{}},{"name":"f","args":{"a":1}}]`, `[{"name":"f","args":{"a":1}},{"name":"f","args":{"b":2}}]`, 1, 1, 1, true, "[]", "[]", ""},
+		{"greedy falls in the trap", match.Options{Args: match.ArgsContains, Pairing: "greedy"}, `[{"name":"f","args":{}},{"name":"f","args":{"a":1}}]`, `[{"name":"f","args":{"a":1}},{"name":"f","args":{"b":2}}]`, 0.5, 0.5, 0.5, false, "[1]", "[1]", ""},
 		{"duplicates count once each", match.Options{}, `[` + weather + `,` + weather + `]`, `[` + weather + `,` + weather + `]`, 1, 1, 1, true, "[]", "[]", ""},
 		{"a duplicate call is extra", match.Options{}, `[` + weather + `]`, `[` + weather + `,` + weather + `]`, 2.0 / 3, 0.5, 1, false, "[]", "[1]", ""},
 	}
@@ -150,8 +150,8 @@ func genCalls(label string) *rapid.Generator[[]toolgrade.Call] {
 }
 
 var allOptions = []match.Options{
-	{}, {Args: match.Partial}, {Args: match.Contains}, {Args: match.Within}, {Args: match.Fuzzy}, {Args: match.Ignore},
-	{Order: "in-order"}, {Order: "in-order", Args: match.Partial}, {Order: "exact"}, {Pairing: "greedy"},
+	{}, {Args: match.ArgsPartial}, {Args: match.ArgsContains}, {Args: match.ArgsWithin}, {Args: match.ArgsFuzzy}, {Args: match.ArgsIgnore},
+	{Order: "in-order"}, {Order: "in-order", Args: match.ArgsPartial}, {Order: "exact"}, {Pairing: "greedy"},
 	{Scoring: "recall"}, {Scoring: "precision"}, {Strict: true}, {Output: "exact"},
 }
 
@@ -196,7 +196,7 @@ func TestToolCorrectnessProperties(t *testing.T) {
 				t.Fatalf("options %+v: a list against itself scores %v: %s", o, self.Score, self.Reason)
 			}
 		}
-		optimal, _ := match.New(match.Options{Args: match.Partial})
+		optimal, _ := match.New(match.Options{Args: match.ArgsPartial})
 		base := optimal.Grade(context.Background(), &toolgrade.Case{Expected: exp, Called: got})
 		perm := optimal.Grade(context.Background(), &toolgrade.Case{Expected: permute(t, "pe", exp), Called: permute(t, "pc", got)})
 		if math.Abs(base.Score-perm.Score) > 1e-12 || math.Abs(*base.Precision-*perm.Precision) > 1e-12 || math.Abs(*base.Recall-*perm.Recall) > 1e-12 {
@@ -272,7 +272,7 @@ func TestInOrderIsBestOrderedPairing(t *testing.T) {
 }
 
 func Example() {
-	metric, _ := match.New(match.Options{Args: match.Exact})
+	metric, _ := match.New(match.Options{Args: match.ArgsExact})
 	c := &toolgrade.Case{
 		ID: "weather-1",
 		Expected: []toolgrade.Call{
@@ -295,9 +295,9 @@ func ExampleComparer() {
 	expected := jsonvalue.MustFrom(map[string]any{"city": "Paris", "days": 3, "units": "metric"})
 	called := jsonvalue.MustFrom(map[string]any{"city": "Paris", "days": 3.0})
 	rules := map[string]toolgrade.Rule{"units": {Optional: true}}
-	fmt.Println(match.Comparer{Mode: match.Exact}.Score(expected, called, nil))
-	fmt.Println(match.Comparer{Mode: match.Exact}.Score(expected, called, rules))
-	fmt.Println(match.Comparer{Mode: match.Partial}.Score(expected, called, nil))
+	fmt.Println(match.Comparer{Mode: match.ArgsExact}.Score(expected, called, nil))
+	fmt.Println(match.Comparer{Mode: match.ArgsExact}.Score(expected, called, rules))
+	fmt.Println(match.Comparer{Mode: match.ArgsPartial}.Score(expected, called, nil))
 	// Output:
 	// 0
 	// 1

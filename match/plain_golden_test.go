@@ -45,7 +45,7 @@ var plainCases = []struct{ name, expected, called string }{
 var plainOptions = slices.Concat(allOptions, []match.Options{
 	{Threshold: toolgrade.Float(0.5)},
 	{NormalizeNames: true},
-	{ArgsOverrides: map[string]match.Mode{"search": match.Contains, "book": match.Partial}},
+	{ArgsOverrides: map[string]match.Mode{"search": match.ArgsContains, "book": match.ArgsPartial}},
 	{Order: "in-order", Scoring: "recall"},
 })
 

@@ -213,7 +213,7 @@ func TestTurns(t *testing.T) {
 		// Turn 2 half right under partial arguments.
 		half = `[{"name":"a","turn":1},{"name":"b","args":{"x":1,"y":2},"turn":2}]`
 	)
-	half5 := match.Options{Args: match.Partial, Threshold: toolgrade.Float(0.5)}
+	half5 := match.Options{Args: match.ArgsPartial, Threshold: toolgrade.Float(0.5)}
 	for _, tt := range []trajectoryTest{
 		{name: "mean", expected: exp2, called: got2, turns: 2,
 			score: 0.5, precision: 0.5, recall: 0.5, missing: "[1]", unexp: "[1]", turnScores: "[1 0]",
@@ -226,11 +226,11 @@ func TestTurns(t *testing.T) {
 			score: 0, precision: 0.5, recall: 0.5, turnScores: "[1 0]"},
 		{name: "partial: mean", opts: half5, expected: exp2, called: half, turns: 2,
 			score: 0.75, precision: 0.75, recall: 0.75, success: true, turnScores: "[1 0.5]", reason: []string{"2 of 2 turns passed"}},
-		{name: "partial: min", opts: match.Options{Args: match.Partial, TurnAggregate: match.TurnMin, Threshold: toolgrade.Float(0.5)}, expected: exp2, called: half, turns: 2,
+		{name: "partial: min", opts: match.Options{Args: match.ArgsPartial, TurnAggregate: match.TurnMin, Threshold: toolgrade.Float(0.5)}, expected: exp2, called: half, turns: 2,
 			score: 0.5, precision: 0.75, recall: 0.75, success: true, turnScores: "[1 0.5]"},
-		{name: "partial: all, every turn passes", opts: match.Options{Args: match.Partial, TurnAggregate: match.TurnAll, Threshold: toolgrade.Float(0.5)}, expected: exp2, called: half, turns: 2,
+		{name: "partial: all, every turn passes", opts: match.Options{Args: match.ArgsPartial, TurnAggregate: match.TurnAll, Threshold: toolgrade.Float(0.5)}, expected: exp2, called: half, turns: 2,
 			score: 1, precision: 0.75, recall: 0.75, success: true, turnScores: "[1 0.5]"},
-		{name: "partial: all, threshold not reached", opts: match.Options{Args: match.Partial, TurnAggregate: match.TurnAll, Threshold: toolgrade.Float(0.6)}, expected: exp2, called: half, turns: 2,
+		{name: "partial: all, threshold not reached", opts: match.Options{Args: match.ArgsPartial, TurnAggregate: match.TurnAll, Threshold: toolgrade.Float(0.6)}, expected: exp2, called: half, turns: 2,
 			score: 0, precision: 0.75, recall: 0.75, turnScores: "[1 0.5]", reason: []string{"1 of 2 turns passed (all of 1, 0.5)"}},
 		{name: "an empty turn scores 1", expected: `[{"name":"a","turn":1},{"name":"c","turn":3}]`, called: `[{"name":"a","turn":1},{"name":"c","turn":3}]`, turns: 3,
 			score: 1, precision: 1, recall: 1, success: true, missing: "[]", unexp: "[]", turnScores: "[1 1 1]"},
@@ -411,7 +411,7 @@ func TestFromRules(t *testing.T) {
 		{name: "in turns", expected: `[{"name":"find_order","args":{"q":"ana"},"turn":1},{"name":"cancel_order","args":{},"turn":2,"rules":{"order_id":{"from":"find_order.output.id"}}}]`,
 			called: `[{"name":"find_order","args":{"q":"ana"},"output":{"id":"W1"},"turn":1},{"name":"cancel_order","args":{"order_id":"W1"},"turn":2}]`, turns: 2,
 			score: 1, precision: 1, recall: 1, success: true, turnScores: "[1 1]", flows: "[{0 1 order_id find_order.output.id true}]"},
-		{name: "partial credit", opts: match.Options{Args: match.Partial},
+		{name: "partial credit", opts: match.Options{Args: match.ArgsPartial},
 			expected: `[` + findOrder + `,{"name":"cancel_order","args":{"reason":"late"},"rules":{"order_id":{"from":"find_order.output.id"}}}]`,
 			called:   `[` + found(`{"id":"W1"}`) + `,{"name":"cancel_order","args":{"reason":"late","order_id":"W2"}}]`,
 			score:    0.75, precision: 0.75, recall: 0.75, missing: "[]", flows: "[{0 1 order_id find_order.output.id false}]",
@@ -644,7 +644,7 @@ func TestPermutingWithinTurns(t *testing.T) {
 			}
 			p.Called = append(p.Called, permute(t, fmt.Sprint("turn ", turn), group)...)
 		}
-		for _, o := range []match.Options{{}, {Args: match.Partial}, {Args: match.Contains}, {Scoring: match.ScoringRecall},
+		for _, o := range []match.Options{{}, {Args: match.ArgsPartial}, {Args: match.ArgsContains}, {Scoring: match.ScoringRecall},
 			{TurnAggregate: match.TurnMin}, {TurnAggregate: match.TurnAll, Threshold: toolgrade.Float(0.5)}} {
 			o.FailedCalls = f
 			m, err := match.New(o)
