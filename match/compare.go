@@ -75,9 +75,9 @@ const DefaultFuzzyThreshold = 0.8
 // had passed an empty object.
 type Comparer struct {
 	Mode Mode
-	// FuzzyThreshold is the similarity ArgsFuzzy needs; 0 means
+	// FuzzyThreshold is the similarity ArgsFuzzy needs; nil means
 	// DefaultFuzzyThreshold.
-	FuzzyThreshold float64
+	FuzzyThreshold *float64
 	// From finds the value a {"from": ...} rule names. It returns the
 	// value, or why there is none; known is false while the source call
 	// is not yet paired, and the rule then passes. Without From, such a
@@ -136,9 +136,9 @@ func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule,
 	w := walker{mode: mode, rules: rules, collect: collect, from: c.From}
 	s := w.value(expected, called, "")
 	if mode == ArgsFuzzy {
-		threshold := c.FuzzyThreshold
-		if threshold == 0 {
-			threshold = DefaultFuzzyThreshold
+		threshold := DefaultFuzzyThreshold
+		if c.FuzzyThreshold != nil {
+			threshold = *c.FuzzyThreshold
 		}
 		if s >= threshold {
 			return 1, nil // a match: its small differences are not failures

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"sync"
@@ -21,8 +22,9 @@ type Options struct {
 	Args Mode `json:"args,omitempty"`
 	// ArgsOverrides sets the argument mode per tool name.
 	ArgsOverrides map[string]Mode `json:"args_overrides,omitempty"`
-	// FuzzyThreshold is the similarity ArgsFuzzy arguments need (default 0.8).
-	FuzzyThreshold float64 `json:"fuzzy_threshold,omitempty"`
+	// FuzzyThreshold is the similarity ArgsFuzzy arguments need; nil
+	// means [DefaultFuzzyThreshold], and 0 accepts any similarity.
+	FuzzyThreshold *float64 `json:"fuzzy_threshold,omitempty"`
 	// Output says whether outputs are compared (default OutputIgnore).
 	Output Output `json:"output,omitempty"`
 	// Pairing says how calls are paired for OrderAny (default
@@ -176,9 +178,11 @@ func New(opts Options) (*ToolCorrectness, error) {
 	if o.Scoring == "" {
 		o.Scoring = ScoringF1
 	}
-	if o.FuzzyThreshold == 0 {
-		o.FuzzyThreshold = DefaultFuzzyThreshold
+	fuzzy := DefaultFuzzyThreshold
+	if o.FuzzyThreshold != nil {
+		fuzzy = *o.FuzzyThreshold
 	}
+	o.FuzzyThreshold = &fuzzy // a copy: the caller's variable may change
 	if o.FailedCalls == "" {
 		o.FailedCalls = FailedRetry
 	}
@@ -205,9 +209,9 @@ func New(opts Options) (*ToolCorrectness, error) {
 			return nil, &toolgrade.OptionError{Option: "args_overrides." + tool, Value: string(mode), Err: err}
 		}
 	}
-	if o.FuzzyThreshold < 0 || o.FuzzyThreshold > 1 {
-		return nil, &toolgrade.OptionError{Option: "fuzzy_threshold", Value: fmt.Sprint(o.FuzzyThreshold),
-			Err: fmt.Errorf("want a similarity in [0, 1], got %v", o.FuzzyThreshold)}
+	if math.IsNaN(fuzzy) || fuzzy < 0 || fuzzy > 1 {
+		return nil, &toolgrade.OptionError{Option: "fuzzy_threshold", Value: fmt.Sprint(fuzzy),
+			Err: fmt.Errorf("want a similarity in [0, 1], got %v", fuzzy)}
 	}
 	if o.Pairing == PairingGreedy && o.Order != OrderAny {
 		return nil, &toolgrade.OptionError{Option: "pairing", Value: string(o.Pairing),

@@ -119,12 +119,39 @@ func TestToolCorrectness(t *testing.T) {
 func TestNewRejectsBadOptions(t *testing.T) {
 	for _, o := range []match.Options{
 		{Order: "sideways"}, {Args: "loose"}, {Output: "fuzzy"}, {Pairing: "random"}, {Scoring: "accuracy"},
-		{Order: "in-order", Pairing: "greedy"}, {FuzzyThreshold: 1.5}, {ArgsOverrides: map[string]match.Mode{"f": "nope"}},
+		{Order: "in-order", Pairing: "greedy"}, {FuzzyThreshold: toolgrade.Float(1.5)}, {ArgsOverrides: map[string]match.Mode{"f": "nope"}},
 		{FailedCalls: "forgive"}, {TurnAggregate: "max"}, {Threshold: toolgrade.Float(80)}, {Threshold: toolgrade.Float(-0.1)},
+		{FuzzyThreshold: toolgrade.Float(math.NaN())},
 	} {
 		if _, err := match.New(o); err == nil {
 			t.Errorf("New(%+v) accepted bad options", o)
 		}
+	}
+}
+
+// A fuzzy threshold is an optional number whose 0 is a setting: nil is
+// the default, 0.8, and 0 accepts any similarity.
+func TestFuzzyThreshold(t *testing.T) {
+	const expected, called = `[{"name": "f", "args": {"city": "Paris"}}]`, `[{"name": "f", "args": {"city": "Tokyo"}}]`
+	for _, tt := range []struct {
+		threshold *float64
+		want      float64
+	}{
+		{nil, 0},
+		{toolgrade.Float(0.8), 0},
+		{toolgrade.Float(0), 1},
+	} {
+		o := match.Options{Args: match.ArgsFuzzy, FuzzyThreshold: tt.threshold}
+		if got := grade(t, o, expected, called).Score; got != tt.want {
+			t.Errorf("fuzzy threshold %v: score %v, want %v", tt.threshold, got, tt.want)
+		}
+	}
+	m, err := match.New(match.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Options().FuzzyThreshold; got == nil || *got != match.DefaultFuzzyThreshold {
+		t.Errorf("Options().FuzzyThreshold = %v, want the default filled in", got)
 	}
 }
 
