@@ -18,5 +18,7 @@
 // profiles in compat/<peer>, trace readers in trace, tool definitions and
 // JSON Schema checks in schema, the LLM judge in judge, the
 // OpenAI-compatible client in openai, case files in dataset, config files
-// in config and reports in report.
+// in config and reports in report. Non-goals here: any file format, any
+// peer's quirks and any outside service; the root knows toolgrade's own
+// spellings only.
 package toolgrade

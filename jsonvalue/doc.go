@@ -24,4 +24,11 @@
 // documentation allows for bytes never written again. Values are put into
 // interfaces by ordinary conversions; none is forged from the runtime's
 // layout of an interface.
+//
+// # Non-goals
+//
+// A general JSON library: the model holds what tool calls, cases and
+// results need, and encoding/json remains the way to encode other Go
+// types. Text that is not JSON (comments, NaN, trailing commas) is a
+// syntax error, never read leniently.
 package jsonvalue
