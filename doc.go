@@ -8,6 +8,16 @@
 // lists the missing and the unexpected ones, and says in [ArgDiff]s which
 // argument differed.
 //
+// A MetricResult keeps what every metric has; what one metric finds
+// beyond that (turn scores, process rules, a judge's usage) is a [Detail]
+// that the metric's own package defines, writes and reads, registered
+// with [RegisterDetail] as image formats register themselves. Results
+// are written as one JSON line each, a contract other tools read:
+// [Result.AppendJSON] writes it, [ParseResult] reads it back strictly,
+// and a detail no registered reader knows is kept as it was read
+// ([RawDetail]). Non-goals: the contract does not carry the graded case,
+// nor Go-only details (see [Unwritten]).
+//
 // Argument values are JSON values in the model of package jsonvalue (nil,
 // bool, string, json.Number, []any and jsonvalue.Object), which keeps
 // members in document order and numbers as spelled, because several peers'

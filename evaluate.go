@@ -310,7 +310,8 @@ func decodeSafely(rec Record) (c *Case, err error) {
 }
 
 // gradeSafely turns a panic in a metric into an error result, so that one
-// bad case cannot end a run.
+// bad case cannot end a run, and so does a result whose details would
+// break its line (a detail named like a core member, or two of a name).
 func gradeSafely(ctx context.Context, m Metric, c *Case) (r MetricResult) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -318,7 +319,14 @@ func gradeSafely(ctx context.Context, m Metric, c *Case) (r MetricResult) {
 			r.Fail(fmt.Errorf("internal error in metric %s: %v\n%s", m.Name(), p, debug.Stack()))
 		}
 	}()
-	return m.Grade(ctx, c)
+	r = m.Grade(ctx, c)
+	if len(r.Details) > 0 {
+		if err := r.checkDetails(); err != nil {
+			r = MetricResult{Name: r.Name, Profile: r.Profile}
+			r.Fail(fmt.Errorf("internal error: %w", err))
+		}
+	}
+	return r
 }
 
 // Summary aggregates results per metric.
@@ -359,9 +367,7 @@ func (s *Summary) Add(r *Result) {
 			idx = len(s.Metrics) - 1
 		}
 		ms := &s.Metrics[idx]
-		if m.Usage != nil {
-			s.Usage.Add(*m.Usage)
-		}
+		s.Usage.Add(DetailOf[Usage](m))
 		if m.Error != "" {
 			ms.Errors++
 			erred = true

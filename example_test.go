@@ -34,7 +34,8 @@ func ExampleGrade() {
 	r := toolgrade.Grade(context.Background(), c, metric)
 	m := r.Metrics[0]
 	fmt.Printf("%s %.2f\n", m.Name, m.Score)
-	for _, near := range m.NearMisses {
+	misses := toolgrade.DetailOf[match.NearMisses](&m)
+	for _, near := range misses {
 		for _, d := range near.Diffs {
 			fmt.Printf("%s: expected %v, got %v\n", d.Path, d.Expected, d.Got)
 		}

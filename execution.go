@@ -38,21 +38,3 @@ type ToolResult struct {
 	// IsError is set when the tool reported a failure; Text says why.
 	IsError bool
 }
-
-// An Execution is one called call run against a live tool server, as the
-// execution_success metric and DeepFabric's profile (execution: mcp)
-// record it.
-type Execution struct {
-	Call    int    // the index of the call among the case's calls
-	Name    string // the tool called
-	Success bool   // the call ran and the tool reported no error
-	// Skipped says why the call was not run and does not count (a tool
-	// left out of the allow-list); empty when it counts.
-	Skipped string
-	// Error is the server's error, the tool's reported failure, or why the
-	// call was not run ("no such tool ..."); empty on success.
-	Error string
-	// Output is the call's real result (see [ToolResult.Output]); nil
-	// when there was none.
-	Output any
-}

@@ -22,7 +22,16 @@ type Metric interface {
 	Grade(ctx context.Context, c *Case) MetricResult
 }
 
-// A MetricResult is one metric's verdict on one case.
+// A MetricResult is one metric's verdict on one case: the core every
+// metric has, and the metric's own [Detail]s.
+//
+// It is written as one JSON object (see [MetricResult.AppendJSON]) whose
+// members come in a fixed order: name, profile, score, success,
+// threshold, precision, recall, f1; the details placed [AfterScore];
+// matches, missing, unexpected; the details placed [AfterMatches];
+// reason; the details placed [AfterReason]; error. Details of one place
+// come in their order in Details, which reading keeps. That order is part
+// of the contract: results files of the same run are byte-identical.
 type MetricResult struct {
 	Name    string
 	Profile string
@@ -40,40 +49,14 @@ type MetricResult struct {
 
 	// Precision, Recall and F1 are set by metrics that pair calls.
 	Precision, Recall, F1 *float64
-	// Components holds named parts of the score (DeepFabric's tool
-	// selection, a judge's score, ...).
-	Components map[string]float64
 
 	// Matches pairs expected with called calls; Missing lists expected
 	// calls left unpaired and Unexpected called calls left unpaired, by
-	// index. Metrics that do not pair calls leave all three nil.
+	// index. Metrics that do not pair calls leave all three nil; the three
+	// are written together when any is set.
 	Matches    []Match
 	Missing    []int
 	Unexpected []int
-	// NearMisses pair a missing expected call with the unpaired called
-	// call the reason names as closest to it, with their differences: a
-	// call with a wrong argument under exact comparison scores 0, so it is
-	// no match, but what differed is still there to read. Go only: results
-	// files keep it in the reason's words.
-	NearMisses []Match
-
-	// Failed lists the called calls (by index) that failed, and Retried
-	// those of them that a later call of the same tool retried, for
-	// metrics that take call status into account.
-	Failed, Retried []int
-	// Turns holds the score of each turn, for a case graded turn by turn
-	// (see [Case.Turns]); nil otherwise.
-	Turns []TurnScore
-	// Flows are the data-flow links an expected call's {"from": ...} rule
-	// checked: where an argument had to come from, and whether it did.
-	Flows []Flow
-	// Rules are the process rules a metric checked, each kept or broken.
-	Rules []RuleCheck
-	// Diffs are differences that belong to the case rather than to a pair
-	// of calls: state values that differ (state_match), argument values
-	// found nowhere earlier (grounding). Path locates each, e.g.
-	// "$.orders[0].status" or "#2 cancel_order.order_id".
-	Diffs []ArgDiff
 
 	// Reason explains the score in words: each missing call, each extra
 	// call, each differing argument.
@@ -87,42 +70,12 @@ type MetricResult struct {
 	// as text alone.
 	Err error
 
-	// Usage counts the LLM tokens spent on this result, if any.
-	Usage *Usage
-
-	// Executions are the calls run against a live tool server, with their
-	// real outputs, by metrics that execute calls; nil for the others.
-	Executions []Execution
-}
-
-// A TurnScore is one turn's share of a case graded turn by turn.
-type TurnScore struct {
-	Turn    int // from 1
-	Score   float64
-	Success bool // Score reaches the metric's threshold
-	// Expected and Called list the turn's calls by their index in the
-	// case's lists.
-	Expected, Called []int
-}
-
-// A Flow is one argument that had to carry a value from an earlier
-// call's output: called call To's argument Arg against the output of
-// called call From (-1 when the expected source call was not made) at
-// Ref.
-type Flow struct {
-	From, To int
-	Arg      string // the argument's path
-	Ref      string // the reference as written ("lookup_order.output.id")
-	OK       bool
-}
-
-// A RuleCheck is one process rule and its verdict: the rule as written,
-// whether it was kept, and the called calls (by index) that broke it.
-type RuleCheck struct {
-	Rule     string
-	Kept     bool
-	Breaches []int
-	Reason   string // why it was broken, in words; empty when kept
+	// Details are what the metric found beyond the core, at most one per
+	// member name ([MetricResult.SetDetail] keeps it so): the turns of a
+	// case graded turn by turn, the rules checked, a judge's usage. Read
+	// one with [DetailOf]. A metric that finds nothing of a kind adds no
+	// detail of it.
+	Details []Detail
 }
 
 // An OptionError reports an option set to a value the metric does not
@@ -210,7 +163,8 @@ type ArgDiff struct {
 	Note string
 }
 
-// Usage counts LLM tokens and requests behind a result.
+// Usage counts LLM tokens and requests behind a result. A metric that
+// asks an LLM adds it to its result as a detail (see [Usage.Member]).
 type Usage struct {
 	PromptTokens     int64
 	CompletionTokens int64

@@ -1,10 +1,9 @@
 package toolgrade
 
 import (
-	"encoding/json"
-	"fmt"
+	"cmp"
+	"errors"
 	"slices"
-	"strconv"
 
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -40,288 +39,18 @@ func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 //	 "precision":1,"recall":0.6,"f1":0.75,"matches":[...],"missing":[2],
 //	 "unexpected":[],"reason":"...","error":null}]}
 //
-// "warnings" (a list of strings) follows "metrics" when the case has any.
-//
-// score is null when the metric erred; success is null when the metric
-// gives no verdict; precision, recall, f1, components, matches, missing,
-// unexpected and executions appear only where the metric sets them.
-func (r *Result) AppendJSON(b []byte) []byte {
-	b = append(b, `{"id":`...)
-	b = jsonvalue.AppendString(b, r.ID)
-	b = append(b, `,"success":`...)
-	b = strconv.AppendBool(b, r.Success)
-	b = append(b, `,"metrics":[`...)
-	for i := range r.Metrics {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = r.Metrics[i].AppendJSON(b)
-	}
-	b = append(b, ']')
-	if len(r.Warnings) > 0 {
-		b = append(b, `,"warnings":[`...)
-		for i, w := range r.Warnings {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonvalue.AppendString(b, w)
-		}
-		b = append(b, ']')
-	}
-	if r.Error != "" {
-		b = append(b, `,"error":`...)
-		b = jsonvalue.AppendString(b, r.Error)
-	}
-	return append(b, '}')
-}
+// "warnings" (a list of strings) follows "metrics" when the case has any,
+// and "error" follows when the record could not be read. Each metric
+// result is written as [MetricResult.AppendJSON] says.
+func (r *Result) AppendJSON(b []byte) []byte { return resultCodec.Append(b, r) }
 
-// AppendJSON appends the metric result's JSON object.
-func (m *MetricResult) AppendJSON(b []byte) []byte {
-	b = append(b, `{"name":`...)
-	b = jsonvalue.AppendString(b, m.Name)
-	b = append(b, `,"profile":`...)
-	b = jsonvalue.AppendString(b, m.Profile)
-	b = append(b, `,"score":`...)
-	if m.Error != "" {
-		b = append(b, "null"...)
-	} else {
-		b = jsonvalue.AppendFloat(b, m.Score)
-	}
-	b = append(b, `,"success":`...)
-	if m.Error != "" || m.Threshold == nil {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendBool(b, m.Success)
-	}
-	b = append(b, `,"threshold":`...)
-	if m.Threshold == nil {
-		b = append(b, "null"...)
-	} else {
-		b = jsonvalue.AppendFloat(b, *m.Threshold)
-	}
-	for _, f := range []struct {
-		key string
-		v   *float64
-	}{{"precision", m.Precision}, {"recall", m.Recall}, {"f1", m.F1}} {
-		if f.v != nil {
-			b = append(b, ',', '"')
-			b = append(b, f.key...)
-			b = append(b, '"', ':')
-			b = jsonvalue.AppendFloat(b, *f.v)
-		}
-	}
-	if len(m.Components) > 0 {
-		b = append(b, `,"components":{`...)
-		keys := make([]string, 0, len(m.Components))
-		for k := range m.Components {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonvalue.AppendString(b, k)
-			b = append(b, ':')
-			b = jsonvalue.AppendFloat(b, m.Components[k])
-		}
-		b = append(b, '}')
-	}
-	if m.Matches != nil || m.Missing != nil || m.Unexpected != nil {
-		b = append(b, `,"matches":[`...)
-		for i := range m.Matches {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = m.Matches[i].appendJSON(b)
-		}
-		b = append(b, `],"missing":`...)
-		b = appendInts(b, m.Missing)
-		b = append(b, `,"unexpected":`...)
-		b = appendInts(b, m.Unexpected)
-	}
-	if len(m.Failed) > 0 {
-		b = append(b, `,"failed":`...)
-		b = appendInts(b, m.Failed)
-	}
-	if len(m.Retried) > 0 {
-		b = append(b, `,"retried":`...)
-		b = appendInts(b, m.Retried)
-	}
-	if m.Turns != nil {
-		b = append(b, `,"turns":[`...)
-		for i, t := range m.Turns {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"turn":`...)
-			b = strconv.AppendInt(b, int64(t.Turn), 10)
-			b = append(b, `,"score":`...)
-			b = jsonvalue.AppendFloat(b, t.Score)
-			b = append(b, `,"success":`...)
-			b = strconv.AppendBool(b, t.Success)
-			b = append(b, `,"expected":`...)
-			b = appendInts(b, t.Expected)
-			b = append(b, `,"called":`...)
-			b = appendInts(b, t.Called)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
-	if len(m.Flows) > 0 {
-		b = append(b, `,"flows":[`...)
-		for i, f := range m.Flows {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"from":`...)
-			b = strconv.AppendInt(b, int64(f.From), 10)
-			b = append(b, `,"to":`...)
-			b = strconv.AppendInt(b, int64(f.To), 10)
-			b = append(b, `,"arg":`...)
-			b = jsonvalue.AppendString(b, f.Arg)
-			b = append(b, `,"ref":`...)
-			b = jsonvalue.AppendString(b, f.Ref)
-			b = append(b, `,"ok":`...)
-			b = strconv.AppendBool(b, f.OK)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
-	if m.Rules != nil {
-		b = append(b, `,"rules":[`...)
-		for i, r := range m.Rules {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"rule":`...)
-			b = jsonvalue.AppendString(b, r.Rule)
-			b = append(b, `,"kept":`...)
-			b = strconv.AppendBool(b, r.Kept)
-			b = append(b, `,"breaches":`...)
-			b = appendInts(b, r.Breaches)
-			if r.Reason != "" {
-				b = append(b, `,"reason":`...)
-				b = jsonvalue.AppendString(b, r.Reason)
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
-	if m.Diffs != nil {
-		b = append(b, `,"diffs":`...)
-		b = appendDiffs(b, m.Diffs)
-	}
-	if m.Reason != "" {
-		b = append(b, `,"reason":`...)
-		b = jsonvalue.AppendString(b, m.Reason)
-	}
-	if m.Usage != nil {
-		b = append(b, `,"usage":{"prompt_tokens":`...)
-		b = strconv.AppendInt(b, m.Usage.PromptTokens, 10)
-		b = append(b, `,"completion_tokens":`...)
-		b = strconv.AppendInt(b, m.Usage.CompletionTokens, 10)
-		b = append(b, `,"requests":`...)
-		b = strconv.AppendInt(b, m.Usage.Requests, 10)
-		b = append(b, `,"cached_requests":`...)
-		b = strconv.AppendInt(b, m.Usage.CachedRequests, 10)
-		b = append(b, '}')
-	}
-	if m.Executions != nil {
-		b = append(b, `,"executions":[`...)
-		for i := range m.Executions {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = m.Executions[i].appendJSON(b)
-		}
-		b = append(b, ']')
-	}
-	b = append(b, `,"error":`...)
-	if m.Error == "" {
-		b = append(b, "null"...)
-	} else {
-		b = jsonvalue.AppendString(b, m.Error)
-	}
-	return append(b, '}')
-}
-
-// appendJSON writes {"call", "name", "success", "skipped", "error",
-// "output"}: success is null for a skipped call, skipped appears only for
-// one, and error is null on success.
-func (e *Execution) appendJSON(b []byte) []byte {
-	b = append(b, `{"call":`...)
-	b = strconv.AppendInt(b, int64(e.Call), 10)
-	b = append(b, `,"name":`...)
-	b = jsonvalue.AppendString(b, e.Name)
-	b = append(b, `,"success":`...)
-	if e.Skipped != "" {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendBool(b, e.Success)
-	}
-	if e.Skipped != "" {
-		b = append(b, `,"skipped":`...)
-		b = jsonvalue.AppendString(b, e.Skipped)
-	}
-	b = append(b, `,"error":`...)
-	if e.Error == "" {
-		b = append(b, "null"...)
-	} else {
-		b = jsonvalue.AppendString(b, e.Error)
-	}
-	b = append(b, `,"output":`...)
-	b = jsonvalue.Append(b, e.Output)
-	return append(b, '}')
-}
-
-func (m *Match) appendJSON(b []byte) []byte {
-	b = append(b, `{"expected":`...)
-	b = strconv.AppendInt(b, int64(m.Expected), 10)
-	b = append(b, `,"called":`...)
-	b = strconv.AppendInt(b, int64(m.Called), 10)
-	b = append(b, `,"score":`...)
-	b = jsonvalue.AppendFloat(b, m.Score)
-	if len(m.Diffs) > 0 {
-		b = append(b, `,"diffs":`...)
-		b = appendDiffs(b, m.Diffs)
-	}
-	return append(b, '}')
-}
-
-// appendDiffs writes a list of {"path", "expected", "got", "note"}, note
-// only when set.
-func appendDiffs(b []byte, diffs []ArgDiff) []byte {
-	b = append(b, '[')
-	for i, d := range diffs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"path":`...)
-		b = jsonvalue.AppendString(b, d.Path)
-		b = append(b, `,"expected":`...)
-		b = jsonvalue.Append(b, d.Expected)
-		b = append(b, `,"got":`...)
-		b = jsonvalue.Append(b, d.Got)
-		if d.Note != "" {
-			b = append(b, `,"note":`...)
-			b = jsonvalue.AppendString(b, d.Note)
-		}
-		b = append(b, '}')
-	}
-	return append(b, ']')
-}
-
-func appendInts(b []byte, xs []int) []byte {
-	b = append(b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return append(b, ']')
-}
+// AppendJSON appends the metric result's JSON object, its members in the
+// order [MetricResult] states: score is null when the metric erred;
+// success is null when the metric erred or gives no verdict; precision,
+// recall, f1, matches, missing, unexpected and reason appear only where
+// the metric sets them; each detail is its own member; error is null
+// when the metric did not err.
+func (m *MetricResult) AppendJSON(b []byte) []byte { return metricCodec.Append(b, m) }
 
 // UnmarshalJSON reads a result line written by [Result.AppendJSON].
 func (r *Result) UnmarshalJSON(data []byte) error {
@@ -332,7 +61,15 @@ func (r *Result) UnmarshalJSON(data []byte) error {
 	return r.fromValue(v)
 }
 
-// ParseResult reads one result line.
+// ParseResult reads one result line, strictly: a member of the wrong
+// kind at any depth, a member the contract always writes but the line
+// lacks, and an unknown member of a result, a match or a difference are
+// errors, each a *[FieldError] naming the member ("metrics[0].score").
+// A metric result's members that no registered detail reader knows are
+// kept as [RawDetail]s, so that a results file read and written again by
+// a program that does not import every metric is unchanged. The "trial"
+// and "reliability" members the JSON Lines report adds to trials are
+// not part of a Result and are read past.
 func ParseResult(line []byte) (Result, error) {
 	var r Result
 	err := r.UnmarshalJSON(line)
@@ -348,236 +85,221 @@ func DecodeResult(v any) (Result, error) {
 }
 
 func (r *Result) fromValue(v any) error {
-	obj, ok := v.(jsonvalue.Object)
-	if !ok {
-		return fmt.Errorf("want a result object, got %s", jsonvalue.Kind(v))
-	}
-	*r = Result{}
-	d := decoder{obj: obj}
-	r.ID = d.str("id")
-	r.Success = d.boolean("success")
-	r.Error = d.str("error")
-	if ws, ok := obj.Get("warnings"); ok && ws != nil {
-		list, ok := ws.([]any)
-		if !ok {
-			return &FieldError{Path: "warnings", Err: fmt.Errorf("want a list, got %s", jsonvalue.Kind(ws))}
+	if err := resultCodec.Decode(v, r); err != nil {
+		var de *jsonvalue.DecodeError
+		if errors.As(err, &de) && de.Path != "" {
+			return &FieldError{Path: de.Path, Err: de.Err}
 		}
-		for i, w := range list {
-			s, ok := w.(string)
-			if !ok {
-				return &FieldError{Path: "warnings[" + strconv.Itoa(i) + "]", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(w))}
-			}
-			r.Warnings = append(r.Warnings, s)
-		}
+		return err
 	}
-	if ms, ok := obj.Get("metrics"); ok && ms != nil {
-		list, ok := ms.([]any)
-		if !ok {
-			return &FieldError{Path: "metrics", Err: fmt.Errorf("want a list, got %s", jsonvalue.Kind(ms))}
-		}
-		r.Metrics = make([]MetricResult, len(list))
-		for i, e := range list {
-			if err := r.Metrics[i].fromValue(e); err != nil {
-				return InField("metrics["+strconv.Itoa(i)+"]", err)
-			}
-		}
-	}
-	return d.err
-}
-
-func (m *MetricResult) fromValue(v any) error {
-	obj, ok := v.(jsonvalue.Object)
-	if !ok {
-		return fmt.Errorf("want a metric object, got %s", jsonvalue.Kind(v))
-	}
-	d := decoder{obj: obj}
-	*m = MetricResult{
-		Name:      d.str("name"),
-		Profile:   d.str("profile"),
-		Score:     d.num("score"),
-		Threshold: d.optNum("threshold"),
-		Success:   d.boolean("success"),
-		Precision: d.optNum("precision"),
-		Recall:    d.optNum("recall"),
-		F1:        d.optNum("f1"),
-		Reason:    d.str("reason"),
-		Error:     d.str("error"),
-	}
-	if c, ok := obj.Get("components"); ok && c != nil {
-		co, ok := c.(jsonvalue.Object)
-		if !ok {
-			return &FieldError{Path: "components", Err: fmt.Errorf("want an object, got %s", jsonvalue.Kind(c))}
-		}
-		m.Components = make(map[string]float64, len(co))
-		for _, mem := range co {
-			if n, ok := mem.Value.(json.Number); ok {
-				m.Components[mem.Key] = jsonvalue.NumberFloat(n)
-			}
-		}
-	}
-	if ms, ok := obj.Get("matches"); ok {
-		list, _ := ms.([]any)
-		m.Matches = make([]Match, 0, len(list))
-		for _, e := range list {
-			eo, _ := e.(jsonvalue.Object)
-			md := decoder{obj: eo}
-			match := Match{Expected: int(md.num("expected")), Called: int(md.num("called")), Score: md.num("score")}
-			match.Diffs = readDiffs(eo)
-			m.Matches = append(m.Matches, match)
-		}
-		m.Missing = d.ints("missing")
-		m.Unexpected = d.ints("unexpected")
-	}
-	m.Failed, m.Retried = d.ints("failed"), d.ints("retried")
-	m.Diffs = readDiffs(obj)
-	if ts, ok := obj.Get("turns"); ok && ts != nil {
-		list, _ := ts.([]any)
-		m.Turns = make([]TurnScore, 0, len(list))
-		for _, e := range list {
-			eo, _ := e.(jsonvalue.Object)
-			td := decoder{obj: eo}
-			m.Turns = append(m.Turns, TurnScore{Turn: int(td.num("turn")), Score: td.num("score"), Success: td.boolean("success"),
-				Expected: td.ints("expected"), Called: td.ints("called")})
-		}
-	}
-	if fs, ok := obj.Get("flows"); ok && fs != nil {
-		list, _ := fs.([]any)
-		for _, e := range list {
-			eo, _ := e.(jsonvalue.Object)
-			fd := decoder{obj: eo}
-			m.Flows = append(m.Flows, Flow{From: int(fd.num("from")), To: int(fd.num("to")), Arg: fd.str("arg"), Ref: fd.str("ref"), OK: fd.boolean("ok")})
-		}
-	}
-	if rs, ok := obj.Get("rules"); ok && rs != nil {
-		list, _ := rs.([]any)
-		m.Rules = make([]RuleCheck, 0, len(list))
-		for _, e := range list {
-			eo, _ := e.(jsonvalue.Object)
-			rd := decoder{obj: eo}
-			m.Rules = append(m.Rules, RuleCheck{Rule: rd.str("rule"), Kept: rd.boolean("kept"), Breaches: rd.ints("breaches"), Reason: rd.str("reason")})
-		}
-	}
-	if ex, ok := obj.Get("executions"); ok && ex != nil {
-		list, ok := ex.([]any)
-		if !ok {
-			return &FieldError{Path: "executions", Err: fmt.Errorf("want a list, got %s", jsonvalue.Kind(ex))}
-		}
-		m.Executions = make([]Execution, 0, len(list))
-		for i, e := range list {
-			eo, ok := e.(jsonvalue.Object)
-			if !ok {
-				return &FieldError{Path: "executions[" + strconv.Itoa(i) + "]", Err: fmt.Errorf("want an object, got %s", jsonvalue.Kind(e))}
-			}
-			ed := decoder{obj: eo}
-			out, _ := eo.Get("output")
-			m.Executions = append(m.Executions, Execution{Call: int(ed.num("call")), Name: ed.str("name"),
-				Success: ed.boolean("success"), Skipped: ed.str("skipped"), Error: ed.str("error"), Output: out})
-			if ed.err != nil {
-				return InField("executions["+strconv.Itoa(i)+"]", ed.err)
-			}
-		}
-	}
-	if u, ok := obj.Get("usage"); ok && u != nil {
-		uo, _ := u.(jsonvalue.Object)
-		ud := decoder{obj: uo}
-		m.Usage = &Usage{
-			PromptTokens:     int64(ud.num("prompt_tokens")),
-			CompletionTokens: int64(ud.num("completion_tokens")),
-			Requests:         int64(ud.num("requests")),
-			CachedRequests:   int64(ud.num("cached_requests")),
-		}
-	}
-	return d.err
-}
-
-// readDiffs reads the "diffs" list of obj, nil when there is none.
-func readDiffs(obj jsonvalue.Object) []ArgDiff {
-	v, ok := obj.Get("diffs")
-	if !ok {
-		return nil
-	}
-	dl, _ := v.([]any)
-	diffs := make([]ArgDiff, 0, len(dl))
-	for _, de := range dl {
-		do, _ := de.(jsonvalue.Object)
-		dd := decoder{obj: do}
-		exp, _ := do.Get("expected")
-		got, _ := do.Get("got")
-		diffs = append(diffs, ArgDiff{Path: dd.str("path"), Expected: exp, Got: got, Note: dd.str("note")})
-	}
-	return diffs
-}
-
-// decoder reads typed fields from an object, keeping the first error.
-type decoder struct {
-	obj jsonvalue.Object
-	err error
-}
-
-func (d *decoder) fail(key, want string, v any) {
-	if d.err == nil {
-		d.err = &FieldError{Path: key, Err: fmt.Errorf("want %s, got %s", want, jsonvalue.Kind(v))}
-	}
-}
-
-func (d *decoder) str(key string) string {
-	v, _ := d.obj.Get(key)
-	switch v := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return v
-	}
-	d.fail(key, "a string", v)
-	return ""
-}
-
-func (d *decoder) boolean(key string) bool {
-	v, _ := d.obj.Get(key)
-	switch v := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return v
-	}
-	d.fail(key, "a boolean", v)
-	return false
-}
-
-func (d *decoder) optNum(key string) *float64 {
-	v, _ := d.obj.Get(key)
-	switch v := v.(type) {
-	case nil:
-		return nil
-	case json.Number:
-		f := jsonvalue.NumberFloat(v)
-		return &f
-	}
-	d.fail(key, "a number", v)
 	return nil
 }
 
-func (d *decoder) num(key string) float64 {
-	if p := d.optNum(key); p != nil {
-		return *p
-	}
-	return 0
+// The result contract, one codec per level.
+var (
+	argDiffCodec = jsonvalue.Struct(
+		jsonvalue.NewField("path", func(d *ArgDiff) *string { return &d.Path }, jsonvalue.String),
+		jsonvalue.NewField("expected", func(d *ArgDiff) *any { return &d.Expected }, jsonvalue.Value),
+		jsonvalue.NewField("got", func(d *ArgDiff) *any { return &d.Got }, jsonvalue.Value),
+		jsonvalue.NewField("note", func(d *ArgDiff) *string { return &d.Note }, jsonvalue.String).
+			Omit(func(d *ArgDiff) bool { return d.Note == "" }),
+	)
+
+	matchCodec = jsonvalue.Struct(
+		jsonvalue.NewField("expected", func(m *Match) *int { return &m.Expected }, jsonvalue.Int),
+		jsonvalue.NewField("called", func(m *Match) *int { return &m.Called }, jsonvalue.Int),
+		jsonvalue.NewField("score", func(m *Match) *float64 { return &m.Score }, jsonvalue.Float),
+		jsonvalue.NewField("diffs", func(m *Match) *[]ArgDiff { return &m.Diffs }, jsonvalue.List[[]ArgDiff](argDiffCodec)).
+			Omit(func(m *Match) bool { return len(m.Diffs) == 0 }),
+	)
+
+	metricCodec = jsonvalue.NewCodec(appendMetric, decodeMetric)
+
+	resultCodec = jsonvalue.NewCodec(resultFields.Append, func(x any, r *Result) error {
+		// The JSON Lines report adds these to trials; they are its own.
+		if obj, ok := x.(jsonvalue.Object); ok && (obj.Has("trial") || obj.Has("reliability")) {
+			x = slices.DeleteFunc(slices.Clone(obj), func(m jsonvalue.Member) bool { return m.Key == "trial" || m.Key == "reliability" })
+		}
+		return resultFields.Decode(x, r)
+	})
+
+	resultFields = jsonvalue.Struct(
+		jsonvalue.NewField("id", func(r *Result) *string { return &r.ID }, jsonvalue.String),
+		jsonvalue.NewField("success", func(r *Result) *bool { return &r.Success }, jsonvalue.Bool),
+		jsonvalue.NewField("metrics", func(r *Result) *[]MetricResult { return &r.Metrics }, jsonvalue.List[[]MetricResult](metricCodec)),
+		jsonvalue.NewField("warnings", func(r *Result) *[]string { return &r.Warnings }, jsonvalue.List[[]string](jsonvalue.String)).
+			Omit(func(r *Result) bool { return len(r.Warnings) == 0 }),
+		jsonvalue.NewField("error", func(r *Result) *string { return &r.Error }, jsonvalue.String).
+			Omit(func(r *Result) bool { return r.Error == "" }),
+	)
+)
+
+// A metricMember is a core member of a metric result, or the slot where
+// the details of a place are written.
+type metricMember struct {
+	field jsonvalue.Field[MetricResult]
+	slot  bool
+	// place is, for a slot, the place of the details written there; for a
+	// member, the place of the next slot, which details read after it
+	// take unless they say otherwise.
+	place Place
 }
 
-func (d *decoder) ints(key string) []int {
-	v, _ := d.obj.Get(key)
-	list, ok := v.([]any)
+// metricMembers are a metric result's members in the order they are
+// written: the one definition of both writing and reading them.
+var metricMembers = func() []metricMember {
+	self := func(m *MetricResult) *MetricResult { return m }
+	pairs := func(m *MetricResult) bool { return m.Matches == nil && m.Missing == nil && m.Unexpected == nil }
+	ints := jsonvalue.List[[]int](jsonvalue.Int)
+	optional := func(name string, at func(m *MetricResult) **float64) metricMember {
+		return metricMember{field: jsonvalue.NewField(name, at, jsonvalue.Pointer(jsonvalue.Float)).
+			Omit(func(m *MetricResult) bool { return *at(m) == nil })}
+	}
+	members := []metricMember{
+		{field: jsonvalue.NewField("name", func(m *MetricResult) *string { return &m.Name }, jsonvalue.String)},
+		{field: jsonvalue.NewField("profile", func(m *MetricResult) *string { return &m.Profile }, jsonvalue.String)},
+		// score is null when the metric erred; decodeMetric checks that.
+		{field: jsonvalue.NewField("score", self, jsonvalue.NewCodec(
+			func(b []byte, m *MetricResult) []byte {
+				if m.Error != "" {
+					return append(b, "null"...)
+				}
+				return jsonvalue.AppendFloat(b, m.Score)
+			},
+			func(x any, m *MetricResult) error {
+				if x == nil {
+					return nil
+				}
+				return jsonvalue.Float.Decode(x, &m.Score)
+			}))},
+		// success is null without a verdict; decodeMetric checks that.
+		{field: jsonvalue.NewField("success", self, jsonvalue.NewCodec(
+			func(b []byte, m *MetricResult) []byte {
+				if m.Error != "" || m.Threshold == nil {
+					return append(b, "null"...)
+				}
+				return jsonvalue.Bool.Append(b, &m.Success)
+			},
+			func(x any, m *MetricResult) error {
+				if x == nil {
+					return nil
+				}
+				return jsonvalue.Bool.Decode(x, &m.Success)
+			}))},
+		{field: jsonvalue.NewField("threshold", func(m *MetricResult) **float64 { return &m.Threshold }, jsonvalue.Nullable(jsonvalue.Float))},
+		optional("precision", func(m *MetricResult) **float64 { return &m.Precision }),
+		optional("recall", func(m *MetricResult) **float64 { return &m.Recall }),
+		optional("f1", func(m *MetricResult) **float64 { return &m.F1 }),
+		{slot: true, place: AfterScore},
+		{field: jsonvalue.NewField("matches", func(m *MetricResult) *[]Match { return &m.Matches }, jsonvalue.List[[]Match](matchCodec)).Omit(pairs)},
+		{field: jsonvalue.NewField("missing", func(m *MetricResult) *[]int { return &m.Missing }, ints).Omit(pairs)},
+		{field: jsonvalue.NewField("unexpected", func(m *MetricResult) *[]int { return &m.Unexpected }, ints).Omit(pairs)},
+		{slot: true, place: AfterMatches},
+		{field: jsonvalue.NewField("reason", func(m *MetricResult) *string { return &m.Reason }, jsonvalue.String).
+			Omit(func(m *MetricResult) bool { return m.Reason == "" })},
+		{slot: true, place: AfterReason},
+		{field: jsonvalue.NewField("error", func(m *MetricResult) *string { return &m.Error }, jsonvalue.OrNull(jsonvalue.String))},
+	}
+	next := AfterReason
+	for i := len(members) - 1; i >= 0; i-- {
+		if members[i].slot {
+			next = members[i].place
+		} else {
+			members[i].place = next
+		}
+	}
+	return members
+}()
+
+func appendMetric(b []byte, m *MetricResult) []byte {
+	b = append(b, '{')
+	for i := range metricMembers {
+		e := &metricMembers[i]
+		switch {
+		case e.slot:
+			if len(m.Details) > 0 {
+				b = m.appendDetails(b, e.place)
+			}
+		case e.field.Written(m):
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = e.field.AppendMember(b, m)
+		}
+	}
+	return append(b, '}')
+}
+
+// appendDetails writes the details of place p, in their order.
+func (m *MetricResult) appendDetails(b []byte, p Place) []byte {
+	for _, d := range m.Details {
+		if d.Place() == p {
+			b = append(b, ',')
+			b = jsonvalue.AppendString(b, d.Member())
+			b = append(b, ':')
+			b = d.AppendJSON(b)
+		}
+	}
+	return b
+}
+
+func decodeMetric(x any, m *MetricResult) error {
+	obj, ok := x.(jsonvalue.Object)
 	if !ok {
-		if v != nil {
-			d.fail(key, "a list", v)
-		}
-		return nil
+		return jsonvalue.WrongKind("a metric result object", x)
 	}
-	out := make([]int, 0, len(list))
-	for _, e := range list {
-		if n, ok := e.(json.Number); ok {
-			out = append(out, int(jsonvalue.NumberFloat(n)))
+	*m = MetricResult{}
+	var seen uint32
+	place := AfterScore // of a detail read next that does not say
+	for _, mem := range obj {
+		i := slices.IndexFunc(metricMembers, func(e metricMember) bool { return !e.slot && e.field.Name() == mem.Key })
+		if i >= 0 {
+			e := &metricMembers[i]
+			if err := e.field.DecodeMember(mem.Value, m); err != nil {
+				return err
+			}
+			seen |= 1 << i
+			if e.field.Written(m) {
+				place = max(place, e.place)
+			}
+			continue
+		}
+		var d Detail = RawDetail{Name: mem.Key, At: place, Value: mem.Value}
+		if read := detailReader(mem.Key); read != nil {
+			var err error
+			if d, err = read(mem.Value); err != nil {
+				return jsonvalue.Within(mem.Key, err)
+			}
+		}
+		place = max(place, d.Place())
+		m.Details = append(m.Details, d)
+	}
+	for i, e := range metricMembers {
+		if !e.slot && e.field.Required() && seen&(1<<i) == 0 {
+			return jsonvalue.Missing(e.field.Name())
 		}
 	}
-	return out
+	if m.Matches != nil || m.Missing != nil || m.Unexpected != nil {
+		for _, name := range []string{"matches", "missing", "unexpected"} {
+			if !obj.Has(name) {
+				return jsonvalue.Within(name, errors.New("missing: matches, missing and unexpected come together"))
+			}
+		}
+	}
+	score, _ := obj.Get("score")
+	switch {
+	case m.Error != "" && score != nil:
+		return jsonvalue.Within("score", errors.New("want null when error is set"))
+	case m.Error == "" && score == nil:
+		return jsonvalue.Within("score", errors.New("want a number when error is null"))
+	}
+	success, _ := obj.Get("success")
+	switch verdict := m.Error == "" && m.Threshold != nil; {
+	case !verdict && success != nil:
+		return jsonvalue.Within("success", errors.New("want null when error is set or threshold is null"))
+	case verdict && success == nil:
+		return jsonvalue.Within("success", errors.New("want a boolean beside a threshold"))
+	}
+	slices.SortStableFunc(m.Details, func(a, b Detail) int { return cmp.Compare(a.Place(), b.Place()) })
+	return nil
 }

@@ -164,12 +164,12 @@ func TestNativeMetricWithJudge(t *testing.T) {
 		Raw:      jsonvalue.Object{{Key: "available_tools", Value: []any{jsonvalue.Object{{Key: "name", Value: "a"}}}}},
 	}
 	r := m.Grade(context.Background(), c)
-	if r.Score != 0.5 || r.Components["deterministic"] != 1 || r.Components["tool_selection"] != 0.5 {
-		t.Errorf("score %v components %v", r.Score, r.Components)
+	if r.Score != 0.5 || toolgrade.DetailOf[toolgrade.Components](&r)["deterministic"] != 1 || toolgrade.DetailOf[toolgrade.Components](&r)["tool_selection"] != 0.5 {
+		t.Errorf("score %v components %v", r.Score, toolgrade.DetailOf[toolgrade.Components](&r))
 	}
 	c.Raw = nil
-	if r := m.Grade(context.Background(), c); r.Score != 1 || r.Components != nil {
-		t.Errorf("without tools: score %v components %v", r.Score, r.Components)
+	if r := m.Grade(context.Background(), c); r.Score != 1 || toolgrade.DetailOf[toolgrade.Components](&r) != nil {
+		t.Errorf("without tools: score %v components %v", r.Score, toolgrade.DetailOf[toolgrade.Components](&r))
 	}
 }
 

@@ -64,8 +64,8 @@ type Options struct {
 //     crash or a timeout fails it, with the server's message.
 //
 // Score = calls that succeeded / calls that count; a case without such
-// calls scores 1 and says so. The result's Executions hold every call's
-// outcome and its real output. A server that cannot be started or cannot
+// calls scores 1 and says so. The result's [Outcomes] detail holds every
+// call's outcome and its real output. A server that cannot be started or cannot
 // list its tools makes the result an error: the fault is not the agent's.
 type Metric struct {
 	threshold float64
@@ -113,7 +113,7 @@ func (m *Metric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricR
 		r.Fail(err)
 		return r
 	}
-	r.Executions = execs
+	r.SetDetail(execs)
 	ok, counted := Tally(execs)
 	r.Score = 1
 	if counted > 0 {
@@ -126,7 +126,7 @@ func (m *Metric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricR
 
 // Tally counts the calls that succeeded and the calls that count (not
 // skipped).
-func Tally(execs []toolgrade.Execution) (ok, counted int) {
+func Tally(execs Outcomes) (ok, counted int) {
 	for _, e := range execs {
 		if e.Skipped != "" {
 			continue
@@ -141,7 +141,7 @@ func Tally(execs []toolgrade.Execution) (ok, counted int) {
 
 // Reason sums up executions: "2 of 3 calls ran without error; call 1
 // get-sum: ..."; "no calls to run" when none counts.
-func Reason(execs []toolgrade.Execution) string {
+func Reason(execs Outcomes) string {
 	ok, counted := Tally(execs)
 	var b strings.Builder
 	if counted == 0 {
@@ -174,11 +174,11 @@ type Runner struct {
 // list.
 const NoSuchTool = "no such tool"
 
-// Run runs the calls in order and returns one execution per call. The
+// Run runs the calls in order and returns one outcome per call. The
 // session opens at the first call that runs and closes at the end. An
 // error means the server could not list its tools or start a session.
-func (rn *Runner) Run(ctx context.Context, calls []toolgrade.Call) ([]toolgrade.Execution, error) {
-	execs := make([]toolgrade.Execution, len(calls))
+func (rn *Runner) Run(ctx context.Context, calls []toolgrade.Call) (Outcomes, error) {
+	execs := make(Outcomes, len(calls))
 	caller := Caller{Server: rn.Server, OnlyValid: rn.OnlyValid, AllowTools: rn.AllowTools, CallTimeout: rn.CallTimeout}
 	defer caller.Close()
 	for i, call := range calls {
@@ -211,12 +211,12 @@ type Caller struct {
 	session toolgrade.ToolSession
 }
 
-// Call runs one call. Besides its execution it returns the result as a
+// Call runs one call. Besides its outcome it returns the result as a
 // model reads it (the tool's text, also for a failure it reported) when
 // the call ran. An error means the server could not list its tools or
 // open a session, or ctx ended.
-func (cl *Caller) Call(ctx context.Context, call toolgrade.Call) (toolgrade.Execution, string, error) {
-	e := toolgrade.Execution{Name: call.Name}
+func (cl *Caller) Call(ctx context.Context, call toolgrade.Call) (Outcome, string, error) {
+	e := Outcome{Name: call.Name}
 	if cl.AllowTools != nil && !slices.Contains(cl.AllowTools, call.Name) {
 		e.Skipped = "not on the allow-list"
 		return e, "", nil

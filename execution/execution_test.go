@@ -95,8 +95,8 @@ func TestMetric(t *testing.T) {
 			if r.Error != "" || r.Score != tc.score || r.Reason != tc.reason {
 				t.Errorf("score %v, reason %q, error %q; want %v, %q", r.Score, r.Reason, r.Error, tc.score, tc.reason)
 			}
-			if len(r.Executions) != len(calls(t, tc.calls)) {
-				t.Errorf("%d executions", len(r.Executions))
+			if len(toolgrade.DetailOf[execution.Outcomes](&r)) != len(calls(t, tc.calls)) {
+				t.Errorf("%d executions", len(toolgrade.DetailOf[execution.Outcomes](&r)))
 			}
 			if srv.sessions > 1 {
 				t.Errorf("%d sessions for one case", srv.sessions)

@@ -28,7 +28,8 @@ func Example() {
 	}
 	r := metric.Grade(context.Background(), c)
 	fmt.Printf("score %.2f, passed %v\n", r.Score, r.Success)
-	for _, d := range r.Diffs {
+	diffs := toolgrade.DetailOf[toolgrade.Diffs](&r)
+	for _, d := range diffs {
 		fmt.Printf("%s = %s: %s\n", d.Path, jsonvalue.Format(d.Got), d.Note)
 	}
 	fmt.Println(r.Reason)

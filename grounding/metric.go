@@ -211,6 +211,7 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 	s := newSources(c, tools)
 	checked, grounded := 0, 0
 	var invalid []int
+	var diffs toolgrade.Diffs
 	for i := range c.Called {
 		call := &c.Called[i]
 		if m.ignoredTool(call.Name) {
@@ -233,7 +234,7 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 				}
 				p += v.path
 			}
-			r.Diffs = append(r.Diffs, toolgrade.ArgDiff{Path: p, Got: v.got, Note: Note})
+			diffs = append(diffs, toolgrade.ArgDiff{Path: p, Got: v.got, Note: Note})
 		}
 	}
 	r.Score = 1
@@ -241,11 +242,15 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 		r.Score = float64(grounded) / float64(checked)
 	}
 	r.Success = r.Score >= m.threshold
-	r.Reason = reason(c, checked, grounded, r.Diffs, invalid)
+	if diffs != nil {
+		r.SetDetail(diffs)
+	}
+	r.Reason = reason(c, checked, grounded, diffs, invalid)
 	return r
 }
 
-// maxListed bounds the values a reason lists; Diffs has them all.
+// maxListed bounds the values a reason lists; the Diffs detail has them
+// all.
 const maxListed = 10
 
 func reason(c *toolgrade.Case, checked, grounded int, diffs []toolgrade.ArgDiff, invalid []int) string {

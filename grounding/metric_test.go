@@ -61,7 +61,7 @@ func grade(t testing.TB, opts grounding.Options, record string) toolgrade.Metric
 
 func diffPaths(r toolgrade.MetricResult) []string {
 	paths := []string{}
-	for _, d := range r.Diffs {
+	for _, d := range toolgrade.DetailOf[toolgrade.Diffs](&r) {
 		paths = append(paths, d.Path)
 	}
 	return paths
@@ -207,7 +207,7 @@ func TestGrade(t *testing.T) {
 			if got := diffPaths(r); !slices.Equal(got, append([]string{}, tt.paths...)) {
 				t.Errorf("diff paths = %q, want %q (reason: %s)", got, tt.paths, r.Reason)
 			}
-			for _, d := range r.Diffs {
+			for _, d := range toolgrade.DetailOf[toolgrade.Diffs](&r) {
 				if d.Note != grounding.Note || d.Got == nil {
 					t.Errorf("diff %+v: want Got set and the note %q", d, grounding.Note)
 				}
@@ -247,12 +247,12 @@ func TestGradeDiffValues(t *testing.T) {
 		{Path: "#1 pay.n", Got: jsonvalue.MustFrom(98765.5), Note: grounding.Note},
 		{Path: "#1 pay.to", Got: "x@y.io", Note: grounding.Note},
 	}
-	if len(r.Diffs) != len(want) {
-		t.Fatalf("diffs = %+v, want %+v", r.Diffs, want)
+	if len(toolgrade.DetailOf[toolgrade.Diffs](&r)) != len(want) {
+		t.Fatalf("diffs = %+v, want %+v", toolgrade.DetailOf[toolgrade.Diffs](&r), want)
 	}
 	for i := range want {
-		if r.Diffs[i].Path != want[i].Path || !jsonvalue.Equal(r.Diffs[i].Got, want[i].Got) || r.Diffs[i].Note != want[i].Note || r.Diffs[i].Expected != nil {
-			t.Errorf("diff %d = %+v, want %+v", i, r.Diffs[i], want[i])
+		if toolgrade.DetailOf[toolgrade.Diffs](&r)[i].Path != want[i].Path || !jsonvalue.Equal(toolgrade.DetailOf[toolgrade.Diffs](&r)[i].Got, want[i].Got) || toolgrade.DetailOf[toolgrade.Diffs](&r)[i].Note != want[i].Note || toolgrade.DetailOf[toolgrade.Diffs](&r)[i].Expected != nil {
+			t.Errorf("diff %d = %+v, want %+v", i, toolgrade.DetailOf[toolgrade.Diffs](&r)[i], want[i])
 		}
 	}
 }
@@ -277,8 +277,8 @@ func TestCodeBuiltValues(t *testing.T) {
 		},
 	}
 	r := m.Grade(context.Background(), c)
-	if r.Score != 0.5 || len(r.Diffs) != 1 || r.Diffs[0].Path != "#1 get_order.id" {
-		t.Errorf("score %v, diffs %+v", r.Score, r.Diffs)
+	if r.Score != 0.5 || len(toolgrade.DetailOf[toolgrade.Diffs](&r)) != 1 || toolgrade.DetailOf[toolgrade.Diffs](&r)[0].Path != "#1 get_order.id" {
+		t.Errorf("score %v, diffs %+v", r.Score, toolgrade.DetailOf[toolgrade.Diffs](&r))
 	}
 }
 

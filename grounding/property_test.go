@@ -84,15 +84,15 @@ func TestPropertyScore(t *testing.T) {
 		if r.Score < 0 || r.Score > 1 {
 			t.Fatalf("score %v out of [0, 1]", r.Score)
 		}
-		if (len(r.Diffs) == 0) != (r.Score == 1) {
-			t.Fatalf("score %v with %d ungrounded values", r.Score, len(r.Diffs))
+		if (len(toolgrade.DetailOf[toolgrade.Diffs](&r)) == 0) != (r.Score == 1) {
+			t.Fatalf("score %v with %d ungrounded values", r.Score, len(toolgrade.DetailOf[toolgrade.Diffs](&r)))
 		}
-		if len(r.Diffs) == 0 {
+		if len(toolgrade.DetailOf[toolgrade.Diffs](&r)) == 0 {
 			return
 		}
 		// Adding an ungrounded value to the input grounds it: as a value,
 		// and, for strings, as text.
-		d := r.Diffs[rapid.IntRange(0, len(r.Diffs)-1).Draw(t, "diff")]
+		d := toolgrade.DetailOf[toolgrade.Diffs](&r)[rapid.IntRange(0, len(toolgrade.DetailOf[toolgrade.Diffs](&r))-1).Draw(t, "diff")]
 		inputs := []any{[]any{c.Input, d.Got}}
 		if s, ok := d.Got.(string); ok {
 			text, _ := c.Input.(string)
@@ -102,7 +102,7 @@ func TestPropertyScore(t *testing.T) {
 			c2 := *c
 			c2.Input = in
 			r2 := m.Grade(context.Background(), &c2)
-			if slices.ContainsFunc(r2.Diffs, func(d2 toolgrade.ArgDiff) bool { return d2.Path == d.Path }) {
+			if slices.ContainsFunc(toolgrade.DetailOf[toolgrade.Diffs](&r2), func(d2 toolgrade.ArgDiff) bool { return d2.Path == d.Path }) {
 				t.Fatalf("%s %s still ungrounded with the input %s", d.Path, jsonvalue.Format(d.Got), jsonvalue.Format(in))
 			}
 			if r2.Score < r.Score {

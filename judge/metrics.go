@@ -3,6 +3,7 @@ package judge
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,14 +76,14 @@ func (m *ToolSelectionMetric) Grade(ctx context.Context, c *toolgrade.Case) tool
 		return r
 	}
 	v, err := ToolSelection(ctx, m.judge, c)
-	r.Usage = usage(v.Usage)
+	setUsage(&r, v.Usage)
 	if err != nil {
 		r.Error = "tool selection judge: " + err.Error()
 		return r
 	}
 	r.Score = v.Score
 	r.Success = r.Score >= m.threshold
-	r.Components = map[string]float64{"tool_selection": v.Score}
+	r.SetDetail(toolgrade.Components{"tool_selection": v.Score})
 	r.Reason = v.Reason
 	return r
 }
@@ -136,18 +137,19 @@ func (m *ArgumentCorrectnessMetric) Grade(ctx context.Context, c *toolgrade.Case
 	}
 	c = withTools(c, m.tools)
 	var u toolgrade.Usage
-	r.Components = make(map[string]float64, len(c.Called))
+	comps := make(toolgrade.Components, len(c.Called))
 	reasons := make([]string, len(c.Called))
 	yes := 0
 	for i := range c.Called {
 		v, err := ArgumentCorrectness(ctx, m.judge, c, i)
 		u.Add(v.Usage)
 		if err != nil {
-			r = toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: r.Threshold, Usage: usage(u),
+			r = toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: r.Threshold,
 				Error: fmt.Sprintf("argument judge, call #%d %s: %v", i, c.Called[i].Name, err)}
+			setUsage(&r, u)
 			return r
 		}
-		r.Components["call["+strconv.Itoa(i)+"]"] = v.Score
+		comps["call["+strconv.Itoa(i)+"]"] = v.Score
 		verdict := "no"
 		if v.Score >= 0.5 {
 			verdict = "yes"
@@ -155,7 +157,8 @@ func (m *ArgumentCorrectnessMetric) Grade(ctx context.Context, c *toolgrade.Case
 		}
 		reasons[i] = fmt.Sprintf("call #%d %s: %s: %s", i, c.Called[i].Name, verdict, v.Reason)
 	}
-	r.Usage = usage(u)
+	r.SetDetail(comps)
+	setUsage(&r, u)
 	r.Score = float64(yes) / float64(len(c.Called))
 	r.Success = r.Score >= m.threshold
 	r.Reason = strings.Join(reasons, "; ")
@@ -206,17 +209,16 @@ func (m *MinToolSelection) Grade(ctx context.Context, c *toolgrade.Case) toolgra
 		return r
 	}
 	v, err := ToolSelection(ctx, m.Judge, c)
-	r.Usage = usage(v.Usage)
+	setUsage(&r, v.Usage)
 	if err != nil {
 		r.Error = "tool selection judge: " + err.Error()
 		return r
 	}
-	comps := make(map[string]float64, len(r.Components)+2)
-	for k, x := range r.Components {
-		comps[k] = x
-	}
+	inner := toolgrade.DetailOf[toolgrade.Components](&r)
+	comps := make(toolgrade.Components, len(inner)+2)
+	maps.Copy(comps, inner)
 	comps["deterministic"], comps["tool_selection"] = r.Score, v.Score
-	r.Components = comps
+	r.SetDetail(comps)
 	r.Score = min(r.Score, v.Score)
 	if m.Strict && r.Score < 1 {
 		r.Score = 0
@@ -259,10 +261,12 @@ func withTools(c *toolgrade.Case, tools []toolgrade.Tool) *toolgrade.Case {
 	return &cc
 }
 
-// usage returns u as a result's Usage, or nil when nothing was asked.
-func usage(u toolgrade.Usage) *toolgrade.Usage {
+// setUsage makes u r's usage detail; a zero u, when nothing was asked,
+// leaves none.
+func setUsage(r *toolgrade.MetricResult, u toolgrade.Usage) {
 	if u == (toolgrade.Usage{}) {
-		return nil
+		r.Details = slices.DeleteFunc(slices.Clone(r.Details), func(d toolgrade.Detail) bool { return d.Member() == u.Member() })
+		return
 	}
-	return &u
+	r.SetDetail(u)
 }

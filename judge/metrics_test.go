@@ -91,7 +91,7 @@ func TestToolSelectionMetric(t *testing.T) {
 				if !strings.Contains(r.Error, tt.err) {
 					t.Fatalf("Error = %q, want it to contain %q", r.Error, tt.err)
 				}
-				if tt.wantAsked && r.Usage == nil {
+				if tt.wantAsked && toolgrade.DetailOf[toolgrade.Usage](&r) == (toolgrade.Usage{}) {
 					t.Error("a failed judgment lost its usage")
 				}
 				return
@@ -99,11 +99,11 @@ func TestToolSelectionMetric(t *testing.T) {
 			if r.Error != "" {
 				t.Fatal(r.Error)
 			}
-			if r.Score != tt.score || r.Success != tt.success || r.Components["tool_selection"] != tt.score {
-				t.Errorf("score %v success %v components %v; want %v %v", r.Score, r.Success, r.Components, tt.score, tt.success)
+			if r.Score != tt.score || r.Success != tt.success || toolgrade.DetailOf[toolgrade.Components](&r)["tool_selection"] != tt.score {
+				t.Errorf("score %v success %v components %v; want %v %v", r.Score, r.Success, toolgrade.DetailOf[toolgrade.Components](&r), tt.score, tt.success)
 			}
-			if r.Usage == nil || r.Usage.Requests != 1 {
-				t.Errorf("Usage = %+v, want one request", r.Usage)
+			if toolgrade.DetailOf[toolgrade.Usage](&r) == (toolgrade.Usage{}) || toolgrade.DetailOf[toolgrade.Usage](&r).Requests != 1 {
+				t.Errorf("Usage = %+v, want one request", toolgrade.DetailOf[toolgrade.Usage](&r))
 			}
 			if tt.runTools != nil && !strings.Contains(tt.j.reqs[0].User, `"name":"get_weather"`) {
 				t.Errorf("the run's tools are not in the prompt:\n%s", tt.j.reqs[0].User)
@@ -164,14 +164,14 @@ func TestArgumentCorrectnessMetric(t *testing.T) {
 	if r.Score != 2.0/3 || r.Success {
 		t.Errorf("score %v success %v, want 2/3 and a fail at 0.7", r.Score, r.Success)
 	}
-	if r.Components["call[1]"] != 0 || r.Components["call[0]"] != 1 || r.Components["call[2]"] != 1 {
-		t.Errorf("components %v", r.Components)
+	if toolgrade.DetailOf[toolgrade.Components](&r)["call[1]"] != 0 || toolgrade.DetailOf[toolgrade.Components](&r)["call[0]"] != 1 || toolgrade.DetailOf[toolgrade.Components](&r)["call[2]"] != 1 {
+		t.Errorf("components %v", toolgrade.DetailOf[toolgrade.Components](&r))
 	}
 	if !strings.Contains(r.Reason, "call #1 get_weather: no: wrong city") {
 		t.Errorf("reason %q", r.Reason)
 	}
-	if r.Usage == nil || r.Usage.Requests != 3 {
-		t.Errorf("usage %+v, want 3 requests", r.Usage)
+	if toolgrade.DetailOf[toolgrade.Usage](&r) == (toolgrade.Usage{}) || toolgrade.DetailOf[toolgrade.Usage](&r).Requests != 3 {
+		t.Errorf("usage %+v, want 3 requests", toolgrade.DetailOf[toolgrade.Usage](&r))
 	}
 	if byCall.reqs[0].PromptVersion != judge.ArgumentCorrectnessPrompt {
 		t.Errorf("prompt version %q", byCall.reqs[0].PromptVersion)
@@ -183,15 +183,15 @@ func TestArgumentCorrectnessMetric(t *testing.T) {
 		c := weatherCase()
 		c.Called = nil
 		r := m.Grade(context.Background(), c)
-		if r.Score != 1 || !r.Success || len(j.reqs) != 0 || r.Usage != nil {
-			t.Errorf("score %v success %v asked %d usage %v; want 1, true, 0, nil", r.Score, r.Success, len(j.reqs), r.Usage)
+		if r.Score != 1 || !r.Success || len(j.reqs) != 0 || toolgrade.DetailOf[toolgrade.Usage](&r) != (toolgrade.Usage{}) {
+			t.Errorf("score %v success %v asked %d usage %v; want 1, true, 0, nil", r.Score, r.Success, len(j.reqs), toolgrade.DetailOf[toolgrade.Usage](&r))
 		}
 	})
 	t.Run("judge fails", func(t *testing.T) {
 		m, _ := judge.NewArgumentCorrectness(failing("timeout"), nil, judge.Options{})
 		r := m.Grade(context.Background(), c)
-		if !strings.Contains(r.Error, "call #0 get_weather: timeout") || r.Usage == nil {
-			t.Errorf("error %q usage %v", r.Error, r.Usage)
+		if !strings.Contains(r.Error, "call #0 get_weather: timeout") || toolgrade.DetailOf[toolgrade.Usage](&r) == (toolgrade.Usage{}) {
+			t.Errorf("error %q usage %v", r.Error, toolgrade.DetailOf[toolgrade.Usage](&r))
 		}
 	})
 }
@@ -261,14 +261,14 @@ func TestMinToolSelection(t *testing.T) {
 			}
 			if tt.asked {
 				v, _ := tt.j.verdict(judge.Request{})
-				if r.Components["deterministic"] != 0.8 || r.Components["tool_selection"] != v.Score {
-					t.Errorf("components %v", r.Components)
+				if toolgrade.DetailOf[toolgrade.Components](&r)["deterministic"] != 0.8 || toolgrade.DetailOf[toolgrade.Components](&r)["tool_selection"] != v.Score {
+					t.Errorf("components %v", toolgrade.DetailOf[toolgrade.Components](&r))
 				}
 				if !strings.Contains(r.Reason, "all 1 expected calls matched; tool selection (judge) ") {
 					t.Errorf("reason %q", r.Reason)
 				}
-				if r.Usage == nil || r.Usage.Requests != 1 {
-					t.Errorf("usage %+v", r.Usage)
+				if toolgrade.DetailOf[toolgrade.Usage](&r) == (toolgrade.Usage{}) || toolgrade.DetailOf[toolgrade.Usage](&r).Requests != 1 {
+					t.Errorf("usage %+v", toolgrade.DetailOf[toolgrade.Usage](&r))
 				}
 			}
 		})

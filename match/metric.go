@@ -323,111 +323,94 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.
 	if !m.plain(c) {
 		return m.gradeTrajectory(c)
 	}
+	return m.result(c, m.pair(c), nil)
+}
+
+// pair pairs the calls of a plain case as the options say.
+func (m *ToolCorrectness) pair(c *toolgrade.Case) []toolgrade.Match {
 	exp, got := c.Expected, c.Called
 	n, k := len(exp), len(got)
-	// The threshold, precision, recall and F1 share one allocation.
-	nums := new([4]float64)
-	nums[0] = m.threshold
-	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: &nums[0]}
-
-	var pairs []toolgrade.Match
-	if n > 0 && k > 0 {
-		// The score matrix of a usual case lives on the stack: the rows are
-		// stored into the array itself, not through a slice of it, which
-		// would move cellBuf to the heap.
-		var rowBuf [8][]float64
-		var cellBuf [64]float64
-		var scores [][]float64
-		if n <= len(rowBuf) && n*k <= len(cellBuf) {
-			for i := range n {
-				rowBuf[i] = cellBuf[i*k : (i+1)*k]
-			}
-			scores = rowBuf[:n]
-		} else {
-			scores = make([][]float64, n)
-			cells := make([]float64, n*k)
-			for i := range scores {
-				scores[i] = cells[i*k : (i+1)*k]
-			}
+	if n == 0 || k == 0 {
+		return nil
+	}
+	// The score matrix of a usual case lives on the stack: the rows are
+	// stored into the array itself, not through a slice of it, which
+	// would move cellBuf to the heap.
+	var rowBuf [8][]float64
+	var cellBuf [64]float64
+	var scores [][]float64
+	if n <= len(rowBuf) && n*k <= len(cellBuf) {
+		for i := range n {
+			rowBuf[i] = cellBuf[i*k : (i+1)*k]
 		}
-		for i := range exp {
-			for j := range got {
-				scores[i][j] = m.PairScore(&exp[i], &got[j])
-			}
-		}
-		switch {
-		case m.opts.Order == OrderExact:
-			pairs = Positional(scores)
-		case m.opts.Order == OrderInOrder:
-			pairs = InOrder(scores)
-		case m.opts.Pairing == PairingGreedy:
-			pairs = Greedy(scores)
-		default:
-			pairs = Optimal(scores)
+		scores = rowBuf[:n]
+	} else {
+		scores = make([][]float64, n)
+		cells := make([]float64, n*k)
+		for i := range scores {
+			scores[i] = cells[i*k : (i+1)*k]
 		}
 	}
+	for i := range exp {
+		for j := range got {
+			scores[i][j] = m.PairScore(&exp[i], &got[j])
+		}
+	}
+	return m.pairBy(scores)
+}
+
+// pairBy pairs the rows of scores with its columns as the order and
+// pairing options say.
+func (m *ToolCorrectness) pairBy(scores [][]float64) []toolgrade.Match {
+	switch {
+	case m.opts.Order == OrderExact:
+		return Positional(scores)
+	case m.opts.Order == OrderInOrder:
+		return InOrder(scores)
+	case m.opts.Pairing == PairingGreedy:
+		return Greedy(scores)
+	}
+	return Optimal(scores)
+}
+
+// result makes the result of a case from its pairs, on one path for
+// every case: precision, recall and F1 over the called calls that count,
+// the score the options pick (of each turn, then aggregated, for a case
+// graded turn by turn), strict and the threshold, the unpaired calls,
+// the failed and retried ones, what explains each missing call, and then
+// the reason, which only words what was found. g is nil for a plain
+// case (see plain), else the grading along its trajectory.
+func (m *ToolCorrectness) result(c *toolgrade.Case, pairs []toolgrade.Match, g *grading) toolgrade.MetricResult {
+	exp, got := c.Expected, c.Called
+	n, k := len(exp), len(got)
+	// The threshold, precision, recall and F1 share one allocation, with
+	// room for the detail most results have, if any: near misses.
+	mem := new(struct {
+		nums    [4]float64
+		details [1]toolgrade.Detail
+	})
+	nums := &mem.nums
+	nums[0] = m.threshold
+	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: &nums[0], Details: mem.details[:0]}
 
 	sum := 0.0
 	for i := range pairs {
-		sum += pairs[i].Score
-		if pairs[i].Score < 1 {
-			pairs[i].Diffs = m.diffs(&exp[pairs[i].Expected], &got[pairs[i].Called])
+		p := &pairs[i]
+		sum += p.Score
+		if p.Score < 1 {
+			p.Diffs = m.pairDiffs(c, g, p.Expected, p.Called)
 		}
 	}
-	precision, recall, f1 := &nums[1], &nums[2], &nums[3]
-	switch {
-	case n == 0 && k == 0:
-		*precision, *recall, *f1 = 1, 1, 1
-	case n == 0 || k == 0:
-		// Exactly one side is empty: nothing can be right.
-	default:
-		*precision, *recall = sum/float64(k), sum/float64(n)
-		if *precision+*recall > 0 {
-			*f1 = 2 * *precision * *recall / (*precision + *recall)
-		}
+	kept := k - g.leftOut()
+	nums[1], nums[2], nums[3] = figures(sum, n, kept)
+	r.Precision, r.Recall, r.F1 = &nums[1], &nums[2], &nums[3]
+	r.Score = m.score(sum, n, kept, len(pairs) == n && allFull(pairs))
+	var turns Turns
+	if g != nil && g.byTurn {
+		turns, r.Score = g.turnScores(pairs)
 	}
-	r.Precision, r.Recall, r.F1 = precision, recall, f1
 
-	switch {
-	case m.opts.Order == OrderExact:
-		r.Score = 0
-		if n == k && len(pairs) == n && allFull(pairs) {
-			r.Score = 1
-		}
-	case m.opts.Scoring == ScoringRecall:
-		r.Score = *recall
-	case m.opts.Scoring == ScoringPrecision:
-		r.Score = *precision
-	default:
-		r.Score = *f1
-	}
-	if n == 0 && k == 0 {
-		r.Score = 1
-	}
-	raw := m.settle(&r, pairs, n, k)
-	if m.opts.FailedCalls == FailedCount { // else plain saw no failure
-		for j := range got { // failures are listed, and count like any call
-			if got[j].Failed() {
-				r.Failed = append(r.Failed, j)
-			}
-		}
-	}
-	if len(r.Failed) > 0 { // as gradeTrajectory lists them, turns or not
-		retried := m.retries(got)
-		for _, j := range r.Failed {
-			if retried[j] {
-				r.Retried = append(r.Retried, j)
-			}
-		}
-	}
-	r.Reason = m.reason(c, &r, raw, nil)
-	return r
-}
-
-// settle applies strict and the threshold to r's score, and sets its
-// matches and unpaired calls; it returns the score before strict.
-func (m *ToolCorrectness) settle(r *toolgrade.MetricResult, pairs []toolgrade.Match, n, k int) (raw float64) {
-	raw = r.Score
+	raw := r.Score
 	if m.opts.Strict && r.Score < 1 {
 		r.Score = 0
 	}
@@ -437,7 +420,38 @@ func (m *ToolCorrectness) settle(r *toolgrade.MetricResult, pairs []toolgrade.Ma
 		r.Matches = []toolgrade.Match{}
 	}
 	r.Missing, r.Unexpected = toolgrade.Unpaired(pairs, n, k)
-	return raw
+	if g != nil {
+		r.Unexpected = slices.DeleteFunc(r.Unexpected, func(j int) bool { return g.out[j] })
+	}
+	failed, retried := m.failures(got, g)
+	var missBuf [4]miss
+	misses := m.misses(missBuf[:0], c, &r, g, turns)
+	r.Reason = m.reason(c, &r, raw, kept, misses, retried, turns)
+
+	var near NearMisses
+	for _, ms := range misses {
+		if ms.why == missDiffers {
+			near = append(near, toolgrade.Match{Expected: ms.expected, Called: ms.called, Diffs: ms.diffs})
+		}
+	}
+	if len(failed) > 0 {
+		r.SetDetail(failed)
+	}
+	if len(retried) > 0 {
+		r.SetDetail(retried)
+	}
+	if turns != nil {
+		r.SetDetail(turns)
+	}
+	if g != nil {
+		if flows := g.flows(slices.Concat(pairs, near)); len(flows) > 0 {
+			r.SetDetail(flows)
+		}
+	}
+	if len(near) > 0 {
+		r.SetDetail(near)
+	}
+	return r
 }
 
 func allFull(pairs []toolgrade.Match) bool {
@@ -449,14 +463,110 @@ func allFull(pairs []toolgrade.Match) bool {
 	return true
 }
 
-// reason explains the result: each missing call (with the closest call of
-// the same name, if one was made), each extra call, each pair that fell
-// short and the arguments that differ. The parts are joined with "; ".
-//
-// g, when the case was graded along its trajectory, resolves data-flow
-// rules for near misses; reasons then also say which turns passed and
-// which failed calls were retried.
-func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, raw float64, g *grading) string {
+// pairDiffs says how called call j differs from expected call i; g, when
+// the case is graded along its trajectory, resolves data-flow rules.
+func (m *ToolCorrectness) pairDiffs(c *toolgrade.Case, g *grading, i, j int) []toolgrade.ArgDiff {
+	if g != nil {
+		return g.diffs(i, j)
+	}
+	return m.diffs(&c.Expected[i], &c.Called[j])
+}
+
+// credit is the pair score of expected call i and called call j, in the
+// case's context when g is not nil.
+func (m *ToolCorrectness) credit(c *toolgrade.Case, g *grading, i, j int) float64 {
+	if g != nil {
+		return g.score(i, j)
+	}
+	return m.PairScore(&c.Expected[i], &c.Called[j])
+}
+
+// failures lists the called calls that failed, and those of them that a
+// later call of the same tool retried.
+func (m *ToolCorrectness) failures(got []toolgrade.Call, g *grading) (Failed, Retried) {
+	var failed Failed
+	for j := range got {
+		if got[j].Failed() {
+			failed = append(failed, j)
+		}
+	}
+	if failed == nil {
+		return nil, nil
+	}
+	again := m.retries(got)
+	if g != nil {
+		again = g.retried
+	}
+	var retried Retried
+	for _, j := range failed {
+		if again[j] {
+			retried = append(retried, j)
+		}
+	}
+	return failed, retried
+}
+
+// A miss is an expected call left unpaired and what explains it: the
+// closest unpaired called call of its name, if there is one, and why the
+// two did not pair.
+type miss struct {
+	expected int
+	called   int // -1 when no unpaired call has its name
+	why      missKind
+	diffs    []toolgrade.ArgDiff // how the calls differ, for missDiffers
+}
+
+type missKind uint8
+
+const (
+	missAlone      missKind = iota // no unpaired call has its name
+	missFailed                     // the call failed
+	missOtherTurn                  // the call is in another turn
+	missOutOfOrder                 // the call matches, but out of order
+	missDiffers                    // the call differs: a near miss
+)
+
+// misses explains each missing call of r, appending to dst: the closest
+// unpaired called call of the same name (each explains one miss at most)
+// and why it did not pair. turns are r's turn scores, if any.
+func (m *ToolCorrectness) misses(dst []miss, c *toolgrade.Case, r *toolgrade.MetricResult, g *grading, turns Turns) []miss {
+	if len(r.Missing) == 0 {
+		return dst
+	}
+	exp, got := c.Expected, c.Called
+	unpaired := make([]bool, len(got))
+	for _, j := range r.Unexpected {
+		unpaired[j] = true
+	}
+	for _, i := range r.Missing {
+		e := &exp[i]
+		ms := miss{expected: i, called: -1}
+		if j, ok := m.closest(e, got, unpaired); ok {
+			unpaired[j] = false
+			ms.called = j
+			switch {
+			case m.cannotSatisfy(&got[j]):
+				ms.why = missFailed
+			case len(turns) > 0 && max(e.Turn, 1) != max(got[j].Turn, 1):
+				ms.why = missOtherTurn
+			case m.opts.Order != OrderAny && m.credit(c, g, i, j) > 0:
+				ms.why = missOutOfOrder
+			default:
+				ms.why, ms.diffs = missDiffers, m.pairDiffs(c, g, i, j)
+			}
+		}
+		dst = append(dst, ms)
+	}
+	return dst
+}
+
+// reason words the result: each pair that fell short and the arguments
+// that differ, each missing call with what explains it (misses), each
+// extra call, the failed calls retried, the turns' scores (turns), and
+// what strict and the options left out. kept counts the called calls
+// that count; raw is the score before strict. The parts are joined with
+// "; ".
+func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, raw float64, kept int, misses []miss, retried Retried, turns Turns) string {
 	exp, got := c.Expected, c.Called
 	if len(exp) == 0 && len(got) == 0 {
 		return "no calls expected and none made"
@@ -480,14 +590,6 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		b = strconv.AppendInt(b, int64(len(exp)), 10)
 		b = append(b, " expected calls matched"...)
 	}
-	kept := len(got) // the called calls that count: not those left out
-	if g != nil {
-		for _, out := range g.out {
-			if out {
-				kept--
-			}
-		}
-	}
 	if m.opts.Order == OrderExact && len(exp) != kept {
 		part()
 		b = append(b, "exact order needs "...)
@@ -509,49 +611,33 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 			b = appendDiffs(b, p.Diffs)
 		}
 	}
-	var unpaired []bool
-	if len(r.Missing) > 0 {
-		unpaired = make([]bool, len(got))
-		for _, j := range r.Unexpected {
-			unpaired[j] = true
-		}
-	}
-	for _, i := range r.Missing {
-		e := &exp[i]
+	for _, ms := range misses {
+		e := &exp[ms.expected]
 		part()
 		b = append(b, "missing "...)
 		b = e.AppendString(b)
 		b = append(b, " (expected #"...)
-		b = strconv.AppendInt(b, int64(i), 10)
+		b = strconv.AppendInt(b, int64(ms.expected), 10)
 		b = append(b, ')')
-		if j, ok := m.closest(e, got, unpaired); ok {
-			// The call now explains this miss: it is not listed again as
-			// unexpected, nor used to explain another.
-			unpaired[j] = false
-			b = append(b, ": called #"...)
-			b = strconv.AppendInt(b, int64(j), 10)
-			switch {
-			case m.cannotSatisfy(&got[j]):
-				b = append(b, " failed"...)
-			case g != nil && len(r.Turns) > 0 && max(e.Turn, 1) != max(got[j].Turn, 1):
-				b = fmt.Appendf(b, " is in turn %d, not %d", max(got[j].Turn, 1), max(e.Turn, 1))
-			case m.opts.Order != OrderAny && (g == nil && m.PairScore(e, &got[j]) > 0 || g != nil && g.score(i, j) > 0):
-				b = append(b, " matches but out of order"...)
-			default:
-				b = append(b, " differs: "...)
-				var diffs []toolgrade.ArgDiff
-				if g != nil {
-					diffs = g.diffs(i, j)
-				} else {
-					diffs = m.diffs(e, &got[j])
-				}
-				b = appendDiffs(b, diffs)
-				r.NearMisses = append(r.NearMisses, toolgrade.Match{Expected: i, Called: j, Diffs: diffs})
-			}
+		if ms.called < 0 {
+			continue
+		}
+		b = append(b, ": called #"...)
+		b = strconv.AppendInt(b, int64(ms.called), 10)
+		switch ms.why {
+		case missFailed:
+			b = append(b, " failed"...)
+		case missOtherTurn:
+			b = fmt.Appendf(b, " is in turn %d, not %d", max(got[ms.called].Turn, 1), max(e.Turn, 1))
+		case missOutOfOrder:
+			b = append(b, " matches but out of order"...)
+		case missDiffers:
+			b = append(b, " differs: "...)
+			b = appendDiffs(b, ms.diffs)
 		}
 	}
 	for _, j := range r.Unexpected {
-		if unpaired != nil && !unpaired[j] {
+		if slices.ContainsFunc(misses, func(ms miss) bool { return ms.called == j }) {
 			continue // explained above
 		}
 		part()
@@ -564,7 +650,7 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		}
 		b = append(b, ')')
 	}
-	for _, j := range r.Retried {
+	for _, j := range retried {
 		part()
 		b = append(b, got[j].Name...)
 		b = append(b, " (called #"...)
@@ -574,9 +660,9 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 			b = append(b, ": not counted"...)
 		}
 	}
-	if len(r.Turns) > 0 {
+	if len(turns) > 0 {
 		part()
-		b = describeTurns(b, r.Turns, m.opts.TurnAggregate)
+		b = describeTurns(b, turns, m.opts.TurnAggregate)
 	}
 	if m.opts.Strict && raw < 1 {
 		part()

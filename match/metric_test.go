@@ -362,8 +362,8 @@ func TestNearMissesCarryArgDiffs(t *testing.T) {
 		Called:   []toolgrade.Call{{Name: "get_weather", Args: jsonvalue.MustFrom(map[string]any{"city": "Berlin", "days": 2})}},
 	}
 	r := m.Grade(context.Background(), c)
-	want := []toolgrade.Match{{Expected: 0, Called: 0, Diffs: []toolgrade.ArgDiff{{Path: "city", Expected: "Rome", Got: "Berlin"}}}}
-	if diff := cmp.Diff(want, r.NearMisses); diff != "" {
+	want := match.NearMisses{{Expected: 0, Called: 0, Diffs: []toolgrade.ArgDiff{{Path: "city", Expected: "Rome", Got: "Berlin"}}}}
+	if diff := cmp.Diff(want, toolgrade.DetailOf[match.NearMisses](&r)); diff != "" {
 		t.Errorf("near misses (-want +got):\n%s\nreason: %s", diff, r.Reason)
 	}
 	if len(r.Matches) != 0 || len(r.Missing) != 1 {

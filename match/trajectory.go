@@ -47,14 +47,33 @@ func (m *ToolCorrectness) cannotSatisfy(c *toolgrade.Call) bool {
 // called calls take part, and which called call each expected call is
 // paired with, for the data-flow rules.
 type grading struct {
-	m   *ToolCorrectness
-	c   *toolgrade.Case
-	out []bool // called calls left out: retried, or failed under ignore
+	m       *ToolCorrectness
+	c       *toolgrade.Case
+	retried []bool // failed called calls that a later call retried
+	out     []bool // called calls left out: retried, or failed under ignore
 	// partner[i] is the called call paired with expected call i, -1 when
 	// none, -2 while not known (the first pairing).
 	partner []int
 	// source maps each from-rule to the expected call it names.
 	source map[*toolgrade.Ref]int
+	// The groups calls are paired within, by index: the turns, when the
+	// case is graded turn by turn (byTurn), or the whole case.
+	byTurn             bool
+	groupExp, groupGot [][]int
+}
+
+// leftOut counts the called calls left out; none for a plain case (nil).
+func (g *grading) leftOut() int {
+	if g == nil {
+		return 0
+	}
+	n := 0
+	for _, out := range g.out {
+		if out {
+			n++
+		}
+	}
+	return n
 }
 
 // from returns the resolver of from-rules for called call j, against
@@ -224,51 +243,44 @@ func (m *ToolCorrectness) retries(got []toolgrade.Call) []bool {
 func (m *ToolCorrectness) gradeTrajectory(c *toolgrade.Case) toolgrade.MetricResult {
 	exp, got := c.Expected, c.Called
 	n, k := len(exp), len(got)
-	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
 	g := &grading{m: m, c: c, out: make([]bool, k), partner: make([]int, n)}
 	var err error
 	if g.source, err = m.sources(exp); err != nil {
 		if c.Source != "" {
 			err = fmt.Errorf("%s:%d: %w", c.Source, c.Line, err)
 		}
+		r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: toolgrade.Float(m.threshold)}
 		r.Fail(err)
 		return r
 	}
 
-	retried := m.retries(got)
+	g.retried = m.retries(got)
 	for j := range got {
-		if got[j].Failed() {
-			r.Failed = append(r.Failed, j)
-			if m.opts.FailedCalls == FailedIgnore || (m.opts.FailedCalls == FailedRetry && retried[j]) {
-				g.out[j] = true
-			}
-			if retried[j] {
-				r.Retried = append(r.Retried, j)
-			}
+		if got[j].Failed() && (m.opts.FailedCalls == FailedIgnore || m.opts.FailedCalls == FailedRetry && g.retried[j]) {
+			g.out[j] = true
 		}
 	}
 
-	// The groups calls are paired within: the turns, or the whole case.
 	// Calls before the first user message belong to the first turn.
-	turns, byTurn := 1, c.ByTurn()
-	if byTurn {
+	turns := 1
+	if g.byTurn = c.ByTurn(); g.byTurn {
 		turns = c.TurnCount()
 	}
 	turnOf := func(t int) int {
-		if !byTurn {
+		if !g.byTurn {
 			return 1
 		}
 		return max(t, 1)
 	}
-	groupExp, groupGot := make([][]int, turns), make([][]int, turns)
+	g.groupExp, g.groupGot = make([][]int, turns), make([][]int, turns)
 	for i := range exp {
 		t := turnOf(exp[i].Turn) - 1
-		groupExp[t] = append(groupExp[t], i)
+		g.groupExp[t] = append(g.groupExp[t], i)
 	}
 	for j := range got {
 		if !g.out[j] {
 			t := turnOf(got[j].Turn) - 1
-			groupGot[t] = append(groupGot[t], j)
+			g.groupGot[t] = append(g.groupGot[t], j)
 		}
 	}
 
@@ -279,7 +291,7 @@ func (m *ToolCorrectness) gradeTrajectory(c *toolgrade.Case) toolgrade.MetricRes
 	for round := 0; ; round++ {
 		pairs = pairs[:0]
 		for t := range turns {
-			pairs = append(pairs, g.pairGroup(groupExp[t], groupGot[t])...)
+			pairs = append(pairs, g.pairGroup(g.groupExp[t], g.groupGot[t])...)
 		}
 		if g.source == nil || round > n {
 			break
@@ -297,56 +309,38 @@ func (m *ToolCorrectness) gradeTrajectory(c *toolgrade.Case) toolgrade.MetricRes
 		g.partner = next
 	}
 	slices.SortFunc(pairs, func(a, b toolgrade.Match) int { return a.Expected - b.Expected })
+	return m.result(c, pairs, g)
+}
 
-	credit := make([]float64, n) // each expected call's pair score
-	sum := 0.0
-	for i := range pairs {
-		p := &pairs[i]
-		sum += p.Score
+// turnScores scores each turn by its pairs, and the case as the turn
+// aggregate says.
+func (g *grading) turnScores(pairs []toolgrade.Match) (Turns, float64) {
+	m := g.m
+	credit := make([]float64, len(g.c.Expected)) // each expected call's pair score
+	for _, p := range pairs {
 		credit[p.Expected] = p.Score
-		if p.Score < 1 {
-			p.Diffs = g.diffs(p.Expected, p.Called)
-		}
 	}
-	kept := k
-	for _, out := range g.out {
-		if out {
-			kept--
+	turns := make(Turns, len(g.groupExp))
+	scores := make([]float64, len(turns))
+	for t := range turns {
+		ts := &turns[t]
+		ts.Turn, ts.Expected, ts.Called = t+1, g.groupExp[t], g.groupGot[t]
+		if ts.Expected == nil {
+			ts.Expected = []int{}
 		}
-	}
-	precision, recall, f1 := figures(sum, n, kept)
-	r.Precision, r.Recall, r.F1 = &precision, &recall, &f1
-	r.Score = m.score(sum, n, kept, len(pairs) == n && allFull(pairs))
-
-	if byTurn {
-		r.Turns = make([]toolgrade.TurnScore, turns)
-		scores := make([]float64, turns)
-		for t := range turns {
-			ts := &r.Turns[t]
-			ts.Turn, ts.Expected, ts.Called = t+1, groupExp[t], groupGot[t]
-			if ts.Expected == nil {
-				ts.Expected = []int{}
-			}
-			if ts.Called == nil {
-				ts.Called = []int{}
-			}
-			tsum, full := 0.0, true
-			for _, i := range ts.Expected {
-				tsum += credit[i]
-				full = full && credit[i] == 1
-			}
-			ts.Score = m.score(tsum, len(ts.Expected), len(ts.Called), full)
-			ts.Success = ts.Score >= m.threshold
-			scores[t] = ts.Score
+		if ts.Called == nil {
+			ts.Called = []int{}
 		}
-		r.Score = aggregate(m.opts.TurnAggregate, scores, m.threshold)
+		tsum, full := 0.0, true
+		for _, i := range ts.Expected {
+			tsum += credit[i]
+			full = full && credit[i] == 1
+		}
+		ts.Score = m.score(tsum, len(ts.Expected), len(ts.Called), full)
+		ts.Success = ts.Score >= m.threshold
+		scores[t] = ts.Score
 	}
-
-	raw := m.settle(&r, pairs, n, k)
-	r.Unexpected = slices.DeleteFunc(r.Unexpected, func(j int) bool { return g.out[j] })
-	r.Reason = m.reason(c, &r, raw, g)
-	r.Flows = g.flows(slices.Concat(pairs, r.NearMisses))
-	return r
+	return turns, aggregate(m.opts.TurnAggregate, scores, m.threshold)
 }
 
 // pairGroup pairs the expected calls ei with the called calls gi as the
@@ -363,20 +357,13 @@ func (g *grading) pairGroup(ei, gi []int) []toolgrade.Match {
 		}
 	}
 	var pairs []toolgrade.Match
-	switch {
-	case g.m.opts.Order == OrderExact:
-		pairs = Positional(scores)
-	case g.m.opts.Order == OrderInOrder:
-		pairs = InOrder(scores)
-	case g.m.opts.Pairing == PairingGreedy:
-		pairs = Greedy(scores)
-	case g.source != nil:
+	if o := &g.m.opts; g.source != nil && o.Order == OrderAny && o.Pairing != PairingGreedy {
 		pairs = Optimal(g.nudgeSources(scores, ei, gi))
 		for l := range pairs {
 			pairs[l].Score = scores[pairs[l].Expected][pairs[l].Called]
 		}
-	default:
-		pairs = Optimal(scores)
+	} else {
+		pairs = g.m.pairBy(scores)
 	}
 	for l := range pairs {
 		pairs[l].Expected, pairs[l].Called = ei[pairs[l].Expected], gi[pairs[l].Called]
@@ -453,11 +440,11 @@ func (g *grading) diffs(i, j int) []toolgrade.ArgDiff {
 
 // flows lists, for each paired expected call with from-rules, whether each
 // such argument carried its source's value.
-func (g *grading) flows(pairs []toolgrade.Match) []toolgrade.Flow {
+func (g *grading) flows(pairs []toolgrade.Match) Flows {
 	if g.source == nil {
 		return nil
 	}
-	var flows []toolgrade.Flow
+	var flows Flows
 	for _, p := range pairs {
 		e := &g.c.Expected[p.Expected]
 		for _, path := range slices.Sorted(maps.Keys(e.Rules)) {
@@ -465,7 +452,7 @@ func (g *grading) flows(pairs []toolgrade.Match) []toolgrade.Flow {
 			if ref == nil {
 				continue
 			}
-			f := toolgrade.Flow{From: g.partner[g.source[ref]], To: p.Called, Arg: path, Ref: ref.Text}
+			f := Flow{From: g.partner[g.source[ref]], To: p.Called, Arg: path, Ref: ref.Text}
 			want, why, _ := g.resolve(ref, p.Called)
 			got, ok := lookup(g.c.Called[p.Called].Args, strings.Split(path, "."))
 			f.OK = why == "" && ok && jsonvalue.Equal(want, got)
@@ -538,7 +525,7 @@ func aggregate(how TurnAggregate, scores []float64, threshold float64) float64 {
 }
 
 // describeTurns says how each turn scored, for the reason.
-func describeTurns(b []byte, turns []toolgrade.TurnScore, how TurnAggregate) []byte {
+func describeTurns(b []byte, turns Turns, how TurnAggregate) []byte {
 	passed := 0
 	for _, t := range turns {
 		if t.Success {

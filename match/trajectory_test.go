@@ -66,17 +66,17 @@ func (tt trajectoryTest) run(t *testing.T) {
 	}{
 		{"missing", r.Missing, tt.missing},
 		{"unexpected", r.Unexpected, tt.unexp},
-		{"failed", r.Failed, tt.failed},
-		{"retried", r.Retried, tt.retried},
-		{"flows", r.Flows, tt.flows},
+		{"failed", toolgrade.DetailOf[match.Failed](&r), tt.failed},
+		{"retried", toolgrade.DetailOf[match.Retried](&r), tt.retried},
+		{"flows", toolgrade.DetailOf[match.Flows](&r), tt.flows},
 	} {
 		if got := fmt.Sprint(f.got); f.want != "" && got != f.want {
 			t.Errorf("%s = %s, want %s", f.name, got, f.want)
 		}
 	}
 	if tt.turnScores != "" {
-		scores := make([]float64, len(r.Turns))
-		for i, ts := range r.Turns {
+		scores := make([]float64, len(toolgrade.DetailOf[match.Turns](&r)))
+		for i, ts := range toolgrade.DetailOf[match.Turns](&r) {
 			scores[i] = ts.Score
 			if ts.Turn != i+1 {
 				t.Errorf("turns[%d].Turn = %d", i, ts.Turn)
@@ -88,8 +88,8 @@ func (tt trajectoryTest) run(t *testing.T) {
 		if got := fmt.Sprint(scores); got != tt.turnScores {
 			t.Errorf("turn scores = %s, want %s", got, tt.turnScores)
 		}
-	} else if tt.turns == 0 && r.Turns != nil {
-		t.Errorf("a case without turns has turn scores %v", r.Turns)
+	} else if tt.turns == 0 && toolgrade.DetailOf[match.Turns](&r) != nil {
+		t.Errorf("a case without turns has turn scores %v", toolgrade.DetailOf[match.Turns](&r))
 	}
 	for _, s := range tt.reason {
 		if !strings.Contains(r.Reason, s) {
@@ -278,12 +278,12 @@ func TestTurnScoreFields(t *testing.T) {
 	r := gradeTurns(t, match.Options{}, `[{"name":"a","turn":1},{"name":"b","turn":2}]`,
 		`[{"name":"a","turn":1},{"name":"x","turn":1,"status":"error"},{"name":"x","turn":2},{"name":"b","turn":2}]`, 3)
 	want := "[{1 1 true [0] [0]} {2 0.6666666666666666 false [1] [2 3]} {3 1 true [] []}]"
-	if got := fmt.Sprint(r.Turns); got != want {
+	if got := fmt.Sprint(toolgrade.DetailOf[match.Turns](&r)); got != want {
 		t.Errorf("turns = %s, want %s", got, want)
 	}
 	// The retried call is in no turn's list; the turns' lists are never nil,
 	// so that results files write [] for them.
-	for _, ts := range r.Turns {
+	for _, ts := range toolgrade.DetailOf[match.Turns](&r) {
 		if ts.Expected == nil || ts.Called == nil {
 			t.Errorf("turn %d: nil list: %+v", ts.Turn, ts)
 		}
@@ -300,8 +300,8 @@ func TestTurnScoreFields(t *testing.T) {
 // graded as a flat list.
 func TestTurnsWithoutTurnNumbersGradeFlat(t *testing.T) {
 	r := gradeTurns(t, match.Options{}, `[{"name":"a"},{"name":"b"}]`, `[{"name":"b","turn":2},{"name":"a","turn":1}]`, 2)
-	if r.Score != 1 || r.Turns != nil {
-		t.Errorf("score %v, turns %v: %s", r.Score, r.Turns, r.Reason)
+	if r.Score != 1 || toolgrade.DetailOf[match.Turns](&r) != nil {
+		t.Errorf("score %v, turns %v: %s", r.Score, toolgrade.DetailOf[match.Turns](&r), r.Reason)
 	}
 }
 
@@ -493,7 +493,8 @@ func ExampleToolCorrectness_Grade_from() {
 	r := metric.Grade(context.Background(), c)
 	fmt.Printf("score %.2f\n", r.Score)
 	fmt.Println(r.Reason)
-	for _, f := range r.Flows {
+	flows := toolgrade.DetailOf[match.Flows](&r)
+	for _, f := range flows {
 		fmt.Printf("called #%d %s from called #%d: ok %v\n", f.To, f.Arg, f.From, f.OK)
 	}
 
@@ -610,13 +611,13 @@ func TestOneTurnGradesAsNoTurns(t *testing.T) {
 					t.Fatalf("options %+v: without turns %v/%v/%v/%v, with one turn %v/%v/%v/%v\n%s\n%s", o,
 						a.Score, *a.Precision, *a.Recall, a.Success, b.Score, *b.Precision, *b.Recall, b.Success, a.Reason, b.Reason)
 				}
-				for _, l := range [][2][]int{{a.Missing, b.Missing}, {a.Unexpected, b.Unexpected}, {a.Failed, b.Failed}, {a.Retried, b.Retried}} {
+				for _, l := range [][2][]int{{a.Missing, b.Missing}, {a.Unexpected, b.Unexpected}, {toolgrade.DetailOf[match.Failed](&a), toolgrade.DetailOf[match.Failed](&b)}, {toolgrade.DetailOf[match.Retried](&a), toolgrade.DetailOf[match.Retried](&b)}} {
 					if !slices.Equal(l[0], l[1]) {
 						t.Fatalf("options %+v: lists differ: %v vs %v\n%s\n%s", o, l[0], l[1], a.Reason, b.Reason)
 					}
 				}
-				if len(one.Expected) > 0 && (len(b.Turns) != 1 || !same(b.Turns[0].Score, b.Score) && !o.Strict) {
-					t.Fatalf("options %+v: turns %v, score %v", o, b.Turns, b.Score)
+				if len(one.Expected) > 0 && (len(toolgrade.DetailOf[match.Turns](&b)) != 1 || !same(toolgrade.DetailOf[match.Turns](&b)[0].Score, b.Score) && !o.Strict) {
+					t.Fatalf("options %+v: turns %v, score %v", o, toolgrade.DetailOf[match.Turns](&b), b.Score)
 				}
 			}
 		}
@@ -681,8 +682,8 @@ func TestRemovingRetriedCalls(t *testing.T) {
 				t.Fatal(err)
 			}
 			a, b := m.Grade(context.Background(), c), m.Grade(context.Background(), d)
-			if !slices.Contains(a.Retried, j) {
-				t.Fatalf("retried %v lacks %d", a.Retried, j)
+			if !slices.Contains(toolgrade.DetailOf[match.Retried](&a), j) {
+				t.Fatalf("retried %v lacks %d", toolgrade.DetailOf[match.Retried](&a), j)
 			}
 			if a.Error != b.Error || !same(a.Score, b.Score) || a.Success != b.Success {
 				t.Fatalf("options %+v: removing retried call #%d changed %v (%v) to %v (%v)\n%s\n%s", o, j, a.Score, a.Success, b.Score, b.Success, a.Reason, b.Reason)
@@ -714,7 +715,7 @@ func TestTrajectoryScoresInRange(t *testing.T) {
 							t.Fatalf("options %+v: score %v out of [0, 1]", o, s)
 						}
 					}
-					for _, ts := range r.Turns {
+					for _, ts := range toolgrade.DetailOf[match.Turns](&r) {
 						if !in(ts.Score) {
 							t.Fatalf("options %+v: turn %d score %v out of [0, 1]", o, ts.Turn, ts.Score)
 						}
@@ -725,9 +726,9 @@ func TestTrajectoryScoresInRange(t *testing.T) {
 					out := 0
 					switch f {
 					case match.FailedRetry:
-						out = len(r.Retried)
+						out = len(toolgrade.DetailOf[match.Retried](&r))
 					case match.FailedIgnore:
-						out = len(r.Failed)
+						out = len(toolgrade.DetailOf[match.Failed](&r))
 					}
 					if len(r.Matches)+len(r.Missing) != len(c.Expected) || len(r.Matches)+len(r.Unexpected)+out != len(c.Called) {
 						t.Fatalf("options %+v: calls not accounted for: %d expected, %d called, %+v", o, len(c.Expected), len(c.Called), r)
@@ -752,10 +753,10 @@ func checkFlows(t *rapid.T, o match.Options, c *toolgrade.Case, r *toolgrade.Met
 		partner[p.Expected] = p.Called
 		expectedOf[p.Called] = p.Expected
 	}
-	for _, p := range r.NearMisses {
+	for _, p := range toolgrade.DetailOf[match.NearMisses](r) {
 		expectedOf[p.Called] = p.Expected
 	}
-	for _, fl := range r.Flows {
+	for _, fl := range toolgrade.DetailOf[match.Flows](r) {
 		i, ok := expectedOf[fl.To]
 		if !ok {
 			t.Fatalf("options %+v: flow %+v to a call neither paired nor a near miss", o, fl)
@@ -797,8 +798,8 @@ func TestFromRuleSourceAmongEqualCalls(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := m.Grade(context.Background(), &toolgrade.Case{Expected: expected, Called: calls(t, tt.called)})
-			if math.Abs(r.Score-0.8) > 1e-12 || len(r.Flows) != 1 || !r.Flows[0].OK || r.Flows[0].From != tt.source {
-				t.Errorf("score %v, flows %+v; want 0.8 and an ok flow from #%d (%s)", r.Score, r.Flows, tt.source, r.Reason)
+			if math.Abs(r.Score-0.8) > 1e-12 || len(toolgrade.DetailOf[match.Flows](&r)) != 1 || !toolgrade.DetailOf[match.Flows](&r)[0].OK || toolgrade.DetailOf[match.Flows](&r)[0].From != tt.source {
+				t.Errorf("score %v, flows %+v; want 0.8 and an ok flow from #%d (%s)", r.Score, toolgrade.DetailOf[match.Flows](&r), tt.source, r.Reason)
 			}
 		})
 	}

@@ -42,7 +42,7 @@ const maxDescribed = 10
 // an A for before and once_before (so before: [login, "*"] does not ask
 // login to follow itself), a B for after. With no calls, every rule is
 // kept.
-func (r Rule) Check(calls []toolgrade.Call) toolgrade.RuleCheck {
+func (r Rule) Check(calls []toolgrade.Call) RuleCheck {
 	var breaches []int
 	var why []string
 	label := func(j int) string { return calls[j].Name + " (#" + strconv.Itoa(j) + ")" }
@@ -146,7 +146,7 @@ func (r Rule) Check(calls []toolgrade.Call) toolgrade.RuleCheck {
 			why = []string{countCalls(len(calls)) + ", " + limit(r.N)}
 		}
 	}
-	rc := toolgrade.RuleCheck{Rule: r.String(), Kept: len(breaches) == 0, Breaches: breaches}
+	rc := RuleCheck{Rule: r.String(), Kept: len(breaches) == 0, Breaches: breaches}
 	if len(why) > maxDescribed {
 		why = append(why[:maxDescribed:maxDescribed], "and "+strconv.Itoa(len(why)-maxDescribed)+" more")
 	}

@@ -41,7 +41,8 @@ func Example() {
 	}
 	r := metric.Grade(context.Background(), c)
 	fmt.Printf("score %.2f, passed %v\n", r.Score, r.Success)
-	for _, rc := range r.Rules {
+	checks := toolgrade.DetailOf[process.RuleChecks](&r)
+	for _, rc := range checks {
 		if rc.Kept {
 			fmt.Printf("kept:   %s\n", rc.Rule)
 		} else {

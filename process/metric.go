@@ -150,26 +150,27 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 		}
 		rules = append(slices.Clip(rules), own...)
 	}
-	r.Rules = make([]toolgrade.RuleCheck, len(rules))
+	checks := make(RuleChecks, len(rules))
 	kept := 0
 	for i, rule := range rules {
-		r.Rules[i] = rule.Check(c.Called)
-		if r.Rules[i].Kept {
+		checks[i] = rule.Check(c.Called)
+		if checks[i].Kept {
 			kept++
 		}
 	}
+	r.SetDetail(checks)
 	r.Score = 1
 	if len(rules) > 0 {
 		r.Score = float64(kept) / float64(len(rules))
 	}
 	r.Success = r.Score >= m.threshold
-	r.Reason = reason(r.Rules, kept)
+	r.Reason = reason(checks, kept)
 	return r
 }
 
 // reason sums the verdicts up: how many rules were kept, then each broken
 // rule with why, joined with "; ".
-func reason(checks []toolgrade.RuleCheck, kept int) string {
+func reason(checks RuleChecks, kept int) string {
 	n := len(checks)
 	switch {
 	case n == 0:

@@ -63,7 +63,8 @@ func TestOptionsDecode(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, rc := range m.Grade(context.Background(), &toolgrade.Case{}).Rules {
+	r := m.Grade(context.Background(), &toolgrade.Case{})
+	for _, rc := range toolgrade.DetailOf[process.RuleChecks](&r) {
 		got = append(got, rc.Rule)
 	}
 	if want := []string{"at_most: {b: 1}", "at_most: {a: 2}", "no_repeat: true"}; !slices.Equal(got, want) {
@@ -118,17 +119,17 @@ func TestGrade(t *testing.T) {
 	if r.Error != "" {
 		t.Fatal(r.Error)
 	}
-	want := []toolgrade.RuleCheck{
+	want := []process.RuleCheck{
 		{Rule: "before: [confirm, [cancel_*, modify_*]]", Breaches: []int{3}, Reason: "modify_order (#3) has no confirm since cancel_order (#2)"},
 		{Rule: `never_after: {transfer_to_human_agents: "*"}`, Breaches: []int{5}, Reason: "get_order (#5) called after transfer_to_human_agents (#4)"},
 		{Rule: "at_most: {modify_*: 1}", Kept: true},
 		{Rule: "no_repeat: true", Kept: true},
 	}
-	if len(r.Rules) != len(want) {
-		t.Fatalf("rules %+v", r.Rules)
+	if len(toolgrade.DetailOf[process.RuleChecks](&r)) != len(want) {
+		t.Fatalf("rules %+v", toolgrade.DetailOf[process.RuleChecks](&r))
 	}
 	for i := range want {
-		g, w := r.Rules[i], want[i]
+		g, w := toolgrade.DetailOf[process.RuleChecks](&r)[i], want[i]
 		if g.Rule != w.Rule || g.Kept != w.Kept || !slices.Equal(g.Breaches, w.Breaches) || g.Reason != w.Reason {
 			t.Errorf("rule %d: got %+v, want %+v", i, g, w)
 		}
@@ -144,7 +145,7 @@ func TestGrade(t *testing.T) {
 
 	// The case's rules do not stay with the metric.
 	r = m.Grade(context.Background(), &toolgrade.Case{Called: calls(t, "confirm cancel_order")})
-	if len(r.Rules) != 2 || r.Score != 1 || !r.Success || r.Reason != "all 2 process rules kept" {
+	if len(toolgrade.DetailOf[process.RuleChecks](&r)) != 2 || r.Score != 1 || !r.Success || r.Reason != "all 2 process rules kept" {
 		t.Errorf("second case: %+v", r)
 	}
 }
@@ -162,10 +163,10 @@ func TestGradeThreshold(t *testing.T) {
 
 func TestGradeNoRules(t *testing.T) {
 	m := newMetric(t, `{}`)
-	for _, process := range []any{nil, []any{}} {
-		r := m.Grade(context.Background(), &toolgrade.Case{Called: calls(t, "a a"), Raw: withProcess(process)})
-		if r.Error != "" || r.Score != 1 || !r.Success || r.Reason != "no process rules" || r.Rules == nil || len(r.Rules) != 0 {
-			t.Errorf("process %#v: %+v", process, r)
+	for _, own := range []any{nil, []any{}} {
+		r := m.Grade(context.Background(), &toolgrade.Case{Called: calls(t, "a a"), Raw: withProcess(own)})
+		if checks := toolgrade.DetailOf[process.RuleChecks](&r); r.Error != "" || r.Score != 1 || !r.Success || r.Reason != "no process rules" || checks == nil || len(checks) != 0 {
+			t.Errorf("process %#v: %+v", own, r)
 		}
 	}
 	r := m.Grade(context.Background(), &toolgrade.Case{Raw: withProcess(value(t, `[{"never": "x"}]`))})
@@ -208,7 +209,7 @@ func TestResultJSON(t *testing.T) {
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
-	if got := back.Metrics[0].Rules; len(got) != 2 || got[0].Rule != "never: x" || !slices.Equal(got[0].Breaches, []int{1}) || !got[1].Kept {
+	if got := toolgrade.DetailOf[process.RuleChecks](&back.Metrics[0]); len(got) != 2 || got[0].Rule != "never: x" || !slices.Equal(got[0].Breaches, []int{1}) || !got[1].Kept {
 		t.Errorf("read back as %+v", got)
 	}
 }
@@ -222,7 +223,7 @@ func TestNewGoValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := m.Grade(context.Background(), &toolgrade.Case{Called: calls(t, "cancel_order cancel_order")})
-	if r.Score != 0 || len(r.Rules) != 2 || !slices.Equal(r.Rules[0].Breaches, []int{0, 1}) {
+	if r.Score != 0 || len(toolgrade.DetailOf[process.RuleChecks](&r)) != 2 || !slices.Equal(toolgrade.DetailOf[process.RuleChecks](&r)[0].Breaches, []int{0, 1}) {
 		t.Errorf("got %+v", r)
 	}
 	_, err = process.New(process.Options{Rules: process.RuleList{map[string]any{"never": 3}}})

@@ -94,11 +94,11 @@ func TestProperties(t *testing.T) {
 		if r.Error != "" {
 			t.Fatal(r.Error)
 		}
-		if r.Score < 0 || r.Score > 1 || r.Success != (r.Score >= 1) || len(r.Rules) != len(rules) {
-			t.Fatalf("score %v success %v, %d verdicts for %d rules", r.Score, r.Success, len(r.Rules), len(rules))
+		if r.Score < 0 || r.Score > 1 || r.Success != (r.Score >= 1) || len(toolgrade.DetailOf[process.RuleChecks](&r)) != len(rules) {
+			t.Fatalf("score %v success %v, %d verdicts for %d rules", r.Score, r.Success, len(toolgrade.DetailOf[process.RuleChecks](&r)), len(rules))
 		}
 		kept := 0
-		for _, rc := range r.Rules {
+		for _, rc := range toolgrade.DetailOf[process.RuleChecks](&r) {
 			if rc.Kept {
 				kept++
 			}

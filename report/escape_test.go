@@ -9,6 +9,8 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/match"
+	"github.com/toolgrade/toolgrade/process"
 	"pgregory.net/rapid"
 )
 
@@ -115,13 +117,13 @@ func TestTrajectoryEscapes(t *testing.T) {
 	r := &toolgrade.Result{ID: c.ID, Case: c, Metrics: []toolgrade.MetricResult{
 		{Name: "tool_correctness" + evil, Score: 0.5, Threshold: thr, Reason: evil,
 			Matches: []toolgrade.Match{{Expected: 0, Called: 1, Score: 0.5}}, Missing: []int{1}, Unexpected: []int{0},
-			Failed: []int{0}, Retried: []int{0},
-			Turns: []toolgrade.TurnScore{{Turn: 1, Score: 1, Success: true}, {Turn: 2, Score: 0, Expected: []int{1}, Called: []int{1}}},
-			Flows: []toolgrade.Flow{{From: 0, To: 1, Arg: "k" + evil, Ref: "a.output" + evil}, {From: -1, To: 7, Arg: evil, Ref: evil}}},
+			Details: []toolgrade.Detail{match.Failed{0}, match.Retried{0},
+				match.Turns{{Turn: 1, Score: 1, Success: true}, {Turn: 2, Score: 0, Expected: []int{1}, Called: []int{1}}},
+				match.Flows{{From: 0, To: 1, Arg: "k" + evil, Ref: "a.output" + evil}, {From: -1, To: 7, Arg: evil, Ref: evil}}}},
 		{Name: "tool_process", Score: 0, Threshold: thr, Reason: evil,
-			Rules: []toolgrade.RuleCheck{{Rule: "never: " + evil, Breaches: []int{1, 99}, Reason: evil}, {Rule: evil, Kept: true, Breaches: []int{}}}},
-		{Name: "state_match", Score: 0, Threshold: thr, Diffs: []toolgrade.ArgDiff{{Path: "$." + evil, Expected: evil, Got: v(`{"<x>":"</script>"}`)}}},
-		{Name: "grounding", Score: 0, Threshold: thr, Diffs: []toolgrade.ArgDiff{{Path: "#1 b" + evil, Got: evil, Note: evil}}},
+			Details: []toolgrade.Detail{process.RuleChecks{{Rule: "never: " + evil, Breaches: []int{1, 99}, Reason: evil}, {Rule: evil, Kept: true, Breaches: []int{}}}}},
+		{Name: "state_match", Score: 0, Threshold: thr, Details: []toolgrade.Detail{toolgrade.Diffs{{Path: "$." + evil, Expected: evil, Got: v(`{"<x>":"</script>"}`)}}}},
+		{Name: "grounding", Score: 0, Threshold: thr, Details: []toolgrade.Detail{toolgrade.Diffs{{Path: "#1 b" + evil, Got: evil, Note: evil}}}},
 	}}
 	render := func(w Writer) {
 		var s Stats

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/match"
 )
 
 // Limits of a case's timeline on the HTML page.
@@ -174,7 +175,7 @@ func timeline(r *toolgrade.Result) *htmlTimeline {
 			if c != nil && turn <= len(c.Turns) {
 				h.Input = clipRunes(inputText(c.Turns[turn-1].Input), htmlTimelineInput)
 			}
-			if k := slices.IndexFunc(t.turns, func(ts toolgrade.TurnScore) bool { return ts.Turn == turn }); k >= 0 {
+			if k := slices.IndexFunc(t.turns, func(ts match.TurnScore) bool { return ts.Turn == turn }); k >= 0 {
 				h.Score, h.Status = score(t.turns[k].Score), "pass"
 				if !t.turns[k].Success {
 					h.Status = "fail"
@@ -268,7 +269,7 @@ func (t *trajectory) callStep(c *toolgrade.Case, j int, p *toolgrade.Match, extr
 	return s
 }
 
-func flowNote(c *toolgrade.Case, f *toolgrade.Flow, to bool) htmlNote {
+func flowNote(c *toolgrade.Case, f *match.Flow, to bool) htmlNote {
 	if f.OK {
 		return htmlNote{"ok", "data flow " + flowText(c, f, to) + " ✓"}
 	}

@@ -65,7 +65,7 @@ func fixture(t fataler) []*toolgrade.Result {
 	}
 	judged := func(score float64) toolgrade.MetricResult {
 		return toolgrade.MetricResult{Name: "tool_selection", Profile: "judge", Score: score, Reason: "the tools fit the request",
-			Usage: &toolgrade.Usage{PromptTokens: 100, CompletionTokens: 20, Requests: 1}}
+			Details: []toolgrade.Detail{toolgrade.Usage{PromptTokens: 100, CompletionTokens: 20, Requests: 1}}}
 	}
 	result := func(c *toolgrade.Case, ms ...toolgrade.MetricResult) *toolgrade.Result {
 		r := &toolgrade.Result{ID: c.ID, Success: true, Metrics: ms, Case: c}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/match"
+	"github.com/toolgrade/toolgrade/process"
 )
 
 // This file gathers what the trajectory metrics say about a case — failed
@@ -30,9 +32,9 @@ const (
 // Call indexes are those of the case's called calls.
 type trajectory struct {
 	failed, retried []int // sorted, each once
-	turns           []toolgrade.TurnScore
+	turns           match.Turns
 	turnsBy         *toolgrade.MetricResult
-	flows           []toolgrade.Flow
+	flows           match.Flows
 	rules           []ruleCheck
 	diffs           []caseDiff
 }
@@ -40,7 +42,7 @@ type trajectory struct {
 // A ruleCheck is a process rule's verdict with the metric that checked it.
 type ruleCheck struct {
 	metric string
-	toolgrade.RuleCheck
+	process.RuleCheck
 }
 
 // A caseDiff is a difference a metric found in the case as a whole: a
@@ -70,20 +72,25 @@ func trajectoryOf(r *toolgrade.Result) trajectory {
 		if m.Error != "" {
 			continue
 		}
-		t.failed = append(t.failed, m.Failed...)
-		t.retried = append(t.retried, m.Retried...)
-		if m.Turns != nil && t.turnsBy == nil {
-			t.turns, t.turnsBy = m.Turns, m
+		failed := toolgrade.DetailOf[match.Failed](m)
+		retried := toolgrade.DetailOf[match.Retried](m)
+		t.failed = append(t.failed, failed...)
+		t.retried = append(t.retried, retried...)
+		if turns := toolgrade.DetailOf[match.Turns](m); turns != nil && t.turnsBy == nil {
+			t.turns, t.turnsBy = turns, m
 		}
-		for _, f := range m.Flows { // several metrics may check the same link
+		flows := toolgrade.DetailOf[match.Flows](m)
+		for _, f := range flows { // several metrics may check the same link
 			if !slices.Contains(t.flows, f) {
 				t.flows = append(t.flows, f)
 			}
 		}
-		for _, rc := range m.Rules {
+		rules := toolgrade.DetailOf[process.RuleChecks](m)
+		for _, rc := range rules {
 			t.rules = append(t.rules, ruleCheck{Label(m.Name, m.Profile), rc})
 		}
-		for _, d := range m.Diffs {
+		diffs := toolgrade.DetailOf[toolgrade.Diffs](m)
+		for _, d := range diffs {
 			t.diffs = append(t.diffs, caseDiff{metric: m.Name, label: Label(m.Name, m.Profile), call: diffCall(d.Path), ArgDiff: d})
 		}
 	}
@@ -149,7 +156,7 @@ func callNames(c *toolgrade.Case, js []int, n int) string {
 // flowText tells a data-flow link: "order_id ← #0 find_order.output.id",
 // or "… (source not called)". The called call it feeds is named when c is
 // set and to is.
-func flowText(c *toolgrade.Case, f *toolgrade.Flow, to bool) string {
+func flowText(c *toolgrade.Case, f *match.Flow, to bool) string {
 	s := f.Arg
 	if to {
 		s = callName(c, f.To) + " " + s
@@ -293,24 +300,30 @@ func (t *trajectory) line(c *toolgrade.Case) string {
 func metricDetails(m *toolgrade.MetricResult, c *toolgrade.Case) []string {
 	var lines []string
 	add := func(s string) { lines = append(lines, clipRunes(s, junitDetail)) }
-	for _, j := range m.Failed {
+	failed := toolgrade.DetailOf[match.Failed](m)
+	retried := toolgrade.DetailOf[match.Retried](m)
+	turns := toolgrade.DetailOf[match.Turns](m)
+	flows := toolgrade.DetailOf[match.Flows](m)
+	rules := toolgrade.DetailOf[process.RuleChecks](m)
+	diffs := toolgrade.DetailOf[toolgrade.Diffs](m)
+	for _, j := range failed {
 		s := "call " + callName(c, j) + " failed"
-		if slices.Contains(m.Retried, j) {
+		if slices.Contains(retried, j) {
 			s += " and was retried"
 		}
 		add(s)
 	}
-	for _, ts := range m.Turns {
+	for _, ts := range turns {
 		if !ts.Success {
 			add("turn " + strconv.Itoa(ts.Turn) + " scored " + score(ts.Score))
 		}
 	}
-	for _, f := range m.Flows {
+	for _, f := range flows {
 		if !f.OK {
 			add("data flow broken: " + flowText(c, &f, true))
 		}
 	}
-	for _, rc := range m.Rules {
+	for _, rc := range rules {
 		if rc.Kept {
 			continue
 		}
@@ -323,7 +336,7 @@ func metricDetails(m *toolgrade.MetricResult, c *toolgrade.Case) []string {
 		}
 		add(s)
 	}
-	for _, d := range m.Diffs {
+	for _, d := range diffs {
 		cd := caseDiff{metric: m.Name, label: Label(m.Name, m.Profile), call: diffCall(d.Path), ArgDiff: d}
 		add(diffKind(&cd) + " " + diffText(&cd, 100))
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/match"
+	"github.com/toolgrade/toolgrade/process"
 )
 
 // TestWorstLines: each worst case Stats keeps carries its own trajectory
@@ -21,9 +23,9 @@ func TestWorstLines(t *testing.T) {
 			m.Success = m.Score >= *thr
 			switch rng.IntN(40) {
 			case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9:
-				m.Failed = []int{rng.IntN(3)}
+				m.SetDetail(match.Failed{rng.IntN(3)})
 			case 10, 11, 12, 13, 14, 15, 16, 17, 18, 19:
-				m.Rules = []toolgrade.RuleCheck{{Rule: "never: x", Breaches: []int{0}}}
+				m.SetDetail(process.RuleChecks{{Rule: "never: x", Breaches: []int{0}}})
 			}
 			if i == 7 || i == 300 {
 				m.Error = "boom"
@@ -54,10 +56,10 @@ func TestWorstLines(t *testing.T) {
 func TestTimelineWithoutCase(t *testing.T) {
 	r := &toolgrade.Result{ID: "x", Metrics: []toolgrade.MetricResult{{Name: "tool_correctness",
 		Matches: []toolgrade.Match{{Expected: 0, Called: 1, Score: 1}}, Missing: []int{1}, Unexpected: []int{},
-		Failed: []int{0}, Retried: []int{0},
-		Turns: []toolgrade.TurnScore{{Turn: 1, Score: 1, Success: true, Expected: []int{0}, Called: []int{0, 1}},
-			{Turn: 2, Score: 0, Expected: []int{1}, Called: []int{2}}},
-		Flows: []toolgrade.Flow{{From: 1, To: 2, Arg: "id", Ref: "get.output.id"}}}}}
+		Details: []toolgrade.Detail{match.Failed{0}, match.Retried{0},
+			match.Turns{{Turn: 1, Score: 1, Success: true, Expected: []int{0}, Called: []int{0, 1}},
+				{Turn: 2, Score: 0, Expected: []int{1}, Called: []int{2}}},
+			match.Flows{{From: 1, To: 2, Arg: "id", Ref: "get.output.id"}}}}}}
 	tl := timeline(r)
 	if tl == nil {
 		t.Fatal("no timeline")
@@ -83,7 +85,7 @@ func TestTimelineWithoutCase(t *testing.T) {
 		}
 	}
 	// Indexes from a hostile file do not size the page.
-	r.Metrics[0].Failed = []int{1 << 40}
+	r.Metrics[0].SetDetail(match.Failed{1 << 40})
 	if tl := timeline(r); len(tl.Steps) > htmlTimelineCalls+10 {
 		t.Errorf("%d steps for a huge index", len(tl.Steps))
 	}

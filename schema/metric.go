@@ -208,13 +208,13 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 	}
 	r.Success = r.Score >= m.threshold
 	if len(c.Expected) > 0 {
-		r.Components = m.parts(c, checks)
+		r.SetDetail(m.parts(c, checks))
 	}
 	return r
 }
 
 // parts computes DeepFabric's components (see [Metric]).
-func (m *Metric) parts(c *toolgrade.Case, checks []CallCheck) map[string]float64 {
+func (m *Metric) parts(c *toolgrade.Case, checks []CallCheck) toolgrade.Components {
 	called := map[string]int{} // calls per tool
 	validCalls := map[string]int{}
 	valid := 0
@@ -237,7 +237,7 @@ func (m *Metric) parts(c *toolgrade.Case, checks []CallCheck) map[string]float64
 		}
 	}
 	n := float64(len(c.Expected))
-	p := map[string]float64{
+	p := toolgrade.Components{
 		"tool_selection":     float64(selected) / n,
 		"parameter_accuracy": 0,
 		"execution_success":  float64(executed) / n,

@@ -61,8 +61,8 @@ func TestMetric(t *testing.T) {
 			if r.Success != (tt.score == 1) || r.Threshold == nil || *r.Threshold != 1 {
 				t.Errorf("success %v with threshold %v", r.Success, r.Threshold)
 			}
-			if r.Components != nil {
-				t.Errorf("components %v without expected calls", r.Components)
+			if toolgrade.DetailOf[toolgrade.Components](&r) != nil {
+				t.Errorf("components %v without expected calls", toolgrade.DetailOf[toolgrade.Components](&r))
 			}
 		})
 	}
@@ -127,12 +127,12 @@ func TestMetricComponents(t *testing.T) {
 				t.Fatal(r.Error)
 			}
 			for k, w := range tt.want {
-				if g, ok := r.Components[k]; !ok || math.Abs(g-w) > 1e-12 {
+				if g, ok := toolgrade.DetailOf[toolgrade.Components](&r)[k]; !ok || math.Abs(g-w) > 1e-12 {
 					t.Errorf("%s = %v, want %v", k, g, w)
 				}
 			}
-			if len(r.Components) != len(tt.want) {
-				t.Errorf("components %v", r.Components)
+			if len(toolgrade.DetailOf[toolgrade.Components](&r)) != len(tt.want) {
+				t.Errorf("components %v", toolgrade.DetailOf[toolgrade.Components](&r))
 			}
 		})
 	}
@@ -151,7 +151,7 @@ func TestMetricFromConfig(t *testing.T) {
 		t.Errorf("name %q", m.Name())
 	}
 	r := m.Grade(context.Background(), schemaCase(t, `{"tools_called": [{"name": "get_weather", "args": {"city": "P"}}, {"name": "x"}], "expected_tools": [{"name": "get_weather"}]}`))
-	if r.Score != 0.5 || !r.Success || r.Components["overall"] != 0.4+0.35*0.5+1 {
+	if r.Score != 0.5 || !r.Success || toolgrade.DetailOf[toolgrade.Components](&r)["overall"] != 0.4+0.35*0.5+1 {
 		t.Errorf("%+v", r)
 	}
 	for _, bad := range []string{`{"metric": "schema", "weights": {"response_quality": 1}}`, `{"metric": "schema", "strict": true}`, `{"metric": "schema", "profile": "bfcl"}`} {

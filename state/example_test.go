@@ -34,7 +34,8 @@ func Example() {
 	}
 	r := metric.Grade(context.Background(), c)
 	fmt.Printf("score %.2f, passed %v\n", r.Score, r.Success)
-	for _, d := range r.Diffs {
+	diffs := toolgrade.DetailOf[toolgrade.Diffs](&r)
+	for _, d := range diffs {
 		fmt.Printf("%s: expected %s, got %s\n", d.Path, jsonvalue.Format(d.Expected), jsonvalue.Format(d.Got))
 	}
 	fmt.Println(r.Reason)

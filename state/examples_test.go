@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/state"
@@ -75,7 +76,7 @@ func TestExampleCases(t *testing.T) {
 		}
 		seen++
 		r := m.Grade(context.Background(), c)
-		if got := diffText(r.Diffs); r.Error != "" || abs(r.Score-w.score) > 1e-9 || !slices.Equal(got, w.diffs) {
+		if got := diffText(toolgrade.DetailOf[toolgrade.Diffs](&r)); r.Error != "" || abs(r.Score-w.score) > 1e-9 || !slices.Equal(got, w.diffs) {
 			t.Errorf("%s: score %v, diffs %q, error %q; want %v, %q (reason: %s)", c.ID, r.Score, got, r.Error, w.score, w.diffs, r.Reason)
 		}
 		if r.Success != (w.score == 1) {

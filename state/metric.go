@@ -245,7 +245,9 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 		r.Score = float64(w.matched) / float64(w.units)
 	}
 	r.Success = r.Score >= m.threshold
-	r.Diffs = w.diffs
+	if w.diffs != nil {
+		r.SetDetail(toolgrade.Diffs(w.diffs))
+	}
 	r.Reason = reason(w.units, w.matched, w.diffs)
 	return r
 }

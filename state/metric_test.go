@@ -146,7 +146,7 @@ func TestGrade(t *testing.T) {
 			if r.Error != "" {
 				t.Fatal(r.Error)
 			}
-			got := diffText(r.Diffs)
+			got := diffText(toolgrade.DetailOf[toolgrade.Diffs](&r))
 			if diff := abs(r.Score - tc.score); diff > 1e-9 || strings.Join(got, "|") != strings.Join(tc.diffs, "|") {
 				t.Errorf("score %v, diffs %q; want %v, %q\nreason: %s", r.Score, got, tc.score, tc.diffs, r.Reason)
 			}
@@ -172,10 +172,10 @@ func TestDiffValues(t *testing.T) {
 		{Path: "$.orders[1]", Expected: parse(t, `{"id": "o2"}`), Note: "missing"},
 		{Path: "$.log", Got: parse(t, `["x"]`), Note: "unexpected"},
 	}
-	if len(r.Diffs) != len(want) {
-		t.Fatalf("diffs %+v, want %+v", r.Diffs, want)
+	if len(toolgrade.DetailOf[toolgrade.Diffs](&r)) != len(want) {
+		t.Fatalf("diffs %+v, want %+v", toolgrade.DetailOf[toolgrade.Diffs](&r), want)
 	}
-	for i, d := range r.Diffs {
+	for i, d := range toolgrade.DetailOf[toolgrade.Diffs](&r) {
 		w := want[i]
 		if d.Path != w.Path || d.Note != w.Note || !jsonvalue.Equal(d.Expected, w.Expected) || !jsonvalue.Equal(d.Got, w.Got) {
 			t.Errorf("diff %d = %+v, want %+v", i, d, w)

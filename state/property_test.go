@@ -77,7 +77,7 @@ func randomOptions(t *rapid.T) state.Options {
 }
 
 func sortedDiffs(r toolgrade.MetricResult) []string {
-	out := diffText(r.Diffs)
+	out := diffText(toolgrade.DetailOf[toolgrade.Diffs](&r))
 	slices.Sort(out)
 	return out
 }
@@ -112,10 +112,10 @@ func TestProperties(t *testing.T) {
 		if r.Score < 0 || r.Score > 1 {
 			t.Fatalf("score %v out of [0, 1]", r.Score)
 		}
-		if (r.Score == 1) != (len(r.Diffs) == 0) {
-			t.Fatalf("score %v with diffs %q", r.Score, diffText(r.Diffs))
+		if (r.Score == 1) != (len(toolgrade.DetailOf[toolgrade.Diffs](&r)) == 0) {
+			t.Fatalf("score %v with diffs %q", r.Score, diffText(toolgrade.DetailOf[toolgrade.Diffs](&r)))
 		}
-		if same := plain.Grade(context.Background(), states(expected, expected, nil)); same.Score != 1 || len(same.Diffs) != 0 {
+		if same := plain.Grade(context.Background(), states(expected, expected, nil)); same.Score != 1 || len(toolgrade.DetailOf[toolgrade.Diffs](&same)) != 0 {
 			t.Fatalf("a state compared with itself scores %v: %s", same.Score, same.Reason)
 		}
 		again := grade(shuffle(t, expected), shuffle(t, final))

@@ -86,10 +86,10 @@ func TestEvalToolSelectionJudge(t *testing.T) {
 	}
 	t.Logf("stderr:\n%s", stderr)
 	got := parseResults(t, out)
-	if r := got["right"]; r.Score != 1 || !r.Success || r.Reason != "the right tool" || r.Usage == nil || r.Usage.Requests != 1 {
+	if r := got["right"]; r.Score != 1 || !r.Success || r.Reason != "the right tool" || toolgrade.DetailOf[toolgrade.Usage](&r) == (toolgrade.Usage{}) || toolgrade.DetailOf[toolgrade.Usage](&r).Requests != 1 {
 		t.Errorf("right: %+v", r)
 	}
-	if r := got["wrong"]; r.Score != 0.25 || r.Success || r.Components["tool_selection"] != 0.25 {
+	if r := got["wrong"]; r.Score != 0.25 || r.Success || toolgrade.DetailOf[toolgrade.Components](&r)["tool_selection"] != 0.25 {
 		t.Errorf("wrong: %+v", r)
 	}
 	if r := got["no-tools"]; !strings.Contains(r.Error, "needs the available tools") {
@@ -116,7 +116,7 @@ func TestEvalToolSelectionJudge(t *testing.T) {
 		t.Errorf("re-run summary:\n%s", stderr2)
 	}
 	got2 := parseResults(t, out2)
-	if got2["wrong"].Score != 0.25 || got2["wrong"].Usage.CachedRequests != 1 {
+	if r := got2["wrong"]; r.Score != 0.25 || toolgrade.DetailOf[toolgrade.Usage](&r).CachedRequests != 1 {
 		t.Errorf("cached result %+v", got2["wrong"])
 	}
 
@@ -144,14 +144,14 @@ func TestEvalNativeMetricWithJudge(t *testing.T) {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
 	got := parseResults(t, out)
-	if r := got["right"]; r.Score != 0.5 || r.Components["deterministic"] != 1 || r.Components["tool_selection"] != 0.5 ||
+	if r := got["right"]; r.Score != 0.5 || toolgrade.DetailOf[toolgrade.Components](&r)["deterministic"] != 1 || toolgrade.DetailOf[toolgrade.Components](&r)["tool_selection"] != 0.5 ||
 		!strings.Contains(r.Reason, "tool selection (judge) 0.5: a needed tool is missing") {
 		t.Errorf("right: %+v", r)
 	}
-	if r := got["wrong"]; r.Score != 0 || r.Components["tool_selection"] != 0.5 {
+	if r := got["wrong"]; r.Score != 0 || toolgrade.DetailOf[toolgrade.Components](&r)["tool_selection"] != 0.5 {
 		t.Errorf("wrong: %+v", r)
 	}
-	if r := got["no-tools"]; r.Score != 1 || r.Components != nil || r.Usage != nil {
+	if r := got["no-tools"]; r.Score != 1 || toolgrade.DetailOf[toolgrade.Components](&r) != nil || toolgrade.DetailOf[toolgrade.Usage](&r) != (toolgrade.Usage{}) {
 		t.Errorf("no-tools (no judge without tools): %+v", r)
 	}
 	if n := srv.Hits("POST /v1/chat/completions"); n != 2 {
@@ -267,7 +267,7 @@ func TestEvalJudgeBatch(t *testing.T) {
 	}
 	t.Logf("stderr:\n%s", stderr)
 	got := parseResults(t, out)
-	if len(got) != 3 || got["right"].Score != 1 || got["wrong"].Score != 0.25 || got["right"].Usage.CachedRequests != 1 {
+	if r := got["right"]; len(got) != 3 || r.Score != 1 || got["wrong"].Score != 0.25 || toolgrade.DetailOf[toolgrade.Usage](&r).CachedRequests != 1 {
 		t.Errorf("results %+v", got)
 	}
 	if srv.Hits("POST /v1/chat/completions") != 0 || srv.Hits("POST /v1/batches") != 1 || srv.Hits("POST /v1/files") != 1 {

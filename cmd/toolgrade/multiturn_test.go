@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/match"
+	"github.com/toolgrade/toolgrade/process"
 )
 
 // TestMultiTurnTraces grades real multi-turn traces (a BFCL multi-turn
@@ -35,7 +37,7 @@ func TestMultiTurnTraces(t *testing.T) {
 		missing           []int
 		unexpected        int // how many; which of two equal calls is left over is not fixed
 		failed, retried   []int
-		flows             []toolgrade.Flow
+		flows             match.Flows
 		reason            []string // parts the reason must say
 		process           []rule   // nil: no process rules, score 1
 		processScore      float64
@@ -96,7 +98,7 @@ func TestMultiTurnTraces(t *testing.T) {
 				score: 29.0 / 30, all: 0,
 				precision: 5.0 / 6, recall: 1, f1: 10.0 / 11,
 				missing: none, unexpected: 1,
-				flows: []toolgrade.Flow{
+				flows: []match.Flow{
 					{From: 0, To: 1, Arg: "reservation_id", Ref: "get_user_details.output.reservations[0]", OK: true},
 					{From: 2, To: 5, Arg: "flights.0.flight_number", Ref: "search_onestop_flight.output[1][0].flight_number", OK: true},
 					{From: 2, To: 5, Arg: "flights.1.flight_number", Ref: "search_onestop_flight.output[1][1].flight_number", OK: true},
@@ -182,10 +184,11 @@ func TestMultiTurnTraces(t *testing.T) {
 						t.Errorf("%s %s: precision, recall, F1 %v %v %v, want %v %v %v", r.ID, name,
 							floatOrNil(m.Precision), floatOrNil(m.Recall), floatOrNil(m.F1), w.precision, w.recall, w.f1)
 					}
-					if len(m.Turns) != len(w.turns) {
-						t.Fatalf("%s %s: %d turns, want %d: %+v", r.ID, name, len(m.Turns), len(w.turns), m.Turns)
+					turns := toolgrade.DetailOf[match.Turns](&m)
+					if len(turns) != len(w.turns) {
+						t.Fatalf("%s %s: %d turns, want %d: %+v", r.ID, name, len(turns), len(w.turns), turns)
 					}
-					for i, got := range m.Turns {
+					for i, got := range turns {
 						wt := w.turns[i]
 						if got.Turn != i+1 || !near(got.Score, wt.score) || got.Success != (wt.score >= 1) ||
 							!cmp.Equal(ints(got.Expected), wt.expected) || !cmp.Equal(ints(got.Called), wt.called) {
@@ -195,10 +198,11 @@ func TestMultiTurnTraces(t *testing.T) {
 					if !cmp.Equal(ints(m.Missing), w.missing) || len(m.Unexpected) != w.unexpected {
 						t.Errorf("%s %s: missing %v unexpected %v, want missing %v and %d unexpected", r.ID, name, m.Missing, m.Unexpected, w.missing, w.unexpected)
 					}
-					if !cmp.Equal(ints(m.Failed), ints(w.failed)) || !cmp.Equal(ints(m.Retried), ints(w.retried)) {
-						t.Errorf("%s %s: failed %v retried %v, want %v %v", r.ID, name, m.Failed, m.Retried, w.failed, w.retried)
+					failed, retried := toolgrade.DetailOf[match.Failed](&m), toolgrade.DetailOf[match.Retried](&m)
+					if !cmp.Equal(ints(failed), ints(w.failed)) || !cmp.Equal(ints(retried), ints(w.retried)) {
+						t.Errorf("%s %s: failed %v retried %v, want %v %v", r.ID, name, failed, retried, w.failed, w.retried)
 					}
-					if diff := cmp.Diff(w.flows, m.Flows); diff != "" {
+					if diff := cmp.Diff(w.flows, toolgrade.DetailOf[match.Flows](&m)); diff != "" {
 						t.Errorf("%s %s: flows (-want +got):\n%s", r.ID, name, diff)
 					}
 					for _, part := range w.reason {
@@ -211,10 +215,11 @@ func TestMultiTurnTraces(t *testing.T) {
 				if !near(p.Score, w.processScore) {
 					t.Errorf("%s tool_process: score %v, want %v (%s)", r.ID, p.Score, w.processScore, p.Reason)
 				}
-				if len(p.Rules) != len(w.process) {
-					t.Fatalf("%s tool_process: %d rules, want %d: %+v", r.ID, len(p.Rules), len(w.process), p.Rules)
+				rules := toolgrade.DetailOf[process.RuleChecks](&p)
+				if len(rules) != len(w.process) {
+					t.Fatalf("%s tool_process: %d rules, want %d: %+v", r.ID, len(rules), len(w.process), rules)
 				}
-				for i, got := range p.Rules {
+				for i, got := range rules {
 					if got.Kept != w.process[i].kept || !cmp.Equal(ints(got.Breaches), w.process[i].breaches) {
 						t.Errorf("%s tool_process: rule %q kept %v breaches %v, want %v %v", r.ID, got.Rule, got.Kept, got.Breaches, w.process[i].kept, w.process[i].breaches)
 					}

@@ -175,7 +175,7 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 		r.Error = "not evaluated: the case has no invocations (ADK reports NOT_EVALUATED and no score)"
 		return r
 	}
-	r.Components = make(map[string]float64, len(invs))
+	comps := make(toolgrade.Components, len(invs))
 	total := 0.0
 	var notes []string
 	for i, inv := range invs {
@@ -185,9 +185,10 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 		} else {
 			notes = append(notes, fmt.Sprintf("invocation %d: %s", i, why))
 		}
-		r.Components["invocation_"+strconv.Itoa(i)] = score
+		comps["invocation_"+strconv.Itoa(i)] = score
 		total += score
 	}
+	r.SetDetail(comps)
 	r.Score = total / float64(len(invs))
 	r.Threshold = toolgrade.Float(m.threshold)
 	r.Success = r.Score >= m.threshold

@@ -32,13 +32,14 @@ func checkInvocations(t *testing.T, l conformance.Line, r toolgrade.MetricResult
 	}
 	ok := true
 	list, _ := per.([]any)
-	if len(r.Components) != len(list) {
-		t.Errorf("%s (line %d): %d invocation components, want %d", l.ID, l.Line, len(r.Components), len(list))
+	comps := toolgrade.DetailOf[toolgrade.Components](&r)
+	if len(comps) != len(list) {
+		t.Errorf("%s (line %d): %d invocation components, want %d", l.ID, l.Line, len(comps), len(list))
 		ok = false
 	}
 	for i, v := range list {
 		want := jsonvalue.NumberFloat(v.(json.Number))
-		if got, has := r.Components["invocation_"+strconv.Itoa(i)]; !has || got != want {
+		if got, has := comps["invocation_"+strconv.Itoa(i)]; !has || got != want {
 			t.Errorf("%s (line %d): invocation_%d = %v, want %v", l.ID, l.Line, i, got, want)
 			ok = false
 		}
@@ -158,7 +159,7 @@ func TestADKCaseWithoutInvocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := m.Grade(context.Background(), conformance.ParseCase(t, `{"tools_called":[{"name":"a","args":{}}],"expected_tools":[{"name":"a","args":{}}]}`))
-	if r.Score != 1 || !r.Success || r.Components["invocation_0"] != 1 {
+	if comps := toolgrade.DetailOf[toolgrade.Components](&r); r.Score != 1 || !r.Success || comps["invocation_0"] != 1 {
 		t.Errorf("got %+v", r)
 	}
 }

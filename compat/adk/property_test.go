@@ -87,8 +87,8 @@ func FuzzADKInvocations(f *testing.F) {
 			return
 		}
 		r := m.Grade(context.Background(), &toolgrade.Case{Raw: obj})
-		if r.Error == "" && (r.Score < 0 || r.Score > 1 || len(r.Components) == 0) {
-			t.Fatalf("score %v, components %v", r.Score, r.Components)
+		if comps := toolgrade.DetailOf[toolgrade.Components](&r); r.Error == "" && (r.Score < 0 || r.Score > 1 || len(comps) == 0) {
+			t.Fatalf("score %v, components %v", r.Score, comps)
 		}
 	})
 }

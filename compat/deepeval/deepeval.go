@@ -213,12 +213,12 @@ func (m *Metric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricR
 		} else {
 			v, err := judge.ToolSelection(ctx, m.opts.Judge, c)
 			if v.Usage != (toolgrade.Usage{}) {
-				r.Usage = &v.Usage // spent even when the judgment failed
+				r.SetDetail(v.Usage) // spent even when the judgment failed
 			}
 			if err != nil {
 				return fail(fmt.Errorf("tool selection judge: %w", err))
 			}
-			r.Components = map[string]float64{"deterministic": r.Score, "tool_selection": v.Score}
+			r.SetDetail(toolgrade.Components{"deterministic": r.Score, "tool_selection": v.Score})
 			final := min(r.Score, v.Score)
 			if m.opts.StrictMode && final < 1 {
 				final = 0

@@ -260,8 +260,8 @@ func TestDeepEvalJudge(t *testing.T) {
 			if r.Error != "" || r.Score != tt.score {
 				t.Fatalf("score %v error %q, want %v", r.Score, r.Error, tt.score)
 			}
-			if r.Components["tool_selection"] != tt.judge.score || !strings.Contains(r.Reason, "fixed verdict") {
-				t.Errorf("components %v reason %q", r.Components, r.Reason)
+			if toolgrade.DetailOf[toolgrade.Components](&r)["tool_selection"] != tt.judge.score || !strings.Contains(r.Reason, "fixed verdict") {
+				t.Errorf("components %v reason %q", toolgrade.DetailOf[toolgrade.Components](&r), r.Reason)
 			}
 		})
 	}

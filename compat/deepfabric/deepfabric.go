@@ -191,8 +191,8 @@ func (m *Metric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricR
 				r.Fail(err)
 				return r
 			}
-			if !aggregate {
-				r.Executions = execs
+			if !aggregate && execs != nil {
+				r.SetDetail(execs)
 			}
 		}
 	}
@@ -216,13 +216,14 @@ func (m *Metric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricR
 		// with the sum), as in Python.
 		r.Score += float64(p * m.weights[componentNames[i]])
 	}
-	r.Components = map[string]float64{
+	comps := toolgrade.Components{
 		"samples_evaluated": float64(len(evals)),
 		"processing_errors": float64(errs),
 	}
 	for i, name := range componentNames {
-		r.Components[string(name)] = parts[i]
+		comps[string(name)] = parts[i]
 	}
+	r.SetDetail(comps)
 	r.Reason = m.reason(evals, parts, aggregate)
 	if !m.multiTurn && slices.ContainsFunc(samples, func(s sample) bool { return len(s.expected) > 1 || len(s.called) > 1 }) {
 		r.Reason += "; only the first expected and the first called call compared (multi_turn: false)"
@@ -235,7 +236,7 @@ func (m *Metric) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricR
 
 // execute decides a sample's execution success by running its calls (see
 // [Options.Execution]).
-func (m *Metric) execute(ctx context.Context, s *sample, ev *evaluation) ([]toolgrade.Execution, error) {
+func (m *Metric) execute(ctx context.Context, s *sample, ev *evaluation) (execution.Outcomes, error) {
 	if ev.processingError {
 		return nil, nil
 	}

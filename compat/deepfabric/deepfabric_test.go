@@ -42,14 +42,14 @@ func checkDeepFabricParts(t *testing.T, l conformance.Line, r toolgrade.MetricRe
 	}
 	ok := true
 	for k, w := range want {
-		got, has := r.Components[k]
+		got, has := toolgrade.DetailOf[toolgrade.Components](&r)[k]
 		if !has || math.Abs(got-w) > 1e-9 {
 			t.Errorf("%s (line %d): component %s = %v, want %v (reason: %s)", l.ID, l.Line, k, got, w, r.Reason)
 			ok = false
 		}
 	}
-	if len(r.Components) != 6 {
-		t.Errorf("%s (line %d): components %v, want 6", l.ID, l.Line, r.Components)
+	if len(toolgrade.DetailOf[toolgrade.Components](&r)) != 6 {
+		t.Errorf("%s (line %d): components %v, want 6", l.ID, l.Line, toolgrade.DetailOf[toolgrade.Components](&r))
 		ok = false
 	}
 	return ok
@@ -171,8 +171,8 @@ func TestDeepFabricQuirks(t *testing.T) {
 			if r.Error != "" {
 				t.Fatal(r.Error)
 			}
-			got := [5]float64{r.Components["tool_selection"], r.Components["parameter_accuracy"],
-				r.Components["execution_success"], r.Components["response_quality"], r.Components["processing_errors"]}
+			got := [5]float64{toolgrade.DetailOf[toolgrade.Components](&r)["tool_selection"], toolgrade.DetailOf[toolgrade.Components](&r)["parameter_accuracy"],
+				toolgrade.DetailOf[toolgrade.Components](&r)["execution_success"], toolgrade.DetailOf[toolgrade.Components](&r)["response_quality"], toolgrade.DetailOf[toolgrade.Components](&r)["processing_errors"]}
 			if got != tt.want {
 				t.Errorf("parts %v, want %v (reason: %s)", got, tt.want, r.Reason)
 			}
@@ -225,7 +225,7 @@ func ExampleNew() {
 		Called:   []toolgrade.Call{{Name: "get_weather", Args: jsonvalue.MustFrom(map[string]any{"city": " paris"})}},
 	}
 	r := m.Grade(context.Background(), c)
-	fmt.Printf("%.2f %v %v\n", r.Score, r.Components["parameter_accuracy"], r.Threshold == nil)
+	fmt.Printf("%.2f %v %v\n", r.Score, toolgrade.DetailOf[toolgrade.Components](&r)["parameter_accuracy"], r.Threshold == nil)
 	// Output:
 	// 1.00 1 true
 }

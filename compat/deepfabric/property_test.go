@@ -18,7 +18,7 @@ func TestDeepFabricDefaultWeights(t *testing.T) {
 		multi := rapid.Bool().Draw(t, "multi")
 		m, _ := deepfabric.New(deepfabric.Options{MultiTurn: multi})
 		r := m.Grade(context.Background(), &toolgrade.Case{Expected: conformance.CallsGen.Draw(t, "expected"), Called: conformance.CallsGen.Draw(t, "called")})
-		c := r.Components
+		c := toolgrade.DetailOf[toolgrade.Components](&r)
 		want := float64(c["tool_selection"]*0.40) + float64(c["parameter_accuracy"]*0.35) + float64(c["execution_success"]*0.25)
 		if r.Error != "" || r.Score != want {
 			t.Fatalf("score %v, want %v from %v (error %q)", r.Score, want, c, r.Error)
@@ -65,8 +65,8 @@ func FuzzDeepFabricCase(f *testing.F) {
 		}
 		m, _ := deepfabric.New(deepfabric.Options{MultiTurn: multi})
 		r := m.Grade(context.Background(), c)
-		if r.Error == "" && len(r.Components) != 6 {
-			t.Fatalf("components %v", r.Components)
+		if r.Error == "" && len(toolgrade.DetailOf[toolgrade.Components](&r)) != 6 {
+			t.Fatalf("components %v", toolgrade.DetailOf[toolgrade.Components](&r))
 		}
 	})
 }

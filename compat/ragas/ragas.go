@@ -349,7 +349,7 @@ func (m *Metric) f1(s *sample, r *toolgrade.MetricResult) error {
 	}
 	r.Score = pyRound4(f1)
 	r.Precision, r.Recall, r.F1 = &precision, &recall, &f1
-	r.Components = map[string]float64{"tp": float64(tp), "fp": float64(fp), "fn": float64(fn)}
+	r.SetDetail(toolgrade.Components{"tp": float64(tp), "fp": float64(fp), "fn": float64(fn)})
 	r.Missing, r.Unexpected = toolgrade.Unpaired(r.Matches, len(s.ref), len(s.called))
 	head := fmt.Sprintf("sets of (name, arguments): %d true positives, %d false positives, %d false negatives; precision %s, recall %s, F1 %s rounded to 4 decimals: %s",
 		tp, fp, fn, fmtFloat(precision), fmtFloat(recall), fmtFloat(f1), strconv.FormatFloat(r.Score, 'g', -1, 64))
