@@ -140,9 +140,12 @@ func (r *MetricResult) SetDetail(d Detail) {
 }
 
 // checkDetails reports a detail that would break the result line: one
-// named like a core member, or two of one name.
+// named like a core member, or two of one name. Unwritten details cannot.
 func (r *MetricResult) checkDetails() error {
 	for i, d := range r.Details {
+		if d.Place() >= Unwritten {
+			continue
+		}
 		name := d.Member()
 		if name == "" || slices.Contains(coreMembers, name) {
 			return fmt.Errorf("metric %s gave a detail named %q, which is not a detail's name", r.Name, name)

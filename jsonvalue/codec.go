@@ -28,7 +28,19 @@ import (
 type Codec[T any] struct {
 	append func(dst []byte, v *T) []byte
 	decode func(x any, v *T) error
+	// single marks the codecs of single values below, which fields and
+	// lists write without calling append: a result line has dozens.
+	single single
 }
+
+type single uint8
+
+const (
+	notSingle single = iota
+	singleInt
+	singleFloat
+	singleString
+)
 
 // NewCodec makes a codec of its two halves, for a form the codecs of this
 // package do not build.
@@ -90,13 +102,15 @@ func WrongKind(want string, x any) error {
 var (
 	// Int reads an integer literal (no fraction, no exponent) that an int
 	// holds.
-	Int = NewCodec(
-		func(dst []byte, v *int) []byte { return strconv.AppendInt(dst, int64(*v), 10) },
-		func(x any, v *int) error {
+	Int = Codec[int]{
+		append: func(dst []byte, v *int) []byte { return strconv.AppendInt(dst, int64(*v), 10) },
+		decode: func(x any, v *int) error {
 			n, err := integer(x, strconv.IntSize)
 			*v = int(n)
 			return err
-		})
+		},
+		single: singleInt,
+	}
 	// Int64 reads an integer literal that an int64 holds.
 	Int64 = NewCodec(
 		func(dst []byte, v *int64) []byte { return strconv.AppendInt(dst, *v, 10) },
@@ -108,9 +122,9 @@ var (
 	// Float writes the shortest form that reads back to the same float
 	// (see [AppendFloat]) and reads any number a float64 holds; one too
 	// large for it is an error, not an infinity.
-	Float = NewCodec(
-		func(dst []byte, v *float64) []byte { return AppendFloat(dst, *v) },
-		func(x any, v *float64) error {
+	Float = Codec[float64]{
+		append: func(dst []byte, v *float64) []byte { return AppendFloat(dst, *v) },
+		decode: func(x any, v *float64) error {
 			n, ok := x.(json.Number)
 			if !ok {
 				return WrongKind("a number", x)
@@ -121,18 +135,22 @@ var (
 			}
 			*v = f
 			return nil
-		})
+		},
+		single: singleFloat,
+	}
 	// String reads a string.
-	String = NewCodec(
-		func(dst []byte, v *string) []byte { return AppendString(dst, *v) },
-		func(x any, v *string) error {
+	String = Codec[string]{
+		append: func(dst []byte, v *string) []byte { return AppendString(dst, *v) },
+		decode: func(x any, v *string) error {
 			s, ok := x.(string)
 			if !ok {
 				return WrongKind("a string", x)
 			}
 			*v = s
 			return nil
-		})
+		},
+		single: singleString,
+	}
 	// Bool reads true or false.
 	Bool = NewCodec(
 		func(dst []byte, v *bool) []byte { return strconv.AppendBool(dst, *v) },
@@ -172,7 +190,11 @@ func List[S ~[]E, E any](elem Codec[E]) Codec[S] {
 				if i > 0 {
 					dst = append(dst, ',')
 				}
-				dst = elem.append(dst, &(*v)[i])
+				if elem.single == singleInt {
+					dst = strconv.AppendInt(dst, int64(*any(&(*v)[i]).(*int)), 10)
+				} else {
+					dst = elem.append(dst, &(*v)[i])
+				}
 			}
 			return append(dst, ']')
 		},
@@ -311,10 +333,27 @@ func NewField[T, V any](name string, at func(v *T) *V, c Codec[V]) Field[T] {
 	return Field[T]{
 		name:   name,
 		key:    string(append(AppendString(nil, name), ':')),
-		append: func(dst []byte, v *T) []byte { return c.append(dst, at(v)) },
+		append: appendAt(at, c),
 		decode: func(x any, v *T) error { return c.decode(x, at(v)) },
 		clear:  func(v *T) { var zero V; *at(v) = zero },
 	}
+}
+
+// appendAt is c's append of at(v); the single values of this package are
+// written without the call through c.
+func appendAt[T, V any](at func(v *T) *V, c Codec[V]) func(dst []byte, v *T) []byte {
+	switch c.single {
+	case singleInt:
+		get := any(at).(func(*T) *int)
+		return func(dst []byte, v *T) []byte { return strconv.AppendInt(dst, int64(*get(v)), 10) }
+	case singleFloat:
+		get := any(at).(func(*T) *float64)
+		return func(dst []byte, v *T) []byte { return AppendFloat(dst, *get(v)) }
+	case singleString:
+		get := any(at).(func(*T) *string)
+		return func(dst []byte, v *T) []byte { return AppendString(dst, *get(v)) }
+	}
+	return func(dst []byte, v *T) []byte { return c.append(dst, at(v)) }
 }
 
 // Omit makes the member optional: it is left out when omit reports true
