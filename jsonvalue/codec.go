@@ -428,7 +428,7 @@ func Struct[T any](fields ...Field[T]) Codec[T] {
 			for _, m := range obj {
 				i := slices.IndexFunc(fields, func(f Field[T]) bool { return f.name == m.Key })
 				if i < 0 {
-					return Unknown(m.Key)
+					return unknown(m.Key)
 				}
 				seen |= 1 << i
 				if err := fields[i].DecodeMember(m.Value, v); err != nil {
@@ -444,8 +444,8 @@ func Struct[T any](fields ...Field[T]) Codec[T] {
 		})
 }
 
-// Unknown is the error of a member an object does not define.
-func Unknown(name string) error {
+// unknown is the error of a member an object does not define.
+func unknown(name string) error {
 	return &DecodeError{Path: name, Err: errors.New("unknown member")}
 }
 

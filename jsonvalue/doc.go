@@ -17,6 +17,11 @@
 // [LineReader] splits JSON Lines into strings that share large blocks, so
 // that neither a line nor the values parsed from it are copied.
 //
+// A [Codec] writes a Go type as compact JSON and reads it back from the
+// model, strictly, from one definition ([Struct] of [NewField]s, [List],
+// [Map], ...): toolgrade's result lines and the details of its metrics
+// are written and read through codecs.
+//
 // # The one home of unsafe
 //
 // This package is the only one of toolgrade that imports unsafe, in one
