@@ -40,6 +40,7 @@ const (
 	singleInt
 	singleFloat
 	singleString
+	singleBool
 )
 
 // NewCodec makes a codec of its two halves, for a form the codecs of this
@@ -152,16 +153,18 @@ var (
 		single: singleString,
 	}
 	// Bool reads true or false.
-	Bool = NewCodec(
-		func(dst []byte, v *bool) []byte { return strconv.AppendBool(dst, *v) },
-		func(x any, v *bool) error {
+	Bool = Codec[bool]{
+		append: func(dst []byte, v *bool) []byte { return strconv.AppendBool(dst, *v) },
+		decode: func(x any, v *bool) error {
 			b, ok := x.(bool)
 			if !ok {
 				return WrongKind("a boolean", x)
 			}
 			*v = b
 			return nil
-		})
+		},
+		single: singleBool,
+	}
 	// Value reads any value, null included, as it is in the model.
 	Value = NewCodec(
 		func(dst []byte, v *any) []byte { return Append(dst, *v) },
@@ -186,15 +189,20 @@ func List[S ~[]E, E any](elem Codec[E]) Codec[S] {
 	return NewCodec(
 		func(dst []byte, v *S) []byte {
 			dst = append(dst, '[')
+			if elem.single == singleInt {
+				for i := range *v {
+					if i > 0 {
+						dst = append(dst, ',')
+					}
+					dst = strconv.AppendInt(dst, int64(*any(&(*v)[i]).(*int)), 10)
+				}
+				return append(dst, ']')
+			}
 			for i := range *v {
 				if i > 0 {
 					dst = append(dst, ',')
 				}
-				if elem.single == singleInt {
-					dst = strconv.AppendInt(dst, int64(*any(&(*v)[i]).(*int)), 10)
-				} else {
-					dst = elem.append(dst, &(*v)[i])
-				}
+				dst = elem.append(dst, &(*v)[i])
 			}
 			return append(dst, ']')
 		},
@@ -262,8 +270,11 @@ func Pointer[T any](c Codec[T]) Codec[*T] { return pointer(c, false) }
 func pointer[T any](c Codec[T], nullable bool) Codec[*T] {
 	return NewCodec(
 		func(dst []byte, v **T) []byte {
-			if *v == nil {
+			switch {
+			case *v == nil:
 				return append(dst, "null"...)
+			case c.single == singleFloat:
+				return AppendFloat(dst, *any(*v).(*float64))
 			}
 			return c.append(dst, *v)
 		},
@@ -287,8 +298,11 @@ func OrNull[T comparable](c Codec[T]) Codec[T] {
 	return NewCodec(
 		func(dst []byte, v *T) []byte {
 			var zero T
-			if *v == zero {
+			switch {
+			case *v == zero:
 				return append(dst, "null"...)
+			case c.single == singleString:
+				return AppendString(dst, *any(v).(*string))
 			}
 			return c.append(dst, v)
 		},
@@ -324,36 +338,54 @@ type Field[T any] struct {
 	decode func(x any, v *T) error
 	omit   func(v *T) bool
 	clear  func(v *T)
+
+	// A single value of this package's codecs is written by the loop
+	// that writes the object, without a call through append: a result
+	// line has dozens of them.
+	single   single
+	intAt    func(v *T) *int
+	floatAt  func(v *T) *float64
+	stringAt func(v *T) *string
+	boolAt   func(v *T) *bool
 }
 
 // NewField is the member name of a T, whose value at(v) points to, written
 // and read with c. It is written always, and required when read; see
 // [Field.Omit].
 func NewField[T, V any](name string, at func(v *T) *V, c Codec[V]) Field[T] {
-	return Field[T]{
+	f := Field[T]{
 		name:   name,
 		key:    string(append(AppendString(nil, name), ':')),
-		append: appendAt(at, c),
+		append: func(dst []byte, v *T) []byte { return c.append(dst, at(v)) },
 		decode: func(x any, v *T) error { return c.decode(x, at(v)) },
 		clear:  func(v *T) { var zero V; *at(v) = zero },
 	}
+	switch f.single = c.single; f.single {
+	case singleInt:
+		f.intAt = any(at).(func(*T) *int)
+	case singleFloat:
+		f.floatAt = any(at).(func(*T) *float64)
+	case singleString:
+		f.stringAt = any(at).(func(*T) *string)
+	case singleBool:
+		f.boolAt = any(at).(func(*T) *bool)
+	}
+	return f
 }
 
-// appendAt is c's append of at(v); the single values of this package are
-// written without the call through c.
-func appendAt[T, V any](at func(v *T) *V, c Codec[V]) func(dst []byte, v *T) []byte {
-	switch c.single {
+// appendValue appends the member's value.
+func (f *Field[T]) appendValue(dst []byte, v *T) []byte {
+	switch f.single {
 	case singleInt:
-		get := any(at).(func(*T) *int)
-		return func(dst []byte, v *T) []byte { return strconv.AppendInt(dst, int64(*get(v)), 10) }
+		return strconv.AppendInt(dst, int64(*f.intAt(v)), 10)
 	case singleFloat:
-		get := any(at).(func(*T) *float64)
-		return func(dst []byte, v *T) []byte { return AppendFloat(dst, *get(v)) }
+		return AppendFloat(dst, *f.floatAt(v))
 	case singleString:
-		get := any(at).(func(*T) *string)
-		return func(dst []byte, v *T) []byte { return AppendString(dst, *get(v)) }
+		return AppendString(dst, *f.stringAt(v))
+	case singleBool:
+		return strconv.AppendBool(dst, *f.boolAt(v))
 	}
-	return func(dst []byte, v *T) []byte { return c.append(dst, at(v)) }
+	return f.append(dst, v)
 }
 
 // Omit makes the member optional: it is left out when omit reports true
@@ -367,23 +399,23 @@ func (f Field[T]) Omit(omit func(v *T) bool) Field[T] {
 }
 
 // Name returns the member's name.
-func (f Field[T]) Name() string { return f.name }
+func (f *Field[T]) Name() string { return f.name }
 
 // Written reports whether the member is written for v.
-func (f Field[T]) Written(v *T) bool { return f.omit == nil || !f.omit(v) }
+func (f *Field[T]) Written(v *T) bool { return f.omit == nil || !f.omit(v) }
 
 // Required reports whether the member must be present when read: it is
 // written always.
-func (f Field[T]) Required() bool { return f.omit == nil }
+func (f *Field[T]) Required() bool { return f.omit == nil }
 
 // AppendMember appends the member, "name":value, to dst.
-func (f Field[T]) AppendMember(dst []byte, v *T) []byte {
-	return f.append(append(dst, f.key...), v)
+func (f *Field[T]) AppendMember(dst []byte, v *T) []byte {
+	return f.appendValue(append(dst, f.key...), v)
 }
 
 // DecodeMember reads the member's value x into v; an error's path starts
 // with the member's name.
-func (f Field[T]) DecodeMember(x any, v *T) error {
+func (f *Field[T]) DecodeMember(x any, v *T) error {
 	if err := f.decode(x, v); err != nil {
 		return Within(f.name, err)
 	}
@@ -413,7 +445,7 @@ func Struct[T any](fields ...Field[T]) Codec[T] {
 					dst = append(dst, ',')
 				}
 				first = false
-				dst = f.append(append(dst, f.key...), v)
+				dst = f.appendValue(append(dst, f.key...), v)
 			}
 			return append(dst, '}')
 		},

@@ -72,26 +72,31 @@ func trajectoryOf(r *toolgrade.Result) trajectory {
 		if m.Error != "" {
 			continue
 		}
-		failed := toolgrade.DetailOf[match.Failed](m)
-		retried := toolgrade.DetailOf[match.Retried](m)
-		t.failed = append(t.failed, failed...)
-		t.retried = append(t.retried, retried...)
-		if turns := toolgrade.DetailOf[match.Turns](m); turns != nil && t.turnsBy == nil {
-			t.turns, t.turnsBy = turns, m
-		}
-		flows := toolgrade.DetailOf[match.Flows](m)
-		for _, f := range flows { // several metrics may check the same link
-			if !slices.Contains(t.flows, f) {
-				t.flows = append(t.flows, f)
+		for _, d := range m.Details {
+			switch d := d.(type) {
+			case match.Failed:
+				t.failed = append(t.failed, d...)
+			case match.Retried:
+				t.retried = append(t.retried, d...)
+			case match.Turns:
+				if t.turnsBy == nil {
+					t.turns, t.turnsBy = d, m
+				}
+			case match.Flows:
+				for _, f := range d { // several metrics may check the same link
+					if !slices.Contains(t.flows, f) {
+						t.flows = append(t.flows, f)
+					}
+				}
+			case process.RuleChecks:
+				for _, rc := range d {
+					t.rules = append(t.rules, ruleCheck{Label(m.Name, m.Profile), rc})
+				}
+			case toolgrade.Diffs:
+				for _, d := range d {
+					t.diffs = append(t.diffs, caseDiff{metric: m.Name, label: Label(m.Name, m.Profile), call: diffCall(d.Path), ArgDiff: d})
+				}
 			}
-		}
-		rules := toolgrade.DetailOf[process.RuleChecks](m)
-		for _, rc := range rules {
-			t.rules = append(t.rules, ruleCheck{Label(m.Name, m.Profile), rc})
-		}
-		diffs := toolgrade.DetailOf[toolgrade.Diffs](m)
-		for _, d := range diffs {
-			t.diffs = append(t.diffs, caseDiff{metric: m.Name, label: Label(m.Name, m.Profile), call: diffCall(d.Path), ArgDiff: d})
 		}
 	}
 	t.failed, t.retried = uniqueSorted(t.failed), uniqueSorted(t.retried)
