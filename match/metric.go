@@ -383,15 +383,10 @@ func (m *ToolCorrectness) pairBy(scores [][]float64) []toolgrade.Match {
 func (m *ToolCorrectness) result(c *toolgrade.Case, pairs []toolgrade.Match, g *grading) toolgrade.MetricResult {
 	exp, got := c.Expected, c.Called
 	n, k := len(exp), len(got)
-	// The threshold, precision, recall and F1 share one allocation, with
-	// room for the detail most results have, if any: near misses.
-	mem := new(struct {
-		nums    [4]float64
-		details [1]toolgrade.Detail
-	})
-	nums := &mem.nums
+	// The threshold, precision, recall and F1 share one allocation.
+	nums := new([4]float64)
 	nums[0] = m.threshold
-	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: &nums[0], Details: mem.details[:0]}
+	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: &nums[0]}
 
 	sum := 0.0
 	for i := range pairs {
@@ -404,7 +399,8 @@ func (m *ToolCorrectness) result(c *toolgrade.Case, pairs []toolgrade.Match, g *
 	kept := k - g.leftOut()
 	nums[1], nums[2], nums[3] = figures(sum, n, kept)
 	r.Precision, r.Recall, r.F1 = &nums[1], &nums[2], &nums[3]
-	r.Score = m.score(sum, n, kept, len(pairs) == n && allFull(pairs))
+	full := m.opts.Order == OrderExact && len(pairs) == n && allFull(pairs) // only order exact asks
+	r.Score = m.pick(nums[1], nums[2], nums[3], n, kept, full)
 	var turns Turns
 	if g != nil && g.byTurn {
 		turns, r.Score = g.turnScores(pairs)
@@ -423,7 +419,11 @@ func (m *ToolCorrectness) result(c *toolgrade.Case, pairs []toolgrade.Match, g *
 	if g != nil {
 		r.Unexpected = slices.DeleteFunc(r.Unexpected, func(j int) bool { return g.out[j] })
 	}
-	failed, retried := m.failures(got, g)
+	var failed Failed
+	var retried Retried
+	if g != nil || m.opts.FailedCalls == FailedCount { // else plain saw no failure
+		failed, retried = m.failures(got, g)
+	}
 	var missBuf [4]miss
 	misses := m.misses(missBuf[:0], c, &r, g, turns)
 	r.Reason = m.reason(c, &r, raw, kept, misses, retried, turns)
@@ -560,6 +560,16 @@ func (m *ToolCorrectness) misses(dst []miss, c *toolgrade.Case, r *toolgrade.Met
 	return dst
 }
 
+// explains reports whether called call j explains one of misses.
+func explains(misses []miss, j int) bool {
+	for i := range misses {
+		if misses[i].called == j {
+			return true
+		}
+	}
+	return false
+}
+
 // reason words the result: each pair that fell short and the arguments
 // that differ, each missing call with what explains it (misses), each
 // extra call, the failed calls retried, the turns' scores (turns), and
@@ -637,7 +647,7 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		}
 	}
 	for _, j := range r.Unexpected {
-		if slices.ContainsFunc(misses, func(ms miss) bool { return ms.called == j }) {
+		if explains(misses, j) {
 			continue // explained above
 		}
 		part()

@@ -483,10 +483,15 @@ func figures(sum float64, n, k int) (precision, recall, f1 float64) {
 // or, under order exact, 1 only when every expected call is paired in
 // full (full) and nothing else was called.
 func (m *ToolCorrectness) score(sum float64, n, k int, full bool) float64 {
+	precision, recall, f1 := figures(sum, n, k)
+	return m.pick(precision, recall, f1, n, k, full)
+}
+
+// pick is score with the figures of the group already computed.
+func (m *ToolCorrectness) pick(precision, recall, f1 float64, n, k int, full bool) float64 {
 	if n == 0 && k == 0 {
 		return 1
 	}
-	precision, recall, f1 := figures(sum, n, k)
 	switch {
 	case m.opts.Order == OrderExact:
 		if n == k && full {
