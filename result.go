@@ -134,98 +134,91 @@ var (
 	)
 )
 
-// A metricMember is a core member of a metric result, or the slot where
-// the details of a place are written.
-type metricMember struct {
-	field jsonvalue.Field[MetricResult]
-	slot  bool
-	// place is, for a slot, the place of the details written there; for a
-	// member, the place of the next slot, which details read after it
-	// take unless they say otherwise.
-	place Place
-}
-
-// metricMembers are a metric result's members in the order they are
-// written: the one definition of both writing and reading them.
-var metricMembers = func() []metricMember {
+// metricRuns are a metric result's core members in the order they are
+// written, in runs: the details placed p are written after run p, so
+// that run p+1 follows them (the error member follows the details placed
+// AfterReason). They are the one definition of both writing and reading
+// the core; a detail read after a member of run p takes place p unless
+// it says otherwise.
+var metricRuns = func() [AfterReason + 2][]jsonvalue.Field[MetricResult] {
 	self := func(m *MetricResult) *MetricResult { return m }
 	pairs := func(m *MetricResult) bool { return m.Matches == nil && m.Missing == nil && m.Unexpected == nil }
 	ints := jsonvalue.List[[]int](jsonvalue.Int)
-	optional := func(name string, at func(m *MetricResult) **float64) metricMember {
-		return metricMember{field: jsonvalue.NewField(name, at, jsonvalue.Pointer(jsonvalue.Float)).
-			Omit(func(m *MetricResult) bool { return *at(m) == nil })}
+	optional := func(name string, at func(m *MetricResult) **float64) jsonvalue.Field[MetricResult] {
+		return jsonvalue.NewField(name, at, jsonvalue.Pointer(jsonvalue.Float)).
+			Omit(func(m *MetricResult) bool { return *at(m) == nil })
 	}
-	members := []metricMember{
-		{field: jsonvalue.NewField("name", func(m *MetricResult) *string { return &m.Name }, jsonvalue.String)},
-		{field: jsonvalue.NewField("profile", func(m *MetricResult) *string { return &m.Profile }, jsonvalue.String)},
-		// score is null when the metric erred; decodeMetric checks that.
-		{field: jsonvalue.NewField("score", self, jsonvalue.NewCodec(
-			func(b []byte, m *MetricResult) []byte {
-				if m.Error != "" {
-					return append(b, "null"...)
-				}
-				return jsonvalue.AppendFloat(b, m.Score)
-			},
-			func(x any, m *MetricResult) error {
-				if x == nil {
-					return nil
-				}
-				return jsonvalue.Float.Decode(x, &m.Score)
-			}))},
-		// success is null without a verdict; decodeMetric checks that.
-		{field: jsonvalue.NewField("success", self, jsonvalue.NewCodec(
-			func(b []byte, m *MetricResult) []byte {
-				if m.Error != "" || m.Threshold == nil {
-					return append(b, "null"...)
-				}
-				return jsonvalue.Bool.Append(b, &m.Success)
-			},
-			func(x any, m *MetricResult) error {
-				if x == nil {
-					return nil
-				}
-				return jsonvalue.Bool.Decode(x, &m.Success)
-			}))},
-		{field: jsonvalue.NewField("threshold", func(m *MetricResult) **float64 { return &m.Threshold }, jsonvalue.Nullable(jsonvalue.Float))},
-		optional("precision", func(m *MetricResult) **float64 { return &m.Precision }),
-		optional("recall", func(m *MetricResult) **float64 { return &m.Recall }),
-		optional("f1", func(m *MetricResult) **float64 { return &m.F1 }),
-		{slot: true, place: AfterScore},
-		{field: jsonvalue.NewField("matches", func(m *MetricResult) *[]Match { return &m.Matches }, jsonvalue.List[[]Match](matchCodec)).Omit(pairs)},
-		{field: jsonvalue.NewField("missing", func(m *MetricResult) *[]int { return &m.Missing }, ints).Omit(pairs)},
-		{field: jsonvalue.NewField("unexpected", func(m *MetricResult) *[]int { return &m.Unexpected }, ints).Omit(pairs)},
-		{slot: true, place: AfterMatches},
-		{field: jsonvalue.NewField("reason", func(m *MetricResult) *string { return &m.Reason }, jsonvalue.String).
-			Omit(func(m *MetricResult) bool { return m.Reason == "" })},
-		{slot: true, place: AfterReason},
-		{field: jsonvalue.NewField("error", func(m *MetricResult) *string { return &m.Error }, jsonvalue.OrNull(jsonvalue.String))},
+	return [...][]jsonvalue.Field[MetricResult]{
+		AfterScore: {
+			jsonvalue.NewField("name", func(m *MetricResult) *string { return &m.Name }, jsonvalue.String),
+			jsonvalue.NewField("profile", func(m *MetricResult) *string { return &m.Profile }, jsonvalue.String),
+			// score is null when the metric erred; decodeMetric checks that.
+			jsonvalue.NewField("score", self, jsonvalue.NewCodec(
+				func(b []byte, m *MetricResult) []byte {
+					if m.Error != "" {
+						return append(b, "null"...)
+					}
+					return jsonvalue.AppendFloat(b, m.Score)
+				},
+				func(x any, m *MetricResult) error {
+					if x == nil {
+						return nil
+					}
+					return jsonvalue.Float.Decode(x, &m.Score)
+				})),
+			// success is null without a verdict; decodeMetric checks that.
+			jsonvalue.NewField("success", self, jsonvalue.NewCodec(
+				func(b []byte, m *MetricResult) []byte {
+					if m.Error != "" || m.Threshold == nil {
+						return append(b, "null"...)
+					}
+					return jsonvalue.Bool.Append(b, &m.Success)
+				},
+				func(x any, m *MetricResult) error {
+					if x == nil {
+						return nil
+					}
+					return jsonvalue.Bool.Decode(x, &m.Success)
+				})),
+			jsonvalue.NewField("threshold", func(m *MetricResult) **float64 { return &m.Threshold }, jsonvalue.Nullable(jsonvalue.Float)),
+			optional("precision", func(m *MetricResult) **float64 { return &m.Precision }),
+			optional("recall", func(m *MetricResult) **float64 { return &m.Recall }),
+			optional("f1", func(m *MetricResult) **float64 { return &m.F1 }),
+		},
+		AfterMatches: {
+			jsonvalue.NewField("matches", func(m *MetricResult) *[]Match { return &m.Matches }, jsonvalue.List[[]Match](matchCodec)).Omit(pairs),
+			jsonvalue.NewField("missing", func(m *MetricResult) *[]int { return &m.Missing }, ints).Omit(pairs),
+			jsonvalue.NewField("unexpected", func(m *MetricResult) *[]int { return &m.Unexpected }, ints).Omit(pairs),
+		},
+		AfterReason: {
+			jsonvalue.NewField("reason", func(m *MetricResult) *string { return &m.Reason }, jsonvalue.String).
+				Omit(func(m *MetricResult) bool { return m.Reason == "" }),
+		},
+		AfterReason + 1: {
+			jsonvalue.NewField("error", func(m *MetricResult) *string { return &m.Error }, jsonvalue.OrNull(jsonvalue.String)),
+		},
 	}
-	next := AfterReason
-	for i := len(members) - 1; i >= 0; i-- {
-		if members[i].slot {
-			next = members[i].place
-		} else {
-			members[i].place = next
-		}
-	}
-	return members
 }()
 
-func appendMetric(b []byte, m *MetricResult) []byte {
-	b = append(b, '{')
-	for i := range metricMembers {
-		e := &metricMembers[i]
-		switch {
-		case e.slot:
-			if len(m.Details) > 0 {
-				b = m.appendDetails(b, e.place)
+// metricField finds the core member name: its run and its field.
+func metricField(name string) (Place, *jsonvalue.Field[MetricResult]) {
+	for p := range metricRuns {
+		for i := range metricRuns[p] {
+			if f := &metricRuns[p][i]; f.Name() == name {
+				return min(Place(p), AfterReason), f
 			}
-		case e.field.Written(m):
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = e.field.AppendMember(b, m)
 		}
+	}
+	return 0, nil
+}
+
+func appendMetric(b []byte, m *MetricResult) []byte {
+	b = jsonvalue.AppendFields(append(b, '{'), metricRuns[0], m, false) // name comes first
+	for p := AfterScore; p <= AfterReason; p++ {
+		if len(m.Details) > 0 {
+			b = m.appendDetails(b, p)
+		}
+		b = jsonvalue.AppendFields(b, metricRuns[p+1], m, true)
 	}
 	return append(b, '}')
 }
@@ -249,18 +242,14 @@ func decodeMetric(x any, m *MetricResult) error {
 		return jsonvalue.WrongKind("a metric result object", x)
 	}
 	*m = MetricResult{}
-	var seen uint32
 	place := AfterScore // of a detail read next that does not say
 	for _, mem := range obj {
-		i := slices.IndexFunc(metricMembers, func(e metricMember) bool { return !e.slot && e.field.Name() == mem.Key })
-		if i >= 0 {
-			e := &metricMembers[i]
-			if err := e.field.DecodeMember(mem.Value, m); err != nil {
+		if p, f := metricField(mem.Key); f != nil {
+			if err := f.DecodeMember(mem.Value, m); err != nil {
 				return err
 			}
-			seen |= 1 << i
-			if e.field.Written(m) {
-				place = max(place, e.place)
+			if f.Written(m) {
+				place = max(place, p)
 			}
 			continue
 		}
@@ -274,9 +263,11 @@ func decodeMetric(x any, m *MetricResult) error {
 		place = max(place, d.Place())
 		m.Details = append(m.Details, d)
 	}
-	for i, e := range metricMembers {
-		if !e.slot && e.field.Required() && seen&(1<<i) == 0 {
-			return jsonvalue.Missing(e.field.Name())
+	for _, run := range metricRuns {
+		for i := range run {
+			if f := &run[i]; f.Required() && !obj.Has(f.Name()) {
+				return jsonvalue.Missing(f.Name())
+			}
 		}
 	}
 	if m.Matches != nil || m.Missing != nil || m.Unexpected != nil {

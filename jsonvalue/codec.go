@@ -333,7 +333,7 @@ func Checked[T any](c Codec[T], check func(v *T, x any) error) Codec[T] {
 // value lives, and the codec of that value. Build one with [NewField].
 type Field[T any] struct {
 	name   string
-	key    string // the name as JSON, and the colon
+	key    string // a comma, the name as JSON, and the colon
 	append func(dst []byte, v *T) []byte
 	decode func(x any, v *T) error
 	omit   func(v *T) bool
@@ -355,7 +355,7 @@ type Field[T any] struct {
 func NewField[T, V any](name string, at func(v *T) *V, c Codec[V]) Field[T] {
 	f := Field[T]{
 		name:   name,
-		key:    string(append(AppendString(nil, name), ':')),
+		key:    string(append(AppendString([]byte{','}, name), ':')),
 		append: func(dst []byte, v *T) []byte { return c.append(dst, at(v)) },
 		decode: func(x any, v *T) error { return c.decode(x, at(v)) },
 		clear:  func(v *T) { var zero V; *at(v) = zero },
@@ -371,21 +371,6 @@ func NewField[T, V any](name string, at func(v *T) *V, c Codec[V]) Field[T] {
 		f.boolAt = any(at).(func(*T) *bool)
 	}
 	return f
-}
-
-// appendValue appends the member's value.
-func (f *Field[T]) appendValue(dst []byte, v *T) []byte {
-	switch f.single {
-	case singleInt:
-		return strconv.AppendInt(dst, int64(*f.intAt(v)), 10)
-	case singleFloat:
-		return AppendFloat(dst, *f.floatAt(v))
-	case singleString:
-		return AppendString(dst, *f.stringAt(v))
-	case singleBool:
-		return strconv.AppendBool(dst, *f.boolAt(v))
-	}
-	return f.append(dst, v)
 }
 
 // Omit makes the member optional: it is left out when omit reports true
@@ -408,9 +393,39 @@ func (f *Field[T]) Written(v *T) bool { return f.omit == nil || !f.omit(v) }
 // written always.
 func (f *Field[T]) Required() bool { return f.omit == nil }
 
-// AppendMember appends the member, "name":value, to dst.
-func (f *Field[T]) AppendMember(dst []byte, v *T) []byte {
-	return f.appendValue(append(dst, f.key...), v)
+// AppendFields appends the members of v that fields write, in order,
+// each "name":value, with a comma before each but the first when more
+// is false: an object's members between its braces, or a run of them
+// when more members come before. It is the loop of [Struct], for an
+// object that writes other members between runs of fields.
+func AppendFields[T any](dst []byte, fields []Field[T], v *T, more bool) []byte {
+	for i := range fields {
+		f := &fields[i]
+		if f.omit != nil && f.omit(v) {
+			continue
+		}
+		if more {
+			dst = append(dst, f.key...)
+		} else {
+			dst = append(dst, f.key[1:]...)
+			more = true
+		}
+		// The single values are written here, not through append: a
+		// result line has dozens.
+		switch f.single {
+		case singleInt:
+			dst = strconv.AppendInt(dst, int64(*f.intAt(v)), 10)
+		case singleFloat:
+			dst = AppendFloat(dst, *f.floatAt(v))
+		case singleString:
+			dst = AppendString(dst, *f.stringAt(v))
+		case singleBool:
+			dst = strconv.AppendBool(dst, *f.boolAt(v))
+		default:
+			dst = f.append(dst, v)
+		}
+	}
+	return dst
 }
 
 // DecodeMember reads the member's value x into v; an error's path starts
@@ -434,20 +449,7 @@ func Struct[T any](fields ...Field[T]) Codec[T] {
 	}
 	return NewCodec(
 		func(dst []byte, v *T) []byte {
-			dst = append(dst, '{')
-			first := true
-			for i := range fields {
-				f := &fields[i]
-				if f.omit != nil && f.omit(v) {
-					continue
-				}
-				if !first {
-					dst = append(dst, ',')
-				}
-				first = false
-				dst = f.appendValue(append(dst, f.key...), v)
-			}
-			return append(dst, '}')
+			return append(AppendFields(append(dst, '{'), fields, v, false), '}')
 		},
 		func(x any, v *T) error {
 			obj, ok := x.(Object)
