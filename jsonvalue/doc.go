@@ -33,7 +33,8 @@
 // # Non-goals
 //
 // A general JSON library: the model holds what tool calls, cases and
-// results need, and encoding/json remains the way to encode other Go
-// types. Text that is not JSON (comments, NaN, trailing commas) is a
+// results need, the codecs write toolgrade's own forms (result lines and
+// the details of metrics), and encoding/json remains the way to encode
+// other Go types. Text that is not JSON (comments, NaN, trailing commas) is a
 // syntax error, never read leniently.
 package jsonvalue
