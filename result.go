@@ -101,8 +101,7 @@ var (
 		jsonvalue.NewField("path", func(d *ArgDiff) *string { return &d.Path }, jsonvalue.String),
 		jsonvalue.NewField("expected", func(d *ArgDiff) *any { return &d.Expected }, jsonvalue.Value),
 		jsonvalue.NewField("got", func(d *ArgDiff) *any { return &d.Got }, jsonvalue.Value),
-		jsonvalue.NewField("note", func(d *ArgDiff) *string { return &d.Note }, jsonvalue.String).
-			Omit(func(d *ArgDiff) bool { return d.Note == "" }),
+		jsonvalue.NewField("note", func(d *ArgDiff) *string { return &d.Note }, jsonvalue.String).OmitZero(),
 	)
 
 	matchCodec = jsonvalue.Struct(
@@ -129,8 +128,7 @@ var (
 		jsonvalue.NewField("metrics", func(r *Result) *[]MetricResult { return &r.Metrics }, jsonvalue.List[[]MetricResult](metricCodec)),
 		jsonvalue.NewField("warnings", func(r *Result) *[]string { return &r.Warnings }, jsonvalue.List[[]string](jsonvalue.String)).
 			Omit(func(r *Result) bool { return len(r.Warnings) == 0 }),
-		jsonvalue.NewField("error", func(r *Result) *string { return &r.Error }, jsonvalue.String).
-			Omit(func(r *Result) bool { return r.Error == "" }),
+		jsonvalue.NewField("error", func(r *Result) *string { return &r.Error }, jsonvalue.String).OmitZero(),
 	)
 )
 
@@ -144,10 +142,6 @@ var metricRuns = func() [AfterReason + 2][]jsonvalue.Field[MetricResult] {
 	self := func(m *MetricResult) *MetricResult { return m }
 	pairs := func(m *MetricResult) bool { return m.Matches == nil && m.Missing == nil && m.Unexpected == nil }
 	ints := jsonvalue.List[[]int](jsonvalue.Int)
-	optional := func(name string, at func(m *MetricResult) **float64) jsonvalue.Field[MetricResult] {
-		return jsonvalue.NewField(name, at, jsonvalue.Pointer(jsonvalue.Float)).
-			Omit(func(m *MetricResult) bool { return *at(m) == nil })
-	}
 	return [...][]jsonvalue.Field[MetricResult]{
 		AfterScore: {
 			jsonvalue.NewField("name", func(m *MetricResult) *string { return &m.Name }, jsonvalue.String),
@@ -181,9 +175,9 @@ var metricRuns = func() [AfterReason + 2][]jsonvalue.Field[MetricResult] {
 					return jsonvalue.Bool.Decode(x, &m.Success)
 				})),
 			jsonvalue.NewField("threshold", func(m *MetricResult) **float64 { return &m.Threshold }, jsonvalue.Nullable(jsonvalue.Float)),
-			optional("precision", func(m *MetricResult) **float64 { return &m.Precision }),
-			optional("recall", func(m *MetricResult) **float64 { return &m.Recall }),
-			optional("f1", func(m *MetricResult) **float64 { return &m.F1 }),
+			jsonvalue.NewField("precision", func(m *MetricResult) **float64 { return &m.Precision }, jsonvalue.Pointer(jsonvalue.Float)).OmitZero(),
+			jsonvalue.NewField("recall", func(m *MetricResult) **float64 { return &m.Recall }, jsonvalue.Pointer(jsonvalue.Float)).OmitZero(),
+			jsonvalue.NewField("f1", func(m *MetricResult) **float64 { return &m.F1 }, jsonvalue.Pointer(jsonvalue.Float)).OmitZero(),
 		},
 		AfterMatches: {
 			jsonvalue.NewField("matches", func(m *MetricResult) *[]Match { return &m.Matches }, jsonvalue.List[[]Match](matchCodec)).Omit(pairs),
@@ -191,8 +185,7 @@ var metricRuns = func() [AfterReason + 2][]jsonvalue.Field[MetricResult] {
 			jsonvalue.NewField("unexpected", func(m *MetricResult) *[]int { return &m.Unexpected }, ints).Omit(pairs),
 		},
 		AfterReason: {
-			jsonvalue.NewField("reason", func(m *MetricResult) *string { return &m.Reason }, jsonvalue.String).
-				Omit(func(m *MetricResult) bool { return m.Reason == "" }),
+			jsonvalue.NewField("reason", func(m *MetricResult) *string { return &m.Reason }, jsonvalue.String).OmitZero(),
 		},
 		AfterReason + 1: {
 			jsonvalue.NewField("error", func(m *MetricResult) *string { return &m.Error }, jsonvalue.OrNull(jsonvalue.String)),

@@ -53,8 +53,7 @@ var outcomesCodec = jsonvalue.List[Outcomes](jsonvalue.Checked(jsonvalue.Struct(
 			}
 			return jsonvalue.Bool.Decode(x, &o.Success)
 		})),
-	jsonvalue.NewField("skipped", func(o *Outcome) *string { return &o.Skipped }, jsonvalue.String).
-		Omit(func(o *Outcome) bool { return o.Skipped == "" }),
+	jsonvalue.NewField("skipped", func(o *Outcome) *string { return &o.Skipped }, jsonvalue.String).OmitZero(),
 	jsonvalue.NewField("error", func(o *Outcome) *string { return &o.Error }, jsonvalue.OrNull(jsonvalue.String)),
 	jsonvalue.NewField("output", func(o *Outcome) *any { return &o.Output }, jsonvalue.Value),
 ), func(o *Outcome, x any) error {

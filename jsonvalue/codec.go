@@ -1,10 +1,12 @@
 package jsonvalue
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,6 +43,9 @@ const (
 	singleFloat
 	singleString
 	singleBool
+	singleFloatOrNull  // *float64: null when nil (Nullable and Pointer of Float)
+	singleStringOrNull // string: null when empty (OrNull of String)
+	singleInts         // []int
 )
 
 // NewCodec makes a codec of its two halves, for a form the codecs of this
@@ -186,6 +191,14 @@ func integer(x any, bits int) (int64, error) {
 // List is the codec of a list whose elements elem writes and reads. A nil
 // slice is written as []; a list reads as a slice that is never nil.
 func List[S ~[]E, E any](elem Codec[E]) Codec[S] {
+	c := listCodec[S](elem)
+	if _, ints := any((*S)(nil)).(*[]int); ints && elem.single == singleInt {
+		c.single = singleInts
+	}
+	return c
+}
+
+func listCodec[S ~[]E, E any](elem Codec[E]) Codec[S] {
 	return NewCodec(
 		func(dst []byte, v *S) []byte {
 			dst = append(dst, '[')
@@ -268,7 +281,7 @@ func Nullable[T any](c Codec[T]) Codec[*T] { return pointer(c, true) }
 func Pointer[T any](c Codec[T]) Codec[*T] { return pointer(c, false) }
 
 func pointer[T any](c Codec[T], nullable bool) Codec[*T] {
-	return NewCodec(
+	p := NewCodec(
 		func(dst []byte, v **T) []byte {
 			switch {
 			case *v == nil:
@@ -290,12 +303,16 @@ func pointer[T any](c Codec[T], nullable bool) Codec[*T] {
 			*v = p
 			return nil
 		})
+	if c.single == singleFloat {
+		p.single = singleFloatOrNull
+	}
+	return p
 }
 
 // OrNull is c with the zero value written as null, and null read as the
 // zero value: an error message that is null when there is none.
 func OrNull[T comparable](c Codec[T]) Codec[T] {
-	return NewCodec(
+	o := NewCodec(
 		func(dst []byte, v *T) []byte {
 			var zero T
 			switch {
@@ -314,6 +331,10 @@ func OrNull[T comparable](c Codec[T]) Codec[T] {
 			}
 			return c.decode(x, v)
 		})
+	if c.single == singleString {
+		o.single = singleStringOrNull
+	}
+	return o
 }
 
 // Checked is c followed, when decoding, by check, which sees the decoded
@@ -332,12 +353,17 @@ func Checked[T any](c Codec[T], check func(v *T, x any) error) Codec[T] {
 // A Field is one member of an object of type T: its name, where in T its
 // value lives, and the codec of that value. Build one with [NewField].
 type Field[T any] struct {
-	name   string
-	key    string // a comma, the name as JSON, and the colon
-	append func(dst []byte, v *T) []byte
-	decode func(x any, v *T) error
-	omit   func(v *T) bool
-	clear  func(v *T)
+	name string
+	key  string // a comma, the name as JSON, and the colon
+	// keyWords hold key, and firstWords key without its comma, when they
+	// fit, to be appended a word at a time: most keys are short, and a
+	// call to copy them cost more than the value they introduce.
+	keyWords, firstWords [3]uint64
+	append               func(dst []byte, v *T) []byte
+	decode               func(x any, v *T) error
+	omit                 func(v *T) bool
+	clear                func(v *T)
+	isZero               func(v *T) bool
 
 	// A single value of this package's codecs is written by the loop
 	// that writes the object, without a call through append: a result
@@ -347,6 +373,8 @@ type Field[T any] struct {
 	floatAt  func(v *T) *float64
 	stringAt func(v *T) *string
 	boolAt   func(v *T) *bool
+	floatsAt func(v *T) **float64
+	intsAt   func(v *T) *[]int
 }
 
 // NewField is the member name of a T, whose value at(v) points to, written
@@ -359,16 +387,43 @@ func NewField[T, V any](name string, at func(v *T) *V, c Codec[V]) Field[T] {
 		append: func(dst []byte, v *T) []byte { return c.append(dst, at(v)) },
 		decode: func(x any, v *T) error { return c.decode(x, at(v)) },
 		clear:  func(v *T) { var zero V; *at(v) = zero },
+		isZero: func(v *T) bool {
+			x := reflect.ValueOf(at(v)).Elem()
+			if k := x.Kind(); k == reflect.Slice || k == reflect.Map {
+				return x.Len() == 0
+			}
+			return x.IsZero()
+		},
 	}
+	if len(f.key) <= 8*len(f.keyWords) {
+		var b, first [8 * len(f.keyWords)]byte
+		copy(b[:], f.key)
+		copy(first[:], f.key[1:])
+		for i := range f.keyWords {
+			f.keyWords[i] = binary.LittleEndian.Uint64(b[8*i:])
+			f.firstWords[i] = binary.LittleEndian.Uint64(first[8*i:])
+		}
+	}
+	// The zero values of single values are told without reflect.
 	switch f.single = c.single; f.single {
 	case singleInt:
-		f.intAt = any(at).(func(*T) *int)
+		get := any(at).(func(*T) *int)
+		f.intAt, f.isZero = get, func(v *T) bool { return *get(v) == 0 }
 	case singleFloat:
-		f.floatAt = any(at).(func(*T) *float64)
-	case singleString:
-		f.stringAt = any(at).(func(*T) *string)
+		get := any(at).(func(*T) *float64)
+		f.floatAt, f.isZero = get, func(v *T) bool { return *get(v) == 0 }
+	case singleString, singleStringOrNull:
+		get := any(at).(func(*T) *string)
+		f.stringAt, f.isZero = get, func(v *T) bool { return *get(v) == "" }
 	case singleBool:
-		f.boolAt = any(at).(func(*T) *bool)
+		get := any(at).(func(*T) *bool)
+		f.boolAt, f.isZero = get, func(v *T) bool { return !*get(v) }
+	case singleFloatOrNull:
+		get := any(at).(func(*T) **float64)
+		f.floatsAt, f.isZero = get, func(v *T) bool { return *get(v) == nil }
+	case singleInts:
+		get := any(at).(func(*T) *[]int)
+		f.intsAt, f.isZero = get, func(v *T) bool { return len(*get(v)) == 0 }
 	}
 	return f
 }
@@ -382,6 +437,10 @@ func (f Field[T]) Omit(omit func(v *T) bool) Field[T] {
 	f.omit = omit
 	return f
 }
+
+// OmitZero is Omit of the zero value: the member is left out when its
+// value is 0, "", false, nil or an empty list or map.
+func (f Field[T]) OmitZero() Field[T] { return f.Omit(f.isZero) }
 
 // Name returns the member's name.
 func (f *Field[T]) Name() string { return f.name }
@@ -404,11 +463,22 @@ func AppendFields[T any](dst []byte, fields []Field[T], v *T, more bool) []byte 
 		if f.omit != nil && f.omit(v) {
 			continue
 		}
-		if more {
-			dst = append(dst, f.key...)
-		} else {
-			dst = append(dst, f.key[1:]...)
-			more = true
+		key, words := f.key, &f.keyWords
+		if !more {
+			key, words, more = f.key[1:], &f.firstWords, true
+		}
+		switch n := len(dst); {
+		case len(key) <= 8:
+			dst = binary.LittleEndian.AppendUint64(dst, words[0])[:n+len(key)]
+		case len(key) <= 16:
+			dst = binary.LittleEndian.AppendUint64(dst, words[0])
+			dst = binary.LittleEndian.AppendUint64(dst, words[1])[:n+len(key)]
+		case len(key) <= 24:
+			dst = binary.LittleEndian.AppendUint64(dst, words[0])
+			dst = binary.LittleEndian.AppendUint64(dst, words[1])
+			dst = binary.LittleEndian.AppendUint64(dst, words[2])[:n+len(key)]
+		default:
+			dst = append(dst, key...)
 		}
 		// The single values are written here, not through append: a
 		// result line has dozens.
@@ -421,6 +491,27 @@ func AppendFields[T any](dst []byte, fields []Field[T], v *T, more bool) []byte 
 			dst = AppendString(dst, *f.stringAt(v))
 		case singleBool:
 			dst = strconv.AppendBool(dst, *f.boolAt(v))
+		case singleFloatOrNull:
+			if p := *f.floatsAt(v); p != nil {
+				dst = AppendFloat(dst, *p)
+			} else {
+				dst = append(dst, "null"...)
+			}
+		case singleStringOrNull:
+			if s := *f.stringAt(v); s != "" {
+				dst = AppendString(dst, s)
+			} else {
+				dst = append(dst, "null"...)
+			}
+		case singleInts:
+			dst = append(dst, '[')
+			for i, n := range *f.intsAt(v) {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				dst = strconv.AppendInt(dst, int64(n), 10)
+			}
+			dst = append(dst, ']')
 		default:
 			dst = f.append(dst, v)
 		}

@@ -21,11 +21,9 @@ var pointCodec = jsonvalue.Struct(
 	jsonvalue.NewField("x", func(p *point) *int { return &p.X }, jsonvalue.Int),
 	jsonvalue.NewField("y", func(p *point) *int { return &p.Y }, jsonvalue.Int),
 	jsonvalue.NewField("label", func(p *point) *string { return &p.Label }, jsonvalue.OrNull(jsonvalue.String)),
-	jsonvalue.NewField("tags", func(p *point) *[]string { return &p.Tags }, jsonvalue.List[[]string](jsonvalue.String)).
-		Omit(func(p *point) bool { return len(p.Tags) == 0 }),
+	jsonvalue.NewField("tags", func(p *point) *[]string { return &p.Tags }, jsonvalue.List[[]string](jsonvalue.String)).OmitZero(),
 	jsonvalue.NewField("score", func(p *point) **float64 { return &p.Score }, jsonvalue.Nullable(jsonvalue.Float)),
-	jsonvalue.NewField("note", func(p *point) *string { return &p.Note }, jsonvalue.String).
-		Omit(func(p *point) bool { return p.Note == "" }),
+	jsonvalue.NewField("note", func(p *point) *string { return &p.Note }, jsonvalue.String).OmitZero(),
 )
 
 // One definition writes and reads an object; reading is strict.

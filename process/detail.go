@@ -29,8 +29,7 @@ var ruleChecksCodec = jsonvalue.List[RuleChecks](jsonvalue.Struct(
 	jsonvalue.NewField("rule", func(c *RuleCheck) *string { return &c.Rule }, jsonvalue.String),
 	jsonvalue.NewField("kept", func(c *RuleCheck) *bool { return &c.Kept }, jsonvalue.Bool),
 	jsonvalue.NewField("breaches", func(c *RuleCheck) *[]int { return &c.Breaches }, jsonvalue.List[[]int](jsonvalue.Int)),
-	jsonvalue.NewField("reason", func(c *RuleCheck) *string { return &c.Reason }, jsonvalue.String).
-		Omit(func(c *RuleCheck) bool { return c.Reason == "" }),
+	jsonvalue.NewField("reason", func(c *RuleCheck) *string { return &c.Reason }, jsonvalue.String).OmitZero(),
 ))
 
 func init() { toolgrade.RegisterDetail(ruleChecksCodec.Decode) }
