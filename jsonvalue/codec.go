@@ -551,8 +551,11 @@ func Struct[T any](fields ...Field[T]) Codec[T] {
 			*v = zero
 			var seen uint64
 			for _, m := range obj {
-				i := slices.IndexFunc(fields, func(f Field[T]) bool { return f.name == m.Key })
-				if i < 0 {
+				i := 0
+				for i < len(fields) && fields[i].name != m.Key {
+					i++
+				}
+				if i == len(fields) {
 					return unknown(m.Key)
 				}
 				seen |= 1 << i
