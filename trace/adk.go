@@ -4,6 +4,18 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "adk_events",
+		read: readADKEvents,
+		trace: func(o jsonvalue.Object) level {
+			events, ok := get(o, "events").([]any)
+			return when(ok && (hasAny(o, "appName", "app_name", "userId", "user_id") || len(events) > 0 && isADKEventValue(events[0])), decisive)
+		},
+		item: itemObject(func(o jsonvalue.Object) level { return when(isADKEvent(o), decisive) }),
+	})
+}
+
 // readADKEvents reads Google ADK events: the list the API server's /run
 // answers with, the events of a /run_sse stream, one event, or a session
 // object {"id", "appName", "userId", "events"} as the session endpoints
@@ -59,6 +71,11 @@ func readADKEvents(b *builder, v any) error {
 		}
 	}
 	return nil
+}
+
+func isADKEventValue(v any) bool {
+	o, ok := v.(jsonvalue.Object)
+	return ok && isADKEvent(o)
 }
 
 // isADKEvent reports an ADK event: it names its author or invocation.

@@ -8,6 +8,38 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "anthropic_messages",
+		read: readAnthropic,
+		item: itemObject(func(o jsonvalue.Object) level {
+			t := str(o, "type")
+			switch {
+			case anthropicEvents[t]:
+				return decisive
+			case t == "message":
+				return when(anthropicMessage(o), decisive)
+			case o.Has("role") && !langChainKinds[langChainKind(t)] && !byCalls(o):
+				f, l := classifyBlocks(list(o, "content"))
+				return when(f == "anthropic_messages", l)
+			}
+			return no
+		}),
+	})
+}
+
+// anthropicMessage reports a Messages API message {"type": "message"}: one
+// with Anthropic content blocks, or a response with its stop_reason.
+func anthropicMessage(o jsonvalue.Object) bool {
+	if f, _ := classifyBlocks(list(o, "content")); f == "anthropic_messages" {
+		return true
+	}
+	return str(o, "role") == "assistant" && has(o, "stop_reason")
+}
+
+var anthropicEvents = map[string]bool{"message_start": true, "message_delta": true, "message_stop": true,
+	"content_block_start": true, "content_block_delta": true, "content_block_stop": true, "ping": true}
+
 // readAnthropic reads the Anthropic Messages API: a request body
 // {"messages"}, a response (one message), a list of messages, or stream
 // events (message_start, content_block_start, content_block_delta, ...).

@@ -5,6 +5,26 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "bedrock_converse",
+		read: readBedrock,
+		trace: func(o jsonvalue.Object) level {
+			return when(obj(o, "output").Has("message"), weak) // a response
+		},
+		item: itemObject(func(o jsonvalue.Object) level {
+			if hasAny(o, "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStart", "messageStop") {
+				return decisive // a ConverseStream event
+			}
+			if !o.Has("role") || byCalls(o) {
+				return no
+			}
+			f, l := classifyBlocks(list(o, "content"))
+			return when(f == "bedrock_converse", l)
+		}),
+	})
+}
+
 // readBedrock reads the AWS Bedrock Converse API: a response body
 // {"output": {"message"}}, a request body {"messages"}, a list of
 // messages, or ConverseStream events (contentBlockStart /

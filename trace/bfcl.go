@@ -5,6 +5,14 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name:  "bfcl",
+		read:  readBFCL,
+		trace: func(o jsonvalue.Object) level { return when(o.Has("ground_truth"), decisive) },
+	})
+}
+
 // readBFCL reads a Berkeley Function Calling Leaderboard possible_answer
 // record {"id", "ground_truth"}. Single-turn ground truth is a list of
 // {function: {param: [acceptable values...]}}; each entry is one call and

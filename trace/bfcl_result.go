@@ -7,6 +7,19 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "bfcl_result",
+		read: readBFCLResult,
+		trace: func(o jsonvalue.Object) level {
+			return when(o.Has("result") && o.Has("id") && !o.Has("jsonrpc") && !o.Has("ground_truth"), decisive)
+		},
+		item: itemObject(func(o jsonvalue.Object) level {
+			return when(o.Has("result") && o.Has("id") && !o.Has("jsonrpc") && len(o) <= 8 && !o.Has("role"), decisive)
+		}),
+	})
+}
+
 // readBFCLResult reads a Berkeley Function Calling Leaderboard result
 // record {"id", "result", ...}, as BFCL writes a model's answers. A
 // prompting model's result is Python call text ("[f(a=1), g(b=2)]"); a

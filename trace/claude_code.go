@@ -6,6 +6,33 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name:  "claude_code",
+		read:  readClaudeCode,
+		trace: func(o jsonvalue.Object) level { return when(has(o, "loglines"), decisive) },
+		item: itemObject(func(o jsonvalue.Object) level {
+			if !isClaudeRecord(o) {
+				return no
+			}
+			switch claudeFormat(o) {
+			case "claude_code":
+				return decisive
+			case "":
+				return guess // a record of either Claude format: a later one may tell which
+			}
+			return no
+		}),
+	})
+	register(format{
+		name: "claude_code_stream_json",
+		read: readClaudeStream,
+		item: itemObject(func(o jsonvalue.Object) level {
+			return when(isClaudeRecord(o) && claudeFormat(o) == "claude_code_stream_json", decisive)
+		}),
+	})
+}
+
 // readClaudeCode reads a Claude Code session transcript
 // (~/.claude/projects/<project>/<session>.jsonl): one record per line,
 // {"type": "user"|"assistant", "message": {Anthropic message}, "uuid",

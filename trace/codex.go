@@ -7,6 +7,17 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "codex_rollout",
+		read: readCodexRollout,
+		item: itemObject(func(o jsonvalue.Object) level {
+			t := str(o, "type")
+			return when(o.Has("payload") && (t == "response_item" || codexPlainRecords[t]), decisive)
+		}),
+	})
+}
+
 // readCodexRollout reads an OpenAI Codex CLI rollout
 // (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl): one record per line,
 // {"timestamp", "type", "payload"}. response_item payloads are Responses

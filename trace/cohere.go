@@ -8,6 +8,20 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "cohere_v2",
+		read: readCohere,
+		trace: func(o jsonvalue.Object) level {
+			m := obj(o, "message")
+			return when(m.Has("tool_plan") || m.Has("role") && o.Has("finish_reason") && !o.Has("done"), fallback)
+		},
+		item: itemObject(func(o jsonvalue.Object) level {
+			return when(cohereEvents[str(o, "type")] || o.Has("tool_plan"), decisive)
+		}),
+	})
+}
+
 // readCohere reads the Cohere v2 Chat API: a response {"id", "message":
 // {"role", "tool_plan", "tool_calls", "content"}, "finish_reason"}, a
 // request {"messages"}, a list of messages, or the events of a stream

@@ -8,6 +8,23 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name:  "deepeval",
+		read:  readDeepEval,
+		trace: func(o jsonvalue.Object) level { return when(hasAny(o, deepEvalKeys...), decisive) },
+		item: itemObject(func(o jsonvalue.Object) level {
+			// A bare tool call {"name", "input_parameters"}, as other
+			// formats' calls look too.
+			return when(!o.Has("role") && o.Has("name") && hasAny(o, "inputParameters", "input_parameters", "args", "input", "arguments"), guess)
+		}),
+	})
+}
+
+// deepEvalKeys mark DeepEval / Confident AI traces, goldens and test cases.
+var deepEvalKeys = []string{"toolSpans", "baseSpans", "llmSpans", "agentSpans", "retrieverSpans",
+	"toolsCalled", "tools_called", "expectedTools", "expected_tools"}
+
 // readDeepEval reads DeepEval / Confident AI JSON: a trace (baseSpans,
 // llmSpans, toolSpans, ..., and trace-level toolsCalled), a golden or test
 // case (tools_called, expected_tools, in snake_case or camelCase), or a

@@ -5,6 +5,44 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "gemini",
+		read: readGemini,
+		trace: func(o jsonvalue.Object) level {
+			return when(o.Has("candidates") || o.Has("contents"), decisive)
+		},
+		item: itemObject(func(o jsonvalue.Object) level {
+			switch {
+			case o.Has("candidates"):
+				return decisive
+			case o.Has("parts"):
+				if partsOf(list(o, "parts")) == "gemini" {
+					return decisive
+				}
+			}
+			return when(str(o, "role") == "model", weak)
+		}),
+	})
+}
+
+// partsOf tells the parts of a Gemini content from the parts of a GenAI
+// (OpenTelemetry) message: the first part that is an object with a type
+// is GenAI's ("otel_genai"), the first with a Gemini key Gemini's.
+func partsOf(parts []any) string {
+	for _, p := range parts {
+		po, ok := p.(jsonvalue.Object)
+		switch {
+		case !ok:
+		case po.Has("type"):
+			return "otel_genai"
+		case hasAny(po, "functionCall", "functionResponse", "function_call", "function_response", "text", "inlineData", "executableCode"):
+			return "gemini"
+		}
+	}
+	return ""
+}
+
 // readGemini reads Gemini / Vertex AI generateContent: a response body
 // {"candidates"}, a request body {"contents"}, a list of contents, or
 // streamed chunks (a list of responses, as an alt=sse body or a

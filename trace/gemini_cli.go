@@ -5,6 +5,18 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name:  "gemini_cli",
+		read:  readGeminiCLI,
+		trace: func(o jsonvalue.Object) level { return when(o.Has("projectHash") && o.Has("messages"), decisive) },
+		item: itemObject(func(o jsonvalue.Object) level {
+			return when(o.Has("toolCalls") || (str(o, "type") == "gemini" && o.Has("content")) ||
+				(isGeminiCLIMessage(o) && o.Has("id") && o.Has("timestamp")), decisive)
+		}),
+	})
+}
+
 // readGeminiCLI reads a Gemini CLI chat recording
 // (~/.gemini/tmp/<project hash>/chats/session-*.json, or .jsonl): a
 // conversation {"sessionId", "projectHash", "startTime", "messages"}

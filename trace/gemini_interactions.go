@@ -8,6 +8,48 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "gemini_interactions",
+		read: readInteractions,
+		trace: func(o jsonvalue.Object) level {
+			return when(str(o, "object") == "interaction" || interactionList(get(o, "steps")) ||
+				interactionList(get(o, "outputs")) || interactionList(get(o, "input")), decisive)
+		},
+		item: itemObject(func(o jsonvalue.Object) level {
+			return when(interactionEvent(o) || interactionOnlyTypes[str(o, "type")], decisive)
+		}),
+	})
+}
+
+// interactionOnlyTypes are Gemini Interactions step types no other format
+// has.
+var interactionOnlyTypes = map[string]bool{"function_result": true, "thought": true, "user_input": true,
+	"model_output": true, "google_search_call": true, "google_search_result": true,
+	"code_execution_call": true, "code_execution_result": true, "url_context_call": true, "url_context_result": true,
+	"mcp_server_tool_call": true, "mcp_server_tool_result": true}
+
+// interactionEvent says whether o is a Gemini Interactions stream event.
+func interactionEvent(o jsonvalue.Object) bool {
+	et, _ := get(o, "event_type").(string)
+	return strings.HasPrefix(et, "interaction.") || strings.HasPrefix(et, "step.") || strings.HasPrefix(et, "content.")
+}
+
+// interactionList says whether v is a list holding an Interactions step
+// no other format has.
+func interactionList(v any) bool {
+	l, _ := v.([]any)
+	for _, e := range l {
+		if interactionOnlyTypes[str(e, "type")] {
+			return true
+		}
+		if items, ok := get(e, "content").([]any); ok && interactionList(items) {
+			return true
+		}
+	}
+	return false
+}
+
 // readInteractions reads the Gemini Interactions API: an interaction
 // {"object": "interaction", "steps" or "outputs": [...]}, a request
 // {"input": [...]}, a list of steps or turns {"role", "content": [...]},

@@ -4,6 +4,16 @@ import (
 	"strings"
 )
 
+func init() {
+	register(format{
+		name: "glaive",
+		text: readGlaive,
+		textual: func(s string) level {
+			return when(strings.Contains(s, "<functioncall>") || strings.Contains(s, "FUNCTION RESPONSE:"), decisive)
+		},
+	})
+}
+
 // readGlaive reads a glaive-function-calling transcript (SYSTEM: / USER: /
 // ASSISTANT: turns). Each "<functioncall> {...}" is a call: its payload
 // {"name", "arguments"} is JSON or Python literal syntax, and arguments is

@@ -8,6 +8,17 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "hermes",
+		text: readHermes,
+		textual: func(s string) level {
+			return when(strings.Contains(s, "<tool_call>") || strings.Contains(s, "<tool_response>") ||
+				strings.Contains(s, "<tools>") || strings.Contains(s, "<|im_start|>"), weak)
+		},
+	})
+}
+
 // readHermes reads a Hermes function-calling transcript (ChatML
 // <|im_start|>…<|im_end|> turns or SYSTEM:/USER:/ASSISTANT: lines; Qwen
 // and others use the same tags). Each <tool_call>…</tool_call> is a call

@@ -5,6 +5,25 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "inspect_ai",
+		read: readInspect,
+		trace: func(o jsonvalue.Object) level {
+			return when(o.Has("eval") && o.Has("samples"), decisive)
+		},
+		item: itemObject(func(o jsonvalue.Object) level {
+			if str(o, "role") == "tool" && o.Has("tool_call_id") {
+				if _, ok := get(o, "function").(string); ok {
+					return decisive // a tool message naming its function
+				}
+			}
+			tc, ok := firstEntry(o, "tool_calls")
+			return when(o.Has("role") && ok && isInspectCall(tc) && !has(tc, "requestor"), decisive)
+		}),
+	})
+}
+
 // readInspect reads Inspect AI messages: a list of ChatMessage objects
 // (role system, user, assistant or tool), a sample {"messages"}, or a
 // whole eval log {"eval", "samples": [{"messages"}]} as `inspect log dump`

@@ -7,6 +7,25 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "langchain",
+		read: readLangChain,
+		item: itemObject(func(o jsonvalue.Object) level {
+			switch {
+			case o.Has("lc") && o.Has("kwargs"):
+				return decisive // dumpd's constructor form
+			case langChainKinds[langChainKind(str(o, "type"))] && (o.Has("content") || o.Has("data")):
+				return decisive
+			case o.Has("role"):
+				tc, ok := firstEntry(o, "tool_calls")
+				return when(ok && has(tc, "args") && !has(tc, "requestor") && !isInspectCall(tc) && !has(tc, "function") && !has(tc, "custom"), decisive)
+			}
+			return no
+		}),
+	})
+}
+
 // readLangChain reads LangChain / LangGraph messages in every serialized
 // dict form: {"type": "ai", ...} (message.model_dump()), {"role":
 // "assistant", ...}, {"type": "ai", "data": {...}} (messages_to_dict), and

@@ -7,6 +7,28 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "langfuse",
+		read: readLangfuse,
+		trace: func(o jsonvalue.Object) level {
+			l := list(o, "data")
+			return when(o.Has("observations") || len(l) > 0 && isObservationValue(l[0]), decisive)
+		},
+		item: itemObject(func(o jsonvalue.Object) level { return when(isObservation(o), decisive) }),
+	})
+}
+
+func isObservationValue(v any) bool {
+	o, ok := v.(jsonvalue.Object)
+	return ok && isObservation(o)
+}
+
+// isObservation says whether o is a Langfuse trace or observation.
+func isObservation(o jsonvalue.Object) bool {
+	return o.Has("observations") || (o.Has("type") && hasAny(o, "traceId", "parentObservationId") && o.Has("startTime"))
+}
+
 // readLangfuse reads Langfuse exports: a trace with its observations
 // {"id", "observations": [...]} (the public API's trace, or a UI export),
 // {"data": [...]} pages of traces or observations, or a list of either.

@@ -7,6 +7,18 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "langsmith",
+		read: readLangSmith,
+		trace: func(o jsonvalue.Object) level {
+			l := list(o, "runs")
+			return when(o.Has("run_type") || len(l) > 0 && has(l[0], "run_type"), decisive)
+		},
+		item: itemObject(func(o jsonvalue.Object) level { return when(o.Has("run_type"), decisive) }),
+	})
+}
+
 // readLangSmith reads LangSmith run exports: one run tree {"id", "name",
 // "run_type", "inputs", "outputs", "child_runs", ...}, a list of runs (as
 // the runs API gives them, flat with parent_run_id, or as trees), or

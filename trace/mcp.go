@@ -5,6 +5,15 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name:  "mcp",
+		read:  readMCP,
+		trace: func(o jsonvalue.Object) level { return when(o.Has("jsonrpc"), decisive) },
+		item:  itemObject(func(o jsonvalue.Object) level { return when(o.Has("jsonrpc"), decisive) }),
+	})
+}
+
 // readMCP reads a Model Context Protocol JSON-RPC log: messages in order
 // (JSON Lines, a list, or batches). Each tools/call request is a call
 // (params.name, params.arguments, id = the JSON-RPC id as a string) and

@@ -7,6 +7,17 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "nexusraven",
+		read: readNexusRaven,
+		trace: func(o jsonvalue.Object) level {
+			return when(hasAny(o, "python_function_calls", "json_function_calls", "python_function_name") ||
+				o.Has("query_dict") && o.Has("dataset") || len(o) == 2 && o.Has("query") && o.Has("reference"), decisive)
+		},
+	})
+}
+
 // readNexusRaven reads NexusRaven API evaluation records in the shapes of
 // NexusRaven's own data (nexusflowai/NexusRaven raven/data):
 //

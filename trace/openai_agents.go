@@ -6,6 +6,15 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name:  "openai_agents_runstate",
+		read:  readOpenAIAgents,
+		trace: func(o jsonvalue.Object) level { return when(isRunState(o), decisive) },
+		item:  itemObject(func(o jsonvalue.Object) level { return when(isRunItem(o), decisive) }),
+	})
+}
+
 // readOpenAIAgents reads the OpenAI Agents SDK: a serialized RunState
 // (RunState.to_json / to_string: {"$schemaVersion", "original_input",
 // "generated_items", "session_items", "model_responses", ...}) or a list

@@ -5,6 +5,51 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "openai_chat",
+		read: readOpenAIChat,
+		trace: func(o jsonvalue.Object) level {
+			switch {
+			case o.Has("choices"):
+				return decisive
+			case obj(o, "message").Has("role"):
+				return fallback // an Ollama /api/chat response
+			}
+			return no
+		},
+		item: itemObject(chatItem),
+	})
+}
+
+// chatItem recognizes a Chat Completions message or chunk: choices, a
+// tool_calls entry with its function, a legacy function call; any other
+// message with a role may be one.
+func chatItem(o jsonvalue.Object) level {
+	switch {
+	case o.Has("choices"):
+		return decisive
+	case !o.Has("role"):
+		return no
+	}
+	if tc, ok := firstEntry(o, "tool_calls"); ok && !has(tc, "requestor") && !isInspectCall(tc) && (has(tc, "function") || has(tc, "custom")) {
+		return decisive
+	}
+	if o.Has("function_call") || str(o, "role") == "function" {
+		return decisive
+	}
+	return fallback
+}
+
+// firstEntry returns the first element of the list under key.
+func firstEntry(o jsonvalue.Object, key string) (any, bool) {
+	l := list(o, key)
+	if len(l) == 0 {
+		return nil, false
+	}
+	return l[0], true
+}
+
 // readOpenAIChat reads the OpenAI Chat Completions family: a list of
 // messages, a request body {"messages"}, a response body {"choices"}, an
 // Ollama response {"message"}, one message, or stream chunks

@@ -9,6 +9,51 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "openai_responses",
+		read: readResponses,
+		trace: func(o jsonvalue.Object) level {
+			if _, ok := get(o, "output").([]any); ok {
+				return weak // a response
+			}
+			if _, ok := get(o, "input").([]any); ok {
+				return fallback // a request
+			}
+			return no
+		},
+		item: itemObject(func(o jsonvalue.Object) level {
+			t := str(o, "type")
+			switch {
+			case strings.HasPrefix(t, "response."), responsesItemTypes[t]:
+				return decisive
+			case t == "message":
+				return when(!anthropicMessage(o), decisive)
+			case o.Has("role") && !byCalls(o):
+				f, l := classifyBlocks(list(o, "content"))
+				return when(f == "openai_responses", l)
+			}
+			return no
+		}),
+	})
+}
+
+// responsesItemTypes are the item types of the OpenAI Responses API that
+// are not messages.
+var responsesItemTypes = map[string]bool{
+	"function_call": true, "function_call_output": true,
+	"custom_tool_call": true, "custom_tool_call_output": true,
+	"web_search_call": true, "file_search_call": true, "code_interpreter_call": true,
+	"image_generation_call": true, "mcp_call": true, "mcp_list_tools": true,
+	"mcp_approval_request": true, "mcp_approval_response": true,
+	"computer_call": true, "computer_call_output": true,
+	"local_shell_call": true, "local_shell_call_output": true,
+	"shell_call": true, "shell_call_output": true,
+	"apply_patch_call": true, "apply_patch_call_output": true,
+	"reasoning": true, "item_reference": true,
+	"tool_search_call": true, "tool_search_output": true, "program": true, "program_output": true,
+}
+
 // readResponses reads the OpenAI Responses API: a response body
 // {"output": [items]}, a request body {"input": [items]}, a list of items
 // (a conversation), or streamed events ("response.*").

@@ -7,6 +7,25 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "openhands_trajectory",
+		read: readOpenHands,
+		trace: func(o jsonvalue.Object) level {
+			t := list(o, "trajectory")
+			h := list(o, "history")
+			return when(len(t) > 0 && !isSWEStep(t[0]) && isOpenHandsEventValue(t[0]) ||
+				len(h) > 0 && !sweHasActions(h) && isOpenHandsEventValue(h[0]), decisive)
+		},
+		item: itemObject(func(o jsonvalue.Object) level { return when(isOpenHandsEvent(o), decisive) }),
+	})
+}
+
+func isOpenHandsEventValue(v any) bool {
+	o, ok := v.(jsonvalue.Object)
+	return ok && isOpenHandsEvent(o)
+}
+
 // readOpenHands reads an OpenHands trajectory: the event list the UI's
 // "export trajectory" and save_trajectory_path write, or an object
 // holding it under "history" or "trajectory" (evaluation outputs). An

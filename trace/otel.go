@@ -11,6 +11,65 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(spansFormat("otel_genai"))
+	register(spansFormat("openinference"))
+}
+
+// spansFormat registers a span convention: spans are read by the
+// convention their attributes follow (see readSpans), and detected as
+// openinference when any span uses OpenInference's attributes.
+func spansFormat(name string) format {
+	is := func(v any) bool { return spanFormat(v) == name }
+	return format{
+		name: name,
+		read: readSpans,
+		trace: func(o jsonvalue.Object) level {
+			switch {
+			case o.Has("resourceSpans") || o.Has("resource_spans"):
+				return when(is(o), decisive)
+			case o.Has("resourceLogs") || o.Has("resource_logs"):
+				return when(name == "otel_genai", decisive) // GenAI events
+			case attributeFormat(o) != "":
+				return when(attributeFormat(o) == name, weak) // a span's attributes
+			case o.Has("attributes"):
+				return when(is(o), weak) // a span
+			}
+			return no
+		},
+		item: itemObject(func(o jsonvalue.Object) level {
+			switch {
+			case o.Has("resourceSpans") || o.Has("resource_spans") || o.Has("attributes"):
+				return when(is(o), decisive)
+			case o.Has("resourceLogs") || o.Has("resource_logs"):
+				return when(name == "otel_genai", decisive)
+			case attributeFormat(o) != "":
+				return when(attributeFormat(o) == name, decisive)
+			case o.Has("parts"):
+				return when(name == "otel_genai" && partsOf(list(o, "parts")) == "otel_genai", decisive) // a GenAI message
+			}
+			return no
+		}),
+	}
+}
+
+// attributeFormat recognizes a flat span attribute map by its keys.
+func attributeFormat(o jsonvalue.Object) string {
+	genAI := false
+	for _, m := range o {
+		switch {
+		case isOpenInferenceKey(m.Key):
+			return "openinference"
+		case strings.HasPrefix(m.Key, "gen_ai."):
+			genAI = true
+		}
+	}
+	if genAI {
+		return "otel_genai"
+	}
+	return ""
+}
+
 // readSpans reads OpenTelemetry spans, in the GenAI semantic conventions
 // (otel_genai) or OpenInference's (openinference); each span is read by
 // the convention its attributes follow. It takes a flat span attribute

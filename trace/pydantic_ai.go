@@ -1,9 +1,21 @@
 package trace
 
 import (
+	"slices"
+
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
+
+func init() {
+	register(format{
+		name: "pydantic_ai",
+		read: readPydanticAI,
+		item: itemObject(func(o jsonvalue.Object) level {
+			return when(o.Has("kind") && o.Has("parts") && slices.ContainsFunc(list(o, "parts"), func(p any) bool { return has(p, "part_kind") }), decisive)
+		}),
+	})
+}
 
 // readPydanticAI reads pydantic-ai message history, as
 // ModelMessagesTypeAdapter dumps it (result.all_messages_json()): a list

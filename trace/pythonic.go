@@ -9,6 +9,26 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	isCalls := func(s string) level {
+		_, err := parseCalls(s)
+		return when(err == nil, guess)
+	}
+	register(format{
+		name:    "pythonic",
+		read:    readPythonicList,
+		text:    readPythonic,
+		textual: isCalls,
+		item: func(e any) level {
+			s, ok := e.(string)
+			if !ok {
+				return no
+			}
+			return isCalls(s) // BFCL-style call strings
+		},
+	})
+}
+
 // readPythonic reads calls written as Python: "get_weather(city='Paris',
 // days=3)" (BFCL, NexusRaven "Call: ..."), a list "[f(a=1), g(b='x')]",
 // or calls separated by commas, semicolons or line breaks. Keyword

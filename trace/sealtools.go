@@ -5,6 +5,14 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name:  "seal_tools",
+		read:  readSealTools,
+		trace: func(o jsonvalue.Object) level { return when(o.Has("calling") && o.Has("query"), decisive) },
+	})
+}
+
 // readSealTools reads Seal-Tools records {"id", "query", "calling": [{"api",
 // "parameters", "responses"}]}: each calling entry is a call of api with
 // parameters as its arguments. responses name the outputs ("API_call_0")

@@ -5,6 +5,18 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "sharegpt",
+		read: readShareGPT,
+		trace: func(o jsonvalue.Object) level {
+			l := list(o, "conversations")
+			return when(len(l) > 0 && has(l[0], "from"), decisive)
+		},
+		item: itemObject(func(o jsonvalue.Object) level { return when(o.Has("from") && o.Has("value"), decisive) }),
+	})
+}
+
 // readShareGPT reads ShareGPT conversations with tool turns, as
 // LLaMA-Factory and glaive conversions write them: {"conversations":
 // [{"from", "value"}], "tools"}, or the list of turns. A function_call turn

@@ -7,6 +7,19 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "swe_agent",
+		read: readSWEAgent,
+		trace: func(o jsonvalue.Object) level {
+			t := list(o, "trajectory")
+			h := list(o, "history")
+			return when(len(t) > 0 && isSWEStep(t[0]) || len(h) > 0 && sweHasActions(h), decisive)
+		},
+		item: func(e any) level { return when(isSWEStep(e), decisive) },
+	})
+}
+
 // readSWEAgent reads a SWE-agent trajectory (<instance>.traj: {"trajectory",
 // "history", "info", ...}). Each action the agent took is a call. Where the
 // history holds the model's tool_calls (function-calling agents), those

@@ -4,6 +4,26 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "tau2_bench",
+		read: readTau2,
+		trace: func(o jsonvalue.Object) level {
+			return when(o.Has("initial_state") && hasAny(o, "user_scenario", "evaluation_criteria", "description") ||
+				o.Has("simulations") && o.Has("tasks"), decisive)
+		},
+		item: itemObject(func(o jsonvalue.Object) level {
+			if !o.Has("role") {
+				return no
+			}
+			// τ²-bench messages say who asked: tool messages, and calls
+			// {"id", "name", "arguments", "requestor"}.
+			tc, ok := firstEntry(o, "tool_calls")
+			return when(o.Has("requestor") || ok && has(tc, "requestor"), decisive)
+		}),
+	})
+}
+
 // readTau2 reads τ²-bench records: a task {"id", "user_scenario",
 // "initial_state": {"message_history": [...]}, "evaluation_criteria"}, a
 // simulation {"messages": [...]}, a results file {"simulations": [...]},

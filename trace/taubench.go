@@ -1,5 +1,15 @@
 package trace
 
+import "github.com/toolgrade/toolgrade/jsonvalue"
+
+func init() {
+	register(format{
+		name:  "tau_bench",
+		read:  readTauBench,
+		trace: func(o jsonvalue.Object) level { return when(o.Has("traj"), decisive) },
+	})
+}
+
 // readTauBench reads a τ-bench result record {"task_id", "reward", "info",
 // "traj", "trial"}: the calls of traj, a list of OpenAI chat messages (see
 // [readOpenAIChat]). The gold actions under info are not calls made in the

@@ -6,6 +6,16 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "toolbench",
+		read: readToolBench,
+		trace: func(o jsonvalue.Object) level {
+			return when(o.Has("answer_generation") || o.Has("tree") && o.Has("win"), decisive)
+		},
+	})
+}
+
 // readToolBench reads a ToolBench answer file {"win", "tree",
 // "forward_args", "compare_candidates", "answer_generation"}: the calls of
 // the last entry of answer_generation.train_messages (each earlier entry is

@@ -159,89 +159,22 @@ func (t Trace) Warnings() []string {
 	return w
 }
 
-// A reader reads one trace format. Readers of JSON formats take a decoded
-// value; readers of text formats take the text.
-type reader struct {
-	name string
-	read func(b *builder, v any) error
-	text func(b *builder, s string) error
-}
-
-// formats lists the readers in the order [Formats] gives them.
-var formats = []reader{
-	{name: "openai_chat", read: readOpenAIChat},
-	{name: "openai_responses", read: readResponses},
-	{name: "anthropic_messages", read: readAnthropic},
-	{name: "gemini", read: readGemini},
-	{name: "bedrock_converse", read: readBedrock},
-	{name: "langchain", read: readLangChain},
-	{name: "otel_genai", read: readSpans},
-	{name: "openinference", read: readSpans},
-	{name: "cohere_v2", read: readCohere},
-	{name: "gemini_interactions", read: readInteractions},
-	{name: "langsmith", read: readLangSmith},
-	{name: "langfuse", read: readLangfuse},
-	{name: "mcp", read: readMCP},
-	{name: "bfcl", read: readBFCL},
-	{name: "bfcl_result", read: readBFCLResult},
-	{name: "sharegpt", read: readShareGPT},
-	{name: "xlam", read: readXLAM},
-	{name: "seal_tools", read: readSealTools},
-	{name: "nexusraven", read: readNexusRaven},
-	{name: "tau2_bench", read: readTau2},
-	{name: "tau_bench", read: readTauBench},
-	{name: "toolbench", read: readToolBench},
-	{name: "when2call", read: readWhen2Call},
-	{name: "deepeval", read: readDeepEval},
-	{name: "claude_code", read: readClaudeCode},
-	{name: "claude_code_stream_json", read: readClaudeStream},
-	{name: "codex_rollout", read: readCodexRollout},
-	{name: "gemini_cli", read: readGeminiCLI},
-	{name: "adk_events", read: readADKEvents},
-	{name: "inspect_ai", read: readInspect},
-	{name: "openai_agents_runstate", read: readOpenAIAgents},
-	{name: "pydantic_ai", read: readPydanticAI},
-	{name: "openhands_trajectory", read: readOpenHands},
-	{name: "swe_agent", read: readSWEAgent},
-	{name: "hermes", text: readHermes},
-	{name: "glaive", text: readGlaive},
-	{name: "pythonic", read: readPythonicList, text: readPythonic},
-}
-
-// Formats returns the names of the supported formats, for --format flags.
-func Formats() []string {
-	names := make([]string, len(formats))
-	for i, f := range formats {
-		names[i] = f.name
-	}
-	return names
-}
-
-func lookup(name string) (*reader, error) {
-	for i := range formats {
-		if formats[i].name == name {
-			return &formats[i], nil
-		}
-	}
-	return nil, fmt.Errorf("%w %q (want one of %s)", ErrNoSuchFormat, name, strings.Join(Formats(), ", "))
-}
-
 // Extract reads the calls from a trace already decoded into the value
 // model: an object, a list (of messages, items, chunks, events, spans, JSON
-// Lines records), or a string, which is read as [Read] reads bytes. format
-// forces a reader by name (see [Formats]); "" detects it.
-func Extract(v any, format string) (Trace, error) {
+// Lines records), or a string, which is read as [Read] reads bytes. forced
+// names the reader to use (see [Formats]); "" detects the format.
+func Extract(v any, forced string) (Trace, error) {
 	if s, ok := v.(string); ok {
-		return Read([]byte(s), format)
+		return Read([]byte(s), forced)
 	}
-	if format == "" {
+	if forced == "" {
 		f, err := detect(v)
 		if err != nil {
 			return Trace{}, err
 		}
-		format = f
+		forced = f
 	}
-	f, err := lookup(format)
+	f, err := lookup(forced)
 	if err != nil {
 		return Trace{}, err
 	}
@@ -284,13 +217,13 @@ func empty(v any) bool {
 // Read reads the calls from a trace as bytes: one JSON document, JSON Lines
 // (read as a list of their values), a text/event-stream body (read as the
 // list of its events' JSON data, up to "data: [DONE]"), or a plain-text
-// transcript (Hermes tags, glaive tags, Python calls). format forces a
-// reader by name (see [Formats]); "" detects it.
-func Read(data []byte, format string) (Trace, error) {
-	var f *reader
-	if format != "" {
+// transcript (Hermes tags, glaive tags, Python calls). forced names the
+// reader to use (see [Formats]); "" detects the format.
+func Read(data []byte, forced string) (Trace, error) {
+	var f *format
+	if forced != "" {
 		var err error
-		if f, err = lookup(format); err != nil {
+		if f, err = lookup(forced); err != nil {
 			return Trace{}, err
 		}
 	}
@@ -299,7 +232,7 @@ func Read(data []byte, format string) (Trace, error) {
 		if err != nil {
 			return Trace{}, err
 		}
-		return Extract(v, format)
+		return Extract(v, forced)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
 	data = bytes.TrimSpace(data)
@@ -319,11 +252,11 @@ func Read(data []byte, format string) (Trace, error) {
 			return Trace{}, fmt.Errorf("%w: an empty JSON list", ErrEmpty)
 		}
 		if err == nil {
-			return Extract(v, format) // a JSON string is read as the text it holds
+			return Extract(v, forced) // a JSON string is read as the text it holds
 		}
 		jsonErr = err
 		if lines, lerr := jsonLines(data); lerr == nil {
-			tr, err := Extract(lines, format)
+			tr, err := Extract(lines, forced)
 			if len(tr.Skipped) > 0 {
 				lineSkips(tr.Skipped, data)
 			}
@@ -336,10 +269,10 @@ func Read(data []byte, format string) (Trace, error) {
 		switch {
 		case err != nil:
 			return Trace{}, err
-		case len(events) == 0 && format == "":
+		case len(events) == 0 && forced == "":
 			return Trace{}, fmt.Errorf("%w: a text/event-stream without JSON data", ErrUnknownFormat)
 		}
-		return Extract(events, format)
+		return Extract(events, forced)
 	}
 	text := string(data)
 	if f == nil {
@@ -386,7 +319,7 @@ func lineSkips(skips []Skip, data []byte) {
 	}
 }
 
-func readText(f *reader, s string) (Trace, error) {
+func readText(f *format, s string) (Trace, error) {
 	var b builder
 	if err := f.text(&b, s); err != nil {
 		return Trace{}, fmt.Errorf("%s: %w", f.name, err)

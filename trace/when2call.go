@@ -5,6 +5,14 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name:  "when2call",
+		read:  readWhen2Call,
+		trace: func(o jsonvalue.Object) level { return when(o.Has("correct_answer") && o.Has("answers"), decisive) },
+	})
+}
+
 // readWhen2Call reads a When2Call test record {"question",
 // "correct_answer", "answers", "tools", ...}. answers holds one candidate
 // per class; only the class named by correct_answer is the expected

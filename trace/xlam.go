@@ -5,6 +5,16 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+func init() {
+	register(format{
+		name: "xlam",
+		read: readXLAM,
+		trace: func(o jsonvalue.Object) level {
+			return when(o.Has("answers") && o.Has("query") && !o.Has("correct_answer"), decisive)
+		},
+	})
+}
+
 // readXLAM reads xLAM / APIGen function-calling records {"id", "query",
 // "tools", "answers"}: answers (a JSON string or a list) holds the calls
 // {"name", "arguments"}. No ids, no outputs.

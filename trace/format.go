@@ -1,0 +1,290 @@
+package trace
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+// A format is one trace format: its name, how its traces are recognized,
+// and its reader. Each reader's file registers its format, as the image
+// package's formats register their magic strings, so that adding a format
+// touches one file:
+//
+//	func init() {
+//		register(format{
+//			name:  "acme_agent",
+//			read:  readAcme,
+//			trace: func(o jsonvalue.Object) level {
+//				if o.Has("acmeSession") {
+//					return decisive
+//				}
+//				return no
+//			},
+//		})
+//	}
+//
+// A reader gets the decoded trace and a [builder], and says through the
+// builder what it made of every item that may hold a call: the calls it
+// read and where each came from (add), the results (result, link, set),
+// the parts of a call it joined or that repeat a call already read (read),
+// what it does not understand (skip), and what looks like a call but is
+// not one (notCall: tool definitions, schemas, gold answers, examples in
+// a prompt). After it, the audit (audit.go) walks the whole input and
+// reports every call-shaped object left unaccounted for as missed.
+type format struct {
+	name string
+	// read reads a trace decoded from JSON, JSON Lines or an event stream.
+	read func(b *builder, v any) error
+	// text reads a plain-text trace.
+	text func(b *builder, s string) error
+
+	// Detection, from the content alone; a nil sniffer never claims.
+	//
+	// trace says whether a trace that is one object is of this format: an
+	// envelope or record only this format writes (decisive), a shape it
+	// shares with few (weak), or one it shares with many (fallback) that
+	// counts only after an object holding "messages" is read as its list.
+	trace func(o jsonvalue.Object) level
+	// item says whether one element of a list (a message, item, record,
+	// event, span or call string) is of this format; a trace that is one
+	// object no trace sniffer claims is judged as one element too.
+	item func(e any) level
+	// textual says whether a plain-text trace is of this format.
+	textual func(s string) level
+	// explicit formats are never detected: only --format chooses them.
+	explicit bool
+}
+
+// A level says how surely a sniffer recognizes its format.
+type level int8
+
+const (
+	no level = iota
+	// guess: the element fits, as it fits other formats better.
+	guess
+	// fallback: the element is of a shape many formats share, a chat
+	// message with a role.
+	fallback
+	// weak: the element fits this format better than others, but not
+	// only it.
+	weak
+	// decisive: only this format writes this.
+	decisive
+)
+
+// registry holds the formats by name.
+var registry []format
+
+// register adds a format; a name registered twice is a programming error.
+func register(f format) {
+	if slices.ContainsFunc(registry, func(g format) bool { return g.name == f.name }) {
+		panic("trace: format " + f.name + " registered twice")
+	}
+	i, _ := slices.BinarySearchFunc(registry, f.name, func(g format, name string) int { return strings.Compare(g.name, name) })
+	registry = slices.Insert(registry, i, f)
+}
+
+// Formats returns the names of the supported formats in alphabetical
+// order, for --format flags.
+func Formats() []string {
+	names := make([]string, len(registry))
+	for i, f := range registry {
+		names[i] = f.name
+	}
+	return names
+}
+
+func lookup(name string) (*format, error) {
+	for i := range registry {
+		if registry[i].name == name {
+			return &registry[i], nil
+		}
+	}
+	return nil, fmt.Errorf("%w %q (want one of %s)", ErrNoSuchFormat, name, strings.Join(Formats(), ", "))
+}
+
+// Detection looks at keys and element shapes only, never at finish
+// reasons or file names. Of the formats whose sniffers claim a trace, the
+// surest wins; formats equally sure are taken in alphabetical order (the
+// fixtures' test keeps them apart where it matters).
+
+// detect names the format of a decoded trace, or returns an error that
+// says what the trace looks like and what call-shaped objects it holds.
+func detect(v any) (string, error) {
+	var f string
+	switch v := v.(type) {
+	case jsonvalue.Object:
+		f = detectObject(v)
+	case []any:
+		f = detectList(v)
+	}
+	if f == "" {
+		return "", unrecognized(v)
+	}
+	return f, nil
+}
+
+// detectObject names the format of a trace that is one JSON object: the
+// surest trace sniffer at weak or above; else, for an object holding
+// "messages", the format of that list; else the surest fallback; else
+// the object judged as one element.
+func detectObject(o jsonvalue.Object) string {
+	best, at := surest(func(f *format) level { return sniff(f.trace, o) })
+	if at >= weak {
+		return best
+	}
+	if msgs, ok := get(o, "messages").([]any); ok {
+		if f := detectList(msgs); f != "" && f != "pythonic" {
+			return f
+		}
+		return "openai_chat"
+	}
+	if at > no {
+		return best
+	}
+	if f, _ := classify(o); f != "" {
+		return f // one message, item, event or call
+	}
+	return ""
+}
+
+// detectList names the format of a trace that is a list: the first
+// element that fits one format only decides; otherwise the surest vote
+// does, the first of equally sure ones. An empty list is openai_chat (a
+// conversation without messages).
+func detectList(l []any) string {
+	if len(l) == 0 {
+		return "openai_chat"
+	}
+	vote, at := "", no
+	for _, e := range l {
+		f, l := classify(e)
+		if l == decisive {
+			return f
+		}
+		if l > at {
+			vote, at = f, l
+		}
+	}
+	return vote
+}
+
+// classify says which format one element belongs to, and how surely.
+func classify(e any) (string, level) {
+	return surest(func(f *format) level { return sniff(f.item, e) })
+}
+
+// detectText names the format of a plain-text trace, or "".
+func detectText(s string) string {
+	best, _ := surest(func(f *format) level { return sniff(f.textual, s) })
+	return best
+}
+
+// surest returns the format the sniffer is surest of, the first in
+// alphabetical order of equally sure ones; explicit formats take no part.
+func surest(sniffer func(f *format) level) (string, level) {
+	best, at := "", no
+	for i := range registry {
+		if f := &registry[i]; !f.explicit {
+			if l := sniffer(f); l > at {
+				best, at = f.name, l
+			}
+		}
+	}
+	return best, at
+}
+
+// sniff runs a sniffer that may be nil.
+func sniff[T any](s func(T) level, v T) level {
+	if s == nil {
+		return no
+	}
+	return s(v)
+}
+
+// itemObject adapts an element sniffer that looks at objects only.
+func itemObject(sniff func(o jsonvalue.Object) level) func(any) level {
+	return func(e any) level {
+		if o, ok := e.(jsonvalue.Object); ok {
+			return sniff(o)
+		}
+		return no
+	}
+}
+
+func asObject(v any) jsonvalue.Object {
+	o, _ := v.(jsonvalue.Object)
+	return o
+}
+
+func hasAny(o jsonvalue.Object, keys ...string) bool {
+	for _, k := range keys {
+		if o.Has(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// when returns l if ok, else no: a sniffer's answer in one line.
+func when(ok bool, l level) level {
+	if ok {
+		return l
+	}
+	return no
+}
+
+// byCalls reports a message whose own calls tell its format (a
+// requestor, tool_calls entries with a function, custom, args or
+// requestor key, a legacy function_call): they decide before its
+// content blocks do.
+func byCalls(o jsonvalue.Object) bool {
+	if tc, _ := firstEntry(o, "tool_calls"); hasAny(asObject(tc), "function", "custom", "args", "requestor") {
+		return true
+	}
+	return o.Has("requestor") || o.Has("function_call") || str(o, "role") == "function"
+}
+
+// classifyBlocks tells whose content blocks a message holds, as the
+// message formats that share {"role", "content": [blocks]} write them: the
+// first block only one API writes decides (Bedrock's type-less toolUse
+// and toolResult, Anthropic's tool and thinking blocks, the Responses
+// API's input and output parts); type-less text blocks are Bedrock's,
+// weakly.
+func classifyBlocks(blocks []any) (string, level) {
+	vote := ""
+	for _, bl := range blocks {
+		o, ok := bl.(jsonvalue.Object)
+		if !ok {
+			continue
+		}
+		t := str(o, "type")
+		switch {
+		case t == "":
+			if hasAny(o, "toolUse", "toolResult") {
+				return "bedrock_converse", decisive
+			}
+			if o.Has("text") {
+				vote = "bedrock_converse"
+			}
+		case anthropicBlockTypes[t] || strings.HasSuffix(t, "_tool_result"):
+			return "anthropic_messages", decisive
+		case t == "input_text" || t == "output_text" || t == "input_image" || t == "input_file" || t == "refusal":
+			return "openai_responses", decisive
+		}
+	}
+	if vote != "" {
+		return vote, weak
+	}
+	return "", no
+}
+
+var anthropicBlockTypes = map[string]bool{"tool_use": true, "tool_result": true, "server_tool_use": true,
+	"mcp_tool_use": true, "thinking": true, "redacted_thinking": true}
+
+func unrecognized(v any) error {
+	return fmt.Errorf("%w: %s; want one of the formats %s", ErrUnknownFormat, describe(v), strings.Join(Formats(), ", "))
+}
