@@ -159,7 +159,7 @@ func misspelledError(obj jsonvalue.Object) error {
 	if err == nil || Gradeable(obj) {
 		return err
 	}
-	if t, terr := trace.Extract(obj, ""); terr == nil && t.Format != "" {
+	if t, terr := trace.Extract(obj, ""); (terr == nil || errors.Is(terr, trace.ErrMissed)) && t.Format != "" {
 		return nothingToGrade(obj)
 	}
 	return err
@@ -208,7 +208,7 @@ func nothingToGrade(obj jsonvalue.Object) error {
 	if len(nulls) > 0 {
 		return fmt.Errorf("%w: %s %s null; give a list of calls, [] for none", errorString(ErrNothingToGrade.Error()), quoteList(nulls, 5), plural(len(nulls), "is", "are"))
 	}
-	if t, err := trace.Extract(obj, ""); err == nil && t.Format != "" {
+	if t, err := trace.Extract(obj, ""); (err == nil || errors.Is(err, trace.ErrMissed)) && t.Format != "" {
 		return fmt.Errorf("%w: a trace (%s format), not a case; grade it as a case's \"agent_trajectory\", or print its calls with toolgrade extract (%s)", errorString(ErrNothingToGrade.Error()), t.Format, has)
 	}
 	return fmt.Errorf("%w: no expected_tools, tools_called or trajectory (%s); a case gives what the agent called (tools_called or agent_trajectory) and what it should have called (expected_tools), see docs/cases.md", errorString(ErrNothingToGrade.Error()), has)

@@ -52,7 +52,7 @@ func readADKEvents(b *builder, v any) error {
 			return fieldError(p, "want an event object, got %s", jsonvalue.Kind(e))
 		}
 		if !isADKEvent(o) {
-			b.skip(p, "record with keys %s", quoteKeys(o))
+			b.skip(o, p, "record with keys %s", quoteKeys(o))
 			continue
 		}
 		b.saw()

@@ -94,7 +94,7 @@ func anthropicMessages(b *builder, msgs []any, path string) error {
 			b.userTurn(get(o, "content"))
 		}
 		if hasAny(o, "tool_calls", "function_call") {
-			b.skip(index(path, i), "message with Chat Completions tool_calls")
+			b.skip(o, index(path, i), "message with Chat Completions tool_calls")
 		}
 		if err := anthropicBlocks(b, get(o, "content"), join(index(path, i), "content")); err != nil {
 			return err
@@ -110,7 +110,7 @@ func anthropicBlocks(b *builder, content any, path string) error {
 	blocks, ok := content.([]any)
 	if !ok {
 		if _, isText := content.(string); !isText && content != nil {
-			b.skip(path, "content that is %s, not text or a list of content blocks", jsonvalue.Kind(content))
+			b.skip(content, path, "content that is %s, not text or a list of content blocks", jsonvalue.Kind(content))
 		}
 		return nil
 	}
@@ -144,7 +144,7 @@ func anthropicBlock(b *builder, o jsonvalue.Object, path string) (int, error) {
 			c.Type = "mcp"
 		}
 		args(&c, o, "input")
-		return b.add(c), nil
+		return b.add(o, c), nil
 	case anthropicResult(o):
 		out := get(o, "content")
 		if e, _ := get(o, "is_error").(bool); e {
@@ -153,7 +153,7 @@ func anthropicBlock(b *builder, o jsonvalue.Object, path string) (int, error) {
 		// A server tool's failure: {"type": "web_search_tool_result_error", "error_code"}.
 		b.link(path, id(get(o, "tool_use_id")), "", out, strings.HasSuffix(str(out, "type"), "_tool_result_error"))
 	case !anthropicPlainBlocks[t]:
-		b.skip(path, "content block of type %q", t)
+		b.skip(o, path, "content block of type %q", t)
 	}
 	return -1, nil
 }

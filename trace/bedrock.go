@@ -77,7 +77,7 @@ func bedrockMessages(b *builder, msgs []any, path string) error {
 			if err != nil {
 				return err
 			}
-			k := b.add(toolgrade.Call{Name: n, ID: id(get(tu, "toolUseId"))})
+			k := b.add(tu, toolgrade.Call{Name: n, ID: id(get(tu, "toolUseId"))})
 			b.stream(k).emptyObject = true
 			if open == nil {
 				open = make(map[string]int)
@@ -89,7 +89,9 @@ func bedrockMessages(b *builder, msgs []any, path string) error {
 			if !ok {
 				continue
 			}
-			if piece, ok := get(get(obj(e, "delta"), "toolUse"), "input").(string); ok {
+			tu := get(obj(e, "delta"), "toolUse")
+			b.read(tu) // a piece of the call's input
+			if piece, ok := get(tu, "input").(string); ok {
 				b.stream(k).text = append(b.stream(k).text, piece...)
 			}
 		case o.Has("contentBlockStop"):
@@ -117,7 +119,7 @@ func bedrockBlocks(b *builder, content any, path string) error {
 	blocks, ok := content.([]any)
 	if !ok {
 		if content != nil {
-			b.skip(path, "content that is %s, not a list of content blocks", jsonvalue.Kind(content))
+			b.skip(content, path, "content that is %s, not a list of content blocks", jsonvalue.Kind(content))
 		}
 		return nil
 	}
@@ -131,7 +133,7 @@ func bedrockBlocks(b *builder, content any, path string) error {
 			}
 			c := toolgrade.Call{Name: n, ID: id(get(tu, "toolUseId"))}
 			args(&c, tu, "input")
-			b.add(c)
+			b.add(tu, c)
 			continue
 		}
 		if tr, ok := first(bl, "toolResult"); ok {
@@ -143,7 +145,7 @@ func bedrockBlocks(b *builder, content any, path string) error {
 			continue
 		}
 		if o, ok := bl.(jsonvalue.Object); ok && !hasAny(o, bedrockPlainBlocks...) {
-			b.skip(p, "content block with keys %s", quoteKeys(o))
+			b.skip(o, p, "content block with keys %s", quoteKeys(o))
 		}
 	}
 	return nil

@@ -37,10 +37,10 @@ func readBFCL(b *builder, v any) error {
 		case jsonvalue.Object:
 			for _, m := range e {
 				if _, ok := m.Value.(jsonvalue.Object); !ok {
-					b.skip(join(p, m.Key), "ground truth for %q that is not {param: values} but %s", m.Key, jsonvalue.Kind(m.Value))
+					b.skip(m.Value, join(p, m.Key), "ground truth for %q that is not {param: values} but %s", m.Key, jsonvalue.Kind(m.Value))
 					continue
 				}
-				b.add(toolgrade.Call{Name: m.Key, Args: m.Value})
+				b.add(e, toolgrade.Call{Name: m.Key, Args: m.Value})
 			}
 		case []any:
 			// A multi-turn entry: each is one user turn's calls.

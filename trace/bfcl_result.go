@@ -63,7 +63,7 @@ func bfclResult(b *builder, r any, path string) error {
 		for _, m := range r {
 			c := toolgrade.Call{Name: m.Key}
 			c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(m.Value)
-			b.add(c)
+			b.add(r, c)
 		}
 		return nil
 	}

@@ -39,6 +39,10 @@ type builder struct {
 	// a span export), so that a user message is a turn only the first time
 	// its place in a view is reached; see userMessage.
 	views bool
+	// ledger records what the reader accounted for, for the audit.
+	ledger ledger
+	// notes are what the reader wants the trace's user to know.
+	notes []string
 }
 
 // userTurn records a user message that opens a turn of the conversation
@@ -69,14 +73,53 @@ func ownContent(content any, isResult func(block any) bool) bool {
 	return slices.ContainsFunc(blocks, func(bl any) bool { return !isResult(bl) })
 }
 
-// skip records an item the reader saw and did not understand: where it is
-// and what kind of item it is (a format with arguments).
-func (b *builder) skip(where, kind string, a ...any) {
+// skip records an item the reader saw and did not understand: the item
+// itself (accounted for, with all it holds: the audit does not report a
+// call in it again), where it is, and what kind of item it is (a format
+// with arguments).
+func (b *builder) skip(item any, where, kind string, a ...any) {
 	if len(a) > 0 {
 		kind = fmt.Sprintf(kind, a...)
 	}
+	b.ledger.account(item)
 	b.skipped = append(b.skipped, Skip{Where: where, Kind: kind})
 }
+
+// read records that the reader read v, and all it holds, as part of what
+// it has recorded otherwise: a streamed fragment of a call it added, a
+// repeated view of a call or result, an object it copied before reading
+// (see also copied).
+func (b *builder) read(v any) { b.ledger.account(v) }
+
+// copied records that copy, a copy the reader made of orig to read it
+// (a rebuilt stream item, a renamed key), stands for orig.
+func (b *builder) copied(copy, orig jsonvalue.Object) { b.ledger.alias(copy, orig) }
+
+// notCall declares that v (an object, a list, or JSON text), and all it
+// holds, is no call of the trace, and why: tool definitions, a schema,
+// gold answers of a benchmark, an example in a prompt.
+func (b *builder) notCall(v any, why string) {
+	b.ledger.account(v)
+	b.ledger.notCalls = append(b.ledger.notCalls, why)
+}
+
+// notCallItself declares that o is no call itself, and why, though it
+// has the keys of one (a span or observation with a name and an input, a
+// trace with a name): what o holds is audited still.
+func (b *builder) notCallItself(o jsonvalue.Object, why string) {
+	if len(o) == 0 {
+		return
+	}
+	if b.ledger.shells == nil {
+		b.ledger.shells = make(map[*jsonvalue.Member]bool)
+	}
+	b.ledger.shells[&o[0]] = true
+	b.ledger.notCalls = append(b.ledger.notCalls, why)
+}
+
+// parse parses JSON text held in a string of the trace; readers parse
+// such text through it, so that the audit meets the same values.
+func (b *builder) parse(s string) (any, error) { return b.ledger.parse(s) }
 
 // saw records that the reader recognized an item of its format (a message,
 // an item, an event) that need not hold a call.
@@ -85,9 +128,13 @@ func (b *builder) saw() { b.seen++ }
 // recognized reports whether the reader found anything of its format.
 func (b *builder) recognized() bool { return b.seen > 0 || len(b.calls) > 0 }
 
-// add appends a call and returns its index; with unique set, a call seen
-// before returns the earlier index instead.
-func (b *builder) add(c toolgrade.Call) int {
+// add appends a call read from src, the object it was read from (a
+// tool_calls entry, a tool_use block, a functionCall; nil for a call in
+// text), and returns its index; with unique set, a call seen before
+// returns the earlier index instead. src, and all it holds, is accounted
+// for: a call's arguments are not calls of the trace.
+func (b *builder) add(src any, c toolgrade.Call) int {
+	b.ledger.account(src)
 	if b.unique && c.ID != "" {
 		if k := b.find(c.ID, c.Name); k >= 0 {
 			return k
@@ -124,6 +171,7 @@ func (b *builder) result(where, id, name string, output any) {
 // as a failure and it is kept as given (see [builder.setFailed]).
 func (b *builder) link(where, id, name string, output any, fail bool) {
 	b.seen++
+	b.ledger.account(output)
 	if id != "" {
 		seen := false
 		for k := len(b.calls) - 1; k >= 0; k-- {
@@ -151,11 +199,11 @@ func (b *builder) link(where, id, name string, output any, fail bool) {
 	}
 	switch {
 	case id != "":
-		b.skip(where, "tool result for unknown call id %q", id)
+		b.skip(output, where, "tool result for unknown call id %q", id)
 	case name != "":
-		b.skip(where, "tool result for %q that answers no call", name)
+		b.skip(output, where, "tool result for %q that answers no call", name)
 	default:
-		b.skip(where, "tool result that answers no call")
+		b.skip(output, where, "tool result that answers no call")
 	}
 }
 
@@ -167,6 +215,7 @@ func textLine(s string, pos int) string {
 // set gives call k its result, marking the call failed when the result
 // says so (see [failedOutput]).
 func (b *builder) set(k int, output any) {
+	b.ledger.account(output)
 	b.calls[k].Output = output
 	b.calls[k].Status = toolgrade.StatusOK
 	if text, ok := output.(string); failedOutput(output) || ok && b.failurePrefix != "" && strings.HasPrefix(text, b.failurePrefix) {
@@ -372,6 +421,7 @@ func nullableArgs(c *toolgrade.Call, v any, keys ...string) {
 // "function": {"name", "arguments"}}, or the same without the function
 // wrapper; arguments "null" are {} (see nullableArgs).
 func functionCall(b *builder, tc any, path string) error {
+	src := tc
 	fn := tc
 	if f, ok := get(tc, "function").(jsonvalue.Object); ok {
 		fn, path = f, join(path, "function")
@@ -382,7 +432,7 @@ func functionCall(b *builder, tc any, path string) error {
 	}
 	c := toolgrade.Call{Name: n, ID: id(get(tc, "id"))}
 	nullableArgs(&c, fn, "arguments")
-	b.add(c)
+	b.add(src, c)
 	return nil
 }
 

@@ -83,7 +83,7 @@ func readClaudeLines(b *builder, v any, want string) error {
 		case t == "user" || t == "assistant":
 			msg, ok := get(o, "message").(jsonvalue.Object)
 			if !ok {
-				b.skip(p, "%s record without a message", t)
+				b.skip(o, p, "%s record without a message", t)
 				continue
 			}
 			b.saw()
@@ -96,9 +96,9 @@ func readClaudeLines(b *builder, v any, want string) error {
 		case claudePlainRecords[t]:
 			b.saw()
 		case t == "":
-			b.skip(p, "record with keys %s", quoteKeys(o))
+			b.skip(o, p, "record with keys %s", quoteKeys(o))
 		default:
-			b.skip(p, "record of type %q", t)
+			b.skip(o, p, "record of type %q", t)
 		}
 	}
 	return nil

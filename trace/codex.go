@@ -61,7 +61,7 @@ func readCodexRollout(b *builder, v any) error {
 		case o.Has("payload") && codexPlainRecords[t]:
 			b.saw()
 		case o.Has("payload"):
-			b.skip(p, "record of type %q", t)
+			b.skip(o, p, "record of type %q", t)
 		case o.Has("record_type") || (i == 0 && o.Has("instructions")):
 			b.saw() // early rollouts: state lines and the session header
 		case o.Has("type"):
@@ -69,7 +69,7 @@ func readCodexRollout(b *builder, v any) error {
 				return err
 			}
 		default:
-			b.skip(p, "record with keys %s", quoteKeys(o))
+			b.skip(o, p, "record with keys %s", quoteKeys(o))
 		}
 	}
 	return nil

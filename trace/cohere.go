@@ -82,7 +82,7 @@ func cohereItems(b *builder, items []any, path string) error {
 				return err
 			}
 		case t != "":
-			b.skip(p, "stream event of type %q", t)
+			b.skip(o, p, "stream event of type %q", t)
 		case o.Has("role"):
 			if err := cohereMessage(b, o, p); err != nil {
 				return err
@@ -111,7 +111,7 @@ func cohereMessage(b *builder, m jsonvalue.Object, path string) error {
 		b.userTurn(get(m, "content"))
 	case "assistant", "system", "":
 	default:
-		b.skip(path, "message with role %q", role)
+		b.skip(m, path, "message with role %q", role)
 		return nil
 	}
 	for i, tc := range list(m, "tool_calls") {
@@ -126,7 +126,7 @@ func cohereMessage(b *builder, m jsonvalue.Object, path string) error {
 	if role == "assistant" {
 		for i, blk := range list(m, "content") {
 			if t := str(blk, "type"); t != "text" && t != "thinking" {
-				b.skip(index(join(path, "content"), i), "content block of type %q", t)
+				b.skip(blk, index(join(path, "content"), i), "content block of type %q", t)
 			}
 		}
 	}
@@ -156,7 +156,7 @@ func (s *cohereStream) event(b *builder, e jsonvalue.Object, path string) error 
 		if err != nil {
 			return err
 		}
-		k := b.add(toolgrade.Call{Name: n, ID: id(get(tc, "id"))})
+		k := b.add(tc, toolgrade.Call{Name: n, ID: id(get(tc, "id"))})
 		f := b.stream(k)
 		if a, ok := get(fn, "arguments").(string); ok && a != "" {
 			f.text = append(f.text, a...)
@@ -174,6 +174,7 @@ func (s *cohereStream) event(b *builder, e jsonvalue.Object, path string) error 
 		if l, ok := tc.([]any); ok && len(l) > 0 {
 			tc = l[0]
 		}
+		b.read(tc) // a piece of the call's arguments
 		if a, ok := get(obj(tc, "function"), "arguments").(string); ok {
 			f := b.stream(k)
 			f.text = append(f.text, a...)

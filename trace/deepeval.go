@@ -45,10 +45,23 @@ func readDeepEval(b *builder, v any) error {
 		return wantError("a DeepEval trace, golden or test case", v)
 	}
 	b.saw()
+	b.notCallItself(o, "a trace or test case, with its name and input")
+	for _, key := range []string{"expected_tools", "expectedTools"} {
+		if x, ok := o.Get(key); ok {
+			b.notCall(x, "expected tools: the gold answer, not calls made")
+		}
+	}
+	for _, key := range []string{"baseSpans", "llmSpans", "agentSpans", "retrieverSpans"} {
+		for _, s := range list(o, key) {
+			// Their name and input are the span's; a call in them is
+			// audited still.
+			b.notCallItself(asObject(s), "a span that is not a tool's")
+		}
+	}
 	for _, m := range o {
 		if strings.HasSuffix(m.Key, "Spans") && !slices.Contains(deepEvalKeys, m.Key) {
 			if l, ok := m.Value.([]any); ok && len(l) > 0 {
-				b.skip(m.Key, "span list %q", m.Key)
+				b.skip(m.Value, m.Key, "span list %q", m.Key)
 			}
 		}
 	}
@@ -84,7 +97,7 @@ func readDeepEval(b *builder, v any) error {
 			}
 			c := toolgrade.Call{Name: n}
 			args(&c, t.span, "input")
-			k := b.add(c)
+			k := b.add(t.span, c)
 			if hasOut {
 				b.set(k, out)
 			}
@@ -115,7 +128,7 @@ func deepEvalCalls(b *builder, calls []any, path string, span *spanOutput) error
 		}
 		c := toolgrade.Call{Name: n, ID: id(get(e, "id"))}
 		args(&c, e, "inputParameters", "input_parameters", "input", "args", "arguments")
-		k := b.add(c)
+		k := b.add(e, c)
 		if out := get(e, "output"); out != nil {
 			b.set(k, out)
 		} else if span != nil && span.ok {

@@ -11,29 +11,76 @@ import (
 // A format is one trace format: its name, how its traces are recognized,
 // and its reader. Each reader's file registers its format, as the image
 // package's formats register their magic strings, so that adding a format
-// touches one file:
+// touches one file (and a row of docs/traces.md):
 //
 //	func init() {
 //		register(format{
 //			name:  "acme_agent",
 //			read:  readAcme,
 //			trace: func(o jsonvalue.Object) level {
-//				if o.Has("acmeSession") {
-//					return decisive
-//				}
-//				return no
+//				return when(o.Has("acmeSession") && o.Has("steps"), decisive)
 //			},
+//			item: itemObject(func(o jsonvalue.Object) level {
+//				return when(str(o, "kind") == "acme.step", decisive)
+//			}),
 //		})
 //	}
 //
-// A reader gets the decoded trace and a [builder], and says through the
-// builder what it made of every item that may hold a call: the calls it
-// read and where each came from (add), the results (result, link, set),
-// the parts of a call it joined or that repeat a call already read (read),
-// what it does not understand (skip), and what looks like a call but is
-// not one (notCall: tool definitions, schemas, gold answers, examples in
-// a prompt). After it, the audit (audit.go) walks the whole input and
-// reports every call-shaped object left unaccounted for as missed.
+//	// readAcme reads an Acme session {"acmeSession", "steps": [...]}: ...
+//	func readAcme(b *builder, v any) error {
+//		steps, ok := get(v, "steps").([]any)
+//		if !ok {
+//			return wantError(`an Acme session {"acmeSession", "steps"}`, v)
+//		}
+//		b.notCall(get(v, "tools"), "tool definitions")
+//		for i, s := range steps {
+//			p := index("steps", i)
+//			switch str(s, "kind") {
+//			case "acme.call":
+//				c := toolgrade.Call{Name: str(s, "tool"), ID: id(get(s, "id"))}
+//				args(&c, s, "params")
+//				b.add(s, c) // s, the object the call came from
+//			case "acme.result":
+//				b.result(p, id(get(s, "callId")), "", get(s, "output"))
+//			case "acme.note":
+//				b.saw() // of the format, holds no call
+//			default:
+//				b.skip(s, p, "step of kind %q", str(s, "kind"))
+//			}
+//		}
+//		return nil
+//	}
+//
+// A reader gets the decoded trace (a JSON document, JSON Lines as a list,
+// an event stream as the list of its events) and a [builder], and says
+// through the builder what it made of every item that may hold a call:
+//
+//   - add(src, call): a call, and src, the object it was read from (a
+//     tool_calls entry, not the message holding it; nil for a call in
+//     text). src and all it holds are accounted for.
+//   - result, link, set, setFailed: a result, which is accounted for.
+//   - read(v): v is part of what was recorded otherwise: a streamed
+//     fragment of a call, the same call shown again; repeats(v) reads the
+//     call-shaped objects in v whose ids are of calls read (a model's
+//     input history, saved responses), leaving the others to the audit;
+//     copied(copy, orig) says a copy the reader made (a rebuilt stream
+//     item, renamed keys) stands for the original.
+//   - skip(item, where, kind, ...): an item the reader does not
+//     understand; it is listed, and accounted for with all it holds.
+//   - notCall(v, why): v is no call, nor anything in it: tool
+//     definitions, a schema, a benchmark's gold answers, an example in a
+//     prompt. notCallItself(o, why): o has a name and an input but is no
+//     call (a span, an observation, a trace); what it holds is audited.
+//   - saw(): an item of the format that holds no call, so that a trace
+//     without calls still reads as the format.
+//   - parse(s): JSON held in a string of the trace, parsed once, so that
+//     the audit meets the values the reader accounted for.
+//
+// After the reader, the audit (audit.go) walks the whole input and reports
+// every call-shaped object left unaccounted for as missed, and the trace
+// is an error. The fixtures' tests run the audit on every sample: a new
+// reader is done when its samples leave nothing missed and its sniffers
+// claim no other format's samples.
 type format struct {
 	name string
 	// read reads a trace decoded from JSON, JSON Lines or an event stream.
@@ -285,6 +332,37 @@ func classifyBlocks(blocks []any) (string, level) {
 var anthropicBlockTypes = map[string]bool{"tool_use": true, "tool_result": true, "server_tool_use": true,
 	"mcp_tool_use": true, "thinking": true, "redacted_thinking": true}
 
+// unrecognized says what a trace of no format holds: its shape, and the
+// call-shaped objects in it, which --format generic would read.
 func unrecognized(v any) error {
-	return fmt.Errorf("%w: %s; want one of the formats %s", ErrUnknownFormat, describe(v), strings.Join(Formats(), ", "))
+	return &unknownTrace{shape: describe(v), found: callShapes(v)}
+}
+
+// unknownTrace is the error for a trace of no known format; it is
+// ErrUnknownFormat to errors.Is.
+type unknownTrace struct {
+	shape string
+	found []Skip // the call-shaped objects in it
+}
+
+func (e *unknownTrace) Error() string {
+	calls := "it holds no call-shaped object"
+	if n := len(e.found); n > 0 {
+		calls = fmt.Sprintf("it holds %d call-shaped %s, %s; --format generic reads them in document order",
+			n, plural(n, "object", "objects"), listSkips(e.found, 3))
+	}
+	return fmt.Sprintf("%v: %s; %s; want one of the formats %s", ErrUnknownFormat, e.shape, calls, strings.Join(detected(), ", "))
+}
+
+func (e *unknownTrace) Is(target error) bool { return target == ErrUnknownFormat }
+
+// detected lists the formats detection chooses from.
+func detected() []string {
+	var names []string
+	for _, f := range registry {
+		if !f.explicit {
+			names = append(names, f.name)
+		}
+	}
+	return names
 }

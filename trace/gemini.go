@@ -139,7 +139,7 @@ func geminiParts(b *builder, gs *geminiStream, parts []any, path string) error {
 			}
 			c := toolgrade.Call{Name: n, ID: id(get(fc, "id"))}
 			args(&c, fc, "args")
-			b.add(c)
+			b.add(fc, c)
 			continue
 		}
 		if fr, ok := first(part, "functionResponse", "function_response"); ok {
@@ -149,7 +149,7 @@ func geminiParts(b *builder, gs *geminiStream, parts []any, path string) error {
 			continue
 		}
 		if code, ok := first(part, "executableCode", "executable_code"); ok {
-			b.add(toolgrade.Call{Name: "code_execution", Type: "code_execution", Args: code})
+			b.add(part, toolgrade.Call{Name: "code_execution", Type: "code_execution", Args: code})
 			continue
 		}
 		if res, ok := first(part, "codeExecutionResult", "code_execution_result"); ok {
@@ -158,7 +158,7 @@ func geminiParts(b *builder, gs *geminiStream, parts []any, path string) error {
 			continue
 		}
 		if !hasAny(part, geminiPlainParts...) {
-			b.skip(pp, "part with keys %s", quoteKeys(part))
+			b.skip(part, pp, "part with keys %s", quoteKeys(part))
 		}
 	}
 	return nil

@@ -83,7 +83,7 @@ func geminiCLILines(b *builder, lines []any) []any {
 		case o.Has("$set") || o.Has("projectHash") || (o.Has("sessionId") && !o.Has("type")):
 			b.saw()
 		default:
-			b.skip(index("", i), "record with keys %s", quoteKeys(o))
+			b.skip(o, index("", i), "record with keys %s", quoteKeys(o))
 		}
 	}
 	return msgs
@@ -105,7 +105,7 @@ var geminiCLITypes = map[string]bool{"user": false, "gemini": true, "info": fals
 func geminiCLIMessage(b *builder, o jsonvalue.Object, path string) error {
 	t := str(o, "type")
 	if _, ok := geminiCLITypes[t]; !ok && !o.Has("toolCalls") {
-		b.skip(path, "message of type %q", t)
+		b.skip(o, path, "message of type %q", t)
 		return nil
 	}
 	b.saw()
@@ -127,7 +127,7 @@ func geminiCLIMessage(b *builder, o jsonvalue.Object, path string) error {
 		}
 		c := toolgrade.Call{Name: n, ID: id(get(tc, "id"))}
 		args(&c, tc, "args")
-		k := b.add(c)
+		k := b.add(tc, c)
 		res, ok := get(tc, "result").([]any)
 		if !ok {
 			if r := get(tc, "result"); r != nil {

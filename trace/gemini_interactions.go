@@ -133,7 +133,7 @@ func interactionStep(b *builder, o jsonvalue.Object, path string) error {
 		}
 		return nil
 	case t == "":
-		b.skip(path, "step without a type")
+		b.skip(o, path, "step without a type")
 	case t == "function_call":
 		n, err := name(o, "name", path)
 		if err != nil {
@@ -141,7 +141,7 @@ func interactionStep(b *builder, o jsonvalue.Object, path string) error {
 		}
 		c := toolgrade.Call{Name: n, ID: id(get(o, "id"))}
 		nullableArgs(&c, o, "arguments")
-		b.add(c)
+		b.add(o, c)
 	case t == "mcp_server_tool_call":
 		n, err := name(o, "name", path)
 		if err != nil {
@@ -149,12 +149,12 @@ func interactionStep(b *builder, o jsonvalue.Object, path string) error {
 		}
 		c := toolgrade.Call{Name: n, Type: "mcp", ID: id(get(o, "id"))}
 		nullableArgs(&c, o, "arguments")
-		b.add(c)
+		b.add(o, c)
 	case strings.HasSuffix(t, "_call"):
 		tool := strings.TrimSuffix(t, "_call")
 		c := toolgrade.Call{Name: tool, Type: tool, ID: id(get(o, "id"))}
 		nullableArgs(&c, o, "arguments")
-		b.add(c)
+		b.add(o, c)
 	case strings.HasSuffix(t, "_result"):
 		out := get(o, "result")
 		if e, _ := get(o, "is_error").(bool); e {
@@ -168,7 +168,7 @@ func interactionStep(b *builder, o jsonvalue.Object, path string) error {
 	case interactionNonCalls[t]:
 		b.saw()
 	default:
-		b.skip(path, "step of type %q", t)
+		b.skip(o, path, "step of type %q", t)
 	}
 	return nil
 }
@@ -223,6 +223,7 @@ func (s *interactionStream) event(b *builder, et string, e jsonvalue.Object, pat
 				st.Set(key, x)
 			}
 		}
+		b.copied(st, s.steps[idx])
 		s.steps[idx] = st
 	case "interaction.complete", "interaction.completed":
 		in := obj(e, "interaction")
@@ -232,7 +233,7 @@ func (s *interactionStream) event(b *builder, et string, e jsonvalue.Object, pat
 			}
 		}
 	default:
-		b.skip(path, "stream event %q", et)
+		b.skip(e, path, "stream event %q", et)
 	}
 	return nil
 }
@@ -244,14 +245,23 @@ func (s *interactionStream) flush(b *builder) error {
 		}
 		return nil
 	}
+	streamed := map[string]bool{}
 	for _, idx := range s.order {
 		st := s.steps[idx]
+		streamed[id(get(st, "id"))] = true
 		if text, ok := s.args[idx]; ok {
+			orig := st
 			st = append(jsonvalue.Object(nil), st...)
 			st.Set("arguments", string(text))
+			b.copied(st, orig)
 		}
 		if err := interactionStep(b, st, "step "+strconv.Itoa(idx)); err != nil {
 			return err
+		}
+	}
+	for _, st := range s.final {
+		if streamed[id(get(st, "id"))] {
+			b.read(st) // the completed interaction repeats a streamed step
 		}
 	}
 	return nil

@@ -33,7 +33,7 @@ func (gs *geminiStream) part(b *builder, fc any, path string) (bool, error) {
 	switch {
 	case named && more && !o.Has("args"):
 		gs.close(b)
-		gs.open = b.add(toolgrade.Call{Name: n, ID: id(get(o, "id"))})
+		gs.open = b.add(o, toolgrade.Call{Name: n, ID: id(get(o, "id"))})
 		gs.args = nil
 	case named:
 		gs.close(b)
@@ -46,6 +46,7 @@ func (gs *geminiStream) part(b *builder, fc any, path string) (bool, error) {
 	case gs.open < 0:
 		return false, nil
 	}
+	b.read(o) // a piece of the open call
 	for i, pa := range list(o, "partialArgs") {
 		if err := gs.apply(pa, index(join(path, "partialArgs"), i)); err != nil {
 			return true, err

@@ -139,7 +139,7 @@ func addPayloadCalls(b *builder, body string) {
 		}
 	}
 	if err != nil {
-		b.add(toolgrade.Call{Name: salvageName(body), ArgsRaw: body, Invalid: true})
+		b.add(nil, toolgrade.Call{Name: salvageName(body), ArgsRaw: body, Invalid: true})
 		return
 	}
 	calls, ok := v.([]any)
@@ -149,12 +149,12 @@ func addPayloadCalls(b *builder, body string) {
 	for _, e := range calls {
 		n, ok := get(e, "name").(string)
 		if !ok {
-			b.add(toolgrade.Call{Name: salvageName(body), ArgsRaw: body, Invalid: true})
+			b.add(nil, toolgrade.Call{Name: salvageName(body), ArgsRaw: body, Invalid: true})
 			continue
 		}
 		c := toolgrade.Call{Name: n, ID: id(get(e, "id"))}
 		args(&c, e, "arguments", "parameters", "args")
-		b.add(c)
+		b.add(nil, c)
 	}
 }
 

@@ -92,7 +92,7 @@ func inspectMessages(b *builder, msgs []any, path string) error {
 				if t := str(tc, "type"); t != "" && t != "function" {
 					c.Type = t
 				}
-				b.add(c)
+				b.add(tc, c)
 			}
 			if blocks, ok := get(o, "content").([]any); ok {
 				inspectContent(b, blocks, join(p, "content"))
@@ -114,7 +114,7 @@ func inspectMessages(b *builder, msgs []any, path string) error {
 		case "system":
 			b.saw()
 		default:
-			b.skip(p, "message with role %q", r)
+			b.skip(o, p, "message with role %q", r)
 		}
 	}
 	return nil
@@ -133,7 +133,7 @@ func inspectContent(b *builder, blocks []any, path string) {
 		case "tool_use":
 			tt, n := str(blk, "tool_type"), str(blk, "name")
 			if tt == "" || n == "" {
-				b.skip(p, "content block of type %q without tool_type and name", t)
+				b.skip(blk, p, "content block of type %q without tool_type and name", t)
 				continue
 			}
 			c := toolgrade.Call{Name: n, ID: id(get(blk, "id")), Type: tt}
@@ -141,7 +141,7 @@ func inspectContent(b *builder, blocks []any, path string) {
 				c.Type = "mcp"
 			}
 			args(&c, blk, "arguments")
-			k := b.add(c)
+			k := b.add(blk, c)
 			out := get(blk, "result")
 			if e := str(blk, "error"); e != "" {
 				if s, _ := out.(string); s == "" {
@@ -151,7 +151,7 @@ func inspectContent(b *builder, blocks []any, path string) {
 			}
 			b.set(k, out) // its own result, never an earlier call's
 		default:
-			b.skip(p, "content block of type %q", t)
+			b.skip(blk, p, "content block of type %q", t)
 		}
 	}
 }

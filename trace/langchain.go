@@ -128,9 +128,9 @@ func langChainMessages(b *builder, msgs []any, path string) error {
 		case "system", "developer", "chat", "remove":
 			b.saw()
 		case "":
-			b.skip(p, "message with role %q", str(f, "role"))
+			b.skip(o, p, "message with role %q", str(f, "role"))
 		default:
-			b.skip(p, "message of kind %q", kind)
+			b.skip(o, p, "message of kind %q", kind)
 		}
 	}
 	return nil
@@ -143,18 +143,20 @@ func langChainCalls(b *builder, f jsonvalue.Object, path string) error {
 	n := 0
 	// add adds a call unless it repeats one by id; a view without an id
 	// is added only when the message has no other calls.
-	add := func(c toolgrade.Call, view bool) {
+	add := func(src any, c toolgrade.Call, view bool) {
 		if c.ID != "" {
 			for _, s := range seen {
 				if s == c.ID {
+					b.read(src) // a view of a call read before
 					return
 				}
 			}
 			seen = append(seen, c.ID)
 		} else if view && n > 0 {
+			b.read(src)
 			return
 		}
-		b.add(c)
+		b.add(src, c)
 		n++
 	}
 	for j, tc := range list(f, "tool_calls") {
@@ -163,11 +165,11 @@ func langChainCalls(b *builder, f jsonvalue.Object, path string) error {
 		if err != nil {
 			return err
 		}
-		add(c, false)
+		add(tc, c, false)
 	}
 	for _, tc := range list(f, "invalid_tool_calls") {
 		raw, _ := get(tc, "args").(string)
-		add(toolgrade.Call{Name: str(tc, "name"), ID: id(get(tc, "id")), ArgsRaw: raw, Invalid: true}, false)
+		add(tc, toolgrade.Call{Name: str(tc, "name"), ID: id(get(tc, "id")), ArgsRaw: raw, Invalid: true}, false)
 	}
 	// Views of the same calls, kept only when they add a call.
 	for j, bl := range list(f, "content") {
@@ -188,7 +190,7 @@ func langChainCalls(b *builder, f jsonvalue.Object, path string) error {
 			// object without a type (a Bedrock toolUse block, say) is of
 			// no form it writes.
 			if o, ok := bl.(jsonvalue.Object); ok {
-				b.skip(p, "content block with keys %s", quoteKeys(o))
+				b.skip(o, p, "content block with keys %s", quoteKeys(o))
 			}
 			continue
 		default:
@@ -198,7 +200,7 @@ func langChainCalls(b *builder, f jsonvalue.Object, path string) error {
 		if c.Name, err = name(bl, "name", p); err != nil {
 			return err
 		}
-		add(c, true)
+		add(bl, c, true)
 	}
 	kw := obj(f, "additional_kwargs")
 	for j, tc := range list(kw, "tool_calls") {
@@ -206,7 +208,7 @@ func langChainCalls(b *builder, f jsonvalue.Object, path string) error {
 		if err != nil {
 			return err
 		}
-		add(c, true)
+		add(tc, c, true)
 	}
 	if fc, ok := kw.Get("function_call"); ok && fc != nil {
 		nm, err := name(fc, "name", join(path, "additional_kwargs.function_call"))
@@ -215,7 +217,7 @@ func langChainCalls(b *builder, f jsonvalue.Object, path string) error {
 		}
 		c := toolgrade.Call{Name: nm}
 		args(&c, fc, "arguments")
-		add(c, true)
+		add(fc, c, true)
 	}
 	return nil
 }

@@ -106,6 +106,8 @@ func lfRead(b *builder, ob lfObs) error {
 	t := strings.ToUpper(str(o, "type"))
 	switch t {
 	case "GENERATION":
+		b.notCallItself(o, "a model call, its input the messages")
+		b.repeats(get(o, "input")) // the conversation so far
 		return modelOutput(b, get(o, "output"), join(ob.path, "output"))
 	case "TOOL", "SPAN":
 		n := str(o, "name")
@@ -125,15 +127,18 @@ func lfRead(b *builder, ob lfObs) error {
 			out, hasOut = failed(out), true
 		}
 		if t == "SPAN" && !lfRunsCall(b, n, callID) {
-			return nil // a span of the application, not a tool's
+			b.notCallItself(o, "a span of the application, not a tool's")
+			b.repeats(get(o, "input")) // the graph's state, its messages so far
+			return nil
 		}
 		if hasIn && in == nil {
 			hasIn = false
 		}
-		toolRun(b, n, callID, in, hasIn, out, hasOut)
+		toolRun(b, o, n, callID, in, hasIn, out, hasOut)
 	case "EVENT", "AGENT", "CHAIN", "RETRIEVER", "EVALUATOR", "EMBEDDING", "GUARDRAIL":
+		b.notCallItself(o, "an observation that is not a tool's")
 	default:
-		b.skip(ob.path, "observation of type %q", str(o, "type"))
+		b.skip(o, ob.path, "observation of type %q", str(o, "type"))
 	}
 	return nil
 }

@@ -121,7 +121,7 @@ func lsRunRead(b *builder, r lsRun) error {
 		if io, ok := in.(jsonvalue.Object); ok && len(io) == 1 && io.Has("input") {
 			a = get(io, "input")
 			if s, ok := a.(string); ok {
-				if x, err := jsonvalue.ParseString(s); err == nil {
+				if x, err := b.parse(s); err == nil {
 					if _, isObj := x.(jsonvalue.Object); isObj {
 						a = x
 					}
@@ -145,17 +145,17 @@ func lsRunRead(b *builder, r lsRun) error {
 				out, hasOut = failed(e), true
 			}
 		}
-		toolRun(b, str(o, "name"), callID, a, hasArgs, out, hasOut)
+		toolRun(b, o, str(o, "name"), callID, a, hasArgs, out, hasOut)
 	case "chain", "prompt", "parser", "retriever", "embedding":
 	default:
-		b.skip(r.path, "run of type %q", t)
+		b.skip(o, r.path, "run of type %q", t)
 	}
 	return nil
 }
 
 // toolRun records a tool execution: the model's call it ran gets its
 // arguments and result; without such a call it is a call of its own.
-func toolRun(b *builder, tool, callID string, a any, hasArgs bool, out any, hasOut bool) {
+func toolRun(b *builder, src any, tool, callID string, a any, hasArgs bool, out any, hasOut bool) {
 	if callID != "" && b.find(callID, tool) < 0 {
 		// The id may belong to a call of another name (a renamed tool).
 		for k := range b.calls {
@@ -165,7 +165,7 @@ func toolRun(b *builder, tool, callID string, a any, hasArgs bool, out any, hasO
 			}
 		}
 	}
-	toolSpan(b, tool, callID, a, hasArgs, out, hasOut, false)
+	toolSpan(b, src, tool, callID, a, hasArgs, out, hasOut, false)
 }
 
 // toolMessage unpacks a tool's output given as a LangChain ToolMessage

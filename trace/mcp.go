@@ -68,7 +68,7 @@ func mcpMessages(b *builder, msgs []any, path string, pending map[string]int) er
 			}
 			c := toolgrade.Call{Name: n, ID: reqID}
 			args(&c, params, "arguments")
-			k := b.add(c)
+			k := b.add(o, c)
 			if reqID != "" {
 				pending[reqID] = k
 			}
@@ -80,7 +80,7 @@ func mcpMessages(b *builder, msgs []any, path string, pending map[string]int) er
 			k, ok := pending[reqID]
 			if !ok {
 				// Perhaps the answer to a tools/call the log does not hold.
-				b.skip(p, "response to unknown request id %q", reqID)
+				b.skip(o, p, "response to unknown request id %q", reqID)
 				continue
 			}
 			delete(pending, reqID)
@@ -92,10 +92,10 @@ func mcpMessages(b *builder, msgs []any, path string, pending map[string]int) er
 			} else if e, ok := o.Get("error"); ok {
 				b.setFailed(k, e)
 			} else {
-				b.skip(p, "response without result or error")
+				b.skip(o, p, "response without result or error")
 			}
 		default:
-			b.skip(p, "JSON-RPC message without method or id")
+			b.skip(o, p, "JSON-RPC message without method or id")
 		}
 	}
 	return nil

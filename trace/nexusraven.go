@@ -34,7 +34,7 @@ func init() {
 // No ids, no outputs.
 func readNexusRaven(b *builder, v any) error {
 	if qd, ok := get(v, "query_dict").(string); ok {
-		x, err := jsonvalue.ParseString(qd)
+		x, err := b.parse(qd)
 		if err != nil {
 			return fieldError("query_dict", "not JSON: %v", err)
 		}
@@ -51,7 +51,7 @@ func nexusRavenRecord(b *builder, v any, prefix string) error {
 		} else {
 			call.Args = jsonvalue.Object{}
 		}
-		b.add(call)
+		b.add(v, call)
 		return nil
 	}
 	if ref, ok := get(v, "reference").(string); ok {
@@ -81,7 +81,7 @@ func nexusRavenRecord(b *builder, v any, prefix string) error {
 	for i, c := range js {
 		p := index(prefix+"json_function_calls", i)
 		if text, isText := c.(string); isText {
-			x, err := jsonvalue.ParseString(text)
+			x, err := b.parse(text)
 			if err != nil {
 				return fieldError(p, "not JSON: %v", err)
 			}
@@ -94,7 +94,7 @@ func nexusRavenRecord(b *builder, v any, prefix string) error {
 		}
 		call := toolgrade.Call{Name: s}
 		nullableArgs(&call, c, "arguments", "args", "parameters")
-		b.add(call)
+		b.add(c, call)
 	}
 	return nil
 }

@@ -47,7 +47,7 @@ func readOpenAIAgents(b *builder, v any) error {
 			if in, ok := get(o, input).([]any); ok {
 				items := make([]any, len(in))
 				for i, it := range in {
-					items[i] = jsItem(it)
+					items[i] = jsItem(b, it)
 				}
 				if err := responsesItems(b, items, input); err != nil {
 					return err
@@ -59,6 +59,9 @@ func readOpenAIAgents(b *builder, v any) error {
 					return err
 				}
 			}
+			// The saved model responses, the step in progress, the tool
+			// invocations: repeated views of the items read.
+			b.repeats(o)
 			return nil
 		}
 		if isRunItem(o) {
@@ -88,7 +91,7 @@ func isRunItem(o jsonvalue.Object) bool {
 // spelling the Python SDK writes: callId becomes call_id, and a
 // function_call_result a function_call_output. Other values are returned
 // as they are.
-func jsItem(v any) any {
+func jsItem(b *builder, v any) any {
 	o, ok := v.(jsonvalue.Object)
 	if !ok || !o.Has("callId") || o.Has("call_id") {
 		return v
@@ -103,6 +106,7 @@ func jsItem(v any) any {
 		}
 		out = append(out, m)
 	}
+	b.copied(out, o)
 	return out
 }
 
@@ -120,7 +124,7 @@ func agentItems(b *builder, items []any, path string) error {
 		if !o.Has(rawKey) {
 			if !o.Has("type") && (o.Has("tool_calls") || str(o, "role") == "tool") {
 				// A Chat Completions style message: no Responses item.
-				b.skip(p, "chat message with role %q", str(o, "role"))
+				b.skip(o, p, "chat message with role %q", str(o, "role"))
 				continue
 			}
 			if o.Has("type") || o.Has("role") {
@@ -130,10 +134,10 @@ func agentItems(b *builder, items []any, path string) error {
 				}
 				continue
 			}
-			b.skip(p, "run item with keys %s", quoteKeys(o))
+			b.skip(o, p, "run item with keys %s", quoteKeys(o))
 			continue
 		}
-		raw, ok := jsItem(get(o, rawKey)).(jsonvalue.Object)
+		raw, ok := jsItem(b, get(o, rawKey)).(jsonvalue.Object)
 		if !ok {
 			return fieldError(join(p, rawKey), "want an item object, got %s", jsonvalue.Kind(get(o, rawKey)))
 		}
@@ -143,7 +147,7 @@ func agentItems(b *builder, items []any, path string) error {
 			continue
 		}
 		if !raw.Has("type") && !raw.Has("role") {
-			b.skip(join(p, rawKey), "%s with keys %s", str(o, "type"), quoteKeys(raw))
+			b.skip(raw, join(p, rawKey), "%s with keys %s", str(o, "type"), quoteKeys(raw))
 			continue
 		}
 		if err := responsesItem(b, raw, join(p, rawKey)); err != nil {

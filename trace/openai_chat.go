@@ -106,7 +106,7 @@ func chatMessages(b *builder, msgs []any, path string) error {
 			continue
 		}
 		if r := str(msg, "role"); r != "" && !chatRoles[r] {
-			b.skip(index(path, i), "message with role %q", r)
+			b.skip(msg, index(path, i), "message with role %q", r)
 			continue
 		}
 		if r := str(msg, "role"); r == "tool" || r == "function" {
@@ -140,7 +140,7 @@ func chatParts(b *builder, msg jsonvalue.Object, path string) {
 	}
 	for j, p := range parts {
 		if t, _ := get(p, "type").(string); !chatPartTypes[t] {
-			b.skip(index(join(path, "content"), j), "content part of type %q", t)
+			b.skip(p, index(join(path, "content"), j), "content part of type %q", t)
 		}
 	}
 }
@@ -162,7 +162,7 @@ func chatMessage(b *builder, msg jsonvalue.Object, path string) error {
 			if err != nil {
 				return toolgrade.InField(index(join(path, "tool_calls"), j), err)
 			}
-			b.add(c)
+			b.add(tc, c)
 		}
 	}
 	if fc, ok := msg.Get("function_call"); ok && fc != nil {
@@ -173,7 +173,7 @@ func chatMessage(b *builder, msg jsonvalue.Object, path string) error {
 		}
 		c := toolgrade.Call{Name: n}
 		args(&c, fc, "arguments")
-		b.add(c)
+		b.add(fc, c)
 	}
 	if r := str(msg, "role"); r == "tool" || r == "function" {
 		chatResult(b, msg, path)
@@ -302,7 +302,7 @@ func (s *chatStream) delta(b *builder, d jsonvalue.Object, slot streamSlot, path
 			if isCustom {
 				c.Type = "custom"
 			}
-			k = b.add(c)
+			k = b.add(o, c)
 			b.stream(k).custom = isCustom
 			if slot.tool != "" || callID != "" {
 				if s.open == nil {
@@ -313,8 +313,11 @@ func (s *chatStream) delta(b *builder, d jsonvalue.Object, slot streamSlot, path
 				}
 				s.open[slot] = k
 			}
-		} else if b.calls[k].Name == "" {
-			b.calls[k].Name = str(fn, "name")
+		} else {
+			b.read(o) // a fragment of call k
+			if b.calls[k].Name == "" {
+				b.calls[k].Name = str(fn, "name")
+			}
 		}
 		piece := get(fn, "arguments")
 		if isCustom {
@@ -329,12 +332,13 @@ func (s *chatStream) delta(b *builder, d jsonvalue.Object, slot streamSlot, path
 		slot.tool = "function_call"
 		k, found := s.open[slot]
 		if !found || has(fc, "name") && b.calls[k].Name != "" {
-			k = b.add(toolgrade.Call{Name: str(fc, "name")})
+			k = b.add(fc, toolgrade.Call{Name: str(fc, "name")})
 			if s.open == nil {
 				s.open = make(map[streamSlot]int)
 			}
 			s.open[slot] = k
 		}
+		b.read(fc)
 		appendPiece(b.stream(k), get(fc, "arguments"))
 	}
 	return nil

@@ -112,7 +112,7 @@ func responsesItems(b *builder, items []any, path string) error {
 			if s == nil {
 				s = &responsesStream{}
 			}
-			s.event(o)
+			s.event(b, o)
 			continue
 		}
 		if err := responsesItem(b, o, index(path, i)); err != nil {
@@ -152,12 +152,12 @@ var responsesPartTypes = map[string]bool{"input_text": true, "input_image": true
 // Completions' tool_calls, whose calls would otherwise go unseen.
 func responsesParts(b *builder, o jsonvalue.Object, path string) {
 	if o.Has("tool_calls") || o.Has("function_call") {
-		b.skip(path, "message with Chat Completions tool_calls")
+		b.skip(o, path, "message with Chat Completions tool_calls")
 	}
 	parts, _ := get(o, "content").([]any)
 	for j, p := range parts {
 		if t, _ := get(p, "type").(string); !responsesPartTypes[t] {
-			b.skip(index(join(path, "content"), j), "content part of type %q", t)
+			b.skip(p, index(join(path, "content"), j), "content part of type %q", t)
 		}
 	}
 }
@@ -176,6 +176,7 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 	switch t {
 	case "mcp_call":
 		if k, ok := approved(b, o); ok {
+			b.read(o) // the run of a call it asked approval for
 			c := &b.calls[k]
 			c.ID = id(get(o, "id"))
 			if a, ok := o.Get("arguments"); ok {
@@ -202,7 +203,7 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 			c.ID = id(get(o, "id"))
 			args(&c, o, "arguments")
 		}
-		k := b.add(c)
+		k := b.add(o, c)
 		if t == "mcp_call" {
 			mcpOutput(b, k, o)
 		}
@@ -216,7 +217,7 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 		}
 		c := toolgrade.Call{Name: n, Type: "mcp", ID: id(get(o, "id"))}
 		args(&c, o, "arguments")
-		b.add(c)
+		b.add(o, c)
 	case "mcp_approval_response":
 		if ok, _ := get(o, "approve").(bool); ok {
 			return nil // the mcp_call that follows gives the result
@@ -232,7 +233,7 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 			c.ID = id(get(o, "id"))
 		}
 		args(&c, o, "arguments")
-		b.add(c)
+		b.add(o, c)
 	case "tool_search_output":
 		if callID := id(get(o, "call_id")); callID != "" {
 			b.result(path, callID, "tool_search", get(o, "tools"))
@@ -247,7 +248,7 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 		if code, ok := o.Get("code"); ok {
 			c.Args = jsonvalue.Object{{Key: "code", Value: code}}
 		}
-		b.add(c)
+		b.add(o, c)
 	case "program_output":
 		out, _ := first(o, "result", "output")
 		b.result(path, id(get(o, "call_id")), "program", out)
@@ -261,7 +262,7 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 		tool, ok := builtins[t]
 		if !ok {
 			if t != "" && !responsesPlainItems[t] {
-				b.skip(path, "item of type %q", t)
+				b.skip(o, path, "item of type %q", t)
 			}
 			return nil // messages, reasoning, MCP listings
 		}
@@ -291,7 +292,7 @@ func responsesItem(b *builder, o jsonvalue.Object, path string) error {
 		case "image_generation_call":
 			output = get(o, "result")
 		}
-		k := b.add(c)
+		k := b.add(o, c)
 		if str(o, "status") == "failed" {
 			b.setFailed(k, output)
 		} else if output != nil {
@@ -396,11 +397,12 @@ var streamedFields = map[string]string{
 	"response.program.code":               "code",
 }
 
-func (s *responsesStream) event(e jsonvalue.Object) {
+func (s *responsesStream) event(b *builder, e jsonvalue.Object) {
 	t := str(e, "type")
 	switch t {
 	case "response.created":
 		s.round++
+		b.read(e) // the response begun, before any output
 		return
 	case "response.output_item.added", "response.output_item.done":
 		item := obj(e, "item")
@@ -409,7 +411,12 @@ func (s *responsesStream) event(e jsonvalue.Object) {
 		}
 		si := s.slot(s.key(e))
 		if t == "response.output_item.done" || !si.done {
+			if si.item != nil {
+				b.copied(item, si.item) // the item again, whole
+			}
 			si.item, si.done = item, t == "response.output_item.done"
+		} else {
+			b.copied(si.item, item)
 		}
 		return
 	case "response.completed", "response.done", "response.incomplete", "response.failed":
@@ -422,6 +429,7 @@ func (s *responsesStream) event(e jsonvalue.Object) {
 		if !strings.HasPrefix(t, prefix) {
 			continue
 		}
+		b.read(e) // a piece of an item's field
 		si := s.slot(s.key(e))
 		if si.pieces == nil {
 			si.pieces = make(map[string][]byte)
@@ -444,12 +452,14 @@ func (s *responsesStream) flush(b *builder) error {
 	if len(s.order) == 0 {
 		return responsesItems(b, s.final, "response.output")
 	}
+	streamed := map[string]bool{}
 	for _, key := range s.order {
 		si := s.items[key]
 		if si.item == nil {
 			continue
 		}
 		item := si.item
+		streamed[id(get(item, "id"))] = true
 		if !si.done && len(si.pieces) > 0 {
 			item = append(jsonvalue.Object(nil), item...)
 			for _, field := range []string{"arguments", "input", "code"} {
@@ -457,9 +467,15 @@ func (s *responsesStream) flush(b *builder) error {
 					item.Set(field, string(text))
 				}
 			}
+			b.copied(item, si.item)
 		}
 		if err := responsesItem(b, item, "item "+key); err != nil {
 			return err
+		}
+	}
+	for _, item := range s.final {
+		if streamed[id(get(item, "id"))] {
+			b.read(item) // the completed response repeats a streamed item
 		}
 	}
 	return nil

@@ -81,6 +81,7 @@ func readOpenHands(b *builder, v any) error {
 			b.saw()
 			fail := openHandsFailed(o)
 			meta := obj(o, "tool_call_metadata")
+			b.read(meta) // the call it answers, repeated
 			if tid := id(get(meta, "tool_call_id")); tid != "" {
 				b.link(p, tid, str(meta, "function_name"), get(o, "content"), fail)
 				continue
@@ -89,7 +90,7 @@ func readOpenHands(b *builder, v any) error {
 				b.give(k, get(o, "content"), fail)
 			}
 		default:
-			b.skip(p, "event with keys %s", quoteKeys(o))
+			b.skip(o, p, "event with keys %s", quoteKeys(o))
 		}
 	}
 	return nil
@@ -131,7 +132,7 @@ func openHandsAction(b *builder, o jsonvalue.Object, path string) (int, error) {
 		if a, ok := o.Get("args"); ok {
 			c.Args = a
 		}
-		return b.add(c), nil
+		return b.add(o, c), nil
 	}
 	n, err := name(meta, "function_name", join(path, "tool_call_metadata"))
 	if err != nil {
@@ -156,7 +157,7 @@ func openHandsAction(b *builder, o jsonvalue.Object, path string) (int, error) {
 	if k := b.find(c.ID, c.Name); k >= 0 && c.ID != "" {
 		return k, nil
 	}
-	return b.add(c), nil
+	return b.add(o, c), nil
 }
 
 // isOpenHandsEvent reports an OpenHands action or observation event.

@@ -21,7 +21,7 @@ import (
 func openInferenceSpan(b *builder, attrs jsonvalue.Object, path string, failed bool) error {
 	kind := str(attrs, "openinference.span.kind")
 	if kind != "" && !openInferenceKinds[kind] {
-		b.skip(path, "span of kind %q", kind)
+		b.skip(attrs, path, "span of kind %q", kind)
 	} else {
 		b.saw()
 	}
@@ -33,6 +33,7 @@ func openInferenceSpan(b *builder, attrs jsonvalue.Object, path string, failed b
 			if err := openInferenceMessages(b, tree, join(path, side.messages)); err != nil {
 				return err
 			}
+			b.read(get(attrs, side.value)) // the same messages, as the raw value
 			continue
 		}
 		if kind == "LLM" || kind == "" {
@@ -54,9 +55,9 @@ func openInferenceSpan(b *builder, attrs jsonvalue.Object, path string, failed b
 		}
 		out, hasOut := attrs.Get("output.value")
 		if tool == "" {
-			b.skip(path, "TOOL span without tool.name")
+			b.skip(nil, path, "TOOL span without tool.name")
 		}
-		toolSpan(b, tool, callID, a, hasArgs, out, hasOut, failed)
+		toolSpan(b, nil, tool, callID, a, hasArgs, out, hasOut, failed)
 	}
 	return nil
 }
@@ -97,14 +98,14 @@ func openInferenceMessages(b *builder, tree *node, path string) error {
 			if a := t.at("function", "arguments"); a != nil {
 				c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(a.toValue())
 			}
-			b.add(c)
+			b.add(nil, c)
 		}
 		if n := msg.str("function_call_name"); n != "" {
 			c := toolgrade.Call{Name: n}
 			if a := msg.at("function_call_arguments_json"); a != nil {
 				c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(a.toValue())
 			}
-			b.add(c)
+			b.add(nil, c)
 		}
 		switch role := msg.str("role"); {
 		case role == "tool" || role == "function":
@@ -114,7 +115,7 @@ func openInferenceMessages(b *builder, tree *node, path string) error {
 			}
 			b.result(index(path, i), id(msg.at("tool_call_id").toValue()), msg.str("name"), out)
 		case !openInferenceRoles[role]:
-			b.skip(index(path, i), "message with role %q", role)
+			b.skip(nil, index(path, i), "message with role %q", role)
 		}
 	}
 	return nil
@@ -128,17 +129,18 @@ func fallbackMessages(b *builder, v any) {
 	if !ok {
 		return
 	}
-	x, err := jsonvalue.ParseString(s)
+	x, err := b.parse(s)
 	if err != nil {
 		return
 	}
-	var scratch builder
-	scratch.unique = true
+	scratch := builder{unique: true, ledger: ledger{parsed: b.ledger.parsed}}
 	if messagesIn(&scratch, x, "") != nil {
 		return // not messages after all: nothing from it
 	}
+	b.ledger.merge(&scratch.ledger)
+	b.skipped = append(b.skipped, scratch.skipped...)
 	for k, c := range scratch.calls {
-		j := b.add(c)
+		j := b.add(nil, c)
 		if scratch.answered[k] && !b.answered[j] {
 			b.set(j, c.Output)
 		}

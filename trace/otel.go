@@ -125,7 +125,7 @@ func readSpans(b *builder, v any) error {
 			err = spanEvents(b, s.events, join(s.path, "events"))
 		}
 		if len(s.events) == 0 && unrecorded(s.attrs) {
-			b.skip(s.path, "span whose model stopped to call tools records no messages (is message content capture off?)")
+			b.skip(nil, s.path, "span whose model stopped to call tools records no messages (is message content capture off?)")
 		}
 		if err != nil {
 			return err
@@ -355,7 +355,12 @@ func genAISpan(b *builder, attrs jsonvalue.Object, path string, failed bool) err
 		if !ok {
 			continue
 		}
-		msgs, err := jsonAttr(v, join(path, key))
+		if raw := strings.TrimSuffix(strings.TrimPrefix(key, "gen_ai."), ".messages"); str(attrs, "gen_ai.operation.name") != "execute_tool" {
+			// Some instrumentations keep the request or response body as
+			// "input" or "output" beside the messages it holds.
+			b.read(get(attrs, raw))
+		}
+		msgs, err := jsonAttr(b, v, join(path, key))
 		if err != nil {
 			return err
 		}
@@ -366,7 +371,7 @@ func genAISpan(b *builder, attrs jsonvalue.Object, path string, failed bool) err
 	// Deprecated forms: chat messages as JSON, or flattened.
 	for _, key := range []string{"gen_ai.prompt", "gen_ai.completion"} {
 		if v, ok := attrs.Get(key); ok {
-			msgs, err := jsonAttr(v, join(path, key))
+			msgs, err := jsonAttr(b, v, join(path, key))
 			if err != nil {
 				return err
 			}
@@ -389,7 +394,7 @@ func genAISpan(b *builder, attrs jsonvalue.Object, path string, failed bool) err
 		b.saw()
 	}
 	if op == "execute_tool" && str(attrs, "gen_ai.tool.name") == "" {
-		b.skip(path, "execute_tool span without gen_ai.tool.name")
+		b.skip(nil, path, "execute_tool span without gen_ai.tool.name")
 	}
 	if op == "execute_tool" || (op == "" && attrs.Has("gen_ai.tool.name")) {
 		argsKey, outKey := "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"
@@ -403,7 +408,7 @@ func genAISpan(b *builder, attrs jsonvalue.Object, path string, failed bool) err
 		out, hasOut := attrs.Get(outKey)
 		// A failed execution has an ERROR status and error.type.
 		failed = failed || attrs.Has("error.type")
-		toolSpan(b, str(attrs, "gen_ai.tool.name"), id(get(attrs, "gen_ai.tool.call.id")), a, hasArgs, out, hasOut, failed)
+		toolSpan(b, nil, str(attrs, "gen_ai.tool.name"), id(get(attrs, "gen_ai.tool.call.id")), a, hasArgs, out, hasOut, failed)
 	}
 	return nil
 }
@@ -442,12 +447,12 @@ func unrecorded(attrs jsonvalue.Object) bool {
 
 // jsonAttr decodes an attribute that holds JSON text; other values are
 // taken as they are.
-func jsonAttr(v any, path string) (any, error) {
+func jsonAttr(b *builder, v any, path string) (any, error) {
 	s, ok := v.(string)
 	if !ok {
 		return v, nil
 	}
-	x, err := jsonvalue.ParseString(s)
+	x, err := b.parse(s)
 	if err != nil {
 		return nil, fieldError(path, "%v", err)
 	}
@@ -496,14 +501,14 @@ func partsMessages(b *builder, msgs []any, path string) error {
 				} else {
 					args(&c, p, "arguments")
 				}
-				b.add(c)
+				b.add(p, c)
 			case "tool_call_response":
 				b.result(pp, id(get(p, "id")), "", get(p, "response"))
 			case "server_tool_call_response":
 				b.result(pp, id(get(p, "id")), "", get(p, "server_tool_call_response"))
 			case "text", "reasoning", "thinking", "blob", "file", "uri", "image", "audio", "video":
 			default:
-				b.skip(pp, "message part of type %q", str(p, "type"))
+				b.skip(p, pp, "message part of type %q", str(p, "type"))
 			}
 		}
 	}
@@ -519,9 +524,12 @@ func partsResult(part any) bool {
 // toolSpan reads a span that records one tool execution. A call already
 // seen (same id and name; without an id, the earliest unanswered call of
 // that tool) gets what it lacks; otherwise the span adds the call.
-func toolSpan(b *builder, tool, callID string, a any, hasArgs bool, out any, hasOut bool, failed bool) {
+func toolSpan(b *builder, src any, tool, callID string, a any, hasArgs bool, out any, hasOut bool, failed bool) {
 	if tool == "" {
 		return
+	}
+	if hasArgs {
+		b.read(a) // the arguments, read as such
 	}
 	k := -1
 	if callID != "" {
@@ -535,7 +543,9 @@ func toolSpan(b *builder, tool, callID string, a any, hasArgs bool, out any, has
 		}
 	}
 	if k < 0 {
-		k = b.add(toolgrade.Call{Name: tool, ID: callID})
+		k = b.add(src, toolgrade.Call{Name: tool, ID: callID})
+	} else {
+		b.read(src) // the execution of a call read before
 	}
 	if c := &b.calls[k]; hasArgs && c.Args == nil && !c.Invalid {
 		c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(a)

@@ -90,6 +90,7 @@ type genAIEvent struct {
 	start int64
 	timed bool
 	path  string
+	src   any // the record or event
 }
 
 func genAIEvents(b *builder, records []any, paths []string) error {
@@ -100,7 +101,7 @@ func genAIEvents(b *builder, records []any, paths []string) error {
 		if !ok {
 			return fieldError(paths[i], "want a log record or span event object, got %s", jsonvalue.Kind(r))
 		}
-		e := genAIEvent{path: paths[i]}
+		e := genAIEvent{path: paths[i], src: o}
 		e.attrs = spanOf(o, paths[i]).attrs
 		if n, ok := first(o, "eventName", "event_name"); ok {
 			e.name, _ = n.(string)
@@ -115,12 +116,12 @@ func genAIEvents(b *builder, records []any, paths []string) error {
 			e.body = anyValue(body)
 			if text, isText := e.body.(string); isText {
 				// Some loggers write the payload as JSON text.
-				if x, err := jsonvalue.ParseString(text); err == nil {
+				if x, err := b.parse(text); err == nil {
 					e.body = x
 				}
 			}
 		} else if c, ok := e.attrs.Get("gen_ai.event.content"); ok {
-			x, err := jsonAttr(c, join(paths[i], "attributes.gen_ai.event.content"))
+			x, err := jsonAttr(b, c, join(paths[i], "attributes.gen_ai.event.content"))
 			if err != nil {
 				return err
 			}
@@ -214,9 +215,9 @@ func genAIEvent1(b *builder, e genAIEvent) error {
 		"gen_ai.evaluation.result":
 		b.saw() // messages without calls, and pre-1.28 content events
 	case "":
-		b.skip(e.path, "event without a name")
+		b.skip(e.src, e.path, "event without a name")
 	default:
-		b.skip(e.path, "event %q", e.name)
+		b.skip(e.src, e.path, "event %q", e.name)
 	}
 	return nil
 }
@@ -227,7 +228,7 @@ func genAIEvent1(b *builder, e genAIEvent) error {
 func eventToolCalls(b *builder, msg any, path string) error {
 	tcs := get(msg, "tool_calls")
 	if text, isText := tcs.(string); isText {
-		x, err := jsonAttr(text, join(path, "tool_calls"))
+		x, err := jsonAttr(b, text, join(path, "tool_calls"))
 		if err != nil {
 			return err
 		}
@@ -259,13 +260,13 @@ func attrEvents(b *builder, attrs jsonvalue.Object, path string) (bool, error) {
 		return false, nil
 	}
 	path = join(path, "events")
-	x, err := jsonAttr(v, path)
+	x, err := jsonAttr(b, v, path)
 	if err != nil {
 		return true, err
 	}
 	list, ok := x.([]any)
 	if !ok {
-		b.skip(path, "events attribute that is not a list (%s)", jsonvalue.Kind(x))
+		b.skip(x, path, "events attribute that is not a list (%s)", jsonvalue.Kind(x))
 		return true, nil
 	}
 	events := make([]genAIEvent, len(list))
@@ -274,7 +275,7 @@ func attrEvents(b *builder, attrs jsonvalue.Object, path string) (bool, error) {
 		if !ok {
 			return true, fieldError(index(path, i), "want an event object, got %s", jsonvalue.Kind(item))
 		}
-		events[i] = genAIEvent{name: str(o, "event.name"), body: o, attrs: o, path: index(path, i)}
+		events[i] = genAIEvent{name: str(o, "event.name"), body: o, attrs: o, path: index(path, i), src: o}
 	}
 	return true, playEvents(b, events)
 }

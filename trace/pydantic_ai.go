@@ -48,7 +48,7 @@ func readPydanticAI(b *builder, v any) error {
 			return fieldError(p, "want a message object, got %s", jsonvalue.Kind(m))
 		}
 		if k := str(o, "kind"); k != "request" && k != "response" {
-			b.skip(p, "message of kind %q", k)
+			b.skip(o, p, "message of kind %q", k)
 			continue
 		}
 		b.saw()
@@ -81,7 +81,7 @@ func pydanticPart(b *builder, part any, path string) error {
 			c.Type = n
 		}
 		args(&c, o, "args")
-		b.add(c)
+		b.add(o, c)
 	case "tool-return", "builtin-tool-return":
 		out := get(o, "content")
 		if str(o, "outcome") == "failed" {
@@ -100,7 +100,7 @@ func pydanticPart(b *builder, part any, path string) error {
 	case "system-prompt", "text", "thinking", "file":
 		b.saw()
 	default:
-		b.skip(path, "part of kind %q", k)
+		b.skip(o, path, "part of kind %q", k)
 	}
 	return nil
 }

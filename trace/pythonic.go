@@ -42,7 +42,7 @@ func readPythonic(b *builder, s string) error {
 		return err
 	}
 	for _, c := range calls {
-		b.add(c)
+		b.add(nil, c)
 	}
 	return nil
 }
@@ -71,7 +71,7 @@ func addPythonCalls(b *builder, s, path string) error {
 		return fieldError(path, "%v", err)
 	}
 	for _, c := range calls {
-		b.add(c)
+		b.add(nil, c)
 	}
 	return nil
 }

@@ -97,10 +97,10 @@ func jsonReplyCalls(b *builder, text string) {
 			for i, tc := range tcs {
 				c, err := chatToolCall(tc, index("tool_calls", i))
 				if err != nil {
-					b.add(toolgrade.Call{Name: str(get(tc, "function"), "name"), ArgsRaw: string(jsonvalue.Append(nil, tc)), Invalid: true})
+					b.add(nil, toolgrade.Call{Name: str(get(tc, "function"), "name"), ArgsRaw: string(jsonvalue.Append(nil, tc)), Invalid: true})
 					continue
 				}
-				b.add(c)
+				b.add(nil, c)
 			}
 			return
 		}
@@ -117,12 +117,12 @@ func pythonicReplyCalls(b *builder, text string) {
 	calls, err := parseCalls(t)
 	if err == nil {
 		for _, c := range calls {
-			b.add(c)
+			b.add(nil, c)
 		}
 		return
 	}
 	if m := callStart.FindStringSubmatch(t); m != nil {
-		b.add(toolgrade.Call{Name: m[1], ArgsRaw: t, Invalid: true})
+		b.add(nil, toolgrade.Call{Name: m[1], ArgsRaw: t, Invalid: true})
 		return
 	}
 	if block := unfence(text, true); block != t {

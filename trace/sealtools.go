@@ -34,7 +34,7 @@ func readSealTools(b *builder, v any) error {
 		}
 		call := toolgrade.Call{Name: n}
 		nullableArgs(&call, c, "parameters")
-		b.add(call)
+		b.add(c, call)
 	}
 	return nil
 }

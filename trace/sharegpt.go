@@ -58,7 +58,7 @@ func readShareGPT(b *builder, v any) error {
 			text, ok := value.(string)
 			var x any = value
 			if ok {
-				parsed, err := jsonvalue.ParseString(text)
+				parsed, err := b.parse(text)
 				if err != nil {
 					py, perr := parsePython(text)
 					if perr != nil {
@@ -83,7 +83,7 @@ func readShareGPT(b *builder, v any) error {
 				}
 				call := toolgrade.Call{Name: n, ID: id(get(c, "id"))}
 				nullableArgs(&call, c, "arguments", "parameters", "args")
-				last = append(last, b.add(call))
+				last = append(last, b.add(c, call))
 			}
 		case "observation", "function_response", "function-response", "tool", "ipython":
 			answerTurn(b, p, last, value)
@@ -94,7 +94,7 @@ func readShareGPT(b *builder, v any) error {
 		case "gpt", "assistant", "model", "system", "chatgpt", "bing":
 			b.saw()
 		default:
-			b.skip(p, "turn from %q", role)
+			b.skip(o, p, "turn from %q", role)
 		}
 	}
 	return nil
@@ -106,7 +106,7 @@ func readShareGPT(b *builder, v any) error {
 func answerTurn(b *builder, where string, calls []int, value any) {
 	if len(calls) > 1 {
 		if text, ok := value.(string); ok {
-			if l, err := jsonvalue.ParseString(text); err == nil {
+			if l, err := b.parse(text); err == nil {
 				if items, ok := l.([]any); ok && len(items) == len(calls) {
 					for j, k := range calls {
 						b.set(k, items[j])

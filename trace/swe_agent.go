@@ -69,20 +69,20 @@ func sweHasActions(h []any) bool {
 }
 
 // sweAction adds the call of an action text.
-func sweAction(b *builder, action string) int {
+func sweAction(b *builder, src any, action string) int {
 	text := strings.TrimSpace(action)
 	cmd, _, _ := strings.Cut(text, "\n")
 	if i := strings.IndexAny(cmd, " \t"); i >= 0 {
 		cmd = cmd[:i]
 	}
-	return b.add(toolgrade.Call{Name: cmd, Args: jsonvalue.Object{{Key: "command", Value: action}}})
+	return b.add(src, toolgrade.Call{Name: cmd, Args: jsonvalue.Object{{Key: "command", Value: action}}})
 }
 
 func sweSteps(b *builder, steps []any, path string) error {
 	for i, s := range steps {
 		p := index(path, i)
 		if !isSWEStep(s) {
-			b.skip(p, "step that is %s", describe(s))
+			b.skip(s, p, "step that is %s", describe(s))
 			continue
 		}
 		b.saw()
@@ -90,7 +90,7 @@ func sweSteps(b *builder, steps []any, path string) error {
 		if strings.TrimSpace(action) == "" {
 			continue // the model gave no action (a format error)
 		}
-		k := sweAction(b, action)
+		k := sweAction(b, s, action)
 		b.set(k, get(s, "observation"))
 	}
 	return nil
@@ -113,7 +113,7 @@ func sweHistory(b *builder, h []any, path string) error {
 			tcs, _ := get(o, "tool_calls").([]any)
 			if len(tcs) == 0 {
 				if a := str(o, "action"); strings.TrimSpace(a) != "" {
-					last = sweAction(b, a)
+					last = sweAction(b, o, a)
 				}
 				continue
 			}
@@ -122,7 +122,7 @@ func sweHistory(b *builder, h []any, path string) error {
 				if err != nil {
 					return err
 				}
-				last = b.add(c)
+				last = b.add(tc, c)
 			}
 		case "observation":
 			b.saw()
@@ -141,7 +141,7 @@ func sweHistory(b *builder, h []any, path string) error {
 		case "system_prompt", "thought", "demonstration", "":
 			b.saw()
 		default:
-			b.skip(p, "message of type %q", mt)
+			b.skip(o, p, "message of type %q", mt)
 		}
 	}
 	return nil

@@ -19,6 +19,10 @@ func init() {
 // that text): such a call failed.
 func readTauBench(b *builder, v any) error {
 	b.failurePrefix = "Error: "
+	info := get(v, "info")
+	for _, at := range []string{"task", "reward_info"} {
+		b.notCall(get(get(info, at), "actions"), "the task's gold actions, not calls made")
+	}
 	if l, ok := v.([]any); ok {
 		return chatMessages(b, l, "")
 	}

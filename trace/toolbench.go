@@ -39,6 +39,9 @@ func readToolBench(b *builder, v any) error {
 		return nil // no conversation was recorded
 	}
 	last := len(tm) - 1
+	for _, prefix := range tm[:last] {
+		b.read(prefix) // a prefix of the last conversation
+	}
 	path := "answer_generation.train_messages[" + strconv.Itoa(last) + "]"
 	msgs, ok := tm[last].([]any)
 	if !ok {

@@ -63,18 +63,26 @@
 //
 // A reader that finds none of its format's structure in its input (a
 // forced format on a foreign trace) returns an error, never an empty list.
-// Readers say what they recognized through the builder: adding a call or a
-// result, or calling saw on a message, item or event of their format,
-// counts; an input that detection would give to the reader also counts, so
-// that a transcript without any call still reads as an empty list.
+// An input that detection would give to the reader counts as its
+// structure, so that a transcript without any call still reads as an
+// empty list.
 //
-// Readers record skipped items with the builder's skip method:
+// Beneath every reader an audit walks the whole input (JSON held in
+// strings included) and finds every call-shaped object by a few fixed
+// rules: an OpenAI tool_calls entry or function_call item, an Anthropic
+// tool_use block, a Gemini functionCall, a Bedrock toolUse, an AI SDK
+// tool-call part, an MCP tools/call request, and any object with a
+// name-like key and an arguments-like key that is not a tool definition
+// (docs/traces.md has the rules exactly). Each must be accounted for: read
+// as a call or inside a result, inside a skipped item, or declared by the
+// reader not a call (gold answers, a span that has a name and an input).
+// What is left is listed in [Trace.Missed], and [Extract] and [Read]
+// return a [*MissedError] with the trace: its calls may be short. The
+// "generic" format, never detected, reads every call-shaped object as a
+// call.
 //
-//	b.skip(path, "content block of type %q", t)
-//
-// where path locates the item in the input ("messages[3].content[1]", or
-// "line 7" for JSON Lines, whose elements are lines) and the rest says
-// what kind of item it was.
+// Each format lives in one file that registers it (see format.go for how
+// a reader is written).
 //
 // # Non-goals
 //
@@ -122,6 +130,15 @@ type Trace struct {
 	// in order, for formats that record them; each call's Turn says which
 	// of them it followed (Turn 1 is Inputs[0], 0 is before any).
 	Inputs []any
+	// Missed lists the call-shaped objects of the input that the reader
+	// neither read, skipped nor declared not a call, in document order
+	// (see the package doc); [Extract] and [Read] return them with a
+	// [*MissedError].
+	Missed []Skip
+	// Notes says what else a user of the calls should know: that they
+	// were read by shape (the generic format), or that the audit's budgets
+	// kept it from seeing part of the input.
+	Notes []string
 }
 
 // A Skip is one item of a trace that its reader did not understand and so
@@ -144,19 +161,19 @@ func (s Skip) String() string {
 }
 
 // Warnings returns the skipped items as sentences, one per item, for a
-// case's result ("skipped <kind> at <where>").
+// case's result ("skipped <kind> at <where>"), then the notes.
 func (t Trace) Warnings() []string {
-	if len(t.Skipped) == 0 {
+	if len(t.Skipped)+len(t.Notes) == 0 {
 		return nil
 	}
-	w := make([]string, len(t.Skipped))
+	w := make([]string, len(t.Skipped), len(t.Skipped)+len(t.Notes))
 	for i, s := range t.Skipped {
 		w[i] = "skipped " + s.Kind
 		if s.Where != "" {
 			w[i] += " at " + s.Where
 		}
 	}
-	return w
+	return append(w, t.Notes...)
 }
 
 // Extract reads the calls from a trace already decoded into the value
@@ -193,7 +210,21 @@ func Extract(v any, forced string) (Trace, error) {
 			return Trace{}, fmt.Errorf("%s: %w in %s", f.name, ErrNotThisFormat, describe(v))
 		}
 	}
-	return Trace{Format: f.name, Calls: b.finish(), Skipped: b.skipped, Inputs: b.inputs}, nil
+	return b.trace(f.name, v)
+}
+
+// trace returns what the reader read from v, audited: with a
+// [*MissedError] when v holds call-shaped objects the reader did not
+// account for.
+func (b *builder) trace(name string, v any) (Trace, error) {
+	tr := Trace{Format: name, Calls: b.finish(), Skipped: b.skipped, Inputs: b.inputs, Notes: b.notes}
+	missed, notes := b.audit(v)
+	tr.Notes = append(tr.Notes, notes...)
+	if len(missed) > 0 {
+		tr.Missed = missed
+		return tr, &MissedError{Format: name, Missed: missed}
+	}
+	return tr, nil
 }
 
 // notThisFormat is a reader's error on input of another format: its text
@@ -257,8 +288,12 @@ func Read(data []byte, forced string) (Trace, error) {
 		jsonErr = err
 		if lines, lerr := jsonLines(data); lerr == nil {
 			tr, err := Extract(lines, forced)
-			if len(tr.Skipped) > 0 {
+			if len(tr.Skipped) > 0 || len(tr.Missed) > 0 {
 				lineSkips(tr.Skipped, data)
+				lineSkips(tr.Missed, data) // the error holds the same items
+			}
+			if u := (*unknownTrace)(nil); errors.As(err, &u) {
+				lineSkips(u.found, data)
 			}
 			return tr, err
 		} else if lerr != errNotLines {
@@ -327,7 +362,7 @@ func readText(f *format, s string) (Trace, error) {
 	if !b.recognized() && detectText(s) != f.name {
 		return Trace{}, fmt.Errorf("%s: %w in %s", f.name, ErrNotThisFormat, describeText(s))
 	}
-	return Trace{Format: f.name, Calls: b.finish(), Skipped: b.skipped, Inputs: b.inputs}, nil
+	return Trace{Format: f.name, Calls: b.finish(), Skipped: b.skipped, Inputs: b.inputs, Notes: b.notes}, nil
 }
 
 func looksJSON(data []byte) bool {

@@ -29,9 +29,10 @@ func readWhen2Call(b *builder, v any) error {
 	switch ca := str(o, "correct_answer"); ca {
 	case "tool_call":
 	case "direct", "request_for_info", "cannot_answer":
+		b.notCall(get(o, "answers"), "candidate answers; the correct one makes no call")
 		return nil // no call is the right behaviour
 	default:
-		b.skip("correct_answer", "answer class %q", ca)
+		b.skip(get(o, "answers"), "correct_answer", "answer class %q", ca)
 		return nil
 	}
 	tc, ok := obj(o, "answers").Get("tool_call")
@@ -39,7 +40,7 @@ func readWhen2Call(b *builder, v any) error {
 		return fieldError("answers.tool_call", "missing")
 	}
 	if s, ok := tc.(string); ok {
-		x, err := jsonvalue.ParseString(s)
+		x, err := b.parse(s)
 		if err != nil {
 			if x, err = parsePython(s); err != nil {
 				return fieldError("answers.tool_call", "not JSON: %v", err)
@@ -62,7 +63,7 @@ func readWhen2Call(b *builder, v any) error {
 		}
 		call := toolgrade.Call{Name: n}
 		args(&call, c, "arguments", "args", "parameters")
-		b.add(call)
+		b.add(c, call)
 	}
 	return nil
 }

@@ -24,7 +24,7 @@ func readXLAM(b *builder, v any) error {
 		return wantError(`an xLAM record {"query", "tools", "answers"}`, v)
 	}
 	if text, isText := a.(string); isText {
-		x, err := jsonvalue.ParseString(text)
+		x, err := b.parse(text)
 		if err != nil {
 			return fieldError("answers", "not JSON: %v", err)
 		}
@@ -43,7 +43,7 @@ func readXLAM(b *builder, v any) error {
 		}
 		call := toolgrade.Call{Name: n}
 		nullableArgs(&call, c, "arguments", "parameters")
-		b.add(call)
+		b.add(c, call)
 	}
 	return nil
 }

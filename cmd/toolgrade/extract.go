@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,10 +34,19 @@ each is listed on stderr with where it is and what it is, and the calls
 around them are still printed. A --format that finds nothing of its format
 in the file is an error.
 
+Beneath every reader an audit looks for call-shaped objects (a tool_calls
+entry, a tool_use block, an object with a name and arguments, ...; see
+docs/traces.md) that the reader neither read, skipped nor knows not to be
+calls. The calls read are printed, each missed object is listed on stderr,
+and the exit status is 1: the list may be short. --format generic reads
+every call-shaped object as a call, in document order; it is never
+detected.
+
 Formats: ` + strings.Join(trace.Formats(), ", ") + `.
 
-Exit status: 0 on success; 2 for bad usage, an unreadable file or a trace
-whose shape is not recognized.`,
+Exit status: 0 on success; 1 when the audit found call-shaped objects the
+reader did not read; 2 for bad usage, an unreadable file or a trace whose
+shape is not recognized.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return m.runExtract(format, args[0])
@@ -61,7 +71,8 @@ func (m *Main) runExtract(format, path string) error {
 		return usageError("%v", err)
 	}
 	tr, err := trace.Read(data, format)
-	if err != nil {
+	var missed *trace.MissedError
+	if err != nil && !errors.As(err, &missed) {
 		return usageError("%s: %v", path, err)
 	}
 	var out bytes.Buffer
@@ -72,15 +83,30 @@ func (m *Main) runExtract(format, path string) error {
 	if _, err := m.Stdout.Write(out.Bytes()); err != nil {
 		return err
 	}
+	var msg bytes.Buffer
 	if n := len(tr.Skipped); n > 0 {
-		var msg bytes.Buffer
 		fmt.Fprintf(&msg, "toolgrade: %s: skipped %d %s not understood as %s:\n", path, n, plural(n, "item", "items"), tr.Format)
 		for _, s := range tr.Skipped {
 			fmt.Fprintf(&msg, "  %s\n", s)
 		}
-		_, err = m.Stderr.Write(msg.Bytes())
 	}
-	return err
+	for _, n := range tr.Notes {
+		fmt.Fprintf(&msg, "toolgrade: %s: %s\n", path, n)
+	}
+	if n := len(tr.Missed); n > 0 {
+		fmt.Fprintf(&msg, "toolgrade: %s: %d call-shaped %s not read as %s (the calls above may be short; --format generic reads call-shaped objects in document order):\n",
+			path, n, plural(n, "object", "objects"), tr.Format)
+		for _, s := range tr.Missed {
+			fmt.Fprintf(&msg, "  %s\n", s)
+		}
+	}
+	if _, err := m.Stderr.Write(msg.Bytes()); err != nil {
+		return err
+	}
+	if missed != nil {
+		return &ExitError{Code: 1}
+	}
+	return nil
 }
 
 func plural(n int, one, many string) string {

@@ -1,0 +1,449 @@
+package trace
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+// The audit. After a reader has run, an independent pass walks the whole
+// input and finds every call-shaped object in it (see callShape). Each must
+// be accounted for by the reader, through its builder: read as a call or
+// as a call's result, inside an item the reader skipped, or declared not a
+// call. What is left is missed: the reader dropped something that looks
+// like a call, and the trace is not read as a list of calls that may be
+// short. The rules are few and fixed, and documented in docs/traces.md;
+// the readers know their formats, the audit knows only shapes.
+
+// ErrMissed: the trace holds call-shaped objects its reader did not
+// account for; [MissedError] lists them.
+var ErrMissed = errors.New("call-shaped objects the reader did not read")
+
+// A MissedError is returned with a trace whose audit found call-shaped
+// objects its reader neither read, skipped nor declared not a call. The
+// trace's calls are returned too, but they may be short.
+type MissedError struct {
+	Format string
+	Missed []Skip
+}
+
+func (e *MissedError) Error() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s: %d call-shaped %s not read: ", e.Format, len(e.Missed), plural(len(e.Missed), "object", "objects"))
+	sb.WriteString(listSkips(e.Missed, 5))
+	sb.WriteString("; the reader may not know this form of call (--format generic reads call-shaped objects in document order)")
+	return sb.String()
+}
+
+func (e *MissedError) Is(target error) bool { return target == ErrMissed }
+
+// listSkips lists at most n items as "where (kind)", and how many more.
+func listSkips(items []Skip, n int) string {
+	var sb strings.Builder
+	for i, s := range items {
+		if i == n {
+			fmt.Fprintf(&sb, " and %d more", len(items)-n)
+			break
+		}
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		if s.Where == "" {
+			sb.WriteString("the trace itself")
+		} else {
+			sb.WriteString(s.Where)
+		}
+		sb.WriteString(" (" + s.Kind + ")")
+	}
+	return sb.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Budgets of the audit: how deep it walks, and how much JSON held in
+// strings it parses (one string, and all of them together). What lies
+// beyond is not audited, and the trace says so in a note.
+const (
+	maxAuditDepth      = 512
+	maxAuditText       = 1 << 20
+	maxAuditTextTotal  = 32 << 20
+	maxAuditTextNested = 4
+)
+
+// callParents are the keys whose value is a call by its place: the entries
+// of OpenAI's tool_calls list, a legacy (or Gemini snake_case)
+// function_call, a Gemini functionCall, a Bedrock toolUse.
+var callParents = map[string]string{"tool_calls": "tool_calls entry", "function_call": "function_call",
+	"functionCall": "functionCall", "toolUse": "toolUse block"}
+
+// callTypes are the values of "type" that make an object a call.
+var callTypes = map[string]string{"function_call": "function_call item", "tool_use": "tool_use block",
+	"server_tool_use": "server_tool_use block", "tool-call": "tool-call part"}
+
+// callShape says whether o is call-shaped, and by which rule; parent is
+// the key o is held under (for a list's element, the list's key).
+//
+//   - by its place: an entry of a "tool_calls" list; the object under
+//     "function_call", "functionCall" or "toolUse";
+//   - by its type: "type" is "function_call", "tool_use",
+//     "server_tool_use" or "tool-call", beside a name-like or an
+//     arguments-like key (below); or "method" is "tools/call" (an MCP
+//     request);
+//   - by its keys: a name-like key (name, toolName, tool_name, tool,
+//     function) holding a string, and an arguments-like key (arguments,
+//     args, input, parameters, toolArgs, tool_input, kwargs); unless it is
+//     a tool definition (its parameters, or other arguments-like value, is
+//     a JSON Schema: an object with "properties", or "type" "object"; or
+//     it has a "description" beside "parameters"), or a tool's result (its
+//     "type" names a result, output or response).
+func callShape(o jsonvalue.Object, parent string) (rule, name string) {
+	if r, ok := callParents[parent]; ok {
+		return r, callName(o)
+	}
+	var typ, method string
+	named, nameKey := false, ""
+	var argVal any
+	hasArgs, hasDesc, argKey := false, false, ""
+	for _, m := range o {
+		switch m.Key {
+		case "type":
+			typ, _ = m.Value.(string)
+		case "method":
+			method, _ = m.Value.(string)
+		case "description":
+			hasDesc = true
+		case "name", "toolName", "tool_name", "tool", "function":
+			if s, ok := m.Value.(string); ok && !named {
+				named, nameKey, name = true, m.Key, s
+			}
+		case "arguments", "args", "input", "parameters", "toolArgs", "tool_input", "kwargs":
+			if !hasArgs {
+				hasArgs, argKey, argVal = true, m.Key, m.Value
+			}
+		}
+	}
+	if r, ok := callTypes[typ]; ok && (named || hasArgs) {
+		return r, name
+	}
+	if method == "tools/call" {
+		return "MCP tools/call request", str(get(o, "params"), "name")
+	}
+	if !named || !hasArgs || resultType(typ) || schema(argVal) || hasDesc && argKey == "parameters" {
+		return "", ""
+	}
+	return fmt.Sprintf("object with %q and %q", nameKey, argKey), name
+}
+
+// callName is the tool name a call-shaped object gives, if any.
+func callName(o jsonvalue.Object) string {
+	if n, ok := get(o, "name").(string); ok {
+		return n
+	}
+	if n, ok := get(o, "function").(string); ok {
+		return n
+	}
+	return str(get(o, "function"), "name")
+}
+
+// resultType says whether a type names a tool's result.
+func resultType(t string) bool {
+	return strings.Contains(t, "result") || strings.Contains(t, "output") || strings.Contains(t, "response")
+}
+
+// schema says whether v is a JSON Schema: an object with "properties", or
+// with "type" "object".
+func schema(v any) bool {
+	o, ok := v.(jsonvalue.Object)
+	return ok && (o.Has("properties") || get(o, "type") == "object")
+}
+
+// An audit walks one input, and tells visit of every call-shaped object
+// the ledger does not account for.
+type audit struct {
+	ledger *ledger
+	visit  func(a *audit, o jsonvalue.Object, kind string)
+	path   []pathSeg
+	parsed int // bytes of JSON text parsed
+	nested int // strings being parsed, one inside another
+	notes  []string
+}
+
+// audit walks v and returns the call-shaped objects in it that b does not
+// account for, and notes on what the budgets kept it from seeing.
+func (b *builder) audit(v any) ([]Skip, []string) {
+	var missed []Skip
+	a := audit{ledger: &b.ledger, visit: func(a *audit, _ jsonvalue.Object, kind string) {
+		missed = append(missed, Skip{Where: a.where(), Kind: kind})
+	}}
+	a.walk(v, "", 0)
+	return missed, a.notes
+}
+
+// callShapes lists every call-shaped object in v.
+func callShapes(v any) []Skip {
+	var found []Skip
+	a := audit{ledger: &ledger{}, visit: func(a *audit, _ jsonvalue.Object, kind string) {
+		found = append(found, Skip{Where: a.where(), Kind: kind})
+	}}
+	a.walk(v, "", 0)
+	return found
+}
+
+// repeats accounts for the calls that v repeats: each call-shaped object in
+// v not yet accounted for whose id is that of a call read is read, as a
+// repeated view of that call (a model's input history, a run state's
+// saved responses). Other calls in v are left to the audit.
+func (b *builder) repeats(v any) {
+	a := audit{ledger: &b.ledger, visit: func(_ *audit, o jsonvalue.Object, _ string) {
+		if callID := shapeID(o); callID != "" && slices.ContainsFunc(b.calls, func(c toolgrade.Call) bool { return c.ID == callID }) {
+			b.read(o)
+		}
+	}}
+	a.walk(v, "", 0)
+}
+
+// shapeID is the call id a call-shaped object gives, if any.
+func shapeID(o jsonvalue.Object) string {
+	for _, k := range []string{"call_id", "callId", "toolCallId", "tool_call_id", "toolUseId", "id"} {
+		if s := id(get(o, k)); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func (a *audit) walk(v any, parent string, depth int) {
+	if depth > maxAuditDepth {
+		a.note("the audit stopped at depth %d at %s", maxAuditDepth, a.where())
+		return
+	}
+	switch v := v.(type) {
+	case jsonvalue.Object:
+		if len(v) == 0 || a.ledger.has(v) {
+			return
+		}
+		if rule, name := callShape(v, parent); rule != "" && !a.ledger.shells[&v[0]] {
+			kind := rule
+			if name != "" {
+				kind += " " + strconv.Quote(name)
+			}
+			a.visit(a, v, kind)
+			return
+		}
+		for _, m := range v {
+			a.path = append(a.path, pathSeg{key: m.Key})
+			a.walk(m.Value, m.Key, depth+1)
+			a.path = a.path[:len(a.path)-1]
+		}
+	case []any:
+		if len(v) == 0 || a.ledger.has(v) {
+			return
+		}
+		for i, e := range v {
+			a.path = append(a.path, pathSeg{index: i, isIndex: true})
+			a.walk(e, parent, depth+1)
+			a.path = a.path[:len(a.path)-1]
+		}
+	case string:
+		a.text(v, parent, depth)
+	}
+}
+
+// text walks the JSON a string holds, within the budgets.
+func (a *audit) text(s, parent string, depth int) {
+	if !looksJSONText(s) || a.ledger.hasText(s) {
+		return
+	}
+	switch {
+	case len(s) > maxAuditText:
+		a.note("the audit did not parse the %d bytes of JSON text at %s (more than %d)", len(s), a.where(), maxAuditText)
+		return
+	case a.parsed+len(s) > maxAuditTextTotal:
+		a.note("the audit parsed no more JSON text from %s on (%d bytes already)", a.where(), a.parsed)
+		return
+	case a.nested >= maxAuditTextNested:
+		return
+	}
+	a.parsed += len(s)
+	x, err := a.ledger.parse(s)
+	if err != nil {
+		return
+	}
+	a.nested++
+	a.walk(x, parent, depth+1)
+	a.nested--
+}
+
+// note records a note once per kind of limit.
+func (a *audit) note(format string, args ...any) {
+	if len(a.notes) < 3 {
+		a.notes = append(a.notes, fmt.Sprintf(format, args...))
+	}
+}
+
+// where renders the current path as readers write paths.
+func (a *audit) where() string {
+	var sb strings.Builder
+	for _, s := range a.path {
+		if s.isIndex {
+			sb.WriteByte('[')
+			sb.WriteString(strconv.Itoa(s.index))
+			sb.WriteByte(']')
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte('.')
+		}
+		sb.WriteString(s.key)
+	}
+	return sb.String()
+}
+
+// looksJSONText says whether a string may hold a JSON object or array.
+func looksJSONText(s string) bool {
+	s = strings.TrimSpace(s)
+	return len(s) >= 2 && (s[0] == '{' && s[len(s)-1] == '}' || s[0] == '[' && s[len(s)-1] == ']')
+}
+
+// A ledger records, by identity, what a reader accounted for: the objects
+// and lists it read calls or results from, skipped or declared not calls
+// (each accounting for all it holds), and the JSON text it took as a
+// result. It also keeps the JSON text it parsed, so that the reader and
+// the audit see the same values.
+type ledger struct {
+	objects map[*jsonvalue.Member]bool
+	lists   map[*any]bool
+	texts   map[string]bool
+	parsed  map[string]parsedText
+	// aliases maps a copy a reader made of an object to the object.
+	aliases map[*jsonvalue.Member]jsonvalue.Object
+	// shells are objects declared not calls themselves, whose contents
+	// are audited still.
+	shells map[*jsonvalue.Member]bool
+	// notCalls keeps why the reader declared things not calls.
+	notCalls []string
+}
+
+type parsedText struct {
+	v   any
+	err error
+}
+
+// account records v, and all it holds, as accounted for.
+func (l *ledger) account(v any) {
+	switch v := v.(type) {
+	case jsonvalue.Object:
+		if len(v) == 0 {
+			return
+		}
+		if l.objects == nil {
+			l.objects = make(map[*jsonvalue.Member]bool)
+		}
+		l.objects[&v[0]] = true
+		if orig, ok := l.aliases[&v[0]]; ok {
+			l.account(orig)
+		}
+		if len(v) == 2 && v[0].Key == "content" && v[1].Key == "is_error" && v[1].Value == true {
+			l.account(v[0].Value) // a failed result: see failed
+		}
+	case []any:
+		if len(v) == 0 {
+			return
+		}
+		if l.lists == nil {
+			l.lists = make(map[*any]bool)
+		}
+		l.lists[&v[0]] = true
+	case string:
+		if looksJSONText(v) {
+			if l.texts == nil {
+				l.texts = make(map[string]bool)
+			}
+			l.texts[v] = true
+		}
+	}
+}
+
+func (l *ledger) has(v any) bool {
+	switch v := v.(type) {
+	case jsonvalue.Object:
+		return l.objects[&v[0]]
+	case []any:
+		return l.lists[&v[0]]
+	}
+	return false
+}
+
+func (l *ledger) hasText(s string) bool { return l.texts[s] }
+
+// parse parses JSON text once per input: readers that read JSON held in
+// strings parse it through their builder, so that the audit's walk meets
+// the very values the reader accounted for.
+func (l *ledger) parse(s string) (any, error) {
+	if p, ok := l.parsed[s]; ok {
+		return p.v, p.err
+	}
+	v, err := jsonvalue.ParseString(s)
+	if l.parsed == nil {
+		l.parsed = make(map[string]parsedText)
+	}
+	l.parsed[s] = parsedText{v, err}
+	return v, err
+}
+
+// alias records that copy stands for orig: accounting for the copy
+// accounts for orig.
+func (l *ledger) alias(copy, orig jsonvalue.Object) {
+	if len(copy) == 0 || len(orig) == 0 || &copy[0] == &orig[0] {
+		return
+	}
+	if l.aliases == nil {
+		l.aliases = make(map[*jsonvalue.Member]jsonvalue.Object)
+	}
+	l.aliases[&copy[0]] = orig
+	if l.objects[&copy[0]] {
+		l.account(orig)
+	}
+}
+
+// merge adds what other accounted for (a reader's scratch builder).
+func (l *ledger) merge(other *ledger) {
+	for k := range other.objects {
+		if l.objects == nil {
+			l.objects = make(map[*jsonvalue.Member]bool)
+		}
+		l.objects[k] = true
+	}
+	for k := range other.lists {
+		if l.lists == nil {
+			l.lists = make(map[*any]bool)
+		}
+		l.lists[k] = true
+	}
+	for k := range other.shells {
+		if l.shells == nil {
+			l.shells = make(map[*jsonvalue.Member]bool)
+		}
+		l.shells[k] = true
+	}
+	for k := range other.texts {
+		if l.texts == nil {
+			l.texts = make(map[string]bool)
+		}
+		l.texts[k] = true
+	}
+	if l.parsed == nil {
+		l.parsed = other.parsed
+	}
+	l.notCalls = append(l.notCalls, other.notCalls...)
+}
