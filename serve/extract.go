@@ -37,5 +37,16 @@ func extract(req jsonvalue.Object) ([]byte, error) {
 		}
 		b = jsonvalue.AppendString(b, sk.String())
 	}
-	return append(b, ']'), nil
+	b = append(b, ']')
+	if len(tr.Notes) > 0 {
+		b = append(b, `,"notes":[`...)
+		for i, n := range tr.Notes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonvalue.AppendString(b, n)
+		}
+		b = append(b, ']')
+	}
+	return b, nil
 }

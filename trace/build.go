@@ -125,8 +125,10 @@ func (b *builder) parse(s string) (any, error) { return b.ledger.parse(s) }
 // an item, an event) that need not hold a call.
 func (b *builder) saw() { b.seen++ }
 
-// recognized reports whether the reader found anything of its format.
-func (b *builder) recognized() bool { return b.seen > 0 || len(b.calls) > 0 }
+// found reports whether the reader found what a format forced on a trace
+// detected as another must find: a call, or items of its format beside
+// items it skipped (which it reports).
+func (b *builder) found() bool { return len(b.calls) > 0 || b.seen > 0 && len(b.skipped) > 0 }
 
 // add appends a call read from src, the object it was read from (a
 // tool_calls entry, a tool_use block, a functionCall; nil for a call in

@@ -76,7 +76,10 @@ func readClaudeLines(b *builder, v any, want string) error {
 		o, ok := l.(jsonvalue.Object)
 		p := index(path, i)
 		if !ok {
-			return fieldError(p, "want a record object, got %s", jsonvalue.Kind(l))
+			// A line that is no record (a bare string, say) is an item
+			// of the transcript not understood, not its end.
+			b.skip(l, p, "a JSON %s, not a record", jsonvalue.Kind(l))
+			continue
 		}
 		t := str(o, "type")
 		switch {

@@ -46,7 +46,8 @@ func readCodexRollout(b *builder, v any) error {
 		o, ok := l.(jsonvalue.Object)
 		p := index("", i)
 		if !ok {
-			return fieldError(p, "want a record object, got %s", jsonvalue.Kind(l))
+			b.skip(l, p, "a JSON %s, not a record", jsonvalue.Kind(l))
+			continue
 		}
 		t := str(o, "type")
 		switch {

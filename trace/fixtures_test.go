@@ -165,21 +165,3 @@ func get(v any, key string) any {
 	x, _ := v.(jsonvalue.Object).Get(key)
 	return x
 }
-
-// TestForcedFormatOnOtherFixtures is TestForcedFormatOnOtherSamples over
-// the shared fixtures: a format forced on another format's trace fails,
-// finds calls or reports what it skipped. Folders named after a family of
-// formats (gemini and gemini_cli, claude_code and its stream-json) are
-// left to that family.
-func TestForcedFormatOnOtherFixtures(t *testing.T) {
-	for _, f := range loadFixtures(t) {
-		for _, forced := range trace.Formats() {
-			if strings.HasPrefix(forced, f.format) || strings.HasPrefix(f.format, forced) {
-				continue
-			}
-			if tr, err := trace.Read(f.input, forced); err == nil && len(tr.Calls) == 0 && len(tr.Skipped) == 0 {
-				t.Errorf("--format %s on %s/%s/%s: no calls and nothing skipped", forced, f.set, f.format, f.name)
-			}
-		}
-	}
-}

@@ -78,33 +78,3 @@ func TestSamples(t *testing.T) {
 		}
 	}
 }
-
-// TestForcedFormatOnOtherSamples forces every format on every other
-// format's real samples: each must fail, or find calls, or report what it
-// skipped. An empty list with nothing skipped would read as "no calls"
-// where the calls are merely of another format. Claude Code's session
-// transcripts and its stream-json output share their line types, so a
-// transcript without calls is a valid empty stream.
-func TestForcedFormatOnOtherSamples(t *testing.T) {
-	sameFamily := map[[2]string]bool{{"claude_code_stream_json", "claude_code"}: true, {"claude_code", "claude_code_stream_json"}: true}
-	for _, of := range trace.Formats() {
-		files, _ := filepath.Glob(filepath.Join("testdata", of, "*"))
-		for _, f := range files {
-			if strings.HasSuffix(f, ".expected.json") || strings.HasSuffix(f, ".md") {
-				continue
-			}
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, forced := range trace.Formats() {
-				if forced == of || sameFamily[[2]string{forced, of}] {
-					continue
-				}
-				if tr, err := trace.Read(data, forced); err == nil && len(tr.Calls) == 0 && len(tr.Skipped) == 0 {
-					t.Errorf("--format %s on %s: no calls and nothing skipped", forced, f)
-				}
-			}
-		}
-	}
-}

@@ -61,11 +61,13 @@
 // it are still read. Items a reader knows to hold no calls (text, images,
 // reasoning, metadata lines) are not skipped items.
 //
-// A reader that finds none of its format's structure in its input (a
-// forced format on a foreign trace) returns an error, never an empty list.
-// An input that detection would give to the reader counts as its
-// structure, so that a transcript without any call still reads as an
-// empty list.
+// A format forced on a trace detected as another (or as none) must find a
+// call there, or items of its structure beside items it skips and
+// reports; else it is an error, never an empty list. A trace detected as
+// the format may hold no call: a transcript without any still reads as an
+// empty list. Readers say what they recognized through the builder: adding
+// a call or a result, or calling saw on a message, item or event of their
+// format.
 //
 // Beneath every reader an audit walks the whole input (JSON held in
 // strings included) and finds every call-shaped object by a few fixed
@@ -205,9 +207,9 @@ func Extract(v any, forced string) (Trace, error) {
 		}
 		return Trace{}, fmt.Errorf("%s: %w", f.name, err)
 	}
-	if !b.recognized() && !empty(v) {
+	if !b.found() && !empty(v) {
 		if d, _ := detect(v); d != f.name {
-			return Trace{}, fmt.Errorf("%s: %w in %s", f.name, ErrNotThisFormat, describe(v))
+			return Trace{}, fmt.Errorf("%s: %w in %s%s", f.name, ErrNotThisFormat, describe(v), detectedAs(d))
 		}
 	}
 	return b.trace(f.name, v)
@@ -225,6 +227,15 @@ func (b *builder) trace(name string, v any) (Trace, error) {
 		return tr, &MissedError{Format: name, Missed: missed}
 	}
 	return tr, nil
+}
+
+// detectedAs says what format a trace is detected as, for the error of a
+// format forced on it.
+func detectedAs(d string) string {
+	if d == "" {
+		return ""
+	}
+	return " (detected as " + d + ")"
 }
 
 // notThisFormat is a reader's error on input of another format: its text
@@ -359,8 +370,8 @@ func readText(f *format, s string) (Trace, error) {
 	if err := f.text(&b, s); err != nil {
 		return Trace{}, fmt.Errorf("%s: %w", f.name, err)
 	}
-	if !b.recognized() && detectText(s) != f.name {
-		return Trace{}, fmt.Errorf("%s: %w in %s", f.name, ErrNotThisFormat, describeText(s))
+	if d := detectText(s); !b.found() && d != f.name {
+		return Trace{}, fmt.Errorf("%s: %w in %s%s", f.name, ErrNotThisFormat, describeText(s), detectedAs(d))
 	}
 	return Trace{Format: f.name, Calls: b.finish(), Skipped: b.skipped, Inputs: b.inputs, Notes: b.notes}, nil
 }
