@@ -7,6 +7,7 @@ import (
 func init() {
 	register(format{
 		name: "adk_events",
+		keys: []string{"events", "invocationId", "invocation_id", "author"},
 		read: readADKEvents,
 		trace: func(o jsonvalue.Object) level {
 			events, ok := get(o, "events").([]any)

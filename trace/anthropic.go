@@ -11,6 +11,7 @@ import (
 func init() {
 	register(format{
 		name: "anthropic_messages",
+		keys: []string{"type", "role"},
 		read: readAnthropic,
 		item: itemObject(func(o jsonvalue.Object) level {
 			t := str(o, "type")

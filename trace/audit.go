@@ -80,15 +80,33 @@ const (
 	maxAuditTextNested = 4
 )
 
-// callParents are the keys whose value is a call by its place: the entries
-// of OpenAI's tool_calls list, a legacy (or Gemini snake_case)
+// byPlace names the rule that makes the value of a key a call by its place:
+// the entries of OpenAI's tool_calls list, a legacy (or Gemini snake_case)
 // function_call, a Gemini functionCall, a Bedrock toolUse.
-var callParents = map[string]string{"tool_calls": "tool_calls entry", "function_call": "function_call",
-	"functionCall": "functionCall", "toolUse": "toolUse block"}
+func byPlace(key string) string {
+	switch key {
+	case "tool_calls":
+		return "tool_calls entry"
+	case "function_call", "functionCall":
+		return key
+	case "toolUse":
+		return "toolUse block"
+	}
+	return ""
+}
 
-// callTypes are the values of "type" that make an object a call.
-var callTypes = map[string]string{"function_call": "function_call item", "tool_use": "tool_use block",
-	"server_tool_use": "server_tool_use block", "tool-call": "tool-call part"}
+// byType names the rule that makes an object of a type a call.
+func byType(t string) string {
+	switch t {
+	case "function_call":
+		return "function_call item"
+	case "tool_use", "server_tool_use":
+		return t + " block"
+	case "tool-call":
+		return "tool-call part"
+	}
+	return ""
+}
 
 // callShape says whether o is call-shaped, and by which rule; parent is
 // the key o is held under (for a list's element, the list's key).
@@ -107,7 +125,7 @@ var callTypes = map[string]string{"function_call": "function_call item", "tool_u
 //     it has a "description" beside "parameters"), or a tool's result (its
 //     "type" names a result, output or response).
 func callShape(o jsonvalue.Object, parent string) (rule, name string) {
-	if r, ok := callParents[parent]; ok {
+	if r := byPlace(parent); r != "" {
 		return r, callName(o)
 	}
 	var typ, method string
@@ -132,7 +150,7 @@ func callShape(o jsonvalue.Object, parent string) (rule, name string) {
 			}
 		}
 	}
-	if r, ok := callTypes[typ]; ok && (named || hasArgs) {
+	if r := byType(typ); r != "" && (named || hasArgs) {
 		return r, name
 	}
 	if method == "tools/call" {
@@ -167,12 +185,17 @@ func schema(v any) bool {
 	return ok && (o.Has("properties") || get(o, "type") == "object")
 }
 
-// An audit walks one input, and tells visit of every call-shaped object
-// the ledger does not account for.
+// An audit walks one input, and lists every call-shaped object the ledger
+// does not account for in missed, or tells visit of it when set.
 type audit struct {
 	ledger *ledger
 	visit  func(a *audit, o jsonvalue.Object, kind string)
-	path   []pathSeg
+	missed []Skip
+	root   any
+	// path holds the index of each member or element from the root to
+	// the value being walked; where renders it (pointer-free, so that the
+	// walk writes no pointers).
+	path   []int32
 	parsed int // bytes of JSON text parsed
 	nested int // strings being parsed, one inside another
 	notes  []string
@@ -181,22 +204,16 @@ type audit struct {
 // audit walks v and returns the call-shaped objects in it that b does not
 // account for, and notes on what the budgets kept it from seeing.
 func (b *builder) audit(v any) ([]Skip, []string) {
-	var missed []Skip
-	a := audit{ledger: &b.ledger, visit: func(a *audit, _ jsonvalue.Object, kind string) {
-		missed = append(missed, Skip{Where: a.where(), Kind: kind})
-	}}
-	a.walk(v, "", 0)
-	return missed, a.notes
+	a := audit{ledger: &b.ledger}
+	a.run(v)
+	return a.missed, a.notes
 }
 
 // callShapes lists every call-shaped object in v.
 func callShapes(v any) []Skip {
-	var found []Skip
-	a := audit{ledger: &ledger{}, visit: func(a *audit, _ jsonvalue.Object, kind string) {
-		found = append(found, Skip{Where: a.where(), Kind: kind})
-	}}
-	a.walk(v, "", 0)
-	return found
+	a := audit{ledger: &ledger{}}
+	a.run(v)
+	return a.missed
 }
 
 // repeats accounts for the calls that v repeats: each call-shaped object in
@@ -209,7 +226,7 @@ func (b *builder) repeats(v any) {
 			b.read(o)
 		}
 	}}
-	a.walk(v, "", 0)
+	a.run(v)
 }
 
 // shapeID is the call id a call-shaped object gives, if any.
@@ -222,6 +239,13 @@ func shapeID(o jsonvalue.Object) string {
 	return ""
 }
 
+// run walks a whole input.
+func (a *audit) run(v any) {
+	a.root = v
+	a.path = make([]int32, 0, 16)
+	a.walk(v, "", 0)
+}
+
 func (a *audit) walk(v any, parent string, depth int) {
 	if depth > maxAuditDepth {
 		a.note("the audit stopped at depth %d at %s", maxAuditDepth, a.where())
@@ -232,16 +256,20 @@ func (a *audit) walk(v any, parent string, depth int) {
 		if len(v) == 0 || a.ledger.has(v) {
 			return
 		}
-		if rule, name := callShape(v, parent); rule != "" && !a.ledger.shells[&v[0]] {
+		if rule, name := callShape(v, parent); rule != "" && !a.ledger.shell(v) {
 			kind := rule
 			if name != "" {
 				kind += " " + strconv.Quote(name)
 			}
-			a.visit(a, v, kind)
+			if a.visit != nil {
+				a.visit(a, v, kind)
+			} else {
+				a.missed = append(a.missed, Skip{Where: a.where(), Kind: kind})
+			}
 			return
 		}
-		for _, m := range v {
-			a.path = append(a.path, pathSeg{key: m.Key})
+		for i, m := range v {
+			a.path = append(a.path, int32(i))
 			a.walk(m.Value, m.Key, depth+1)
 			a.path = a.path[:len(a.path)-1]
 		}
@@ -250,12 +278,14 @@ func (a *audit) walk(v any, parent string, depth int) {
 			return
 		}
 		for i, e := range v {
-			a.path = append(a.path, pathSeg{index: i, isIndex: true})
+			a.path = append(a.path, int32(i))
 			a.walk(e, parent, depth+1)
 			a.path = a.path[:len(a.path)-1]
 		}
 	case string:
-		a.text(v, parent, depth)
+		if len(v) >= 2 && (v[0] == '{' || v[0] == '[' || v[0] <= ' ') {
+			a.text(v, parent, depth)
+		}
 	}
 }
 
@@ -291,20 +321,28 @@ func (a *audit) note(format string, args ...any) {
 	}
 }
 
-// where renders the current path as readers write paths.
+// where renders the current path as readers write paths, following it
+// from the root (through the JSON strings the walk parsed).
 func (a *audit) where() string {
 	var sb strings.Builder
-	for _, s := range a.path {
-		if s.isIndex {
+	v := a.root
+	for _, i := range a.path {
+		if s, ok := v.(string); ok {
+			v, _ = a.ledger.parse(s) // parsed already, by the walk
+		}
+		switch x := v.(type) {
+		case jsonvalue.Object:
+			if sb.Len() > 0 {
+				sb.WriteByte('.')
+			}
+			sb.WriteString(x[i].Key)
+			v = x[i].Value
+		case []any:
 			sb.WriteByte('[')
-			sb.WriteString(strconv.Itoa(s.index))
+			sb.WriteString(strconv.Itoa(int(i)))
 			sb.WriteByte(']')
-			continue
+			v = x[i]
 		}
-		if sb.Len() > 0 {
-			sb.WriteByte('.')
-		}
-		sb.WriteString(s.key)
 	}
 	return sb.String()
 }
@@ -321,15 +359,15 @@ func looksJSONText(s string) bool {
 // result. It also keeps the JSON text it parsed, so that the reader and
 // the audit see the same values.
 type ledger struct {
-	objects map[*jsonvalue.Member]bool
-	lists   map[*any]bool
-	texts   map[string]bool
+	objects set[*jsonvalue.Member] // by the address of the first member
+	lists   set[*any]              // by the address of the first element
+	texts   textSet
 	parsed  map[string]parsedText
 	// aliases maps a copy a reader made of an object to the object.
 	aliases map[*jsonvalue.Member]jsonvalue.Object
 	// shells are objects declared not calls themselves, whose contents
 	// are audited still.
-	shells map[*jsonvalue.Member]bool
+	shells set[*jsonvalue.Member]
 	// notCalls keeps why the reader declared things not calls.
 	notCalls []string
 }
@@ -346,10 +384,7 @@ func (l *ledger) account(v any) {
 		if len(v) == 0 {
 			return
 		}
-		if l.objects == nil {
-			l.objects = make(map[*jsonvalue.Member]bool)
-		}
-		l.objects[&v[0]] = true
+		l.objects.add(&v[0])
 		if orig, ok := l.aliases[&v[0]]; ok {
 			l.account(orig)
 		}
@@ -357,19 +392,12 @@ func (l *ledger) account(v any) {
 			l.account(v[0].Value) // a failed result: see failed
 		}
 	case []any:
-		if len(v) == 0 {
-			return
+		if len(v) > 0 {
+			l.lists.add(&v[0])
 		}
-		if l.lists == nil {
-			l.lists = make(map[*any]bool)
-		}
-		l.lists[&v[0]] = true
 	case string:
 		if looksJSONText(v) {
-			if l.texts == nil {
-				l.texts = make(map[string]bool)
-			}
-			l.texts[v] = true
+			l.texts.add(v)
 		}
 	}
 }
@@ -377,14 +405,16 @@ func (l *ledger) account(v any) {
 func (l *ledger) has(v any) bool {
 	switch v := v.(type) {
 	case jsonvalue.Object:
-		return l.objects[&v[0]]
+		return len(v) > 0 && l.objects.has(&v[0])
 	case []any:
-		return l.lists[&v[0]]
+		return len(v) > 0 && l.lists.has(&v[0])
 	}
 	return false
 }
 
-func (l *ledger) hasText(s string) bool { return l.texts[s] }
+func (l *ledger) hasText(s string) bool { return l.texts.has(s) }
+
+func (l *ledger) shell(o jsonvalue.Object) bool { return len(o) > 0 && l.shells.has(&o[0]) }
 
 // parse parses JSON text once per input: readers that read JSON held in
 // strings parse it through their builder, so that the audit's walk meets
@@ -411,39 +441,109 @@ func (l *ledger) alias(copy, orig jsonvalue.Object) {
 		l.aliases = make(map[*jsonvalue.Member]jsonvalue.Object)
 	}
 	l.aliases[&copy[0]] = orig
-	if l.objects[&copy[0]] {
+	if l.objects.has(&copy[0]) {
 		l.account(orig)
 	}
 }
 
 // merge adds what other accounted for (a reader's scratch builder).
 func (l *ledger) merge(other *ledger) {
-	for k := range other.objects {
-		if l.objects == nil {
-			l.objects = make(map[*jsonvalue.Member]bool)
-		}
-		l.objects[k] = true
-	}
-	for k := range other.lists {
-		if l.lists == nil {
-			l.lists = make(map[*any]bool)
-		}
-		l.lists[k] = true
-	}
-	for k := range other.shells {
-		if l.shells == nil {
-			l.shells = make(map[*jsonvalue.Member]bool)
-		}
-		l.shells[k] = true
-	}
-	for k := range other.texts {
-		if l.texts == nil {
-			l.texts = make(map[string]bool)
-		}
-		l.texts[k] = true
-	}
+	l.objects.merge(&other.objects)
+	l.lists.merge(&other.lists)
+	l.texts.merge(&other.texts)
+	l.shells.merge(&other.shells)
 	if l.parsed == nil {
 		l.parsed = other.parsed
 	}
 	l.notCalls = append(l.notCalls, other.notCalls...)
+}
+
+// A textSet holds strings in a list until it has many: telling whether
+// it holds a string then costs compares, which stop at a length that
+// differs and at once for the very string of the trace, where a map would
+// hash the whole text each time.
+type textSet struct {
+	few  []string
+	many map[string]bool
+}
+
+const fewTexts = 256
+
+func (s *textSet) add(t string) {
+	switch {
+	case s.many != nil:
+		s.many[t] = true
+	case s.few == nil:
+		s.few = make([]string, 1, 8)
+		s.few[0] = t
+	case len(s.few) < fewTexts:
+		s.few = append(s.few, t)
+	default:
+		s.many = make(map[string]bool, 2*fewTexts)
+		for _, x := range s.few {
+			s.many[x] = true
+		}
+		s.many[t] = true
+		s.few = nil
+	}
+}
+
+func (s *textSet) has(t string) bool {
+	if s.many != nil {
+		return s.many[t]
+	}
+	return slices.Contains(s.few, t)
+}
+
+func (s *textSet) merge(other *textSet) {
+	for _, t := range other.few {
+		s.add(t)
+	}
+	for t := range other.many {
+		s.add(t)
+	}
+}
+
+// A set holds keys in a short list, and in a map once it has many: most
+// traces account for a few objects, and the audit asks of every one.
+type set[K comparable] struct {
+	few  []K
+	many map[K]bool
+}
+
+const fewKeys = 16
+
+func (s *set[K]) add(k K) {
+	switch {
+	case s.many != nil:
+		s.many[k] = true
+	case s.few == nil:
+		s.few = make([]K, 1, 8)
+		s.few[0] = k
+	case len(s.few) < fewKeys:
+		s.few = append(s.few, k)
+	default:
+		s.many = make(map[K]bool, 2*fewKeys)
+		for _, x := range s.few {
+			s.many[x] = true
+		}
+		s.many[k] = true
+		s.few = nil
+	}
+}
+
+func (s *set[K]) has(k K) bool {
+	if s.many != nil {
+		return s.many[k]
+	}
+	return slices.Contains(s.few, k)
+}
+
+func (s *set[K]) merge(other *set[K]) {
+	for _, k := range other.few {
+		s.add(k)
+	}
+	for k := range other.many {
+		s.add(k)
+	}
 }

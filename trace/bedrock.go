@@ -8,6 +8,7 @@ import (
 func init() {
 	register(format{
 		name: "bedrock_converse",
+		keys: []string{"output", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStart", "messageStop", "role"},
 		read: readBedrock,
 		trace: func(o jsonvalue.Object) level {
 			return when(obj(o, "output").Has("message"), weak) // a response

@@ -8,6 +8,7 @@ import (
 func init() {
 	register(format{
 		name:  "bfcl",
+		keys:  []string{"ground_truth"},
 		read:  readBFCL,
 		trace: func(o jsonvalue.Object) level { return when(o.Has("ground_truth"), decisive) },
 	})

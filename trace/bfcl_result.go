@@ -10,6 +10,7 @@ import (
 func init() {
 	register(format{
 		name: "bfcl_result",
+		keys: []string{"result"},
 		read: readBFCLResult,
 		trace: func(o jsonvalue.Object) level {
 			return when(o.Has("result") && o.Has("id") && !o.Has("jsonrpc") && !o.Has("ground_truth"), decisive)

@@ -110,10 +110,7 @@ func (b *builder) notCallItself(o jsonvalue.Object, why string) {
 	if len(o) == 0 {
 		return
 	}
-	if b.ledger.shells == nil {
-		b.ledger.shells = make(map[*jsonvalue.Member]bool)
-	}
-	b.ledger.shells[&o[0]] = true
+	b.ledger.shells.add(&o[0])
 	b.ledger.notCalls = append(b.ledger.notCalls, why)
 }
 

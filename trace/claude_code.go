@@ -9,6 +9,7 @@ import (
 func init() {
 	register(format{
 		name:  "claude_code",
+		keys:  []string{"loglines", "message"},
 		read:  readClaudeCode,
 		trace: func(o jsonvalue.Object) level { return when(has(o, "loglines"), decisive) },
 		item: itemObject(func(o jsonvalue.Object) level {
@@ -26,6 +27,7 @@ func init() {
 	})
 	register(format{
 		name: "claude_code_stream_json",
+		keys: []string{"message"},
 		read: readClaudeStream,
 		item: itemObject(func(o jsonvalue.Object) level {
 			return when(isClaudeRecord(o) && claudeFormat(o) == "claude_code_stream_json", decisive)

@@ -10,6 +10,7 @@ import (
 func init() {
 	register(format{
 		name: "codex_rollout",
+		keys: []string{"payload"},
 		read: readCodexRollout,
 		item: itemObject(func(o jsonvalue.Object) level {
 			t := str(o, "type")

@@ -11,6 +11,7 @@ import (
 func init() {
 	register(format{
 		name: "cohere_v2",
+		keys: []string{"message", "type", "tool_plan"},
 		read: readCohere,
 		trace: func(o jsonvalue.Object) level {
 			m := obj(o, "message")

@@ -11,6 +11,7 @@ import (
 func init() {
 	register(format{
 		name:  "deepeval",
+		keys:  []string{"toolSpans", "baseSpans", "llmSpans", "agentSpans", "retrieverSpans", "toolsCalled", "tools_called", "expectedTools", "expected_tools", "name"},
 		read:  readDeepEval,
 		trace: func(o jsonvalue.Object) level { return when(hasAny(o, deepEvalKeys...), decisive) },
 		item: itemObject(func(o jsonvalue.Object) level {

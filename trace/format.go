@@ -101,6 +101,12 @@ type format struct {
 	item func(e any) level
 	// textual says whether a plain-text trace is of this format.
 	textual func(s string) level
+	// keys are the keys the object sniffers need, one of which any
+	// object they claim has (as a magic string is in every file of an
+	// image format): an object with none of them is not asked about. nil
+	// asks about every object (for sniffers that look at key prefixes).
+	keys    []string
+	keyMask uint64 // keyBit of each of keys
 	// explicit formats are never detected: only --format chooses them.
 	explicit bool
 }
@@ -129,6 +135,9 @@ var registry []format
 func register(f format) {
 	if slices.ContainsFunc(registry, func(g format) bool { return g.name == f.name }) {
 		panic("trace: format " + f.name + " registered twice")
+	}
+	for _, k := range f.keys {
+		f.keyMask |= keyBit(k)
 	}
 	i, _ := slices.BinarySearchFunc(registry, f.name, func(g format, name string) int { return strings.Compare(g.name, name) })
 	registry = slices.Insert(registry, i, f)
@@ -179,7 +188,8 @@ func detect(v any) (string, error) {
 // "messages", the format of that list; else the surest fallback; else
 // the object judged as one element.
 func detectObject(o jsonvalue.Object) string {
-	best, at := surest(func(f *format) level { return sniff(f.trace, o) })
+	mask := keyMask(o)
+	best, at := surest(func(f *format) level { return sniffObject(f, f.trace, o, mask) })
 	if at >= weak {
 		return best
 	}
@@ -221,7 +231,40 @@ func detectList(l []any) string {
 
 // classify says which format one element belongs to, and how surely.
 func classify(e any) (string, level) {
-	return surest(func(f *format) level { return sniff(f.item, e) })
+	o, ok := e.(jsonvalue.Object)
+	if !ok {
+		return surest(func(f *format) level { return sniff(f.item, e) })
+	}
+	mask := keyMask(o)
+	return surest(func(f *format) level { return sniffObject(f, f.item, e, mask) })
+}
+
+// sniffObject runs an object sniffer of f, unless the object (whose
+// keyMask is mask) has none of the keys f needs.
+func sniffObject[T any](f *format, s func(T) level, o T, mask uint64) level {
+	if s == nil || f.keys != nil && f.keyMask&mask == 0 {
+		return no
+	}
+	return s(o)
+}
+
+// keyBit sets one of 64 bits for a key, cheaply: keys share bits, so a
+// mask tells only which keys an object cannot have.
+func keyBit(k string) uint64 {
+	h := uint(len(k))
+	if len(k) > 0 {
+		h += uint(k[0])*7 + uint(k[len(k)-1])*3 + uint(k[len(k)/2])*5
+	}
+	return 1 << (h & 63)
+}
+
+// keyMask is the keyBit of every key of o.
+func keyMask(o jsonvalue.Object) uint64 {
+	var m uint64
+	for _, kv := range o {
+		m |= keyBit(kv.Key)
+	}
+	return m
 }
 
 // detectText names the format of a plain-text trace, or "".
@@ -238,6 +281,9 @@ func surest(sniffer func(f *format) level) (string, level) {
 		if f := &registry[i]; !f.explicit {
 			if l := sniffer(f); l > at {
 				best, at = f.name, l
+				if at == decisive {
+					break // none surer, and ties go to the first
+				}
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 func init() {
 	register(format{
 		name: "gemini",
+		keys: []string{"candidates", "contents", "parts", "role"},
 		read: readGemini,
 		trace: func(o jsonvalue.Object) level {
 			return when(o.Has("candidates") || o.Has("contents"), decisive)

@@ -8,6 +8,7 @@ import (
 func init() {
 	register(format{
 		name:  "gemini_cli",
+		keys:  []string{"projectHash", "toolCalls", "type"},
 		read:  readGeminiCLI,
 		trace: func(o jsonvalue.Object) level { return when(o.Has("projectHash") && o.Has("messages"), decisive) },
 		item: itemObject(func(o jsonvalue.Object) level {

@@ -11,6 +11,7 @@ import (
 func init() {
 	register(format{
 		name: "gemini_interactions",
+		keys: []string{"object", "steps", "outputs", "input", "event_type", "type"},
 		read: readInteractions,
 		trace: func(o jsonvalue.Object) level {
 			return when(str(o, "object") == "interaction" || interactionList(get(o, "steps")) ||

@@ -22,7 +22,7 @@ func readGeneric(b *builder, v any) error {
 	a := audit{ledger: &b.ledger, visit: func(_ *audit, o jsonvalue.Object, _ string) {
 		b.add(o, shapeCall(o))
 	}}
-	a.walk(v, "", 0)
+	a.run(v)
 	if len(b.calls) > 0 {
 		b.notes = append(b.notes, "calls read by shape (--format generic): every call-shaped object in document order, without results")
 	}

@@ -14,7 +14,7 @@ func init() {
 		text: readHermes,
 		textual: func(s string) level {
 			return when(strings.Contains(s, "<tool_call>") || strings.Contains(s, "<tool_response>") ||
-				strings.Contains(s, "<tools>") || strings.Contains(s, "<|im_start|>"), weak)
+				strings.Contains(s, "<tools>") || strings.Contains(s, "<|im_start|>"), decisive)
 		},
 	})
 }

@@ -8,6 +8,7 @@ import (
 func init() {
 	register(format{
 		name: "inspect_ai",
+		keys: []string{"eval", "role"},
 		read: readInspect,
 		trace: func(o jsonvalue.Object) level {
 			return when(o.Has("eval") && o.Has("samples"), decisive)

@@ -10,6 +10,7 @@ import (
 func init() {
 	register(format{
 		name: "langchain",
+		keys: []string{"lc", "type", "role"},
 		read: readLangChain,
 		item: itemObject(func(o jsonvalue.Object) level {
 			switch {

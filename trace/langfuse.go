@@ -10,6 +10,7 @@ import (
 func init() {
 	register(format{
 		name: "langfuse",
+		keys: []string{"observations", "data", "type"},
 		read: readLangfuse,
 		trace: func(o jsonvalue.Object) level {
 			l := list(o, "data")

@@ -10,6 +10,7 @@ import (
 func init() {
 	register(format{
 		name: "langsmith",
+		keys: []string{"run_type", "runs"},
 		read: readLangSmith,
 		trace: func(o jsonvalue.Object) level {
 			l := list(o, "runs")

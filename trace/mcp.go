@@ -8,6 +8,7 @@ import (
 func init() {
 	register(format{
 		name:  "mcp",
+		keys:  []string{"jsonrpc"},
 		read:  readMCP,
 		trace: func(o jsonvalue.Object) level { return when(o.Has("jsonrpc"), decisive) },
 		item:  itemObject(func(o jsonvalue.Object) level { return when(o.Has("jsonrpc"), decisive) }),

@@ -10,6 +10,7 @@ import (
 func init() {
 	register(format{
 		name: "nexusraven",
+		keys: []string{"python_function_calls", "json_function_calls", "python_function_name", "query_dict", "query"},
 		read: readNexusRaven,
 		trace: func(o jsonvalue.Object) level {
 			return when(hasAny(o, "python_function_calls", "json_function_calls", "python_function_name") ||

@@ -9,6 +9,7 @@ import (
 func init() {
 	register(format{
 		name:  "openai_agents_runstate",
+		keys:  []string{"$schemaVersion", "generated_items", "generatedItems", "raw_item", "rawItem"},
 		read:  readOpenAIAgents,
 		trace: func(o jsonvalue.Object) level { return when(isRunState(o), decisive) },
 		item:  itemObject(func(o jsonvalue.Object) level { return when(isRunItem(o), decisive) }),

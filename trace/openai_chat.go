@@ -8,13 +8,14 @@ import (
 func init() {
 	register(format{
 		name: "openai_chat",
+		keys: []string{"choices", "message", "role"},
 		read: readOpenAIChat,
 		trace: func(o jsonvalue.Object) level {
 			switch {
 			case o.Has("choices"):
 				return decisive
 			case obj(o, "message").Has("role"):
-				return fallback // an Ollama /api/chat response
+				return guess // an Ollama /api/chat response; other APIs answer so too
 			}
 			return no
 		},

@@ -12,6 +12,7 @@ import (
 func init() {
 	register(format{
 		name: "openai_responses",
+		keys: []string{"output", "input", "type", "role"},
 		read: readResponses,
 		trace: func(o jsonvalue.Object) level {
 			if _, ok := get(o, "output").([]any); ok {

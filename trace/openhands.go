@@ -10,6 +10,7 @@ import (
 func init() {
 	register(format{
 		name: "openhands_trajectory",
+		keys: []string{"trajectory", "history", "action", "observation"},
 		read: readOpenHands,
 		trace: func(o jsonvalue.Object) level {
 			t := list(o, "trajectory")

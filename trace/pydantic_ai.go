@@ -10,6 +10,7 @@ import (
 func init() {
 	register(format{
 		name: "pydantic_ai",
+		keys: []string{"kind"},
 		read: readPydanticAI,
 		item: itemObject(func(o jsonvalue.Object) level {
 			return when(o.Has("kind") && o.Has("parts") && slices.ContainsFunc(list(o, "parts"), func(p any) bool { return has(p, "part_kind") }), decisive)

@@ -8,6 +8,7 @@ import (
 func init() {
 	register(format{
 		name:  "seal_tools",
+		keys:  []string{"calling"},
 		read:  readSealTools,
 		trace: func(o jsonvalue.Object) level { return when(o.Has("calling") && o.Has("query"), decisive) },
 	})

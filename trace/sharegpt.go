@@ -8,6 +8,7 @@ import (
 func init() {
 	register(format{
 		name: "sharegpt",
+		keys: []string{"conversations", "from"},
 		read: readShareGPT,
 		trace: func(o jsonvalue.Object) level {
 			l := list(o, "conversations")

@@ -10,6 +10,7 @@ import (
 func init() {
 	register(format{
 		name: "swe_agent",
+		keys: []string{"trajectory", "history", "action"},
 		read: readSWEAgent,
 		trace: func(o jsonvalue.Object) level {
 			t := list(o, "trajectory")

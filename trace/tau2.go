@@ -7,6 +7,7 @@ import (
 func init() {
 	register(format{
 		name: "tau2_bench",
+		keys: []string{"initial_state", "simulations", "role"},
 		read: readTau2,
 		trace: func(o jsonvalue.Object) level {
 			return when(o.Has("initial_state") && hasAny(o, "user_scenario", "evaluation_criteria", "description") ||

@@ -5,6 +5,7 @@ import "github.com/toolgrade/toolgrade/jsonvalue"
 func init() {
 	register(format{
 		name:  "tau_bench",
+		keys:  []string{"traj"},
 		read:  readTauBench,
 		trace: func(o jsonvalue.Object) level { return when(o.Has("traj"), decisive) },
 	})

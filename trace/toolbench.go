@@ -9,6 +9,7 @@ import (
 func init() {
 	register(format{
 		name: "toolbench",
+		keys: []string{"answer_generation", "tree"},
 		read: readToolBench,
 		trace: func(o jsonvalue.Object) level {
 			return when(o.Has("answer_generation") || o.Has("tree") && o.Has("win"), decisive)

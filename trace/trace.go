@@ -197,22 +197,32 @@ func Extract(v any, forced string) (Trace, error) {
 	if err != nil {
 		return Trace{}, err
 	}
+	b, err := f.extract(v)
+	if err != nil {
+		return Trace{}, err
+	}
+	return b.trace(f.name, v)
+}
+
+// extract reads a decoded trace with the format's reader, before the
+// audit.
+func (f *format) extract(v any) (*builder, error) {
 	if f.read == nil {
-		return Trace{}, fmt.Errorf("%s: want text, got %s", f.name, describe(v))
+		return nil, fmt.Errorf("%s: want text, got %s", f.name, describe(v))
 	}
 	var b builder
 	if err := f.read(&b, v); err != nil {
 		if d, _ := detect(v); d != f.name {
 			err = notThisFormat{err} // a forced format on foreign input
 		}
-		return Trace{}, fmt.Errorf("%s: %w", f.name, err)
+		return nil, fmt.Errorf("%s: %w", f.name, err)
 	}
 	if !b.found() && !empty(v) {
 		if d, _ := detect(v); d != f.name {
-			return Trace{}, fmt.Errorf("%s: %w in %s%s", f.name, ErrNotThisFormat, describe(v), detectedAs(d))
+			return nil, fmt.Errorf("%s: %w in %s%s", f.name, ErrNotThisFormat, describe(v), detectedAs(d))
 		}
 	}
-	return b.trace(f.name, v)
+	return &b, nil
 }
 
 // trace returns what the reader read from v, audited: with a

@@ -8,6 +8,7 @@ import (
 func init() {
 	register(format{
 		name:  "when2call",
+		keys:  []string{"correct_answer"},
 		read:  readWhen2Call,
 		trace: func(o jsonvalue.Object) level { return when(o.Has("correct_answer") && o.Has("answers"), decisive) },
 	})

@@ -8,6 +8,7 @@ import (
 func init() {
 	register(format{
 		name: "xlam",
+		keys: []string{"answers"},
 		read: readXLAM,
 		trace: func(o jsonvalue.Object) level {
 			return when(o.Has("answers") && o.Has("query") && !o.Has("correct_answer"), decisive)
