@@ -15,8 +15,9 @@ import (
 //
 //	func init() {
 //		register(format{
-//			name:  "acme_agent",
-//			read:  readAcme,
+//			name: "acme_agent",
+//			read: readAcme,
+//			keys: []string{"acmeSession", "kind"}, // every key the sniffers need
 //			trace: func(o jsonvalue.Object) level {
 //				return when(o.Has("acmeSession") && o.Has("steps"), decisive)
 //			},
@@ -78,9 +79,13 @@ import (
 //
 // After the reader, the audit (audit.go) walks the whole input and reports
 // every call-shaped object left unaccounted for as missed, and the trace
-// is an error. The fixtures' tests run the audit on every sample: a new
-// reader is done when its samples leave nothing missed and its sniffers
-// claim no other format's samples.
+// is an error. The tests run on every sample (testdata/<format>/, each
+// file named in its SOURCE.md, and the shared fixtures): a new reader is
+// done when its samples leave nothing missed (TestAuditFindsNothingMissed,
+// TestAuditPartition), it errs or reports what it skipped on every other
+// format's samples (TestForcedFormats), no other format is as sure of its
+// samples (TestDetectionIsNotATie), and its sniffers claim only objects
+// with one of its keys (TestSniffersNeedTheirKeys).
 type format struct {
 	name string
 	// read reads a trace decoded from JSON, JSON Lines or an event stream.
