@@ -17,6 +17,7 @@ import (
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/schema"
+	"github.com/toolgrade/toolgrade/trace"
 )
 
 // outcome is what one record decoded to: its id, line and error text.
@@ -209,6 +210,21 @@ func TestDecodeCaseTrajectory(t *testing.T) {
 	}
 	if !jsonvalue.Equal(c.Called[0].Args, c.Expected[0].Args) {
 		t.Errorf("args = %v", c.Called[0].Args)
+	}
+}
+
+// TestDecodeCaseTrajectoryWithMissedCall: a trajectory holding a call its
+// reader did not read is the case's error, naming where the call is; its
+// calls are not graded as if they were all.
+func TestDecodeCaseTrajectoryWithMissedCall(t *testing.T) {
+	in := `{"trajectory": {"messages": [{"role": "user", "content": "hi"}],
+		"response": {"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", "type": "function",
+			"function": {"name": "get_weather", "arguments": "{}"}}]}}]}},
+		"expected_tools": [{"name": "get_weather"}]}`
+	v, _ := jsonvalue.ParseString(in)
+	_, err := dataset.DecodeCase(v)
+	if !errors.Is(err, trace.ErrMissed) || !strings.Contains(err.Error(), `trajectory: openai_chat: 1 call-shaped object not read: response.choices[0].message.tool_calls[0] (tool_calls entry "get_weather")`) {
+		t.Errorf("error %v, want the missed call named", err)
 	}
 }
 
