@@ -112,7 +112,8 @@ func byType(t string) string {
 // the key o is held under (for a list's element, the list's key).
 //
 //   - by its place: an entry of a "tool_calls" list; the object under
-//     "function_call", "functionCall" or "toolUse";
+//     "functionCall" or "toolUse", or under "function_call" with
+//     "arguments" or "args";
 //   - by its type: "type" is "function_call", "tool_use",
 //     "server_tool_use" or "tool-call", beside a name-like or an
 //     arguments-like key (below); or "method" is "tools/call" (an MCP
@@ -125,7 +126,9 @@ func byType(t string) string {
 //     it has a "description" beside "parameters"), or a tool's result (its
 //     "type" names a result, output or response).
 func callShape(o jsonvalue.Object, parent string) (rule, name string) {
-	if r := byPlace(parent); r != "" {
+	if r := byPlace(parent); r != "" && (parent != "function_call" || hasAny(o, "arguments", "args")) {
+		// A function_call without arguments is a request's choice of
+		// function ({"name": "f"}), not a call.
 		return r, callName(o)
 	}
 	var typ, method string
@@ -231,7 +234,7 @@ func (b *builder) repeats(v any) {
 
 // shapeID is the call id a call-shaped object gives, if any.
 func shapeID(o jsonvalue.Object) string {
-	for _, k := range []string{"call_id", "callId", "toolCallId", "tool_call_id", "toolUseId", "id"} {
+	for _, k := range []string{"call_id", "callId", "toolCallId", "tool_call_id", "toolUseId", "tool_use_id", "id"} {
 		if s := id(get(o, k)); s != "" {
 			return s
 		}

@@ -60,6 +60,9 @@ func readCodexRollout(b *builder, v any) error {
 			if err := codexItem(b, item, join(p, "payload")); err != nil {
 				return err
 			}
+		case o.Has("payload") && t == "event_msg":
+			b.saw()
+			b.read(o) // an event that repeats what the response items give
 		case o.Has("payload") && codexPlainRecords[t]:
 			b.saw()
 		case o.Has("payload"):
@@ -74,6 +77,7 @@ func readCodexRollout(b *builder, v any) error {
 			b.skip(o, p, "record with keys %s", quoteKeys(o))
 		}
 	}
+	b.repeats(v) // a compaction's replacement history holds the items read
 	return nil
 }
 

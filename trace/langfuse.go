@@ -93,6 +93,9 @@ func readLangfuse(b *builder, v any) error {
 			return err
 		}
 	}
+	// Observations' inputs and outputs show the conversation so far: the
+	// calls read, again.
+	b.repeats(v)
 	return nil
 }
 

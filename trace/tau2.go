@@ -39,6 +39,8 @@ func readTau2(b *builder, v any) error {
 	case []any:
 		return tau2Messages(b, v, "")
 	case jsonvalue.Object:
+		b.notCall(get(v, "evaluation_criteria"), "the task's gold actions, not calls made")
+		b.notCall(get(v, "tasks"), "the tasks, with their gold actions")
 		if is, ok := v.Get("initial_state"); ok {
 			if is == nil {
 				return nil // a task that starts from no history
