@@ -192,6 +192,9 @@ func schema(v any) bool {
 // does not account for in missed, or tells visit of it when set.
 type audit struct {
 	ledger *ledger
+	// calls are the calls read: an object that shows one of them again
+	// (its id, and its name when it has one) is accounted for.
+	calls  []toolgrade.Call
 	visit  func(a *audit, o jsonvalue.Object, kind string)
 	missed []Skip
 	root   any
@@ -207,7 +210,7 @@ type audit struct {
 // audit walks v and returns the call-shaped objects in it that b does not
 // account for, and notes on what the budgets kept it from seeing.
 func (b *builder) audit(v any) ([]Skip, []string) {
-	a := audit{ledger: &b.ledger}
+	a := audit{ledger: &b.ledger, calls: b.calls}
 	a.run(v)
 	return a.missed, a.notes
 }
@@ -217,19 +220,6 @@ func callShapes(v any) []Skip {
 	a := audit{ledger: &ledger{}}
 	a.run(v)
 	return a.missed
-}
-
-// repeats accounts for the calls that v repeats: each call-shaped object in
-// v not yet accounted for whose id is that of a call read is read, as a
-// repeated view of that call (a model's input history, a run state's
-// saved responses). Other calls in v are left to the audit.
-func (b *builder) repeats(v any) {
-	a := audit{ledger: &b.ledger, visit: func(_ *audit, o jsonvalue.Object, _ string) {
-		if callID := shapeID(o); callID != "" && slices.ContainsFunc(b.calls, func(c toolgrade.Call) bool { return c.ID == callID }) {
-			b.read(o)
-		}
-	}}
-	a.run(v)
 }
 
 // shapeID is the call id a call-shaped object gives, if any.
@@ -260,6 +250,9 @@ func (a *audit) walk(v any, parent string, depth int) {
 			return
 		}
 		if rule, name := callShape(v, parent); rule != "" && !a.ledger.shell(v) {
+			if a.shown(v, name) {
+				return // a call read, shown again: all of it accounted for
+			}
 			kind := rule
 			if name != "" {
 				kind += " " + strconv.Quote(name)
@@ -290,6 +283,19 @@ func (a *audit) walk(v any, parent string, depth int) {
 			a.text(v, parent, depth)
 		}
 	}
+}
+
+// shown reports whether a call-shaped object shows a call read again: a
+// model's input history, a saved response, an event or a permission
+// request about the call, with its id (and its name, when it has one).
+func (a *audit) shown(o jsonvalue.Object, name string) bool {
+	if len(a.calls) == 0 {
+		return false
+	}
+	callID := shapeID(o)
+	return callID != "" && slices.ContainsFunc(a.calls, func(c toolgrade.Call) bool {
+		return c.ID == callID && (name == "" || c.Name == name)
+	})
 }
 
 // text walks the JSON a string holds, within the budgets.

@@ -132,10 +132,12 @@ func TestLedger(t *testing.T) {
 		{"notCallItself leaves what it holds to the audit", func(b *builder, v jsonvalue.Object) {
 			b.notCallItself(obj(v, "d"), "a span")
 		}, []string{"a", "b[0]", "c", "d.input.x", "e"}},
-		{"repeats reads only calls of known ids", func(b *builder, v jsonvalue.Object) {
+		{"an object with the id and name of a call read shows it again", func(b *builder, v jsonvalue.Object) {
 			b.add(nil, toolgradeCallID("j", "1"))
-			b.repeats(v)
 		}, []string{"a", "b[0]", "c", "d"}},
+		{"not with another name", func(b *builder, v jsonvalue.Object) {
+			b.add(nil, toolgradeCallID("k", "1"))
+		}, []string{"a", "b[0]", "c", "d", "e"}},
 		{"a copy stands for its original", func(b *builder, v jsonvalue.Object) {
 			cp := append(jsonvalue.Object(nil), obj(v, "a")...)
 			b.copied(cp, obj(v, "a"))
@@ -286,7 +288,8 @@ func checkPartition(t *testing.T, data []byte) {
 		}
 		missed, _ := b.audit(v)
 		var want []string
-		oracle(&b.ledger, v, v, nil, "", false, 0, &want)
+		a := audit{ledger: &b.ledger, calls: b.calls}
+		oracle(&a, v, v, nil, "", false, 0, &want)
 		var got []string
 		for _, m := range missed {
 			got = append(got, m.Where)
@@ -306,22 +309,23 @@ func checkPartition(t *testing.T, data []byte) {
 
 // oracle lists the call-shaped objects in v that nothing the ledger
 // accounts for holds, walking everything.
-func oracle(l *ledger, root, v any, path []int32, parent string, covered bool, nested int, out *[]string) {
+func oracle(a *audit, root, v any, path []int32, parent string, covered bool, nested int, out *[]string) {
+	l := a.ledger
 	switch v := v.(type) {
 	case jsonvalue.Object:
 		if len(v) == 0 {
 			return
 		}
 		covered = covered || l.has(v)
-		if rule, _ := callShape(v, parent); rule != "" && !l.shell(v) {
-			if !covered {
-				a := audit{ledger: l, root: root, path: path}
-				*out = append(*out, a.where())
+		if rule, name := callShape(v, parent); rule != "" && !l.shell(v) {
+			if !covered && !a.shown(v, name) {
+				w := audit{ledger: l, root: root, path: path}
+				*out = append(*out, w.where())
 			}
 			return
 		}
 		for i, m := range v {
-			oracle(l, root, m.Value, append(slices.Clip(path), int32(i)), m.Key, covered, nested, out)
+			oracle(a, root, m.Value, append(slices.Clip(path), int32(i)), m.Key, covered, nested, out)
 		}
 	case []any:
 		if len(v) == 0 {
@@ -329,14 +333,14 @@ func oracle(l *ledger, root, v any, path []int32, parent string, covered bool, n
 		}
 		covered = covered || l.has(v)
 		for i, e := range v {
-			oracle(l, root, e, append(slices.Clip(path), int32(i)), parent, covered, nested, out)
+			oracle(a, root, e, append(slices.Clip(path), int32(i)), parent, covered, nested, out)
 		}
 	case string:
 		if !looksJSONText(v) || nested >= maxAuditTextNested {
 			return
 		}
 		if x, err := l.parse(v); err == nil {
-			oracle(l, root, x, path, parent, covered || l.hasText(v), nested+1, out)
+			oracle(a, root, x, path, parent, covered || l.hasText(v), nested+1, out)
 		}
 	}
 }

@@ -61,9 +61,9 @@ import (
 //     text). src and all it holds are accounted for.
 //   - result, link, set, setFailed: a result, which is accounted for.
 //   - read(v): v is part of what was recorded otherwise: a streamed
-//     fragment of a call, the same call shown again; repeats(v) reads the
-//     call-shaped objects in v whose ids are of calls read (a model's
-//     input history, saved responses), leaving the others to the audit;
+//     fragment of a call, a view without ids of calls read (an object
+//     with the id, and name, of a call read is one already, wherever it
+//     is: a model's input history, a saved response);
 //     copied(copy, orig) says a copy the reader made (a rebuilt stream
 //     item, renamed keys) stands for the original.
 //   - skip(item, where, kind, ...): an item the reader does not

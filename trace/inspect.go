@@ -53,7 +53,6 @@ func readInspect(b *builder, v any) error {
 				if err := inspectMessages(b, msgs, join(p, "messages")); err != nil {
 					return err
 				}
-				b.repeats(s) // the sample's events and output show its calls again
 			}
 			return nil
 		}

@@ -220,6 +220,5 @@ func langChainCalls(b *builder, f jsonvalue.Object, path string) error {
 		args(&c, fc, "arguments")
 		add(fc, c, true)
 	}
-	b.repeats(get(f, "tool_call_chunks")) // an AIMessageChunk's pieces of its tool_calls
 	return nil
 }

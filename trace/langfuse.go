@@ -63,6 +63,13 @@ func readLangfuse(b *builder, v any) error {
 				return collect(d, join(path, "data"))
 			}
 			if l, ok := get(v, "observations").([]any); ok {
+				// The trace has a name, an input and an output (the
+				// application's); the UI's export keeps it apart.
+				b.notCallItself(v, "a trace, not a call")
+				if t := obj(v, "trace"); t != nil {
+					b.notCallItself(t, "a trace, not a call")
+					b.read(get(t, "observations")) // the observations below, again
+				}
 				if len(l) == 0 {
 					b.saw()
 				}
@@ -93,9 +100,6 @@ func readLangfuse(b *builder, v any) error {
 			return err
 		}
 	}
-	// Observations' inputs and outputs show the conversation so far: the
-	// calls read, again.
-	b.repeats(v)
 	return nil
 }
 
@@ -111,7 +115,6 @@ func lfRead(b *builder, ob lfObs) error {
 	switch t {
 	case "GENERATION":
 		b.notCallItself(o, "a model call, its input the messages")
-		b.repeats(get(o, "input")) // the conversation so far
 		return modelOutput(b, get(o, "output"), join(ob.path, "output"))
 	case "TOOL", "SPAN":
 		n := str(o, "name")
@@ -132,7 +135,6 @@ func lfRead(b *builder, ob lfObs) error {
 		}
 		if t == "SPAN" && !lfRunsCall(b, n, callID) {
 			b.notCallItself(o, "a span of the application, not a tool's")
-			b.repeats(get(o, "input")) // the graph's state, its messages so far
 			return nil
 		}
 		if hasIn && in == nil {

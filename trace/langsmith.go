@@ -93,9 +93,6 @@ func readLangSmith(b *builder, v any) error {
 			return err
 		}
 	}
-	// Model runs' inputs and chains' inputs and outputs show the
-	// conversation so far: the calls read, again.
-	b.repeats(v)
 	return nil
 }
 

@@ -60,9 +60,6 @@ func readOpenAIAgents(b *builder, v any) error {
 					return err
 				}
 			}
-			// The saved model responses, the step in progress, the tool
-			// invocations: repeated views of the items read.
-			b.repeats(o)
 			return nil
 		}
 		if isRunItem(o) {

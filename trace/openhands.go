@@ -82,7 +82,6 @@ func readOpenHands(b *builder, v any) error {
 			b.saw()
 			fail := openHandsFailed(o)
 			meta := obj(o, "tool_call_metadata")
-			b.read(meta) // the call it answers, repeated
 			if tid := id(get(meta, "tool_call_id")); tid != "" {
 				b.link(p, tid, str(meta, "function_name"), get(o, "content"), fail)
 				continue

@@ -95,7 +95,6 @@ func readSpans(b *builder, v any) error {
 	b.unique = true
 	b.views = true
 	if done, err := readLogEvents(b, v); done || err != nil {
-		b.repeats(v)
 		return err
 	}
 	spans, err := collectSpans(v, "")
@@ -132,9 +131,6 @@ func readSpans(b *builder, v any) error {
 			return err
 		}
 	}
-	// Agent and chain spans show the conversation too (OpenInference's
-	// input.value, a framework's own attributes): the calls read, again.
-	b.repeats(v)
 	return nil
 }
 

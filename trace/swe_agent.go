@@ -42,11 +42,7 @@ func readSWEAgent(b *builder, v any) error {
 	}
 	if h, ok := get(o, "history").([]any); ok && sweHasActions(h) {
 		b.saw()
-		if err := sweHistory(b, h, "history"); err != nil {
-			return err
-		}
-		b.repeats(o) // the trajectory's steps keep the messages each query sent
-		return nil
+		return sweHistory(b, h, "history")
 	}
 	if t, ok := get(o, "trajectory").([]any); ok {
 		b.saw()

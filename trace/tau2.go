@@ -74,7 +74,6 @@ func tau2Messages(b *builder, msgs []any, path string) error {
 			return wantError("a τ²-bench message {\"role\", ...} at "+p, m)
 		}
 		b.saw()
-		b.read(get(o, "raw_data")) // the model's response the message came from
 		// τ²-bench's content is text: parts (another API's blocks, which
 		// may hold calls) and a legacy function_call are not its own.
 		if _, isList := get(o, "content").([]any); isList && str(o, "role") != "tool" {
