@@ -76,8 +76,9 @@
 // tool-call part, an MCP tools/call request, and any object with a
 // name-like key and an arguments-like key that is not a tool definition
 // (docs/traces.md has the rules exactly). Each must be accounted for: read
-// as a call or inside a result, inside a skipped item, or declared by the
-// reader not a call (gold answers, a span that has a name and an input).
+// as a call or inside a result, showing a call read again (its id and
+// name), inside a skipped item, or declared by the reader not a call (gold
+// answers, a span that has a name and an input).
 // What is left is listed in [Trace.Missed], and [Extract] and [Read]
 // return a [*MissedError] with the trace: its calls may be short. The
 // "generic" format, never detected, reads every call-shaped object as a
