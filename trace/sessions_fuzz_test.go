@@ -1,0 +1,13 @@
+package trace_test
+
+import "testing"
+
+// One fuzz target per session reader of issue 29's formats, each forcing
+// its format (and detecting) on mutations of its samples and the seeds
+// below; the properties are fuzzFormat's.
+
+func FuzzPi(f *testing.F) {
+	agentSeeds(f, "pi")
+	fuzzFormat(f, "pi",
+		"{\"type\":\"session\",\"version\":3,\"id\":\"s\",\"timestamp\":\"t\",\"cwd\":\"/\"}\n{\"type\":\"message\",\"id\":\"a\",\"parentId\":null,\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"toolCall\",\"id\":\"c\",\"name\":\"f\",\"arguments\":{}}]}}\n{\"type\":\"message\",\"id\":\"b\",\"parentId\":\"a\",\"message\":{\"role\":\"toolResult\",\"toolCallId\":\"c\",\"toolName\":\"f\",\"content\":[],\"isError\":true}}\n")
+}

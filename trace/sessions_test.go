@@ -1,0 +1,108 @@
+package trace_test
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/trace"
+)
+
+// A sessionTest is a small trace of an agent's session format and what
+// must be read from it, detected and forced: each call as "name args id
+// output status turn" (args and output as JSON, id "-" for none, status
+// ok, error or "-" for none), and the items skipped as "where: kind".
+type sessionTest struct {
+	name, format, input string
+	calls               []string
+	skipped             []string
+}
+
+func runSessionTests(t *testing.T, tests []sessionTest) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, force := range []string{"", tt.format} {
+				tr, err := trace.Read([]byte(tt.input), force)
+				if err != nil {
+					t.Fatalf("Read(format %q): %v", force, err)
+				}
+				if tr.Format != tt.format {
+					t.Errorf("Read(format %q): format %q, want %q", force, tr.Format, tt.format)
+				}
+				if diff := cmp.Diff(tt.calls, sessionCalls(tr)); diff != "" {
+					t.Errorf("Read(format %q) calls (-want +got):\n%s", force, diff)
+				}
+				var skipped []string
+				for _, s := range tr.Skipped {
+					skipped = append(skipped, s.String())
+				}
+				if diff := cmp.Diff(tt.skipped, skipped); diff != "" {
+					t.Errorf("Read(format %q) skipped (-want +got):\n%s", force, diff)
+				}
+			}
+		})
+	}
+}
+
+func sessionCalls(tr trace.Trace) []string {
+	var lines []string
+	for _, c := range tr.Calls {
+		id := c.ID
+		if id == "" {
+			id = "-"
+		}
+		args := string(jsonvalue.Append(nil, c.Args))
+		if c.Invalid {
+			args = "raw:" + c.ArgsRaw
+		}
+		status := c.Status.String()
+		if status == "" {
+			status = "-"
+		}
+		lines = append(lines, c.Name+" "+args+" "+id+" "+string(jsonvalue.Append(nil, c.Output))+" "+status+" "+strconv.Itoa(c.Turn))
+	}
+	return lines
+}
+
+func TestPi(t *testing.T) {
+	const header = `{"type":"session","version":3,"id":"0190","timestamp":"2026-01-01T00:00:00Z","cwd":"/p"}` + "\n"
+	runSessionTests(t, []sessionTest{
+		{"calls, results, a failure, turns", "pi", header +
+			`{"type":"model_change","id":"a1","parentId":null,"timestamp":"t","provider":"anthropic","modelId":"m"}` + "\n" +
+			`{"type":"message","id":"a2","parentId":"a1","timestamp":"t","message":{"role":"user","content":"list files","timestamp":1}}` + "\n" +
+			`{"type":"message","id":"a3","parentId":"a2","timestamp":"t","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm"},{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"ls"}},{"type":"toolCall","id":"c2","name":"read","arguments":{"path":"x"}}],"stopReason":"toolUse"}}` + "\n" +
+			`{"type":"message","id":"a4","parentId":"a3","timestamp":"t","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"a b"}],"isError":false}}` + "\n" +
+			`{"type":"message","id":"a5","parentId":"a4","timestamp":"t","message":{"role":"toolResult","toolCallId":"c2","toolName":"read","content":[{"type":"text","text":"no such file"}],"isError":true}}` + "\n" +
+			`{"type":"compaction","id":"a6","parentId":"a5","timestamp":"t","summary":"s","firstKeptEntryId":"a2","tokensBefore":9}` + "\n" +
+			`{"type":"message","id":"a7","parentId":"a6","timestamp":"t","message":{"role":"bashExecution","command":"git status","output":"clean","exitCode":0}}` + "\n" +
+			`{"type":"message","id":"a8","parentId":"a7","timestamp":"t","message":{"role":"user","content":[{"type":"text","text":"again"}]}}` + "\n" +
+			`{"type":"message","id":"a9","parentId":"a8","timestamp":"t","message":{"role":"assistant","content":[{"type":"toolCall","id":"c3","name":"bash","arguments":{"command":"ls"}}],"stopReason":"aborted"}}` + "\n",
+			[]string{
+				`bash {"command":"ls"} c1 [{"type":"text","text":"a b"}] ok 1`,
+				`read {"path":"x"} c2 {"content":[{"type":"text","text":"no such file"}],"is_error":true} error 1`,
+				`bash {"command":"ls"} c3 null - 2`,
+			}, nil},
+		{"every branch of a tree is read", "pi", header +
+			`{"type":"message","id":"b1","parentId":null,"timestamp":"t","message":{"role":"user","content":"go"}}` + "\n" +
+			`{"type":"message","id":"b2","parentId":"b1","timestamp":"t","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"f","arguments":{}}]}}` + "\n" +
+			`{"type":"message","id":"b3","parentId":"b2","timestamp":"t","message":{"role":"toolResult","toolCallId":"c1","toolName":"f","content":[],"isError":false}}` + "\n" +
+			`{"type":"branch_summary","id":"b4","parentId":"b1","timestamp":"t","fromId":"b3","summary":"tried f"}` + "\n" +
+			`{"type":"message","id":"b5","parentId":"b4","timestamp":"t","message":{"role":"assistant","content":[{"type":"toolCall","id":"c2","name":"g","arguments":{"a":1}}]}}` + "\n" +
+			`{"type":"label","id":"b6","parentId":"b5","timestamp":"t","targetId":"b5","label":"x"}` + "\n",
+			[]string{`f {} c1 [] ok 1`, `g {"a":1} c2 null - 1`}, nil},
+		{"unknown entries, roles and blocks are skipped", "pi", header +
+			`{"type":"message","id":"d1","parentId":null,"timestamp":"t","message":{"role":"assistant","content":[{"type":"hologram"},{"type":"toolCall","id":"c1","name":"f","arguments":{}}]}}` + "\n" +
+			`{"type":"message","id":"d2","parentId":"d1","timestamp":"t","message":{"role":"critic","content":"x"}}` + "\n" +
+			`{"type":"rewind","id":"d3","parentId":"d2","timestamp":"t"}` + "\n" +
+			`{"type":"message","id":"d4","parentId":"d3","timestamp":"t","message":{"role":"toolResult","toolCallId":"zz","toolName":"f","content":[],"isError":false}}` + "\n",
+			[]string{`f {} c1 null - 0`},
+			[]string{
+				`line 2 message.content[0]: content block of type "hologram"`,
+				`line 3 message: message with role "critic"`,
+				`line 4: entry of type "rewind"`,
+				`line 5 message: tool result for unknown call id "zz"`,
+			}},
+	})
+}
