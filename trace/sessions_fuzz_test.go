@@ -11,3 +11,9 @@ func FuzzPi(f *testing.F) {
 	fuzzFormat(f, "pi",
 		"{\"type\":\"session\",\"version\":3,\"id\":\"s\",\"timestamp\":\"t\",\"cwd\":\"/\"}\n{\"type\":\"message\",\"id\":\"a\",\"parentId\":null,\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"toolCall\",\"id\":\"c\",\"name\":\"f\",\"arguments\":{}}]}}\n{\"type\":\"message\",\"id\":\"b\",\"parentId\":\"a\",\"message\":{\"role\":\"toolResult\",\"toolCallId\":\"c\",\"toolName\":\"f\",\"content\":[],\"isError\":true}}\n")
 }
+
+func FuzzOpenCode(f *testing.F) {
+	agentSeeds(f, "opencode")
+	fuzzFormat(f, "opencode",
+		`{"info":{"id":"ses_1","projectID":"p"},"messages":[{"info":{"id":"msg_1","sessionID":"ses_1","role":"assistant"},"parts":[{"id":"prt_1","sessionID":"ses_1","messageID":"msg_1","type":"tool","callID":"c","tool":"bash","state":{"status":"error","input":{"command":"ls"},"error":"e"}}]}]}`)
+}

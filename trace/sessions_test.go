@@ -106,3 +106,48 @@ func TestPi(t *testing.T) {
 			}},
 	})
 }
+
+func TestOpenCode(t *testing.T) {
+	part := func(msg, typ, rest string) string {
+		return `{"id":"prt_` + msg + typ + `","sessionID":"ses_1","messageID":"msg_` + msg + `","type":"` + typ + `"` + rest + `}`
+	}
+	tool := func(msg, call, name, state string) string {
+		return part(msg, "tool", `,"callID":"`+call+`","tool":"`+name+`","state":`+state)
+	}
+	user := func(msg, parts string) string {
+		return `{"info":{"id":"msg_` + msg + `","sessionID":"ses_1","role":"user","time":{"created":1}},"parts":[` + parts + `]}`
+	}
+	assistant := func(msg, parts string) string {
+		return `{"info":{"id":"msg_` + msg + `","sessionID":"ses_1","role":"assistant","parentID":"msg_u1"},"parts":[` + parts + `]}`
+	}
+	export := `{"info":{"id":"ses_1","projectID":"p","directory":"/d","title":"t","version":"1.1.49","time":{"created":1}},"messages":[` +
+		user("u1", part("u1", "text", `,"text":"fix it"`)) + `,` +
+		assistant("a1", part("a1", "step-start", "")+`,`+
+			tool("a1", "c1", "read", `{"status":"completed","input":{"filePath":"x"},"output":"data","title":"x","metadata":{},"time":{"start":1,"end":2}}`)+`,`+
+			tool("a1", "c2", "bash", `{"status":"completed","input":{"command":"false"},"output":"","title":"t","metadata":{"exit":1},"time":{"start":1,"end":2}}`)+`,`+
+			tool("a1", "c3", "edit", `{"status":"error","input":{"filePath":"x"},"error":"no match","time":{"start":1,"end":2}}`)+`,`+
+			part("a1", "step-finish", `,"reason":"tool-calls","cost":0,"tokens":{}`)) + `,` +
+		user("u2", part("u2", "text", `,"text":"Called the Read tool","synthetic":true`)) + `,` +
+		user("u3", part("u3", "text", `,"text":"and test"`)+`,`+part("u3", "file", `,"mime":"text/plain","url":"file:///x"`)) + `,` +
+		assistant("a2", part("a2", "hologram", "")+`,`+tool("a2", "c4", "bash", `{"status":"running","input":{"command":"go test"},"time":{"start":1}}`)) +
+		`],"todos":[]}`
+	runSessionTests(t, []sessionTest{
+		{"export", "opencode", export,
+			[]string{
+				`read {"filePath":"x"} c1 "data" ok 1`,
+				`bash {"command":"false"} c2 "" error 1`,
+				`edit {"filePath":"x"} c3 {"content":"no match","is_error":true} error 1`,
+				`bash {"command":"go test"} c4 null - 2`,
+			},
+			[]string{`messages[4].parts[0]: part of type "hologram"`}},
+		{"run events show a part as it runs and ends", "opencode",
+			`{"type":"step_start","timestamp":1,"sessionID":"ses_1","part":` + part("a1", "step-start", "") + `}` + "\n" +
+				`{"type":"tool_running","timestamp":2,"sessionID":"ses_1","part":` + tool("a1", "c1", "bash", `{"status":"running","input":{"command":"ls"},"time":{"start":1}}`) + `}` + "\n" +
+				`{"type":"tool_use","timestamp":3,"sessionID":"ses_1","part":` + tool("a1", "c1", "bash", `{"status":"completed","input":{"command":"ls -a"},"output":"x","title":"t","metadata":{"exit":0},"time":{"start":1,"end":2}}`) + `}` + "\n" +
+				`{"type":"error","timestamp":4,"sessionID":"ses_1","error":{"name":"APIError","data":{"message":"m"}}}` + "\n",
+			[]string{`bash {"command":"ls -a"} c1 "x" ok 0`}, nil},
+		{"a storage file of one part", "opencode",
+			tool("a1", "c9", "glob", `{"status":"pending","input":{},"raw":""}`),
+			[]string{`glob {} c9 null - 0`}, nil},
+	})
+}
