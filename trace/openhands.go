@@ -65,10 +65,10 @@ func readOpenHands(b *builder, v any) error {
 			return fieldError(p, "want an event object, got %s", jsonvalue.Kind(e))
 		}
 		switch {
-		case o.Has("action") && str(o, "action") == "message" && str(o, "source") == "user":
+		case str(o, "action") == "message" && str(o, "source") == "user":
 			b.saw()
 			b.userTurn(get(obj(o, "args"), "content"))
-		case o.Has("action"):
+		case isString(get(o, "action")):
 			k, err := openHandsAction(b, o, p)
 			if err != nil {
 				return err
@@ -78,7 +78,7 @@ func readOpenHands(b *builder, v any) error {
 					byEvent[eid] = k
 				}
 			}
-		case o.Has("observation"):
+		case isString(get(o, "observation")):
 			b.saw()
 			fail := openHandsFailed(o)
 			meta := obj(o, "tool_call_metadata")
@@ -160,7 +160,14 @@ func openHandsAction(b *builder, o jsonvalue.Object, path string) (int, error) {
 	return b.add(o, c), nil
 }
 
-// isOpenHandsEvent reports an OpenHands action or observation event.
+func isString(v any) bool {
+	_, ok := v.(string)
+	return ok
+}
+
+// isOpenHandsEvent reports an OpenHands action or observation event, whose
+// action or observation is named by a string (the agent SDK's V1 events
+// hold objects there, and their kind: see openhands_v1).
 func isOpenHandsEvent(o jsonvalue.Object) bool {
-	return (o.Has("action") || o.Has("observation")) && hasAny(o, "source", "tool_call_metadata", "cause")
+	return (isString(get(o, "action")) || isString(get(o, "observation"))) && hasAny(o, "source", "tool_call_metadata", "cause")
 }

@@ -17,3 +17,9 @@ func FuzzOpenCode(f *testing.F) {
 	fuzzFormat(f, "opencode",
 		`{"info":{"id":"ses_1","projectID":"p"},"messages":[{"info":{"id":"msg_1","sessionID":"ses_1","role":"assistant"},"parts":[{"id":"prt_1","sessionID":"ses_1","messageID":"msg_1","type":"tool","callID":"c","tool":"bash","state":{"status":"error","input":{"command":"ls"},"error":"e"}}]}]}`)
 }
+
+func FuzzOpenHandsV1(f *testing.F) {
+	agentSeeds(f, "openhands_v1")
+	fuzzFormat(f, "openhands_v1",
+		"{\"id\":\"a\",\"source\":\"agent\",\"kind\":\"ActionEvent\",\"tool_name\":\"t\",\"tool_call_id\":\"c\",\"tool_call\":{\"id\":\"c\",\"name\":\"t\",\"arguments\":\"{}\"}}\n{\"id\":\"o\",\"source\":\"environment\",\"kind\":\"ObservationEvent\",\"tool_name\":\"t\",\"tool_call_id\":\"c\",\"action_id\":\"a\",\"observation\":{\"content\":[],\"is_error\":true}}\n")
+}

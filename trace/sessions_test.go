@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -149,5 +150,50 @@ func TestOpenCode(t *testing.T) {
 		{"a storage file of one part", "opencode",
 			tool("a1", "c9", "glob", `{"status":"pending","input":{},"raw":""}`),
 			[]string{`glob {} c9 null - 0`}, nil},
+	})
+}
+
+func TestOpenHandsV1(t *testing.T) {
+	ev := func(kind, source, rest string) string {
+		return `{"id":"` + kind + source + `","timestamp":"t","source":"` + source + `","kind":"` + kind + `"` + rest + "}\n"
+	}
+	action := func(eid, call, args string) string {
+		return `{"id":"` + eid + `","timestamp":"t","source":"agent","kind":"ActionEvent","thought":[],"action":{"command":"ls","kind":"TerminalAction"},` +
+			`"tool_name":"terminal","tool_call_id":"` + call + `","tool_call":{"id":"` + call + `","name":"terminal","arguments":` + args + `,"origin":"completion"},"llm_response_id":"r"}` + "\n"
+	}
+	observation := func(call, action, rest string) string {
+		return `{"id":"o` + call + `","timestamp":"t","source":"environment","kind":"ObservationEvent","tool_name":"terminal","tool_call_id":"` + call + `","action_id":"` + action + `",` +
+			`"observation":{"content":[{"type":"text","text":"out"}],"kind":"TerminalObservation"` + rest + `}}` + "\n"
+	}
+	runSessionTests(t, []sessionTest{
+		{"calls, results and failures", "openhands_v1",
+			ev("SystemPromptEvent", "agent", `,"system_prompt":{"type":"text","text":"s"},"tools":[{"name":"terminal","parameters":{"type":"object","properties":{}}}]`) +
+				ev("MessageEvent", "user", `,"llm_message":{"role":"user","content":[{"type":"text","text":"go"}]}`) +
+				action("a1", "c1", `"{\"command\": \"ls\"}"`) +
+				observation("c1", "a1", `,"is_error":false,"exit_code":0`) +
+				action("a2", "c2", `"{\"command\": \"false\"}"`) +
+				observation("c2", "a2", `,"is_error":false,"exit_code":1`) +
+				action("a3", "c3", `"{\"command\": \"rm -rf /\"}"`) +
+				`{"id":"r3","timestamp":"t","source":"environment","kind":"UserRejectObservation","tool_name":"terminal","tool_call_id":"c3","action_id":"a3","rejection_reason":"no","rejection_source":"user"}` + "\n" +
+				action("a4", "c4", `"{bad"`) +
+				`{"id":"e4","timestamp":"t","source":"agent","kind":"AgentErrorEvent","tool_name":"terminal","tool_call_id":"c4","error":"invalid arguments"}` + "\n" +
+				ev("ConversationStateUpdateEvent", "environment", `,"key":"execution_status","value":"finished"`),
+			[]string{
+				`terminal {"command":"ls"} c1 [{"type":"text","text":"out"}] ok 1`,
+				`terminal {"command":"false"} c2 {"content":[{"type":"text","text":"out"}],"is_error":true} error 1`,
+				`terminal {"command":"rm -rf /"} c3 {"content":"no","is_error":true} error 1`,
+				`terminal raw:{bad c4 {"content":"invalid arguments","is_error":true} error 1`,
+			}, nil},
+		{"an observation found by its action's id", "openhands_v1",
+			action("a1", "", `"{}"`) + strings.Replace(observation("", "a1", ""), `"tool_call_id":"",`, "", 1),
+			[]string{`terminal {} - [{"type":"text","text":"out"}] ok 0`}, nil},
+		{"ACP tool calls shown as they progress", "openhands_v1",
+			`{"id":"1","timestamp":"t","source":"agent","kind":"ACPToolCallEvent","tool_call_id":"t1","title":"Read x","status":"in_progress","tool_kind":"read","raw_input":{"path":"x"}}` + "\n" +
+				`{"id":"2","timestamp":"t","source":"agent","kind":"ACPToolCallEvent","tool_call_id":"t1","title":"Read x","status":"completed","tool_kind":"read","raw_input":{"path":"x"},"raw_output":"data"}` + "\n" +
+				`{"id":"3","timestamp":"t","source":"agent","kind":"ACPToolCallEvent","tool_call_id":"t2","title":"ls","status":"failed","tool_kind":"execute","raw_input":{"command":"ls"},"is_error":true}` + "\n",
+			[]string{`Read x {"path":"x"} t1 "data" ok 0`, `ls {"command":"ls"} t2 {"content":null,"is_error":true} error 0`}, nil},
+		{"a server page and an unknown kind", "openhands_v1",
+			`{"items":[` + strings.TrimSpace(action("a1", "c1", `"{}"`)) + `,{"id":"x","timestamp":"t","source":"agent","kind":"TeleportEvent"}],"next_page_id":null}`,
+			[]string{`terminal {} c1 null - 0`}, []string{`items[1]: event of kind "TeleportEvent"`}},
 	})
 }
