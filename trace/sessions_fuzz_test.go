@@ -23,3 +23,10 @@ func FuzzOpenHandsV1(f *testing.F) {
 	fuzzFormat(f, "openhands_v1",
 		"{\"id\":\"a\",\"source\":\"agent\",\"kind\":\"ActionEvent\",\"tool_name\":\"t\",\"tool_call_id\":\"c\",\"tool_call\":{\"id\":\"c\",\"name\":\"t\",\"arguments\":\"{}\"}}\n{\"id\":\"o\",\"source\":\"environment\",\"kind\":\"ObservationEvent\",\"tool_name\":\"t\",\"tool_call_id\":\"c\",\"action_id\":\"a\",\"observation\":{\"content\":[],\"is_error\":true}}\n")
 }
+
+func FuzzMiniSWEAgent(f *testing.F) {
+	agentSeeds(f, "mini_swe_agent")
+	fuzzFormat(f, "mini_swe_agent",
+		"[{\"role\":\"user\",\"content\":\"go\"},{\"role\":\"assistant\",\"content\":\"```bash\\nls\\n```\"},{\"role\":\"user\",\"content\":\"<returncode>1</returncode>\"}]",
+		`{"info":{"config":{"model":{"action_regex":"<c>(.*)</c>"}}},"trajectory_format":"mini-swe-agent-1.1","messages":[{"role":"assistant","content":"<c>ls</c>"},{"role":"user","content":"x","extra":{"returncode":0}}]}`)
+}

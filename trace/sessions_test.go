@@ -197,3 +197,65 @@ func TestOpenHandsV1(t *testing.T) {
 			[]string{`terminal {} c1 null - 0`}, []string{`items[1]: event of kind "TeleportEvent"`}},
 	})
 }
+
+func TestMiniSWEAgent(t *testing.T) {
+	msg := func(role, content string, rest ...string) string {
+		s := `{"role":"` + role + `","content":` + strconv.Quote(content)
+		for _, r := range rest {
+			s += "," + r
+		}
+		return s + "}"
+	}
+	list := func(msgs ...string) string { return "[" + strings.Join(msgs, ",") + "]" }
+	runSessionTests(t, []sessionTest{
+		{"text-based, version 1: fenced bash, a format error, a failure", "mini_swe_agent", list(
+			msg("system", "Reply with one ```bash block, e.g.\n```bash\nls\n```"),
+			msg("user", "Fix the bug"),
+			msg("assistant", "THOUGHT: look\n\n```bash\nls -la\n```"),
+			msg("user", "<returncode>0</returncode>\n<output>\na b\n</output>"),
+			msg("assistant", "Two:\n```bash\nls\n```\n```bash\npwd\n```"),
+			msg("user", "Please always provide EXACTLY ONE action in triple backticks, found 2 actions."),
+			msg("assistant", "```bash\npython t.py\n```"),
+			msg("user", "<returncode>1</returncode>\n<output>\nTraceback\n</output>"),
+		),
+			[]string{
+				`bash {"command":"ls -la"} - "<returncode>0</returncode>\n<output>\na b\n</output>" ok 1`,
+				`bash {"command":"python t.py"} - "<returncode>1</returncode>\n<output>\nTraceback\n</output>" error 1`,
+			},
+			[]string{`[4]: assistant message with 2 commands, not one (a format error: the agent ran none)`}},
+		{"text-based, version 2: actions and observations in extra, the user's own command and words", "mini_swe_agent", list(
+			msg("user", "Fix it"),
+			msg("assistant", "```mswea_bash_command\nmake\n```", `"extra":{"actions":[{"command":"make"}],"cost":0.1}`),
+			msg("user", "<returncode>2</returncode>", `"extra":{"raw_output":"","returncode":2}`),
+			msg("user", "User command: \n```bash\ngit stash\n```", `"extra":{"actions":[{"command":"git stash"}]}`),
+			msg("user", "<returncode>0</returncode>", `"extra":{"raw_output":"","returncode":0}`),
+			msg("user", "Interrupted by user: try make test", `"extra":{"interrupt_type":"UserInterruption"}`),
+			msg("assistant", "<mswea_bash_command>make test</mswea_bash_command>"),
+			msg("user", "<returncode>0</returncode>\n<output>\nok\n</output>", `"extra":{"returncode":0}`),
+			msg("exit", "diff", `"extra":{"exit_status":"Submitted","submission":"diff"}`),
+		),
+			[]string{
+				`bash {"command":"make"} - "<returncode>2</returncode>" error 1`,
+				`bash {"command":"make test"} - "<returncode>0</returncode>\n<output>\nok\n</output>" ok 2`,
+			}, nil},
+		{"a run's own action regex", "mini_swe_agent",
+			`{"info":{"config":{"model":{"action_regex":"<cmd>(.*?)</cmd>"}}},"trajectory_format":"mini-swe-agent-1.1","messages":` + list(
+				msg("user", "go"),
+				msg("assistant", "<cmd>ls</cmd>"),
+				msg("user", "<returncode>0</returncode>"),
+			) + `}`,
+			[]string{`bash {"command":"ls"} - "<returncode>0</returncode>" ok 1`}, nil},
+		{"tool calling, with the Responses API too", "mini_swe_agent",
+			`{"info":{},"trajectory_format":"mini-swe-agent-1.1","messages":` + list(
+				msg("user", "go"),
+				`{"role":"assistant","content":"","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}],"extra":{"actions":[{"command":"ls","tool_call_id":"c1"}],"response":{"choices":[{"message":{"tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}]}}]}}}`,
+				`{"role":"tool","tool_call_id":"c1","content":"<returncode>127</returncode>","extra":{"returncode":127}}`,
+				`{"id":"resp_1","object":"response","output":[{"type":"function_call","call_id":"c2","name":"bash","arguments":"{\"command\":\"pwd\"}"}],"extra":{"actions":[{"command":"pwd","tool_call_id":"c2"}]}}`,
+				`{"type":"function_call_output","call_id":"c2","output":"<returncode>0</returncode>","extra":{"returncode":0}}`,
+			) + `}`,
+			[]string{
+				`bash {"command":"ls"} c1 "<returncode>127</returncode>" error 1`,
+				`bash {"command":"pwd"} c2 "<returncode>0</returncode>" ok 1`,
+			}, nil},
+	})
+}
