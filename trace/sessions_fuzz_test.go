@@ -30,3 +30,9 @@ func FuzzMiniSWEAgent(f *testing.F) {
 		"[{\"role\":\"user\",\"content\":\"go\"},{\"role\":\"assistant\",\"content\":\"```bash\\nls\\n```\"},{\"role\":\"user\",\"content\":\"<returncode>1</returncode>\"}]",
 		`{"info":{"config":{"model":{"action_regex":"<c>(.*)</c>"}}},"trajectory_format":"mini-swe-agent-1.1","messages":[{"role":"assistant","content":"<c>ls</c>"},{"role":"user","content":"x","extra":{"returncode":0}}]}`)
 }
+
+func FuzzCodexExecJSON(f *testing.F) {
+	agentSeeds(f, "codex_exec_json")
+	fuzzFormat(f, "codex_exec_json",
+		"{\"type\":\"thread.started\",\"thread_id\":\"t\"}\n{\"type\":\"item.started\",\"item\":{\"id\":\"i\",\"type\":\"mcp_tool_call\",\"server\":\"s\",\"tool\":\"t\",\"arguments\":{}}}\n{\"type\":\"item.completed\",\"item\":{\"id\":\"i\",\"type\":\"mcp_tool_call\",\"server\":\"s\",\"tool\":\"t\",\"arguments\":{},\"error\":{\"message\":\"e\"},\"status\":\"failed\"}}\n")
+}

@@ -259,3 +259,43 @@ func TestMiniSWEAgent(t *testing.T) {
 			}, nil},
 	})
 }
+
+func TestCodexExecJSON(t *testing.T) {
+	item := func(event, body string) string { return `{"type":"item.` + event + `","item":{` + body + "}}\n" }
+	runSessionTests(t, []sessionTest{
+		{"items shown as they start and complete, two turns, threads", "codex_exec_json",
+			`{"type":"thread.started","thread_id":"t1"}` + "\n" + `{"type":"turn.started"}` + "\n" +
+				item("started", `"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"","status":"in_progress"`) +
+				`{"type":"error","message":"Re-connecting... 1/5"}` + "\n" +
+				item("completed", `"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"a\n","exit_code":0,"status":"completed"`) +
+				item("completed", `"id":"item_1","type":"command_execution","command":"rm x","aggregated_output":"","exit_code":null,"status":"declined"`) +
+				item("started", `"id":"item_2","type":"todo_list","items":[{"text":"a","completed":false}]`) +
+				item("completed", `"id":"item_3","type":"file_change","changes":[{"path":"a.go","kind":"update"}],"status":"failed"`) +
+				`{"type":"turn.completed","usage":{"input_tokens":1,"cached_input_tokens":0,"output_tokens":1}}` + "\n" +
+				`{"type":"turn.started"}` + "\n" +
+				item("started", `"id":"item_4","type":"mcp_tool_call","server":"gh","tool":"search","arguments":{"q":"x"},"result":null,"error":null,"status":"in_progress"`) +
+				item("completed", `"id":"item_4","type":"mcp_tool_call","server":"gh","tool":"search","arguments":{"q":"x"},"result":{"content":[],"structured_content":null},"error":null,"status":"completed"`) +
+				item("completed", `"id":"item_5","type":"web_search","query":"q","action":{"type":"search","query":"q"}`) +
+				`{"type":"request_user_input","id":"turn","call_id":"call_9","questions":[{"id":"q1","question":"which?"}]}` + "\n" +
+				`{"type":"turn.failed","error":{"message":"stopped"}}` + "\n" +
+				`{"type":"thread.started","thread_id":"t2"}` + "\n" + `{"type":"turn.started"}` + "\n" +
+				item("started", `"id":"item_0","type":"command_execution","command":"make","aggregated_output":"","status":"in_progress"`),
+			[]string{
+				`shell {"command":"ls"} item_0 "a\n" ok 1`,
+				`shell {"command":"rm x"} item_1 "" error 1`,
+				`apply_patch {"changes":[{"path":"a.go","kind":"update"}]} item_3 "failed" error 1`,
+				`gh__search {"q":"x"} item_4 {"content":[],"structured_content":null} ok 2`,
+				`web_search {"type":"search","query":"q"} item_5 null - 2`,
+				`request_user_input {"questions":[{"id":"q1","question":"which?"}]} call_9 null - 2`,
+				`shell {"command":"make"} item_0 null - 3`,
+			}, nil},
+		{"a failed MCP call, an unknown item shown twice, an unknown event", "codex_exec_json",
+			`{"type":"thread.started","thread_id":"t"}` + "\n" +
+				item("started", `"id":"item_0","type":"hologram","x":1`) +
+				item("completed", `"id":"item_0","type":"hologram","x":2`) +
+				item("completed", `"id":"item_1","type":"mcp_tool_call","server":"s","tool":"t","arguments":null,"result":null,"error":{"message":"timeout"},"status":"failed"`) +
+				`{"type":"thread.teleported"}` + "\n",
+			[]string{`s__t null item_1 {"content":{"message":"timeout"},"is_error":true} error 0`},
+			[]string{`line 2 item: item of type "hologram"`, `line 5: event of type "thread.teleported"`}},
+	})
+}
