@@ -3,6 +3,7 @@ package trace
 import (
 	"strings"
 
+	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -83,30 +84,90 @@ func readClaudeLines(b *builder, v any, want string) error {
 			b.skip(l, p, "a JSON %s, not a record", jsonvalue.Kind(l))
 			continue
 		}
-		t := str(o, "type")
-		switch {
-		case t == "user" || t == "assistant":
-			msg, ok := get(o, "message").(jsonvalue.Object)
-			if !ok {
-				b.skip(o, p, "%s record without a message", t)
-				continue
-			}
-			b.saw()
-			if t == "user" && claudeUserTurn(o, get(msg, "content")) {
-				b.userTurn(get(msg, "content"))
-			}
-			if err := anthropicBlocks(b, get(msg, "content"), join(p, "message.content")); err != nil {
-				return err
-			}
-		case claudePlainRecords[t]:
-			b.saw()
-		case t == "":
-			b.skip(o, p, "record with keys %s", quoteKeys(o))
-		default:
-			b.skip(o, p, "record of type %q", t)
+		if err := claudeRecord(b, o, p); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// claudeRecord reads one record of a transcript or stream at path p.
+func claudeRecord(b *builder, o jsonvalue.Object, p string) error {
+	t := str(o, "type")
+	switch {
+	case t == "user" || t == "assistant":
+		msg, ok := get(o, "message").(jsonvalue.Object)
+		if !ok {
+			b.skip(o, p, "%s record without a message", t)
+			return nil
+		}
+		b.saw()
+		if t == "user" && claudeUserTurn(o, get(msg, "content")) {
+			b.userTurn(get(msg, "content"))
+		}
+		return anthropicBlocks(b, get(msg, "content"), join(p, "message.content"))
+	case t == "progress":
+		b.saw()
+		return claudeProgress(b, o, p)
+	case t == "control_request":
+		b.saw()
+		claudeControl(b, o)
+	case claudePlainRecords[t]:
+		b.saw()
+	case t == "":
+		b.skip(o, p, "record with keys %s", quoteKeys(o))
+	default:
+		b.skip(o, p, "record of type %q", t)
+	}
+	return nil
+}
+
+// claudeProgress reads a progress record: an agent_progress record holds
+// a message of a sub-agent (Task) run, {"data": {"type":
+// "agent_progress", "message": {"type", "message": {"content"}}}}, whose
+// tool_use blocks are calls (a sub-agent's calls are calls, as sidechain
+// lines are) and tool_result blocks their results; it opens no turn.
+// Other progress (hooks, commands, searches) holds no call.
+func claudeProgress(b *builder, o jsonvalue.Object, p string) error {
+	data := obj(o, "data")
+	if str(data, "type") != "agent_progress" {
+		return nil
+	}
+	msg, ok := get(obj(data, "message"), "message").(jsonvalue.Object)
+	if !ok {
+		return nil // progress without a message: the run's prompt or state
+	}
+	return anthropicBlocks(b, get(msg, "content"), join(p, "data.message.message.content"))
+}
+
+// claudeControl reads a control request of the Claude Agent SDK's
+// protocol. A permission request (can_use_tool) or hook callback about a
+// call shows it again, with its tool_use_id; the agent definitions an
+// initialize request gives are not calls. An mcp_message request carries
+// the JSON-RPC tools/call by which the CLI runs a tool of an MCP server
+// inside the SDK: the run of the mcp__<server>__<tool> call the model
+// made, or, when that call is not in the recording, the call itself.
+func claudeControl(b *builder, o jsonvalue.Object) {
+	req := obj(o, "request")
+	switch str(req, "subtype") {
+	case "initialize":
+		b.notCall(get(req, "agents"), "agent definitions")
+	case "mcp_message":
+		m := obj(req, "message")
+		if str(m, "method") != "tools/call" {
+			return
+		}
+		params := obj(m, "params")
+		c := toolgrade.Call{Name: "mcp__" + str(req, "server_name") + "__" + str(params, "name")}
+		for k := len(b.calls) - 1; k >= 0; k-- {
+			if b.calls[k].Name == c.Name {
+				b.read(m)
+				return
+			}
+		}
+		args(&c, params, "arguments")
+		b.add(m, c)
+	}
 }
 
 // claudeUserTurn reports whether a user record is a prompt of the human
@@ -144,9 +205,9 @@ var claudeInjected = []string{"<command-name>", "<command-message>", "<command-a
 // last prompt).
 var claudePlainRecords = map[string]bool{
 	"summary": true, "system": true, "file-history-snapshot": true, "queue-operation": true,
-	"last-prompt": true, "progress": true, "custom-title": true, "tag": true, "result": true, "stream_event": true,
+	"last-prompt": true, "custom-title": true, "tag": true, "result": true, "stream_event": true,
 	"rate_limit_event": true, "auth_status": true, "tool_progress": true, "keep_alive": true,
-	"control_request": true, "control_response": true, "control_cancel_request": true,
+	"control_response": true, "control_cancel_request": true,
 }
 
 // isClaudeRecord reports a Claude Code transcript or stream record.

@@ -299,3 +299,21 @@ func TestCodexExecJSON(t *testing.T) {
 			[]string{`line 2 item: item of type "hologram"`, `line 5: event of type "thread.teleported"`}},
 	})
 }
+
+func TestClaudeCodeAgentProgress(t *testing.T) {
+	progress := func(msgType, content string) string {
+		return `{"type":"progress","parentUuid":"p","isSidechain":false,"sessionId":"s","uuid":"u","parentToolUseID":"task1","toolUseID":"agent_msg_1",` +
+			`"data":{"type":"agent_progress","agentId":"a1","prompt":"look","message":{"type":"` + msgType + `","message":{"role":"` + msgType + `","content":` + content + `},"uuid":"n"}}}` + "\n"
+	}
+	runSessionTests(t, []sessionTest{
+		{"a sub-agent's calls in agent_progress records", "claude_code",
+			`{"type":"user","uuid":"1","sessionId":"s","message":{"role":"user","content":"review"}}` + "\n" +
+				`{"type":"assistant","uuid":"2","sessionId":"s","message":{"role":"assistant","content":[{"type":"tool_use","id":"task1","name":"Task","input":{"prompt":"look"}}]}}` + "\n" +
+				progress("user", `[{"type":"text","text":"look"}]`) +
+				progress("assistant", `[{"type":"tool_use","id":"g1","name":"Grep","input":{"pattern":"x"}}]`) +
+				progress("user", `[{"type":"tool_result","tool_use_id":"g1","content":"none"}]`) +
+				`{"type":"progress","sessionId":"s","uuid":"h","data":{"type":"hook_progress","hookEvent":"PostToolUse","hookName":"PostToolUse:Grep"}}` + "\n" +
+				`{"type":"user","uuid":"3","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"task1","content":"done"}]}}` + "\n",
+			[]string{`Task {"prompt":"look"} task1 "done" ok 1`, `Grep {"pattern":"x"} g1 "none" ok 1`}, nil},
+	})
+}
