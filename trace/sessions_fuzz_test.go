@@ -36,3 +36,9 @@ func FuzzCodexExecJSON(f *testing.F) {
 	fuzzFormat(f, "codex_exec_json",
 		"{\"type\":\"thread.started\",\"thread_id\":\"t\"}\n{\"type\":\"item.started\",\"item\":{\"id\":\"i\",\"type\":\"mcp_tool_call\",\"server\":\"s\",\"tool\":\"t\",\"arguments\":{}}}\n{\"type\":\"item.completed\",\"item\":{\"id\":\"i\",\"type\":\"mcp_tool_call\",\"server\":\"s\",\"tool\":\"t\",\"arguments\":{},\"error\":{\"message\":\"e\"},\"status\":\"failed\"}}\n")
 }
+
+func FuzzClaudeAgentSDK(f *testing.F) {
+	agentSeeds(f, "claude_agent_sdk")
+	fuzzFormat(f, "claude_agent_sdk",
+		"{\"id\":\"m\",\"direction\":\"received\",\"message\":{\"type\":\"assistant\",\"session_id\":\"s\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"mcp__c__f\",\"input\":{}}]}}}\n{\"type\":\"control_request\",\"request_id\":\"r\",\"request\":{\"subtype\":\"mcp_message\",\"server_name\":\"c\",\"message\":{\"method\":\"tools/call\",\"params\":{\"name\":\"f\",\"arguments\":{}}}}}\n")
+}

@@ -300,6 +300,39 @@ func TestCodexExecJSON(t *testing.T) {
 	})
 }
 
+func TestClaudeAgentSDK(t *testing.T) {
+	wrap := func(dir, msg string) string {
+		return `{"id":"m","timestamp":"2026-01-01T00:00:00Z","direction":"` + dir + `","message":` + msg + "}\n"
+	}
+	assistant := func(id, name, input string) string {
+		return `{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"` + id + `","name":"` + name + `","input":` + input + `}]},"parent_tool_use_id":null,"session_id":"s"}`
+	}
+	result := func(id, content string) string {
+		return `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"` + id + `","content":` + content + `}]},"parent_tool_use_id":null,"session_id":"s"}`
+	}
+	mcp := `{"type":"control_request","request_id":"r2","request":{"subtype":"mcp_message","server_name":"calc","message":{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}}}`
+	runSessionTests(t, []sessionTest{
+		{"wrapped, both directions, control traffic", "claude_agent_sdk",
+			wrap("sent", `{"type":"control_request","request_id":"r0","request":{"subtype":"initialize","hooks":null,"agents":{"a":{"name":"x","input":{"q":1}}}}}`) +
+				wrap("sent", `{"type":"user","message":{"role":"user","content":"add"},"parent_tool_use_id":null,"session_id":""}`) +
+				wrap("received", assistant("t1", "mcp__calc__add", `{"a":1}`)) +
+				wrap("received", `{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"mcp__calc__add","input":{"a":1},"tool_use_id":"t1"}}`) +
+				wrap("sent", `{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"behavior":"allow","updatedInput":{"a":1}}}}`) +
+				wrap("received", mcp) +
+				wrap("received", result("t1", `"1"`)) +
+				wrap("received", `{"type":"result","subtype":"success","session_id":"s","permission_denials":[]}`),
+			[]string{`mcp__calc__add {"a":1} t1 "1" ok 1`}, nil},
+		{"bare lines; an MCP run whose call the recording lacks", "claude_agent_sdk",
+			`{"type":"control_response","response":{"subtype":"success","request_id":"r0"}}` + "\n" + mcp + "\n" +
+				`{"type":"control_request","request_id":"r3","request":{"subtype":"hook_callback","callback_id":"h","input":{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":"x","tool_use_id":"t9"},"tool_use_id":"t9"}}` + "\n" +
+				assistant("t9", "Bash", `{"command":"ls"}`) + "\n",
+			[]string{`mcp__calc__add {"a":1} - null - 0`, `Bash {"command":"ls"} t9 null - 0`}, nil},
+		{"a wrapper around no message", "claude_agent_sdk",
+			wrap("received", `"oops"`) + wrap("received", assistant("t1", "Read", `{}`)),
+			[]string{`Read {} t1 null - 0`}, []string{`line 1: recorded string, not a message`}},
+	})
+}
+
 func TestClaudeCodeAgentProgress(t *testing.T) {
 	progress := func(msgType, content string) string {
 		return `{"type":"progress","parentUuid":"p","isSidechain":false,"sessionId":"s","uuid":"u","parentToolUseID":"task1","toolUseID":"agent_msg_1",` +
