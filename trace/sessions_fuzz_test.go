@@ -42,3 +42,9 @@ func FuzzClaudeAgentSDK(f *testing.F) {
 	fuzzFormat(f, "claude_agent_sdk",
 		"{\"id\":\"m\",\"direction\":\"received\",\"message\":{\"type\":\"assistant\",\"session_id\":\"s\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"mcp__c__f\",\"input\":{}}]}}}\n{\"type\":\"control_request\",\"request_id\":\"r\",\"request\":{\"subtype\":\"mcp_message\",\"server_name\":\"c\",\"message\":{\"method\":\"tools/call\",\"params\":{\"name\":\"f\",\"arguments\":{}}}}}\n")
 }
+
+func FuzzSmolagents(f *testing.F) {
+	agentSeeds(f, "smolagents")
+	fuzzFormat(f, "smolagents",
+		`[{"task":"t","task_images":null},{"step_number":1,"tool_calls":[{"id":"c","type":"function","function":{"name":"python_interpreter","arguments":"print(1)"}}],"observations":"1","error":{"type":"E","message":"m"}}]`)
+}

@@ -350,3 +350,20 @@ func TestClaudeCodeAgentProgress(t *testing.T) {
 			[]string{`Task {"prompt":"look"} task1 "done" ok 1`, `Grep {"pattern":"x"} g1 "none" ok 1`}, nil},
 	})
 }
+
+func TestSmolagents(t *testing.T) {
+	action := func(n, calls, rest string) string {
+		return `{"step_number":` + n + `,"timing":{"start_time":1,"end_time":2,"duration":1},"tool_calls":` + calls + `,"model_output":null` + rest + `}`
+	}
+	runSessionTests(t, []sessionTest{
+		{"a run result's steps; older flat calls; JSON-text arguments", "smolagents",
+			`{"output":"4","state":"success","steps":[{"task":"2+2?","task_images":null},` +
+				action("1", `[{"name":"add","arguments":{"a":2,"b":2},"id":"c1"}]`, `,"observations":"4","error":null`) + `,` +
+				action("2", `[{"id":"c2","type":"function","function":{"name":"final_answer","arguments":"{\"answer\": \"4\"}"}}]`, `,"observations":null,"action_output":"4","is_final_answer":true,"error":null`) + `,` +
+				`{"task":"and 3+3?","task_images":null},` +
+				action("3", `[]`, `,"observations":null,"error":{"type":"AgentParsingError","message":"no call"}`) + `,` +
+				`{"output":"4"},{"mystery":1}],"token_usage":null}`,
+			[]string{`add {"a":2,"b":2} c1 "4" ok 1`, `final_answer {"answer":"4"} c2 "4" ok 1`},
+			[]string{`steps[6]: step with keys "mystery"`}},
+	})
+}
