@@ -1,6 +1,7 @@
 package trace_test
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -366,4 +367,30 @@ func TestSmolagents(t *testing.T) {
 			[]string{`add {"a":2,"b":2} c1 "4" ok 1`, `final_answer {"answer":"4"} c2 "4" ok 1`},
 			[]string{`steps[6]: step with keys "mystery"`}},
 	})
+}
+
+// TestSessionFormatsOnForeignInput forces each session format on traces
+// of other shapes: it must find nothing of its format (ErrNotThisFormat)
+// or report what it skipped, never return an empty list quietly.
+func TestSessionFormatsOnForeignInput(t *testing.T) {
+	foreign := []struct{ name, input string }{
+		{"object", `{"foo": 1, "bar": [1, 2]}`},
+		{"chat messages", `[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]`},
+		{"json lines", "{\"a\": 1}\n{\"b\": 2}\n"},
+		{"events", "{\"type\":\"message_start\",\"message\":{}}\n{\"type\":\"ping\"}\n"},
+		{"gemini", `{"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]}}]}`},
+	}
+	for _, format := range []string{"pi", "opencode", "openhands_v1", "mini_swe_agent", "codex_exec_json", "claude_agent_sdk", "smolagents"} {
+		for _, f := range foreign {
+			t.Run(format+"/"+f.name, func(t *testing.T) {
+				tr, err := trace.Read([]byte(f.input), format)
+				if err == nil && (len(tr.Calls) > 0 || len(tr.Skipped) == 0) {
+					t.Errorf("%d calls, skipped %v, no error", len(tr.Calls), tr.Skipped)
+				}
+				if err != nil && !errors.Is(err, trace.ErrNotThisFormat) {
+					t.Errorf("error %v, want ErrNotThisFormat", err)
+				}
+			})
+		}
+	}
 }
