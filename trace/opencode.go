@@ -2,6 +2,7 @@ package trace
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
@@ -52,8 +53,9 @@ func isOpenCodePart(v any) bool {
 // "output" | "error"}} is a call: the tool's name, the input as arguments
 // and the output as result, a failure when the status is error (the error
 // text) or a command's exit code (state.metadata.exit) is not 0. A call
-// still pending or running has no result. A user message opens a turn
-// when it holds text of the user's own (parts not marked synthetic). The
+// still pending or running has no result; the tool part of a command the
+// user ran himself (!cmd) is not a call. A user message opens a turn when
+// it holds text of the user's own (parts not marked synthetic). The
 // calls of a sub-agent (the task tool) are in its own session, exported
 // separately.
 func readOpenCode(b *builder, v any) error {
@@ -72,6 +74,7 @@ func readOpenCode(b *builder, v any) error {
 	if !ok {
 		return wantError(`an OpenCode export {"info", "messages"}, messages {"info", "parts"} or parts`, v)
 	}
+	userRun := make(map[string]bool) // user messages that ran a shell command
 	for i, it := range items {
 		p := index(path, i)
 		o, ok := it.(jsonvalue.Object)
@@ -85,7 +88,7 @@ func readOpenCode(b *builder, v any) error {
 		}
 		switch {
 		case isOpenCodeMessage(o):
-			if err := openCodeMessage(b, o, p); err != nil {
+			if err := openCodeMessage(b, o, p, userRun); err != nil {
 				return err
 			}
 		case isOpenCodePart(o):
@@ -127,17 +130,27 @@ func openCodeStorageList(v any) bool {
 	return true
 }
 
-// openCodeMessage reads a message {"info", "parts"}.
-func openCodeMessage(b *builder, m jsonvalue.Object, path string) error {
+// openCodeMessage reads a message {"info", "parts"}. A command the user
+// ran himself (!cmd) is a user message saying so (openCodeUserRan) and an
+// assistant message answering it with the command's tool part: not a
+// call of the model.
+func openCodeMessage(b *builder, m jsonvalue.Object, path string, userRun map[string]bool) error {
 	b.saw()
 	parts, ok := get(m, "parts").([]any)
 	if !ok {
 		return fieldError(join(path, "parts"), "want a list of parts, got %s", jsonvalue.Kind(get(m, "parts")))
 	}
-	if str(get(m, "info"), "role") == "user" {
+	info := obj(m, "info")
+	byUser := false
+	switch str(info, "role") {
+	case "user":
 		if text, own := openCodeUserText(parts); own {
 			b.userTurn(text)
+		} else if openCodeUserRan(parts) {
+			userRun[str(info, "id")] = true
 		}
+	case "assistant":
+		byUser = userRun[str(info, "parentID")]
 	}
 	for j, part := range parts {
 		p := index(join(path, "parts"), j)
@@ -146,11 +159,24 @@ func openCodeMessage(b *builder, m jsonvalue.Object, path string) error {
 			b.skip(part, p, "a JSON %s, not a part", jsonvalue.Kind(part))
 			continue
 		}
+		if byUser && str(o, "type") == "tool" {
+			b.saw()
+			b.read(o) // the user's own command
+			continue
+		}
 		if err := openCodePart(b, o, p); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// openCodeUserRan reports the user message OpenCode writes before the
+// tool part of a command the user ran himself.
+func openCodeUserRan(parts []any) bool {
+	return slices.ContainsFunc(parts, func(p any) bool {
+		return get(p, "synthetic") == true && str(p, "text") == "The following tool was executed by the user"
+	})
 }
 
 // openCodeUserText returns the text of a user message's own text parts,

@@ -148,6 +148,14 @@ func TestOpenCode(t *testing.T) {
 				`{"type":"tool_use","timestamp":3,"sessionID":"ses_1","part":` + tool("a1", "c1", "bash", `{"status":"completed","input":{"command":"ls -a"},"output":"x","title":"t","metadata":{"exit":0},"time":{"start":1,"end":2}}`) + `}` + "\n" +
 				`{"type":"error","timestamp":4,"sessionID":"ses_1","error":{"name":"APIError","data":{"message":"m"}}}` + "\n",
 			[]string{`bash {"command":"ls -a"} c1 "x" ok 0`}, nil},
+		{"a command the user ran himself is no call", "opencode",
+			`[` + user("u1", part("u1", "text", `,"text":"The following tool was executed by the user","synthetic":true`)) + `,` +
+				`{"info":{"id":"msg_a1","sessionID":"ses_1","role":"assistant","parentID":"msg_u1"},"parts":[` +
+				tool("a1", "c1", "bash", `{"status":"completed","input":{"command":"ls"},"output":"x","title":"ls","metadata":{"exit":0},"time":{"start":1,"end":2}}`) + `]},` +
+				user("u2", part("u2", "text", `,"text":"now you"`)) + `,` +
+				`{"info":{"id":"msg_a2","sessionID":"ses_1","role":"assistant","parentID":"msg_u2"},"parts":[` +
+				tool("a2", "c2", "bash", `{"status":"completed","input":{"command":"pwd"},"output":"/","title":"pwd","metadata":{"exit":0},"time":{"start":1,"end":2}}`) + `]}]`,
+			[]string{`bash {"command":"pwd"} c2 "/" ok 1`}, nil},
 		{"a storage file of one part", "opencode",
 			tool("a1", "c9", "glob", `{"status":"pending","input":{},"raw":""}`),
 			[]string{`glob {} c9 null - 0`}, nil},
