@@ -18,6 +18,9 @@ type formatTest struct {
 	format string // the format Read must report
 	calls  string // the "calls" JSON
 	types  []string
+	// skipped, when not nil, lists the items reported skipped, as
+	// "where: kind".
+	skipped []string
 }
 
 func runFormatTests(t *testing.T, tests []formatTest) {
@@ -37,6 +40,15 @@ func runFormatTests(t *testing.T, tests []formatTest) {
 			}
 			if diff := cmp.Diff(want, asValue(t, tr), semantic); diff != "" {
 				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+			if tt.skipped != nil {
+				got := []string{}
+				for _, s := range tr.Skipped {
+					got = append(got, s.String())
+				}
+				if diff := cmp.Diff(tt.skipped, got); diff != "" {
+					t.Errorf("skipped (-want +got):\n%s", diff)
+				}
 			}
 			if tt.types != nil {
 				var got []string

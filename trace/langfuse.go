@@ -95,12 +95,13 @@ func readLangfuse(b *builder, v any) error {
 	slices.SortStableFunc(obs, func(a, b lfObs) int {
 		return strings.Compare(str(a.o, "startTime"), str(b.o, "startTime"))
 	})
+	var vercel vercelRun
 	for _, o := range obs {
-		if err := lfRead(b, o); err != nil {
+		if err := lfRead(b, &vercel, o); err != nil {
 			return err
 		}
 	}
-	return nil
+	return vercel.flush(b)
 }
 
 type lfObs struct {
@@ -108,19 +109,29 @@ type lfObs struct {
 	path string
 }
 
-func lfRead(b *builder, ob lfObs) error {
+func lfRead(b *builder, vercel *vercelRun, ob lfObs) error {
 	o := ob.o
 	b.saw()
 	t := strings.ToUpper(str(o, "type"))
+	attrs := vercelAttributes(b, o)
 	switch t {
 	case "GENERATION":
 		b.notCallItself(o, "a model call, its input the messages")
+		if attrs != nil {
+			return vercel.observation(b, o, attrs, ob.path)
+		}
 		return modelOutput(b, get(o, "output"), join(ob.path, "output"))
 	case "TOOL", "SPAN":
 		n := str(o, "name")
 		in, hasIn := o.Get("input")
 		out, hasOut := o.Get("output")
 		callID := id(get(in, "tool_call_id"))
+		if attrs != nil {
+			// An AI SDK tool span: its id among the attributes, its
+			// result JSON text.
+			callID = id(get(attrs, "ai.toolCall.id"))
+			out = vercelJSON(b, out)
+		}
 		if content, msgID, ok := toolMessage(out); ok {
 			out = content
 			if callID == "" {

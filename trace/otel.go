@@ -18,7 +18,8 @@ func init() {
 
 // spansFormat registers a span convention: spans are read by the
 // convention their attributes follow (see readSpans), and detected as
-// openinference when any span uses OpenInference's attributes.
+// openinference when any span uses OpenInference's attributes, else as
+// vercel_ai_otel when any span has the AI SDK's.
 func spansFormat(name string) format {
 	is := func(v any) bool { return spanFormat(v) == name }
 	return format{
@@ -55,16 +56,21 @@ func spansFormat(name string) format {
 
 // attributeFormat recognizes a flat span attribute map by its keys.
 func attributeFormat(o jsonvalue.Object) string {
-	genAI := false
+	genAI, vercel := false, false
 	for _, m := range o {
 		switch {
 		case isOpenInferenceKey(m.Key):
 			return "openinference"
+		case isVercelKey(m.Key):
+			vercel = true
 		case strings.HasPrefix(m.Key, "gen_ai."):
 			genAI = true
 		}
 	}
-	if genAI {
+	switch {
+	case vercel:
+		return "vercel_ai_otel"
+	case genAI:
 		return "otel_genai"
 	}
 	return ""
@@ -114,6 +120,7 @@ func readSpans(b *builder, v any) error {
 	if timed {
 		slices.SortStableFunc(spans, func(a, b span) int { return compareInt(a.start, b.start) })
 	}
+	var vercel vercelRun
 	for _, s := range spans {
 		var err error
 		if isOpenInference(s.attrs) {
@@ -121,17 +128,22 @@ func readSpans(b *builder, v any) error {
 		} else {
 			err = genAISpan(b, s.attrs, s.path, s.failed)
 		}
-		if err == nil && len(s.events) > 0 {
+		switch {
+		case err != nil:
+		case isVercelSpan(s.attrs):
+			// The AI SDK's attributes, read beside whatever convention
+			// the span's others follow, and the span's events.
+			err = vercel.span(b, s)
+		case len(s.events) > 0:
 			err = spanEvents(b, s.events, join(s.path, "events"))
-		}
-		if len(s.events) == 0 && unrecorded(s.attrs) {
+		case unrecorded(s.attrs):
 			b.skip(nil, s.path, "span whose model stopped to call tools records no messages (is message content capture off?)")
 		}
 		if err != nil {
 			return err
 		}
 	}
-	return nil
+	return vercel.flush(b)
 }
 
 func compareInt(a, b int64) int {
@@ -164,6 +176,7 @@ func partsForm(v any) ([]any, bool) {
 
 // A span is one span's attributes and start time.
 type span struct {
+	src    jsonvalue.Object // the span; nil for a bare attribute map
 	attrs  jsonvalue.Object
 	start  int64
 	timed  bool
@@ -225,7 +238,7 @@ func asList(v any) []any {
 // spanOf reads a span object: its attributes (a map, or OTLP key/value
 // pairs) and its start time.
 func spanOf(o jsonvalue.Object, path string) span {
-	s := span{path: path, events: list(o, "events")}
+	s := span{src: o, path: path, events: list(o, "events")}
 	switch a := get(o, "attributes").(type) {
 	case jsonvalue.Object:
 		s.attrs = a
@@ -323,15 +336,20 @@ func timeKey(v any) (int64, bool) {
 }
 
 // spanFormat names the convention of the spans in v: openinference when
-// any span uses it, else otel_genai.
+// any span uses it, else vercel_ai_otel when any span has the AI SDK's
+// attributes, else otel_genai.
 func spanFormat(v any) string {
 	spans, _ := collectSpans(v, "")
+	f := "otel_genai"
 	for _, s := range spans {
 		if isOpenInference(s.attrs) {
 			return "openinference"
 		}
+		if isVercelSpan(s.attrs) {
+			f = "vercel_ai_otel"
+		}
 	}
-	return "otel_genai"
+	return f
 }
 
 func isOpenInference(attrs jsonvalue.Object) bool {
