@@ -76,6 +76,7 @@ func readAnthropic(b *builder, v any) error {
 
 func anthropicMessages(b *builder, msgs []any, path string) error {
 	var s anthropicStream
+	users := 0
 	for i, m := range msgs {
 		o, ok := m.(jsonvalue.Object)
 		if !ok {
@@ -92,7 +93,8 @@ func anthropicMessages(b *builder, msgs []any, path string) error {
 		}
 		b.saw()
 		if str(o, "role") == "user" && ownContent(get(o, "content"), anthropicResult) {
-			b.userTurn(get(o, "content"))
+			users++
+			b.userMessage(users, get(o, "content"))
 		}
 		if hasAny(o, "tool_calls", "function_call") {
 			b.skip(o, index(path, i), "message with Chat Completions tool_calls")
