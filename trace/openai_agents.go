@@ -33,6 +33,17 @@ func init() {
 // the same state in camelCase: originalInput, generatedItems and
 // rawItem, whose items spell call ids callId and name a tool's output
 // function_call_result; these are read as their Python counterparts.
+//
+// A run interrupted for approval lists the calls it waits on in
+// current_step (currentStep) {"type": "next_step_interruption", "data":
+// {"interruptions": [tool_approval_item, ...]}}: calls without a result.
+// An agent used as a tool whose run is pending keeps that run as a whole
+// RunState, read after the run that called it: as JSON text in
+// pendingAgentToolRuns["<tool name>:<call id>"] (JavaScript), or as the
+// agent_run_state of the call's entry in last_processed_response.functions
+// (Python). Approval records (context.approvalInvocations,
+// functionApprovals) and completedToolInvocations bind call ids to
+// fingerprints of the calls (tool and arguments): no calls.
 func readOpenAIAgents(b *builder, v any) error {
 	b.unique = true // session items repeat generated items
 	switch o := v.(type) {
@@ -40,33 +51,108 @@ func readOpenAIAgents(b *builder, v any) error {
 		return agentItems(b, o, "")
 	case jsonvalue.Object:
 		if isRunState(o) {
-			b.saw()
-			input, keys := "original_input", []string{"generated_items", "session_items"}
-			if isJSRunState(o) {
-				input, keys = "originalInput", []string{"generatedItems"}
-			}
-			if in, ok := get(o, input).([]any); ok {
-				items := make([]any, len(in))
-				for i, it := range in {
-					items[i] = jsItem(b, it)
-				}
-				if err := responsesItems(b, items, input); err != nil {
-					return err
-				}
-			}
-			for _, key := range keys {
-				items, _ := get(o, key).([]any)
-				if err := agentItems(b, items, key); err != nil {
-					return err
-				}
-			}
-			return nil
+			return runState(b, o, "", 0)
 		}
 		if isRunItem(o) {
 			return agentItems(b, []any{o}, "")
 		}
 	}
 	return wantError("an Agents SDK RunState or a list of run items", v)
+}
+
+// maxNestedRuns bounds how deep runs of agents used as tools, each held
+// as JSON text in the run that called it, are read.
+const maxNestedRuns = 8
+
+// runState reads a RunState at path; depth counts the runs of agents
+// used as tools it is nested in. A nested run's input is the arguments
+// of the call that started it, read already.
+func runState(b *builder, o jsonvalue.Object, path string, depth int) error {
+	b.saw()
+	input, keys, step, nested := "original_input", []string{"generated_items", "session_items"}, "current_step", ""
+	if isJSRunState(o) || o.Has("currentStep") {
+		input, keys, step, nested = "originalInput", []string{"generatedItems"}, "currentStep", "pendingAgentToolRuns"
+	}
+	if in, ok := get(o, input).([]any); ok && depth == 0 {
+		items := make([]any, len(in))
+		for i, it := range in {
+			items[i] = jsItem(b, it)
+		}
+		if err := responsesItems(b, items, join(path, input)); err != nil {
+			return err
+		}
+	} else if depth > 0 {
+		b.read(get(o, input))
+	}
+	for _, key := range keys {
+		items, _ := get(o, key).([]any)
+		if err := agentItems(b, items, join(path, key)); err != nil {
+			return err
+		}
+	}
+	// A run waiting for approval: the calls it waits on, those of runs
+	// nested in it among them.
+	if cur := obj(o, step); str(cur, "type") == "next_step_interruption" {
+		items, _ := get(obj(cur, "data"), "interruptions").([]any)
+		if err := agentItems(b, items, join(path, step+".data.interruptions")); err != nil {
+			return err
+		}
+	}
+	// Approval records bind a call id to a fingerprint of the call (its
+	// tool and arguments), to refuse the id's reuse; completed invocations
+	// keep the same fingerprints. The calls are read where they are.
+	ctx := obj(o, "context")
+	for _, key := range []string{"approvalInvocations", "functionApprovals"} {
+		if v, ok := ctx.Get(key); ok {
+			b.notCall(v, "approval records of calls (call ids and fingerprints), not calls")
+		}
+	}
+	if v, ok := o.Get("completedToolInvocations"); ok {
+		b.notCall(v, "fingerprints of completed calls, not calls")
+	}
+	// Agents used as tools whose runs are pending: the JavaScript SDK
+	// keeps each run as a RunState in JSON text, under "<tool name>:<call
+	// id>" of the call that started it; the Python SDK as an object, the
+	// agent_run_state of that call's entry in the processed response.
+	for _, m := range obj(o, nested) {
+		p := join(join(path, nested), m.Key)
+		text, isText := m.Value.(string)
+		if !isText {
+			b.skip(m.Value, p, "pending agent tool run that is %s, not JSON text", jsonvalue.Kind(m.Value))
+			continue
+		}
+		v, err := b.parse(text)
+		if err != nil {
+			return fieldError(p, "%v", err)
+		}
+		if err := nestedRun(b, v, p, depth); err != nil {
+			return err
+		}
+	}
+	for i, f := range list(obj(o, "last_processed_response"), "functions") {
+		if v, ok := first(f, "agent_run_state"); ok {
+			p := join(index(join(path, "last_processed_response.functions"), i), "agent_run_state")
+			if err := nestedRun(b, v, p, depth); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// nestedRun reads the run of an agent used as a tool, in the run at
+// depth.
+func nestedRun(b *builder, v any, path string, depth int) error {
+	run, isRun := v.(jsonvalue.Object)
+	switch {
+	case !isRun || !isRunState(run):
+		b.skip(v, path, "pending agent tool run that is %s, not a RunState", describe(v))
+	case depth >= maxNestedRuns:
+		b.skip(v, path, "agent tool run nested more than %d deep", maxNestedRuns)
+	default:
+		return runState(b, run, path, depth+1)
+	}
+	return nil
 }
 
 // isRunState reports a serialized RunState.
