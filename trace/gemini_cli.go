@@ -12,7 +12,8 @@ func init() {
 		read:  readGeminiCLI,
 		trace: func(o jsonvalue.Object) level { return when(o.Has("projectHash") && o.Has("messages"), decisive) },
 		item: itemObject(func(o jsonvalue.Object) level {
-			return when(o.Has("toolCalls") || (str(o, "type") == "gemini" && o.Has("content")) ||
+			// An AI SDK v4 step has toolCalls too, beside its finishReason.
+			return when(o.Has("toolCalls") && !o.Has("finishReason") || (str(o, "type") == "gemini" && o.Has("content")) ||
 				(isGeminiCLIMessage(o) && o.Has("id") && o.Has("timestamp")), decisive)
 		}),
 	})

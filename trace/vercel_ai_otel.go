@@ -242,27 +242,35 @@ func vercelMessages(b *builder, v any, path string) error {
 	}
 	users := 0
 	for i, m := range msgs {
-		p := index(path, i)
-		role := str(m, "role")
-		content := get(m, "content")
-		switch role {
-		case "system":
-			b.saw()
-			continue
-		case "user":
-			users++
-			b.userMessage(users, content)
-		case "assistant", "tool":
-		default:
-			b.skip(m, p, "message with role %q", role)
-			continue
+		if err := vercelMessage(b, m, index(path, i), &users); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// vercelMessage reads one message at path; users counts the user
+// messages of its list.
+func vercelMessage(b *builder, m any, path string, users *int) error {
+	role := str(m, "role")
+	content := get(m, "content")
+	switch role {
+	case "system":
 		b.saw()
-		parts, _ := content.([]any)
-		for j, part := range parts {
-			if err := vercelPart(b, part, index(join(p, "content"), j)); err != nil {
-				return err
-			}
+		return nil
+	case "user":
+		*users++
+		b.userMessage(*users, content)
+	case "assistant", "tool":
+	default:
+		b.skip(m, path, "message with role %q", role)
+		return nil
+	}
+	b.saw()
+	parts, _ := content.([]any)
+	for j, part := range parts {
+		if err := vercelPart(b, part, index(join(path, "content"), j)); err != nil {
+			return err
 		}
 	}
 	return nil
