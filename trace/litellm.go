@@ -90,10 +90,10 @@ func liteLLMRecord(b *builder, o jsonvalue.Object, path string) error {
 	if o.Has("raw_messages") {
 		key = "raw_messages"
 	}
-	if err := liteLLMMessages(b, get(o, key), join(path, key)); err != nil {
+	if err := requestMessages(b, get(o, key), join(path, key)); err != nil {
 		return err
 	}
-	if err := liteLLMResponse(b, get(o, "response"), join(path, "response")); err != nil {
+	if _, err := responseBody(b, get(o, "response"), join(path, "response")); err != nil {
 		return err
 	}
 	if mcp := obj(obj(o, "metadata"), "mcp_tool_call_metadata"); mcp != nil {
@@ -135,10 +135,10 @@ func liteLLMMCPCall(b *builder, mcp jsonvalue.Object, path string) error {
 	return nil
 }
 
-// liteLLMMessages reads a request's messages in the format they are
-// written in: Chat Completions messages, Anthropic messages, Responses
-// items, or a text prompt.
-func liteLLMMessages(b *builder, v any, path string) error {
+// requestMessages reads the messages of a request body a log keeps, in
+// the format they are written in: Chat Completions messages, Anthropic
+// messages, Responses items, LangChain messages, or a text prompt.
+func requestMessages(b *builder, v any, path string) error {
 	switch v := v.(type) {
 	case string:
 		b.userMessage(1, v)
@@ -151,6 +151,8 @@ func liteLLMMessages(b *builder, v any, path string) error {
 			return anthropicMessages(b, v, path)
 		case "openai_responses":
 			return responsesItems(b, v, path)
+		case "langchain":
+			return langChainMessages(b, v, path)
 		}
 		return chatMessages(b, v, path)
 	}
@@ -158,22 +160,27 @@ func liteLLMMessages(b *builder, v any, path string) error {
 	return nil
 }
 
-// liteLLMResponse reads the response: a ModelResponse, a Responses API
-// response or an Anthropic message; a failed call's is text or null.
-func liteLLMResponse(b *builder, v any, path string) error {
+// responseBody reads the response body a log keeps, and reports whether
+// it was one: a Chat Completions response (LiteLLM's ModelResponse), a
+// Responses API response or an Anthropic message. Another value (an
+// embedding, an image, a failed call's text) holds no calls.
+func responseBody(b *builder, v any, path string) (bool, error) {
 	r, ok := v.(jsonvalue.Object)
 	if !ok {
-		return nil
+		return false, nil
 	}
 	switch {
 	case r.Has("choices"):
 		var s chatStream
-		return s.choices(b, r, get(r, "choices"), path)
+		return true, s.choices(b, r, get(r, "choices"), path)
 	case r.Has("output"):
-		items, _ := get(r, "output").([]any)
-		return responsesItems(b, items, join(path, "output"))
+		items, isList := get(r, "output").([]any)
+		if !isList {
+			return false, nil
+		}
+		return true, responsesItems(b, items, join(path, "output"))
 	case str(r, "type") == "message" && r.Has("content"):
-		return anthropicBlocks(b, get(r, "content"), join(path, "content"))
+		return true, anthropicBlocks(b, get(r, "content"), join(path, "content"))
 	}
-	return nil // an embedding, an image, a transcription: no calls
+	return false, nil
 }

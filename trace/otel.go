@@ -336,16 +336,19 @@ func timeKey(v any) (int64, bool) {
 }
 
 // spanFormat names the convention of the spans in v: openinference when
-// any span uses it, else vercel_ai_otel when any span has the AI SDK's
-// attributes, else otel_genai.
+// any span uses it, else mlflow when any span is MLflow's, else
+// vercel_ai_otel when any span has the AI SDK's attributes, else
+// otel_genai.
 func spanFormat(v any) string {
 	spans, _ := collectSpans(v, "")
 	f := "otel_genai"
 	for _, s := range spans {
-		if isOpenInference(s.attrs) {
+		switch {
+		case isOpenInference(s.attrs):
 			return "openinference"
-		}
-		if isVercelSpan(s.attrs) {
+		case isMLflowSpan(s.attrs):
+			f = "mlflow"
+		case isVercelSpan(s.attrs) && f != "mlflow":
 			f = "vercel_ai_otel"
 		}
 	}
