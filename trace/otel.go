@@ -95,6 +95,10 @@ func attributeFormat(o jsonvalue.Object) string {
 // is a failed call. A user message opens a turn the first time its place
 // in the conversation is shown (each chat span repeats the history).
 //
+// A span that has the Vercel AI SDK's attributes (ai.operationId,
+// ai.prompt.messages, ai.response.toolCalls, ai.toolCall.*) is read by
+// them too, whatever its other attributes follow (see vercel_ai_otel.go).
+//
 // A call shown more than once (a chat span's output, the next span's
 // input, its execute_tool span) is listed once, at its first appearance.
 func readSpans(b *builder, v any) error {
