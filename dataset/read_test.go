@@ -218,12 +218,12 @@ func TestDecodeCaseTrajectory(t *testing.T) {
 // calls are not graded as if they were all.
 func TestDecodeCaseTrajectoryWithMissedCall(t *testing.T) {
 	in := `{"trajectory": {"messages": [{"role": "user", "content": "hi"}],
-		"response": {"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", "type": "function",
+		"debug": {"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", "type": "function",
 			"function": {"name": "get_weather", "arguments": "{}"}}]}}]}},
 		"expected_tools": [{"name": "get_weather"}]}`
 	v, _ := jsonvalue.ParseString(in)
 	_, err := dataset.DecodeCase(v)
-	if !errors.Is(err, trace.ErrMissed) || !strings.Contains(err.Error(), `trajectory: openai_chat: 1 call-shaped object not read: response.choices[0].message.tool_calls[0] (tool_calls entry "get_weather")`) {
+	if !errors.Is(err, trace.ErrMissed) || !strings.Contains(err.Error(), `trajectory: openai_chat: 1 call-shaped object not read: debug.choices[0].message.tool_calls[0] (tool_calls entry "get_weather")`) {
 		t.Errorf("error %v, want the missed call named", err)
 	}
 }
