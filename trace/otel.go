@@ -47,7 +47,8 @@ func spansFormat(name string) format {
 			case attributeFormat(o) != "":
 				return when(attributeFormat(o) == name, decisive)
 			case o.Has("parts"):
-				return when(name == "otel_genai" && partsOf(list(o, "parts")) == "otel_genai", decisive) // a GenAI message
+				// a GenAI message, not the AI SDK's UIMessage
+				return when(name == "otel_genai" && partsOf(list(o, "parts")) == "otel_genai" && !isUIMessage(o), decisive)
 			}
 			return no
 		}),

@@ -47,6 +47,38 @@ func TestVercelAISteps(t *testing.T) {
 	}})
 }
 
+func TestVercelAIUI(t *testing.T) {
+	runFormatTests(t, []formatTest{{
+		name: "UIMessages: a call still streaming, a provider's tool, an unknown part; user messages open turns",
+		input: `[{"id":"1","role":"user","parts":[{"type":"text","text":"a"}]},
+			{"id":"2","role":"assistant","parts":[{"type":"tool-search","toolCallId":"s1","state":"output-available","providerExecuted":true,"input":{"q":"x"},"output":[]},
+				{"type":"tool-draft","toolCallId":"d1","state":"input-streaming","input":{"tit":null}},{"type":"hologram"}]},
+			{"id":"3","role":"user","parts":[{"type":"text","text":"b"}]},
+			{"id":"4","role":"assistant","parts":[{"type":"tool-send","toolCallId":"m1","state":"output-available","preliminary":true,"input":{},"output":"sending"}]}]`,
+		format: "vercel_ai_steps",
+		calls: `[{"name":"search","args":{"q":"x"},"id":"s1","output":[],"turn":1},
+			{"name":"draft","args":{"tit":null},"id":"d1","output":null,"turn":1},
+			{"name":"send","args":{},"id":"m1","output":null,"turn":2}]`,
+		types:   []string{"search", "", ""},
+		skipped: []string{`[1].parts[2]: part of type "hologram"`},
+	}, {
+		name: "fullStream parts: pieces of a call, its error, a denial, an unknown part",
+		input: `{"type":"start"}
+{"type":"tool-input-start","id":"c1","toolCallId":"c1","toolName":"f"}
+{"type":"tool-input-delta","id":"c1","toolCallId":"c1","delta":"{}"}
+{"type":"tool-call","toolCallId":"c1","toolName":"f","input":{}}
+{"type":"tool-error","toolCallId":"c1","toolName":"f","input":{},"error":"boom"}
+{"type":"tool-call","toolCallId":"c2","toolName":"g","input":{"a":1}}
+{"type":"tool-output-denied","toolCallId":"c2","toolName":"g"}
+{"type":"hologram"}
+{"type":"finish","finishReason":"tool-calls"}`,
+		format: "vercel_ai_steps",
+		calls: `[{"name":"f","args":{},"id":"c1","output":"boom","status":"error"},
+			{"name":"g","args":{"a":1},"id":"c2","output":{"type":"tool-output-denied","toolCallId":"c2","toolName":"g"},"status":"error"}]`,
+		skipped: []string{`line 8: stream part of type "hologram"`},
+	}})
+}
+
 func FuzzVercelAISteps(f *testing.F) {
 	seedDir(f, filepath.Join("testdata", "vercel_ai_steps"))
 	fuzzFormat(f, "vercel_ai_steps",
