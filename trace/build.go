@@ -43,6 +43,29 @@ type builder struct {
 	ledger ledger
 	// notes are what the reader wants the trace's user to know.
 	notes []string
+	// marks holds where each record of a file of several runs starts
+	// (see record); floor is the first call of the current one, the
+	// earliest a result may link to.
+	marks []mark
+	floor int
+}
+
+// A mark is where a record starts: its id and place, and how many calls,
+// skipped items and inputs came before it.
+type mark struct {
+	id, where            string
+	calls, skips, inputs int
+}
+
+// record starts a record of a file that holds several runs (a BFCL
+// result file's lines, an EvalSet's eval cases): what the reader adds
+// from now on is that record's, its turns counted from 1, and results
+// link only to its calls. id is the record's own id (a string or a
+// number; anything else is none), where its place in the input. A reader
+// that marks records marks one before it adds anything.
+func (b *builder) record(recordID any, where string) {
+	b.marks = append(b.marks, mark{id: id(recordID), where: where, calls: len(b.calls), skips: len(b.skipped), inputs: len(b.inputs)})
+	b.floor, b.open, b.turn = len(b.calls), len(b.calls), 0
 }
 
 // userTurn records a user message that opens a turn of the conversation
@@ -145,6 +168,30 @@ func (b *builder) add(src any, c toolgrade.Call) int {
 	return len(b.calls) - 1
 }
 
+// records splits what the reader read into the records it marked, and
+// returns with them the calls of the whole file, their turns counted
+// across the records (see [Trace.Records]).
+func (b *builder) records() ([]Record, []toolgrade.Call) {
+	recs := make([]Record, len(b.marks))
+	all := slices.Clone(b.calls)
+	for i, m := range b.marks {
+		end := mark{calls: len(b.calls), skips: len(b.skipped), inputs: len(b.inputs)}
+		if i+1 < len(b.marks) {
+			end = b.marks[i+1]
+		}
+		recs[i] = Record{ID: m.id, Where: m.where,
+			Calls:   b.calls[m.calls:end.calls:end.calls],
+			Inputs:  b.inputs[m.inputs:end.inputs:end.inputs],
+			Skipped: b.skipped[m.skips:end.skips:end.skips]}
+		for k := m.calls; k < end.calls; k++ {
+			if all[k].Turn > 0 {
+				all[k].Turn += m.inputs
+			}
+		}
+	}
+	return recs, all
+}
+
 // find returns the index of the first call with id and name, or -1.
 func (b *builder) find(id, name string) int {
 	for k := range b.calls {
@@ -173,7 +220,7 @@ func (b *builder) link(where, id, name string, output any, fail bool) {
 	b.ledger.account(output)
 	if id != "" {
 		seen := false
-		for k := len(b.calls) - 1; k >= 0; k-- {
+		for k := len(b.calls) - 1; k >= b.floor; k-- {
 			if b.calls[k].ID != id {
 				continue
 			}

@@ -142,7 +142,43 @@ type Trace struct {
 	// were read by shape (the generic format), or that the audit's budgets
 	// kept it from seeing part of the input.
 	Notes []string
+	// Records holds the runs of a file that holds several, each with its
+	// own id (a BFCL result file's lines, an ADK EvalSet's eval cases, a
+	// StableToolBench predictions file's queries); nil for a trace that
+	// is one run. Calls, Skipped and Inputs then hold every record's in
+	// order, a call's Turn counting the user turns of the whole file;
+	// each record's own are in its Record, its turns counted from 1.
+	Records []Record
 }
+
+// A Record is one run of a trace file that holds several.
+type Record struct {
+	// ID is the record's own id ("" when it has none).
+	ID string
+	// Where locates it as a [Skip] does: "line 4" of JSON Lines, or a
+	// path such as "eval_cases[2]"; Line is its line in JSON Lines, else
+	// 0.
+	Where string
+	Line  int
+	// Calls, Inputs and Skipped are the record's, as a [Trace]'s are.
+	Calls   []toolgrade.Call
+	Inputs  []any
+	Skipped []Skip
+}
+
+// Runs returns the trace's records, or the trace as one record (no id,
+// no place) when it is one run: what a caller that handles a run at a
+// time ranges over.
+func (t Trace) Runs() []Record {
+	if t.Records != nil {
+		return t.Records
+	}
+	return []Record{{Calls: t.Calls, Inputs: t.Inputs, Skipped: t.Skipped}}
+}
+
+// Warnings returns the record's skipped items as sentences, as
+// [Trace.Warnings] does.
+func (r Record) Warnings() []string { return warnings(r.Skipped, nil) }
 
 // A Skip is one item of a trace that its reader did not understand and so
 // read nothing from.
@@ -165,18 +201,20 @@ func (s Skip) String() string {
 
 // Warnings returns the skipped items as sentences, one per item, for a
 // case's result ("skipped <kind> at <where>"), then the notes.
-func (t Trace) Warnings() []string {
-	if len(t.Skipped)+len(t.Notes) == 0 {
+func (t Trace) Warnings() []string { return warnings(t.Skipped, t.Notes) }
+
+func warnings(skipped []Skip, notes []string) []string {
+	if len(skipped)+len(notes) == 0 {
 		return nil
 	}
-	w := make([]string, len(t.Skipped), len(t.Skipped)+len(t.Notes))
-	for i, s := range t.Skipped {
+	w := make([]string, len(skipped), len(skipped)+len(notes))
+	for i, s := range skipped {
 		w[i] = "skipped " + s.Kind
 		if s.Where != "" {
 			w[i] += " at " + s.Where
 		}
 	}
-	return append(w, t.Notes...)
+	return append(w, notes...)
 }
 
 // Extract reads the calls from a trace already decoded into the value
@@ -231,6 +269,9 @@ func (f *format) extract(v any) (*builder, error) {
 // account for.
 func (b *builder) trace(name string, v any) (Trace, error) {
 	tr := Trace{Format: name, Calls: b.finish(), Skipped: b.skipped, Inputs: b.inputs, Notes: b.notes}
+	if len(b.marks) > 0 {
+		tr.Records, tr.Calls = b.records()
+	}
 	missed, notes := b.audit(v)
 	tr.Notes = append(tr.Notes, notes...)
 	if len(missed) > 0 {
@@ -310,12 +351,17 @@ func Read(data []byte, forced string) (Trace, error) {
 		jsonErr = err
 		if lines, lerr := jsonLines(data); lerr == nil {
 			tr, err := Extract(lines, forced)
-			if len(tr.Skipped) > 0 || len(tr.Missed) > 0 {
-				lineSkips(tr.Skipped, data)
-				lineSkips(tr.Missed, data) // the error holds the same items
+			if len(tr.Skipped) > 0 || len(tr.Missed) > 0 || len(tr.Records) > 0 {
+				at := fileLines(data)
+				lineSkips(tr.Skipped, at) // the records hold the same items
+				lineSkips(tr.Missed, at)  // and so does the error
+				for i := range tr.Records {
+					r := &tr.Records[i]
+					r.Where, r.Line = atLine(r.Where, at)
+				}
 			}
 			if u := (*unknownTrace)(nil); errors.As(err, &u) {
-				lineSkips(u.found, data)
+				lineSkips(u.found, fileLines(data))
 			}
 			return tr, err
 		} else if lerr != errNotLines {
@@ -349,31 +395,42 @@ func Read(data []byte, forced string) (Trace, error) {
 }
 
 // lineSkips rewrites the places of skipped items in JSON Lines from the
-// index of the value ("[4].message") to its line in the file ("line 7:
-// message").
-func lineSkips(skips []Skip, data []byte) {
-	var lines []int // line number of each non-blank line
+// index of the value ("[4].message") to its line in the file ("line 7
+// message"); at is the line of each value, as fileLines gives them.
+func lineSkips(skips []Skip, at []int) {
+	for i := range skips {
+		skips[i].Where, _ = atLine(skips[i].Where, at)
+	}
+}
+
+// fileLines returns the line number of each non-blank line of data.
+func fileLines(data []byte) []int {
+	var lines []int
 	for n, line := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) > 0 {
 			lines = append(lines, n+1)
 		}
 	}
-	for i := range skips {
-		w := skips[i].Where
-		if !strings.HasPrefix(w, "[") {
-			continue
-		}
-		end := strings.IndexByte(w, ']')
-		k, err := strconv.Atoi(w[1:max(end, 1)])
-		if end < 0 || err != nil || k < 0 || k >= len(lines) {
-			continue
-		}
-		rest := strings.TrimPrefix(w[end+1:], ".")
-		skips[i].Where = "line " + strconv.Itoa(lines[k])
-		if rest != "" {
-			skips[i].Where += " " + rest
-		}
+	return lines
+}
+
+// atLine rewrites a place in JSON Lines, "[4].message", as "line 7
+// message", and returns the line; a place that starts with no index of
+// a value is returned as it is, with line 0.
+func atLine(w string, at []int) (string, int) {
+	if !strings.HasPrefix(w, "[") {
+		return w, 0
 	}
+	end := strings.IndexByte(w, ']')
+	k, err := strconv.Atoi(w[1:max(end, 1)])
+	if end < 0 || err != nil || k < 0 || k >= len(at) {
+		return w, 0
+	}
+	where := "line " + strconv.Itoa(at[k])
+	if rest := strings.TrimPrefix(w[end+1:], "."); rest != "" {
+		where += " " + rest
+	}
+	return where, at[k]
 }
 
 func readText(f *format, s string) (Trace, error) {
@@ -396,12 +453,32 @@ func looksJSON(data []byte) bool {
 // "status", "turn"}]}, with "args_raw" only on calls whose arguments did
 // not parse, null for an absent id or output, "status": "error" only on
 // failed calls, and "turn" only when the trace holds more than one user
-// turn.
+// turn. A trace of several records is {"format", "records": [{"id",
+// "calls"}]} instead, each record's calls as above (its id null when it
+// has none, "turn" when the record holds more than one user turn).
 func (t Trace) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"format":`...)
 	dst = jsonvalue.AppendString(dst, t.Format)
-	dst = append(dst, `,"calls":[`...)
-	for i, c := range t.Calls {
+	if t.Records == nil {
+		dst = append(dst, `,"calls":`...)
+		return append(appendCalls(dst, t.Calls, len(t.Inputs) > 1), '}')
+	}
+	dst = append(dst, `,"records":[`...)
+	for i, r := range t.Records {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"id":`...)
+		dst = appendID(dst, r.ID)
+		dst = append(dst, `,"calls":`...)
+		dst = append(appendCalls(dst, r.Calls, len(r.Inputs) > 1), '}')
+	}
+	return append(dst, "]}"...)
+}
+
+func appendCalls(dst []byte, calls []toolgrade.Call, turns bool) []byte {
+	dst = append(dst, '[')
+	for i, c := range calls {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
@@ -414,23 +491,27 @@ func (t Trace) AppendJSON(dst []byte) []byte {
 			dst = jsonvalue.AppendString(dst, c.ArgsRaw)
 		}
 		dst = append(dst, `,"id":`...)
-		if c.ID == "" {
-			dst = append(dst, "null"...)
-		} else {
-			dst = jsonvalue.AppendString(dst, c.ID)
-		}
+		dst = appendID(dst, c.ID)
 		dst = append(dst, `,"output":`...)
 		dst = jsonvalue.Append(dst, c.Output)
 		if c.Failed() {
 			dst = append(dst, `,"status":"error"`...)
 		}
-		if len(t.Inputs) > 1 {
+		if turns {
 			dst = append(dst, `,"turn":`...)
 			dst = strconv.AppendInt(dst, int64(c.Turn), 10)
 		}
 		dst = append(dst, '}')
 	}
-	return append(dst, "]}"...)
+	return append(dst, ']')
+}
+
+// appendID appends an id, null when there is none.
+func appendID(dst []byte, id string) []byte {
+	if id == "" {
+		return append(dst, "null"...)
+	}
+	return jsonvalue.AppendString(dst, id)
 }
 
 // describe says what a value looks like, for errors about shapes.
