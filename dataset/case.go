@@ -238,12 +238,40 @@ func calls(c *toolgrade.Case, list, tr found) ([]toolgrade.Call, []any, error) {
 		if err != nil {
 			return nil, nil, toolgrade.InField(tr.key, err)
 		}
-		for _, w := range t.Warnings() {
+		run, err := caseRun(c.ID, t)
+		if err != nil {
+			return nil, nil, toolgrade.InField(tr.key, err)
+		}
+		for _, w := range append(run.Warnings(), t.Notes...) {
 			c.Warnings = append(c.Warnings, tr.key+": "+w)
 		}
-		return t.Calls, t.Inputs, nil
+		return run.Calls, run.Inputs, nil
 	}
 	return nil, nil, nil
+}
+
+// caseRun returns the run of a trace that a case with the given id
+// grades: the trace itself, its one record, or, in a file of several
+// records (a BFCL result file, an ADK EvalSet), the record with the
+// case's id.
+func caseRun(id string, t trace.Trace) (trace.Record, error) {
+	runs := t.Runs()
+	if len(runs) == 1 {
+		return runs[0], nil
+	}
+	ids := make([]string, len(runs))
+	for i, r := range runs {
+		if id != "" && r.ID == id {
+			return r, nil
+		}
+		ids[i] = r.ID
+	}
+	why := "the case has no id to find its record by"
+	if id != "" {
+		why = fmt.Sprintf("none has the case's id %q", id)
+	}
+	return trace.Record{}, fmt.Errorf("a %s file of %d records (ids %s), and %s: a case grades one run; give the case its record's id, or give only that record",
+		t.Format, len(runs), quoteList(ids, 5), why)
 }
 
 // turnKeys are the fields of an entry of "turns".

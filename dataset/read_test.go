@@ -228,6 +228,57 @@ func TestDecodeCaseTrajectoryWithMissedCall(t *testing.T) {
 	}
 }
 
+// TestDecodeCaseTrajectoryOfRecords: a trajectory that is a file of
+// several records (a BFCL result file as JSON Lines text, or as a list)
+// gives the case the calls and turns of the record with its id; with no
+// record of its id, the case is an error naming the ids.
+func TestDecodeCaseTrajectoryOfRecords(t *testing.T) {
+	const file = `{"id": "multi_turn_0", "result": [[[{"f": "{}"}]], [[{"g": "{}"}]]]}` + "\n" + `{"id": "multi_turn_1", "result": [[[{"h": "{\"x\": 1}"}]]]}`
+	text := jsonvalue.AppendString(nil, file)
+	for _, tt := range []struct {
+		name, id, trajectory string
+		calls                []string
+		turns                []int
+		err                  string
+	}{
+		{"JSON Lines text", "multi_turn_0", string(text), []string{"f", "g"}, []int{1, 2}, ""},
+		{"a list of records", "multi_turn_1", "[" + strings.ReplaceAll(file, "\n", ",") + "]", []string{"h"}, []int{1}, ""},
+		{"one record", "other", `[{"id": "multi_turn_1", "result": [{"h": "{}"}]}]`, []string{"h"}, []int{0}, ""},
+		{"no record with the id", "multi_turn_2", string(text), nil, nil,
+			"trajectory: a bfcl_result file of 2 records (ids `multi_turn_0`, `multi_turn_1`), and none has the case's id \"multi_turn_2\""},
+		{"no id", "", string(text), nil, nil, "and the case has no id to find its record by"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := `{"trajectory": ` + tt.trajectory + `, "expected_tools": []}`
+			if tt.id != "" {
+				in = `{"id": "` + tt.id + `", ` + in[1:]
+			}
+			v, err := jsonvalue.ParseString(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := dataset.DecodeCase(v)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			var turns []int
+			for _, call := range c.Called {
+				names, turns = append(names, call.Name), append(turns, call.Turn)
+			}
+			if !cmp.Equal(names, tt.calls) || !cmp.Equal(turns, tt.turns) {
+				t.Errorf("calls %v in turns %v, want %v in %v", names, turns, tt.calls, tt.turns)
+			}
+		})
+	}
+}
+
 // FuzzReader: no input makes the reader or the decoder panic, and every
 // record decodes to a case with an ID, or an error naming the input.
 // TestLinesAcrossBlocks reads JSON Lines that straddle the reader's

@@ -139,6 +139,12 @@ func TestServe(t *testing.T) {
 				t.Errorf("response %v", r)
 			}
 		}},
+		{"extract the records of a file", `{"op":"extract","trace":"{\"id\":\"p0\",\"result\":[{\"f\":\"{}\"}]}\n{\"id\":\"p1\",\"result\":[]}"}`, func(t *testing.T, r map[string]any) {
+			recs, _ := r["result"].(map[string]any)["records"].([]any)
+			if len(recs) != 2 || recs[0].(map[string]any)["id"] != "p0" || len(recs[0].(map[string]any)["calls"].([]any)) != 1 || recs[1].(map[string]any)["id"] != "p1" {
+				t.Errorf("response %v", r)
+			}
+		}},
 		{"extract an unreadable trace", `{"op":"extract","trace":{"what":1}}`, func(t *testing.T, r map[string]any) {
 			if r["field"] != "trace" {
 				t.Errorf("response %v", r)

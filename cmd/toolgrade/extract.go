@@ -26,7 +26,12 @@ in call order as JSON:
   {"format": "...", "calls": [{"name", "args", "args_raw", "id", "output"}]}
 
 "args_raw" appears only when the arguments were not valid JSON (args is then
-null); a null id or output means the trace has none.
+null); a null id or output means the trace has none. A file that holds
+several runs, each with its own id (a BFCL result file's lines, an ADK
+EvalSet's eval cases, a StableToolBench predictions file's queries), prints
+each run's calls with its id:
+
+  {"format": "...", "records": [{"id": "...", "calls": [...]}]}
 
 Items of the trace that the reader does not understand (an unknown message
 role, content block, item, event or line type) are not dropped quietly:

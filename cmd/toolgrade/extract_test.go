@@ -107,6 +107,13 @@ func TestExtract(t *testing.T) {
 			[]string{"extract", "-"}, 1, `"format": "openai_chat"`, "-: 1 call-shaped object not read as openai_chat (the calls above may be short; --format generic reads call-shaped objects in document order):\n  debug.choices[0].message.tool_calls[0]: tool_calls entry \"f\"\n"},
 		{"unknown shape with calls", `{"steps":[{"call":{"tool":"f","args":{}}}]}`, []string{"extract", "-"}, 2, "",
 			`it holds 1 call-shaped object, steps[0].call (object with "tool" and "args" "f"); --format generic reads them in document order`},
+		{"records of a file", `{"id": "p0", "result": [{"f": "{}"}]}` + "\n" + `{"id": "p1", "result": "Error during inference: timeout"}`,
+			[]string{"extract", "-"}, 0, `"records": [
+    {
+      "id": "p0",
+      "calls": [
+        {
+          "name": "f",`, "-: skipped 1 item not understood as bfcl_result:\n  line 2 result: failed inference"},
 		{"generic", `{"steps":[{"call":{"tool":"f","args":{"a":1}}}]}`, []string{"extract", "--format", "generic", "-"}, 0, `"name": "f"`,
 			"-: calls read by shape (--format generic)"},
 	}

@@ -15,11 +15,11 @@ from ._cases import case_to_json
 from ._version import __version__
 from .config import ConfigLike, to_request_config
 from .errors import CaseError, ConfigError, MetricError, ProcessError, ToolgradeError, metric_error
-from .results import Call, MetricResult, Result, Trace
+from .results import Call, MetricResult, Record, Result, Trace
 
 __all__ = [
     "evaluate", "iter_evaluate", "evaluate_one", "extract", "version", "config", "Client",
-    "Result", "MetricResult", "Call", "Trace", "ToolgradeError", "CaseError",
+    "Result", "MetricResult", "Call", "Trace", "Record", "ToolgradeError", "CaseError",
     "ConfigError", "MetricError", "ProcessError", "__version__",
 ]
 
@@ -105,8 +105,10 @@ def extract(trace: Any, format: Optional[str] = None, *, client: Optional[Client
     if "error" in resp:
         raise ToolgradeError(resp["error"])
     r = resp["result"]
-    return Trace(format=r.get("format", ""), calls=[Call.from_json(x) for x in r.get("calls") or []],
-                 skipped=resp.get("skipped") or [])
+    records = [Record(id=x.get("id"), calls=[Call.from_json(c) for c in x.get("calls") or []])
+               for x in r.get("records") or []]
+    calls = [c for rec in records for c in rec.calls] if records else [Call.from_json(x) for x in r.get("calls") or []]
+    return Trace(format=r.get("format", ""), calls=calls, skipped=resp.get("skipped") or [], records=records)
 
 
 def version(*, client: Optional[Client] = None) -> str:

@@ -92,9 +92,20 @@ class Call:
 
 
 @dataclass
+class Record:
+    """One run of a trace file that holds several (a BFCL result file's
+    lines, an ADK EvalSet's eval cases): its id (None when it has none) and
+    its calls."""
+    id: Optional[str]
+    calls: List[Call]
+
+
+@dataclass
 class Trace:
     """The calls of a trace, its detected format, and the items of it the
-    reader did not understand."""
+    reader did not understand. A file of several runs also gives each in
+    ``records``; ``calls`` then holds every record's, in order."""
     format: str
     calls: List[Call]
     skipped: List[str] = field(default_factory=list)
+    records: List[Record] = field(default_factory=list)

@@ -96,6 +96,9 @@ class APITest(unittest.TestCase):
         self.assertEqual([(c.name, c.args, c.output) for c in t.calls], [("get_weather", {"city": "SF"}, "sunny")])
         import json
         self.assertEqual(len(toolgrade.extract(json.dumps(trace)).calls), 1)
+        records = toolgrade.extract('{"id": "p0", "result": [{"f": "{}"}]}\n{"id": "p1", "result": [{"g": "{}"}, {"h": "{}"}]}')
+        self.assertEqual([(r.id, [c.name for c in r.calls]) for r in records.records], [("p0", ["f"]), ("p1", ["g", "h"])])
+        self.assertEqual([c.name for c in records.calls], ["f", "g", "h"])
         with self.assertRaises(toolgrade.ToolgradeError):
             toolgrade.extract({"nothing": "here"})
         with self.assertRaises(toolgrade.ToolgradeError):
