@@ -83,6 +83,13 @@ func checkTrace(t *testing.T, data []byte, force string, tr trace.Trace) {
 			}
 		}
 	}
+	n := 0
+	for _, r := range tr.Records {
+		n += len(r.Calls)
+	}
+	if tr.Records != nil && n != len(tr.Calls) {
+		t.Errorf("records hold %d calls, the trace %d", n, len(tr.Calls))
+	}
 	out := tr.AppendJSON(nil)
 	if _, err := jsonvalue.Parse(out); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)

@@ -1,6 +1,7 @@
 package trace_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -83,4 +84,11 @@ func TestRunsOfOneTrace(t *testing.T) {
 	if len(runs) != 1 || runs[0].ID != "" || len(runs[0].Calls) != 1 || runs[0].Calls[0].Name != "f" {
 		t.Errorf("Runs() = %+v, want the trace as one run", runs)
 	}
+}
+
+func FuzzBFCLResult(f *testing.F) {
+	seedDir(f, filepath.Join("testdata", "bfcl_result"))
+	fuzzFormat(f, "bfcl_result",
+		`{"id":"a","result":"[f(a=1)]"}`+"\n"+`{"id":2,"result":[[[{"g":"{}"}]]],"inference_log":[{"step_0":[{"role":"tool","content":"Error during execution: x"}]}]}`,
+		`[{"id":"a","result":"`+"```json\\n[{\\\"f\\\": {}}]\\n```"+`"},{"result":null}]`)
 }
