@@ -1,6 +1,7 @@
 // Package dataset reads cases from files: JSON Lines, a JSON array (or
 // whitespace-separated JSON values), and YAML (a list of cases, or one case
-// per document). Reading streams: records are split off the input one at a
+// per document); a Google ADK EvalSet or EvalSetResult is read as its eval
+// cases (adk.go). Reading streams: records are split off the input one at a
 // time and decoded later, on [toolgrade.Evaluate]'s workers, so memory does
 // not grow with the file.
 //
@@ -119,6 +120,7 @@ func Reader(name string, r io.Reader, format Format) iter.Seq2[toolgrade.Record,
 		format = formatOf(name)
 	}
 	return func(yield func(toolgrade.Record, error) bool) {
+		yield = adkFiles(yield)
 		br := bufio.NewReaderSize(r, 64<<10)
 		if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xEF\xBB\xBF")) {
 			br.Discard(3)
@@ -136,6 +138,11 @@ func Reader(name string, r io.Reader, format Format) iter.Seq2[toolgrade.Record,
 				format = JSON
 			case first == '{':
 				format = JSONL // decided line by line below
+			case first == '"' && format == JSON:
+				if err := readQuoted(name, br, yield); err != nil && !errors.Is(err, errStop) {
+					yield(nil, err)
+				}
+				return
 			default:
 				if format == JSON {
 					yield(nil, fmt.Errorf("%s:1: want a JSON array or object, got %q", name, first))

@@ -99,7 +99,7 @@ func TestExtract(t *testing.T) {
 		{"garbage", "\x00\x01 not a trace", []string{"extract", "-"}, 2, "", "-: unrecognized trace: text starting"},
 		{"unknown shape", `{"foo": 1}`, []string{"extract", "-"}, 2, "", `unrecognized trace: a JSON object with keys "foo"`},
 		{"bad JSON", `{"messages": [`, []string{"extract", "-"}, 2, "", "invalid JSON at line 1"},
-		{"unknown format", chat, []string{"extract", "-f", "nope", "-"}, 2, "", `unknown --format "nope" (want one of adk_events, `},
+		{"unknown format", chat, []string{"extract", "-f", "nope", "-"}, 2, "", `unknown --format "nope" (want one of adk_`},
 		{"wrong format", chat, []string{"extract", "--format", "gemini", "-"}, 2, "", "gemini: want a generateContent"},
 		{"missing file", "", []string{"extract", "/nonexistent/trace.json"}, 2, "", "no such file"},
 		{"no file", "", []string{"extract"}, 2, "", "extract: give a trace file, or - for standard input"},
