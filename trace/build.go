@@ -192,9 +192,10 @@ func (b *builder) records() ([]Record, []toolgrade.Call) {
 	return recs, all
 }
 
-// find returns the index of the first call with id and name, or -1.
+// find returns the index of the first call of the record with id and
+// name, or -1.
 func (b *builder) find(id, name string) int {
-	for k := range b.calls {
+	for k := b.floor; k < len(b.calls); k++ {
 		if b.calls[k].ID == id && b.calls[k].Name == name {
 			return k
 		}

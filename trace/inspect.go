@@ -28,7 +28,7 @@ func init() {
 // readInspect reads Inspect AI messages: a list of ChatMessage objects
 // (role system, user, assistant or tool), a sample {"messages"}, or a
 // whole eval log {"eval", "samples": [{"messages"}]} as `inspect log dump`
-// or the JSON log format writes it, every sample's calls in turn (an
+// or the JSON log format writes it, each sample a record with its id (an
 // .eval log, the default format, is read as that; see inspectEvalLog).
 // Assistant messages carry tool_calls {"id", "function", "arguments"},
 // where function is the tool's name; a parse_error keeps the call's raw
@@ -46,6 +46,7 @@ func readInspect(b *builder, v any) error {
 			b.saw()
 			for i, s := range samples {
 				p := index("samples", i)
+				b.record(get(s, "id"), p)
 				msgs, ok := get(s, "messages").([]any)
 				if !ok {
 					return fieldError(join(p, "messages"), "want a list of messages, got %s", jsonvalue.Kind(get(s, "messages")))

@@ -38,7 +38,8 @@ func evalArchive(t testing.TB, members ...[2]string) []byte {
 const evalHeader = `{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}}`
 
 // TestInspectEvalLog reads .eval logs, Inspect's default log format: the
-// samples' messages in archive order, as the same log in the JSON format.
+// samples in archive order, a record each, as the same log in the JSON
+// format.
 func TestInspectEvalLog(t *testing.T) {
 	sample := func(id, call, result string) string {
 		return `{"id": ` + id + `, "epoch": 1, "messages": [{"role": "user", "content": "go", "source": "input"},
@@ -48,14 +49,14 @@ func TestInspectEvalLog(t *testing.T) {
 	tests := []struct {
 		name    string
 		members [][2]string
-		want    string // the calls, or the error's text
+		want    string // the records, or the error's text
 		empty   bool   // the error is ErrEmpty
 	}{
 		{"finished log", [][2]string{{"_journal/start.json", evalHeader}, {"samples/1_epoch_1.json", sample("1", "c1", "a")},
 			{"samples/2_epoch_1.json", sample("2", "c2", "b")}, {"summaries.json", "[]"}, {"header.json", evalHeader}},
-			`[{"name":"bash","args":{"cmd":"ls"},"id":"c1","output":"a","turn":1},{"name":"bash","args":{"cmd":"ls"},"id":"c2","output":"b","turn":2}]`, false},
+			`[{"id":"1","calls":[{"name":"bash","args":{"cmd":"ls"},"id":"c1","output":"a"}]},{"id":"2","calls":[{"name":"bash","args":{"cmd":"ls"},"id":"c2","output":"b"}]}]`, false},
 		{"unfinished log (journal only)", [][2]string{{"_journal/start.json", evalHeader}, {"samples/1_epoch_1.json", sample("1", "c1", "a")}},
-			`[{"name":"bash","args":{"cmd":"ls"},"id":"c1","output":"a"}]`, false},
+			`[{"id":"1","calls":[{"name":"bash","args":{"cmd":"ls"},"id":"c1","output":"a"}]}]`, false},
 		{"no samples", [][2]string{{"header.json", evalHeader}}, "an Inspect AI .eval log without samples", true},
 		{"another zip", [][2]string{{"word/document.xml", "<w/>"}}, "a zip archive that is not an Inspect AI .eval log", false},
 		{"bad sample", [][2]string{{"header.json", evalHeader}, {"samples/1_epoch_1.json", `{"id": 1,`}}, "samples/1_epoch_1.json:", false},
@@ -69,7 +70,7 @@ func TestInspectEvalLog(t *testing.T) {
 					if err != nil {
 						t.Fatalf("Read(%q): %v", force, err)
 					}
-					want, err := jsonvalue.Parse([]byte(`{"format": "inspect_ai", "calls": ` + tt.want + `}`))
+					want, err := jsonvalue.Parse([]byte(`{"format": "inspect_ai", "records": ` + tt.want + `}`))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -111,6 +112,10 @@ func TestInspectEvalLogOfRealMessages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(tr.Records) != 1 || tr.Records[0].ID != "1" {
+		t.Fatalf("records %+v, want the sample's", tr.Records)
+	}
+	tr.Records = nil // the sample's calls, as the messages give them
 	if diff := cmp.Diff(want, asValue(t, tr), semantic); diff != "" {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}

@@ -92,3 +92,40 @@ func FuzzBFCLResult(f *testing.F) {
 		`{"id":"a","result":"[f(a=1)]"}`+"\n"+`{"id":2,"result":[[[{"g":"{}"}]]],"inference_log":[{"step_0":[{"role":"tool","content":"Error during execution: x"}]}]}`,
 		`[{"id":"a","result":"`+"```json\\n[{\\\"f\\\": {}}]\\n```"+`"},{"result":null}]`)
 }
+
+// The runs of an Inspect eval log (its samples) and of a τ²-bench results
+// file (its simulations) are records: ids that repeat across runs are
+// each run's own.
+func TestRecordsOfRunFiles(t *testing.T) {
+	for _, tt := range []struct {
+		name, input string
+		ids         []string
+	}{
+		{"inspect eval log", `{"eval": {"task": "t"}, "samples": [
+			{"id": "s1", "epoch": 1, "messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "function": "f", "arguments": {}}]}, {"role": "tool", "tool_call_id": "c1", "function": "f", "content": "A"}]},
+			{"id": "s2", "epoch": 1, "messages": [{"role": "user", "content": "b"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "function": "f", "arguments": {}}]}, {"role": "tool", "tool_call_id": "c1", "function": "f", "content": "B"}]}]}`,
+			[]string{"s1", "s2"}},
+		{"τ²-bench results", `{"tasks": [], "simulations": [
+			{"id": "sim-1", "task_id": "0", "messages": [{"role": "user", "content": "a"}, {"role": "assistant", "tool_calls": [{"id": "c1", "name": "f", "arguments": {}}]}, {"role": "tool", "id": "c1", "content": "A"}]},
+			{"id": "sim-2", "task_id": "0", "messages": [{"role": "user", "content": "b"}, {"role": "assistant", "tool_calls": [{"id": "c1", "name": "f", "arguments": {}}]}, {"role": "tool", "id": "c1", "content": "B"}]}]}`,
+			[]string{"sim-1", "sim-2"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := trace.Read([]byte(tt.input), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids, outputs []string
+			for _, r := range tr.Records {
+				ids = append(ids, r.ID)
+				for _, c := range r.Calls {
+					o, _ := c.Output.(string)
+					outputs = append(outputs, o)
+				}
+			}
+			if !cmp.Equal(ids, tt.ids) || !cmp.Equal(outputs, []string{"A", "B"}) {
+				t.Errorf("records %v with outputs %v, want %v with A and B", ids, outputs, tt.ids)
+			}
+		})
+	}
+}

@@ -27,7 +27,8 @@ func init() {
 
 // readTau2 reads τ²-bench records: a task {"id", "user_scenario",
 // "initial_state": {"message_history": [...]}, "evaluation_criteria"}, a
-// simulation {"messages": [...]}, a results file {"simulations": [...]},
+// simulation {"messages": [...]}, a results file {"simulations": [...]}
+// (each simulation a record with its id),
 // or a message list. Assistant (and user) messages carry tool_calls {"id",
 // "name", "arguments", "requestor"}; role "tool" messages answer by "id",
 // marked failed when "error" is true. A user message with content opens a
@@ -53,6 +54,7 @@ func readTau2(b *builder, v any) error {
 		}
 		if sims, ok := get(v, "simulations").([]any); ok {
 			for i, s := range sims {
+				b.record(get(s, "id"), index("simulations", i))
 				if err := tau2Messages(b, list(s, "messages"), join(index("simulations", i), "messages")); err != nil {
 					return err
 				}
