@@ -2,6 +2,9 @@ package report
 
 import (
 	"encoding/xml"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -155,7 +158,7 @@ func TestTrajectoryEscapes(t *testing.T) {
 				t.Errorf("%s: unescaped %q", name, raw)
 			}
 		}
-		if name != "html" && !utf8.ValidString(out) { // html/template passes invalid bytes through, as elsewhere on the page
+		if name != "html" && !utf8.ValidString(out) { // the page passes invalid bytes through (a browser shows U+FFFD)
 			t.Errorf("%s: invalid UTF-8", name)
 		}
 	}
@@ -176,3 +179,111 @@ func TestTrajectoryEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLEscapesEveryField puts hostile text (a script end tag, quotes
+// that would end an attribute, a javascript: URL, U+2028, NUL, invalid
+// UTF-8) in every field of the data that the page shows, and checks that
+// each reached the page as text: every tag on the page is one the writer
+// writes, with only its own attributes, each double-quoted; the script
+// is the writer's own, unchanged; NUL became U+FFFD.
+func TestHTMLEscapesEveryField(t *testing.T) {
+	const evil = "</script><script>alert(1)</script>\" onmouseover=\"x' autofocus javascript:alert(1) \u2028\u2029 \x00 \xff\xfe + & <img src=x>"
+	var tokens []string
+	field := func() string { // a field's text: a token to find it by, then the hostile text
+		tokens = append(tokens, "F"+strconv.Itoa(len(tokens))+"F")
+		return tokens[len(tokens)-1] + evil
+	}
+	v := func(s string) any { x, _ := jsonvalue.ParseString(s); return x }
+	str := func(s string) string { return string(jsonvalue.Append(nil, s)) } // a JSON string
+	tool, other := field(), field()
+	thr := toolgrade.Float(0.5)
+	newCase := func(trial int, called []toolgrade.Call) *toolgrade.Case {
+		return &toolgrade.Case{ID: "case", Trial: trial, Source: "runs.jsonl", Line: trial,
+			Turns:    []toolgrade.Turn{{Input: field()}},
+			Expected: []toolgrade.Call{{Name: tool, Args: v(`{` + str(field()) + `:` + str(field()) + `}`), Turn: 1}, {Name: field(), Turn: 1}},
+			Called:   called,
+		}
+	}
+	// The first trial passes, the second does not: the trials table shows
+	// where they part.
+	pass := &toolgrade.Result{ID: "case", Success: true, Case: newCase(1, []toolgrade.Call{{Name: tool, Args: v(`{"k":` + str(field()) + `}`), Turn: 1}}),
+		Metrics: []toolgrade.MetricResult{{Name: "tool_correctness", Profile: field(), Score: 1, Success: true, Threshold: thr}}}
+	c := newCase(2, []toolgrade.Call{
+		{Name: tool, Args: v(`{` + str(field()) + `:` + str(field()) + `}`), Output: field(), Status: toolgrade.StatusError, Turn: 1},
+		{Name: other, Invalid: true, ArgsRaw: field(), Turn: 1},
+	})
+	c.ID, pass.Case.ID = field(), c.ID
+	pass.ID = c.ID
+	fail := &toolgrade.Result{ID: c.ID, Case: c, Error: "", Metrics: []toolgrade.MetricResult{
+		{Name: "tool_correctness", Profile: pass.Metrics[0].Profile, Score: 0.5, Threshold: thr, Reason: field(),
+			Matches: []toolgrade.Match{{Expected: 0, Called: 0, Score: 0.5, Diffs: []toolgrade.ArgDiff{
+				{Path: field(), Expected: field(), Got: field(), Note: field()}}}},
+			Missing: []int{1}, Unexpected: []int{1},
+			Details: []toolgrade.Detail{match.Failed{0}, match.Retried{1},
+				match.Turns{{Turn: 1, Score: 0, Expected: []int{0, 1}, Called: []int{0, 1}}},
+				match.Flows{{From: 0, To: 1, Arg: field(), Ref: field()}, {From: -1, To: 9, Arg: field(), Ref: field()}}}},
+		{Name: field(), Score: 0, Threshold: thr, Error: field()},
+		{Name: "tool_process", Score: 0, Threshold: thr, Reason: field(), Details: []toolgrade.Detail{process.RuleChecks{
+			{Rule: field(), Breaches: []int{1}, Reason: field()}, {Rule: field(), Breaches: []int{99}, Reason: field()}, {Rule: field(), Kept: true}}}},
+		{Name: "state_match", Score: 0, Threshold: thr, Details: []toolgrade.Detail{toolgrade.Diffs{
+			{Path: field(), Expected: field(), Got: field()}, {Path: field(), Got: field(), Note: field()}}}},
+	}}
+	erred := &toolgrade.Result{ID: field(), Error: field(), Case: &toolgrade.Case{ID: "erred", Source: field(), Line: 3}}
+	var page strings.Builder
+	var s Stats
+	w := HTML(&page)
+	for _, r := range []*toolgrade.Result{pass, fail, erred} {
+		s.Add(r)
+		if err := w.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Finish(&s); err != nil {
+		t.Fatal(err)
+	}
+	out := page.String()
+
+	for _, tok := range tokens {
+		if !strings.Contains(out, tok) {
+			t.Errorf("field %s is not on the page", tok)
+		}
+	}
+	if strings.Contains(out, "\x00") {
+		t.Error("NUL reached the page")
+	}
+	if !strings.HasPrefix(out, pageHead) || !strings.HasSuffix(out, pageScript) {
+		t.Fatal("the page does not begin with the writer's head and end with its script")
+	}
+	body := out[len(pageHead) : len(out)-len(pageScript)]
+	allowedAttrs := strings.Fields("class data-status title aria-label role x y dy width height viewBox transform colspan id type placeholder value")
+	for rest := body; ; {
+		i := strings.IndexAny(rest, `<>"`)
+		if i < 0 {
+			break
+		}
+		m := tagAt.FindStringSubmatch(rest[i:])
+		if m == nil {
+			t.Fatalf("data broke out of its element or attribute at %q", rest[max(i-80, 0):min(i+80, len(rest))])
+		}
+		if !slices.Contains(pageElements, m[2]) {
+			t.Errorf("element <%s> on the page", m[2])
+		}
+		for _, a := range attrRE.FindAllStringSubmatch(m[3], -1) {
+			if !slices.Contains(allowedAttrs, a[1]) {
+				t.Errorf("attribute %s on <%s>", a[1], m[2])
+			}
+		}
+		rest = rest[i+len(m[0]):]
+	}
+}
+
+// pageElements are the elements the page's writer writes.
+var pageElements = strings.Fields(`html head meta title style body header h1 h2 h3 p strong br section table thead tbody
+	tr th td div figure svg g rect text figcaption span input select option code small details summary pre b ul li script`)
+
+var (
+	// tagAt matches a tag whose attribute values are all double-quoted and
+	// hold no quote or angle bracket.
+	tagAt  = regexp.MustCompile(`^<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?: [a-zA-Z-]+(?:="[^"<>]*")?)*)>`)
+	attrRE = regexp.MustCompile(` ([a-zA-Z-]+)(?:="[^"]*")?`)
+)

@@ -1,8 +1,6 @@
 package report
 
 import (
-	_ "embed"
-	"html/template"
 	"io"
 	"slices"
 	"strconv"
@@ -24,10 +22,11 @@ import (
 // state.
 //
 // The page loads nothing: CSS, script and SVG charts are inline, and its
-// Content-Security-Policy forbids fetching anything. Every piece of text
-// from the data is escaped by html/template; the script reads the page's
-// own DOM, so no data is embedded in it. The filter is also read from the
-// URL fragment: report.html#status=fail&q=weather.
+// Content-Security-Policy forbids fetching anything. Data lands only in
+// the text of an element or a double-quoted attribute value, escaped
+// there; never in a URL, a style or the script, which reads the page's
+// own DOM. The filter is also read from the URL fragment:
+// report.html#status=fail&q=weather.
 //
 // The histograms count every case. The table of cases holds every failing
 // case and the first passing ones, up to limits that keep the page small
@@ -382,7 +381,7 @@ func (h *htmlReport) Finish(s *Stats) error {
 	for _, m := range s.Metrics {
 		page.Histograms = append(page.Histograms, h.histogram(Label(m.Name, m.Profile), m.Errors))
 	}
-	return pageTemplate.Execute(h.w, page)
+	return writePage(h.w, &page)
 }
 
 type htmlPage struct {
@@ -502,8 +501,3 @@ func toolChart(tools []ToolCounts) htmlChart {
 	c.Height = float64(len(c.Rows)) * chartRow
 	return c
 }
-
-//go:embed html.tmpl
-var pageSource string
-
-var pageTemplate = template.Must(template.New("page").Parse(pageSource))

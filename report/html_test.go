@@ -27,7 +27,7 @@ func htmlPage(t *testing.T) string {
 
 var tagRE = regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9-]*)`)
 
-// TestHTMLSelfContained: the page uses only the elements the template
+// TestHTMLSelfContained: the page uses only the elements the writer
 // writes (so no data became markup), one inline script, and nothing that
 // could fetch a resource.
 func TestHTMLSelfContained(t *testing.T) {
