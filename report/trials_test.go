@@ -54,6 +54,7 @@ func TestTrialsGolden(t *testing.T) {
 		{"trials.md", func(w *bytes.Buffer) report.Writer { return report.Markdown(w) }},
 		{"trials.xml", func(w *bytes.Buffer) report.Writer { return report.JUnit(w) }},
 		{"trials.jsonl", func(w *bytes.Buffer) report.Writer { return report.JSONL(w) }},
+		{"trials.html", func(w *bytes.Buffer) report.Writer { return report.HTML(w) }},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			golden(t, tt.file, render(t, results, tt.make))
