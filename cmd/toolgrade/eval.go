@@ -167,6 +167,22 @@ func metricEntries(fs *pflag.FlagSet, cfg *config.Config) []jsonvalue.Object {
 }
 
 func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
+	return m.grade(cmd, f, gradeInput{paths: paths})
+}
+
+// A gradeInput is what a grading run reads: case files (eval), or, when
+// read is set, the records it gives (snapshot --check).
+type gradeInput struct {
+	paths []string // the files named; without read, the config's datasets when none
+	read  func() iter.Seq2[toolgrade.Record, error]
+	// seen, when set, is called with each result.
+	seen func(*toolgrade.Result)
+}
+
+// grade grades the input with the metrics of the flags and config, and
+// writes the results and reports, as eval does.
+func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
+	paths := in.paths
 	var cfg *config.Config
 	if f.config != "" {
 		var err error
@@ -194,18 +210,30 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 			gates[reliability.Label(mt.Name(), mt.Profile())] = *g
 		}
 	}
-	if paths, err = inputPaths(cfg, f.config, paths); err != nil {
-		return err
+	read, counted := in.read, []string(nil) // counted: files the progress bar counts ahead
+	if read == nil {
+		if paths, err = inputPaths(cfg, f.config, paths); err != nil {
+			return err
+		}
+		read = func() iter.Seq2[toolgrade.Record, error] { return m.records(paths) }
+		counted = paths
 	}
-	batchDone, err := m.judgeBatch(cmd, &f, cfg, env, paths) // judge.go
+	batchDone, err := m.judgeBatch(cmd, &f, cfg, env, counted, read) // judge.go
 	if err != nil {
 		return err
 	}
 	defer batchDone()
 
-	reports, err := m.openReports(&f, cfg, paths)
+	reports, err := m.openReports(&f, cfg, counted)
 	if err != nil {
 		return err
+	}
+	add := reports.add
+	if in.seen != nil {
+		add = func(r *toolgrade.Result) error {
+			in.seen(r)
+			return reports.add(r)
+		}
 	}
 	if len(gates) > 0 {
 		reports.stats.Gates = gates
@@ -218,7 +246,7 @@ func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
 
 	checker := &dataset.Checker{StrictFields: f.strictFields, NotGraded: config.NotGraded(metrics)}
 	restoreGC := paceGC(m.Getenv)
-	err = toolgrade.Evaluate(cmd.Context(), checker.Records(runner.Records(m.records(paths))), metrics, reports.add, toolgrade.Workers(workers))
+	err = toolgrade.Evaluate(cmd.Context(), checker.Records(runner.Records(read())), metrics, add, toolgrade.Workers(workers))
 	restoreGC()
 	for _, fc := range checker.Ignored() {
 		reports.stats.Ignored = append(reports.stats.Ignored, report.FieldCount{Field: fc.Field, Cases: fc.Cases})

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"runtime"
 	"slices"
@@ -103,9 +104,10 @@ func (f *judgeFlags) judgeWorkers(workers int) int {
 // them as one batch, and waits for the batch to fill the cache. The
 // normal pass that follows then finds every answer cached (requests the
 // batch left unanswered are sent one by one). Standard input, which
-// cannot be read twice, is kept in a temporary file meanwhile; call the
-// returned function when the run is over.
-func (m *Main) judgeBatch(cmd *cobra.Command, f *evalFlags, cfg *config.Config, env *config.Env, paths []string) (func(), error) {
+// cannot be read twice, is kept in a temporary file meanwhile when paths
+// name it; call the returned function when the run is over. read gives
+// the records, as the normal pass reads them.
+func (m *Main) judgeBatch(cmd *cobra.Command, f *evalFlags, cfg *config.Config, env *config.Env, paths []string, read func() iter.Seq2[toolgrade.Record, error]) (func(), error) {
 	jf := &f.env.judge
 	if jf.judge == nil || !jf.settings.Batch {
 		return func() {}, nil
@@ -129,7 +131,7 @@ func (m *Main) judgeBatch(cmd *cobra.Command, f *evalFlags, cfg *config.Config, 
 	ctx := cmd.Context()
 	// The same records as eval's grading pass, so that the same prompts
 	// are asked.
-	err = toolgrade.Evaluate(ctx, runner.Records(m.records(paths)), metrics, func(*toolgrade.Result) error { return nil },
+	err = toolgrade.Evaluate(ctx, runner.Records(read()), metrics, func(*toolgrade.Result) error { return nil },
 		toolgrade.Workers(runtime.GOMAXPROCS(0)))
 	if err == nil && stdin != nil {
 		_, err = stdin.Seek(0, io.SeekStart)
