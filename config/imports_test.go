@@ -23,6 +23,7 @@ func TestImportsStayCheap(t *testing.T) {
 		"github.com/toolgrade/toolgrade/judge",
 		"github.com/toolgrade/toolgrade/dataset",
 		"github.com/toolgrade/toolgrade/trace",
+		"github.com/toolgrade/toolgrade/snapshot",
 		"github.com/toolgrade/toolgrade/toolgradetest",
 		"github.com/toolgrade/toolgrade/compat/adk",
 		"github.com/toolgrade/toolgrade/compat/agentevals",

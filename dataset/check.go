@@ -29,12 +29,14 @@ var caseFields = func() []string {
 
 // peerFields are fields that profiles and the runner read from a case as
 // it was written (BFCL entries, ADK eval cases, DeepFabric samples, run
-// files, chat messages to send). They are known, but not suggested.
+// files, chat messages to send), and that toolgrade's commands write
+// (snapshots). They are known, but not suggested.
 var peerFields = []string{
 	"question", "function", "possible_answer", "ground_truth", "bfcl_id", // BFCL
 	"invocations",               // ADK
 	"samples", "final_response", // DeepFabric
 	"messages", "run", // toolgrade run
+	"snapshot", // toolgrade snapshot: where the case came from, its notes
 }
 
 // gradeFields are the fields that give a metric something to grade:
