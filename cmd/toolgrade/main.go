@@ -89,6 +89,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	root.AddCommand(
 		m.evalCommand(),
 		m.extractCommand(),
+		m.snapshotCommand(),
 		m.compareCommand(),
 		m.initCommand(),
 		m.bfclCommand(),
@@ -109,9 +110,10 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 // argHelp says, per command, what its arguments are, for a message when
 // they are wrong.
 var argHelp = map[string]string{
-	"extract": "give a trace file, or - for standard input",
-	"compare": "give two results files, the baseline then the new run",
-	"init":    "give at most one file name for the config (default toolgrade.yaml)",
+	"extract":  "give a trace file, or - for standard input",
+	"snapshot": "give trace files or folders (- for standard input); with --check CASES, the traces to check",
+	"compare":  "give two results files, the baseline then the new run",
+	"init":     "give at most one file name for the config (default toolgrade.yaml)",
 }
 
 // explainArgs replaces the argument parser's wording ("accepts 1 arg(s),

@@ -1,0 +1,323 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"iter"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/snapshot"
+	"github.com/toolgrade/toolgrade/trace"
+)
+
+type snapshotFlags struct {
+	eval   evalFlags // for --check
+	format string
+	check  string
+	update bool
+}
+
+func (m *Main) snapshotCommand() *cobra.Command {
+	var f snapshotFlags
+	cmd := &cobra.Command{
+		Use:   "snapshot [--format F] [--out FILE] TRACE... | snapshot --check CASES [--update] [eval flags] TRACE...",
+		Short: "Turn traces of good runs into regression cases, and check new runs against them",
+		Long: `Turn each trace (a file in any format extract reads, each record of a
+multi-record file, each line of a run file; a folder's files) into a case:
+its id (the file's name, or the record's id), its input (the user's first
+message), its expected calls in order with their arguments and status, and
+the argument rules that let it pass the same behaviour on other data:
+
+  - an argument equal to a value an earlier call returned becomes a from
+    rule on that output's path ("find_order.output.id");
+  - a volatile value found nowhere earlier (an ISO 8601 date or date-time,
+    a UUID, an idempotency key, nonce or request id, a Unix time under a
+    time-named argument) is not compared ("ignore");
+  - a value from the user's input, and any other, stays as recorded;
+  - a call that failed and was retried is not expected (it is kept under
+    the case's snapshot.retried).
+
+The cases go to stdout or --out (written whole or not at all); every rule
+is listed on stderr with its reason, for review (docs/snapshots.md).
+
+With --check CASES, grade the traces against the accepted cases of that
+file, by id, as eval grades cases: the same config and metric flags, the
+same results, reports and exit status. --update then rewrites the cases
+that did not pass with their traces' new snapshots (and adds traces with
+no case), printing what changed in their expected calls; cases that passed
+stay byte for byte.
+
+Exit status: 0 on success (for --check: every case passed; with --update:
+the cases file was updated); 1 when --check finds a case that failed or
+could not be graded; 2 for bad usage, an unreadable trace or cases file.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.check != "" {
+				return m.runSnapshotCheck(cmd, &f, args)
+			}
+			return m.runSnapshot(cmd, &f, args)
+		},
+	}
+	fs := cmd.Flags()
+	f.eval.register(fs)
+	fs.Lookup("out").Usage = "write the cases to this file instead of stdout; with --check, the results, as eval does"
+	fs.StringVarP(&f.format, "format", "f", "", "read the traces as this format instead of detecting it")
+	fs.StringVar(&f.check, "check", "", "grade the traces against the accepted cases of this file, by id")
+	fs.BoolVar(&f.update, "update", false, "with --check: rewrite the cases that did not pass with their traces' snapshots, and add the traces that have no case")
+	return cmd
+}
+
+// snapshotOwnFlags are the flags that do not need --check.
+var snapshotOwnFlags = []string{"format", "out", "quiet", "check", "update"}
+
+// checkUsage refuses flags that mean nothing for the mode chosen.
+func (f *snapshotFlags) checkUsage(fs *pflag.FlagSet) error {
+	if f.format != "" && !slices.Contains(trace.Formats(), f.format) {
+		return usageError("snapshot: unknown --format %q (want one of %s)", f.format, strings.Join(trace.Formats(), ", "))
+	}
+	if f.check != "" {
+		return nil
+	}
+	if f.update {
+		return usageError("snapshot: --update rewrites an accepted cases file: give it with --check CASES (toolgrade snapshot --check cases.jsonl --update TRACE...)")
+	}
+	var grading []string
+	fs.Visit(func(fl *pflag.Flag) {
+		if !slices.Contains(snapshotOwnFlags, fl.Name) {
+			grading = append(grading, "--"+fl.Name)
+		}
+	})
+	if len(grading) > 0 {
+		return usageError("snapshot: %s %s a check: give %s with --check CASES", strings.Join(grading, ", "), plural(len(grading), "grades", "grade"), plural(len(grading), "it", "them"))
+	}
+	return nil
+}
+
+func (m *Main) runSnapshot(cmd *cobra.Command, f *snapshotFlags, paths []string) error {
+	if err := f.checkUsage(cmd.Flags()); err != nil {
+		return err
+	}
+	out := f.eval.out
+	if out == "-" {
+		out = ""
+	}
+	if out != "" {
+		if err := notAnInput("--out", out, paths); err != nil {
+			return err
+		}
+	}
+	runs, err := snapshot.Files(paths, f.format, m.Stdin)
+	if err != nil {
+		return usageError("snapshot: %v", err)
+	}
+	var cases, msg bytes.Buffer
+	froms, ignores := 0, 0
+	for _, r := range runs {
+		s := snapshot.Take(r)
+		cases.Write(s.AppendJSON(nil))
+		cases.WriteByte('\n')
+		writeNotes(&msg, s)
+		for _, n := range s.Notes {
+			switch n.Rule {
+			case "from":
+				froms++
+			case "ignore":
+				ignores++
+			}
+		}
+	}
+	if out == "" {
+		if _, err := m.Stdout.Write(cases.Bytes()); err != nil {
+			return err
+		}
+	} else if err := writeWhole(out, cases.Bytes()); err != nil {
+		return &ExitError{Code: 2, Err: err}
+	}
+	if !f.eval.quiet {
+		fmt.Fprintf(&msg, "%d %s, %d from %s, %d ignore %s", len(runs), plural(len(runs), "case", "cases"),
+			froms, plural(froms, "rule", "rules"), ignores, plural(ignores, "rule", "rules"))
+		if out != "" {
+			fmt.Fprintf(&msg, "; wrote %s", out)
+		}
+		msg.WriteByte('\n')
+		_, err = m.Stderr.Write(msg.Bytes())
+	}
+	return err
+}
+
+// writeNotes lists a snapshot's notes under a line naming its case.
+func writeNotes(w *bytes.Buffer, s *snapshot.Snapshot) {
+	r := s.Run
+	fmt.Fprintf(w, "%s (%s, %s): %d %s\n", r.ID, r.Where(), r.Format, len(r.Calls), plural(len(r.Calls), "call", "calls"))
+	for _, n := range s.Notes {
+		fmt.Fprintf(w, "  %s\n", n)
+	}
+	for _, warn := range r.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", warn)
+	}
+}
+
+func (m *Main) runSnapshotCheck(cmd *cobra.Command, f *snapshotFlags, paths []string) error {
+	if err := f.checkUsage(cmd.Flags()); err != nil {
+		return err
+	}
+	if err := notAnInput("--check", f.check, paths); err != nil {
+		return err
+	}
+	if out := f.eval.out; out != "" && out != "-" {
+		if err := notAnInput("--out", out, append([]string{f.check}, paths...)); err != nil {
+			return err
+		}
+	}
+	data, err := os.ReadFile(f.check)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && f.update:
+		data = nil // a new cases file
+	case errors.Is(err, fs.ErrNotExist):
+		return usageError("snapshot: %s does not exist: accept a first snapshot with toolgrade snapshot --out %s TRACE..., or add --update", f.check, f.check)
+	case err != nil:
+		return usageError("snapshot: %v", err)
+	}
+	cases, err := snapshot.ReadCases(f.check, data)
+	if err != nil {
+		return usageError("snapshot: %v", err)
+	}
+	runs, err := snapshot.Files(paths, f.format, m.Stdin)
+	if err != nil {
+		return usageError("snapshot: %v", err)
+	}
+	failed := map[string]bool{}
+	err = m.grade(cmd, f.eval, gradeInput{
+		paths: paths,
+		read:  func() iter.Seq2[toolgrade.Record, error] { return cases.Records(runs) },
+		seen: func(r *toolgrade.Result) {
+			if !r.Success {
+				failed[r.ID] = true
+			}
+		},
+	})
+	var exit *ExitError
+	if err != nil && (!errors.As(err, &exit) || exit.Code != 1) {
+		return err
+	}
+	var msg bytes.Buffer
+	if ids := cases.Unchecked(runs); len(ids) > 0 && !f.eval.quiet {
+		fmt.Fprintf(&msg, "%d %s of %s had no trace, not checked: %s\n", len(ids), plural(len(ids), "case", "cases"), f.check, listIDs(ids))
+	}
+	if !f.update {
+		m.Stderr.Write(msg.Bytes())
+		return err
+	}
+	var snaps []*snapshot.Snapshot
+	for _, r := range runs {
+		if failed[r.ID] {
+			snaps = append(snaps, snapshot.Take(r))
+		}
+	}
+	if len(snaps) == 0 {
+		fmt.Fprintf(&msg, "%s: every case passed; nothing to update\n", f.check)
+		m.Stderr.Write(msg.Bytes())
+		return nil
+	}
+	newData, changes := cases.Update(snaps)
+	if err := writeWhole(f.check, newData); err != nil {
+		return &ExitError{Code: 2, Err: err}
+	}
+	added := 0
+	for _, c := range changes {
+		if c.Old == nil {
+			added++
+		}
+		fmt.Fprintf(&msg, "%s:\n", c.Where(f.check))
+		for _, line := range c.Diff() {
+			fmt.Fprintf(&msg, "  %s\n", line)
+		}
+		for _, s := range snaps {
+			if s.ID() == c.ID {
+				for _, n := range s.Notes {
+					fmt.Fprintf(&msg, "  note %s\n", n)
+				}
+			}
+		}
+	}
+	fmt.Fprintf(&msg, "updated %s: %d %s replaced, %d added\n", f.check, len(changes)-added, plural(len(changes)-added, "case", "cases"), added)
+	_, err = m.Stderr.Write(msg.Bytes())
+	return err
+}
+
+// listIDs lists ids for a message, the first ten.
+func listIDs(ids []string) string {
+	if len(ids) > 10 {
+		return strings.Join(ids[:10], ", ") + fmt.Sprintf(", and %d more", len(ids)-10)
+	}
+	return strings.Join(ids, ", ")
+}
+
+// notAnInput refuses an output that is one of the inputs, or inside a
+// folder among them: writing it would destroy a trace, or make the next
+// snapshot of the folder read cases as traces.
+func notAnInput(flag, out string, inputs []string) error {
+	oi, oerr := os.Stat(out)
+	abs, _ := filepath.Abs(out)
+	for _, in := range inputs {
+		if in == "-" {
+			continue
+		}
+		ii, err := os.Stat(in)
+		inAbs, _ := filepath.Abs(in)
+		switch {
+		case err == nil && oerr == nil && os.SameFile(oi, ii), abs == inAbs:
+			return usageError("snapshot: %s %s is also an input: give another file", flag, out)
+		case err == nil && ii.IsDir() && strings.HasPrefix(abs, inAbs+string(filepath.Separator)):
+			return usageError("snapshot: %s %s is inside the traces folder %s, whose files are all read as traces: put it beside the folder", flag, out, in)
+		}
+	}
+	return nil
+}
+
+// writeWhole writes data to path through a temporary file beside it,
+// renamed into place: the file is whole or as it was, never half written.
+// An existing file keeps its permissions.
+func writeWhole(path string, data []byte) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real // replace the file a link points at, not the link
+	}
+	perm := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	done = true
+	return nil
+}
