@@ -135,9 +135,11 @@ func fileID(name string) string {
 // The file is, in this order of trial:
 //
 //   - a case file or a toolgrade run file (JSON Lines, a JSON array or one
-//     object, each record a case with its recorded calls: tools_called or
-//     a trajectory): one run per record, its calls as eval reads them, its
-//     id the record's (else id-N for the Nth record);
+//     object, each record a case with its recorded calls: tools_called, a
+//     trajectory beside another field of the case format such as id,
+//     input or expected_tools, or turns that hold them): one run per
+//     record, its calls as eval reads them, its id the record's (else id-N
+//     for the Nth record);
 //   - one trace in any format package trace reads (format forces one):
 //     one run, but one per sample of an Inspect AI log and one per
 //     simulation of a τ²-bench results file, which hold many;
@@ -251,36 +253,51 @@ func records(data []byte) []record {
 	return out
 }
 
-// The keys of a case's recorded calls, and of its expected ones, in the
-// case format (docs/cases.md).
+// The keys of a case's recorded calls, of its expected ones, and of the
+// other fields of the case format (docs/cases.md).
 var (
 	calledKeys   = []string{"tools_called", "toolsCalled", "trajectory", "agent_trajectory"}
 	expectedKeys = []string{"expected_tools", "expectedTools", "reference_tool_calls", "expected_trajectory", "expected_agent_trajectory"}
+	caseKeys     = append([]string{"id", "input", "query", "turns", "trial", "expected_output"}, expectedKeys...)
 	// spanKeys mark a DeepEval trace export, whose toolsCalled are a
 	// span's, not a case's.
 	spanKeys = []string{"baseSpans", "toolSpans", "llmSpans", "agentSpans", "retrieverSpans"}
 )
 
 // isCase reports a record that is a case with recorded calls: a case
-// file's or a run file's line. A record whose trajectory key is a trace
-// format's own (a SWE-agent or OpenHands trajectory) is a trace.
+// file's or a run file's line. A record holding a trajectory is a case
+// when it has another field of the case format; a trace format's own
+// record that holds one (a SWE-agent or OpenHands trajectory) has none.
 func isCase(o jsonvalue.Object) bool {
-	if hasAny(o, spanKeys) {
+	switch {
+	case hasAny(o, spanKeys):
 		return false
-	}
-	if o.Has("tools_called") || o.Has("toolsCalled") || o.Has("run") {
+	case o.Has("tools_called") || o.Has("toolsCalled") || o.Has("run"):
 		return true
 	}
-	if hasAny(o, calledKeys) {
-		_, err := trace.Extract(o, "")
-		return err != nil
+	return hasCalled(o) && hasAny(o, caseKeys)
+}
+
+// hasCalled reports a record with recorded calls under a key of the case
+// format, its own or its turns'; a Ragas sample's user_input when it is a
+// list of messages.
+func hasCalled(o jsonvalue.Object) bool {
+	if ui, ok := o.Get("user_input"); ok {
+		if _, isList := ui.([]any); isList {
+			return true
+		}
 	}
-	return false
+	turns, _ := o.Get("turns")
+	list, _ := turns.([]any)
+	return hasAny(o, calledKeys) || slices.ContainsFunc(list, func(t any) bool {
+		to, _ := t.(jsonvalue.Object)
+		return hasAny(to, calledKeys)
+	})
 }
 
 // expectedOnly reports a case with expected calls and no recorded ones.
 func expectedOnly(o jsonvalue.Object) bool {
-	return hasAny(o, expectedKeys) && !hasAny(o, calledKeys) && !hasAny(o, spanKeys) && !o.Has("run")
+	return hasAny(o, expectedKeys) && !hasCalled(o) && !hasAny(o, spanKeys) && !o.Has("run")
 }
 
 func hasAny(o jsonvalue.Object, keys []string) bool {

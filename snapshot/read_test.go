@@ -61,6 +61,8 @@ func TestRead(t *testing.T) {
 		{"a run file's line", "r.jsonl", firstRun, "", []string{"weather-right"}, []int{1}, ""},
 		{"a case file", "c.jsonl", `{"id": "x", "input": "q", "tools_called": [{"name": "f", "args": {}, "output": {"id": "AB1234"}}]}` + "\n" + `{"tools_called": []}` + "\n", "", []string{"x", "c-2"}, []int{1, 0}, ""},
 		{"a case with a trajectory", "c.json", `{"id": "x", "trajectory": ` + chat1[len(`{"messages": `):len(chat1)-1] + `}`, "", []string{"x"}, []int{1}, ""},
+		{"a case with turns", "c.json", `{"id": "t", "turns": [{"input": "a", "tools_called": [{"name": "f", "args": {}}]}, {"input": "b", "tools_called": [{"name": "g", "args": {}}]}]}`, "", []string{"t"}, []int{2}, ""},
+		{"a Ragas sample", "c.json", `{"user_input": [{"type": "human", "content": "q"}, {"type": "ai", "content": "", "tool_calls": [{"name": "f", "args": {}}]}], "reference_tool_calls": [{"name": "f", "args": {}}]}`, "", []string{"c"}, []int{1}, ""},
 		{"an Inspect log's samples", "log.json", `{"eval": {}, "samples": [{"id": 1, "messages": [{"role": "user", "content": "a"}]}, {"id": 2, "messages": [{"role": "user", "content": "b"}]}]}`, "", []string{"1", "2"}, []int{0, 0}, ""},
 		{"a τ²-bench results file", "r.json", `{"tasks": [], "simulations": [{"id": "s1", "messages": [{"role": "user", "content": "a"}]}, {"id": "s2", "messages": [{"role": "user", "content": "b"}]}]}`, "", []string{"s1", "s2"}, []int{0, 0}, ""},
 		{"no calls", "t.json", `{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}`, "", []string{"t"}, []int{0}, ""},

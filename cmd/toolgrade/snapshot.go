@@ -113,6 +113,9 @@ func (m *Main) runSnapshot(cmd *cobra.Command, f *snapshotFlags, paths []string)
 		if err := notAnInput("--out", out, paths); err != nil {
 			return err
 		}
+		if err := writable("--out", out); err != nil {
+			return err
+		}
 	}
 	runs, err := snapshot.Files(paths, f.format, m.Stdin)
 	if err != nil {
@@ -189,6 +192,11 @@ func (m *Main) runSnapshotCheck(cmd *cobra.Command, f *snapshotFlags, paths []st
 	cases, err := snapshot.ReadCases(f.check, data)
 	if err != nil {
 		return usageError("snapshot: %v", err)
+	}
+	if f.update {
+		if err := writable("--check", f.check); err != nil {
+			return err
+		}
 	}
 	runs, err := snapshot.Files(paths, f.format, m.Stdin)
 	if err != nil {
@@ -279,6 +287,18 @@ func notAnInput(flag, out string, inputs []string) error {
 		case err == nil && ii.IsDir() && strings.HasPrefix(abs, inAbs+string(filepath.Separator)):
 			return usageError("snapshot: %s %s is inside the traces folder %s, whose files are all read as traces: put it beside the folder", flag, out, in)
 		}
+	}
+	return nil
+}
+
+// writable refuses an output path that is a folder, or whose folder does
+// not exist, before any work is done.
+func writable(flag, path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return usageError("snapshot: %s %s is a folder: give a file", flag, path)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return usageError("snapshot: %s %s: the folder %s does not exist", flag, path, filepath.Dir(path))
 	}
 	return nil
 }

@@ -193,6 +193,8 @@ func TestSnapshotMistakes(t *testing.T) {
 		{"a trace for the cases file", []string{"snapshot", "--check", trace, "next"}, "traces/cancel-order.json:1: not a cases file"},
 		{"a cases file that is not there", []string{"snapshot", "--check", "nope.jsonl", "next"}, "nope.jsonl does not exist: accept a first snapshot with toolgrade snapshot --out nope.jsonl"},
 		{"a trace that is not there", []string{"snapshot", "nope.json"}, "nope.json: no such file"},
+		{"output to a folder", []string{"snapshot", "--out", "next", "traces"}, "--out next is a folder: give a file"},
+		{"output to a folder that is not there", []string{"snapshot", "--out", filepath.Join("nope", "cases.jsonl"), "traces"}, "the folder nope does not exist"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			before, _ := os.ReadFile("cases.jsonl")
