@@ -127,7 +127,7 @@ func (m *Main) runSnapshot(cmd *cobra.Command, f *snapshotFlags, paths []string)
 		s := snapshot.Take(r)
 		cases.Write(s.AppendJSON(nil))
 		cases.WriteByte('\n')
-		writeNotes(&msg, s)
+		writeNotes(&msg, s, !f.eval.quiet)
 		for _, n := range s.Notes {
 			switch n.Rule {
 			case "from":
@@ -151,17 +151,24 @@ func (m *Main) runSnapshot(cmd *cobra.Command, f *snapshotFlags, paths []string)
 			fmt.Fprintf(&msg, "; wrote %s", out)
 		}
 		msg.WriteByte('\n')
-		_, err = m.Stderr.Write(msg.Bytes())
 	}
+	_, err = m.Stderr.Write(msg.Bytes())
 	return err
 }
 
-// writeNotes lists a snapshot's notes under a line naming its case.
-func writeNotes(w *bytes.Buffer, s *snapshot.Snapshot) {
+// writeNotes lists a snapshot's notes, when notes is set, and the items
+// of its trace that were not understood, always, under a line naming its
+// case.
+func writeNotes(w *bytes.Buffer, s *snapshot.Snapshot, notes bool) {
 	r := s.Run
+	if !notes && len(r.Warnings) == 0 {
+		return
+	}
 	fmt.Fprintf(w, "%s (%s, %s): %d %s\n", r.ID, r.Where(), r.Format, len(r.Calls), plural(len(r.Calls), "call", "calls"))
-	for _, n := range s.Notes {
-		fmt.Fprintf(w, "  %s\n", n)
+	if notes {
+		for _, n := range s.Notes {
+			fmt.Fprintf(w, "  %s\n", n)
+		}
 	}
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", warn)
