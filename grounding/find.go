@@ -16,13 +16,23 @@ func (m *Metric) Checks(v any) bool {
 	return ok
 }
 
-// Finds reports whether src, any value (a user message, a tool output),
-// holds v as the metric grounds a checked value (see [Metric], Matching):
-// as a substring of one of its strings, or by value among its numbers.
-// It is false for a value the metric does not check.
-func (m *Metric) Finds(v, src any) bool {
-	val, ok := m.leaf(v)
-	return ok && newSource(src).has(&val)
+// A Source is a value that argument values may come from (a user
+// message, a tool output), read once for many lookups.
+type Source struct {
+	m   *Metric
+	src *source
+}
+
+// Source reads v, any value, as a source of the metric's values.
+func (m *Metric) Source(v any) *Source { return &Source{m, newSource(v)} }
+
+// Holds reports whether the source holds v as the metric grounds a
+// checked value (see [Metric], Matching): as a substring of one of its
+// strings, or by value among its numbers. It is false for a value the
+// metric does not check.
+func (s *Source) Holds(v any) bool {
+	val, ok := s.m.leaf(v)
+	return ok && s.src.has(&val)
 }
 
 // leaf classifies one argument leaf as the metric's walk does.

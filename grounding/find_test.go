@@ -8,19 +8,20 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
-// Checks and Finds decide as the metric does: a value the metric checks
-// is one it would flag, and Finds grounds it in a source as the metric
-// would.
-func TestChecksAndFinds(t *testing.T) {
+// Checks and Holds decide as the metric does: a value the metric checks
+// is one it would flag, and a Source holds it as the metric would ground
+// it.
+func TestChecksAndHolds(t *testing.T) {
 	m, err := grounding.New(grounding.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, _ := jsonvalue.ParseString(`{"orders": [{"id": "#W2378156", "total": "$1,299.50"}], "email": "Sara.Doe@example.com", "note": "call (555) 123-4567"}`)
+	v, _ := jsonvalue.ParseString(`{"orders": [{"id": "#W2378156", "total": "$1,299.50"}], "email": "Sara.Doe@example.com", "note": "call (555) 123-4567"}`)
+	src := m.Source(v)
 	for _, tt := range []struct {
 		name          string
 		v             any
-		checks, finds bool
+		checks, holds bool
 	}{
 		{"an id", "#W2378156", true, true},
 		{"an id not there", "#W9999999", true, false},
@@ -38,8 +39,8 @@ func TestChecksAndFinds(t *testing.T) {
 			if got := m.Checks(tt.v); got != tt.checks {
 				t.Errorf("Checks = %v, want %v", got, tt.checks)
 			}
-			if got := m.Finds(tt.v, src); got != tt.finds {
-				t.Errorf("Finds = %v, want %v", got, tt.finds)
+			if got := src.Holds(tt.v); got != tt.holds {
+				t.Errorf("Holds = %v, want %v", got, tt.holds)
 			}
 		})
 	}

@@ -180,7 +180,7 @@ var ground = func() *grounding.Metric {
 
 // Take infers the case a run makes (see the package doc for the rules).
 func Take(r *Run) *Snapshot {
-	t := &taker{run: r, expected: make([]int, len(r.Calls)), nodes: make([]*outputNodes, len(r.Calls))}
+	t := &taker{run: r, expected: make([]int, len(r.Calls)), outputs: make([]*searched, len(r.Calls)), inputs: make([]*searched, 1+len(r.Inputs))}
 	retried := retries(r.Calls)
 	for i := range r.Calls {
 		t.expected[i] = -1
@@ -329,16 +329,12 @@ func noteObjects(notes []Note) []any {
 // A taker infers the rules of one run's calls.
 type taker struct {
 	run      *Run
-	kept     []int // the run's calls that are expected, by expected index
-	expected []int // each run call's expected index; -1 when not expected
-	nodes    []*outputNodes
+	kept     []int            // the run's calls that are expected, by expected index
+	expected []int            // each run call's expected index; -1 when not expected
+	outputs  []*searched      // by run call, read when first searched
+	inputs   []*searched      // the case's input, then the turns' inputs
 	rules    jsonvalue.Object // of the call being walked
 	notes    []Note
-}
-
-type outputNodes struct {
-	list      []node
-	truncated bool
 }
 
 func (t *taker) note(n Note) { t.notes = append(t.notes, n) }
@@ -567,18 +563,19 @@ func traceable(v any) bool {
 // inInput reports whether the user's input up to call i's turn holds v.
 func (t *taker) inInput(i int, v any) bool {
 	r := t.run
-	srcs := make([]any, 0, 1+len(r.Inputs))
-	if r.Input != nil {
-		srcs = append(srcs, r.Input)
-	}
 	n := len(r.Inputs)
 	if turn := r.Calls[i].Turn; turn > 0 {
 		n = min(n, turn)
 	}
-	srcs = append(srcs, r.Inputs[:n]...)
-	s, isString := v.(string)
-	for _, src := range srcs {
-		if ground.Finds(v, src) || isString && s != "" && containsText(src, s) {
+	for k := range 1 + n {
+		if t.inputs[k] == nil {
+			in := r.Input
+			if k > 0 {
+				in = r.Inputs[k-1]
+			}
+			t.inputs[k] = search(in)
+		}
+		if t.inputs[k].holds(v) {
 			return true
 		}
 	}
@@ -600,49 +597,62 @@ type origin struct {
 }
 
 // origin looks for v in the outputs of the calls before call i: whole
-// (when whole is set) in the calls that are expected and did not fail,
-// and inside strings in every call.
+// (when whole is set) in the calls that are expected and did not fail;
+// when it is found so nowhere, whole or inside strings in every call.
 func (t *taker) origin(i int, v any, whole bool) origin {
 	o := origin{failed: -1, text: -1}
-	s, isString := v.(string)
+	var failedWhole []int // failed calls that hold v whole
 	for k := range i {
-		c := &t.run.Calls[k]
-		if c.Output == nil {
+		out := t.output(k)
+		if out == nil || !whole {
 			continue
 		}
-		source := t.expected[k] >= 0 && !c.Failed()
-		found := false
-		if whole {
-			ns := t.outputNodes(k)
-			for _, n := range ns.list {
-				if jsonvalue.Equal(n.v, v) {
-					found = true
-					if source {
-						o.places = append(o.places, where{k, n.at})
-					}
-				}
+		places := out.find(v)
+		switch {
+		case t.source(k):
+			for _, at := range places {
+				o.places = append(o.places, where{k, at})
 			}
-			if ns.truncated {
-				o.truncated = append(o.truncated, k)
-			}
+		case len(places) > 0:
+			failedWhole = append(failedWhole, k)
 		}
-		if !found {
-			found = ground.Finds(v, c.Output) || isString && s != "" && containsText(c.Output, s)
-			if found && source && o.text < 0 {
-				o.text = k
-			}
+		if out.truncated {
+			o.truncated = append(o.truncated, k)
 		}
-		if found && !source && o.failed < 0 {
+	}
+	if len(o.places) > 0 {
+		return o
+	}
+	for k := range i {
+		out := t.output(k)
+		if out == nil || !slices.Contains(failedWhole, k) && !out.holds(v) {
+			continue
+		}
+		if t.source(k) && o.text < 0 {
+			o.text = k
+		}
+		if !t.source(k) && o.failed < 0 {
 			o.failed = k
 		}
 	}
 	return o
 }
 
-func (t *taker) outputNodes(k int) *outputNodes {
-	if t.nodes[k] == nil {
-		list, truncated := nodes(t.run.Calls[k].Output)
-		t.nodes[k] = &outputNodes{list, truncated}
+// source reports whether the output of call k may be the source of a from
+// rule: the call is expected and did not fail.
+func (t *taker) source(k int) bool {
+	return t.expected[k] >= 0 && !t.run.Calls[k].Failed()
+}
+
+// output returns the output of call k, read for lookups; nil when the
+// call has none.
+func (t *taker) output(k int) *searched {
+	c := &t.run.Calls[k]
+	if c.Output == nil {
+		return nil
 	}
-	return t.nodes[k]
+	if t.outputs[k] == nil {
+		t.outputs[k] = search(c.Output)
+	}
+	return t.outputs[k]
 }

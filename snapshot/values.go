@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/grounding"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -195,48 +196,117 @@ const maxNodes = 200_000
 // rule reads it (an output that is JSON text).
 const maxEmbedded = 2
 
+// A searched value is a user message or a tool output, read once for the
+// many values looked up in it.
+type searched struct {
+	v   any
+	src *grounding.Source
+	// leaves holds its leaves by leafKey, in document order; objects and
+	// lists are in composites.
+	leaves     map[string][]node
+	composites []node
+	truncated  bool // more than maxNodes values: the rest is not indexed
+}
+
 // A node is one value of an output, with where it is.
 type node struct {
 	at place
 	v  any
 }
 
-// nodes lists every value of an output that a from rule can reach, in
-// document order: the output itself, and the members and elements of
-// objects and lists at any depth; a string that holds a JSON object or
-// list is read as that value, as the rule reads it. Keys a reference
-// cannot write end the walk there. truncated is set when the output held
-// more than maxNodes values.
-func nodes(out any) (list []node, truncated bool) {
+// search reads v for lookups: every value a from rule can reach, in
+// document order — v itself, and the members and elements of objects and
+// lists at any depth; a string that holds a JSON object or list is read
+// as that value too, as the rule reads it. Keys a reference cannot write
+// end the walk there.
+func search(v any) *searched {
+	s := &searched{v: v, src: ground.Source(v), leaves: map[string][]node{}}
+	n := 0
 	var walk func(at place, v any, embedded int)
 	walk = func(at place, v any, embedded int) {
-		if len(list) >= maxNodes {
-			truncated = true
+		if n >= maxNodes {
+			s.truncated = true
 			return
 		}
-		if s, ok := v.(string); ok && embedded < maxEmbedded {
-			if inner, ok := embeddedJSON(s); ok {
-				list = append(list, node{at, v}) // the text itself, too
-				walk(at, inner, embedded+1)
-				return
-			}
-		}
-		list = append(list, node{at, v})
-		switch v := v.(type) {
+		n++
+		switch x := v.(type) {
 		case jsonvalue.Object:
-			for _, m := range v {
+			s.composites = append(s.composites, node{at, v})
+			for _, m := range x {
 				if writable(m.Key) {
 					walk(append(at[:len(at):len(at)], m.Key), m.Value, embedded)
 				}
 			}
 		case []any:
-			for i, e := range v {
+			s.composites = append(s.composites, node{at, v})
+			for i, e := range x {
 				walk(append(at[:len(at):len(at)], "["+strconv.Itoa(i)+"]"), e, embedded)
+			}
+		default:
+			k := leafKey(v)
+			s.leaves[k] = append(s.leaves[k], node{at, v})
+			if str, ok := v.(string); ok && embedded < maxEmbedded {
+				if inner, ok := embeddedJSON(str); ok {
+					walk(at, inner, embedded+1)
+				}
 			}
 		}
 	}
-	walk(nil, out, 0)
-	return list, truncated
+	walk(nil, v, 0)
+	return s
+}
+
+// leafKey is the index key of a leaf: equal leaves (by the JSON value
+// semantics) have one key; numbers by their float64 value, which equal
+// numbers share (find checks each candidate with jsonvalue.Equal).
+func leafKey(v any) string {
+	switch x := v.(type) {
+	case string:
+		return "s" + x
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			return "n" + string(x)
+		}
+		return "n" + strconv.FormatFloat(f, 'g', -1, 64)
+	case bool:
+		return "b" + strconv.FormatBool(x)
+	case nil:
+		return "z"
+	}
+	return "?"
+}
+
+// find returns the places that hold v whole, in document order.
+func (s *searched) find(v any) []place {
+	switch v.(type) {
+	case jsonvalue.Object, []any:
+		var out []place
+		for _, n := range s.composites {
+			if jsonvalue.Equal(n.v, v) {
+				out = append(out, n.at)
+			}
+		}
+		return out
+	}
+	var out []place
+	for _, n := range s.leaves[leafKey(v)] {
+		if jsonvalue.Equal(n.v, v) {
+			out = append(out, n.at)
+		}
+	}
+	return out
+}
+
+// holds reports whether the value holds v in any form: as the grounding
+// metric finds a value it checks, or, for any other string, as part of
+// one of its strings.
+func (s *searched) holds(v any) bool {
+	if s.src.Holds(v) {
+		return true
+	}
+	str, ok := v.(string)
+	return ok && str != "" && !ground.Checks(v) && containsText(s.v, str)
 }
 
 // embeddedJSON parses a string that holds a JSON object or list.
