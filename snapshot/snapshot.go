@@ -19,7 +19,7 @@
 //
 //  1. A value found in the user's input — the case's input and the user
 //     messages up to the call's turn, as the grounding metric finds values
-//     ([grounding.Metric.Finds]), or as part of any of their strings — is
+//     ([grounding.Source.Holds]), or as part of any of their strings — is
 //     kept as recorded: the input is part of the case.
 //  2. Otherwise a value worth tracing ([grounding.Metric.Checks] with the
 //     metric's defaults: ids, emails, URLs, numbers of 4 digits or more;
