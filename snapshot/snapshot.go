@@ -156,8 +156,8 @@ func (n Note) String() string {
 type Snapshot struct {
 	Run *Run
 	// Case is the case as it is written: id, input, expected_tools, and
-	// snapshot, which says where it came from and holds the notes and the
-	// retried calls.
+	// snapshot, which says where it came from (trace, line, format) and
+	// holds the notes, the retried calls and the run's warnings.
 	Case  jsonvalue.Object
 	Notes []Note
 }
@@ -241,6 +241,13 @@ func Take(r *Run) *Snapshot {
 	}
 	if len(retriedCalls) > 0 {
 		meta = append(meta, jsonvalue.Member{Key: "retried", Value: retriedCalls})
+	}
+	if len(r.Warnings) > 0 {
+		warnings := make([]any, len(r.Warnings))
+		for k, w := range r.Warnings {
+			warnings[k] = w
+		}
+		meta = append(meta, jsonvalue.Member{Key: "warnings", Value: warnings})
 	}
 	cs = append(cs, jsonvalue.Member{Key: "snapshot", Value: meta})
 	return &Snapshot{Run: r, Case: cs, Notes: t.notes}

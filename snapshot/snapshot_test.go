@@ -245,3 +245,11 @@ func TestTakeRetried(t *testing.T) {
 		t.Errorf("expected %s, want one call", jsonvalue.Append(nil, exp))
 	}
 }
+
+// What of the trace was not understood stays with the case.
+func TestTakeWarnings(t *testing.T) {
+	s := snapshot.Take(&snapshot.Run{ID: "c", Source: "c.json", Input: "q", Warnings: []string{"skipped content block of type \"x\" at messages[1]"}})
+	if got := string(s.AppendJSON(nil)); !strings.Contains(got, `"warnings":["skipped content block of type \"x\" at messages[1]"]`) {
+		t.Errorf("warnings lost: %s", got)
+	}
+}
