@@ -179,6 +179,9 @@ func (m *Main) runSnapshotCheck(cmd *cobra.Command, f *snapshotFlags, paths []st
 	if err := f.checkUsage(cmd.Flags()); err != nil {
 		return err
 	}
+	if f.check == "-" {
+		return usageError("snapshot: --check takes the cases file by name, not standard input (--update rewrites it; the traces may be -)")
+	}
 	if err := notAnInput("--check", f.check, paths); err != nil {
 		return err
 	}

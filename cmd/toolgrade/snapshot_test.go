@@ -189,6 +189,7 @@ func TestSnapshotMistakes(t *testing.T) {
 		{"output over a trace", []string{"snapshot", "--out", trace, trace}, "--out " + trace + " is also an input"},
 		{"results over the cases", []string{"snapshot", "--check", "cases.jsonl", "--out", "cases.jsonl", "next"}, "--out cases.jsonl is also an input"},
 		{"the cases among the traces", []string{"snapshot", "--check", "cases.jsonl", "cases.jsonl"}, "--check cases.jsonl is also an input"},
+		{"the cases from standard input", []string{"snapshot", "--check", "-", "next"}, "--check takes the cases file by name"},
 		{"a cases file that is not one", []string{"snapshot", "--check", "notcases.jsonl", "traces"}, "notcases.jsonl:1: not a cases file"},
 		{"a trace for the cases file", []string{"snapshot", "--check", trace, "next"}, "traces/cancel-order.json:1: not a cases file"},
 		{"a cases file that is not there", []string{"snapshot", "--check", "nope.jsonl", "next"}, "nope.jsonl does not exist: accept a first snapshot with toolgrade snapshot --out nope.jsonl"},
