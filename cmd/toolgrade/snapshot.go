@@ -259,7 +259,7 @@ func (m *Main) runSnapshotCheck(cmd *cobra.Command, f *snapshotFlags, paths []st
 			fmt.Fprintf(&msg, "  %s\n", line)
 		}
 		for _, s := range snaps {
-			if s.ID() == c.ID {
+			if s.ID() == c.ID && !f.eval.quiet {
 				for _, n := range s.Notes {
 					fmt.Fprintf(&msg, "  note %s\n", n)
 				}
