@@ -1,6 +1,9 @@
 package main
 
-import "os"
+import (
+	"os"
+	"path/filepath"
+)
 
 // create opens path for writing from empty, as os.Create does, but
 // replaces an existing file rather than truncating it when that is safe: a
@@ -41,5 +44,44 @@ func replace(path string) *os.File {
 		}
 	}
 	old.Close()
+	return nil
+}
+
+// writeWhole writes data to path through a temporary file beside it,
+// renamed into place: the file is whole or as it was, never half written.
+// An existing file keeps its permissions.
+func writeWhole(path string, data []byte) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real // replace the file a link points at, not the link
+	}
+	perm := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	done = true
 	return nil
 }
