@@ -404,7 +404,7 @@ func (t *taker) settleIgnored(e int, p string, before int) {
 	ignored := t.rules[before+k]
 	t.rules = append(t.rules[:before], ignored)
 	t.notes = slices.DeleteFunc(t.notes, func(n Note) bool {
-		return n.Call == e && n.Rule == "from" && strings.HasPrefix(n.Arg, p+".")
+		return n.Call == e && n.Rule != "" && strings.HasPrefix(n.Arg, p+".")
 	})
 }
 
