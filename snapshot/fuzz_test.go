@@ -16,6 +16,7 @@ func FuzzRead(f *testing.F) {
 		chat1, chat2, tau, "[" + tau + "," + tau + "]", chat1 + "\n" + chat2,
 		cancelTrace("W8127731", "W8127731", "2025-03-06T14:30:12Z", "k"),
 		`{"id": "x", "tools_called": [{"name": "f", "args": {"a": ["2025-03-06", {"b": "AB1234"}]}, "output": "{\"c\": [\"AB1234\"]}"}, {"name": "g", "args": {"a.b": "AB1234", "x": {"y": "AB1234"}}}]}`,
+		`{"id": "x", "tools_called": [{"name": "f", "args": {"a": [{"b": "2025-03-07T10:00:00Z"}, "2025-03-06"], "c": {"d": 12345}}, "output": {"e": [12345, {"d": 12345}]}}, {"name": "g", "args": {"c": {"d": 12345}, "n": [[12345]]}}]}`,
 		`{"id": "x", "expected_tools": []}`, `{"tasks": [], "simulations": [{"messages": []}, {"messages": []}]}`,
 		"<tool_call>\n{\"name\": \"f\", \"arguments\": {\"id\": \"8f1c2b9e-77a0-4a52-9f0e-3c1d5b2a6e41\"}}\n</tool_call>",
 		"", "PK\x03\x04", `{"messages": [`,
