@@ -274,7 +274,10 @@ func typeMatches(expected, called string) bool {
 }
 
 // PairScore is the credit of called call c as expected call e, taken
-// alone: a from-rule, which needs the calls around them, fails.
+// alone: a from-rule, which needs the calls around them, fails. It is 0
+// when c's status does not fit e's: an expected call whose status is
+// error takes only a call that failed, and any other takes a failed call
+// only under failed_calls: count.
 func (m *ToolCorrectness) PairScore(e, c *toolgrade.Call) float64 {
 	return m.pairScore(e, c, nil)
 }
@@ -286,7 +289,7 @@ type resolver = func(ref *toolgrade.Ref) (value any, why string, known bool)
 // differ in name: nothing else is looked at for them.
 func (m *ToolCorrectness) pairScore(e, c *toolgrade.Call, from resolver) float64 {
 	name := m.name(e)
-	if name != m.name(c) || e.Invalid || c.Invalid || !typeMatches(e.Type, c.Type) {
+	if name != m.name(c) || e.Invalid || c.Invalid || !typeMatches(e.Type, c.Type) || !m.statusFits(e, c) {
 		return 0
 	}
 	cmp := m.comparer(name)
@@ -422,7 +425,7 @@ func (m *ToolCorrectness) result(c *toolgrade.Case, pairs []toolgrade.Match, g *
 	var failed Failed
 	var retried Retried
 	if g != nil || m.opts.FailedCalls == FailedCount { // else plain saw no failure
-		failed, retried = m.failures(got, g)
+		failed, retried = m.failures(c, pairs, g)
 	}
 	var missBuf [4]miss
 	misses := m.misses(missBuf[:0], c, &r, g, turns)
@@ -482,8 +485,10 @@ func (m *ToolCorrectness) credit(c *toolgrade.Case, g *grading, i, j int) float6
 }
 
 // failures lists the called calls that failed, and those of them that a
-// later call of the same tool retried.
-func (m *ToolCorrectness) failures(got []toolgrade.Call, g *grading) (Failed, Retried) {
+// later call of the same tool retried, but for those paired with an
+// expected call that expects a failure: they were expected.
+func (m *ToolCorrectness) failures(c *toolgrade.Case, pairs []toolgrade.Match, g *grading) (Failed, Retried) {
+	got := c.Called
 	var failed Failed
 	for j := range got {
 		if got[j].Failed() {
@@ -499,11 +504,22 @@ func (m *ToolCorrectness) failures(got []toolgrade.Call, g *grading) (Failed, Re
 	}
 	var retried Retried
 	for _, j := range failed {
-		if again[j] {
+		if again[j] && !expectedFailure(c, pairs, j) {
 			retried = append(retried, j)
 		}
 	}
 	return failed, retried
+}
+
+// expectedFailure reports whether called call j is paired with an
+// expected call that expects a failure.
+func expectedFailure(c *toolgrade.Case, pairs []toolgrade.Match, j int) bool {
+	for _, p := range pairs {
+		if p.Called == j {
+			return c.Expected[p.Expected].Failed()
+		}
+	}
+	return false
 }
 
 // A miss is an expected call left unpaired and what explains it: the
@@ -521,6 +537,7 @@ type missKind uint8
 const (
 	missAlone      missKind = iota // no unpaired call has its name
 	missFailed                     // the call failed
+	missSucceeded                  // the call did not fail, and a failure was expected
 	missOtherTurn                  // the call is in another turn
 	missOutOfOrder                 // the call matches, but out of order
 	missDiffers                    // the call differs: a near miss
@@ -545,7 +562,9 @@ func (m *ToolCorrectness) misses(dst []miss, c *toolgrade.Case, r *toolgrade.Met
 			unpaired[j] = false
 			ms.called = j
 			switch {
-			case m.cannotSatisfy(&got[j]):
+			case e.Failed() && !got[j].Failed():
+				ms.why = missSucceeded
+			case m.cannotSatisfy(&got[j]) && !e.Failed():
 				ms.why = missFailed
 			case len(turns) > 0 && max(e.Turn, 1) != max(got[j].Turn, 1):
 				ms.why = missOtherTurn
@@ -628,6 +647,9 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		b = e.AppendString(b)
 		b = append(b, " (expected #"...)
 		b = strconv.AppendInt(b, int64(ms.expected), 10)
+		if e.Failed() {
+			b = append(b, " to fail"...)
+		}
 		b = append(b, ')')
 		if ms.called < 0 {
 			continue
@@ -637,6 +659,8 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		switch ms.why {
 		case missFailed:
 			b = append(b, " failed"...)
+		case missSucceeded:
+			b = append(b, " did not fail"...)
 		case missOtherTurn:
 			b = fmt.Appendf(b, " is in turn %d, not %d", max(got[ms.called].Turn, 1), max(e.Turn, 1))
 		case missOutOfOrder:

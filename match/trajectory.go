@@ -37,10 +37,31 @@ func (m *ToolCorrectness) plain(c *toolgrade.Case) bool {
 	return true
 }
 
-// cannotSatisfy reports whether a called call is kept from satisfying any
-// expected call because it failed.
+// cannotSatisfy reports whether a called call is kept from satisfying an
+// expected call that does not expect a failure, because it failed.
 func (m *ToolCorrectness) cannotSatisfy(c *toolgrade.Call) bool {
 	return c.Failed() && m.opts.FailedCalls != FailedCount
+}
+
+// statusFits reports whether called call c may satisfy expected call e by
+// how it ended: an expected call whose status is error expects a failure
+// and takes only a call that failed, whatever failed_calls says; any
+// other takes a failed call only under failed_calls: count.
+func (m *ToolCorrectness) statusFits(e, c *toolgrade.Call) bool {
+	if e.Failed() {
+		return c.Failed()
+	}
+	return !m.cannotSatisfy(c)
+}
+
+// expectsFailure reports whether an expected call has the status error.
+func expectsFailure(exp []toolgrade.Call) bool {
+	for i := range exp {
+		if exp[i].Failed() {
+			return true
+		}
+	}
+	return false
 }
 
 // A grading is the state of grading one case along its trajectory: which
@@ -50,7 +71,13 @@ type grading struct {
 	m       *ToolCorrectness
 	c       *toolgrade.Case
 	retried []bool // failed called calls that a later call retried
-	out     []bool // called calls left out: retried, or failed under ignore
+	// out marks the called calls left out: retried, or failed under
+	// ignore, and not paired with an expected call that expects a failure.
+	out []bool
+	// held marks the failed calls the option would leave out that are
+	// paired all the same, for an expected call that expects a failure
+	// may take them (nil when none does).
+	held []bool
 	// partner[i] is the called call paired with expected call i, -1 when
 	// none, -2 while not known (the first pairing).
 	partner []int
@@ -254,10 +281,21 @@ func (m *ToolCorrectness) gradeTrajectory(c *toolgrade.Case) toolgrade.MetricRes
 		return r
 	}
 
+	// A failed call the option leaves out is held instead when an expected
+	// call expects a failure: it may be the one expected. Held calls are
+	// paired as any other; those left unpaired are left out after all, and
+	// the rest paired again without them, until none is.
 	g.retried = m.retries(got)
+	if expectsFailure(exp) {
+		g.held = make([]bool, k)
+	}
 	for j := range got {
 		if got[j].Failed() && (m.opts.FailedCalls == FailedIgnore || m.opts.FailedCalls == FailedRetry && g.retried[j]) {
-			g.out[j] = true
+			if g.held != nil {
+				g.held[j] = true
+			} else {
+				g.out[j] = true
+			}
 		}
 	}
 
@@ -272,29 +310,42 @@ func (m *ToolCorrectness) gradeTrajectory(c *toolgrade.Case) toolgrade.MetricRes
 		}
 		return max(t, 1)
 	}
-	g.groupExp, g.groupGot = make([][]int, turns), make([][]int, turns)
+	g.groupExp = make([][]int, turns)
 	for i := range exp {
 		t := turnOf(exp[i].Turn) - 1
 		g.groupExp[t] = append(g.groupExp[t], i)
 	}
-	for j := range got {
-		if !g.out[j] {
-			t := turnOf(got[j].Turn) - 1
-			g.groupGot[t] = append(g.groupGot[t], j)
+	for {
+		g.groupGot = make([][]int, turns)
+		for j := range got {
+			if !g.out[j] {
+				t := turnOf(got[j].Turn) - 1
+				g.groupGot[t] = append(g.groupGot[t], j)
+			}
+		}
+		pairs := g.pairAll()
+		if !g.leaveUnpaired(pairs) {
+			slices.SortFunc(pairs, func(a, b toolgrade.Match) int { return a.Expected - b.Expected })
+			return m.result(c, pairs, g)
 		}
 	}
+}
 
+// pairAll pairs each group's calls, again while the data-flow rules'
+// sources change.
+func (g *grading) pairAll() []toolgrade.Match {
+	n := len(g.c.Expected)
 	for i := range g.partner {
 		g.partner[i] = -2
 	}
 	var pairs []toolgrade.Match
 	for round := 0; ; round++ {
 		pairs = pairs[:0]
-		for t := range turns {
+		for t := range g.groupExp {
 			pairs = append(pairs, g.pairGroup(g.groupExp[t], g.groupGot[t])...)
 		}
 		if g.source == nil || round > n {
-			break
+			return pairs
 		}
 		next := make([]int, n)
 		for i := range next {
@@ -304,12 +355,37 @@ func (m *ToolCorrectness) gradeTrajectory(c *toolgrade.Case) toolgrade.MetricRes
 			next[p.Expected] = p.Called
 		}
 		if slices.Equal(next, g.partner) {
-			break
+			return pairs
 		}
 		g.partner = next
 	}
-	slices.SortFunc(pairs, func(a, b toolgrade.Match) int { return a.Expected - b.Expected })
-	return m.result(c, pairs, g)
+}
+
+// leaveUnpaired leaves out the held calls that pairs leave unpaired, and
+// reports whether there were any.
+func (g *grading) leaveUnpaired(pairs []toolgrade.Match) bool {
+	if g.held == nil {
+		return false
+	}
+	paired := make([]bool, len(g.held))
+	for _, p := range pairs {
+		paired[p.Called] = true
+	}
+	left := false
+	for j, h := range g.held {
+		if h && !paired[j] {
+			g.held[j], g.out[j], left = false, true, true
+		}
+	}
+	return left
+}
+
+// holds reports whether any of the called calls gi is held.
+func (g *grading) holds(gi []int) bool {
+	if g.held == nil {
+		return false
+	}
+	return slices.ContainsFunc(gi, func(j int) bool { return g.held[j] })
 }
 
 // turnScores scores each turn by its pairs, and the case as the turn
@@ -357,8 +433,8 @@ func (g *grading) pairGroup(ei, gi []int) []toolgrade.Match {
 		}
 	}
 	var pairs []toolgrade.Match
-	if o := &g.m.opts; g.source != nil && o.Order == OrderAny && o.Pairing != PairingGreedy {
-		pairs = Optimal(g.nudgeSources(scores, ei, gi))
+	if o := &g.m.opts; (g.source != nil || g.holds(gi)) && o.Order == OrderAny && o.Pairing != PairingGreedy {
+		pairs = Optimal(g.nudge(scores, ei, gi))
 		for l := range pairs {
 			pairs[l].Score = scores[pairs[l].Expected][pairs[l].Called]
 		}
@@ -376,18 +452,32 @@ func (g *grading) pairGroup(ei, gi []int) []toolgrade.Match {
 // tieNudge, after the preference for strong pairs).
 const feedNudge = 1e-14
 
-// nudgeSources breaks ties between called calls that could pair with an
-// expected call other calls take a value from: the one whose output holds
-// the value a later call of the dependent's tool carries wins. Two
-// identical lookups answered differently, then a cancel with the second
-// answer's id: the second lookup is the source.
-func (g *grading) nudgeSources(scores [][]float64, ei, gi []int) [][]float64 {
+// heldNudge weighs a held call against a failed call that counts
+// anyway: small enough to decide only between pairings of equal total,
+// after the preference for strong pairs.
+const heldNudge = 1e-13
+
+// nudge breaks ties between pairings of equal total. Between called calls
+// that could pair with an expected call other calls take a value from,
+// the one whose output holds the value a later call of the dependent's
+// tool carries wins: two identical lookups answered differently, then a
+// cancel with the second answer's id, and the second lookup is the
+// source. Between failed calls that could satisfy an expected failure,
+// one that counts anyway wins over a held one, which is then left out:
+// of the pairings of equal total, the one that counts the fewest calls.
+func (g *grading) nudge(scores [][]float64, ei, gi []int) [][]float64 {
 	nudged := make([][]float64, len(scores))
 	for a, i := range ei {
 		nudged[a] = slices.Clone(scores[a])
 		for b, j := range gi {
-			if scores[a][b] > 0 {
+			if scores[a][b] <= 0 {
+				continue
+			}
+			if g.source != nil {
 				nudged[a][b] += feedNudge * float64(g.feeds(i, j))
+			}
+			if g.held != nil && g.held[j] {
+				nudged[a][b] -= heldNudge
 			}
 		}
 	}
@@ -424,14 +514,9 @@ func (g *grading) feeds(i, j int) int {
 	return n
 }
 
-// score is PairScore with the case's context: a call that failed cannot
-// satisfy, and from-rules are resolved.
+// score is PairScore with the case's context: from-rules are resolved.
 func (g *grading) score(i, j int) float64 {
-	e, c := &g.c.Expected[i], &g.c.Called[j]
-	if g.m.cannotSatisfy(c) {
-		return 0
-	}
-	return g.m.pairScore(e, c, g.from(j))
+	return g.m.pairScore(&g.c.Expected[i], &g.c.Called[j], g.from(j))
 }
 
 func (g *grading) diffs(i, j int) []toolgrade.ArgDiff {

@@ -188,6 +188,87 @@ func TestFailedCalls(t *testing.T) {
 	}
 }
 
+// An expected call whose status is error expects a failed call: it takes
+// only a call that failed, whatever failed_calls says, and the option
+// counts the failed calls no expected call takes.
+func TestExpectedFailures(t *testing.T) {
+	const orderW1Fails = `{"name":"get_order","args":{"id":"W1"},"status":"error"}`
+	var (
+		retry    = match.Options{}
+		count    = match.Options{FailedCalls: match.FailedCount}
+		ignore   = match.Options{FailedCalls: match.FailedIgnore}
+		penalize = match.Options{FailedCalls: match.FailedPenalize}
+		exact    = match.Options{Order: match.OrderExact}
+		inOrder  = match.Options{Order: match.OrderInOrder}
+	)
+	failThenRetry := `[` + orderW1Fails + `,` + orderW1 + `]`
+	retried := `[` + orderW1Err + `,` + orderW1OK + `]`
+	for _, tt := range []trajectoryTest{
+		{name: "retry: the failure and its retry", opts: retry, expected: failThenRetry, called: retried,
+			score: 1, precision: 1, recall: 1, success: true, missing: "[]", unexp: "[]", failed: "[0]", retried: "[]",
+			reason: []string{"all 2 expected calls matched"}, notReason: []string{"retried"}},
+		{name: "retry: the retry missing", opts: retry, expected: failThenRetry, called: `[` + orderW1Err + `]`,
+			score: 2.0 / 3, precision: 1, recall: 0.5, missing: "[1]", unexp: "[]", failed: "[0]", retried: "[]",
+			reason: []string{`missing get_order({"id":"W1"}) (expected #1)`}, notReason: []string{"to fail"}},
+		{name: "retry: the failure missing", opts: retry, expected: failThenRetry, called: `[` + orderW1OK + `]`,
+			score: 2.0 / 3, precision: 1, recall: 0.5, missing: "[0]", unexp: "[]",
+			reason: []string{`missing get_order({"id":"W1"}) (expected #0 to fail)`}},
+		{name: "retry: a call that did not fail satisfies no expected failure", opts: retry, expected: `[` + orderW1Fails + `]`, called: `[` + orderW1OK + `]`,
+			score: 0, precision: 0, recall: 0, missing: "[0]", unexp: "[0]",
+			reason: []string{`missing get_order({"id":"W1"}) (expected #0 to fail): called #0 did not fail`}},
+		{name: "retry: a failure with other arguments", opts: retry, expected: failThenRetry, called: `[` + orderW1Err + `,` + orderW2OK + `]`,
+			score: 0.5, precision: 0.5, recall: 0.5, missing: "[1]", unexp: "[1]", failed: "[0]", retried: "[]",
+			reason: []string{`called #1 differs: id expected "W1", got "W2"`}, notReason: []string{"retried"}},
+		{name: "retry: two failures, one expected, the other retried", opts: retry, expected: failThenRetry,
+			called: `[` + orderW1Err + `,` + orderW1Err + `,` + orderW1OK + `]`,
+			score:  1, precision: 1, recall: 1, success: true, missing: "[]", unexp: "[]", failed: "[0 1]",
+			reason: []string{"failed and was retried: not counted"}},
+		{name: "retry: a failure that counts is expected before a retried one", opts: retry, expected: failThenRetry,
+			called: `[` + orderW1Err + `,` + orderW1OK + `,` + orderW1Err + `]`,
+			score:  1, precision: 1, recall: 1, success: true, missing: "[]", unexp: "[]", failed: "[0 2]", retried: "[0]"},
+		{name: "retry: an expected failure not retried", opts: retry, expected: `[` + orderW1Fails + `]`, called: `[` + orderW1Err + `]`,
+			score: 1, precision: 1, recall: 1, success: true, missing: "[]", unexp: "[]", failed: "[0]", retried: "[]"},
+		{name: "count: the failure and its retry", opts: count, expected: failThenRetry, called: retried,
+			score: 1, precision: 1, recall: 1, success: true, missing: "[]", unexp: "[]", failed: "[0]", retried: "[]"},
+		{name: "count: a call that did not fail satisfies no expected failure", opts: count, expected: `[` + orderW1Fails + `]`, called: `[` + orderW1OK + `]`,
+			score: 0, precision: 0, recall: 0, missing: "[0]", unexp: "[0]", reason: []string{"did not fail"}},
+		{name: "ignore: the failure and its retry", opts: ignore, expected: failThenRetry, called: retried,
+			score: 1, precision: 1, recall: 1, success: true, missing: "[]", unexp: "[]", failed: "[0]", retried: "[]"},
+		{name: "ignore: an unexpected failure is left out", opts: ignore, expected: failThenRetry, called: `[` + orderW1Err + `,` + orderW1Err + `,` + orderW1OK + `]`,
+			score: 1, precision: 1, recall: 1, success: true, missing: "[]", unexp: "[]", failed: "[0 1]"},
+		{name: "penalize: the failure and its retry", opts: penalize, expected: failThenRetry, called: retried,
+			score: 1, precision: 1, recall: 1, success: true, missing: "[]", unexp: "[]", failed: "[0]", retried: "[]"},
+		{name: "penalize: an unexpected failure is extra", opts: penalize, expected: failThenRetry, called: `[` + orderW1Err + `,` + orderW1Err + `,` + orderW1OK + `]`,
+			score: 0.8, precision: 2.0 / 3, recall: 1, missing: "[]", failed: "[0 1]"},
+		{name: "exact order: the failure, a failure retried, the retry", opts: exact, expected: failThenRetry,
+			called: `[` + orderW1Err + `,` + orderW1Err + `,` + orderW1OK + `]`,
+			score:  1, precision: 1, recall: 1, success: true, missing: "[]", unexp: "[]", failed: "[0 1]", retried: "[1]"},
+		{name: "in order: the retry before the failure", opts: inOrder, expected: failThenRetry, called: `[` + orderW1OK + `,` + orderW1Err + `]`,
+			score: 0.5, precision: 0.5, recall: 0.5, missing: "[1]", unexp: "[0]", failed: "[1]", retried: "[]",
+			reason: []string{"called #0 matches but out of order"}},
+		// Found by the property tests: a failure retried later is the one
+		// expected, in order among calls that did not fail.
+		{name: "in order: the failure among others", opts: inOrder,
+			expected: `[{"name":"a"},{"name":"a"},{"name":"a","status":"error"},{"name":"a"}]`,
+			called:   `[{"name":"a"},{"name":"a"},{"name":"a"},{"name":"a","status":"error"},{"name":"a"}]`,
+			score:    8.0 / 9, precision: 0.8, recall: 1, missing: "[]", unexp: "[2]", failed: "[3]", retried: "[]"},
+		{name: "retry: the expected failure among calls that did not fail", opts: retry,
+			expected: `[{"name":"a","status":"error"}]`,
+			called:   `[{"name":"a"},{"name":"a"},{"name":"a"},{"name":"a","status":"error"},{"name":"a"}]`,
+			score:    1.0 / 3, precision: 0.2, recall: 1, missing: "[]", unexp: "[0 1 2 4]", failed: "[3]", retried: "[]"},
+		{name: "turns: the failure in its turn", opts: retry,
+			expected: `[{"name":"a","turn":1},{"name":"b","turn":2,"status":"error"},{"name":"b","turn":2}]`,
+			called:   `[{"name":"a","turn":1},{"name":"b","turn":2,"status":"error"},{"name":"b","turn":2,"status":"ok"}]`, turns: 2,
+			score: 1, precision: 1, recall: 1, success: true, missing: "[]", unexp: "[]", failed: "[1]", retried: "[]", turnScores: "[1 1]"},
+		{name: "turns: the failure in another turn", opts: retry,
+			expected: `[{"name":"b","turn":1,"status":"error"},{"name":"b","turn":2}]`,
+			called:   `[{"name":"b","turn":2,"status":"error"},{"name":"b","turn":2,"status":"ok"}]`, turns: 2,
+			score: 0.5, precision: 1, recall: 0.5, missing: "[0]", unexp: "[]", failed: "[0]", retried: "[0]", turnScores: "[0 1]"},
+	} {
+		t.Run(tt.name, tt.run)
+	}
+}
+
 func TestFailedCallsOptionRejected(t *testing.T) {
 	for _, o := range []match.Options{{FailedCalls: "retry-twice"}, {TurnAggregate: "max"}} {
 		_, err := match.New(o)
@@ -547,6 +628,7 @@ func genTrajectory(turns, from bool) *rapid.Generator[*toolgrade.Case] {
 			if turns {
 				e.Turn = rapid.IntRange(1, 3).Draw(t, "expected turn")
 			}
+			e.Status = rapid.SampledFrom([]toolgrade.Status{toolgrade.StatusUnknown, toolgrade.StatusUnknown, toolgrade.StatusOK, toolgrade.StatusError}).Draw(t, "expected status")
 			c.Expected = append(c.Expected, e)
 		}
 		k := rapid.IntRange(0, 7).Draw(t, "called")
@@ -661,7 +743,8 @@ func TestPermutingWithinTurns(t *testing.T) {
 }
 
 // Under failed_calls: retry, a failed call that a later call of the same
-// tool retried counts for nothing: taking it out changes nothing.
+// tool retried counts for nothing, unless an expected failure takes it:
+// taking it out changes nothing.
 func TestRemovingRetriedCalls(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := genTrajectory(rapid.Bool().Draw(t, "turns"), rapid.Bool().Draw(t, "from")).Draw(t, "case")
@@ -683,6 +766,9 @@ func TestRemovingRetriedCalls(t *testing.T) {
 			}
 			a, b := m.Grade(context.Background(), c), m.Grade(context.Background(), d)
 			if !slices.Contains(toolgrade.DetailOf[match.Retried](&a), j) {
+				if slices.ContainsFunc(a.Matches, func(p toolgrade.Match) bool { return p.Called == j && c.Expected[p.Expected].Failed() }) {
+					continue // expected
+				}
 				t.Fatalf("retried %v lacks %d", toolgrade.DetailOf[match.Retried](&a), j)
 			}
 			if a.Error != b.Error || !same(a.Score, b.Score) || a.Success != b.Success {
@@ -724,11 +810,22 @@ func TestTrajectoryScoresInRange(t *testing.T) {
 						t.Fatalf("options %+v: success %v with score %v", o, r.Success, r.Score)
 					}
 					out := 0
+					paired := map[int]bool{}
+					for _, p := range r.Matches {
+						paired[p.Called] = true
+						if e, got := &c.Expected[p.Expected], &c.Called[p.Called]; e.Failed() && !got.Failed() || !e.Failed() && got.Failed() && f != match.FailedCount {
+							t.Fatalf("options %+v: expected #%d (status %s) paired with called #%d (status %s)", o, p.Expected, e.Status, p.Called, got.Status)
+						}
+					}
 					switch f {
 					case match.FailedRetry:
 						out = len(toolgrade.DetailOf[match.Retried](&r))
 					case match.FailedIgnore:
-						out = len(toolgrade.DetailOf[match.Failed](&r))
+						for _, j := range toolgrade.DetailOf[match.Failed](&r) {
+							if !paired[j] {
+								out++
+							}
+						}
 					}
 					if len(r.Matches)+len(r.Missing) != len(c.Expected) || len(r.Matches)+len(r.Unexpected)+out != len(c.Called) {
 						t.Fatalf("options %+v: calls not accounted for: %d expected, %d called, %+v", o, len(c.Expected), len(c.Called), r)
