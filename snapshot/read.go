@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -140,16 +139,20 @@ func fileID(name string) string {
 //     input or expected_tools, or turns that hold them): one run per
 //     record, its calls as eval reads them, its id the record's (else id-N
 //     for the Nth record);
-//   - one trace in any format package trace reads (format forces one):
-//     one run, but one per sample of an Inspect AI log and one per
-//     simulation of a τ²-bench results file, which hold many;
+//   - a trace in any format package trace reads (format forces one): one
+//     run, or one per record of a file that holds several ([trace.Record]:
+//     a BFCL result file's lines, an Inspect AI log's samples, a τ²-bench
+//     results file's simulations, an ADK EvalSet's eval cases), its id the
+//     record's, else id-N;
 //   - JSON Lines or a JSON array whose records are traces each (τ-bench
 //     results, request bodies logged one per line): one run per record,
 //     its id the record's "id", else id-N.
 //
-// A record that is a case with no recorded calls (expected_tools only: a
-// cases file given as a trace) is an error, as is a file of no format and
-// an empty one.
+// A trace whose audit found call-shaped objects its reader did not read
+// ([trace.ErrMissed]) is an error: its calls may be short, and a case
+// made of them would expect too little. So is a record that is a case
+// with no recorded calls (expected_tools only: a cases file given as a
+// trace), a file of no format and an empty one.
 func Read(name, id string, data []byte, format string) ([]*Run, error) {
 	if len(data) > MaxFile {
 		return nil, fmt.Errorf("%s: larger than %d MiB: split it into one file per run", name, MaxFile>>20)
@@ -173,17 +176,13 @@ func Read(name, id string, data []byte, format string) ([]*Run, error) {
 		}
 		return caseRuns(name, id, recs)
 	}
-	if n := zipSamples(data); n > 1 {
-		return nil, fmt.Errorf("%s: an Inspect AI .eval log with %d samples: a snapshot is one case per sample, which cannot be split from the archive; write the log as JSON (inspect log convert --to json), whose samples are read one by one", name, n)
-	}
 	tr, err := trace.Read(data, format)
-	if err == nil {
-		if runs, ok, err := containerRuns(name, id, recs, tr.Format); ok {
-			return runs, err
-		}
-		return []*Run{traceRun(tr, name, id, record{})}, nil
-	}
-	if len(recs) > 1 && (errors.Is(err, trace.ErrUnknownFormat) || errors.Is(err, trace.ErrNotThisFormat)) {
+	switch {
+	case err == nil:
+		return traceRuns(tr, name, id, 0), nil
+	case errors.Is(err, trace.ErrMissed):
+		return nil, missed(name, err)
+	case len(recs) > 1 && (errors.Is(err, trace.ErrUnknownFormat) || errors.Is(err, trace.ErrNotThisFormat)):
 		if runs, rerr := recordRuns(name, id, recs, format); rerr == nil {
 			return runs, nil
 		} else if !errors.Is(rerr, errFirstRecord) {
@@ -191,6 +190,11 @@ func Read(name, id string, data []byte, format string) ([]*Run, error) {
 		}
 	}
 	return nil, fmt.Errorf("%s: %w", name, err)
+}
+
+// missed is the error of a trace whose audit found calls not read.
+func missed(where string, err error) error {
+	return fmt.Errorf("%s: %w; a trace that may be read short is neither snapshot nor checked", where, err)
 }
 
 // A record is one JSON object of a file that may hold several.
@@ -312,7 +316,10 @@ func caseRuns(name, id string, recs []record) ([]*Run, error) {
 			return nil, fmt.Errorf("%s: the run failed (%s): no calls to snapshot", r.where(name), msg)
 		}
 		c, err := dataset.DecodeCase(r.obj)
-		if err != nil {
+		switch {
+		case errors.Is(err, trace.ErrMissed):
+			return nil, missed(r.where(name), err)
+		case err != nil:
 			return nil, fmt.Errorf("%s: %w", r.where(name), err)
 		}
 		run := &Run{ID: c.ID, Source: name, Line: r.line, Format: "case", Input: c.Input, Calls: c.Called, Warnings: c.Warnings}
@@ -356,13 +363,15 @@ func recordRuns(name, id string, recs []record, format string) ([]*Run, error) {
 	runs := make([]*Run, 0, len(recs))
 	for k, r := range recs {
 		tr, err := trace.Extract(r.obj, format)
-		if err != nil {
-			if k == 0 {
-				return nil, errFirstRecord
-			}
+		switch {
+		case errors.Is(err, trace.ErrMissed):
+			return nil, missed(r.where(name), err)
+		case err != nil && k == 0:
+			return nil, errFirstRecord
+		case err != nil:
 			return nil, fmt.Errorf("%s: %w (the records before it were read as traces, one run each)", r.where(name), err)
 		}
-		runs = append(runs, traceRun(tr, name, ownID(r.obj, recordID(id, r, len(recs))), r))
+		runs = append(runs, traceRuns(tr, name, ownID(r.obj, recordID(id, r, len(recs))), r.line)...)
 	}
 	return runs, nil
 }
@@ -380,59 +389,30 @@ func ownID(o jsonvalue.Object, def string) string {
 	return def
 }
 
-func traceRun(tr trace.Trace, name, id string, r record) *Run {
-	run := &Run{ID: id, Source: name, Line: r.line, Format: tr.Format, Inputs: tr.Inputs, Calls: tr.Calls, Warnings: tr.Warnings()}
-	if len(tr.Inputs) > 0 {
-		run.Input = tr.Inputs[0]
-	}
-	return run
-}
-
-// containers are the trace formats whose files may hold many runs, and
-// the key of the list that holds them.
-var containers = map[string]string{
-	"inspect_ai": "samples",     // an eval log's samples
-	"tau2_bench": "simulations", // a results file's simulations
-}
-
-// containerRuns splits a trace of a format that holds many runs into one
-// run each; ok is false when the trace is one run.
-func containerRuns(name, id string, recs []record, format string) (runs []*Run, ok bool, err error) {
-	key, isContainer := containers[format]
-	if !isContainer || len(recs) != 1 {
-		return nil, false, nil
-	}
-	list, _ := recs[0].obj.Get(key)
-	items, _ := list.([]any)
-	if len(items) < 2 {
-		return nil, false, nil
-	}
-	for k, it := range items {
-		o, _ := it.(jsonvalue.Object)
-		tr, err := trace.Extract(o, format)
-		if err != nil {
-			return nil, true, fmt.Errorf("%s: %s[%d]: %w", name, key, k, err)
+// traceRuns returns the runs of a trace read from a file, or from the
+// record of a file that starts on line: the trace itself, with id, or
+// each of its records (see [trace.Trace.Runs]), with its own id, else
+// id-N for the Nth, or id when it is the only one. The trace's notes
+// (read by shape, audit budgets) are every run's warnings.
+func traceRuns(tr trace.Trace, name, id string, line int) []*Run {
+	recs := tr.Runs()
+	runs := make([]*Run, len(recs))
+	for k, rec := range recs {
+		r := &Run{ID: id, Source: name, Line: line, Format: tr.Format, Inputs: rec.Inputs, Calls: rec.Calls,
+			Warnings: append(rec.Warnings(), tr.Notes...)}
+		if tr.Records != nil {
+			r.ID, r.Record = rec.ID, rec.Where
+			if r.ID == "" {
+				r.ID = recordID(id, record{index: k + 1}, len(recs))
+			}
+			if rec.Line > 0 {
+				r.Line, r.Record = rec.Line, ""
+			}
 		}
-		runs = append(runs, traceRun(tr, name, ownID(o, id+"-"+strconv.Itoa(k+1)), record{}))
-	}
-	return runs, true, nil
-}
-
-// zipSamples counts the samples of an Inspect AI .eval log (a zip
-// archive); 0 for data that is no zip archive.
-func zipSamples(data []byte) int {
-	if !bytes.HasPrefix(data, []byte("PK\x03\x04")) {
-		return 0
-	}
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return 0 // the trace reader says what is wrong with it
-	}
-	n := 0
-	for _, f := range zr.File {
-		if strings.HasPrefix(f.Name, "samples/") && strings.HasSuffix(f.Name, ".json") {
-			n++
+		if len(r.Inputs) > 0 {
+			r.Input = r.Inputs[0]
 		}
+		runs[k] = r
 	}
-	return n
+	return runs
 }

@@ -32,7 +32,8 @@ func evalZip(t *testing.T, samples int) []byte {
 	}
 	add("header.json", `{"eval": {"task": "t"}, "status": "success"}`)
 	for i := range samples {
-		add("samples/"+string(rune('a'+i))+"_epoch_1.json", `{"id": "s", "epoch": 1, "messages": [{"role": "user", "content": "q"}]}`)
+		id := string(rune('a' + i))
+		add("samples/"+id+"_epoch_1.json", `{"id": "`+id+`", "epoch": 1, "messages": [{"role": "user", "content": "q"}]}`)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -65,6 +66,8 @@ func TestRead(t *testing.T) {
 		{"a Ragas sample", "c.json", `{"user_input": [{"type": "human", "content": "q"}, {"type": "ai", "content": "", "tool_calls": [{"name": "f", "args": {}}]}], "reference_tool_calls": [{"name": "f", "args": {}}]}`, "", []string{"c"}, []int{1}, ""},
 		{"an Inspect log's samples", "log.json", `{"eval": {}, "samples": [{"id": 1, "messages": [{"role": "user", "content": "a"}]}, {"id": 2, "messages": [{"role": "user", "content": "b"}]}]}`, "", []string{"1", "2"}, []int{0, 0}, ""},
 		{"a τ²-bench results file", "r.json", `{"tasks": [], "simulations": [{"id": "s1", "messages": [{"role": "user", "content": "a"}]}, {"id": "s2", "messages": [{"role": "user", "content": "b"}]}]}`, "", []string{"s1", "s2"}, []int{0, 0}, ""},
+		{"a .eval log's samples", "log.eval", string(evalZip(t, 2)), "", []string{"a", "b"}, []int{0, 0}, ""},
+		{"a BFCL result file", "r.jsonl", `{"id": "simple_0", "result": [{"f": "{\"x\": 1}"}]}` + "\n" + `{"id": "simple_1", "result": [{"g": "{}"}, {"h": "{}"}]}` + "\n", "", []string{"simple_0", "simple_1"}, []int{1, 2}, ""},
 		{"no calls", "t.json", `{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}`, "", []string{"t"}, []int{0}, ""},
 
 		{"an empty file", "t.json", " \n", "", nil, nil, "t.json: an empty file: no trace to snapshot"},
@@ -76,7 +79,6 @@ func TestRead(t *testing.T) {
 		{"a record of no format", "t.jsonl", chat1 + "\n" + `{"hello": 1}` + "\n", "", nil, nil, "t.jsonl:2: unrecognized trace"},
 		{"a failed run", "r.jsonl", `{"id": "a", "tools_called": [], "run": {"error": "HTTP 500"}}`, "", nil, nil, "r.jsonl: the run failed (HTTP 500)"},
 		{"a bad case", "c.jsonl", `{"id": "a", "tools_called": [{"args": {}}]}`, "", nil, nil, "c.jsonl: field tools_called[0].name: missing"},
-		{"a .eval log with samples", "log.eval", string(evalZip(t, 2)), "", nil, nil, "log.eval: an Inspect AI .eval log with 2 samples"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			id := strings.TrimSuffix(tt.file, filepath.Ext(tt.file))
@@ -107,6 +109,55 @@ func TestReadUnknown(t *testing.T) {
 	_, err := snapshot.Read("t.json", "t", []byte(`{"hello": 1}`), "")
 	if !errors.Is(err, trace.ErrUnknownFormat) {
 		t.Errorf("got %v", err)
+	}
+}
+
+// A trace holding a call its reader did not read is an error, whole file
+// or record, never a snapshot of the calls that were read: the case would
+// expect too little.
+func TestReadMissed(t *testing.T) {
+	const short = `{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [{"id": "c0", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}],` +
+		` "debug": {"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]}}]}}`
+	for _, tt := range []struct{ name, file, data, where string }{
+		{"a trace", "t.json", short, "t.json: openai_chat: 1 call-shaped object not read: debug.choices[0].message.tool_calls[0]"},
+		{"a record of traces", "t.jsonl", tau + "\n" + short + "\n", "t.jsonl:2: openai_chat: 1 call-shaped object not read"},
+		{"a case's trajectory", "run.jsonl", `{"id": "a", "input": "hi", "trajectory": ` + short + `}` + "\n", "run.jsonl: field trajectory: openai_chat: 1 call-shaped object not read"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			runs, err := snapshot.Read(tt.file, "t", []byte(tt.data), "")
+			if !errors.Is(err, trace.ErrMissed) || !strings.Contains(err.Error(), tt.where) || !strings.Contains(err.Error(), "neither snapshot nor checked") {
+				t.Errorf("runs %d, error %v; want trace.ErrMissed at %s", len(runs), err, tt.where)
+			}
+		})
+	}
+}
+
+// The records of a trace file that holds several are placed by their
+// line in JSON Lines, else by their path.
+func TestReadRecordPlaces(t *testing.T) {
+	bfcl := `{"id": "simple_0", "result": [{"f": "{}"}]}` + "\n\n" + `{"result": [{"g": "{}"}]}` + "\n"
+	inspect := `{"eval": {}, "samples": [{"id": 1, "messages": [{"role": "user", "content": "a"}]}, {"messages": [{"role": "user", "content": "b"}]}]}`
+	for _, tt := range []struct {
+		name, file, data string
+		want             []string // each run's id and place
+	}{
+		{"JSON Lines", "r.jsonl", bfcl, []string{"simple_0 r.jsonl:1", "r-2 r.jsonl:3"}},
+		{"a JSON document", "log.json", inspect, []string{"1 log.json samples[0]", "log-2 log.json samples[1]"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			id := strings.TrimSuffix(tt.file, filepath.Ext(tt.file))
+			runs, err := snapshot.Read(tt.file, id, []byte(tt.data), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range runs {
+				got = append(got, r.ID+" "+r.Where())
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("runs (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

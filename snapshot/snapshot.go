@@ -83,6 +83,9 @@ type Run struct {
 	ID     string // the id of the case it becomes
 	Source string // the file it was read from; "-" for standard input
 	Line   int    // the line its record starts on in Source; 0 when the file is one run
+	// Record places the run in a file of several that are not JSON
+	// Lines: "samples[2]" of an Inspect AI log (a trace.Record's Where).
+	Record string
 	Format string // the trace format it was read as; "case" for a case or run-file record
 	// Input is the user's first message, the case's input; nil when the
 	// run has none.
@@ -95,10 +98,14 @@ type Run struct {
 	Warnings []string
 }
 
-// Where names the run for messages: "FILE" or "FILE:LINE".
+// Where names the run for messages: "FILE", "FILE:LINE" or "FILE
+// samples[2]".
 func (r *Run) Where() string {
-	if r.Line > 0 {
+	switch {
+	case r.Line > 0:
 		return r.Source + ":" + strconv.Itoa(r.Line)
+	case r.Record != "":
+		return r.Source + " " + r.Record
 	}
 	return r.Source
 }
@@ -156,7 +163,8 @@ func (n Note) String() string {
 type Snapshot struct {
 	Run *Run
 	// Case is the case as it is written: id, input, expected_tools, and
-	// snapshot, which says where it came from (trace, line, format) and
+	// snapshot, which says where it came from (trace, line or record,
+	// format) and
 	// holds the notes, the retried calls and the run's warnings.
 	Case  jsonvalue.Object
 	Notes []Note
@@ -234,6 +242,9 @@ func Take(r *Run) *Snapshot {
 	meta := jsonvalue.Object{{Key: "trace", Value: r.Source}}
 	if r.Line > 0 {
 		meta = append(meta, jsonvalue.Member{Key: "line", Value: jsonvalue.MustFrom(r.Line)})
+	}
+	if r.Record != "" {
+		meta = append(meta, jsonvalue.Member{Key: "record", Value: r.Record})
 	}
 	meta = append(meta, jsonvalue.Member{Key: "format", Value: r.Format})
 	if notes := noteObjects(t.notes); len(notes) > 0 {

@@ -168,6 +168,8 @@ func TestSnapshotMistakes(t *testing.T) {
 	os.WriteFile("picture.png", []byte("\x89PNG\r\n\x1a\n\x00\x00"), 0o644)
 	os.WriteFile("results.jsonl", []byte(`{"id":"c","success":true,"metrics":[]}`+"\n"), 0o644)
 	os.WriteFile("notcases.jsonl", []byte("{\n  \"id\": \"cancel-order\"\n}\n"), 0o644)
+	os.WriteFile("short.json", []byte(`{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [{"id": "c0", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}],`+
+		` "debug": {"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]}}]}}`), 0o644)
 	os.MkdirAll("other", 0o755)
 	os.WriteFile(filepath.Join("other", "cancel-order.json"), []byte(`[{"role":"user","content":"hi"}]`), 0o644)
 	for _, tt := range []struct {
@@ -180,6 +182,8 @@ func TestSnapshotMistakes(t *testing.T) {
 		{"a file of the wrong kind", []string{"snapshot", "picture.png"}, "picture.png: unrecognized trace"},
 		{"a results file", []string{"snapshot", "results.jsonl"}, `results.jsonl: unrecognized trace: a JSON object with keys "id", "success", "metrics"`},
 		{"the cases file as a trace", []string{"snapshot", "cases.jsonl"}, "a case without recorded calls, not a run"},
+		{"a trace read short", []string{"snapshot", "short.json"}, "short.json: openai_chat: 1 call-shaped object not read: debug.choices[0].message.tool_calls[0]"},
+		{"a trace read short, checked", []string{"snapshot", "--check", "cases.jsonl", "short.json"}, "a trace that may be read short is neither snapshot nor checked"},
 		{"two traces with one id", []string{"snapshot", "traces", "other"}, `two runs have the id "cancel-order", traces/cancel-order.json and other/cancel-order.json`},
 		{"an unknown format", []string{"snapshot", "--format", "chatml", "traces"}, `unknown --format "chatml"`},
 		{"a misspelled flag", []string{"snapshot", "--chek", "cases.jsonl", "traces"}, "unknown flag --chek; did you mean --check?"},
