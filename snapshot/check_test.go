@@ -147,3 +147,34 @@ func TestSnapshotPassesItsRun(t *testing.T) {
 		}
 	}
 }
+
+// A run that failed and retried makes a case that expects the failure and
+// the retry: it passes a run that fails and retries on other data, and
+// fails one that gives up after the failure, or that never fails.
+func TestSnapshotExpectsTheRetry(t *testing.T) {
+	run := func(calls ...toolgrade.Call) []*snapshot.Run {
+		return []*snapshot.Run{{ID: "c", Source: "c.json", Input: "q", Inputs: []any{"q"}, Calls: calls}}
+	}
+	get := func(output string) toolgrade.Call {
+		return call(t, "list_charges", `{"email": "a@example.com"}`, output)
+	}
+	refund := func(id string) toolgrade.Call { return call(t, "refund", `{"charge_id": "`+id+`"}`, `{"ok": true}`) }
+	cases := accept(t, run(failed(get(`"timeout"`)), get(`{"charge_id": "ch_1"}`), refund("ch_1")))
+	for _, tt := range []struct {
+		name   string
+		run    []*snapshot.Run
+		pass   bool
+		reason string
+	}{
+		{"another outage, retried", run(failed(get(`"503"`)), get(`{"charge_id": "ch_2"}`), refund("ch_2")), true, ""},
+		{"given up after the failure", run(failed(get(`"503"`))), false, "missing list_charges"},
+		{"no failure", run(get(`{"charge_id": "ch_2"}`), refund("ch_2")), false, "(expected #0 to fail)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := grade(t, cases, tt.run)["c"]
+			if r == nil || r.Success != tt.pass || !strings.Contains(r.Metrics[0].Reason, tt.reason) {
+				t.Errorf("got %s", r.AppendJSON(nil))
+			}
+		})
+	}
+}

@@ -42,13 +42,13 @@
 //     moment (timestamp, ts, time, *_at).
 //  4. Everything else is kept as recorded.
 //
-// A call that failed and that a later call of the same tool retried is
-// not an expected call: under the default failed_calls: retry it counts
-// for nothing, so expecting it would fail the run it came from. It is kept
-// in the case's snapshot.retried, as recorded, with its status. A failed
-// call that was not retried is expected, with status "error", and noted:
-// no call can satisfy it under the default, so the run was likely not a
-// good one. A failed call's output is no source for a from rule.
+// Every call is expected, in the order made, failed calls too: a call
+// that failed is expected with status "error", which the metric satisfies
+// only with a call that failed (docs/trajectory.md, expected failures),
+// so that a run that failed and retried passes its snapshot and one that
+// did not retry fails it. Each failed call is noted, saying whether a
+// later call of the tool retried it. A failed call's output is no source
+// for a from rule.
 //
 // Every rule, and every value kept for a reason a reviewer may not guess
 // (found in an output but also in the input, found only inside a string,
@@ -113,12 +113,10 @@ func (r *Run) Where() string {
 // A Note says what the snapshot made of one argument value or one call,
 // and why, for a person to review.
 type Note struct {
-	// Call is the index of the expected call; -1 for a note about the
-	// case, or about a call that is not expected (see Called).
+	// Call is the index of the expected call, which is the call's index
+	// in the run; -1 for a note about the case.
 	Call int
-	// Called is the index of the call in the run.
-	Called int
-	Tool   string
+	Tool string
 	// Arg is the argument's path, as its rule is keyed ("items.0.sku");
 	// "" for a note about the call itself.
 	Arg string
@@ -135,11 +133,8 @@ type Note struct {
 // kept: ..." for a value kept as recorded.
 func (n Note) String() string {
 	var b strings.Builder
-	switch {
-	case n.Call >= 0:
+	if n.Call >= 0 {
 		fmt.Fprintf(&b, "#%d %s", n.Call, n.Tool)
-	case n.Tool != "":
-		fmt.Fprintf(&b, "call #%d of the run, %s", n.Called, n.Tool)
 	}
 	if n.Arg != "" {
 		b.WriteString(" " + n.Arg)
@@ -164,8 +159,7 @@ type Snapshot struct {
 	Run *Run
 	// Case is the case as it is written: id, input, expected_tools, and
 	// snapshot, which says where it came from (trace, line or record,
-	// format) and
-	// holds the notes, the retried calls and the run's warnings.
+	// format) and holds the notes and the run's warnings.
 	Case  jsonvalue.Object
 	Notes []Note
 }
@@ -188,50 +182,28 @@ var ground = func() *grounding.Metric {
 
 // Take infers the case a run makes (see the package doc for the rules).
 func Take(r *Run) *Snapshot {
-	t := &taker{run: r, expected: make([]int, len(r.Calls)), outputs: make([]*searched, len(r.Calls)), inputs: make([]*searched, 1+len(r.Inputs))}
-	retried := retries(r.Calls)
-	for i := range r.Calls {
-		t.expected[i] = -1
-		if !retried[i] {
-			t.expected[i] = len(t.kept)
-			t.kept = append(t.kept, i)
-		}
-	}
+	t := &taker{run: r, outputs: make([]*searched, len(r.Calls)), inputs: make([]*searched, 1+len(r.Inputs))}
 	multiTurn := len(r.Inputs) > 1
-	calls := make([]any, 0, len(t.kept))
-	for e, i := range t.kept {
+	calls := make([]any, 0, len(r.Calls))
+	for i := range r.Calls {
 		c := &r.Calls[i]
 		t.rules = nil
 		switch {
 		case c.Invalid:
-			t.note(Note{Call: e, Called: i, Tool: c.Name, Why: "the arguments are not valid JSON: kept as recorded, and such a call matches no call"})
+			t.note(Note{Call: i, Tool: c.Name, Why: "the arguments are not valid JSON: kept as recorded, and such a call matches no call"})
 		case c.Failed():
-			t.note(Note{Call: e, Called: i, Tool: c.Name, Why: `failed and was not retried: kept with status "error"; under the default failed_calls: retry no call can satisfy it, so this run was likely not a good one`})
+			t.note(Note{Call: i, Tool: c.Name, Why: failedWhy(r.Calls, i)})
 		}
 		if args, ok := c.Args.(jsonvalue.Object); ok && !c.Invalid {
-			t.walk(e, i, nil, "", args, false, 0)
+			t.walk(i, nil, "", args, false, 0)
 		}
 		calls = append(calls, expectedCall(c, t.rules, multiTurn))
 	}
-
-	var retriedCalls []any
-	for i := range r.Calls {
-		if !retried[i] {
-			continue
-		}
-		c := &r.Calls[i]
-		by := nextSuccess(r.Calls, i)
-		why := fmt.Sprintf("failed and was retried by call #%d: not expected (failed_calls: retry counts it for nothing); kept under snapshot.retried", by)
-		t.note(Note{Call: -1, Called: i, Tool: c.Name, Why: why})
-		o := callObject(c)
-		o = append(o, jsonvalue.Member{Key: "output", Value: c.Output}, jsonvalue.Member{Key: "retried_by", Value: jsonvalue.MustFrom(by)})
-		retriedCalls = append(retriedCalls, o)
-	}
 	if len(r.Calls) == 0 {
-		t.note(Note{Call: -1, Called: -1, Why: "the run made no calls: the case expects none"})
+		t.note(Note{Call: -1, Why: "the run made no calls: the case expects none"})
 	}
 	if r.Input == nil {
-		t.note(Note{Call: -1, Called: -1, Why: "the run holds no user message: the case has no input"})
+		t.note(Note{Call: -1, Why: "the run holds no user message: the case has no input"})
 	}
 
 	cs := jsonvalue.Object{{Key: "id", Value: r.ID}}
@@ -250,9 +222,6 @@ func Take(r *Run) *Snapshot {
 	if notes := noteObjects(t.notes); len(notes) > 0 {
 		meta = append(meta, jsonvalue.Member{Key: "notes", Value: notes})
 	}
-	if len(retriedCalls) > 0 {
-		meta = append(meta, jsonvalue.Member{Key: "retried", Value: retriedCalls})
-	}
 	if len(r.Warnings) > 0 {
 		warnings := make([]any, len(r.Warnings))
 		for k, w := range r.Warnings {
@@ -264,25 +233,17 @@ func Take(r *Run) *Snapshot {
 	return &Snapshot{Run: r, Case: cs, Notes: t.notes}
 }
 
-// retries marks the failed calls that a later call of the same tool, one
-// that did not fail, retried; as the metric's failed_calls: retry does.
-func retries(calls []toolgrade.Call) []bool {
-	out := make([]bool, len(calls))
-	for i := range calls {
-		out[i] = calls[i].Failed() && nextSuccess(calls, i) >= 0
-	}
-	return out
-}
-
-// nextSuccess is the index of the first call after i of the same tool
-// that did not fail; -1 when there is none.
-func nextSuccess(calls []toolgrade.Call, i int) int {
+// failedWhy is the note on failed call i: expected as a failure, and
+// retried or not by a later call of the same tool that did not fail (as
+// the metric's failed_calls: retry tells a retry).
+func failedWhy(calls []toolgrade.Call, i int) string {
+	const expected = `expected with status "error", which only a call that failed satisfies`
 	for k := i + 1; k < len(calls); k++ {
 		if calls[k].Name == calls[i].Name && !calls[k].Failed() {
-			return k
+			return fmt.Sprintf("failed and was retried by #%d: %s, so the case expects the failure and the retry", k, expected)
 		}
 	}
-	return -1
+	return "failed, and no later call of the tool succeeded: " + expected + "; check that the run was a good one"
 }
 
 // callObject writes a call's name, arguments, type and status as a case
@@ -321,9 +282,6 @@ func expectedCall(c *toolgrade.Call, rules jsonvalue.Object, multiTurn bool) jso
 func noteObjects(notes []Note) []any {
 	var out []any
 	for _, n := range notes {
-		if n.Call < 0 && n.Tool != "" {
-			continue // a retried call: its entry under retried says it
-		}
 		var o jsonvalue.Object
 		if n.Call >= 0 {
 			o = append(o, jsonvalue.Member{Key: "call", Value: jsonvalue.MustFrom(n.Call)},
@@ -346,13 +304,11 @@ func noteObjects(notes []Note) []any {
 
 // A taker infers the rules of one run's calls.
 type taker struct {
-	run      *Run
-	kept     []int            // the run's calls that are expected, by expected index
-	expected []int            // each run call's expected index; -1 when not expected
-	outputs  []*searched      // by run call, read when first searched
-	inputs   []*searched      // the case's input, then the turns' inputs
-	rules    jsonvalue.Object // of the call being walked
-	notes    []Note
+	run     *Run
+	outputs []*searched      // by call, read when first searched
+	inputs  []*searched      // the case's input, then the turns' inputs
+	rules   jsonvalue.Object // of the call being walked
+	notes   []Note
 }
 
 func (t *taker) note(n Note) { t.notes = append(t.notes, n) }
@@ -362,11 +318,11 @@ func (t *taker) rule(path string, r jsonvalue.Object) {
 	t.rules = append(t.rules, jsonvalue.Member{Key: path, Value: r})
 }
 
-// walk infers the rules of the argument value v at path of expected call
-// e (the run's call i). member says v is an object member, which a rule
+// walk infers the rules of the argument value v at path of call i.
+// member says v is an object member, which a rule
 // can name; owner is the path of the nearest member above v, which takes
 // the rule for a list element that needs one.
-func (t *taker) walk(e, i int, path []string, owner string, v any, member bool, depth int) {
+func (t *taker) walk(i int, path []string, owner string, v any, member bool, depth int) {
 	if depth > maxDepth {
 		return
 	}
@@ -376,38 +332,38 @@ func (t *taker) walk(e, i int, path []string, owner string, v any, member bool, 
 	}
 	switch x := v.(type) {
 	case jsonvalue.Object:
-		if member && t.whole(e, i, p, v) {
+		if member && t.whole(i, p, v) {
 			return
 		}
 		for _, m := range x {
 			if writable(m.Key) {
-				t.walk(e, i, append(path[:len(path):len(path)], m.Key), owner, m.Value, true, depth+1)
+				t.walk(i, append(path[:len(path):len(path)], m.Key), owner, m.Value, true, depth+1)
 			}
 		}
 	case []any:
-		if member && t.whole(e, i, p, v) {
+		if member && t.whole(i, p, v) {
 			return
 		}
 		before := len(t.rules)
 		for k, el := range x {
-			t.walk(e, i, append(path[:len(path):len(path)], strconv.Itoa(k)), owner, el, false, depth+1)
+			t.walk(i, append(path[:len(path):len(path)], strconv.Itoa(k)), owner, el, false, depth+1)
 		}
 		if member {
-			t.settleIgnored(e, p, before)
+			t.settleIgnored(i, p, before)
 		}
 	default:
 		if member {
-			t.leaf(e, i, p, path[len(path)-1], v)
+			t.leaf(i, p, path[len(path)-1], v)
 		} else if owner != "" {
-			t.element(e, i, owner, p, v)
+			t.element(i, owner, p, v)
 		}
 	}
 }
 
-// settleIgnored keeps only the ignore rule of list argument p of expected
-// call e when one of its elements made it ignored: the rules found inside
+// settleIgnored keeps only the ignore rule of list argument p of call i
+// when one of its elements made it ignored: the rules found inside
 // the list since before would not be read, and their notes go with them.
-func (t *taker) settleIgnored(e int, p string, before int) {
+func (t *taker) settleIgnored(i int, p string, before int) {
 	k := slices.IndexFunc(t.rules[before:], func(m jsonvalue.Member) bool { return m.Key == p })
 	if k < 0 {
 		return
@@ -415,14 +371,14 @@ func (t *taker) settleIgnored(e int, p string, before int) {
 	ignored := t.rules[before+k]
 	t.rules = append(t.rules[:before], ignored)
 	t.notes = slices.DeleteFunc(t.notes, func(n Note) bool {
-		return n.Call == e && n.Rule != "" && strings.HasPrefix(n.Arg, p+".")
+		return n.Call == i && n.Rule != "" && strings.HasPrefix(n.Arg, p+".")
 	})
 }
 
 // whole makes an object or list argument a from rule as a whole when an
 // earlier output holds it whole, it holds a value worth tracing, and none
 // of those values is in the user's input.
-func (t *taker) whole(e, i int, p string, v any) bool {
+func (t *taker) whole(i int, p string, v any) bool {
 	traced := false
 	inInput := false
 	leaves(v, func(l any) {
@@ -438,12 +394,12 @@ func (t *taker) whole(e, i int, p string, v any) bool {
 	if len(o.places) == 0 {
 		return false
 	}
-	t.fromRule(e, i, p, o)
+	t.fromRule(i, p, o)
 	return true
 }
 
 // leaf infers the rule of one member's value (see the package doc).
-func (t *taker) leaf(e, i int, p, key string, v any) {
+func (t *taker) leaf(i int, p, key string, v any) {
 	vol := volatile(key, v)
 	trace := traceable(v)
 	if !trace && vol == "" {
@@ -452,21 +408,21 @@ func (t *taker) leaf(e, i int, p, key string, v any) {
 	in := t.inInput(i, v)
 	o := t.origin(i, v, trace)
 	c := &t.run.Calls[i]
-	keep := func(why string) { t.note(Note{Call: e, Called: i, Tool: c.Name, Arg: p, Why: why}) }
+	keep := func(why string) { t.note(Note{Call: i, Tool: c.Name, Arg: p, Why: why}) }
 	switch {
 	case in && len(o.places) > 0:
 		keep("in the user's input (also returned by " + t.where(o.places[0]) + ")")
 	case in:
 		// The input gives it: kept, as nothing suggests otherwise.
 	case len(o.places) > 0:
-		t.fromRule(e, i, p, o)
+		t.fromRule(i, p, o)
 	case o.failed >= 0:
-		keep(fmt.Sprintf("found in the output of call #%d %s, which failed: a failed call is no source", o.failed, t.run.Calls[o.failed].Name))
+		keep(fmt.Sprintf("found in the output of %s, which failed: a failed call is no source", t.callName(o.failed)))
 	case o.text >= 0:
 		keep(fmt.Sprintf("found in the output of %s, but inside a string or as another type, where a from rule cannot point", t.callName(o.text)))
 	case vol != "":
 		t.rule(p, jsonvalue.Object{{Key: "ignore", Value: true}})
-		t.note(Note{Call: e, Called: i, Tool: c.Name, Arg: p, Rule: "ignore",
+		t.note(Note{Call: i, Tool: c.Name, Arg: p, Rule: "ignore",
 			Why: fmt.Sprintf("%s found nowhere earlier (recorded %s)", vol, jsonvalue.Format(v))})
 	}
 	if len(o.truncated) > 0 && len(o.places) == 0 {
@@ -476,7 +432,7 @@ func (t *taker) leaf(e, i int, p, key string, v any) {
 
 // element infers what a list element that no rule can name needs: its
 // list is ignored when it is volatile, and a value it traces to is noted.
-func (t *taker) element(e, i int, owner, p string, v any) {
+func (t *taker) element(i int, owner, p string, v any) {
 	vol := volatile(lastKey(owner), v)
 	trace := traceable(v)
 	if !trace && vol == "" || t.inInput(i, v) {
@@ -486,14 +442,14 @@ func (t *taker) element(e, i int, owner, p string, v any) {
 	c := &t.run.Calls[i]
 	switch {
 	case len(o.places) > 0:
-		t.note(Note{Call: e, Called: i, Tool: c.Name, Arg: p,
+		t.note(Note{Call: i, Tool: c.Name, Arg: p,
 			Why: "returned by " + t.where(o.places[0]) + ", but it is an element of a list, which a rule cannot name"})
 	case vol != "" && o.failed < 0 && o.text < 0:
 		if slices.ContainsFunc(t.rules, func(m jsonvalue.Member) bool { return m.Key == owner }) {
 			return // ignored already
 		}
 		t.rule(owner, jsonvalue.Object{{Key: "ignore", Value: true}})
-		t.note(Note{Call: e, Called: i, Tool: c.Name, Arg: owner, Rule: "ignore",
+		t.note(Note{Call: i, Tool: c.Name, Arg: owner, Rule: "ignore",
 			Why: fmt.Sprintf("its element %s is %s found nowhere earlier (recorded %s), and a rule cannot name a list element", p, vol, jsonvalue.Format(v))})
 	}
 }
@@ -506,9 +462,9 @@ func lastKey(p string) string {
 }
 
 // fromRule writes the from rule for the argument at p, from its origin.
-func (t *taker) fromRule(e, i int, p string, o origin) {
+func (t *taker) fromRule(i int, p string, o origin) {
 	first := o.places[0]
-	ref := t.ref(e, first)
+	ref := t.ref(i, first)
 	t.rule(p, jsonvalue.Object{{Key: "from", Value: ref}})
 	why := "returned by " + t.where(first)
 	if n := len(o.places) - 1; n > 0 {
@@ -522,19 +478,19 @@ func (t *taker) fromRule(e, i int, p string, o origin) {
 		why += "; also by " + strings.Join(also, ", ")
 	}
 	c := &t.run.Calls[i]
-	t.note(Note{Call: e, Called: i, Tool: c.Name, Arg: p, Rule: "from", Ref: ref, Why: why})
+	t.note(Note{Call: i, Tool: c.Name, Arg: p, Rule: "from", Ref: ref, Why: why})
 }
 
-// ref writes the reference to a place: by the source's tool name when it
-// is the nearest earlier expected call of that name, else by its index.
-func (t *taker) ref(e int, w where) string {
-	src := t.expected[w.call]
+// ref writes the reference, from call i, to a place: by the source's tool
+// name when it is the nearest earlier call of that name, else by its
+// index.
+func (t *taker) ref(i int, w where) string {
 	name := t.run.Calls[w.call].Name
 	byName := name != "" && !strings.Contains(name, ".output") && !strings.HasPrefix(name, "#")
-	for k := src + 1; byName && k < e; k++ {
-		byName = t.run.Calls[t.kept[k]].Name != name
+	for k := w.call + 1; byName && k < i; k++ {
+		byName = t.run.Calls[k].Name != name
 	}
-	head := "#" + strconv.Itoa(src)
+	head := "#" + strconv.Itoa(w.call)
 	if byName {
 		head = name
 	}
@@ -560,12 +516,9 @@ func (t *taker) where(w where) string {
 	return s + " as its whole output"
 }
 
-// callName names a call of the run by its expected index when it has one.
+// callName names call i for a note: "find_order (#0)".
 func (t *taker) callName(i int) string {
-	if e := t.expected[i]; e >= 0 {
-		return fmt.Sprintf("%s (#%d)", t.run.Calls[i].Name, e)
-	}
-	return fmt.Sprintf("%s (call #%d of the run)", t.run.Calls[i].Name, i)
+	return fmt.Sprintf("%s (#%d)", t.run.Calls[i].Name, i)
 }
 
 // traceable reports a value specific enough that finding it whole in an
@@ -608,14 +561,14 @@ type where struct {
 
 // An origin is where a value was found before the call that passes it.
 type origin struct {
-	places    []where // whole, in the outputs of expected calls that did not fail; earliest first
+	places    []where // whole, in the outputs of calls that did not fail; earliest first
 	failed    int     // a failed call whose output holds it (whole or inside a string); -1 for none
-	text      int     // an expected call whose output holds it inside a string; -1 for none
+	text      int     // a call that did not fail whose output holds it inside a string; -1 for none
 	truncated []int   // calls whose outputs were too large to search whole
 }
 
 // origin looks for v in the outputs of the calls before call i: whole
-// (when whole is set) in the calls that are expected and did not fail;
+// (when whole is set) in the calls that did not fail;
 // when it is found so nowhere, whole or inside strings in every call.
 func (t *taker) origin(i int, v any, whole bool) origin {
 	o := origin{failed: -1, text: -1}
@@ -657,9 +610,9 @@ func (t *taker) origin(i int, v any, whole bool) origin {
 }
 
 // source reports whether the output of call k may be the source of a from
-// rule: the call is expected and did not fail.
+// rule: the call did not fail.
 func (t *taker) source(k int) bool {
-	return t.expected[k] >= 0 && !t.run.Calls[k].Failed()
+	return !t.run.Calls[k].Failed()
 }
 
 // output returns the output of call k, read for lookups; nil when the

@@ -42,8 +42,13 @@ the argument rules that let it pass the same behaviour on other data:
     a UUID, an idempotency key, nonce or request id, a Unix time under a
     time-named argument) is not compared ("ignore");
   - a value from the user's input, and any other, stays as recorded;
-  - a call that failed and was retried is not expected (it is kept under
-    the case's snapshot.retried).
+  - a call that failed is kept, expected with "status": "error", which
+    only a call that failed satisfies: a run that fails and retries as
+    the recorded one did passes; one that gives up after the failure, or
+    never fails, does not.
+
+A trace with calls its reader did not read (the audit of extract) is an
+error, never a case that expects too little.
 
 The cases go to stdout or --out (written whole or not at all); every rule
 is listed on stderr with its reason, for review (docs/snapshots.md).
