@@ -5,6 +5,11 @@ package toolgrade
 // reads (process rules without the tool_process metric, say) instead of
 // passing it as if the field had been checked. Every metric of toolgrade's
 // own is one.
+//
+// A FieldReader that reads a list of calls as the case wrote it, from
+// [Case.Raw] in its peer's own shape, rather than as toolgrade decodes it
+// into Case.Called and Case.Expected, also says which: see
+// [WrittenFields].
 type FieldReader interface {
 	Metric
 	// CaseFields lists the fields of the case format (docs/cases.md)
@@ -25,5 +30,23 @@ func CaseFields(m Metric) []string {
 	return nil
 }
 
+// WrittenFields returns the fields among m's CaseFields that m reads as
+// the case wrote them, from [Case.Raw] under that very key, rather than as
+// toolgrade decodes them: evalite's tools_called, say, where a call
+// without a name is data. A metric says so with a method WrittenFields()
+// []string; nil when it does not. A list of calls there that does not
+// decode as toolgrade's is left to such metrics, its calls empty, when no
+// other metric of the run reads it (package dataset); a metric that reads
+// it as toolgrade's calls keeps the case an error.
+func WrittenFields(m Metric) []string {
+	if r, ok := m.(interface{ WrittenFields() []string }); ok {
+		return r.WrittenFields()
+	}
+	return nil
+}
+
 // CaseFields returns the fields the named metric reads.
 func (n named) CaseFields() []string { return CaseFields(n.Metric) }
+
+// WrittenFields returns the fields the named metric reads as written.
+func (n named) WrittenFields() []string { return WrittenFields(n.Metric) }

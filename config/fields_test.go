@@ -60,7 +60,8 @@ func everyMetric(t *testing.T) map[string]toolgrade.Metric {
 }
 
 // Every metric says which case fields it reads, each a field of the case
-// format or one a profile reads.
+// format or one a profile reads, and those it reads as written are among
+// them.
 func TestEveryMetricSaysWhatItReads(t *testing.T) {
 	ms := everyMetric(t)
 	for _, what := range slices.Sorted(maps.Keys(ms)) {
@@ -74,8 +75,14 @@ func TestEveryMetricSaysWhatItReads(t *testing.T) {
 				t.Errorf("%s reads %q, which is no case field", what, f)
 			}
 		}
-		if named := toolgrade.Named(m, "other"); !slices.Equal(toolgrade.CaseFields(named), fields) {
-			t.Errorf("%s, renamed, reads %q", what, toolgrade.CaseFields(named))
+		written := toolgrade.WrittenFields(m)
+		for _, f := range written {
+			if !slices.Contains(fields, f) {
+				t.Errorf("%s reads %q as written, but not among its case fields %q", what, f, fields)
+			}
+		}
+		if named := toolgrade.Named(m, "other"); !slices.Equal(toolgrade.CaseFields(named), fields) || !slices.Equal(toolgrade.WrittenFields(named), written) {
+			t.Errorf("%s, renamed, reads %q (%q as written)", what, toolgrade.CaseFields(named), toolgrade.WrittenFields(named))
 		}
 	}
 }

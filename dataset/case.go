@@ -27,6 +27,7 @@ type record struct {
 	// qualified: one of several files' records, so its line number alone
 	// does not name it.
 	qualified bool
+	metrics   []toolgrade.Metric // the run's, when known: see DecodeCaseFor
 }
 
 // Decode parses the record and builds its case. Errors read
@@ -47,7 +48,7 @@ func (r *record) Decode() (*toolgrade.Case, error) {
 		}
 		return r.stub(nil), fmt.Errorf("%s:%d: %w", r.source, r.line, err)
 	}
-	c, err := DecodeCase(v)
+	c, err := DecodeCaseFor(v, r.metrics)
 	if err != nil {
 		return r.stub(v), fmt.Errorf("%s:%d: %w", r.source, r.line, err)
 	}
@@ -166,7 +167,15 @@ func caseID(obj jsonvalue.Object) (string, error) {
 // extracted from trajectory / expected_trajectory by package trace. A
 // field that looks like a misspelled case field is an *UnknownFieldError;
 // other errors are *toolgrade.FieldError values naming the field.
-func DecodeCase(v any) (*toolgrade.Case, error) {
+func DecodeCase(v any) (*toolgrade.Case, error) { return DecodeCaseFor(v, nil) }
+
+// DecodeCaseFor is [DecodeCase] for a run of metrics: a list of calls,
+// tools_called or expected_tools, that does not decode as toolgrade's (a
+// call without a name) is left to the metrics that read it as written
+// ([toolgrade.WrittenFields]), its calls empty, when one of them does and
+// none of the others reads it or fails to say what it reads. Otherwise,
+// as with no metrics, the case is the error DecodeCase makes of it.
+func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	obj, ok := v.(jsonvalue.Object)
 	if !ok {
 		return nil, fmt.Errorf("want a case object, got %s", jsonvalue.Kind(v))
@@ -196,10 +205,12 @@ func DecodeCase(v any) (*toolgrade.Case, error) {
 	c.Input, c.ActualOutput, c.ExpectedOutput = f[fieldInput].v, f[fieldActualOutput].v, f[fieldExpectedOutput].v
 	c.Trajectory, c.ExpectedTrajectory = f[fieldTrajectory].v, f[fieldExpectedTrajectory].v
 	var inputs []any // the user turns of the called trajectory
-	if c.Called, inputs, err = calls(c, f[fieldCalled], f[fieldTrajectory]); err != nil {
+	c.Called, inputs, err = calls(c, f[fieldCalled], f[fieldTrajectory])
+	if err != nil && !leftAsWritten(f[fieldCalled].key, "tools_called", metrics) {
 		return nil, err
 	}
-	if c.Expected, _, err = calls(c, f[fieldExpected], f[fieldExpectedTrajectory]); err != nil {
+	c.Expected, _, err = calls(c, f[fieldExpected], f[fieldExpectedTrajectory])
+	if err != nil && !leftAsWritten(f[fieldExpected].key, "expected_tools", metrics) {
 		return nil, err
 	}
 	if !f[fieldExpected].ok() {
@@ -223,6 +234,22 @@ func DecodeCase(v any) (*toolgrade.Case, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// leftAsWritten reports whether a list of calls under key, the case
+// field named field, that does not decode is left to the metrics that
+// read it as written: one of metrics does, and none of the others reads
+// the field, or fails to say what it reads.
+func leftAsWritten(key, field string, metrics []toolgrade.Metric) bool {
+	left := false
+	for _, m := range metrics {
+		if slices.Contains(toolgrade.WrittenFields(m), key) {
+			left = true
+		} else if fields := toolgrade.CaseFields(m); fields == nil || slices.Contains(fields, field) {
+			return false
+		}
+	}
+	return left
 }
 
 // calls reads a list of calls from list when present, else extracts them

@@ -87,6 +87,22 @@ func FilesFrom(stdin io.Reader, names ...string) iter.Seq2[toolgrade.Record, err
 	}
 }
 
+// RecordsFor passes src on with the records this package reads set to
+// decode their cases for a run of metrics, as [DecodeCaseFor] does; other
+// records pass unchanged.
+func RecordsFor(metrics []toolgrade.Metric, src iter.Seq2[toolgrade.Record, error]) iter.Seq2[toolgrade.Record, error] {
+	return func(yield func(toolgrade.Record, error) bool) {
+		for rec, err := range src {
+			if r, ok := rec.(*record); ok {
+				r.metrics = metrics
+			}
+			if !yield(rec, err) {
+				return
+			}
+		}
+	}
+}
+
 // File reads one file; "-" is standard input.
 func File(name string) iter.Seq2[toolgrade.Record, error] {
 	return read(name, os.Stdin)

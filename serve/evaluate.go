@@ -133,15 +133,16 @@ func (s *Server) metricsFor(v any, present bool) (servedConfig, error) {
 // caseRecord is one case of a request, decoded and checked (as toolgrade
 // eval checks a case file's) on Evaluate's workers.
 type caseRecord struct {
-	index int // in the request
-	id    string
-	v     any
-	ch    *dataset.Checker
+	index   int // in the request
+	id      string
+	v       any
+	ch      *dataset.Checker
+	metrics []toolgrade.Metric
 }
 
 func (r *caseRecord) Decode() (*toolgrade.Case, error) {
 	where := "cases[" + strconv.Itoa(r.index) + "]"
-	c, err := dataset.DecodeCase(r.v)
+	c, err := dataset.DecodeCaseFor(r.v, r.metrics)
 	if err == nil {
 		err = r.ch.Check(c)
 	}
@@ -188,7 +189,7 @@ func (s *Server) evaluate(ctx context.Context, req jsonvalue.Object) ([]byte, er
 	ch := &dataset.Checker{NotGraded: sc.notGraded}
 	records := make([]toolgrade.Record, len(cases))
 	for i, c := range cases {
-		records[i] = &caseRecord{index: i, id: "case-" + strconv.Itoa(offset+i), v: c, ch: ch}
+		records[i] = &caseRecord{index: i, id: "case-" + strconv.Itoa(offset+i), v: c, ch: ch, metrics: sc.metrics}
 	}
 	seq := func(yield func(toolgrade.Record, error) bool) {
 		for _, r := range records {

@@ -39,11 +39,11 @@ func Check(t testing.TB, c *toolgrade.Case, metrics ...toolgrade.Metric) toolgra
 
 // CheckFile grades every case of a file (JSON Lines, JSON or YAML) in a
 // subtest of its own, named by the case id, as [Check] does. A case that
-// cannot be read fails its subtest; a file that cannot be read at all
-// fails t.
+// cannot be read for metrics (see dataset.DecodeCaseFor) fails its
+// subtest; a file that cannot be read at all fails t.
 func CheckFile(t *testing.T, path string, metrics ...toolgrade.Metric) {
 	t.Helper()
-	for rec, err := range dataset.File(path) {
+	for rec, err := range dataset.RecordsFor(metrics, dataset.File(path)) {
 		if err != nil {
 			t.Fatalf("toolgradetest: %v", err)
 		}

@@ -34,6 +34,12 @@ func (f fixed) Name() string                                                  { 
 func (f fixed) Profile() string                                               { return "default" }
 func (f fixed) Grade(context.Context, *toolgrade.Case) toolgrade.MetricResult { return f.r }
 
+// asWritten is a passing metric that reads the calls as written.
+type asWritten struct{ fixed }
+
+func (asWritten) CaseFields() []string    { return []string{"tools_called", "expected_tools"} }
+func (asWritten) WrittenFields() []string { return []string{"tools_called", "expected_tools"} }
+
 func TestCheck(t *testing.T) {
 	passing := fixed{toolgrade.MetricResult{Name: "a", Score: 1, Threshold: toolgrade.Float(0.5), Success: true}}
 	failing := fixed{toolgrade.MetricResult{Name: "b", Score: 0.25, Threshold: toolgrade.Float(0.5), Reason: "missing get_weather"}}
@@ -100,11 +106,22 @@ func TestCheckFileSubtests(t *testing.T) {
 			t.Errorf("child output lacks %q:\n%s", want, out)
 		}
 	}
+	// A case whose calls do not decode is left to a metric that reads
+	// them as written, as toolgrade eval leaves it.
+	cmd = exec.Command(os.Args[0], "-test.run=^TestCheckFileChild$", "-test.v")
+	cmd.Env = append(os.Environ(), "TOOLGRADETEST_CHILD=1", "TOOLGRADETEST_AS_WRITTEN=1")
+	if out, err = cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "--- PASS: TestCheckFileChild/broken") {
+		t.Errorf("with a metric that reads the calls as written, the case broken did not pass:\n%s", out)
+	}
 }
 
 func TestCheckFileChild(t *testing.T) {
 	if os.Getenv("TOOLGRADETEST_CHILD") != "1" {
 		t.Skip("run by TestCheckFileSubtests")
+	}
+	if os.Getenv("TOOLGRADETEST_AS_WRITTEN") == "1" {
+		toolgradetest.CheckFile(t, "testdata/cases.jsonl", asWritten{fixed{toolgrade.MetricResult{Name: "written", Score: 1}}})
+		return
 	}
 	m, err := match.New(match.Options{})
 	if err != nil {

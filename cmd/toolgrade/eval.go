@@ -246,7 +246,7 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 
 	checker := &dataset.Checker{StrictFields: f.strictFields, NotGraded: config.NotGraded(metrics)}
 	restoreGC := paceGC(m.Getenv)
-	err = toolgrade.Evaluate(cmd.Context(), checker.Records(runner.Records(read())), metrics, add, toolgrade.Workers(workers))
+	err = toolgrade.Evaluate(cmd.Context(), checker.Records(runner.Records(dataset.RecordsFor(metrics, read()))), metrics, add, toolgrade.Workers(workers))
 	restoreGC()
 	for _, fc := range checker.Ignored() {
 		reports.stats.Ignored = append(reports.stats.Ignored, report.FieldCount{Field: fc.Field, Cases: fc.Cases})

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/judge"
 	"github.com/toolgrade/toolgrade/openai"
 	"github.com/toolgrade/toolgrade/runner"
@@ -131,7 +132,7 @@ func (m *Main) judgeBatch(cmd *cobra.Command, f *evalFlags, cfg *config.Config, 
 	ctx := cmd.Context()
 	// The same records as eval's grading pass, so that the same prompts
 	// are asked.
-	err = toolgrade.Evaluate(ctx, runner.Records(read()), metrics, func(*toolgrade.Result) error { return nil },
+	err = toolgrade.Evaluate(ctx, runner.Records(dataset.RecordsFor(metrics, read())), metrics, func(*toolgrade.Result) error { return nil },
 		toolgrade.Workers(runtime.GOMAXPROCS(0)))
 	if err == nil && stdin != nil {
 		_, err = stdin.Seek(0, io.SeekStart)

@@ -151,7 +151,7 @@ func Grade(t *testing.T, l Line, env *config.Env) toolgrade.MetricResult {
 	if err != nil {
 		return toolgrade.MetricResult{Error: err.Error()}
 	}
-	c, err := dataset.DecodeCase(l.Case)
+	c, err := dataset.DecodeCaseFor(l.Case, []toolgrade.Metric{m})
 	if err != nil {
 		return toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Error: err.Error()}
 	}
