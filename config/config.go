@@ -44,6 +44,7 @@ import (
 	"github.com/toolgrade/toolgrade/compat/bfcl"
 	"github.com/toolgrade/toolgrade/compat/deepeval"
 	"github.com/toolgrade/toolgrade/compat/deepfabric"
+	"github.com/toolgrade/toolgrade/compat/openevals"
 	"github.com/toolgrade/toolgrade/compat/ragas"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/execution"
@@ -233,6 +234,7 @@ var profiles = map[string]builder{
 		return deepeval.New(o)
 	}),
 	"agentevals": build(agentevals.New),
+	"openevals":  build(openevals.New),
 	"bfcl":       build(bfcl.New),
 	"ragas":      build(ragas.New),
 }

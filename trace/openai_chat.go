@@ -67,10 +67,12 @@ func readOpenAIChat(b *builder, v any) error {
 	case []any:
 		return chatMessages(b, v, "")
 	case jsonvalue.Object:
+		msgs, isList := get(v, "messages").([]any)
 		switch {
-		case v.Has("messages"):
-			msgs, ok := get(v, "messages").([]any)
-			if !ok {
+		// A message's "messages" member that is no list is one of its
+		// fields, as LangChain's evaluators read it.
+		case v.Has("messages") && (isList || !v.Has("role")):
+			if !isList {
 				return fieldError("messages", "want a list of messages, got %s", jsonvalue.Kind(get(v, "messages")))
 			}
 			return chatMessages(b, msgs, "messages")

@@ -88,6 +88,7 @@ var samples = []struct {
 	{"deepeval", "", "deepeval.jsonl", 300},
 	{"deepfabric", "", "deepfabric.jsonl", 300},
 	{"ragas", "", "ragas.jsonl", 300},
+	{"openevals", "", "openevals.jsonl", 300},
 	{"bfcl", "bfcl", "bfcl.jsonl", 400},
 }
 
