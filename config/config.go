@@ -44,6 +44,7 @@ import (
 	"github.com/toolgrade/toolgrade/compat/bfcl"
 	"github.com/toolgrade/toolgrade/compat/deepeval"
 	"github.com/toolgrade/toolgrade/compat/deepfabric"
+	"github.com/toolgrade/toolgrade/compat/evalite"
 	"github.com/toolgrade/toolgrade/compat/openevals"
 	"github.com/toolgrade/toolgrade/compat/ragas"
 	"github.com/toolgrade/toolgrade/dataset"
@@ -235,6 +236,7 @@ var profiles = map[string]builder{
 	}),
 	"agentevals": build(agentevals.New),
 	"openevals":  build(openevals.New),
+	"evalite":    build(evalite.New),
 	"bfcl":       build(bfcl.New),
 	"ragas":      build(ragas.New),
 }

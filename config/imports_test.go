@@ -32,6 +32,8 @@ func TestImportsStayCheap(t *testing.T) {
 		"github.com/toolgrade/toolgrade/compat/deepeval",
 		"github.com/toolgrade/toolgrade/compat/deepfabric",
 		"github.com/toolgrade/toolgrade/compat/ragas",
+		"github.com/toolgrade/toolgrade/compat/openevals",
+		"github.com/toolgrade/toolgrade/compat/evalite",
 		"github.com/toolgrade/toolgrade/schema",
 		"github.com/toolgrade/toolgrade/execution",
 		"github.com/toolgrade/toolgrade/process",

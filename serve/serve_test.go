@@ -78,6 +78,18 @@ func TestServe(t *testing.T) {
 				t.Errorf("non-object case error %q", e)
 			}
 		}},
+		{"a list read as written is left to the metrics that read it so", `{"op":"evaluate","config":{"profile":"evalite"},"cases":[{"tools_called":[{"name":3}],"expected_tools":[{"name":3}]}]}`, func(t *testing.T, r map[string]any) {
+			m := r["results"].([]any)[0].(map[string]any)["metrics"].([]any)[0].(map[string]any)
+			if m["profile"] != "evalite" || m["score"] != 1.0 {
+				t.Errorf("metric %v", m)
+			}
+		}},
+		{"and is an error when another metric reads the calls", `{"op":"evaluate","config":[{"profile":"evalite"},{"profile":"axion"}],"cases":[{"tools_called":[{"name":3}],"expected_tools":[{"name":3}]}]}`, func(t *testing.T, r map[string]any) {
+			res := r["results"].([]any)[0].(map[string]any)
+			if e, _ := res["error"].(string); !strings.Contains(e, "cases[0]") || !strings.Contains(e, "tools_called[0].name") {
+				t.Errorf("result %v", res)
+			}
+		}},
 		{"cases are checked as eval checks them", `{"op":"evaluate","cases":[{"id":"t","tools_caled":[]},{"id":"n"},{"id":"p","tools_called":[],"expected_tools":[],"process":[]}]}`, func(t *testing.T, r map[string]any) {
 			res := r["results"].([]any)
 			if len(res) != 3 {

@@ -167,6 +167,32 @@ func TestEvalMalformedLinesAreResults(t *testing.T) {
 	}
 }
 
+// A call without a name is data to a profile that reads the calls as
+// written (evalite), and an error for a metric that reads them as
+// toolgrade's, alone or beside it.
+func TestEvalCallsReadAsWritten(t *testing.T) {
+	in := writeFile(t, "nameless.jsonl", `{"id":"n","tools_called":[{"args":{}}],"expected_tools":[{"args":{}}]}`+"\n")
+	nameless := in + ":1: field tools_called[0].name: missing"
+	tests := []struct {
+		args  []string
+		error string
+	}{
+		{[]string{"--profile", "evalite"}, ""},
+		{nil, nameless},
+		{[]string{"--config", writeFile(t, "c.yaml", "metrics:\n  - profile: evalite\n  - profile: axion\n")}, nameless},
+	}
+	for _, tt := range tests {
+		_, out, _ := run(t, "", append(append([]string{"eval", "--quiet", "--exit-zero"}, tt.args...), in)...)
+		r, err := toolgrade.ParseResult([]byte(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Error != tt.error || r.Metrics[0].Error != tt.error {
+			t.Errorf("%v: result %s, want error %q", tt.args, out, tt.error)
+		}
+	}
+}
+
 func TestEvalStdinAndOut(t *testing.T) {
 	outFile := filepath.Join(t.TempDir(), "results.jsonl")
 	code, stdout, stderr := run(t, passing+failing, "eval", "--quiet", "--out", outFile, "-")

@@ -89,6 +89,7 @@ var samples = []struct {
 	{"deepfabric", "", "deepfabric.jsonl", 300},
 	{"ragas", "", "ragas.jsonl", 300},
 	{"openevals", "", "openevals.jsonl", 300},
+	{"evalite", "", "evalite.jsonl", 300},
 	{"bfcl", "bfcl", "bfcl.jsonl", 400},
 }
 
