@@ -13,14 +13,18 @@
 //     compat/bfcl/leaderboard its data folders, result files and score
 //     table
 //   - compat/ragas: Ragas' ToolCallAccuracy and ToolCallF1
+//   - compat/openevals: openevals' trajectory match, agentevals' successor
+//   - compat/evalite: evalite's toolCallAccuracy
 //
 // A peer's quirks live in its package, never in package match or the
 // root. Python semantics that several peers share (== across ints, floats
-// and bools, str.strip and str.lower) live in compat/internal/python.
-// What several peers' datasets share lives here: the table of the keys
-// under which their calls give arguments ("input_parameters",
-// "arguments", ...), with which [DecodeCalls] reads the calls of case
-// files.
+// and bools, str.strip and str.lower) live in compat/internal/python, and
+// JavaScript semantics (undefined, ===, Object.keys order, JSON.stringify)
+// in compat/internal/js; the trajectory match agentevals and openevals
+// share is compat/internal/trajectorymatch. What several peers' datasets
+// share lives here: the table of the keys under which their calls give
+// arguments ("input_parameters", "arguments", ...), with which
+// [DecodeCalls] reads the calls of case files.
 // Package config builds any of them from a metric entry ("profile:
 // deepeval" and the peer's own option names).
 //

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -83,11 +84,12 @@ func OptionProfiles(key string) []string {
 var ideas = []map[string]string{
 	{ // which parts of a call are compared beyond its name
 		"default": "args", "deepeval": "evaluation_params", "axion": "check_parameters",
-		"agentevals": "tool_args_match_mode",
+		"agentevals": "tool_args_match_mode", "openevals": "tool_args_match_mode",
 	},
 	{ // how the order of calls counts
 		"default": "order", "deepeval": "should_consider_ordering", "axion": "strict_order",
-		"agentevals": "trajectory_match_mode", "ragas": "strict_order", "adk": "match_type",
+		"agentevals": "trajectory_match_mode", "openevals": "trajectory_match_mode", "ragas": "strict_order",
+		"adk": "match_type", "evalite": "mode",
 	},
 	{ // whether outputs are compared
 		"default": "output", "deepeval": "evaluation_params",
@@ -97,6 +99,7 @@ var ideas = []map[string]string{
 	},
 	{ // how arguments compare
 		"default": "args", "axion": "parameter_matching_strategy", "agentevals": "tool_args_match_mode",
+		"openevals": "tool_args_match_mode",
 	},
 }
 
@@ -108,8 +111,9 @@ func sameIdea(key, profile string) (own, other string) {
 		if !ok || own == key {
 			continue
 		}
-		for p, k := range idea {
-			if k == key && p != profile {
+		// In name order, as two profiles may spell an option alike.
+		for _, p := range slices.Sorted(maps.Keys(idea)) {
+			if idea[p] == key && p != profile {
 				return own, p
 			}
 		}

@@ -84,6 +84,16 @@ class AgentEvals(_Entry):
 
 
 @dataclass
+class OpenEvals(_Entry):
+    """openevals trajectory match, agentevals' successor (profile ``openevals``)."""
+    profile = "openevals"
+    trajectory_match_mode: str = "strict"  # strict | unordered | subset | superset
+    tool_args_match_mode: str = "exact"  # exact | ignore | subset | superset
+    tool_args_match_overrides: Optional[Dict[str, Union[str, List[str]]]] = None
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
 class ADK(_Entry):
     """Google ADK ``tool_trajectory_avg_score`` (profile ``adk``)."""
     profile = "adk"
@@ -117,6 +127,15 @@ class Ragas(_Entry):
     ragas_metric: str = "tool_call_accuracy"  # or tool_call_f1
     strict_order: Optional[bool] = None
     threshold: Optional[float] = None
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Evalite(_Entry):
+    """evalite ``toolCallAccuracy`` (profile ``evalite``)."""
+    profile = "evalite"
+    mode: Optional[str] = None  # exact (default) | flexible
+    weights: Optional[Dict[str, float]] = None  # name_only, extra_penalty, wrong_penalty (exact is never read)
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
