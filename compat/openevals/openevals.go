@@ -73,10 +73,11 @@ type Override = trajectorymatch.Override
 // evaluator parses them: every call of both trajectories in the flattened
 // modes, only the calls it reaches in strict mode.
 //
-// What the evaluator leaves unchecked, the reason says where it matters:
-// message content, call ids, tool_call_id and tool results are never
-// compared, and in the flattened modes neither are roles or the grouping
-// of calls into messages; argument mode ignore compares no arguments.
+// The evaluator never compares message content, call ids, tool_call_id or
+// tool results, nor, in the flattened modes, roles or how calls are
+// grouped into messages; the reason says so where an option turns a
+// comparison off ("arguments not compared (tool_args_match_mode:
+// ignore)").
 //
 // Non-goals: matcher functions as overrides (they are not data), LangChain
 // message objects, and the properties JavaScript objects inherit (a key
