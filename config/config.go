@@ -45,6 +45,7 @@ import (
 	"github.com/toolgrade/toolgrade/compat/deepeval"
 	"github.com/toolgrade/toolgrade/compat/deepfabric"
 	"github.com/toolgrade/toolgrade/compat/evalite"
+	"github.com/toolgrade/toolgrade/compat/mastra"
 	"github.com/toolgrade/toolgrade/compat/openevals"
 	"github.com/toolgrade/toolgrade/compat/ragas"
 	"github.com/toolgrade/toolgrade/dataset"
@@ -239,6 +240,7 @@ var profiles = map[string]builder{
 	"evalite":    build(evalite.New),
 	"bfcl":       build(bfcl.New),
 	"ragas":      build(ragas.New),
+	"mastra":     build(mastra.New),
 }
 
 // build adapts a constructor taking an options struct, decoded strictly

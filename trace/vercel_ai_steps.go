@@ -30,13 +30,19 @@ func isVercelResult(o jsonvalue.Object) bool {
 }
 
 // isVercelStep reports a step result (or an onStepFinish event): a
-// finish reason beside its content parts (v5 on) or its tool calls (v4).
+// finish reason beside its content parts (v5 on), or its tool calls or
+// one of v4's step types (a Mastra model_generation step has a finish
+// reason and a stepType of its own).
 func isVercelStep(o jsonvalue.Object) bool {
 	if !o.Has("finishReason") {
 		return false
 	}
 	_, parts := get(o, "content").([]any)
-	return parts || o.Has("toolCalls") || o.Has("stepType")
+	switch str(o, "stepType") {
+	case "initial", "continue", "tool-result":
+		return true
+	}
+	return parts || o.Has("toolCalls")
 }
 
 // isModelMessage reports a message of the AI SDK: its content holds a
