@@ -47,6 +47,7 @@ import (
 	"github.com/toolgrade/toolgrade/compat/evalite"
 	"github.com/toolgrade/toolgrade/compat/mastra"
 	"github.com/toolgrade/toolgrade/compat/openevals"
+	"github.com/toolgrade/toolgrade/compat/promptfoo"
 	"github.com/toolgrade/toolgrade/compat/ragas"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/execution"
@@ -241,6 +242,7 @@ var profiles = map[string]builder{
 	"bfcl":       build(bfcl.New),
 	"ragas":      build(ragas.New),
 	"mastra":     build(mastra.New),
+	"promptfoo":  build(promptfoo.New),
 }
 
 // build adapts a constructor taking an options struct, decoded strictly

@@ -1,0 +1,217 @@
+package promptfoo
+
+import (
+	"encoding/json"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/toolgrade/toolgrade/compat/internal/js"
+)
+
+// The formats of ajv-formats 3.0.1's full mode. Its case-insensitive
+// regular expressions (the i flag without u) match ASCII letters of either
+// case and no other letter, so they are written here with both cases
+// spelled out rather than with Go's (?i), which would also let ſ and K
+// (Kelvin) match s and k.
+
+// asciiFold spells out the upper case of a-z and a-f ranges.
+func asciiFold(re string) string {
+	re = strings.ReplaceAll(re, "a-z", "a-zA-Z")
+	return strings.ReplaceAll(re, "0-9a-f", "0-9a-fA-F")
+}
+
+var (
+	dateRe     = regexp.MustCompile(`^([0-9]{4})-([0-9]{2})-([0-9]{2})$`)
+	timeRe     = regexp.MustCompile(`^([0-9]{2}):([0-9]{2}):([0-9]{2}(?:\.[0-9]+)?)([zZ]|([+-])([0-9]{2})(?::?([0-9]{2}))?)?$`)
+	durationRe = regexp.MustCompile(`^P((?:[0-9]+Y)?(?:[0-9]+M)?(?:[0-9]+D)?(T(?:[0-9]+H)?(?:[0-9]+M)?(?:[0-9]+S)?)?|(?:[0-9]+W)?)$`)
+	uriRe      = regexp.MustCompile(asciiFold(`^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$`))
+	uriRefRe   = regexp.MustCompile(asciiFold(`^(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?$`))
+	uriTmplRe  = regexp.MustCompile(asciiFold("^(?:(?:[^\\x00-\\x20\"'<>%\\\\^`{|}]|%[0-9a-f]{2})|\\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$"))
+	emailRe    = regexp.MustCompile(asciiFold("^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$"))
+	hostRe     = regexp.MustCompile(asciiFold(`^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\.?$`))
+	ipv4Re     = regexp.MustCompile(`^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$`)
+	ipv6Re     = regexp.MustCompile(asciiFold(`^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$`))
+	uuidRe     = regexp.MustCompile(`^(?:[uU][rR][nN]:[uU][uU][iI][dD]:)?[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$`)
+	jptrRe     = regexp.MustCompile(`^(?:/(?:[^~/]|~0|~1)*)*$`)
+	jptrURIRe  = regexp.MustCompile(asciiFold(`^#(?:/(?:[a-z0-9_\-.!$&'()*+,;:=@]|%[0-9a-f]{2}|~0|~1)*)*$`))
+	relJptrRe  = regexp.MustCompile(`^(?:0|[1-9][0-9]*)(?:#|(?:/(?:[^~/]|~0|~1)*)*)$`)
+	byteRe     = regexp.MustCompile(`(?m)^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`)
+	notURIFrag = regexp.MustCompile(`/|:`)
+)
+
+// formats maps each format to its check of a string (number formats take
+// the number's value).
+var formats = map[string]func(v any) bool{
+	"date":                      str(isDate),
+	"time":                      str(func(s string) bool { return isTime(s, true) }),
+	"date-time":                 str(func(s string) bool { return isDateTime(s, true) }),
+	"iso-time":                  str(func(s string) bool { return isTime(s, false) }),
+	"iso-date-time":             str(func(s string) bool { return isDateTime(s, false) }),
+	"duration":                  str(isDuration),
+	"uri":                       str(func(s string) bool { return notURIFrag.MatchString(s) && uriRe.MatchString(s) }),
+	"uri-reference":             str(uriRefRe.MatchString),
+	"uri-template":              str(uriTmplRe.MatchString),
+	"url":                       nil, // a lookahead regex: reported as unsupported at compile
+	"email":                     str(emailRe.MatchString),
+	"hostname":                  str(isHostname),
+	"ipv4":                      str(ipv4Re.MatchString),
+	"ipv6":                      str(ipv6Re.MatchString),
+	"regex":                     str(isRegex),
+	"uuid":                      str(uuidRe.MatchString),
+	"json-pointer":              str(jptrRe.MatchString),
+	"json-pointer-uri-fragment": str(jptrURIRe.MatchString),
+	"relative-json-pointer":     str(relJptrRe.MatchString),
+	"byte":                      str(byteRe.MatchString),
+	"int32": number(func(f float64) bool {
+		return f == math.Trunc(f) && f <= math.MaxInt32 && f >= math.MinInt32
+	}),
+	"int64":    number(func(f float64) bool { return f == math.Trunc(f) }),
+	"float":    number(func(float64) bool { return true }),
+	"double":   number(func(float64) bool { return true }),
+	"password": func(any) bool { return true },
+	"binary":   func(any) bool { return true },
+}
+
+// str applies a string format to strings; other values pass.
+func str(f func(string) bool) func(any) bool {
+	return func(v any) bool {
+		s, ok := v.(string)
+		return !ok || f(s)
+	}
+}
+
+// number applies a number format to finite numbers; other values pass.
+func number(f func(float64) bool) func(any) bool {
+	return func(v any) bool {
+		n, ok := v.(json.Number)
+		if !ok {
+			return true
+		}
+		x := js.Number(n)
+		return math.IsInf(x, 0) || f(x)
+	}
+}
+
+func checkFormat(name string, v any) (bool, error) {
+	f := formats[name]
+	if f == nil {
+		return false, &ajvUnsupported{"format " + name + " is not reproduced"}
+	}
+	return f(v), nil
+}
+
+var days = []int{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}
+
+func isDate(s string) bool {
+	m := dateRe.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	y, _ := strconv.Atoi(m[1])
+	mo, _ := strconv.Atoi(m[2])
+	d, _ := strconv.Atoi(m[3])
+	if mo < 1 || mo > 12 || d < 1 {
+		return false
+	}
+	limit := days[mo]
+	if mo == 2 && y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+		limit = 29
+	}
+	return d <= limit
+}
+
+func isTime(s string, strictZone bool) bool {
+	m := timeRe.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	hr, _ := strconv.Atoi(m[1])
+	mn, _ := strconv.Atoi(m[2])
+	sec, _ := strconv.ParseFloat(m[3], 64)
+	zone := m[4]
+	sign := 1
+	if m[5] == "-" {
+		sign = -1
+	}
+	tzH, _ := strconv.Atoi(m[6])
+	tzM, _ := strconv.Atoi(m[7])
+	if tzH > 23 || tzM > 59 || strictZone && zone == "" {
+		return false
+	}
+	if hr <= 23 && mn <= 59 && sec < 60 {
+		return true
+	}
+	utcMin := mn - tzM*sign
+	utcHr := hr - tzH*sign
+	if utcMin < 0 {
+		utcHr--
+	}
+	return (utcHr == 23 || utcHr == -1) && (utcMin == 59 || utcMin == -1) && sec < 61
+}
+
+func isDateTime(s string, strictZone bool) bool {
+	// JavaScript's split at /t|\s/i must give exactly two parts.
+	n := 0
+	for _, r := range s {
+		if r == 't' || r == 'T' || js.IsSpace(r) {
+			n++
+		}
+	}
+	return n == 1 && isDate(splitPart(s, 0)) && isTime(splitPart(s, 1), strictZone)
+}
+
+// splitPart is part i of s split at its one separator.
+func splitPart(s string, i int) string {
+	for j, r := range s {
+		if r == 't' || r == 'T' || js.IsSpace(r) {
+			if i == 0 {
+				return s[:j]
+			}
+			return s[j+len(string(r)):]
+		}
+	}
+	return s
+}
+
+func isDuration(s string) bool {
+	m := durationRe.FindStringSubmatch(s)
+	if m == nil || s == "P" {
+		return false
+	}
+	// T must be followed by a digit.
+	if t := m[2]; t != "" && (len(t) == 1 || t[1] < '0' || t[1] > '9') {
+		return false
+	}
+	return true
+}
+
+func isHostname(s string) bool {
+	n := len(utf16.Encode([]rune(s)))
+	if strings.HasSuffix(s, ".") {
+		n--
+	}
+	if n < 1 || n > 253 || strings.ContainsAny(s, "\n\r\u2028\u2029") {
+		return false
+	}
+	return hostRe.MatchString(s)
+}
+
+// isRegex is ajv-formats' regex: no \Z anchor, and a valid u-flag
+// pattern. A pattern toolgrade cannot translate counts as valid, as
+// JavaScript would compile it.
+func isRegex(s string) bool {
+	if strings.Contains(s, `\Z`) {
+		u := []rune(s)
+		for i := 1; i+1 < len(u); i++ {
+			if u[i] == '\\' && u[i+1] == 'Z' && u[i-1] != '\\' {
+				return false
+			}
+		}
+	}
+	_, err := translateJSRegexp(s)
+	_, bad := err.(*syntaxError)
+	return !bad
+}
