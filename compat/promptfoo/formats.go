@@ -199,19 +199,134 @@ func isHostname(s string) bool {
 	return hostRe.MatchString(s)
 }
 
-// isRegex is ajv-formats' regex: no \Z anchor, and a valid u-flag
-// pattern. A pattern toolgrade cannot translate counts as valid, as
-// JavaScript would compile it.
+// isRegex is ajv-formats' regex: no \Z anchor after another character,
+// and a pattern new RegExp(s) accepts without flags, where JavaScript's
+// legacy (Annex B) syntax lets lone braces and brackets and unknown
+// escapes stand for themselves.
 func isRegex(s string) bool {
-	if strings.Contains(s, `\Z`) {
-		u := []rune(s)
-		for i := 1; i+1 < len(u); i++ {
-			if u[i] == '\\' && u[i+1] == 'Z' && u[i-1] != '\\' {
-				return false
-			}
+	u := []rune(s)
+	for i := 1; i+1 < len(u); i++ {
+		if u[i] == '\\' && u[i+1] == 'Z' && u[i-1] != '\\' {
+			return false
 		}
 	}
-	_, err := translateJSRegexp(s)
-	_, bad := err.(*syntaxError)
-	return !bad
+	return legacyRegexValid(u)
+}
+
+// legacyRegexValid reports whether a pattern compiles without the u flag:
+// groups and classes closed, no quantifier without an atom, no class range
+// out of order, no unknown group syntax.
+func legacyRegexValid(u []rune) bool {
+	depth := 0
+	canRepeat := false
+	for i := 0; i < len(u); i++ {
+		switch c := u[i]; c {
+		case '\\':
+			if i+1 >= len(u) {
+				return false
+			}
+			i++
+			canRepeat = u[i] != 'b' && u[i] != 'B'
+		case '(':
+			rest := string(u[i+1:])
+			switch {
+			case strings.HasPrefix(rest, "?:"), strings.HasPrefix(rest, "?="), strings.HasPrefix(rest, "?!"):
+				i += 2
+			case strings.HasPrefix(rest, "?<="), strings.HasPrefix(rest, "?<!"):
+				i += 3
+			case strings.HasPrefix(rest, "?<"):
+				end := strings.IndexRune(rest, '>')
+				if end < 0 || !validGroupName(rest[2:end]) {
+					return false
+				}
+				i += len([]rune(rest[:end+1]))
+			case strings.HasPrefix(rest, "?"):
+				return false
+			}
+			depth++
+			canRepeat = false
+		case ')':
+			if depth == 0 {
+				return false
+			}
+			depth--
+			canRepeat = true
+		case '|':
+			canRepeat = false
+		case '^', '$':
+			canRepeat = false
+		case '*', '+', '?':
+			if !canRepeat {
+				return false
+			}
+			if i+1 < len(u) && u[i+1] == '?' {
+				i++
+			}
+			canRepeat = false
+		case '{':
+			m := regexp.MustCompile(`^\{([0-9]+)(,([0-9]*))?\}`).FindStringSubmatch(string(u[i:]))
+			if m == nil {
+				canRepeat = true // a literal brace
+				continue
+			}
+			if !canRepeat {
+				return false
+			}
+			if m[3] != "" {
+				lo, _ := strconv.Atoi(m[1])
+				hi, _ := strconv.Atoi(m[3])
+				if hi < lo {
+					return false
+				}
+			}
+			i += len([]rune(m[0])) - 1
+			if i+1 < len(u) && u[i+1] == '?' {
+				i++
+			}
+			canRepeat = false
+		case '[':
+			j := i + 1
+			if j < len(u) && u[j] == '^' {
+				j++
+			}
+			prev, havePrev := rune(-1), false
+			for ; j < len(u) && u[j] != ']'; j++ {
+				r, single := u[j], true
+				if r == '\\' {
+					if j+1 >= len(u) {
+						return false
+					}
+					j++
+					r = u[j]
+					single = !strings.ContainsRune("dDwWsS", r)
+				}
+				if havePrev && r == '-' && j+1 < len(u) && u[j+1] != ']' {
+					j++
+					hi := u[j]
+					if hi == '\\' && j+1 < len(u) {
+						j++
+						hi = u[j]
+						if strings.ContainsRune("dDwWsS", hi) {
+							havePrev = false
+							continue
+						}
+					}
+					if prev > hi {
+						return false
+					}
+					havePrev = false
+					continue
+				}
+				prev, havePrev = r, single
+			}
+			if j >= len(u) {
+				return false
+			}
+			i = j
+			canRepeat = true
+		default:
+			canRepeat = true
+		}
+	}
+	return depth == 0
 }
