@@ -135,8 +135,12 @@ func TestNotGraded(t *testing.T) {
 		process = "no metric checks process rules (add a metric entry with metric: tool_process)"
 		states  = "no metric compares states (add a metric entry with metric: state_match)"
 		turns   = "only the default profile's tool_correctness grades turn by turn; the turns' calls are graded as one list"
+		output  = "only the mastra and promptfoo profiles read a raw output (add a metric entry with profile: mastra or promptfoo)"
+		input   = "only the mastra profile's tool-call accuracy scorer reads a run's input messages"
+		promptf = "only the promptfoo profile reads an assertion's value and trace (add a metric entry with profile: promptfoo)"
 	)
-	all := map[string]string{"process": process, "expected_state": states, "final_state": states, "state_rules": states, "turns": turns}
+	all := map[string]string{"process": process, "expected_state": states, "final_state": states, "state_rules": states, "turns": turns,
+		"output": output, "input_messages": input, "value": promptf, "trace": promptf}
 	without := func(fields ...string) map[string]string {
 		m := maps.Clone(all)
 		for _, f := range fields {
@@ -156,7 +160,11 @@ func TestNotGraded(t *testing.T) {
 		{"process rules", `[{"profile": "axion"}, {"metric": "tool_process", "name": "policy"}]`, false, without("process")},
 		{"states", `[{"metric": "state_match"}]`, false, without("expected_state", "final_state", "state_rules")},
 		{"grounding", `[{"metric": "grounding"}, {"metric": "schema"}]`, false, without("turns")},
-		{"everything", `[{"metric": "tool_process"}, {"metric": "state_match"}, {"profile": "default", "order": "exact"}]`, false, map[string]string{}},
+		{"mastra's agent scorers", `[{"profile": "mastra", "scorer": "code-tool-call-accuracy-scorer", "expected_tool": "a"}]`, false, without("output", "input_messages")},
+		{"mastra's checks", `[{"profile": "mastra", "scorer": "check-used-no-tools"}]`, false, without("output")},
+		{"promptfoo", `[{"profile": "promptfoo", "type": "trajectory:tool-used"}, {"profile": "promptfoo"}]`, false, without("output", "value", "trace")},
+		{"everything", `[{"metric": "tool_process"}, {"metric": "state_match"}, {"profile": "default", "order": "exact"},
+			{"profile": "mastra", "scorer": "code-tool-call-accuracy-scorer", "expected_tool": "a"}, {"profile": "promptfoo", "type": "not-trajectory:tool-used"}]`, false, map[string]string{}},
 		{"no metric", `[]`, false, all},
 	}
 	for _, tt := range tests {

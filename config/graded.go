@@ -18,6 +18,9 @@ var gradedFields = []struct {
 	{[]string{"process"}, "no metric checks process rules (add a metric entry with metric: tool_process)"},
 	{[]string{"expected_state", "final_state", "state_rules"}, "no metric compares states (add a metric entry with metric: state_match)"},
 	{[]string{"turns"}, "only the default profile's tool_correctness grades turn by turn; the turns' calls are graded as one list"},
+	{[]string{"output"}, "only the mastra and promptfoo profiles read a raw output (add a metric entry with profile: mastra or promptfoo)"},
+	{[]string{"input_messages"}, "only the mastra profile's tool-call accuracy scorer reads a run's input messages"},
+	{[]string{"value", "trace"}, "only the promptfoo profile reads an assertion's value and trace (add a metric entry with profile: promptfoo)"},
 }
 
 // NotGraded maps the case fields that are there only for some metrics to

@@ -36,7 +36,9 @@ var peerFields = []string{
 	"invocations",               // ADK
 	"samples", "final_response", // DeepFabric
 	"messages", "run", // toolgrade run
-	"snapshot", // toolgrade snapshot: where the case came from, its notes
+	"snapshot",                 // toolgrade snapshot: where the case came from, its notes
+	"output", "input_messages", // Mastra's run output and input
+	"value", "trace", // promptfoo's assertion value and trace
 }
 
 // gradeFields are the fields that give a metric something to grade:
@@ -44,7 +46,8 @@ var peerFields = []string{
 // them set would pass with "no calls expected and none made".
 var gradeFields = func() []string {
 	names := slices.Concat(calledKeys, expectedKeys, trajectoryKeys, expectedTrajectories)
-	return append(names, "invocations", "samples", "possible_answer", "ground_truth", "question", "turns", "expected_state", "final_state")
+	return append(names, "invocations", "samples", "possible_answer", "ground_truth", "question", "turns", "expected_state", "final_state",
+		"output", "trace", "value")
 }()
 
 // synonyms are names people give the call lists that are too far from the
@@ -177,7 +180,9 @@ var ErrNothingToGrade = errors.New("nothing to grade")
 // to something other than null. An empty list counts: it says "no calls".
 func Gradeable(obj jsonvalue.Object) bool {
 	for _, m := range obj {
-		if m.Value == nil || !slices.Contains(gradeFields, m.Key) {
+		// A raw output may be null: a provider that returned nothing is
+		// promptfoo's to grade.
+		if m.Value == nil && m.Key != "output" || !slices.Contains(gradeFields, m.Key) {
 			continue
 		}
 		if m.Key == "user_input" {
@@ -203,7 +208,7 @@ func nothingToGrade(obj jsonvalue.Object) error {
 	}
 	var nulls []string
 	for _, m := range obj {
-		if m.Value == nil && slices.Contains(gradeFields, m.Key) {
+		if m.Value == nil && m.Key != "output" && slices.Contains(gradeFields, m.Key) {
 			nulls = append(nulls, m.Key)
 		}
 	}
