@@ -24,7 +24,7 @@ var metricFlags = []struct {
 	flag, key, kind, usage string
 }{
 	{"metric", "metric", "string", "metric: tool_correctness (default), schema, or with a judge tool_selection or argument_correctness"},
-	{"profile", "profile", "string", "profile: default, or a peer to reproduce (deepeval, axion, agentevals, openevals, adk, deepfabric, bfcl, ragas, evalite)"},
+	{"profile", "profile", "string", "profile: default, or a peer to reproduce (deepeval, axion, agentevals, openevals, adk, deepfabric, bfcl, ragas, mastra, promptfoo, evalite)"},
 	{"order", "order", "string", "call order: any, in-order or exact"},
 	{"args", "args", "string", "argument mode: ignore, exact, contains, within, partial or fuzzy"},
 	{"output", "output", "string", "output comparison: ignore or exact"},

@@ -301,7 +301,7 @@ func metadata(version string, readme []byte) []byte {
 	fmt.Fprintf(&b, `Metadata-Version: 2.1
 Name: toolgrade
 Version: %s
-Summary: Grade how well LLM agents call tools; reproduces DeepEval, Axion, agentevals, openevals, ADK, DeepFabric, BFCL, Ragas and evalite scores exactly
+Summary: Grade how well LLM agents call tools; reproduces DeepEval, Axion, agentevals, openevals, ADK, DeepFabric, BFCL, Ragas, Mastra, promptfoo and evalite scores exactly
 Home-page: https://github.com/toolgrade/toolgrade
 Project-URL: Source, https://github.com/toolgrade/toolgrade
 Keywords: llm,agents,evaluation,tool-calling,function-calling,pytest

@@ -1,6 +1,6 @@
 """toolgrade: grade how well LLM agents call tools, and reproduce the
 scores of DeepEval, Axion, agentevals, openevals, ADK, DeepFabric, BFCL,
-Ragas and evalite exactly. The grading runs in the bundled toolgrade binary, one long-lived
+Ragas, Mastra, promptfoo and evalite exactly. The grading runs in the bundled toolgrade binary, one long-lived
 process spoken to in JSON Lines.
 
     import toolgrade

@@ -90,6 +90,8 @@ var samples = []struct {
 	{"ragas", "", "ragas.jsonl", 300},
 	{"openevals", "", "openevals.jsonl", 300},
 	{"evalite", "", "evalite.jsonl", 300},
+	{"mastra", "", "mastra.jsonl", 300},
+	{"promptfoo", "", "promptfoo.jsonl", 300},
 	{"bfcl", "bfcl", "bfcl.jsonl", 400},
 }
 

@@ -243,9 +243,10 @@ class DropInTest(unittest.TestCase):
         self.assertEqual((m.name, m.threshold, m.config.key), ("tc", 0.5, "tool_correctness"))
 
     def test_profiles_through_evaluate(self) -> None:
-        """ADK, Ragas, BFCL, openevals and evalite (no drop-in class) through
-        toolgrade.evaluate with the line's config, a request per config."""
-        for peer in ("adk", "ragas", "bfcl", "openevals", "evalite"):
+        """ADK, Ragas, BFCL, openevals, evalite, Mastra and promptfoo (no
+        drop-in class) through toolgrade.evaluate with the line's config, a
+        request per config."""
+        for peer in ("adk", "ragas", "bfcl", "openevals", "evalite", "mastra", "promptfoo"):
             def measure(line: Dict[str, Any]) -> Any:
                 r = toolgrade.evaluate([line["case"]], config=line["config"])[0]
                 m = r.metrics[0]
