@@ -225,6 +225,9 @@ func New(opts Options) (*Metric, error) {
 	if opts.Scorer == ToolCallAccuracy && opts.ExpectedTool == "" && opts.ExpectedToolOrder == nil {
 		return nil, &toolgrade.OptionError{Option: "expected_tool", Err: errors.New("Either expectedTool or expectedToolOrder must be provided (Mastra's factory throws)")}
 	}
+	if opts.Scorer == ToolOrder && opts.ExpectedOrder == nil {
+		return nil, &toolgrade.OptionError{Option: "expected_order", Err: errors.New("checks.toolOrder needs the order (Mastra's factory throws a TypeError without it)")}
+	}
 	if len(opts.ExpectedTrajectory) > 0 {
 		v, err := jsonvalue.Parse(opts.ExpectedTrajectory)
 		if err != nil {
