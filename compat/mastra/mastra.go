@@ -223,7 +223,7 @@ func New(opts Options) (*Metric, error) {
 	}
 	m := &Metric{opts: opts, static: js.Undefined{}}
 	if opts.Scorer == ToolCallAccuracy && opts.ExpectedTool == "" && opts.ExpectedToolOrder == nil {
-		return nil, &toolgrade.OptionError{Option: "expected_tool", Err: errors.New("Either expectedTool or expectedToolOrder must be provided (Mastra's factory throws)")}
+		return nil, &toolgrade.OptionError{Option: "expected_tool", Err: errors.New(`give expected_tool or expected_tool_order (Mastra's factory throws "Either expectedTool or expectedToolOrder must be provided")`)}
 	}
 	if opts.Scorer == ToolOrder && opts.ExpectedOrder == nil {
 		return nil, &toolgrade.OptionError{Option: "expected_order", Err: errors.New("checks.toolOrder needs the order (Mastra's factory throws a TypeError without it)")}
@@ -432,7 +432,7 @@ func (m *Metric) toolCallAccuracy(r *toolgrade.MetricResult, input, output any) 
 	_, inList := input.([]any)
 	_, outList := output.([]any)
 	if !js.Truthy(input) || (inList || isString(input)) && in == 0 || !js.Truthy(output) || (outList || isString(output)) && out == 0 {
-		return errors.New("Input and output messages cannot be null or empty")
+		return errors.New("input and output messages cannot be null or empty (Mastra's run throws)")
 	}
 	cs, err := calls(output)
 	if err != nil {

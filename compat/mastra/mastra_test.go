@@ -167,7 +167,7 @@ func TestMastraOptions(t *testing.T) {
 	}{
 		{"unknown scorer", mastra.Options{Scorer: "code-tool-call"}, "scorer"},
 		{"an option of another scorer", mastra.Options{Scorer: mastra.UsedNoTools, ToolName: ptr("a")}, "tool_name"},
-		{"neither expected tool nor order", mastra.Options{Scorer: mastra.ToolCallAccuracy}, "expectedTool"},
+		{"neither expected tool nor order", mastra.Options{Scorer: mastra.ToolCallAccuracy}, "expected_tool_order"},
 		{"a static expectation without steps", mastra.Options{ExpectedTrajectory: []byte(`{"ordering":"strict"}`)}, "expected_trajectory"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

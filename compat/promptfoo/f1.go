@@ -35,10 +35,10 @@ func expectedNames(v any) ([]string, error) {
 			}
 		}
 	default:
-		return nil, errors.New(`Invariant failed: "tool-call-f1" assertion requires a value: array of tool names or comma-separated string`)
+		return nil, errors.New(`invariant failed: "tool-call-f1" assertion requires a value: array of tool names or comma-separated string`)
 	}
 	if len(names) == 0 {
-		return nil, errors.New(`Invariant failed: "tool-call-f1" assertion requires at least one expected tool name`)
+		return nil, errors.New(`invariant failed: "tool-call-f1" assertion requires at least one expected tool name`)
 	}
 	return names, nil
 }

@@ -237,7 +237,7 @@ func (m *Metric) toolCallF1(r *toolgrade.MetricResult, output, value any) (bool,
 
 func (m *Metric) trajectory(r *toolgrade.MetricResult, trace, value any) (bool, error) {
 	if js.Nullish(trace) {
-		return false, fmt.Errorf("No trace data available for %s assertion", m.base)
+		return false, fmt.Errorf("no trace data available for %s assertion", m.base)
 	}
 	ss, err := steps(trace)
 	if err != nil {

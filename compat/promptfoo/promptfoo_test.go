@@ -48,8 +48,8 @@ func TestToolCallF1Quirks(t *testing.T) {
 		{"JSON after text on its line is not read", promptfoo.Options{}, `"Calling: [{\"name\": \"a\"}]"`, `"a"`, 0, false, ""},
 		{"list items through String()", promptfoo.Options{}, `[{"name":"null"},{"name":"1"}]`, `[null, 1, " "]`, 1, true, ""},
 		{"weight 0 passes", promptfoo.Options{Weight: toolgrade.Float(0)}, `[]`, `["a"]`, 0, true, ""},
-		{"no name at all", promptfoo.Options{}, `[]`, `" , "`, 0, false, "Invariant failed"},
-		{"a value of the wrong type", promptfoo.Options{}, `[]`, `{"a":1}`, 0, false, "Invariant failed"},
+		{"no name at all", promptfoo.Options{}, `[]`, `" , "`, 0, false, "invariant failed"},
+		{"a value of the wrong type", promptfoo.Options{}, `[]`, `{"a":1}`, 0, false, "invariant failed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -199,7 +199,7 @@ func hasCommand(spanName string, as []jsonvalue.Member, args any) bool {
 // tool type): spans sorted by startTime, then endTime, then input order.
 func steps(trace any) ([]step, error) {
 	if js.Nullish(trace) {
-		return nil, errors.New("No trace data available for the assertion")
+		return nil, errors.New("no trace data available for the assertion")
 	}
 	spansV := js.Field(trace, "spans")
 	if js.Nullish(spansV) {
