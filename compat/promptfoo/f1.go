@@ -3,9 +3,9 @@ package promptfoo
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 
@@ -415,11 +415,16 @@ func f1(expected []string, called []string) (score, precision, recall float64) {
 	return score, precision, recall
 }
 
+// setText writes a set of names, sorted and quoted.
 func setText(names []string) string {
 	if len(names) == 0 {
 		return "(none)"
 	}
 	s := slices.Clone(names)
 	slices.Sort(s)
-	return fmt.Sprintf("[%s]", strings.Join(s, ", "))
+	s = slices.Compact(s)
+	for i := range s {
+		s[i] = strconv.Quote(s[i])
+	}
+	return "[" + strings.Join(s, ", ") + "]"
 }
