@@ -33,11 +33,13 @@ func CaseFields(m Metric) []string {
 // WrittenFields returns the fields among m's CaseFields that m reads as
 // the case wrote them, from [Case.Raw] under that very key, rather than as
 // toolgrade decodes them: evalite's tools_called, say, where a call
-// without a name is data. A metric says so with a method WrittenFields()
-// []string; nil when it does not. A list of calls there that does not
-// decode as toolgrade's is left to such metrics, its calls empty, when no
-// other metric of the run reads it (package dataset); a metric that reads
-// it as toolgrade's calls keeps the case an error.
+// without a name is data, or Mastra's expected_trajectory, where an
+// expectation of budgets alone ({"maxSteps": 3}, or {}) is no trace. A
+// metric says so with a method WrittenFields() []string; nil when it does
+// not. A list of calls or a trajectory there that does not decode as
+// toolgrade's is left to such metrics, its calls empty, when no other
+// metric of the run reads those calls (package dataset); a metric that
+// reads them as toolgrade's calls keeps the case an error.
 func WrittenFields(m Metric) []string {
 	if r, ok := m.(interface{ WrittenFields() []string }); ok {
 		return r.WrittenFields()

@@ -171,10 +171,12 @@ func DecodeCase(v any) (*toolgrade.Case, error) { return DecodeCaseFor(v, nil) }
 
 // DecodeCaseFor is [DecodeCase] for a run of metrics: a list of calls,
 // tools_called or expected_tools, that does not decode as toolgrade's (a
-// call without a name) is left to the metrics that read it as written
-// ([toolgrade.WrittenFields]), its calls empty, when one of them does and
-// none of the others reads it or fails to say what it reads. Otherwise,
-// as with no metrics, the case is the error DecodeCase makes of it.
+// call without a name), or a trajectory or expected_trajectory that is no
+// trace toolgrade reads (a Mastra expectation of budgets alone), is left
+// to the metrics that read it as written ([toolgrade.WrittenFields]), its
+// calls empty, when one of them does and none of the others reads those
+// calls or fails to say what it reads. Otherwise, as with no metrics, the
+// case is the error DecodeCase makes of it.
 func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	obj, ok := v.(jsonvalue.Object)
 	if !ok {
@@ -206,11 +208,11 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	c.Trajectory, c.ExpectedTrajectory = f[fieldTrajectory].v, f[fieldExpectedTrajectory].v
 	var inputs []any // the user turns of the called trajectory
 	c.Called, inputs, err = calls(c, f[fieldCalled], f[fieldTrajectory])
-	if err != nil && !leftAsWritten(f[fieldCalled].key, "tools_called", metrics) {
+	if err != nil && !leftAsWritten(f[fieldCalled], f[fieldTrajectory], "tools_called", "trajectory", metrics) {
 		return nil, err
 	}
 	c.Expected, _, err = calls(c, f[fieldExpected], f[fieldExpectedTrajectory])
-	if err != nil && !leftAsWritten(f[fieldExpected].key, "expected_tools", metrics) {
+	if err != nil && !leftAsWritten(f[fieldExpected], f[fieldExpectedTrajectory], "expected_tools", "expected_trajectory", metrics) {
 		return nil, err
 	}
 	if !f[fieldExpected].ok() {
@@ -236,16 +238,21 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	return c, nil
 }
 
-// leftAsWritten reports whether a list of calls under key, the case
-// field named field, that does not decode is left to the metrics that
-// read it as written: one of metrics does, and none of the others reads
-// the field, or fails to say what it reads.
-func leftAsWritten(key, field string, metrics []toolgrade.Metric) bool {
+// leftAsWritten reports whether the calls of a case that do not decode,
+// from list (the case field named listField) or, without it, from trace
+// (traceField), are left to the metrics that read that field as written:
+// one of metrics does, and none of the others reads the calls (either
+// field) or fails to say what it reads.
+func leftAsWritten(list, trace found, listField, traceField string, metrics []toolgrade.Metric) bool {
+	key, fields := list.key, []string{listField}
+	if !list.ok() {
+		key, fields = trace.key, []string{listField, traceField}
+	}
 	left := false
 	for _, m := range metrics {
 		if slices.Contains(toolgrade.WrittenFields(m), key) {
 			left = true
-		} else if fields := toolgrade.CaseFields(m); fields == nil || slices.Contains(fields, field) {
+		} else if read := toolgrade.CaseFields(m); read == nil || slices.ContainsFunc(fields, func(f string) bool { return slices.Contains(read, f) }) {
 			return false
 		}
 	}

@@ -36,8 +36,8 @@ func (silentMetric) Grade(context.Context, *toolgrade.Case) toolgrade.MetricResu
 	return toolgrade.MetricResult{Name: "silent", Score: 1}
 }
 
-// TestWrittenFields checks that a list of calls that does not decode is
-// left to the metrics that read it as written, and is the error it always
+// TestWrittenFields checks that a list of calls or a trajectory that does
+// not decode is left to the metrics that read it as written, and is the error it always
 // was when any metric of the run reads it as toolgrade's calls or does
 // not say what it reads.
 func TestWrittenFields(t *testing.T) {
@@ -45,6 +45,9 @@ func TestWrittenFields(t *testing.T) {
 	asWritten := fieldMetric{calls, calls}
 	native := fieldMetric{calls, nil}
 	process := fieldMetric{[]string{"process"}, nil}
+	trajectories := []string{"trajectory", "expected_trajectory"}
+	trajectoriesAsWritten := fieldMetric{trajectories, trajectories}
+	traceReader := fieldMetric{[]string{"trajectory"}, nil}
 	tests := []struct {
 		name    string
 		cs      string
@@ -62,6 +65,12 @@ func TestWrittenFields(t *testing.T) {
 		{"a field the metric reads as toolgrade's calls", `{"tools_called":[],"expected_tools":[{"args":{}}]}`, []toolgrade.Metric{fieldMetric{calls, calls[:1]}}, 0},
 		{"an alias key", `{"toolsCalled":[{"args":{}}],"expected_tools":[]}`, []toolgrade.Metric{asWritten}, 0},
 		{"a trace that does not read", `{"trajectory":{},"expected_tools":[]}`, []toolgrade.Metric{asWritten}, 0},
+		{"trajectories that are no trace", `{"trajectory":{"ordering":"strict"},"expected_trajectory":{}}`, []toolgrade.Metric{trajectoriesAsWritten}, 1},
+		{"and a metric that reads the calls", `{"trajectory":{},"expected_tools":[]}`, []toolgrade.Metric{trajectoriesAsWritten, native}, 0},
+		{"and a metric that reads the trace", `{"trajectory":{},"expected_tools":[]}`, []toolgrade.Metric{trajectoriesAsWritten, traceReader}, 0},
+		{"and a metric that reads other fields", `{"expected_trajectory":{"maxSteps":3},"process":[]}`, []toolgrade.Metric{trajectoriesAsWritten, process}, 1},
+		{"a trajectory under an alias key", `{"agent_trajectory":{},"expected_tools":[]}`, []toolgrade.Metric{trajectoriesAsWritten}, 0},
+		{"a list read as written does not leave the trajectory", `{"trajectory":{},"expected_tools":[]}`, []toolgrade.Metric{fieldMetric{append(calls, "trajectory"), calls}}, 0},
 		{"a later error", `{"tools_called":[{"args":{}}],"expected_tools":[],"turns":[]}`, []toolgrade.Metric{asWritten}, 0},
 	}
 	for _, tt := range tests {
