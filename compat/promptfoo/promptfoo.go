@@ -82,25 +82,29 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
+// A Type is an assertion type as promptfoo spells it: one of the
+// constants, or "not-" before one ("not-" + ToolCallF1) to invert it.
+type Type string
+
 // The assertion types, without the not- prefix.
 const (
-	ToolCallF1         = "tool-call-f1"
-	ValidToolsCall     = "is-valid-openai-tools-call"
-	ValidFunctionCall  = "is-valid-function-call"
-	ValidOpenAIFnCall  = "is-valid-openai-function-call"
-	TrajectoryToolUsed = "trajectory:tool-used"
-	TrajectorySequence = "trajectory:tool-sequence"
-	TrajectoryArgs     = "trajectory:tool-args-match"
+	ToolCallF1         Type = "tool-call-f1"
+	ValidToolsCall     Type = "is-valid-openai-tools-call"
+	ValidFunctionCall  Type = "is-valid-function-call"
+	ValidOpenAIFnCall  Type = "is-valid-openai-function-call"
+	TrajectoryToolUsed Type = "trajectory:tool-used"
+	TrajectorySequence Type = "trajectory:tool-sequence"
+	TrajectoryArgs     Type = "trajectory:tool-args-match"
 )
 
-var types = []string{ToolCallF1, ValidToolsCall, ValidFunctionCall, ValidOpenAIFnCall, TrajectoryToolUsed, TrajectorySequence, TrajectoryArgs}
+var types = []Type{ToolCallF1, ValidToolsCall, ValidFunctionCall, ValidOpenAIFnCall, TrajectoryToolUsed, TrajectorySequence, TrajectoryArgs}
 
 // Options configure [Metric]. The JSON names are the assertion's own
 // fields.
 type Options struct {
 	// Type is the assertion type, with not- to invert it (default
 	// tool-call-f1).
-	Type string `json:"type,omitempty"`
+	Type Type `json:"type,omitempty"`
 	// Threshold is tool-call-f1's pass mark (default 1).
 	Threshold *float64 `json:"threshold,omitempty"`
 	// Weight 0 makes any verdict pass, as in promptfoo; other weights
@@ -111,7 +115,7 @@ type Options struct {
 // Metric reproduces one promptfoo assertion (see the package doc).
 type Metric struct {
 	opts    Options
-	base    string
+	base    Type
 	inverse bool
 }
 
@@ -121,13 +125,14 @@ func New(opts Options) (*Metric, error) {
 	if opts.Type == "" {
 		opts.Type = ToolCallF1
 	}
-	base, inverse := strings.CutPrefix(opts.Type, "not-")
+	name, inverse := strings.CutPrefix(string(opts.Type), "not-")
+	base := Type(name)
 	if !slices.Contains(types, base) {
 		var all []string
 		for _, t := range types {
-			all = append(all, t, "not-"+t)
+			all = append(all, string(t), "not-"+string(t))
 		}
-		return nil, &toolgrade.OptionError{Option: "type", Value: opts.Type, Allowed: all}
+		return nil, &toolgrade.OptionError{Option: "type", Value: string(opts.Type), Allowed: all}
 	}
 	if opts.Threshold != nil && base != ToolCallF1 {
 		return nil, &toolgrade.OptionError{Option: "threshold", Err: fmt.Errorf("only tool-call-f1 takes a threshold; %s is a verdict", base)}

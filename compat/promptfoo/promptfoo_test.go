@@ -121,9 +121,11 @@ func TestTrajectoryQuirks(t *testing.T) {
 		span("shell", "4", `{"tool.name":"shell","command":"ls"}`),
 	}, ",") + `]}`
 	tests := []struct {
-		name, typ, value string
-		pass             bool
-		err              string
+		name  string
+		typ   promptfoo.Type
+		value string
+		pass  bool
+		err   string
 	}{
 		{"a glob on the span name", "trajectory:tool-used", `"EXECUTE_TOOL*"`, true, ""},
 		{"a tool named by an mcp span", "trajectory:tool-used", `["fetch","search"]`, true, ""},
