@@ -18,39 +18,30 @@ import (
 	"compress/flate"
 	"crypto/sha256"
 	"encoding/base64"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/toolgrade/toolgrade/internal/release"
 )
 
-// A target is one platform a wheel is built for.
-type target struct {
-	name         string // linux-amd64
-	goos, goarch string
-	// tags are the wheel's platform tags; the file name carries them
-	// joined with dots (a compressed tag set).
-	tags []string
-}
-
-// targets: a static Go binary runs on any Linux C library, so the Linux
-// wheels carry both the manylinux (glibc, PEP 600 and its legacy alias)
-// and musllinux (PEP 656) tags. Go 1.26 needs macOS 12.
-var targets = []target{
-	{"linux-amd64", "linux", "amd64", []string{"manylinux_2_17_x86_64", "manylinux2014_x86_64", "musllinux_1_1_x86_64"}},
-	{"linux-arm64", "linux", "arm64", []string{"manylinux_2_17_aarch64", "manylinux2014_aarch64", "musllinux_1_1_aarch64"}},
-	{"darwin-amd64", "darwin", "amd64", []string{"macosx_12_0_x86_64"}},
-	{"darwin-arm64", "darwin", "arm64", []string{"macosx_12_0_arm64"}},
-	{"windows-amd64", "windows", "amd64", []string{"win_amd64"}},
+// wheelTags are each platform's wheel tags; the file name carries them
+// joined with dots (a compressed tag set). A static Go binary runs on any
+// Linux C library, so the Linux wheels carry both the manylinux (glibc,
+// PEP 600 and its legacy alias) and musllinux (PEP 656) tags. Go 1.26
+// needs macOS 12.
+var wheelTags = map[string][]string{
+	"linux-amd64":   {"manylinux_2_17_x86_64", "manylinux2014_x86_64", "musllinux_1_1_x86_64"},
+	"linux-arm64":   {"manylinux_2_17_aarch64", "manylinux2014_aarch64", "musllinux_1_1_aarch64"},
+	"darwin-amd64":  {"macosx_12_0_x86_64"},
+	"darwin-arm64":  {"macosx_12_0_arm64"},
+	"windows-amd64": {"win_amd64"},
 }
 
 func main() {
@@ -63,7 +54,7 @@ func main() {
 func run(args []string, stdout io.Writer) error {
 	fset := flag.NewFlagSet("build", flag.ContinueOnError)
 	out := fset.String("out", "dist", "directory to write the wheels to")
-	platforms := fset.String("platform", "all", "comma-separated platforms ("+names()+"), host, or all")
+	platforms := fset.String("platform", "all", "comma-separated platforms ("+release.Names()+"), host, or all")
 	root := fset.String("root", "", "the module's root directory (default: found from the working directory)")
 	if err := fset.Parse(args); err != nil {
 		return err
@@ -74,15 +65,15 @@ func run(args []string, stdout io.Writer) error {
 	dir := *root
 	if dir == "" {
 		var err error
-		if dir, err = moduleRoot(); err != nil {
+		if dir, err = release.ModuleRoot(); err != nil {
 			return err
 		}
 	}
-	chosen, err := choose(*platforms)
+	chosen, err := release.Choose(*platforms)
 	if err != nil {
 		return err
 	}
-	version, err := readVersion(filepath.Join(dir, "python", "toolgrade", "_version.py"))
+	version, err := release.Version(dir)
 	if err != nil {
 		return err
 	}
@@ -96,11 +87,8 @@ func run(args []string, stdout io.Writer) error {
 	defer os.RemoveAll(tmp)
 	for _, t := range chosen {
 		start := time.Now()
-		bin := filepath.Join(tmp, t.name, "toolgrade")
-		if t.goos == "windows" {
-			bin += ".exe"
-		}
-		if err := buildBinary(dir, t, version, bin); err != nil {
+		bin := filepath.Join(tmp, t.Name, t.Exe())
+		if err := release.BuildBinary(dir, t, version, bin); err != nil {
 			return err
 		}
 		wheel, binSize, err := writeWheel(dir, *out, t, version, bin)
@@ -118,77 +106,6 @@ func run(args []string, stdout io.Writer) error {
 
 func mb(n int64) float64 { return float64(n) / 1e6 }
 
-func names() string {
-	var n []string
-	for _, t := range targets {
-		n = append(n, t.name)
-	}
-	return strings.Join(n, ", ")
-}
-
-func choose(spec string) ([]target, error) {
-	if spec == "all" || spec == "" {
-		return targets, nil
-	}
-	var out []target
-	for _, name := range strings.Split(spec, ",") {
-		name = strings.TrimSpace(name)
-		if name == "host" {
-			name = runtime.GOOS + "-" + runtime.GOARCH
-		}
-		i := slices.IndexFunc(targets, func(t target) bool { return t.name == name })
-		if i < 0 {
-			return nil, fmt.Errorf("unknown platform %q (want %s, host or all)", name, names())
-		}
-		out = append(out, targets[i])
-	}
-	return out, nil
-}
-
-// moduleRoot finds the directory of the toolgrade go.mod above the working
-// directory.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.Contains(b, []byte("module github.com/toolgrade/toolgrade\n")) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("not inside the toolgrade module (use --root)")
-		}
-		dir = parent
-	}
-}
-
-var versionRE = regexp.MustCompile(`(?m)^__version__\s*=\s*"([^"]+)"`)
-
-func readVersion(file string) (string, error) {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return "", err
-	}
-	m := versionRE.FindSubmatch(b)
-	if m == nil {
-		return "", fmt.Errorf("%s: no __version__", file)
-	}
-	return string(m[1]), nil
-}
-
-func buildBinary(root string, t target, version, out string) error {
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X main.version=v"+version, "-o", out, "./cmd/toolgrade")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+t.goos, "GOARCH="+t.goarch)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go build for %s: %w", t.name, err)
-	}
-	return nil
-}
-
 // A file is one member of the wheel.
 type file struct {
 	name string
@@ -200,7 +117,7 @@ type file struct {
 // only on its contents (zip cannot store times before 1980).
 var wheelTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func writeWheel(root, outDir string, t target, version, bin string) (string, int64, error) {
+func writeWheel(root, outDir string, t release.Target, version, bin string) (string, int64, error) {
 	var files []file
 	pkg := filepath.Join(root, "python", "toolgrade")
 	err := filepath.WalkDir(pkg, func(p string, d fs.DirEntry, err error) error {
@@ -213,7 +130,7 @@ func writeWheel(root, outDir string, t target, version, bin string) (string, int
 			}
 			return nil
 		}
-		if !strings.HasSuffix(p, ".py") && d.Name() != "py.typed" {
+		if !strings.HasSuffix(p, ".py") && d.Name() != "py.typed" || d.Name() == "_version.py" {
 			return nil
 		}
 		b, err := os.ReadFile(p)
@@ -231,7 +148,9 @@ func writeWheel(root, outDir string, t target, version, bin string) (string, int
 	if err != nil {
 		return "", 0, err
 	}
-	files = append(files, file{name: "toolgrade/bin/" + filepath.Base(bin), data: binData, exec: true})
+	files = append(files,
+		file{name: "toolgrade/bin/" + filepath.Base(bin), data: binData, exec: true},
+		file{name: "toolgrade/_version.py", data: versionModule(version)})
 	slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.name, b.name) })
 
 	readme, err := os.ReadFile(filepath.Join(root, "python", "README.md"))
@@ -241,7 +160,7 @@ func writeWheel(root, outDir string, t target, version, bin string) (string, int
 	distInfo := "toolgrade-" + version + ".dist-info"
 	files = append(files,
 		file{name: distInfo + "/METADATA", data: metadata(version, readme)},
-		file{name: distInfo + "/WHEEL", data: wheelFile(t)},
+		file{name: distInfo + "/WHEEL", data: wheelFile(wheelTags[t.Name])},
 		file{name: distInfo + "/entry_points.txt", data: []byte(entryPoints)},
 		file{name: distInfo + "/top_level.txt", data: []byte("toolgrade\n")},
 	)
@@ -253,7 +172,7 @@ func writeWheel(root, outDir string, t target, version, bin string) (string, int
 	fmt.Fprintf(&record, "%s/RECORD,,\n", distInfo)
 	files = append(files, file{name: distInfo + "/RECORD", data: record.Bytes()})
 
-	name := filepath.Join(outDir, fmt.Sprintf("toolgrade-%s-py3-none-%s.whl", version, strings.Join(t.tags, ".")))
+	name := filepath.Join(outDir, fmt.Sprintf("toolgrade-%s-py3-none-%s.whl", version, strings.Join(wheelTags[t.Name], ".")))
 	tmp := name + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
@@ -317,10 +236,16 @@ Description-Content-Type: text/markdown
 	return b.Bytes()
 }
 
-func wheelFile(t target) []byte {
+// versionModule is toolgrade/_version.py, written from the VERSION file
+// (the one source of the version) into the wheel.
+func versionModule(version string) []byte {
+	return fmt.Appendf(nil, "\"\"\"The toolgrade version, written by python/build from VERSION.\"\"\"\n\n__version__ = %q\n", version)
+}
+
+func wheelFile(tags []string) []byte {
 	var b bytes.Buffer
 	b.WriteString("Wheel-Version: 1.0\nGenerator: toolgrade python/build\nRoot-Is-Purelib: false\n")
-	for _, tag := range t.tags {
+	for _, tag := range tags {
 		fmt.Fprintf(&b, "Tag: py3-none-%s\n", tag)
 	}
 	return b.Bytes()
