@@ -5,9 +5,10 @@
 //
 //   node npm/test/run.mjs
 //
-// TOOLGRADE_NPM_DIST=DIR reuses tarballs built before. TOOLGRADE_VITEST=DIR
-// names a folder whose node_modules holds vitest (and vite): the matcher
-// tests then run a Vitest project; without it they skip.
+// TOOLGRADE_NPM_DIST=DIR reuses tarballs built before. TOOLGRADE_NPM_TOOLS=DIR
+// names a folder whose node_modules holds vitest, vite, typescript and
+// @types/node: the matcher tests then run a Vitest project and tsc checks
+// the type declarations; without it they skip.
 
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -36,6 +37,7 @@ try {
   const project = join(tmp, "project");
   cpSync(join(here, "installed"), join(project, "test"), { recursive: true });
   cpSync(join(here, "vitest"), join(project, "vitest-project"), { recursive: true });
+  cpSync(join(here, "types"), join(project, "types"), { recursive: true });
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "toolgrade-npm-test", private: true, type: "module" }, null, 2));
   const tarballs = readdirSync(dist).filter((f) => f.endsWith(".tgz")).map((f) => join(dist, f));
   step("npm install --offline " + tarballs.map((t) => t.slice(dist.length + 1)).join(" "), npm, ["install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs], { cwd: project });
