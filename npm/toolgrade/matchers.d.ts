@@ -11,8 +11,9 @@ export type MatcherOptions = MetricEntry | MetricEntry[];
 export interface MatcherResult {
   pass: boolean;
   message: () => string;
-  actual: unknown;
-  expected: unknown;
+  /** On failure, the calls read from the run, for the runner's diff against `expected`. */
+  actual?: unknown;
+  expected?: unknown;
 }
 
 export declare function toCallTools(run: unknown, expected: ExpectedCalls, options?: MatcherOptions): Promise<MatcherResult>;

@@ -11,7 +11,7 @@
 // order, args, output, threshold, scoring, strict... or a profile's), or a
 // list of them. The matcher is async: await it.
 
-import { evaluate } from "./index.js";
+import { evaluate, extract } from "./index.js";
 
 /** Reads the AI SDK's tool calls ({toolName, input}) as toolgrade calls, or returns null. */
 function aiSdkCalls(run) {
@@ -73,15 +73,29 @@ function fmt(x) {
  */
 export async function toCallTools(run, expected, options) {
   const config = options === undefined ? undefined : Array.isArray(options) ? options : [options];
-  const [result] = await evaluate([matcherCase(run, expected)], config, { errors: "result" });
+  const kase = matcherCase(run, expected);
+  const [result] = await evaluate([kase], config, { errors: "result" });
   const pass = !result.error && result.success && result.metrics.every((m) => !m.error);
   const text = describe(result);
-  return {
+  const out = {
     pass,
     message: () => (pass ? `expected the run not to call the tools as expected, but it did:\n${text}` : `expected the run to call the tools as expected:\n${text}`),
-    actual: run,
-    expected,
   };
+  // The runner shows a diff of actual and expected: the calls read from
+  // the run against the expected calls, not the raw trace.
+  const calls = pass ? null : await calledTools(kase);
+  if (calls) Object.assign(out, { actual: calls, expected: kase.expected_tools });
+  return out;
+}
+
+async function calledTools(kase) {
+  if (kase.tools_called) return kase.tools_called;
+  try {
+    const { calls } = await extract(kase.trajectory);
+    return calls.map((c) => (c.args_raw !== undefined && c.args_raw !== null ? { name: c.name, args: c.args_raw } : c.args === null ? { name: c.name } : { name: c.name, args: c.args }));
+  } catch {
+    return null;
+  }
 }
 
 /** The matchers, for `expect.extend(matchers)` in any runner with Jest's expect. */
