@@ -10,6 +10,7 @@ package release
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -127,4 +128,51 @@ func BuildBinary(root string, t Target, version, out string) error {
 		return fmt.Errorf("go build for %s: %w", t.Name, err)
 	}
 	return nil
+}
+
+// A Build is what a package build's command line asks for.
+type Build struct {
+	Out     string   // the directory the packages go to; ParseArgs creates it
+	Root    string   // the module's root directory
+	Version string   // the VERSION file's
+	Targets []Target // the platforms chosen
+}
+
+// ParseArgs reads a package build's command line: --out DIR (default
+// dist), --platform (default defaultPlatform; see Choose) and --root DIR
+// (default: found from the working directory). It reads the version and
+// creates the output directory. what names the packages, for the usage
+// text.
+func ParseArgs(args []string, what, defaultPlatform string) (*Build, error) {
+	fset := flag.NewFlagSet("build", flag.ContinueOnError)
+	out := fset.String("out", "dist", "directory to write "+what+" to")
+	platforms := fset.String("platform", defaultPlatform, "comma-separated platforms ("+Names()+"), host, or all")
+	root := fset.String("root", "", "the module's root directory (default: found from the working directory)")
+	if err := fset.Parse(args); err != nil {
+		return nil, err
+	}
+	if fset.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments %q", fset.Args())
+	}
+	b := &Build{Out: *out, Root: *root}
+	var err error
+	if b.Root == "" {
+		if b.Root, err = ModuleRoot(); err != nil {
+			return nil, err
+		}
+	}
+	if b.Targets, err = Choose(*platforms); err != nil {
+		return nil, err
+	}
+	if b.Version, err = Version(b.Root); err != nil {
+		return nil, err
+	}
+	return b, os.MkdirAll(b.Out, 0o755)
+}
+
+// Binary builds the toolgrade binary for t into dir/<t.Name>/ and returns
+// its path.
+func (b *Build) Binary(dir string, t Target) (string, error) {
+	bin := filepath.Join(dir, t.Name, t.Exe())
+	return bin, BuildBinary(b.Root, t, b.Version, bin)
 }

@@ -24,7 +24,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -63,40 +62,15 @@ func main() {
 }
 
 func run(args []string, stdout io.Writer) error {
-	fset := flag.NewFlagSet("build", flag.ContinueOnError)
-	out := fset.String("out", "dist", "directory to write the tarballs to")
-	platforms := fset.String("platform", "host", "comma-separated platforms ("+release.Names()+"), host, or all")
-	root := fset.String("root", "", "the module's root directory (default: found from the working directory)")
-	if err := fset.Parse(args); err != nil {
-		return err
-	}
-	if fset.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fset.Args())
-	}
-	dir := *root
-	if dir == "" {
-		var err error
-		if dir, err = release.ModuleRoot(); err != nil {
-			return err
-		}
-	}
-	chosen, err := release.Choose(*platforms)
+	b, err := release.ParseArgs(args, "the tarballs", "host")
 	if err != nil {
 		return err
 	}
-	version, err := release.Version(dir)
+	mainFiles, err := mainPackage(b.Root, b.Version)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return err
-	}
-
-	mainFiles, err := mainPackage(dir, version)
-	if err != nil {
-		return err
-	}
-	name := filepath.Join(*out, "toolgrade-"+version+".tgz")
+	name := filepath.Join(b.Out, "toolgrade-"+b.Version+".tgz")
 	if err := writeTarball(name, mainFiles); err != nil {
 		return err
 	}
@@ -109,18 +83,18 @@ func run(args []string, stdout io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	for _, t := range chosen {
+	for _, t := range b.Targets {
 		start := time.Now()
-		bin := filepath.Join(tmp, t.Name, t.Exe())
-		if err := release.BuildBinary(dir, t, version, bin); err != nil {
+		bin, err := b.Binary(tmp, t)
+		if err != nil {
 			return err
 		}
-		files, binSize, err := platformPackage(dir, t, version, bin)
+		files, binSize, err := platformPackage(t, b.Version, bin)
 		if err != nil {
 			return err
 		}
 		goos, cpu := npmPlatform(t)
-		name := filepath.Join(*out, fmt.Sprintf("toolgrade-%s-%s-%s.tgz", goos, cpu, version))
+		name := filepath.Join(b.Out, fmt.Sprintf("toolgrade-%s-%s-%s.tgz", goos, cpu, b.Version))
 		if err := writeTarball(name, files); err != nil {
 			return err
 		}
@@ -231,7 +205,7 @@ func mainManifest(src []byte, version string) ([]byte, error) {
 
 // platformPackage is the package @toolgrade/OS-CPU: the binary in bin/,
 // a package.json with os and cpu, and a README pointing to toolgrade.
-func platformPackage(root string, t release.Target, version, bin string) ([]file, int64, error) {
+func platformPackage(t release.Target, version, bin string) ([]file, int64, error) {
 	data, err := os.ReadFile(bin)
 	if err != nil {
 		return nil, 0, err

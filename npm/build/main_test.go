@@ -69,7 +69,7 @@ func TestTarball(t *testing.T) {
 		t.Fatal(err)
 	}
 	target := release.Target{Name: "windows-amd64", GOOS: "windows", GOARCH: "amd64"}
-	files, size, err := platformPackage(dir, target, "1.2.3", bin)
+	files, size, err := platformPackage(target, "1.2.3", bin)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,40 +71,23 @@ export default async function assert(output, context) {
   return run(output, context);
 }
 
+// named is the assertion of one type.
+const named = (type) => (output, context) => run(output, context, type);
+
 /** promptfoo's tool-call-f1: F1 of the sets of names against config.value. */
-export async function toolCallF1(output, context) {
-  return run(output, context, "tool-call-f1");
-}
-
+export const toolCallF1 = named("tool-call-f1");
 /** promptfoo's is-valid-openai-tools-call, against the provider's config.tools. */
-export async function isValidOpenaiToolsCall(output, context) {
-  return run(output, context, "is-valid-openai-tools-call");
-}
-
+export const isValidOpenaiToolsCall = named("is-valid-openai-tools-call");
 /** promptfoo's is-valid-function-call, against the provider's config.functions. */
-export async function isValidFunctionCall(output, context) {
-  return run(output, context, "is-valid-function-call");
-}
-
+export const isValidFunctionCall = named("is-valid-function-call");
 /** promptfoo's is-valid-openai-function-call, is-valid-function-call's alias. */
-export async function isValidOpenaiFunctionCall(output, context) {
-  return run(output, context, "is-valid-openai-function-call");
-}
-
+export const isValidOpenaiFunctionCall = named("is-valid-openai-function-call");
 /** promptfoo's trajectory:tool-used over the trace's tool spans. */
-export async function trajectoryToolUsed(output, context) {
-  return run(output, context, "trajectory:tool-used");
-}
-
+export const trajectoryToolUsed = named("trajectory:tool-used");
 /** promptfoo's trajectory:tool-sequence over the trace's tool spans. */
-export async function trajectoryToolSequence(output, context) {
-  return run(output, context, "trajectory:tool-sequence");
-}
-
+export const trajectoryToolSequence = named("trajectory:tool-sequence");
 /** promptfoo's trajectory:tool-args-match over the trace's tool spans. */
-export async function trajectoryToolArgsMatch(output, context) {
-  return run(output, context, "trajectory:tool-args-match");
-}
+export const trajectoryToolArgsMatch = named("trajectory:tool-args-match");
 
 /**
  * toolgrade's own metrics over any trace: passes when every metric passes;

@@ -18,7 +18,6 @@ import (
 	"compress/flate"
 	"crypto/sha256"
 	"encoding/base64"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -52,32 +51,8 @@ func main() {
 }
 
 func run(args []string, stdout io.Writer) error {
-	fset := flag.NewFlagSet("build", flag.ContinueOnError)
-	out := fset.String("out", "dist", "directory to write the wheels to")
-	platforms := fset.String("platform", "all", "comma-separated platforms ("+release.Names()+"), host, or all")
-	root := fset.String("root", "", "the module's root directory (default: found from the working directory)")
-	if err := fset.Parse(args); err != nil {
-		return err
-	}
-	if fset.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fset.Args())
-	}
-	dir := *root
-	if dir == "" {
-		var err error
-		if dir, err = release.ModuleRoot(); err != nil {
-			return err
-		}
-	}
-	chosen, err := release.Choose(*platforms)
+	b, err := release.ParseArgs(args, "the wheels", "all")
 	if err != nil {
-		return err
-	}
-	version, err := release.Version(dir)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
 	tmp, err := os.MkdirTemp("", "toolgrade-wheel-")
@@ -85,13 +60,13 @@ func run(args []string, stdout io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	for _, t := range chosen {
+	for _, t := range b.Targets {
 		start := time.Now()
-		bin := filepath.Join(tmp, t.Name, t.Exe())
-		if err := release.BuildBinary(dir, t, version, bin); err != nil {
+		bin, err := b.Binary(tmp, t)
+		if err != nil {
 			return err
 		}
-		wheel, binSize, err := writeWheel(dir, *out, t, version, bin)
+		wheel, binSize, err := writeWheel(b.Root, b.Out, t, b.Version, bin)
 		if err != nil {
 			return err
 		}
