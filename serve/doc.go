@@ -25,6 +25,12 @@
 //   - {"op": "extract", "trace": TRACE, "format": "F"} reads the tool
 //     calls of a trace, decoded or as text (JSON, JSON Lines, an SSE body
 //     or a transcript): {"result": {"format", "calls"}, "skipped": [...]}.
+//   - {"op": "config", "path": "FILE"} reads a config file as toolgrade
+//     eval --config does: {"result": {"metrics", "judge", "datasets",
+//     ...}}, each section when the file has one; metrics and judge as an
+//     evaluate request's config takes them, datasets the files they name
+//     (absolute, globs expanded), and paths resolved from the file's
+//     directory, so that a host reads YAML without a reader of its own.
 //   - {"op": "version"} gives {"result": {"version": "..."}}.
 //   - A request that cannot be served (not JSON, not an object, an unknown
 //     op, a key its op does not take, a bad value) gets {"error": "...",

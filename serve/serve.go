@@ -104,11 +104,13 @@ func (s *Server) handle(ctx context.Context, line []byte) (resp []byte) {
 		body, err = s.evaluate(ctx, req)
 	case "extract":
 		body, err = extract(req)
+	case "config":
+		body, err = readConfig(req)
 	case "version":
 		body = append([]byte(`"result":{"version":`), jsonvalue.AppendString(nil, s.Version)...)
 		body = append(body, '}')
 	default:
-		err = badField("op", "want one of evaluate, extract, version, got %s", jsonvalue.Format(op))
+		err = badField("op", "want one of evaluate, extract, config, version, got %s", jsonvalue.Format(op))
 	}
 	if err != nil {
 		return errorResponse(id, err)
@@ -127,6 +129,7 @@ func (s *Server) handle(ctx context.Context, line []byte) (resp []byte) {
 var requestKeys = map[string][]string{
 	"evaluate": {"config", "cases", "offset"},
 	"extract":  {"trace", "format"},
+	"config":   {"path"},
 	"version":  nil,
 }
 

@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
@@ -352,4 +355,89 @@ func FuzzServe(f *testing.F) {
 			t.Fatalf("request %q: %s", line, e)
 		}
 	})
+}
+
+// A config request reads a config file as eval --config does, and gives
+// it as JSON whose metrics and judge an evaluate request takes back.
+func TestServeConfig(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := write("cases/a.jsonl", serveCase+"\n")
+	write("cases/b.txt", "not a case file\n")
+	suite := write("suite.yaml", `# a suite
+datasets: [cases/*.jsonl]
+metrics:
+  - name: strict
+    threshold: 1
+  - profile: deepeval
+    evaluation_params: [input_parameters]
+judge:
+  model: m
+  cache_dir: .cache
+workers: 3
+reports:
+  out: results.jsonl
+`)
+	quote := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+	out := serve(t, `{"op":"config","path":`+quote(suite)+`}`)
+	res, _ := out[0]["result"].(map[string]any)
+	if res == nil {
+		t.Fatalf("response %v, want a result", out[0])
+	}
+	want := map[string]any{
+		"metrics": []any{
+			map[string]any{"name": "strict", "threshold": 1.0},
+			map[string]any{"profile": "deepeval", "evaluation_params": []any{"input_parameters"}},
+		},
+		"judge":    map[string]any{"model": "m", "cache_dir": filepath.Join(dir, ".cache")},
+		"datasets": []any{cases},
+		"workers":  3.0,
+		"reports":  map[string]any{"out": "results.jsonl"},
+	}
+	if diff := cmp.Diff(want, res); diff != "" {
+		t.Errorf("config result (-want +got):\n%s", diff)
+	}
+
+	// The metrics come back to evaluate as they are.
+	metrics, _ := json.Marshal(map[string]any{"metrics": res["metrics"]})
+	out = serve(t, `{"op":"evaluate","config":`+string(metrics)+`,"cases":[`+serveCase+`]}`)
+	ms := out[0]["results"].([]any)[0].(map[string]any)["metrics"].([]any)
+	if len(ms) != 2 || ms[0].(map[string]any)["name"] != "strict" || ms[1].(map[string]any)["score"] != 0.5 {
+		t.Errorf("evaluate with the file's metrics: %v", out[0])
+	}
+
+	errorTests := []struct {
+		name, file, text, want string
+	}{
+		{"missing file", "none.yaml", "", "none.yaml"},
+		{"misspelled key", "typo.yaml", "metric: []\n", "metric: unknown key"},
+		{"a dataset that names no file", "nofile.yaml", "datasets: [missing/*.jsonl]\n", "datasets[0]: no file matches"},
+		{"a bad judge section", "judge.yaml", "judge: {modle: m}\n", "judge"},
+	}
+	for _, tt := range errorTests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(dir, tt.file)
+			if tt.text != "" {
+				p = write(tt.file, tt.text)
+			}
+			r := serve(t, `{"op":"config","path":`+quote(p)+`}`)[0]
+			e, _ := r["error"].(string)
+			if f, _ := r["field"].(string); !strings.HasPrefix(f, "path") || !strings.Contains(e, tt.file) || !strings.Contains(e, tt.want) {
+				t.Errorf("response %v, want an error on path naming %s and %q", r, tt.file, tt.want)
+			}
+		})
+	}
+	if r := serve(t, `{"op":"config"}`)[0]; r["field"] != "path" {
+		t.Errorf("config without a path: %v", r)
+	}
 }
