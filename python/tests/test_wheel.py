@@ -1,61 +1,29 @@
-"""Builds the wheel for this machine, installs it into a fresh venv with
-pip --no-index (no network), and runs the tests in installed/ with the
-venv's Python, so they exercise the package exactly as a user gets it.
+"""The wheel for this machine (built and installed into a fresh venv by
+wheelenv), and the tests in installed/ run with the venv's Python, so they
+exercise the package exactly as a user gets it.
 
     python3 -m unittest discover -s python/tests -v
-
-TOOLGRADE_WHEEL=path reuses a built wheel. The venv sees the system's site
-packages, so Debian's python3-pytest (when installed) runs the plugin's
-tests; without pytest they skip.
 """
 
-import glob
+import base64
+import hashlib
 import os
 import subprocess
 import sys
-import tempfile
-import time
 import unittest
 import zipfile
-import hashlib
-import base64
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def run(args, **kw):
-    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, **kw)
-    if p.returncode != 0:
-        raise AssertionError("%s failed (%d):\n%s" % (" ".join(args), p.returncode, p.stdout.decode()))
-    return p.stdout.decode()
+from wheelenv import HERE, ROOT, installed, run
 
 
 class WheelTest(unittest.TestCase):
-    tmp: tempfile.TemporaryDirectory
     wheel: str
     python: str
 
     @classmethod
     def setUpClass(cls) -> None:
-        cls.tmp = tempfile.TemporaryDirectory(prefix="toolgrade-py-")
-        wheel = os.environ.get("TOOLGRADE_WHEEL")
-        if not wheel:
-            start = time.time()
-            out = run(["go", "run", "./python/build", "--platform", "host", "--out", cls.tmp.name], cwd=ROOT)
-            sys.stderr.write("\n" + out.strip() + " [build %.0fs]\n" % (time.time() - start))
-            wheel = glob.glob(os.path.join(cls.tmp.name, "*.whl"))[0]
-        cls.wheel = wheel
-        venv = os.path.join(cls.tmp.name, "venv")
-        run([sys.executable, "-m", "venv", "--system-site-packages", venv])
-        bindir = "Scripts" if sys.platform == "win32" else "bin"
-        cls.python = os.path.join(venv, bindir, "python")
-        run([cls.python, "-m", "pip", "install", "--no-index", "--no-deps", "--disable-pip-version-check",
-             "-q", wheel])
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.tmp.cleanup()
+        env = installed()
+        cls.wheel, cls.python, cls.tmp = env.wheel, env.python, env.tmp
 
     def test_record_hashes(self) -> None:
         with zipfile.ZipFile(self.wheel) as z:
@@ -81,7 +49,7 @@ class WheelTest(unittest.TestCase):
         env.pop("PYTHONPATH", None)
         p = subprocess.run([self.python, "-m", "unittest", "discover", "-s", os.path.join(HERE, "installed"),
                             "-t", os.path.join(HERE, "installed"), "-v"],
-                           cwd=self.tmp.name, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                           cwd=self.tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         out = p.stdout.decode()
         sys.stderr.write("\n" + out)
         self.assertEqual(p.returncode, 0, "tests of the installed package failed")

@@ -7,7 +7,8 @@ process spoken to in JSON Lines.
     results = toolgrade.evaluate(cases, config=toolgrade.config.DeepEval())
 """
 
-from typing import Any, Iterable, Iterator, List, Optional
+import os
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Union
 
 from . import config
 from ._client import Client, default_client
@@ -18,7 +19,7 @@ from .errors import CaseError, ConfigError, MetricError, ProcessError, Toolgrade
 from .results import Call, MetricResult, Record, Result, Trace
 
 __all__ = [
-    "evaluate", "iter_evaluate", "evaluate_one", "extract", "version", "config", "Client",
+    "evaluate", "iter_evaluate", "evaluate_one", "extract", "read_config", "version", "config", "Client",
     "Result", "MetricResult", "Call", "Trace", "Record", "ToolgradeError", "CaseError",
     "ConfigError", "MetricError", "ProcessError", "__version__",
 ]
@@ -35,12 +36,42 @@ def _raise_request_error(resp: Any) -> None:
     raise ToolgradeError(msg)
 
 
+def read_config(path: Union[str, "os.PathLike[str]"], *, client: Optional[Client] = None) -> Dict[str, Any]:
+    """Read a config file (the YAML or JSON that ``toolgrade init`` writes
+    and ``toolgrade eval --config`` reads; docs/config.md) through the
+    binary, so that no YAML reader is needed. The dict has a key for each
+    section the file holds: ``metrics`` and ``judge`` as ``evaluate``'s
+    config takes them, ``datasets`` the case files they name (absolute,
+    globs expanded), and ``workers``, ``reports`` and ``tools`` as written.
+    Raises ConfigError naming the file and field."""
+    resp = (client or default_client()).request({"op": "config", "path": os.path.abspath(os.fspath(path))})
+    if "error" in resp:
+        raise ConfigError(resp["error"], field=resp.get("field"))
+    return dict(resp["result"])
+
+
+def _config_from_file(cfg: Dict[str, Any], path: Union[str, "os.PathLike[str]"]) -> Dict[str, Any]:
+    """The config evaluate takes from what read_config gave for the file at
+    path: its metrics (the default metric when it names none) and judge. A
+    tools section changes grades and the serve process does not load it,
+    so it raises ConfigError rather than being left out; workers and
+    reports are toolgrade eval's and are left out."""
+    if "tools" in cfg:
+        raise ConfigError("%s: tools: a config's tools are read by toolgrade eval only; give each case its "
+                          "available_tools" % os.fspath(path), field="tools")
+    out: Dict[str, Any] = {"metrics": cfg.get("metrics") or [{}]}
+    if "judge" in cfg:
+        out["judge"] = cfg["judge"]
+    return out
+
+
 def iter_evaluate(cases: Iterable[Any], config: ConfigLike = None, *, errors: str = "raise",
                   client: Optional[Client] = None, batch: int = BATCH) -> Iterator[Result]:
     """Grade cases lazily, a batch at a time, yielding one Result per case in
     order. Cases are dicts in toolgrade's case format (docs/cases.md) or
     test case objects (DeepEval's LLMTestCase...). ``config`` is a
-    toolgrade.config object, a metric entry dict, or a list of them (None:
+    toolgrade.config object, a metric entry dict, a list of them, or the
+    path of a config file (its metrics and judge; see read_config) (None:
     the native default metric).
 
     errors="raise" (default) raises CaseError, naming the case and field,
@@ -50,6 +81,8 @@ def iter_evaluate(cases: Iterable[Any], config: ConfigLike = None, *, errors: st
     if errors not in ("raise", "result"):
         raise ValueError("errors must be 'raise' or 'result'")
     c = client or default_client()
+    if isinstance(config, (str, os.PathLike)):
+        config = _config_from_file(read_config(config, client=c), config)
     req_config = to_request_config(config)
     chunk: List[Any] = []
     offset = 0

@@ -2,6 +2,7 @@
 the option names of docs/config.md and, for peer profiles, the peer's own
 option names (docs/profiles.md). Options left as None take the default."""
 
+import os
 from dataclasses import dataclass, field, fields
 from typing import Any, Dict, List, Optional, Union
 
@@ -139,7 +140,8 @@ class Evalite(_Entry):
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
-ConfigLike = Union[_Entry, Dict[str, Any], List[Union[_Entry, Dict[str, Any]]], None]
+#: What evaluate's config takes; a str or path is a config file's path.
+ConfigLike = Union[_Entry, Dict[str, Any], List[Union[_Entry, Dict[str, Any]]], str, "os.PathLike[str]", None]
 
 
 def to_request_config(config: ConfigLike) -> Any:

@@ -3,12 +3,16 @@
 * ``toolgrade_check(case, metric=...)``: a fixture-free assertion helper
   (also a fixture, ``toolgrade_check``) that fails with the case, metric,
   score, threshold and reason, and the calls that differ.
-* ``pytest --toolgrade-cases cases.jsonl [--toolgrade-config FILE.json]``:
-  each case of the file is a test item, named by its id.
+* ``pytest --toolgrade-cases cases.jsonl [--toolgrade-config FILE]``:
+  each case of the file is a test item, named by its id. FILE is a config
+  file (``toolgrade.yaml`` as ``toolgrade init`` writes it, YAML or JSON),
+  or JSON metric entries; without --toolgrade-cases, the config's datasets
+  are the cases. A file that cannot be read is a usage error.
 """
 
 import json
-from typing import Any, Iterator, List, Optional
+import pathlib
+from typing import Any, Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -74,26 +78,74 @@ def pytest_addoption(parser: Any) -> None:
     group.addoption("--toolgrade-cases", action="append", default=[], metavar="FILE",
                     help="collect each case of this JSON Lines file as a test (repeatable)")
     group.addoption("--toolgrade-config", default=None, metavar="FILE",
-                    help="metric config for --toolgrade-cases: JSON, a metric entry, a list, or {\"metrics\": [...]}")
+                    help="metric config for the cases: a config file (toolgrade.yaml, YAML or JSON; its "
+                         "datasets are the cases when --toolgrade-cases is not given), or JSON metric entries")
+
+
+def pytest_configure(config: Any) -> None:
+    """Reads the options' files before collection, so that a missing or
+    unreadable one is a usage error (pytest prints it and exits 4), never
+    a traceback in the middle of the run."""
+    files = config.getoption("toolgrade_cases")
+    cfg_file = config.getoption("toolgrade_config")
+    if not files and not cfg_file:
+        return
+    metric, datasets = None, []  # type: Any, List[pathlib.Path]
+    if cfg_file:
+        metric, datasets = _read_config(_path(config, cfg_file))
+    paths = [_path(config, p) for p in files]
+    for p, given in zip(paths, files):
+        if not p.is_file():
+            raise pytest.UsageError("--toolgrade-cases %s: no such file" % given)
+    if not paths:
+        if not datasets:
+            raise pytest.UsageError("--toolgrade-config %s names no datasets: give --toolgrade-cases FILE" % cfg_file)
+        paths = datasets
+    for p in paths:
+        if p.suffix.lower() in (".json", ".yaml", ".yml"):
+            raise pytest.UsageError("%s: the pytest plugin reads JSON Lines case files (.jsonl), one case a line; "
+                                    "toolgrade eval reads this one" % p)
+    # An attribute rather than config.stash, which pytest < 7 lacks.
+    config._toolgrade_suite = (paths, metric)
+
+
+def _read_config(path: pathlib.Path) -> Tuple[Any, List[pathlib.Path]]:
+    """The metric config and the datasets of --toolgrade-config's file.
+    JSON metric entries (a list, or one entry: an object without
+    "metrics") are the metric config; anything else is a config file, read
+    by the toolgrade binary as toolgrade eval --config reads it."""
+    import toolgrade
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise pytest.UsageError("--toolgrade-config %s: %s" % (path, e.strerror or e))
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None  # YAML, or JSON the binary reports on
+    if isinstance(data, list) or (isinstance(data, dict) and "metrics" not in data and "datasets" not in data):
+        return data, []
+    try:
+        cfg = toolgrade.read_config(path)
+        metric = toolgrade._config_from_file(cfg, path)
+    except toolgrade.ToolgradeError as e:
+        raise pytest.UsageError("--toolgrade-config: %s" % e)
+    return metric, [pathlib.Path(p) for p in cfg.get("datasets") or []]
 
 
 def pytest_collection_modifyitems(session: Any, config: Any, items: List[Any]) -> None:
-    files = config.getoption("toolgrade_cases")
-    if not files:
+    suite = getattr(config, "_toolgrade_suite", None)
+    if suite is None:
         return
-    metric = None
-    cfg_file = config.getoption("toolgrade_config")
-    if cfg_file:
-        with open(cfg_file, encoding="utf-8") as f:
-            metric = json.load(f)
-    for path in files:
-        parent = ToolgradeFile.from_parent(session, path=_path(config, path))
+    paths, metric = suite
+    for path in paths:
+        parent = ToolgradeFile.from_parent(session, path=path)
         parent.metric = metric
         items.extend(parent.collect())
 
 
-def _path(config: Any, p: str) -> Any:
-    import pathlib
+def _path(config: Any, p: str) -> pathlib.Path:
     return pathlib.Path(config.invocation_params.dir, p).resolve()
 
 

@@ -4,6 +4,7 @@ process surviving a bad case and coming back after a crash."""
 import os
 import signal
 import sys
+import tempfile
 import unittest
 
 import toolgrade
@@ -82,6 +83,34 @@ class APITest(unittest.TestCase):
         with self.assertRaises(toolgrade.ConfigError) as cm:
             toolgrade.evaluate([CASE], config={"metrics": [{}], "judgee": {"model": "m"}})
         self.assertEqual(cm.exception.field, "config.judgee")
+
+    def test_config_file(self) -> None:
+        """A config file's path (YAML, as toolgrade init writes it) is a
+        config: its metrics and judge; read_config gives every section."""
+        with tempfile.TemporaryDirectory() as d:
+            os.mkdir(os.path.join(d, "cases"))
+            with open(os.path.join(d, "cases", "a.jsonl"), "w") as f:
+                f.write("{}\n")
+            path = os.path.join(d, "suite.yaml")
+            with open(path, "w") as f:
+                f.write("# a suite\ndatasets: [cases/*.jsonl]\nmetrics:\n  - name: loose\n    threshold: 0.5\n"
+                        "  - profile: deepeval\n    evaluation_params: [input_parameters]\n"
+                        "reports:\n  out: results.jsonl\n")
+            cfg = toolgrade.read_config(path)
+            [dataset] = cfg["datasets"]
+            self.assertTrue(os.path.isabs(dataset) and dataset.endswith(os.path.join("cases", "a.jsonl")), dataset)
+            self.assertEqual(cfg["reports"], {"out": "results.jsonl"})
+            [r] = toolgrade.evaluate([CASE], config=path)
+            self.assertEqual([(m.name, m.profile, m.success) for m in r.metrics],
+                             [("loose", "default", True), ("tool_correctness", "deepeval", True)])
+            with open(path, "a") as f:
+                f.write("tools: tools.json\n")
+            with self.assertRaises(toolgrade.ConfigError) as cm:
+                toolgrade.evaluate([CASE], config=path)
+            self.assertEqual(cm.exception.field, "tools")
+        with self.assertRaises(toolgrade.ConfigError) as cm:
+            toolgrade.read_config(os.path.join(d, "gone.yaml"))
+        self.assertIn("gone.yaml", str(cm.exception))
 
     def test_unserializable_case(self) -> None:
         with self.assertRaises(ValueError):

@@ -1,5 +1,8 @@
-"""The pytest plugin: --toolgrade-cases collects cases as tests, and
-toolgrade_check fails with a readable message. Skipped without pytest."""
+"""The pytest plugin: --toolgrade-cases collects cases as tests, read with
+--toolgrade-config's metrics (toolgrade.yaml as toolgrade init writes it),
+bad options are usage errors, and toolgrade_check fails with a readable
+message. Skipped without pytest, unless TOOLGRADE_REQUIRE_PYTEST is set
+(as CI sets it), when a missing pytest fails."""
 
 import json
 import os
@@ -39,17 +42,76 @@ def test_fixture_and_dropin(toolgrade_check):
 ''' % (PASS, FAIL)
 
 
+class PytestAvailableTest(unittest.TestCase):
+    def test_pytest_importable(self) -> None:
+        if not HAVE_PYTEST and os.environ.get("TOOLGRADE_REQUIRE_PYTEST"):
+            self.fail("TOOLGRADE_REQUIRE_PYTEST is set but pytest cannot be imported by %s" % sys.executable)
+
+
 @unittest.skipUnless(HAVE_PYTEST, "pytest is not installed (Debian: python3-pytest)")
 class PytestPluginTest(unittest.TestCase):
-    def pytest(self, *args: str) -> str:
+    def pytest_status(self, *args: str, files: "dict[str, str] | None" = None) -> "tuple[int, str]":
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "cases.jsonl"), "w") as f:
                 f.write(json.dumps(PASS) + "\n" + json.dumps(FAIL) + "\n")
             with open(os.path.join(d, "test_agent.py"), "w") as f:
                 f.write(TEST_FILE)
+            if files and "init" in files:
+                subprocess.run([sys.executable, "-m", "toolgrade", "init"], cwd=d, check=True,
+                               stdout=subprocess.DEVNULL)
+            for name, text in (files or {}).items():
+                if name != "init":
+                    with open(os.path.join(d, name), "w") as f:
+                        f.write(text)
             p = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"] + list(args),
                                cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-            return p.stdout.decode()
+            return p.returncode, p.stdout.decode()
+
+    def pytest(self, *args: str, files: "dict[str, str] | None" = None) -> str:
+        return self.pytest_status(*args, files=files)[1]
+
+    def test_config_yaml_from_init(self) -> None:
+        """toolgrade init's toolgrade.yaml: its metrics grade the cases, and
+        without --toolgrade-cases its datasets are the cases."""
+        files = {"init": ""}
+        out = self.pytest("--toolgrade-config", "toolgrade.yaml", "--ignore", "test_agent.py", "-rf", files=files)
+        self.assertIn("1 failed, 2 passed", out, out)
+        self.assertIn("weather-then-email", out, out)
+        self.assertIn("sample.jsonl:3", out, out)
+        out = self.pytest("--toolgrade-cases", "cases.jsonl", "--toolgrade-config", "toolgrade.yaml",
+                          "-k", "weather", "-rf", files=files)
+        self.assertIn("1 failed, 1 passed", out, out)
+        self.assertIn("tool_order", out, out)  # the config's second metric
+        self.assertNotIn("INTERNALERROR", out, out)
+
+    def test_config_json_entries(self) -> None:
+        files = {"metric.json": json.dumps({"profile": "deepeval", "evaluation_params": ["input_parameters"]})}
+        out = self.pytest("--toolgrade-cases", "cases.jsonl", "--toolgrade-config", "metric.json",
+                          "-k", "weather", "-rf", files=files)
+        self.assertIn("1 failed, 1 passed", out, out)
+        self.assertIn("profile deepeval", out, out)
+
+    def test_usage_errors(self) -> None:
+        """A bad option's file is a usage error (exit 4, one line on what is
+        wrong), never a traceback or an INTERNALERROR."""
+        tests = [
+            (["--toolgrade-cases", "nope.jsonl"], {}, "--toolgrade-cases nope.jsonl: no such file"),
+            (["--toolgrade-cases", "cases.jsonl", "--toolgrade-config", "nope.yaml"], {}, "nope.yaml"),
+            (["--toolgrade-cases", "cases.jsonl", "--toolgrade-config", "typo.yaml"],
+             {"typo.yaml": "metric:\n  - order: any\n"}, "metric: unknown key"),
+            (["--toolgrade-config", "tools.yaml"], {"tools.yaml": "datasets: [cases.jsonl]\ntools: tools.json\n"},
+             "tools"),
+            (["--toolgrade-config", "nodata.yaml"], {"nodata.yaml": "metrics: [{order: any}]\n"},
+             "names no datasets"),
+            (["--toolgrade-cases", "cases.json"], {"cases.json": "[]"}, "JSON Lines"),
+        ]
+        for args, files, want in tests:
+            with self.subTest(args=args):
+                code, out = self.pytest_status(*args, files=files)
+                self.assertEqual(code, 4, out)  # pytest's usage error
+                self.assertIn(want, out, out)
+                self.assertNotIn("Traceback", out, out)
+                self.assertNotIn("INTERNALERROR", out, out)
 
     def test_collects_cases(self) -> None:
         out = self.pytest("--toolgrade-cases", "cases.jsonl", "-k", "weather", "-rf")
