@@ -2,9 +2,11 @@
 // share: the release version, the platforms a package is built for, and
 // the cross-compiled toolgrade binary each package carries.
 //
-// The version has one source, the file VERSION at the module's root: each
-// build stamps it into the binary (so `toolgrade version` prints it) and
-// into the package it writes (the wheel's and the npm packages' version).
+// The version has one source, the file VERSION at the module's root: the
+// binary has it compiled in (toolgrade.Version, so that `toolgrade
+// version` prints it however the binary was built), and each build writes
+// it into the package it makes (the wheel's and the npm packages'
+// version).
 package release
 
 import (
@@ -116,11 +118,10 @@ func Version(root string) (string, error) {
 }
 
 // BuildBinary cross-compiles the toolgrade command for t into out: static
-// (CGO_ENABLED=0), without paths of this machine (-trimpath), stripped,
-// with `toolgrade version` printing v<version>. go build's output goes to
-// stderr.
-func BuildBinary(root string, t Target, version, out string) error {
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X main.version=v"+version, "-o", out, "./cmd/toolgrade")
+// (CGO_ENABLED=0), without paths of this machine (-trimpath), stripped.
+// go build's output goes to stderr.
+func BuildBinary(root string, t Target, out string) error {
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, "./cmd/toolgrade")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+t.GOOS, "GOARCH="+t.GOARCH)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
@@ -174,5 +175,5 @@ func ParseArgs(args []string, what, defaultPlatform string) (*Build, error) {
 // its path.
 func (b *Build) Binary(dir string, t Target) (string, error) {
 	bin := filepath.Join(dir, t.Name, t.Exe())
-	return bin, BuildBinary(b.Root, t, b.Version, bin)
+	return bin, BuildBinary(b.Root, t, bin)
 }
