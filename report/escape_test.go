@@ -255,7 +255,7 @@ func TestHTMLEscapesEveryField(t *testing.T) {
 		t.Fatal("the page does not begin with the writer's head and end with its script")
 	}
 	body := out[len(pageHead) : len(out)-len(pageScript)]
-	allowedAttrs := strings.Fields("class data-status title aria-label role x y dy width height viewBox transform colspan id type placeholder value")
+	allowedAttrs := strings.Fields("class data-status title aria-label role x y dy width height viewBox transform colspan id type placeholder value open")
 	for rest := body; ; {
 		i := strings.IndexAny(rest, `<>"`)
 		if i < 0 {

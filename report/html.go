@@ -73,6 +73,7 @@ func (h *htmlReport) count(label string, score float64) {
 
 type htmlCase struct {
 	ID, Where string
+	Trial     int    // the result's trial: its index, or its place among the case's results; 0 if not known
 	Status    string // "pass", "fail" or "error"
 	Error     string // the record could not be read
 	Summary   string // the reason shown in the case's row
@@ -114,7 +115,7 @@ type htmlLine struct {
 type htmlDiff struct{ Path, Expected, Got, Note string }
 
 func (h *htmlReport) Add(r *toolgrade.Result) error {
-	h.noteTrial(r)
+	trial := h.noteTrial(r)
 	for i := range r.Metrics {
 		if m := &r.Metrics[i]; m.Error == "" {
 			h.count(Label(m.Name, m.Profile), m.Score)
@@ -132,7 +133,7 @@ func (h *htmlReport) Add(r *toolgrade.Result) error {
 	default:
 		h.failing++
 	}
-	c := htmlCase{ID: r.ID, Status: "pass", Error: clip(r.Error, htmlReason)}
+	c := htmlCase{ID: r.ID, Trial: trial, Status: "pass", Error: clip(r.Error, htmlReason)}
 	if r.Case != nil && r.Case.Source != "" {
 		c.Where = r.Case.Source
 		if r.Case.Line > 0 {
@@ -170,19 +171,20 @@ func (h *htmlReport) Add(r *toolgrade.Result) error {
 	if r.Error != "" {
 		c.Status, c.Summary = "error", clipRunes(c.Error, htmlSummary)
 	}
+	t := trajectoryOf(r)
 	if r.Case != nil {
-		c.Sides = sides(r)
+		c.Sides = sides(r, t.failed)
 	}
 	if r.Error == "" {
-		c.Timeline = timeline(r)
+		c.Timeline = timeline(r, &t)
 	}
 	h.cases = append(h.cases, c)
 	return nil
 }
 
 // sides lays out a case's calls side by side for each metric that paired
-// them, or by position when none did.
-func sides(r *toolgrade.Result) []htmlSide {
+// them, or by position when none did; failed lists the calls that failed.
+func sides(r *toolgrade.Result, failed []int) []htmlSide {
 	exp, got := r.Case.Expected, r.Case.Called
 	if len(exp) == 0 && len(got) == 0 {
 		return nil
@@ -221,26 +223,23 @@ func sides(r *toolgrade.Result) []htmlSide {
 			row.Expected, row.Called = callView(&exp[p.Expected], keys), callView(&got[p.Called], keys)
 			rows = append(rows, keyed{p.Expected, row})
 		}
-		// A missing call sits beside an unpaired call of the same tool, if
-		// any, with the arguments that differ marked: that is the usual
-		// story of a call with wrong arguments under exact comparison.
-		extra := slices.DeleteFunc(slices.Clone(m.Unexpected), func(j int) bool { return j < 0 || j >= len(got) })
-		for _, i := range m.Missing {
-			if i < 0 || i >= len(exp) {
-				continue
+		// A missing call sits beside the unpaired call of the same tool
+		// that stood in for it, if any, with the arguments that differ
+		// marked: a call with wrong arguments, or a failed call, as the
+		// tool table counts it (see [standIns]).
+		stands, missing, extra := standIns(m, r.Case, nil, nil, nil)
+		for _, p := range stands {
+			row := htmlRow{Class: "wrong", Score: score(0)}
+			if _, ok := slices.BinarySearch(failed, p.called); ok {
+				row.Class = "failed"
 			}
-			row := htmlRow{Class: "missing", Score: score(0)}
-			k := slices.IndexFunc(extra, func(j int) bool { return sameTool(exp[i].Name, got[j].Name) })
-			if k < 0 {
-				row.Expected = callView(&exp[i], nil)
-			} else {
-				j := extra[k]
-				extra = slices.Delete(extra, k, k+1)
-				row.Diffs = argDiffs(&exp[i], &got[j])
-				keys := diffKeys(row.Diffs)
-				row.Expected, row.Called = callView(&exp[i], keys), callView(&got[j], keys)
-			}
-			rows = append(rows, keyed{i, row})
+			row.Diffs = argDiffs(&exp[p.expected], &got[p.called])
+			keys := diffKeys(row.Diffs)
+			row.Expected, row.Called = callView(&exp[p.expected], keys), callView(&got[p.called], keys)
+			rows = append(rows, keyed{p.expected, row})
+		}
+		for _, i := range missing {
+			rows = append(rows, keyed{i, htmlRow{Class: "missing", Score: score(0), Expected: callView(&exp[i], nil)}})
 		}
 		slices.SortStableFunc(rows, func(a, b keyed) int { return a.at - b.at })
 		for _, k := range rows {
@@ -357,6 +356,9 @@ func value(v any, n int) string {
 func (h *htmlReport) Finish(s *Stats) error {
 	tools, by := s.Tools()
 	page := htmlPage{
+		Run:        s.Run.fields(),
+		Settings:   s.Run.Metrics,
+		Trials:     s.repeated() != nil,
 		Headline:   headline(s),
 		Usage:      usageLine(s.Usage),
 		Failed:     !s.CasePassed(),
@@ -374,17 +376,25 @@ func (h *htmlReport) Finish(s *Stats) error {
 	for _, m := range s.Metrics {
 		p, r, f := prf(&m)
 		page.Metrics = append(page.Metrics, htmlMetricRow{
-			Label: Label(m.Name, m.Profile), Cases: m.Count + m.Errors, Mean: mean(&m), PassRate: passRate(&m),
+			Label: Label(m.Name, m.Profile), Threshold: s.thresholdText(m.Name, m.Profile),
+			Cases: m.Count + m.Errors, Mean: mean(&m), PassRate: passRate(&m),
 			Precision: p, Recall: r, F1: f, Errors: m.Errors,
 		})
 	}
+	unit := "cases"
+	if page.Trials {
+		unit = "trials"
+	}
 	for _, m := range s.Metrics {
-		page.Histograms = append(page.Histograms, h.histogram(Label(m.Name, m.Profile), m.Errors))
+		page.Histograms = append(page.Histograms, h.histogram(Label(m.Name, m.Profile), m.Errors, unit))
 	}
 	return writePage(h.w, &page)
 }
 
 type htmlPage struct {
+	Run             []runField  // when and how the run was made
+	Settings        []RunMetric // the metrics as configured
+	Trials          bool        // the run repeated cases
 	Headline, Usage string
 	Failed          bool
 	Trajectory      []summaryLine // failed calls, broken rules, ... of the run
@@ -403,16 +413,20 @@ type htmlPage struct {
 }
 
 type htmlMetricRow struct {
-	Label, Mean, PassRate, Precision, Recall, F1 string
-	Cases, Errors                                int
+	Label, Threshold, Mean, PassRate, Precision, Recall, F1 string
+	Cases, Errors                                           int
 }
 
 // An htmlHistogram is the SVG histogram of one metric's scores in ten
-// bins of width 0.1 (1 falls in the last).
+// bins of width 0.1 (1 falls in the last), with its axes: the scores
+// below, at the bins' edges, and the count of results to the left.
 type htmlHistogram struct {
 	Label  string
 	Errors int
+	Unit   string // what a bar counts: "cases" or "trials"
+	Top    int    // the count a full bar stands for
 	Bars   []htmlBar
+	Ticks  []htmlTick
 }
 
 type htmlBar struct {
@@ -421,31 +435,44 @@ type htmlBar struct {
 	Label      string
 }
 
-// Histogram geometry, in SVG units.
+// An htmlTick is a label on the score axis.
+type htmlTick struct {
+	X    float64
+	Text string
+}
+
+// Histogram geometry, in SVG units: the plot's top, height and left
+// edge, each bar's width and the gap between bars, and the figure's
+// width and height.
 const (
-	histTop, histHeight, histBar, histGap, histLeft = 14.0, 110.0, 30.0, 4.0, 6.0
+	histTop, histHeight, histLeft, histBar, histGap = 16.0, 110.0, 40.0, 30.0, 4.0
+	histWidth, histFull                             = histLeft + 10*(histBar+histGap) + 12, histTop + histHeight + 40
 )
 
-func (h *htmlReport) histogram(label string, errors int) htmlHistogram {
+func (h *htmlReport) histogram(label string, errors int, unit string) htmlHistogram {
 	var counts [10]int
 	if i := slices.IndexFunc(h.scores, func(b scoreBins) bool { return b.label == label }); i >= 0 {
 		counts = h.scores[i].counts
 	}
 	top := max(slices.Max(counts[:]), 1)
-	hist := htmlHistogram{Label: label, Errors: errors}
+	hist := htmlHistogram{Label: label, Errors: errors, Unit: unit, Top: top}
 	for i, n := range counts {
 		bh := histHeight * float64(n) / float64(top)
 		hist.Bars = append(hist.Bars, htmlBar{
-			X: histLeft + float64(i)*(histBar+histGap), Y: histTop + histHeight - bh, W: histBar, H: bh,
+			X: histLeft + histGap/2 + float64(i)*(histBar+histGap), Y: histTop + histHeight - bh, W: histBar, H: bh,
 			Count: n, Label: strconv.FormatFloat(float64(i)/10, 'f', 1, 64) + "–" + strconv.FormatFloat(float64(i+1)/10, 'f', 1, 64),
 		})
+	}
+	for i := 0; i <= 10; i++ {
+		text := strconv.FormatFloat(float64(i)/10, 'f', 1, 64)
+		hist.Ticks = append(hist.Ticks, htmlTick{X: histLeft + float64(i)*(histBar+histGap), Text: text})
 	}
 	return hist
 }
 
 // htmlChart is the SVG bar chart of tools: per tool one bar of its
-// expected calls split into matched, wrong arguments and missed, followed
-// by its extra calls.
+// expected calls split into matched, wrong arguments, failed and missed,
+// followed by its extra calls.
 type htmlChart struct {
 	Height float64
 	Rows   []htmlChartRow
@@ -481,11 +508,11 @@ func toolChart(tools []ToolCounts) htmlChart {
 	for i, t := range tools {
 		row := htmlChartRow{Y: float64(i) * chartRow, Name: clipRunes(t.Name, 28)}
 		x := chartLabel
-		matched := max(t.Expected-t.Missed-t.WrongArgs, 0)
+		matched := max(t.Expected-t.Missed-t.WrongArgs-t.Failed, 0)
 		for _, part := range []struct {
 			class, what string
 			n           int
-		}{{"ok", "matched", matched}, {"wrong", "wrong arguments", t.WrongArgs}, {"missed", "missed", t.Missed}, {"extra", "extra", t.Extra}} {
+		}{{"ok", "matched", matched}, {"wrong", "wrong arguments", t.WrongArgs}, {"failed", "failed", t.Failed}, {"missed", "missed", t.Missed}, {"extra", "extra", t.Extra}} {
 			if part.n == 0 {
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // The page is written by hand rather than by html/template: the template
@@ -55,19 +56,44 @@ func (p *pageWriter) header(pg *htmlPage) {
 		}
 		p.put(`</ul>`)
 	}
+	p.run(pg)
 	p.put("\n</header>\n\n")
+}
+
+// run says when and how the run was made, and how each metric was set.
+func (p *pageWriter) run(pg *htmlPage) {
+	if len(pg.Run) == 0 && len(pg.Settings) == 0 {
+		return
+	}
+	p.put("\n<table class=\"run\">\n<tbody>\n")
+	for _, f := range pg.Run {
+		switch f.name {
+		case "command", "config":
+			p.put(`<tr><th>%s</th><td><code>%s</code></td></tr>`+"\n", f.name, f.value)
+		default:
+			p.put(`<tr><th>%s</th><td>%s</td></tr>`+"\n", f.name, f.value)
+		}
+	}
+	for i, m := range pg.Settings {
+		label := ""
+		if i == 0 {
+			label = "metrics"
+		}
+		p.put(`<tr><th>%s</th><td>%s <code>%s</code></td></tr>`+"\n", label, m.Label, m.Settings)
+	}
+	p.put("</tbody>\n</table>")
 }
 
 func (p *pageWriter) metrics(rows []htmlMetricRow) {
 	p.put(`<section id="metrics">
 <h2>Metrics</h2>
 <table>
-<thead><tr><th>metric</th><th class="num">cases</th><th class="num">mean</th><th class="num">pass rate</th><th class="num">precision</th><th class="num">recall</th><th class="num">f1</th><th class="num">errors</th></tr></thead>
+<thead><tr><th>metric</th><th class="num">threshold</th><th class="num">cases</th><th class="num">mean</th><th class="num">pass rate</th><th class="num">precision</th><th class="num">recall</th><th class="num">f1</th><th class="num">errors</th></tr></thead>
 <tbody>
 `)
 	for _, m := range rows {
-		p.put(`<tr><td>%s</td><td class="num">%d</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%d</td></tr>`+"\n",
-			m.Label, m.Cases, m.Mean, m.PassRate, m.Precision, m.Recall, m.F1, m.Errors)
+		p.put(`<tr><td>%s</td><td class="num">%s</td><td class="num">%d</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%d</td></tr>`+"\n",
+			m.Label, m.Threshold, m.Cases, m.Mean, m.PassRate, m.Precision, m.Recall, m.F1, m.Errors)
 	}
 	p.put(`</tbody>
 </table>
@@ -139,15 +165,25 @@ func (p *pageWriter) distribution(hists []htmlHistogram) {
 `)
 	for _, h := range hists {
 		p.put(`<figure>
-<svg class="histogram" width="350" height="150" viewBox="0 0 350 150" role="img" aria-label="histogram of %s scores">
-`, h.Label)
+<svg class="histogram" width="%g" height="%g" viewBox="0 0 %g %g" role="img" aria-label="histogram of %s scores">
+`, histWidth, histFull, histWidth, histFull, h.Label)
+		// The axes: counts up the left, scores along the bottom.
+		p.put(`<rect class="axis" x="%g" y="%g" width="1" height="%g"></rect><rect class="axis" x="%g" y="%g" width="%g" height="1"></rect>`+"\n",
+			histLeft-1, histTop, histHeight+1, histLeft-1, histTop+histHeight, histWidth-histLeft-2)
+		p.put(`<text class="count" x="%g" y="%g" dy="4">%d</text><text class="count" x="%g" y="%g" dy="4">0</text>`+"\n",
+			histLeft-4, histTop, h.Top, histLeft-4, histTop+histHeight)
+		p.put(`<text class="axis-title" transform="translate(12 %g) rotate(-90)">%s</text>`+"\n", histTop+histHeight/2, h.Unit)
 		for _, b := range h.Bars {
-			p.put(`<g><title>%s: %d</title><rect class="bar" x="%g" y="%g" width="%g" height="%g"></rect><text x="%g" y="%g" dy="-3">%d</text></g>`+"\n",
-				b.Label, b.Count, b.X, b.Y, b.W, b.H, b.X, b.Y, b.Count)
+			p.put(`<g><title>%s: %d</title><rect class="bar" x="%g" y="%g" width="%g" height="%g"></rect><text class="tick" x="%g" y="%g" dy="-3">%d</text></g>`+"\n",
+				b.Label, b.Count, b.X, b.Y, b.W, b.H, b.X+b.W/2, b.Y, b.Count)
 		}
-		p.put(`<text x="6" y="140">0</text><text x="166" y="140">0.5</text><text x="330" y="140">1</text>
+		for _, t := range h.Ticks {
+			p.put(`<text class="tick" x="%g" y="%g">%s</text>`, t.X, histTop+histHeight+14, t.Text)
+		}
+		p.put(`
+<text class="axis-title" x="%g" y="%g">score</text>
 </svg>
-<figcaption>%s`, h.Label)
+<figcaption>%s`, histLeft+5*(histBar+histGap), histTop+histHeight+32, h.Label)
 		if h.Errors != 0 {
 			p.put(`; %d erred, not shown`, h.Errors)
 		}
@@ -163,7 +199,7 @@ func (p *pageWriter) tools(pg *htmlPage) {
 	if pg.ToolsBy != "" {
 		p.put(`As paired by %s:`, pg.ToolsBy)
 	}
-	p.put(`<span class="ok">matched</span><span class="wrong">wrong arguments</span><span class="missed">missed</span><span class="extra">extra</span></p>
+	p.put(`<span class="ok">matched</span><span class="wrong">wrong arguments</span><span class="failed">failed</span><span class="missed">missed</span><span class="extra">extra</span></p>
 <svg class="tools" width="760" height="%g" viewBox="0 0 760 %g" role="img" aria-label="calls per tool">
 `, pg.Chart.Height, pg.Chart.Height)
 	for _, r := range pg.Chart.Rows {
@@ -175,12 +211,12 @@ func (p *pageWriter) tools(pg *htmlPage) {
 	}
 	p.put(`</svg>
 <table>
-<thead><tr><th>tool</th><th class="num">expected</th><th class="num">called</th><th class="num">missed</th><th class="num">extra</th><th class="num">wrong args</th></tr></thead>
+<thead><tr><th>tool</th><th class="num">expected</th><th class="num">called</th><th class="num">missed</th><th class="num">extra</th><th class="num">wrong args</th><th class="num">failed</th></tr></thead>
 <tbody>
 `)
 	for _, t := range pg.Tools {
-		p.put(`<tr><td><code>%s</code></td><td class="num">%d</td><td class="num">%d</td><td class="num">%d</td><td class="num">%d</td><td class="num">%d</td></tr>`+"\n",
-			t.Name, t.Expected, t.Called, t.Missed, t.Extra, t.WrongArgs)
+		p.put(`<tr><td><code>%s</code></td><td class="num">%d</td><td class="num">%d</td><td class="num">%d</td><td class="num">%d</td><td class="num">%d</td><td class="num">%d</td></tr>`+"\n",
+			t.Name, t.Expected, t.Called, t.Missed, t.Extra, t.WrongArgs, t.Failed)
 	}
 	p.put(`</tbody>
 </table>
@@ -211,7 +247,7 @@ func (p *pageWriter) cases(pg *htmlPage) {
 	}
 	p.put("<th>reason</th></tr></thead>\n<tbody>\n")
 	for i := range pg.Cases {
-		p.caseRow(&pg.Cases[i])
+		p.caseRow(&pg.Cases[i], pg.Trials)
 	}
 	p.put(`</tbody>
 </table>
@@ -220,11 +256,15 @@ func (p *pageWriter) cases(pg *htmlPage) {
 `)
 }
 
-// caseRow is a case's row: its id, verdict and scores, and its details,
-// which open from the row's reason.
-func (p *pageWriter) caseRow(c *htmlCase) {
+// caseRow is a case's row: its id (and trial, when the run repeated
+// cases), verdict and scores, and its details, which open from the row's
+// reason: open from the start for a case that failed or erred.
+func (p *pageWriter) caseRow(c *htmlCase, trials bool) {
 	p.put(`<tr class="case" data-status="%s">
 <td><code>%s</code>`, c.Status, c.ID)
+	if trials && c.Trial > 0 {
+		p.put(` <small>trial %d</small>`, c.Trial)
+	}
 	if c.Where != "" {
 		p.put(`<br><small>%s</small>`, c.Where)
 	}
@@ -238,10 +278,14 @@ func (p *pageWriter) caseRow(c *htmlCase) {
 	if summary == "" {
 		summary = "details"
 	}
+	open := ""
+	if c.Status != "pass" {
+		open = " open"
+	}
 	p.put(`
-<td class="reason"><details><summary>%s</summary>
+<td class="reason"><details%s><summary>%s</summary>
 <div class="detail">
-`, summary)
+`, open, summary)
 	if c.Error != "" {
 		p.put(`<pre>%s</pre>`, c.Error)
 	}
@@ -387,7 +431,7 @@ func (p *pageWriter) callStep(s *htmlStep) {
 	}
 	p.put(`</span>`)
 	for _, b := range s.Badges {
-		p.put(` <span class="badge badge-%s">%s</span>`, b, b)
+		p.put(` <span class="badge badge-%s">%s</span>`, strings.ReplaceAll(b, " ", "-"), b)
 	}
 	if s.Pair != "" {
 		p.put(` <span class="tl-pair">%s</span>`, s.Pair)
@@ -517,8 +561,8 @@ const pageHead = `<!doctype html>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <title>toolgrade report</title>
 <style>
-:root { --ok: #2e7d32; --wrong: #ef6c00; --missed: #c62828; --extra: #6a1b9a; --muted: #666; --line: #ddd; --bar: #1565c0; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0 auto; padding: 1em 2em; max-width: 1400px; color: #222; }
+:root { --ok: #2e7d32; --wrong: #ef6c00; --failed: #6d1b1b; --missed: #c62828; --extra: #6a1b9a; --muted: #666; --line: #ddd; --bar: #1565c0; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; padding: 1em 2em; color: #222; }
 h1 { font-size: 1.4em; margin: 0.2em 0; }
 h2 { font-size: 1.15em; margin: 1.6em 0 0.5em; border-bottom: 1px solid var(--line); padding-bottom: 0.2em; }
 .verdict-pass { color: var(--ok); } .verdict-fail { color: var(--missed); }
@@ -532,9 +576,13 @@ figure { margin: 0; }
 figcaption { color: var(--muted); font-size: 0.9em; }
 svg text { font: 11px system-ui, sans-serif; fill: #333; }
 svg .bar { fill: var(--bar); }
-svg .ok { fill: var(--ok); } svg .wrong { fill: var(--wrong); } svg .missed { fill: var(--missed); } svg .extra { fill: var(--extra); }
+svg .axis { fill: #888; }
+svg .tick, svg .axis-title { text-anchor: middle; }
+svg .count { text-anchor: end; }
+svg .axis-title { fill: var(--muted); }
+svg .ok { fill: var(--ok); } svg .wrong { fill: var(--wrong); } svg .failed { fill: var(--failed); } svg .missed { fill: var(--missed); } svg .extra { fill: var(--extra); }
 .legend span::before { content: ""; display: inline-block; width: 0.8em; height: 0.8em; margin: 0 0.3em 0 0.8em; vertical-align: -0.05em; }
-.legend .ok::before { background: var(--ok); } .legend .wrong::before { background: var(--wrong); }
+.legend .ok::before { background: var(--ok); } .legend .wrong::before { background: var(--wrong); } .legend .failed::before { background: var(--failed); }
 .trial-pass { color: var(--ok); } .trial-fail { color: var(--missed); }
 .legend .missed::before { background: var(--missed); } .legend .extra::before { background: var(--extra); }
 .filters { display: flex; gap: 0.8em; align-items: center; margin-bottom: 0.6em; }
@@ -542,7 +590,10 @@ svg .ok { fill: var(--ok); } svg .wrong { fill: var(--wrong); } svg .missed { fi
 #shown, .note { color: var(--muted); }
 .status { font-weight: 600; text-transform: uppercase; font-size: 0.8em; }
 .status-pass { color: var(--ok); } .status-fail { color: var(--missed); } .status-error { color: #fff; background: var(--missed); padding: 0 0.3em; } .status-none { color: var(--muted); }
-td.reason { max-width: 40em; }
+table.run th { background: none; font-weight: 600; padding-left: 0; }
+table.run td code { word-break: break-all; }
+#case-table { width: 100%; }
+td.reason { width: 100%; }
 details summary { cursor: pointer; color: var(--bar); }
 .detail { margin: 0.5em 0 1em; }
 .detail pre { white-space: pre-wrap; word-break: break-word; background: #fafafa; padding: 0.5em; margin: 0.3em 0; }
@@ -554,7 +605,8 @@ table.calls td.score { width: 10%; }
 .arg.diff { background: #fff3e0; outline: 1px solid var(--wrong); }
 tr.missing td:first-child { background: #ffebee; }
 tr.extra td:nth-child(2) { background: #f3e5f5; }
-tr.partial td { background: #fffaf2; }
+tr.partial td, tr.wrong td { background: #fffaf2; }
+tr.failed td:nth-child(2) { background: #fff5f5; }
 .none { color: var(--muted); font-style: italic; }
 ul.diffs { margin: 0.2em 0 0.4em; padding-left: 1.5em; }
 ul.diffs .exp { color: var(--ok); } ul.diffs .got { color: var(--missed); }
@@ -570,8 +622,9 @@ li.tl-turn.tl-fail { background: #ffebee; }
 .tl-args, .tl-pair { color: var(--muted); word-break: break-word; }
 li.tl-failed { border-left: 4px solid var(--missed); background: #fff5f5; }
 li.tl-missing { border-left: 4px dashed var(--missed); color: var(--missed); }
+li.tl-wrong { border-left: 4px solid var(--wrong); }
 .badge { font-size: 0.75em; font-weight: 600; text-transform: uppercase; padding: 0 0.35em; border-radius: 3px; background: #eee; color: #444; }
-.badge-failed, .badge-missing { background: var(--missed); color: #fff; } .badge-retried { background: var(--wrong); color: #fff; } .badge-extra { background: #f3e5f5; color: var(--extra); }
+.badge-failed, .badge-missing { background: var(--missed); color: #fff; } .badge-retried, .badge-wrong-args { background: var(--wrong); color: #fff; } .badge-extra { background: #f3e5f5; color: var(--extra); }
 ul.tl-notes { margin: 0.1em 0 0.2em; padding-left: 1.6em; font-size: 0.92em; word-break: break-word; }
 ul.tl-notes .note-ok { color: var(--ok); } ul.tl-notes .note-bad { color: var(--missed); }
 </style>

@@ -50,12 +50,12 @@ type htmlStep struct {
 // "bad" colours it.
 type htmlNote struct{ Class, Text string }
 
-// timeline lays out r's trajectory; nil when its metrics say nothing
+// timeline lays out r's trajectory t; nil when its metrics say nothing
 // about one and its case has no turns, so that other cases' pages are
 // as before. Without the case (a result read back from JSON) calls are
-// known by index only.
-func timeline(r *toolgrade.Result) *htmlTimeline {
-	t := trajectoryOf(r)
+// known by index only, and an expected call left unpaired beside a call
+// of its tool is not known for one (see [standIns]).
+func timeline(r *toolgrade.Result, t *trajectory) *htmlTimeline {
 	c := r.Case
 	if t.empty() && (c == nil || len(c.Turns) == 0) {
 		return nil
@@ -110,6 +110,10 @@ func timeline(r *toolgrade.Result) *htmlTimeline {
 		calledFor[i] = -1
 	}
 	var missing, extra []int
+	standFor := make([]int, nCalled) // the expected call each call stood in for, or -1
+	for j := range standFor {
+		standFor[j] = -1
+	}
 	if pm != nil {
 		for k := range pm.Matches {
 			p := &pm.Matches[k]
@@ -118,6 +122,13 @@ func timeline(r *toolgrade.Result) *htmlTimeline {
 			}
 		}
 		missing, extra = pm.Missing, pm.Unexpected
+		if c != nil {
+			var stands []standIn
+			stands, missing, extra = standIns(pm, c, nil, nil, nil)
+			for _, p := range stands {
+				standFor[p.called], calledFor[p.expected] = p.expected, p.called
+			}
+		}
 	}
 
 	// Missing expected calls sit after the call paired with the expected
@@ -186,7 +197,7 @@ func timeline(r *toolgrade.Result) *htmlTimeline {
 		addMissing(-1 - turn)
 		for _, j := range byTurn[turn] {
 			if shown++; shown <= htmlTimelineCalls {
-				tl.Steps = append(tl.Steps, t.callStep(c, j, pairOf[j], slices.Contains(extra, j)))
+				tl.Steps = append(tl.Steps, t.callStep(c, j, pairOf[j], standFor[j], slices.Contains(extra, j)))
 			}
 			addMissing(j)
 		}
@@ -221,8 +232,10 @@ func timeline(r *toolgrade.Result) *htmlTimeline {
 	return tl
 }
 
-// callStep shows called call j with everything the trajectory says of it.
-func (t *trajectory) callStep(c *toolgrade.Case, j int, p *toolgrade.Match, extra bool) htmlStep {
+// callStep shows called call j with everything the trajectory says of it:
+// p is its pair, stands the expected call it stood in for (or -1), extra
+// whether it answered nothing.
+func (t *trajectory) callStep(c *toolgrade.Case, j int, p *toolgrade.Match, stands int, extra bool) htmlStep {
 	s := htmlStep{Index: "#" + strconv.Itoa(j)}
 	var call *toolgrade.Call
 	if c != nil {
@@ -243,12 +256,23 @@ func (t *trajectory) callStep(c *toolgrade.Case, j int, p *toolgrade.Match, extr
 		s.Pair = "expected #" + strconv.Itoa(p.Expected) + " at " + score(p.Score)
 	case p != nil:
 		s.Pair = "expected #" + strconv.Itoa(p.Expected)
+	case stands >= 0:
+		s.Pair = "expected #" + strconv.Itoa(stands) + " at " + score(0)
+		if !failed {
+			s.Class = "wrong"
+			s.Badges = append(s.Badges, "wrong args")
+		}
 	case extra:
 		s.Badges = append(s.Badges, "extra")
 	}
 	var notes []htmlNote
 	if failed && call != nil && call.Output != nil {
 		notes = append(notes, htmlNote{"bad", "→ " + value(call.Output, htmlValue)})
+	}
+	if stands >= 0 && !failed && call != nil {
+		for _, d := range argDiffs(&c.Expected[stands], call) {
+			notes = append(notes, htmlNote{"bad", diffNote(&d)})
+		}
 	}
 	for _, f := range t.flows {
 		if f.To == j {
@@ -266,6 +290,26 @@ func (t *trajectory) callStep(c *toolgrade.Case, j int, p *toolgrade.Match, extr
 		}
 	}
 	s.Notes = bound(notes)
+	return s
+}
+
+// diffNote is an argument that differs: "city: expected "Paris", got
+// "Lyon"".
+func diffNote(d *htmlDiff) string {
+	s := d.Path
+	if d.Note != "" {
+		s += " " + d.Note
+	}
+	s += ":"
+	if d.Expected != "" {
+		s += " expected " + d.Expected
+	}
+	if d.Expected != "" && d.Got != "" {
+		s += ","
+	}
+	if d.Got != "" {
+		s += " got " + d.Got
+	}
 	return s
 }
 

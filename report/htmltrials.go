@@ -28,8 +28,10 @@ type callSample struct {
 	calls []toolgrade.Call
 }
 
-// noteTrial keeps what the trials table needs of a result.
-func (h *htmlReport) noteTrial(r *toolgrade.Result) {
+// noteTrial keeps what the trials table needs of a result, and returns
+// the result's trial: its index, else its place among the case's results
+// (0 past the cases kept).
+func (h *htmlReport) noteTrial(r *toolgrade.Result) int {
 	key := r.ID
 	if h.trialCalls == nil {
 		h.trialCalls = map[string]*trialSample{}
@@ -37,7 +39,7 @@ func (h *htmlReport) noteTrial(r *toolgrade.Result) {
 	ts := h.trialCalls[key]
 	if ts == nil {
 		if len(h.trialCalls) >= htmlTrialCases {
-			return
+			return reliability.TrialIndex(r)
 		}
 		ts = &trialSample{}
 		h.trialCalls[strings.Clone(key)] = ts
@@ -54,6 +56,7 @@ func (h *htmlReport) noteTrial(r *toolgrade.Result) {
 	if *slot == nil && r.Case != nil {
 		*slot = &callSample{trial: idx, calls: r.Case.Called}
 	}
+	return idx
 }
 
 // parting says where a passing and a failing trial of a case first

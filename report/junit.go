@@ -16,7 +16,9 @@ import (
 // JUnit returns a Writer of JUnit XML in the common (Jenkins/Ant) form: a
 // <testsuites> root with one <testsuite> per metric, holding one
 // <testcase> per case, named by the case id, with the metric as its
-// classname. A case below the metric's threshold carries a <failure> whose
+// classname. When the run repeated cases (trials) each test case is one
+// trial, named "id [trial N]" so that names stay unique, N the result's
+// trial index or else its place among the case's results. A case below the metric's threshold carries a <failure> whose
 // message gives the score and the start of the reason and whose text is
 // the whole reason, followed by a line for each trajectory detail the
 // metric gives (failed calls, turns below the mark, broken data flows,
@@ -24,7 +26,9 @@ import (
 // a case that could not be read or scored carries an <error>.
 //
 // A suite's counts come before its test cases, so each suite is spooled to
-// a temporary file until Finish: memory stays flat however long the run.
+// a temporary file until Finish: memory stays flat however long the run,
+// but for the few bytes a case that number its trials. The run's
+// metadata ([RunInfo]) goes into the first suite's properties.
 // Characters XML 1.0 forbids (most control characters, invalid UTF-8) are
 // written as visible escapes such as \u001b.
 func JUnit(w io.Writer) Writer { return &junitReport{w: w} }
@@ -32,6 +36,7 @@ func JUnit(w io.Writer) Writer { return &junitReport{w: w} }
 type junitReport struct {
 	w      io.Writer
 	suites []*junitSuite // in first-seen order
+	trials reliability.Trials
 }
 
 type junitSuite struct {
@@ -59,7 +64,16 @@ func (j *junitReport) suite(m *toolgrade.MetricResult) (*junitSuite, error) {
 	return s, nil
 }
 
+// trialMark ends a test case's name in a suite's spool: NUL, the trial's
+// index, NUL. XML text has no NUL (writeXML escapes it), so Finish finds
+// each and writes it as " [trial N]", or as nothing when no case repeated.
+const trialMark = 0
+
 func (j *junitReport) Add(r *toolgrade.Result) error {
+	trial := j.trials.Add(r)
+	if t := reliability.TrialIndex(r); t > 0 {
+		trial = t
+	}
 	for i := range r.Metrics {
 		m := &r.Metrics[i]
 		s, err := j.suite(m)
@@ -70,6 +84,9 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 		b := s.buf
 		b.WriteString("    <testcase name=\"")
 		writeXML(b, r.ID)
+		b.WriteByte(trialMark)
+		b.WriteString(strconv.Itoa(trial))
+		b.WriteByte(trialMark)
 		b.WriteString("\" classname=\"")
 		writeXML(b, Label(m.Name, m.Profile))
 		switch {
@@ -117,18 +134,36 @@ func (j *junitReport) Finish(st *Stats) error {
 		tests += rel.Cases
 		failures += rel.Cases - rel.Passed
 	}
+	repeated := st.repeated() != nil
 	w := bufio.NewWriter(j.w)
 	fmt.Fprintf(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"toolgrade\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n", tests, failures, errs)
-	for _, s := range j.suites {
+	for k, s := range j.suites {
 		w.WriteString("  <testsuite name=\"")
 		writeXML(w, Label(s.name, s.profile))
-		fmt.Fprintf(w, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\">\n", s.tests, s.failures, s.errors)
+		fmt.Fprintf(w, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\"", s.tests, s.failures, s.errors)
+		if !st.Run.Started.IsZero() {
+			w.WriteString(" timestamp=\"" + st.Run.Started.Format("2006-01-02T15:04:05") + "\"")
+		}
+		w.WriteString(">\n")
+		var props []runField
+		if k == 0 {
+			props = st.Run.fields()
+		}
+		if t := st.thresholdText(s.name, s.profile); t != "-" {
+			props = append(props, runField{"threshold", t})
+		}
+		for _, m := range st.Run.Metrics {
+			if m.Label == Label(s.name, s.profile) {
+				props = append(props, runField{"settings", m.Settings})
+			}
+		}
+		writeProperties(w, props)
 		err := s.buf.Flush()
 		if err == nil {
 			_, err = s.spool.Seek(0, io.SeekStart)
 		}
 		if err == nil {
-			_, err = io.Copy(w, s.spool)
+			err = copySpool(w, s.spool, repeated)
 		}
 		if err != nil {
 			return fmt.Errorf("junit: %w", err)
@@ -140,6 +175,50 @@ func (j *junitReport) Finish(st *Stats) error {
 	}
 	w.WriteString("</testsuites>\n")
 	return w.Flush()
+}
+
+// copySpool copies a suite's spool to w, each test case's trial mark
+// written as " [trial N]" when the run repeated cases, else left out.
+func copySpool(w *bufio.Writer, spool io.Reader, repeated bool) error {
+	r := bufio.NewReaderSize(spool, 64<<10)
+	for {
+		chunk, err := r.ReadSlice(trialMark)
+		if err == bufio.ErrBufferFull {
+			w.Write(chunk)
+			continue
+		}
+		if err == io.EOF {
+			_, err = w.Write(chunk)
+			return err
+		}
+		if err != nil {
+			return err
+		}
+		w.Write(chunk[:len(chunk)-1])
+		n, err := r.ReadSlice(trialMark)
+		if err != nil {
+			return fmt.Errorf("a trial mark is cut short: %w", err)
+		}
+		if repeated {
+			w.WriteString(" [trial " + string(n[:len(n)-1]) + "]")
+		}
+	}
+}
+
+// writeProperties writes a suite's <properties>, if any.
+func writeProperties(w *bufio.Writer, props []runField) {
+	if len(props) == 0 {
+		return
+	}
+	w.WriteString("    <properties>\n")
+	for _, p := range props {
+		w.WriteString("      <property name=\"")
+		writeXML(w, p.name)
+		w.WriteString("\" value=\"")
+		writeXML(w, p.value)
+		w.WriteString("\"/>\n")
+	}
+	w.WriteString("    </properties>\n")
 }
 
 func firstLine(s string) string {
@@ -195,14 +274,8 @@ func xmlChar(r rune) bool {
 // over its trials (a pass_k gate, or any failing trial without one).
 func writeJUnitReliability(w *bufio.Writer, rel *reliability.Suite) {
 	fmt.Fprintf(w, "  <testsuite name=\"reliability\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"0\">\n", rel.Cases, rel.Cases-rel.Passed)
-	w.WriteString("    <properties>\n")
-	prop := func(name, value string) {
-		w.WriteString("      <property name=\"")
-		writeXML(w, name)
-		w.WriteString("\" value=\"")
-		writeXML(w, value)
-		w.WriteString("\"/>\n")
-	}
+	var props []runField
+	prop := func(name, value string) { props = append(props, runField{name, value}) }
 	prop("trials", strconv.Itoa(rel.Trials))
 	prop("confidence", strconv.FormatFloat(rel.Confidence, 'g', -1, 64))
 	for _, m := range rel.Metrics {
@@ -214,7 +287,7 @@ func writeJUnitReliability(w *bufio.Writer, rel *reliability.Suite) {
 			prop(l+" pass^"+strconv.Itoa(k), score(m.PassHatK[k-1]))
 		}
 	}
-	w.WriteString("    </properties>\n")
+	writeProperties(w, props)
 	for _, c := range rel.PerCase {
 		w.WriteString("    <testcase classname=\"reliability\" name=\"")
 		writeXML(w, c.ID)

@@ -33,8 +33,10 @@ func (md *markdownReport) Finish(s *Stats) error {
 	if !s.CasePassed() { // as the exit status: by case, over trials and gates
 		mark = "❌"
 	}
-	fmt.Fprintf(&b, "### %s toolgrade: %d of %d %s passed\n\n", mark, s.Passed, s.Cases, plural(s.Cases, "case", "cases"))
+	cases, passed := s.Verdicts()
+	fmt.Fprintf(&b, "### %s toolgrade: %d of %d %s passed\n\n", mark, passed, cases, plural(cases, "case", "cases"))
 	fmt.Fprintf(&b, "%s.\n", headline(s))
+	writeRunMarkdown(&b, &s.Run)
 	if u := usageLine(s.Usage); u != "" {
 		fmt.Fprintf(&b, "\n%s.\n", u)
 	}
@@ -53,12 +55,12 @@ func (md *markdownReport) Finish(s *Stats) error {
 	}
 
 	if len(s.Metrics) > 0 {
-		b.WriteString("\n| metric | profile | cases | mean | pass rate | precision | recall | f1 | errors |\n")
-		b.WriteString("| :-- | :-- | --: | --: | --: | --: | --: | --: | --: |\n")
+		b.WriteString("\n| metric | profile | threshold | cases | mean | pass rate | precision | recall | f1 | errors |\n")
+		b.WriteString("| :-- | :-- | --: | --: | --: | --: | --: | --: | --: | --: |\n")
 		for _, m := range s.Metrics {
 			p, r, f := prf(&m)
-			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %d |\n",
-				mdText(m.Name), mdText(m.Profile), m.Count+m.Errors, mean(&m), passRate(&m), p, r, f, m.Errors)
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s | %s | %s | %d |\n",
+				mdText(m.Name), mdText(m.Profile), s.thresholdText(m.Name, m.Profile), m.Count+m.Errors, mean(&m), passRate(&m), p, r, f, m.Errors)
 		}
 	}
 
@@ -68,18 +70,18 @@ func (md *markdownReport) Finish(s *Stats) error {
 	if tools, by := s.Tools(); len(tools) > 0 {
 		b.WriteString("\n#### Tools\n\n")
 		if by != "" {
-			fmt.Fprintf(&b, "Missed, extra and wrong arguments as paired by %s.\n\n", mdText(by))
+			fmt.Fprintf(&b, "Missed, extra, wrong arguments and failed calls as paired by %s.\n\n", mdText(by))
 		}
 		if by != "" {
-			b.WriteString("| tool | expected | called | missed | extra | wrong args |\n")
-			b.WriteString("| :-- | --: | --: | --: | --: | --: |\n")
+			b.WriteString("| tool | expected | called | missed | extra | wrong args | failed |\n")
+			b.WriteString("| :-- | --: | --: | --: | --: | --: | --: |\n")
 		} else { // without a metric that pairs calls, only the counts mean anything
 			b.WriteString("| tool | expected | called |\n")
 			b.WriteString("| :-- | --: | --: |\n")
 		}
 		for _, t := range tools[:min(len(tools), markdownTools)] {
 			if by != "" {
-				fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d |\n", mdText(t.Name), t.Expected, t.Called, t.Missed, t.Extra, t.WrongArgs)
+				fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", mdText(t.Name), t.Expected, t.Called, t.Missed, t.Extra, t.WrongArgs, t.Failed)
 			} else {
 				fmt.Fprintf(&b, "| %s | %d | %d |\n", mdText(t.Name), t.Expected, t.Called)
 			}
@@ -90,7 +92,7 @@ func (md *markdownReport) Finish(s *Stats) error {
 	}
 
 	if fs := s.Failures(); len(fs) > 0 {
-		failing := s.Cases - s.Passed
+		failing := failingCases(s)
 		b.WriteString("\n#### Failing cases\n\n")
 		if len(fs) < failing {
 			fmt.Fprintf(&b, "The %d worst of %d, worst first.\n\n", len(fs), failing)
@@ -104,8 +106,12 @@ func (md *markdownReport) Finish(s *Stats) error {
 			if w := where(&f); w != "" {
 				b.WriteString(" (" + htmlText(w) + ")")
 			}
+			lead := " — "
+			if l := trialsLine(&f); l != "" {
+				lead = " — " + htmlText(l) + "; worst trial: "
+			}
 			for i, r := range rows {
-				sep := " — "
+				sep := lead
 				if i > 0 {
 					sep = "; "
 				}
@@ -126,6 +132,33 @@ func (md *markdownReport) Finish(s *Stats) error {
 	}
 	_, err := io.WriteString(md.w, b.String())
 	return err
+}
+
+// writeRunMarkdown says when and how the run was made, if known: the date
+// and version in a collapsed block's summary, the command line, config
+// and metrics' settings inside it.
+func writeRunMarkdown(b *strings.Builder, ri *RunInfo) {
+	fields := ri.fields()
+	if len(fields) == 0 && len(ri.Metrics) == 0 {
+		return
+	}
+	var head, body []string
+	for _, f := range fields {
+		switch f.name {
+		case "date", "toolgrade":
+			head = append(head, htmlText(f.name+" "+f.value))
+		default:
+			body = append(body, htmlText(f.name+": "+f.value))
+		}
+	}
+	for _, m := range ri.Metrics {
+		body = append(body, htmlText("metric "+m.Label+": "+m.Settings))
+	}
+	b.WriteString("\n<details><summary>Run")
+	if len(head) > 0 {
+		b.WriteString(": " + strings.Join(head, ", "))
+	}
+	b.WriteString("</summary><pre>" + strings.Join(body, "&#10;") + "</pre></details>\n")
 }
 
 // mdText escapes data for a Markdown table cell or line: HTML specials as

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade"
@@ -119,7 +120,7 @@ func render(t fataler, results []*toolgrade.Result, newWriter func(w *bytes.Buff
 	t.Helper()
 	var buf bytes.Buffer
 	w := newWriter(&buf)
-	var s report.Stats
+	s := report.Stats{Run: testRun}
 	for _, r := range results {
 		s.Add(r)
 		if err := w.Add(r); err != nil {
@@ -130,6 +131,15 @@ func render(t fataler, results []*toolgrade.Result, newWriter func(w *bytes.Buff
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// testRun is the run the golden reports describe.
+var testRun = report.RunInfo{
+	Started: time.Date(2025, 1, 2, 15, 4, 5, 0, time.FixedZone("", 3600)),
+	Version: "v0.1.0",
+	Command: []string{"toolgrade", "eval", "--config", "toolgrade.yaml", "--html", "report.html", "my cases.jsonl"},
+	Config:  "toolgrade.yaml",
+	Metrics: []report.RunMetric{{Label: "tool_correctness", Settings: `{"threshold":0.8}`}},
 }
 
 // golden compares got with testdata/name, rewriting it with -update.

@@ -57,6 +57,14 @@ type Stats struct {
 	// Gates are the pass_k gates by metric label (see [Label]).
 	Gates map[string]reliability.PassK
 
+	// Run says when and how the run was made (set by the caller); the
+	// reports show what is set.
+	Run RunInfo
+
+	// thresholds holds each metric's threshold as its results gave it,
+	// in first-seen order.
+	thresholds []threshold
+
 	trials      reliability.Trials
 	reliability *reliability.Suite // computed once, at the first call after the run
 
@@ -76,6 +84,8 @@ type Stats struct {
 	// and the calls left unexplained.
 	caseTools []*ToolCounts
 	extra     []int
+	stands    []standIn
+	missing   []int
 }
 
 // A FieldCount is a case field and the number of cases that had it.
@@ -91,14 +101,20 @@ type FieldCount struct {
 // WrongArgs counts expected calls that were answered by a call of the same
 // tool that did not fully match (partial credit, or left unpaired beside
 // an unpaired call of the same name — with an ordered metric, a call out of
-// order counts here too); Missed counts expected calls with no call of the
-// same tool to answer them; Extra counts calls that answer nothing.
+// order counts here too); Failed counts expected calls left unpaired
+// beside a call of the same tool that failed (the tool reported an
+// error); Missed counts expected calls with no call of the same tool to
+// answer them; Extra counts calls that answer nothing. The HTML page's
+// case details and timelines mark each call by the same rule (see
+// [standIns]).
 type ToolCounts struct {
-	Name                                       string
-	Expected, Called, Missed, Extra, WrongArgs int
+	Name                                               string
+	Expected, Called, Missed, Extra, WrongArgs, Failed int
 }
 
 // A Failure is a case that failed or erred, with its failing metrics.
+// With repeated trials it is the case's worst failing trial, and Trials
+// and Passed say how the case fared over all of them.
 type Failure struct {
 	ID     string
 	Source string // the case's file, if known
@@ -106,9 +122,13 @@ type Failure struct {
 	Error  string // the record could not be read
 	// Metrics are the metric results that failed or erred.
 	Metrics []FailedMetric
+	// Trials and Passed count the case's trials and those that passed,
+	// when the run repeated cases; both 0 otherwise.
+	Trials, Passed int
 
-	rank float64 // the lowest failing score; errors rank lowest
-	seq  int     // input order, to break ties
+	rank   float64 // the lowest failing score; errors rank lowest
+	seq    int     // input order, to break ties
+	failed int     // the case's failing trials seen so far
 	// trajectory sums up the case's trajectory in a line (see
 	// trajectory.line); "" when there is nothing to tell.
 	trajectory string
@@ -128,15 +148,16 @@ const maxReason = 2000
 // Add folds one result into the statistics.
 func (s *Stats) Add(r *toolgrade.Result) {
 	s.Summary.Add(r)
-	s.trials.Add(r)
+	trials := s.trials.Add(r)
 	s.reliability = nil
-	if r.Case != nil {
-		s.addTools(r)
-	}
+	s.addThresholds(r)
 	t := trajectoryOf(r)
+	if r.Case != nil {
+		s.addTools(r, t.failed)
+	}
 	s.traj.add(&t)
 	if !r.Success {
-		s.addFailure(r, &t)
+		s.addFailure(r, &t, trials)
 	}
 	if len(r.Warnings) > 0 {
 		s.addWarnings(r.Warnings)
@@ -253,7 +274,7 @@ func (s *Stats) tool(name string) *ToolCounts {
 	return t
 }
 
-func (s *Stats) addTools(r *toolgrade.Result) {
+func (s *Stats) addTools(r *toolgrade.Result, failed []int) {
 	c := r.Case
 	s.caseTools = s.caseTools[:0]
 	for i := range c.Expected {
@@ -269,23 +290,11 @@ func (s *Stats) addTools(r *toolgrade.Result) {
 	if s.toolsBy == "" {
 		s.toolsBy = Label(m.Name, m.Profile)
 	}
-	exp := func(i int) (string, bool) {
-		if i < 0 || i >= len(c.Expected) {
-			return "", false
-		}
-		return c.Expected[i].Name, true
-	}
-	got := func(j int) (string, bool) {
-		if j < 0 || j >= len(c.Called) {
-			return "", false
-		}
-		return c.Called[j].Name, true
-	}
 	for _, p := range m.Matches {
-		e, ok1 := exp(p.Expected)
-		g, ok2 := got(p.Called)
-		switch {
-		case !ok1 || !ok2:
+		if !inRange(p.Expected, c.Expected) || !inRange(p.Called, c.Called) {
+			continue
+		}
+		switch e, g := c.Expected[p.Expected].Name, c.Called[p.Called].Name; {
 		case !sameTool(e, g):
 			s.tool(e).Missed++
 			s.tool(g).Extra++
@@ -293,28 +302,55 @@ func (s *Stats) addTools(r *toolgrade.Result) {
 			s.tool(e).WrongArgs++
 		}
 	}
-	// An unpaired call of the right tool is a call with the wrong arguments,
-	// not a missed call plus an extra one.
-	extra := append(s.extra[:0], m.Unexpected...)
+	s.stands, s.missing, s.extra = standIns(m, c, s.stands[:0], s.missing[:0], s.extra[:0])
+	for _, p := range s.stands {
+		if _, ok := slices.BinarySearch(failed, p.called); ok {
+			s.tool(c.Expected[p.expected].Name).Failed++
+		} else {
+			s.tool(c.Expected[p.expected].Name).WrongArgs++
+		}
+	}
+	for _, i := range s.missing {
+		s.tool(c.Expected[i].Name).Missed++
+	}
+	for _, j := range s.extra {
+		s.tool(c.Called[j].Name).Extra++
+	}
+}
+
+func inRange(i int, calls []toolgrade.Call) bool { return i >= 0 && i < len(calls) }
+
+// A standIn is an expected call that a metric left unpaired beside an
+// unpaired call of the same tool: a call made for it that did not match
+// it. Every report shows the two as one call with wrong arguments, or as
+// a failed call when the call failed, and never as a missed call and an
+// extra one.
+type standIn struct{ expected, called int }
+
+// standIns sorts m's unpaired calls of c: each unpaired expected call
+// with the first unpaired call of the same tool not yet taken (stands),
+// the expected calls left (missing) and the calls left (extra), all in
+// order, appended to the slices given. Indexes out of c's range are
+// dropped.
+func standIns(m *toolgrade.MetricResult, c *toolgrade.Case, stands []standIn, missing, extra []int) ([]standIn, []int, []int) {
+	for _, j := range m.Unexpected {
+		if inRange(j, c.Called) {
+			extra = append(extra, j)
+		}
+	}
 	for _, i := range m.Missing {
-		e, ok := exp(i)
-		if !ok {
+		if !inRange(i, c.Expected) {
 			continue
 		}
-		k := slices.IndexFunc(extra, func(j int) bool { g, ok := got(j); return ok && sameTool(e, g) })
-		if k >= 0 {
-			extra = slices.Delete(extra, k, k+1)
-			s.tool(e).WrongArgs++
-		} else {
-			s.tool(e).Missed++
+		k := slices.IndexFunc(extra, func(j int) bool { return sameTool(c.Expected[i].Name, c.Called[j].Name) })
+		if k < 0 {
+			missing = append(missing, i)
+			continue
 		}
+		stands = append(stands, standIn{i, extra[k]})
+		extra = slices.Delete(extra, k, k+1)
 	}
-	for _, j := range extra {
-		if g, ok := got(j); ok {
-			s.tool(g).Extra++
-		}
-	}
-	s.extra = extra
+	return stands, missing, extra
 }
 
 // Tools returns the per-tool counts, the busiest tools first, and the
@@ -334,15 +370,32 @@ func (s *Stats) Tools() ([]ToolCounts, string) {
 	return out, s.toolsBy
 }
 
-func (s *Stats) addFailure(r *toolgrade.Result, t *trajectory) {
+// addFailure keeps r among the worst cases if it is one. With repeated
+// trials a case is kept once: its worst failing trial, and how many of
+// its trials failed, which ranks it first (trials is how many trials its
+// case has had, this one included).
+func (s *Stats) addFailure(r *toolgrade.Result, t *trajectory, trials int) {
 	// Rank the case first: most failing cases are not among the worst
 	// kept, and need nothing copied.
-	f := Failure{seq: s.Cases, rank: failureRank(r)}
+	f := Failure{seq: s.Cases, rank: failureRank(r), failed: 1}
+	at := -1
+	if trials > 1 {
+		at = slices.IndexFunc(s.failures, func(k Failure) bool { return k.ID == r.ID })
+	}
+	if at >= 0 {
+		kept := &s.failures[at]
+		kept.failed++
+		if f.rank >= kept.rank { // the trial kept stays the worst
+			heap.Fix(&s.failures, at)
+			return
+		}
+		f.seq, f.failed = kept.seq, kept.failed
+	}
 	limit := s.Worst
 	if limit <= 0 {
 		limit = DefaultWorst
 	}
-	full := len(s.failures) >= limit
+	full := at < 0 && len(s.failures) >= limit
 	if full && !worse(f, s.failures[0]) {
 		return
 	}
@@ -368,10 +421,14 @@ func (s *Stats) addFailure(r *toolgrade.Result, t *trajectory) {
 		}
 		f.Error = clip(r.Error, maxReason)
 	}
-	if full {
+	switch {
+	case at >= 0:
+		s.failures[at] = f
+		heap.Fix(&s.failures, at)
+	case full:
 		s.failures[0] = f
 		heap.Fix(&s.failures, 0)
-	} else {
+	default:
 		heap.Push(&s.failures, f)
 	}
 }
@@ -396,10 +453,27 @@ func failureRank(r *toolgrade.Result) float64 {
 }
 
 // Failures returns the worst failing cases kept, worst first: errors, then
-// the lowest scores, earlier cases first among equals.
+// the lowest scores, earlier cases first among equals. With repeated
+// trials each case comes once, the lowest pass rate over its trials
+// first, and a case that passed over its trials (by a pass_k gate) is
+// left out.
 func (s *Stats) Failures() []Failure {
 	out := slices.Clone(s.failures)
+	if s.repeated() != nil {
+		out = slices.DeleteFunc(out, func(f Failure) bool {
+			c, ok := s.trials.Case(f.ID, s.Confidence, s.Gates)
+			return !ok || c.Pass
+		})
+		for i := range out {
+			c, _ := s.trials.Case(out[i].ID, s.Confidence, s.Gates)
+			out[i].Trials, out[i].Passed = c.Trials, c.Passed
+		}
+	}
 	slices.SortFunc(out, func(a, b Failure) int {
+		// a.Passed/a.Trials < b.Passed/b.Trials, in integers; 0 without trials.
+		if d := a.Passed*b.Trials - b.Passed*a.Trials; d != 0 {
+			return d
+		}
 		switch {
 		case worse(a, b):
 			return -1
@@ -411,11 +485,34 @@ func (s *Stats) Failures() []Failure {
 	return out
 }
 
+// Verdicts counts the cases and those that passed: with repeated trials,
+// by the cases' verdicts over their trials (see [Stats.CasePassed]);
+// otherwise the results.
+func (s *Stats) Verdicts() (cases, passed int) {
+	if rel := s.repeated(); rel != nil {
+		return rel.Cases, rel.Passed
+	}
+	return s.Cases, s.Passed
+}
+
+// repeated returns the reliability figures when some case ran more than
+// once, else nil.
+func (s *Stats) repeated() *reliability.Suite {
+	if rel := s.Reliability(); rel != nil && rel.MaxTrials > 1 {
+		return rel
+	}
+	return nil
+}
+
 // Failed counts the cases that failed a threshold without an error.
 func (s *Stats) Failed() int { return s.Cases - s.Passed - s.Errors }
 
-// worse orders failures: a lower rank is worse, then the earlier case.
+// worse orders failures: more failing trials are worse, then a lower
+// rank, then the earlier case.
 func worse(a, b Failure) bool {
+	if a.failed != b.failed {
+		return a.failed > b.failed
+	}
 	if a.rank != b.rank {
 		return a.rank < b.rank
 	}

@@ -65,17 +65,17 @@ func (t *textReport) Finish(s *Stats) error {
 	if tools, by := s.Tools(); len(tools) > 0 {
 		tw := newTable()
 		if by != "" {
-			tw.SetCaption("missed, extra and wrong args as paired by " + terminal(by))
+			tw.SetCaption("missed, extra, wrong args and failed as paired by " + terminal(by))
 		}
 		// Without a metric that pairs calls, only the counts mean anything.
 		if by != "" {
-			tw.AppendHeader(table.Row{"tool", "expected", "called", "missed", "extra", "wrong args"})
+			tw.AppendHeader(table.Row{"tool", "expected", "called", "missed", "extra", "wrong args", "failed"})
 		} else {
 			tw.AppendHeader(table.Row{"tool", "expected", "called"})
 		}
 		for _, tc := range tools[:min(len(tools), textTools)] {
 			if by != "" {
-				tw.AppendRow(table.Row{terminal(tc.Name), tc.Expected, tc.Called, tc.Missed, tc.Extra, tc.WrongArgs})
+				tw.AppendRow(table.Row{terminal(tc.Name), tc.Expected, tc.Called, tc.Missed, tc.Extra, tc.WrongArgs, tc.Failed})
 			} else {
 				tw.AppendRow(table.Row{terminal(tc.Name), tc.Expected, tc.Called})
 			}
@@ -83,7 +83,7 @@ func (t *textReport) Finish(s *Stats) error {
 		if n := len(tools) - textTools; n > 0 {
 			tw.AppendFooter(table.Row{fmt.Sprintf("and %d more", n)})
 		}
-		alignRight(tw, 2, 6)
+		alignRight(tw, 2, 7)
 		b.WriteString("\n" + tw.Render() + "\n")
 	}
 	if rel := s.Reliability(); rel != nil {
@@ -97,6 +97,9 @@ func (t *textReport) Finish(s *Stats) error {
 			if w := where(&f); w != "" {
 				b.WriteString(" (" + terminal(filepath.Base(w)) + ")")
 			}
+			if l := trialsLine(&f); l != "" {
+				b.WriteString(": " + l + "; worst trial:")
+			}
 			b.WriteString("\n")
 			for _, r := range failureRows(&f) {
 				fmt.Fprintf(&b, "    %s %s: %s\n", terminal(r.metric), r.score, terminal(clipRunes(r.reason, textReason)))
@@ -105,7 +108,7 @@ func (t *textReport) Finish(s *Stats) error {
 				b.WriteString("    trajectory: " + terminal(f.trajectory) + "\n")
 			}
 		}
-		if n := s.Cases - s.Passed - len(shown); n > 0 {
+		if n := failingCases(s) - len(shown); n > 0 {
 			fmt.Fprintf(&b, "  and %d more failing\n", n)
 		}
 	}
@@ -130,13 +133,41 @@ func alignRight(tw table.Writer, from, to int) {
 	tw.SetColumnConfigs(cc)
 }
 
-// headline is the one-line verdict of the run.
+// headline is the one-line verdict of the run. With repeated trials it
+// counts cases by their verdicts over their trials, then the trials.
 func headline(s *Stats) string {
+	if rel := s.repeated(); rel != nil {
+		per := strconv.Itoa(rel.MinTrials)
+		if rel.MinTrials != rel.MaxTrials {
+			per += "–" + strconv.Itoa(rel.MaxTrials)
+		}
+		h := fmt.Sprintf("%d %s: %d passed, %d failed; %d trials (%s per case): %d passed, %d failed",
+			rel.Cases, plural(rel.Cases, "case", "cases"), rel.Passed, rel.Cases-rel.Passed, s.Cases, per, s.Passed, s.Failed())
+		if s.Errors > 0 {
+			h += fmt.Sprintf(", %d erred", s.Errors)
+		}
+		return h
+	}
 	h := fmt.Sprintf("%d %s: %d passed, %d failed", s.Cases, plural(s.Cases, "case", "cases"), s.Passed, s.Failed())
 	if s.Errors > 0 {
 		h += fmt.Sprintf(", %d erred", s.Errors)
 	}
 	return h
+}
+
+// trialsLine says how a case fared over its trials: "0 of 5 trials
+// passed"; "" without trials.
+func trialsLine(f *Failure) string {
+	if f.Trials == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d %s passed", f.Passed, f.Trials, plural(f.Trials, "trial", "trials"))
+}
+
+// failingCases counts the cases that failed or erred (see [Stats.Verdicts]).
+func failingCases(s *Stats) int {
+	cases, passed := s.Verdicts()
+	return cases - passed
 }
 
 func plural(n int, one, many string) string {

@@ -30,7 +30,7 @@ func TestWorstLines(t *testing.T) {
 			if i == 7 || i == 300 {
 				m.Error = "boom"
 			}
-			r := &toolgrade.Result{ID: "c" + strconv.Itoa(i%200), Success: m.Verdict(), Metrics: []toolgrade.MetricResult{m}}
+			r := &toolgrade.Result{ID: "c" + strconv.Itoa(i), Success: m.Verdict(), Metrics: []toolgrade.MetricResult{m}}
 			s.Add(r)
 			if tr := trajectoryOf(r); !r.Success && !tr.empty() {
 				want[r.ID+"/"+strconv.Itoa(s.Cases)] = tr.line(nil)
@@ -60,7 +60,8 @@ func TestTimelineWithoutCase(t *testing.T) {
 			match.Turns{{Turn: 1, Score: 1, Success: true, Expected: []int{0}, Called: []int{0, 1}},
 				{Turn: 2, Score: 0, Expected: []int{1}, Called: []int{2}}},
 			match.Flows{{From: 1, To: 2, Arg: "id", Ref: "get.output.id"}}}}}}
-	tl := timeline(r)
+	tr := trajectoryOf(r)
+	tl := timeline(r, &tr)
 	if tl == nil {
 		t.Fatal("no timeline")
 	}
@@ -86,7 +87,8 @@ func TestTimelineWithoutCase(t *testing.T) {
 	}
 	// Indexes from a hostile file do not size the page.
 	r.Metrics[0].SetDetail(match.Failed{1 << 40})
-	if tl := timeline(r); len(tl.Steps) > htmlTimelineCalls+10 {
+	tr = trajectoryOf(r)
+	if tl := timeline(r, &tr); len(tl.Steps) > htmlTimelineCalls+10 {
 		t.Errorf("%d steps for a huge index", len(tl.Steps))
 	}
 }

@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -140,6 +141,47 @@ func TestTrialsHTMLGeneratedIDs(t *testing.T) {
 			if want := `&#34;Paris&#34; in the passing trial, &#34;` + city + `&#34; in the failing one`; strings.Count(page, want) != 1 {
 				t.Fatalf("page shows %q %d times, want once", want, strings.Count(page, want))
 			}
+		}
+	}
+}
+
+// TestTrialsWorstCases: with trials the worst cases are cases, each once,
+// the lowest pass rate first: a case that failed one trial of five by a
+// score of 0 comes after one that failed all five by 0.25.
+func TestTrialsWorstCases(t *testing.T) {
+	thr := toolgrade.Float(0.5)
+	var s report.Stats
+	add := func(id string, trial int, score float64) {
+		m := toolgrade.MetricResult{Name: "tool_correctness", Profile: "default", Score: score, Threshold: thr, Success: score >= 0.5}
+		s.Add(&toolgrade.Result{ID: id, Success: m.Success, Case: &toolgrade.Case{ID: id, Trial: trial},
+			Metrics: []toolgrade.MetricResult{m}})
+	}
+	for trial := 1; trial <= 5; trial++ {
+		mostly := 1.0
+		if trial == 1 {
+			mostly = 0
+		}
+		add("mostly", trial, mostly)
+		add("never", trial, 0.25)
+		add("twice", trial, float64(trial%2)*0.1) // fails every trial, at 0 and 0.1
+	}
+	var got []string
+	for _, f := range s.Failures() {
+		got = append(got, f.ID+" "+strconv.Itoa(f.Passed)+"/"+strconv.Itoa(f.Trials)+" "+strconv.FormatFloat(f.Metrics[0].Score, 'f', 2, 64))
+	}
+	// Among cases that failed every trial, the lower worst score first;
+	// each case shows its worst trial.
+	want := []string{"twice 0/5 0.00", "never 0/5 0.25", "mostly 4/5 0.00"}
+	if !slices.Equal(got, want) {
+		t.Errorf("worst cases %q, want %q", got, want)
+	}
+	var out strings.Builder
+	if err := report.Text(&out).Finish(&s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"3 cases: 0 passed, 3 failed; 15 trials (5 per case): 4 passed, 11 failed\n", "  twice: 0 of 5 trials passed; worst trial:\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the summary lacks %q:\n%s", want, out.String())
 		}
 	}
 }
