@@ -129,7 +129,8 @@ func TestTrajectoryEscapes(t *testing.T) {
 		{Name: "grounding", Score: 0, Threshold: thr, Details: []toolgrade.Detail{toolgrade.Diffs{{Path: "#1 b" + evil, Got: evil, Note: evil}}}},
 	}}
 	render := func(w Writer) {
-		var s Stats
+		s := Stats{Run: RunInfo{Version: evil, Command: []string{"toolgrade", evil}, Config: evil,
+			Metrics: []RunMetric{{Label: evil, Settings: evil}}}}
 		s.Add(r)
 		if err := w.Add(r); err != nil {
 			t.Fatal(err)
@@ -230,7 +231,8 @@ func TestHTMLEscapesEveryField(t *testing.T) {
 	}}
 	erred := &toolgrade.Result{ID: field(), Error: field(), Case: &toolgrade.Case{ID: "erred", Source: field(), Line: 3}}
 	var page strings.Builder
-	var s Stats
+	s := Stats{Run: RunInfo{Version: field(), Command: []string{"toolgrade", field(), field()}, Config: field(),
+		Metrics: []RunMetric{{Label: field(), Settings: field()}}}}
 	w := HTML(&page)
 	for _, r := range []*toolgrade.Result{pass, fail, erred} {
 		s.Add(r)

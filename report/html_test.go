@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"html"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -69,8 +70,15 @@ func TestHTMLContent(t *testing.T) {
 		// A call left unpaired beside its tool is compared key by key.
 		`<div class="arg diff">city: &#34;Paris, Texas&#34;</div>`,
 		`<div class="arg">days: 1</div>`,
-		// Charts.
+		// Charts, the histograms with their axes: bin edges along the
+		// bottom, the count up the side.
 		`<svg class="histogram"`, `<svg class="tools"`, `<title>book_hotel: 1 missed</title>`,
+		`<text class="tick" x="40" y="140">0.0</text>`, `<text class="tick" x="380" y="140">1.0</text>`, `>score</text>`, `rotate(-90)">cases</text>`,
+		// How the run was made, and each metric's threshold.
+		`<tr><th>command</th><td><code>toolgrade eval --config toolgrade.yaml --html report.html &#39;my cases.jsonl&#39;</code></td></tr>`,
+		`<tr><th>date</th><td>2025-01-02 15:04:05 &#43;01:00</td></tr>`,
+		`<tr><th>metrics</th><td>tool_correctness <code>{&#34;threshold&#34;:0.8}</code></td></tr>`,
+		`<th class="num">threshold</th>`, `<tr><td>tool_correctness</td><td class="num">0.800</td>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %s", want)
@@ -83,6 +91,26 @@ func TestHTMLContent(t *testing.T) {
 		if strings.Contains(page, raw) {
 			t.Errorf("page contains unescaped %q", raw)
 		}
+	}
+}
+
+// TestHTMLWithoutRunInfo: a run that says nothing of itself gets no
+// table of it.
+func TestHTMLWithoutRunInfo(t *testing.T) {
+	var buf bytes.Buffer
+	w := report.HTML(&buf)
+	var s report.Stats
+	for _, r := range fixture(t) {
+		s.Add(r)
+		if err := w.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Finish(&s); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), `<table class="run">`) {
+		t.Error("the page describes a run it knows nothing of")
 	}
 }
 
@@ -145,6 +173,13 @@ window.addEventListener("load", function () {
   function type(text) { var q = doc.getElementById("q"); q.value = text; q.dispatchEvent(new Event("input")); }
   function pick(v) { var s = doc.getElementById("status"); s.value = v; s.dispatchEvent(new Event("change")); }
   var out = {};
+  // The details shown without a click, by the row's verdict.
+  var shownDetails = {pass: 0, fail: 0, error: 0};
+  doc.querySelectorAll("#case-table > tbody > tr.case").forEach(function (r) {
+    var d = r.querySelector(".detail");
+    if (d && d.checkVisibility()) { shownDetails[r.getAttribute("data-status")]++; }
+  });
+  out["details"] = shownDetails;
   out["initial"] = state(plain);
   out["fragment status=error"] = state(document.getElementById("fragment"));
   pick("fail"); out["status=fail"] = state(plain);
@@ -220,6 +255,15 @@ func TestHTMLInBrowser(t *testing.T) {
 		if s != want {
 			t.Errorf("%s: %+v, want %+v", tt.state, s, want)
 		}
+	}
+	// Failing and erred cases show their details (and timelines) as the
+	// page opens; passing ones are folded.
+	var details map[string]int
+	if err := json.Unmarshal(got["details"], &details); err != nil {
+		t.Errorf("details: %v", err)
+	}
+	if want := map[string]int{"pass": 0, "fail": 4, "error": 2}; !maps.Equal(details, want) {
+		t.Errorf("details shown at first: %v, want %v", details, want)
 	}
 	if h := string(got["hash"]); h != `"#q=PARIS\u0026status=fail"` && h != `"#q=PARIS&status=fail"` {
 		t.Errorf("the filter is not kept in the URL fragment: %s", h)

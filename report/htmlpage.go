@@ -593,7 +593,7 @@ svg .ok { fill: var(--ok); } svg .wrong { fill: var(--wrong); } svg .failed { fi
 table.run th { background: none; font-weight: 600; padding-left: 0; }
 table.run td code { word-break: break-all; }
 #case-table { width: 100%; }
-td.reason { width: 100%; }
+#case-table > tbody > tr > td:first-child { min-width: 12em; }
 details summary { cursor: pointer; color: var(--bar); }
 .detail { margin: 0.5em 0 1em; }
 .detail pre { white-space: pre-wrap; word-break: break-word; background: #fafafa; padding: 0.5em; margin: 0.3em 0; }

@@ -29,10 +29,6 @@ type RunMetric struct {
 	Settings string // its options as given, such as compact JSON
 }
 
-func (ri *RunInfo) empty() bool {
-	return ri.Started.IsZero() && ri.Version == "" && len(ri.Command) == 0 && ri.Config == "" && len(ri.Metrics) == 0
-}
-
 // runField is one line of a run's description: "date", "2025-01-02 ...".
 type runField struct{ name, value string }
 

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -183,6 +184,7 @@ type gradeInput struct {
 // writes the results and reports, as eval does.
 func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 	paths := in.paths
+	run := report.RunInfo{Started: time.Now(), Version: versionString(), Command: runCommand(m.args), Config: f.config}
 	var cfg *config.Config
 	if f.config != "" {
 		var err error
@@ -206,6 +208,7 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 			return usageError("%v", err)
 		}
 		metrics = append(metrics, mt)
+		run.Metrics = append(run.Metrics, report.RunMetric{Label: reliability.Label(mt.Name(), mt.Profile()), Settings: settingsText(e)})
 		if g, _ := config.PassKOf(e); g != nil { // checked by config.Metric
 			gates[reliability.Label(mt.Name(), mt.Profile())] = *g
 		}
@@ -228,6 +231,7 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 	if err != nil {
 		return err
 	}
+	reports.stats.Run = run
 	add := reports.add
 	if in.seen != nil {
 		add = func(r *toolgrade.Result) error {

@@ -46,6 +46,8 @@ type Main struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
+
+	args []string // as Run was given them, for the reports
 }
 
 // NewMain returns a Main wired to the process's streams and environment.
@@ -76,6 +78,7 @@ func usageError(format string, args ...any) error {
 // Run parses args (without the program name) and runs the subcommand.
 // Errors other than *ExitError mean bad usage (exit 2).
 func (m *Main) Run(ctx context.Context, args []string) error {
+	m.args = args
 	root := &cobra.Command{
 		Use:           "toolgrade",
 		Short:         "Grade how well LLM agents call tools",

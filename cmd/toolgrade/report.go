@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/report"
 )
 
@@ -150,6 +151,39 @@ func (m *Main) openReports(f *evalFlags, cfg *config.Config, paths []string) (*r
 		run.writers = append([]report.Writer{p}, run.writers...)
 	}
 	return run, nil
+}
+
+// runCommand is the command line as the reports show it: the program's
+// name and its arguments, the values of --mcp-header (which hold
+// secrets) cut to the header's name.
+func runCommand(args []string) []string {
+	out := append(make([]string, 0, len(args)+1), "toolgrade")
+	header := false
+	for _, a := range args {
+		switch {
+		case header:
+			a, header = headerName(a), false
+		case a == "--mcp-header":
+			header = true
+		case strings.HasPrefix(a, "--mcp-header="):
+			a = "--mcp-header=" + headerName(strings.TrimPrefix(a, "--mcp-header="))
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func headerName(h string) string {
+	name, _, _ := strings.Cut(h, ":")
+	return name + ": …"
+}
+
+// settingsText is a metric's config entry as the reports show it.
+func settingsText(e jsonvalue.Object) string {
+	if len(e) == 0 {
+		return "(defaults)"
+	}
+	return string(jsonvalue.Append(nil, e))
 }
 
 // printWritten ends a run's output with the files it wrote.

@@ -83,13 +83,21 @@ func TestEvalSuite(t *testing.T) {
 	if junit := read(t, filepath.Join(dir, "junit.xml")); strings.Count(junit, "<testcase ")-strings.Count(junit, `classname="reliability"`) != 6 || !strings.Contains(junit, `<testsuite name="strict"`) {
 		t.Errorf("junit.xml does not hold one test case per case and metric:\n%s", junit)
 	}
-	if html := read(t, filepath.Join(dir, "report.html")); strings.Count(html, `<tr class="case"`) != 3 {
+	html := read(t, filepath.Join(dir, "report.html"))
+	if strings.Count(html, `<tr class="case"`) != 3 {
 		t.Error("report.html does not hold a row per case")
 	}
-	if md := read(t, summary); !strings.Contains(md, "toolgrade: 2 of 3 cases passed") {
+	// The page says how the run was made: command line, config, metrics.
+	for _, want := range []string{"<th>command</th><td><code>toolgrade eval --config ", "<th>config</th>", `strict <code>{&#34;name&#34;:&#34;strict&#34;,&#34;strict&#34;:true}</code>`, "<th>toolgrade</th>"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("report.html lacks %s", want)
+		}
+	}
+	// p's two trials count once, and its verdict is over both.
+	if md := read(t, summary); !strings.Contains(md, "toolgrade: 1 of 2 cases passed") {
 		t.Errorf("the Markdown summary went elsewhere or is wrong:\n%s", md)
 	}
-	for _, want := range []string{"3 cases: 2 passed, 1 failed", "tool_correctness", "worst cases:"} {
+	for _, want := range []string{"2 cases: 1 passed, 1 failed; 3 trials (1–2 per case): 2 passed, 1 failed", "tool_correctness", "worst cases:"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("summary on stderr lacks %q:\n%s", want, stderr)
 		}
@@ -215,5 +223,15 @@ func TestWorkflowExample(t *testing.T) {
 				t.Errorf("toolgrade %s has no flag --%s", cmd.Name(), flag[1])
 			}
 		}
+	}
+}
+
+// TestRunCommand: the command line the reports show leaves out what
+// --mcp-header carries.
+func TestRunCommand(t *testing.T) {
+	got := runCommand([]string{"eval", "--mcp-header", "Authorization: Bearer s3cret", "--mcp-header=X-Key: s3cret", "cases.jsonl"})
+	want := []string{"toolgrade", "eval", "--mcp-header", "Authorization: …", "--mcp-header=X-Key: …", "cases.jsonl"}
+	if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+		t.Errorf("runCommand = %q, want %q", got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -166,14 +167,34 @@ func (m *Main) runTools(ctx context.Context, f *toolsFlags, args []string) error
 }
 
 // writeFindings writes lint findings, one per line, then a count, and
-// returns how many are errors.
+// returns how many are errors. A finding that several tools share (the
+// same level, place and message) is written once, naming the tools.
 func writeFindings(w interface{ Write([]byte) (int, error) }, findings []schema.Finding) int {
+	type shared struct {
+		schema.Finding
+		tools []string
+	}
+	var lines []shared
 	errs := 0
 	for _, f := range findings {
-		fmt.Fprintln(w, f.String())
 		if f.Level == schema.LintError {
 			errs++
 		}
+		k := slices.IndexFunc(lines, func(l shared) bool {
+			return l.Level == f.Level && l.Path == f.Path && l.Message == f.Message
+		})
+		if k < 0 {
+			lines = append(lines, shared{Finding: f})
+			k = len(lines) - 1
+		}
+		lines[k].tools = append(lines[k].tools, f.Tool)
+	}
+	for _, l := range lines {
+		if len(l.tools) == 1 {
+			fmt.Fprintln(w, l.Finding.String())
+			continue
+		}
+		fmt.Fprintf(w, "%s: %d tools (%s): %s: %s\n", l.Level, len(l.tools), strings.Join(l.tools, ", "), l.Path, l.Message)
 	}
 	fmt.Fprintf(w, "%d errors, %d warnings\n", errs, len(findings)-errs)
 	return errs

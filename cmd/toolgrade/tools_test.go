@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolgrade/toolgrade/schema"
 )
 
 // TestMCPSchemaExample runs the README's command on examples/mcp-schema
@@ -52,5 +54,28 @@ func TestEvalToolsFlag(t *testing.T) {
 	code, out, _ = run(t, "", "eval", "--config", writeFile(t, "c.yaml", "metrics:\n  - metric: schema\n"), cases)
 	if code != 1 || !strings.Contains(out, "no tool definitions") {
 		t.Errorf("no tools: exit %d\n%s", code, out)
+	}
+}
+
+// TestWriteFindingsShared: a finding several tools share is one line
+// naming them; the count still counts each tool's finding.
+func TestWriteFindingsShared(t *testing.T) {
+	const gemini = `Gemini's OpenAPI-style "parameters" field rejects "$schema"`
+	var findings []schema.Finding
+	for _, name := range []string{"a", "b", "c"} {
+		findings = append(findings, schema.Finding{Tool: name, Path: "parameters", Level: schema.LintWarning, Message: gemini})
+	}
+	findings = append(findings, schema.Finding{Tool: "b", Path: "description", Level: schema.LintWarning, Message: "no description"},
+		schema.Finding{Tool: "a.b", Path: "name", Level: schema.LintError, Message: "bad name"})
+	var out strings.Builder
+	if errs := writeFindings(&out, findings); errs != 1 {
+		t.Errorf("%d errors, want 1", errs)
+	}
+	want := "warning: 3 tools (a, b, c): parameters: " + gemini + "\n" +
+		"warning: tool b: description: no description\n" +
+		"error: tool a.b: name: bad name\n" +
+		"1 errors, 4 warnings\n"
+	if out.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
