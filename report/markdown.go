@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/escape"
 )
 
 // markdownTools bounds the tool table; GitHub caps a step summary at 1 MiB.
@@ -164,26 +165,7 @@ func writeRunMarkdown(b *strings.Builder, ri *RunInfo) {
 // mdText escapes data for a Markdown table cell or line: HTML specials as
 // entities, Markdown punctuation with a backslash, control characters as
 // escapes.
-func mdText(s string) string {
-	s = printable(s, false)
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '\\', '`', '*', '_', '[', ']', '|', '~', '#', '!', '(', ')', '{', '}':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func mdText(s string) string { return escape.Markdown(printable(s, false)) }
 
 // htmlText escapes data for raw HTML in Markdown, keeping line breaks as
 // character references so that the HTML block never ends early.
