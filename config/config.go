@@ -77,8 +77,9 @@ type Config struct {
 	// none of its own, or "mcp:" and an MCP server (a command line or a
 	// URL) whose tools/list gives them.
 	Tools string
-	// Dir is the directory of the file, for resolving relative paths.
-	Dir string
+	// Dir is the directory of the file, for resolving relative paths;
+	// File is its path, for messages.
+	Dir, File string
 }
 
 // Load reads a configuration file.
@@ -91,7 +92,7 @@ func Load(path string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	c.Dir = filepath.Dir(path)
+	c.Dir, c.File = filepath.Dir(path), path
 	return c, nil
 }
 

@@ -7,8 +7,12 @@
 // Streamable HTTP, or a command line, started as a child process and spoken
 // to over its standard input and output. The "mcp:" prefix that --tools
 // and config files use is accepted and dropped. Headers for an HTTP server
-// (authorization) are taken from the environment when a session starts
-// and are never written out: errors name headers, never their values.
+// (authorization) are taken from the environment when the server is made
+// ([New]); their values, and the credentials in a server's URL, are
+// secrets: errors name headers, never their values, and the values are
+// added to [Options.Secrets], with which the program scrubs what it
+// writes (a server may echo them in an error, a tool's output or
+// description).
 //
 // Every step has a time limit: starting the server and the initialize
 // handshake ([Options.StartTimeout]), and each request after it
@@ -40,6 +44,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/schema"
+	"github.com/toolgrade/toolgrade/secret"
 )
 
 // Defaults of [Options].
@@ -55,12 +60,16 @@ type Options struct {
 	Dir string
 	// Headers are sent with every request to an HTTP server, each
 	// "Name: value", where ${VAR} (or $VAR) in the value is replaced by
-	// the environment variable VAR when a session starts: "Authorization:
-	// Bearer ${MCP_TOKEN}". A variable that is empty or unset is an
-	// error. Values are never written out.
+	// the environment variable VAR by [New]: "Authorization: Bearer
+	// ${MCP_TOKEN}". A variable that is empty or unset is an error.
 	Headers []string
 	// Getenv reads the environment (default os.Getenv).
 	Getenv func(string) string
+	// Secrets receives the server's secrets: the value of every
+	// variable a header names; a header's value, less a leading scheme
+	// word ("Bearer", "Basic") when it has several words; the password
+	// and query values of the server's URL. Nil keeps them nowhere.
+	Secrets *secret.Set
 	// StartTimeout bounds starting the server and the initialize
 	// handshake (default [DefaultStartTimeout]).
 	StartTimeout time.Duration
@@ -77,7 +86,7 @@ type Server struct {
 	name    string   // the target as messages show it
 	url     string   // for an HTTP server
 	argv    []string // for a command
-	headers [][2]string
+	headers http.Header
 	opts    Options
 	client  *sdk.Client
 
@@ -107,31 +116,63 @@ func New(target string, o Options) (*Server, error) {
 		o.CallTimeout = DefaultCallTimeout
 	}
 	s := &Server{opts: o, client: sdk.NewClient(&sdk.Implementation{Name: "toolgrade", Version: "1"}, nil)}
+	if IsURL(target) {
+		u, err := url.Parse(target)
+		if err != nil || u.Host == "" {
+			return nil, fmt.Errorf("mcp: bad server URL %q", redactURL(target))
+		}
+		if pw, ok := u.User.Password(); ok {
+			o.Secrets.Add(pw)
+		}
+		for _, vs := range u.Query() {
+			o.Secrets.Add(vs...)
+		}
+		s.url, s.name = target, redactURL(target)
+	}
+	if len(o.Headers) > 0 && s.url == "" {
+		return nil, errors.New("mcp: headers are for HTTP servers; a command gets its settings from its arguments and environment")
+	}
+	if s.url == "" {
+		argv, err := SplitCommand(target)
+		if err != nil {
+			return nil, fmt.Errorf("mcp: server command %q: %w", target, err)
+		}
+		s.argv, s.name = argv, target
+	}
+	s.headers = http.Header{}
 	for _, h := range o.Headers {
 		name, value, ok := strings.Cut(h, ":")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" || strings.ContainsAny(name, " \t") {
 			return nil, fmt.Errorf("mcp: header %q: want \"Name: value\"", redactHeader(h))
 		}
-		s.headers = append(s.headers, [2]string{name, strings.TrimSpace(value)})
-	}
-	if strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://") {
-		u, err := url.Parse(target)
-		if err != nil || u.Host == "" {
-			return nil, fmt.Errorf("mcp: bad server URL %q", redactURL(target))
+		var missing []string
+		value = os.Expand(strings.TrimSpace(value), func(k string) string {
+			val := o.Getenv(k)
+			if val == "" {
+				missing = append(missing, "$"+k)
+			}
+			o.Secrets.Add(val)
+			return val
+		})
+		if len(missing) > 0 {
+			return nil, fmt.Errorf("mcp: header %s: %s is empty", name, strings.Join(missing, ", "))
 		}
-		s.url, s.name = target, redactURL(target)
-		return s, nil
+		credential := value
+		if scheme, rest, ok := strings.Cut(value, " "); ok && !strings.ContainsAny(scheme, "=;,") && strings.TrimSpace(rest) != "" {
+			credential = rest // "Bearer TOKEN": the token is the secret
+		}
+		o.Secrets.Add(credential)
+		s.headers.Add(name, value)
 	}
-	if len(s.headers) > 0 {
-		return nil, errors.New("mcp: headers are for HTTP servers; a command gets its settings from its arguments and environment")
-	}
-	argv, err := SplitCommand(target)
-	if err != nil {
-		return nil, fmt.Errorf("mcp: server command %q: %w", target, err)
-	}
-	s.argv, s.name = argv, target
 	return s, nil
+}
+
+// IsURL reports whether a target names an HTTP server (http:// or
+// https://) rather than a command.
+func IsURL(target string) bool {
+	target, _ = Target(target)
+	return strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://")
 }
 
 // String returns the target, with a URL's credentials and query left out.
@@ -175,24 +216,9 @@ func (s *Server) Open(ctx context.Context) (*Session, error) {
 	ss := &Session{server: s}
 	var t sdk.Transport
 	if s.url != "" {
-		hdr := http.Header{}
-		for _, h := range s.headers {
-			var missing []string
-			v := os.Expand(h[1], func(k string) string {
-				val := s.opts.Getenv(k)
-				if val == "" {
-					missing = append(missing, "$"+k)
-				}
-				return val
-			})
-			if len(missing) > 0 {
-				return nil, fmt.Errorf("mcp: header %s: %s is empty", h[0], strings.Join(missing, ", "))
-			}
-			hdr.Add(h[0], v)
-		}
 		t = &sdk.StreamableClientTransport{
 			Endpoint:             s.url,
-			HTTPClient:           &http.Client{Transport: headerTransport{hdr, http.DefaultTransport}},
+			HTTPClient:           &http.Client{Transport: headerTransport{s.headers, http.DefaultTransport}},
 			MaxRetries:           -1,
 			DisableStandaloneSSE: true,
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/mcp"
 	"github.com/toolgrade/toolgrade/mcp/mcptest"
+	"github.com/toolgrade/toolgrade/secret"
 )
 
 func names(tools []toolgrade.Tool) []string {
@@ -170,15 +171,12 @@ func TestHeaders(t *testing.T) {
 	url := httpServer(t)
 	ctx := context.Background()
 	// An unset variable: an error naming it, before any request.
-	s, err := mcp.New(url, mcp.Options{Headers: []string{"Authorization: Bearer ${TOKEN}"}, Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Open(ctx); err == nil || !strings.Contains(err.Error(), "header Authorization: $TOKEN is empty") {
+	_, err := mcp.New(url, mcp.Options{Headers: []string{"Authorization: Bearer ${TOKEN}"}, Getenv: func(string) string { return "" }})
+	if err == nil || !strings.Contains(err.Error(), "header Authorization: $TOKEN is empty") {
 		t.Errorf("unset variable: %v", err)
 	}
 	// A wrong token: the server refuses, and the token is not in the error.
-	s, _ = mcp.New(url, mcp.Options{Headers: []string{"Authorization: Bearer ${TOKEN}"}, Getenv: func(string) string { return "wrong-secret" }})
+	s, _ := mcp.New(url, mcp.Options{Headers: []string{"Authorization: Bearer ${TOKEN}"}, Getenv: func(string) string { return "wrong-secret" }})
 	_, err = s.Open(ctx)
 	if err == nil || strings.Contains(err.Error(), "wrong-secret") || !strings.Contains(err.Error(), "did not start") {
 		t.Errorf("wrong token: %v", err)
@@ -343,6 +341,70 @@ func TestTarget(t *testing.T) {
 			got, ok := mcp.Target(tc.in)
 			if ok != tc.ok || (ok && got != tc.want) {
 				t.Errorf("Target(%q) = %q, %v", tc.in, got, ok)
+			}
+		})
+	}
+}
+
+// TestSecrets: what a server is given to authenticate (a header's
+// variable, a literal header, a URL's token) becomes a secret of the run,
+// so that whatever the server echoes of it (in descriptions, outputs,
+// JSON-RPC and tool errors) is scrubbed where it is written; the scheme
+// word is not.
+func TestSecrets(t *testing.T) {
+	t.Parallel()
+	const token = "tok-ECHO-8c1f2e3d4b5a"
+	echo := mcptest.Echo(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, url string
+		headers   []string
+	}{
+		{"variable", echo, []string{"Authorization: Bearer ${MCP_TOKEN}"}},
+		{"literal", echo, []string{"Authorization: Bearer " + token}},
+		{"url", echo + "?token=" + token, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			secrets := &secret.Set{}
+			s, err := mcp.New(tc.url, mcp.Options{Headers: tc.headers, Secrets: secrets, Getenv: func(k string) string { return map[string]string{"MCP_TOKEN": token}[k] }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(s.String(), token) {
+				t.Errorf("name %s", s)
+			}
+			tools, err := s.Tools(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ss, err := s.Open(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			var seen strings.Builder
+			for _, tool := range tools {
+				seen.WriteString(tool.Description + "\n")
+			}
+			for _, name := range []string{"whoami", "deny", "fail"} {
+				res, err := ss.Call(ctx, name, nil)
+				seen.WriteString(res.Text + "\n" + string(jsonvalue.Append(nil, res.Output)) + "\n")
+				if err != nil {
+					seen.WriteString(err.Error() + "\n")
+				}
+			}
+			if !strings.Contains(seen.String(), token) {
+				t.Fatalf("the server echoed nothing:\n%s", seen.String())
+			}
+			clean := secrets.String(seen.String())
+			for i := 0; i+secret.MinEcho <= len(token); i++ {
+				if strings.Contains(clean, token[i:i+secret.MinEcho]) {
+					t.Fatalf("%q left after scrubbing:\n%s", token[i:i+secret.MinEcho], clean)
+				}
+			}
+			if secrets.String("Bearer") != "Bearer" {
+				t.Error("the scheme word is a secret")
 			}
 		})
 	}

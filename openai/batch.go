@@ -134,10 +134,12 @@ func (c *Client) Batch(ctx context.Context, reqs []ChatRequest, o BatchOptions) 
 			if !keys[l.CustomID] || l.Response == nil || l.Response.StatusCode != http.StatusOK {
 				return
 			}
-			comp, err := decodeCompletion(l.Response.Body)
-			if err != nil || c.opts.Cache.Put(l.CustomID, l.Response.Body) != nil {
+			body := c.opts.Secrets.Bytes(l.Response.Body)
+			comp, err := decodeCompletion(body)
+			if err != nil {
 				return
 			}
+			c.store(l.CustomID, body)
 			delete(keys, l.CustomID)
 			rep.Answered++
 			rep.Usage.Add(comp.Usage)
@@ -163,7 +165,7 @@ func (c *Client) Batch(ctx context.Context, reqs []ChatRequest, o BatchOptions) 
 		logf("batch %s: %s with %d of %d requests unanswered%s; they are sent one by one", b.ID, b.Status, len(keys), rep.Requests, why)
 	}
 	if batchDone(b.Status) {
-		c.opts.Cache.Delete(stateKey)
+		c.forget(stateKey)
 	}
 	return rep, nil
 }
@@ -218,19 +220,19 @@ type batchState struct {
 // resumeBatch returns the batch an earlier run started for this request
 // set, or nil.
 func (c *Client) resumeBatch(ctx context.Context, stateKey string) (*batchObject, error) {
-	data, ok, err := c.opts.Cache.Get(stateKey)
-	if err != nil || !ok {
-		return nil, err
+	data, ok := c.load(stateKey)
+	if !ok {
+		return nil, nil
 	}
 	var st batchState
 	if json.Unmarshal(data, &st) != nil || st.BatchID == "" {
-		c.opts.Cache.Delete(stateKey)
+		c.forget(stateKey)
 		return nil, nil
 	}
 	b, err := c.batchCall(ctx, http.MethodGet, batchPath(st.BatchID), nil)
 	if err != nil {
 		if he := (*HTTPError)(nil); errors.As(err, &he) && he.Status == http.StatusNotFound {
-			c.opts.Cache.Delete(stateKey) // gone: start afresh
+			c.forget(stateKey) // gone: start afresh
 			return nil, nil
 		}
 		return nil, fmt.Errorf("batch %s: %w", st.BatchID, err)
@@ -258,9 +260,7 @@ func (c *Client) startBatch(ctx context.Context, input []byte, stateKey string) 
 		return nil, fmt.Errorf("batch: creating it: %w", err)
 	}
 	state, _ := json.Marshal(batchState{BatchID: b.ID})
-	if err := c.opts.Cache.Put(stateKey, state); err != nil {
-		return nil, err
-	}
+	c.store(stateKey, state)
 	return b, nil
 }
 

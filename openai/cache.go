@@ -18,7 +18,8 @@ import (
 // entry or none.
 //
 // Entries live in DIR/<first two hex digits>/<key>. Nothing in an entry
-// is secret: keys hash the request, which never holds the API key.
+// is secret: keys hash the request, which never holds the API key, and a
+// [Client] scrubs a reply of its secrets before it keeps it.
 type Cache struct {
 	dir string
 }

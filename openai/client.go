@@ -22,17 +22,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/secret"
 )
 
 // Defaults of [Options].
@@ -58,9 +61,19 @@ type Options struct {
 	// (default https://api.openai.com/v1).
 	BaseURL string
 	// APIKey is sent as "Authorization: Bearer KEY", or as "api-key: KEY"
-	// with Azure. Empty sends no key (local servers need none). The key is
-	// never written to the cache, to errors or to logs.
+	// with Azure. Empty sends no key (local servers need none). It is
+	// added to Secrets.
 	APIKey string
+	// Secrets are the run's secrets (nil: a set of the client's own, its
+	// key). What the client sends and receives is scrubbed of them (see
+	// package secret): request bodies, replies (before they are read or
+	// cached), error messages and logs. A server that echoes the key back
+	// gets it no further.
+	Secrets *secret.Set
+	// Warn, if set, is told once when the cache cannot be written. The
+	// reply is not lost: it stands, and is kept in memory for the rest of
+	// the run (a batch's replies too).
+	Warn func(msg string)
 	// Azure sends the key in the api-key header, as Azure OpenAI wants.
 	Azure bool
 	// APIVersion, if set, is sent as the api-version query parameter
@@ -98,6 +111,9 @@ type Client struct {
 	plain atomic.Bool
 	// sleep waits between retries; tests replace it to see the delays.
 	sleep func(ctx context.Context, d time.Duration) error
+	// kept holds the replies the cache could not keep (key -> reply).
+	kept     sync.Map
+	warnOnce sync.Once
 }
 
 // NewClient checks the options and returns a client. It reads nothing
@@ -132,6 +148,10 @@ func NewClient(o Options) (*Client, error) {
 	if o.RequestsPerMinute < 0 || o.TokensPerMinute < 0 {
 		return nil, errors.New("rate limits: want positive numbers (0: no limit)")
 	}
+	if o.Secrets == nil {
+		o.Secrets = &secret.Set{}
+	}
+	o.Secrets.Add(o.APIKey)
 	c := &Client{
 		opts:    o,
 		retries: retries,
@@ -168,17 +188,62 @@ func (c *Client) key(req ChatRequest) (string, []byte, error) {
 	return CacheKey("chat/v1", c.base, req.Tag, string(body)), body, nil
 }
 
-func (c *Client) cached(key string) (*Completion, bool) {
+// load returns the reply kept under key: in the cache, or in memory when
+// the cache could not keep it.
+func (c *Client) load(key string) ([]byte, bool) {
 	if c.opts.Cache == nil {
 		return nil, false
 	}
+	if data, ok := c.kept.Load(key); ok {
+		return data.([]byte), true
+	}
 	data, ok, err := c.opts.Cache.Get(key)
-	if err != nil || !ok {
+	return data, err == nil && ok
+}
+
+// store keeps a reply under key, scrubbed of the secrets. When the cache
+// cannot be written, the reply is kept in memory for the run, and Warn is
+// told once: a reply that was paid for is never lost for want of a
+// cache.
+func (c *Client) store(key string, data []byte) {
+	if c.opts.Cache == nil {
+		return
+	}
+	data = c.opts.Secrets.Bytes(data)
+	err := c.opts.Cache.Put(key, data)
+	if err == nil {
+		c.kept.Delete(key)
+		return
+	}
+	c.kept.Store(key, data)
+	c.warnOnce.Do(func() {
+		if c.opts.Warn != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the entry's name says nothing to the user
+			}
+			c.opts.Warn(c.redact(fmt.Sprintf("cannot write the reply cache in %s (%v): replies are kept until the run ends, not for the next run; the results stand", c.opts.Cache.Dir(), err)))
+		}
+	})
+}
+
+// forget removes the reply kept under key.
+func (c *Client) forget(key string) error {
+	if c.opts.Cache == nil {
+		return nil
+	}
+	c.kept.Delete(key)
+	return c.opts.Cache.Delete(key)
+}
+
+func (c *Client) cached(key string) (*Completion, bool) {
+	data, ok := c.load(key)
+	if !ok {
 		return nil, false
 	}
 	comp, err := decodeCompletion(data)
 	if err != nil {
-		c.opts.Cache.Delete(key) // a damaged entry is asked again
+		c.forget(key) // a damaged entry is asked again
 		return nil, false
 	}
 	comp.Usage = toolgrade.Usage{CachedRequests: 1}
@@ -196,12 +261,13 @@ func (c *Client) Forget(req ChatRequest) error {
 	if err != nil {
 		return err
 	}
-	return c.opts.Cache.Delete(key)
+	return c.forget(key)
 }
 
 // Complete answers req from the cache, or sends it (within the
 // concurrency and rate limits, retrying as [Options] says) and caches the
-// reply. When the endpoint rejects the response_format of a request (HTTP
+// reply (a cache that cannot be written is no error: see [Options.Warn]).
+// When the endpoint rejects the response_format of a request (HTTP
 // 400 or 422 naming it), the request is sent again without it, and so
 // are all later ones; the cache key stays that of the request as given.
 func (c *Client) Complete(ctx context.Context, req ChatRequest) (*Completion, error) {
@@ -241,11 +307,7 @@ func (c *Client) Complete(ctx context.Context, req ChatRequest) (*Completion, er
 	if err != nil {
 		return nil, err
 	}
-	if c.opts.Cache != nil {
-		if err := c.opts.Cache.Put(key, reply); err != nil {
-			return nil, err
-		}
-	}
+	c.store(key, reply)
 	comp.Key = key
 	return comp, nil
 }
@@ -329,14 +391,9 @@ type HTTPError struct {
 
 func (e *HTTPError) Error() string { return e.Message }
 
-// redact removes the API key from a message that may quote a server's
+// redact removes the secrets from a message that may quote a server's
 // reply.
-func (c *Client) redact(msg string) string {
-	if k := c.opts.APIKey; len(k) >= 4 {
-		msg = strings.ReplaceAll(msg, k, "[redacted]")
-	}
-	return msg
-}
+func (c *Client) redact(msg string) string { return c.opts.Secrets.String(msg) }
 
 func sleepContext(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
@@ -419,7 +476,7 @@ func (c *Client) send(ctx context.Context, method, path, contentType string, bod
 	}
 	var rd io.Reader
 	if body != nil {
-		rd = bytes.NewReader(body)
+		rd = bytes.NewReader(c.opts.Secrets.Bytes(body))
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
@@ -444,6 +501,7 @@ func (c *Client) send(ctx context.Context, method, path, contentType string, bod
 	if res.StatusCode < 200 || res.StatusCode > 299 {
 		if res.StatusCode >= 400 {
 			snap.body, _ = io.ReadAll(io.LimitReader(res.Body, maxErrorBytes))
+			snap.body = c.opts.Secrets.Bytes(snap.body)
 		}
 		return snap, nil, fmt.Errorf("unexpected status %s", res.Status)
 	}
@@ -451,7 +509,7 @@ func (c *Client) send(ctx context.Context, method, path, contentType string, bod
 	if err == nil && int64(len(data)) > limit {
 		err = fmt.Errorf("the reply is larger than %d MiB", limit>>20)
 	}
-	return snap, data, err
+	return snap, c.opts.Secrets.Bytes(data), err
 }
 
 // classify says whether a failed attempt is worth retrying, and describes

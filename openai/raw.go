@@ -48,13 +48,11 @@ func (c *Client) CompleteJSON(ctx context.Context, tag string, body []byte) (*Ra
 		return nil, fmt.Errorf("request body: want a JSON object: %w", err)
 	}
 	key := CacheKey("chat/v1", c.base, tag, string(body))
-	if c.opts.Cache != nil {
-		if data, ok, err := c.opts.Cache.Get(key); err == nil && ok {
-			if _, err := rawUsage(data); err == nil {
-				return &RawCompletion{Body: data, Usage: toolgrade.Usage{CachedRequests: 1}, Key: key, Cached: true}, nil
-			}
-			c.opts.Cache.Delete(key) // a damaged entry is asked again
+	if data, ok := c.load(key); ok {
+		if _, err := rawUsage(data); err == nil {
+			return &RawCompletion{Body: data, Usage: toolgrade.Usage{CachedRequests: 1}, Key: key, Cached: true}, nil
 		}
+		c.forget(key) // a damaged entry is asked again
 	}
 	tokens := len(body)/4 + 1 + int(max(head.MaxTokens, 0)+max(head.MaxCompletionTokens, 0))
 	var reply []byte
@@ -71,11 +69,7 @@ func (c *Client) CompleteJSON(ctx context.Context, tag string, body []byte) (*Ra
 		return nil, err
 	}
 	usage.Requests = 1
-	if c.opts.Cache != nil {
-		if err := c.opts.Cache.Put(key, reply); err != nil {
-			return nil, err
-		}
-	}
+	c.store(key, reply)
 	return &RawCompletion{Body: reply, Usage: usage, Key: key}, nil
 }
 

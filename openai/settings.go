@@ -10,13 +10,27 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/judge"
+	"github.com/toolgrade/toolgrade/secret"
 )
 
+// A Host is what a judge takes from the program that opens it rather
+// than from its settings.
+type Host struct {
+	// Getenv reads the API key (nil: os.Getenv).
+	Getenv func(string) string
+	// Secrets are the run's secrets, to which the key is added and with
+	// which the client scrubs what it sends, receives and caches (see
+	// [Options.Secrets]).
+	Secrets *secret.Set
+	// Warn is told when the cache cannot be written (see [Options.Warn]).
+	Warn func(msg string)
+}
+
 // OpenJudge builds the judge the settings describe, reading the API key
-// with getenv. A missing key is an error unless the base URL is on this
+// with h.Getenv. A missing key is an error unless the base URL is on this
 // machine (localhost, 127.0.0.1, ::1), where servers such as Ollama, LM
 // Studio and vLLM need none.
-func OpenJudge(s judge.Settings, getenv func(string) string) (*Judge, error) {
+func OpenJudge(s judge.Settings, h Host) (*Judge, error) {
 	if s.Model == "" {
 		return nil, errors.New("judge: no model given (--judge-model, or model in the judge section)")
 	}
@@ -30,6 +44,10 @@ func OpenJudge(s judge.Settings, getenv func(string) string) (*Judge, error) {
 	keyEnv := s.KeyEnv
 	if keyEnv == "" {
 		keyEnv = judge.DefaultKeyEnv
+	}
+	getenv := h.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
 	}
 	key := getenv(keyEnv)
 	if key == "" && !IsLocal(base) {
@@ -57,6 +75,8 @@ func OpenJudge(s judge.Settings, getenv func(string) string) (*Judge, error) {
 		TokensPerMinute:   s.TokensPerMinute,
 		MaxRetries:        retries,
 		Cache:             cache,
+		Secrets:           h.Secrets,
+		Warn:              h.Warn,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)

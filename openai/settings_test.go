@@ -33,7 +33,7 @@ func TestOpenJudge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			j, err := openai.OpenJudge(tt.s, getenv)
+			j, err := openai.OpenJudge(tt.s, openai.Host{Getenv: getenv})
 			if tt.errorHas != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.errorHas) {
 					t.Fatalf("err = %v, want %q", err, tt.errorHas)
@@ -55,7 +55,7 @@ func TestJudgeSettingsReachTheServer(t *testing.T) {
 	srv.Key = "sk-other"
 	s := judge.Settings{BaseURL: srv.BaseURL(), Model: "judge-model", KeyEnv: "OTHER_KEY", Temperature: new(0.3),
 		MaxTokens: 77, StructuredOutput: new(false), NoCache: true}
-	j, err := openai.OpenJudge(s, func(k string) string { return map[string]string{"OTHER_KEY": "sk-other"}[k] })
+	j, err := openai.OpenJudge(s, openai.Host{Getenv: func(k string) string { return map[string]string{"OTHER_KEY": "sk-other"}[k] }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -248,6 +248,9 @@ func (w *Writer) Close() error {
 	return err
 }
 
+// Unwrap returns the underlying writer.
+func (w *Writer) Unwrap() io.Writer { return w.w }
+
 // Stat reports the underlying writer's file information, so that a
 // terminal behind a Writer is still seen as one; an error when it is no
 // file.

@@ -15,7 +15,8 @@
 //     grades cases. CONFIG is {"metrics": [ENTRY, ...], "judge": SETTINGS},
 //     a list of metric entries, or one entry (absent or null: the default
 //     metric); SETTINGS are a config file's judge section, and with them
-//     the metrics that take an LLM judge use it. The response is
+//     the metrics that take an LLM judge use it, within what the host
+//     allows ([Server.JudgeKeyEnvs], [Server.JudgeBaseURLs]). The response is
 //     {"results": [RESULT, ...]}: one result line (docs/results.md) per
 //     case, in order. A case without an id gets "case-<offset+i>". A case
 //     that cannot be read, or that a run of toolgrade eval would reject,
@@ -37,6 +38,11 @@
 //     "field": "..."}, "field" when the error names one; the next line is
 //     served as usual. A panic while serving is such an error, never the
 //     end of the process.
+//
+// A request is data: it names no command, and a judge it names reads its
+// key only from a variable the host allows and is sent only to an
+// endpoint the host allows. Responses are scrubbed of the keys read (see
+// package secret).
 //
 // Metrics built from a config are kept for the requests that repeat it
 // (up to 64 configs). Non-goals: concurrency between requests (cases

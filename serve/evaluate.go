@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 
 	"github.com/toolgrade/toolgrade"
@@ -87,11 +86,10 @@ func (s *Server) judgeEnv(v any) (*config.Env, error) {
 	if err != nil {
 		return nil, &requestError{Field: "config", Err: err}
 	}
-	getenv := s.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
+	if err := s.allowJudge(&settings); err != nil {
+		return nil, err
 	}
-	jd, err := openai.OpenJudge(settings, getenv)
+	jd, err := openai.OpenJudge(settings, openai.Host{Getenv: s.secrets.Getenv(s.Getenv), Secrets: s.secrets, Warn: s.Warn})
 	if err != nil {
 		return nil, &requestError{Field: "config.judge", Err: err}
 	}

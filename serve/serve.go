@@ -14,6 +14,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/secret"
 )
 
 // A Server answers requests; the zero value is ready. A Server serves one
@@ -27,19 +28,41 @@ type Server struct {
 	// Version is what the version op answers.
 	Version string
 
+	// What a request's judge may use of the host, which is the host's
+	// choice and never a request's (see judge.go): JudgeKeyEnvs are the
+	// environment variables a judge's key may be read from (nil:
+	// OPENAI_API_KEY), JudgeBaseURLs the endpoints a judge may be sent to
+	// (nil: OpenAI's API). A request's base_url must be one of them, or
+	// below one (the same scheme, host and port, a path under its path).
+	JudgeKeyEnvs  []string
+	JudgeBaseURLs []string
+	// CacheDir is the judges' reply cache ("": toolgrade in the user's
+	// cache directory); NoCache turns it off. A request may turn it off,
+	// not move it.
+	CacheDir string
+	NoCache  bool
+	// Warn, if set, is told (once) when the cache cannot be written.
+	Warn func(msg string)
+
 	metrics map[string]servedConfig
+	// secrets are the keys the judges read: every response is scrubbed
+	// of them.
+	secrets *secret.Set
 }
 
 // Serve answers the request lines of in on out until in ends (a nil
 // error) or ctx is done. It returns the error of reading in or writing
 // out; a request it cannot serve is answered with an error response.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	if s.secrets == nil {
+		s.secrets = &secret.Set{}
+	}
 	r := bufio.NewReaderSize(in, 1<<16)
 	w := bufio.NewWriterSize(out, 1<<16)
 	for {
 		line, readErr := r.ReadBytes('\n')
 		if line = bytes.TrimSpace(line); len(line) > 0 {
-			resp := append(s.handle(ctx, line), '\n')
+			resp := append(s.secrets.Bytes(s.handle(ctx, line)), '\n')
 			if _, err := w.Write(resp); err != nil {
 				return err
 			}

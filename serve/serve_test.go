@@ -240,12 +240,13 @@ func TestServeJudge(t *testing.T) {
 		{"one entry beside the judge", `{"profile":"deepeval","judge":` + judge + `}`, 0.25, ""},
 		{"no judge: deterministic", `{"profile":"deepeval"}`, 1, ""},
 		{"judge not an object", `{"profile":"deepeval","judge":"gpt"}`, 0, "config.judge"},
-		{"judge without a model", `{"profile":"deepeval","judge":{"base_url":"` + srv.BaseURL() + `"}}`, 0, "no model"},
+		{"judge without a model", `{"profile":"deepeval","judge":{"key_env":"TG_JUDGE_KEY","base_url":"` + srv.BaseURL() + `"}}`, 0, "no model"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout bytes.Buffer
 			req := `{"op":"evaluate","config":` + tt.config + `,"cases":[` + c + `]}`
-			s := &Server{Getenv: func(k string) string { return map[string]string{"TG_JUDGE_KEY": judgeKey}[k] }}
+			s := &Server{Getenv: func(k string) string { return map[string]string{"TG_JUDGE_KEY": judgeKey}[k] },
+				JudgeKeyEnvs: []string{"TG_JUDGE_KEY"}, JudgeBaseURLs: []string{srv.BaseURL()}}
 			if err := s.Serve(context.Background(), strings.NewReader(req), &stdout); err != nil {
 				t.Fatalf("serve: %v", err)
 			}
@@ -275,6 +276,79 @@ func TestServeJudge(t *testing.T) {
 				t.Errorf("score %v, want %v (reason: %s)", got, tt.score, resp.Results[0].Metrics[0].Reason)
 			}
 		})
+	}
+}
+
+// A request's judge may use of the host only what the host allows: the
+// variables a key is read from, the endpoints requests go to, the cache's
+// place. Each refusal names the field and the flag that allows it.
+func TestServeJudgeAllowed(t *testing.T) {
+	srv := judgeServer(t)
+	base := srv.BaseURL()
+	env := map[string]string{"TG_JUDGE_KEY": judgeKey, "OPENAI_API_KEY": "sk-openai-0123456789", "AWS_SECRET_ACCESS_KEY": "aws-0123456789"}
+	for _, tt := range []struct {
+		name   string
+		s      Server
+		judge  string
+		field  string
+		reason string
+	}{
+		{"any variable", Server{JudgeBaseURLs: []string{base}}, `"key_env":"AWS_SECRET_ACCESS_KEY","base_url":"` + base + `"`, "config.judge.key_env", "--judge-key-env AWS_SECRET_ACCESS_KEY"},
+		{"another allowed variable", Server{JudgeKeyEnvs: []string{"TG_JUDGE_KEY"}, JudgeBaseURLs: []string{base}}, `"key_env":"OPENAI_API_KEY","base_url":"` + base + `"`, "config.judge.key_env", "(TG_JUDGE_KEY)"},
+		{"the default key to another endpoint", Server{}, `"base_url":"` + base + `"`, "config.judge.base_url", "(https://api.openai.com/v1)"},
+		{"a look-alike host", Server{}, `"base_url":"https://api.openai.com.evil.example/v1"`, "config.judge.base_url", "--judge-base-url"},
+		{"another scheme", Server{}, `"base_url":"http://api.openai.com/v1"`, "config.judge.base_url", "--judge-base-url"},
+		{"another port", Server{}, `"base_url":"https://api.openai.com:8443/v1"`, "config.judge.base_url", "--judge-base-url"},
+		{"climbing out", Server{JudgeBaseURLs: []string{base}, JudgeKeyEnvs: []string{"TG_JUDGE_KEY"}}, `"key_env":"TG_JUDGE_KEY","base_url":"` + base + `/../admin"`, "config.judge.base_url", "--judge-base-url"},
+		{"a sibling path", Server{JudgeBaseURLs: []string{base}, JudgeKeyEnvs: []string{"TG_JUDGE_KEY"}}, `"key_env":"TG_JUDGE_KEY","base_url":"` + base + `x"`, "config.judge.base_url", "--judge-base-url"},
+		{"a cache elsewhere", Server{JudgeBaseURLs: []string{base}, JudgeKeyEnvs: []string{"TG_JUDGE_KEY"}}, `"key_env":"TG_JUDGE_KEY","base_url":"` + base + `","cache_dir":"/etc"`, "config.judge.cache_dir", "--cache-dir"},
+		{"batch", Server{JudgeBaseURLs: []string{base}, JudgeKeyEnvs: []string{"TG_JUDGE_KEY"}}, `"key_env":"TG_JUDGE_KEY","base_url":"` + base + `","batch":true`, "config.judge.batch", "one by one"},
+		{"below an allowed root", Server{JudgeBaseURLs: []string{srv.URL}, JudgeKeyEnvs: []string{"TG_JUDGE_KEY"}, NoCache: true}, `"key_env":"TG_JUDGE_KEY","base_url":"` + base + `/"`, "", ""},
+		{"allowed", Server{JudgeBaseURLs: []string{base + "/"}, JudgeKeyEnvs: []string{"TG_JUDGE_KEY"}, NoCache: true}, `"key_env":"TG_JUDGE_KEY","base_url":"` + base + `"`, "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := tt.s
+			s.Getenv = func(k string) string { return env[k] }
+			var stdout bytes.Buffer
+			req := `{"op":"evaluate","config":{"profile":"deepeval","judge":{"model":"m",` + tt.judge + `}},"cases":[{"input":"Email Bob","tools_called":[],"expected_tools":[],"available_tools":[{"name":"a"}]}]}`
+			if err := s.Serve(context.Background(), strings.NewReader(req), &stdout); err != nil {
+				t.Fatal(err)
+			}
+			var resp struct{ Error, Field string }
+			json.Unmarshal(stdout.Bytes(), &resp)
+			if resp.Field != tt.field || !strings.Contains(resp.Error, tt.reason) {
+				t.Errorf("response %s; want field %q and %q", stdout.String(), tt.field, tt.reason)
+			}
+			if tt.field == "" && srv.Hits("POST /v1/chat/completions") == 0 {
+				t.Error("the judge was not asked")
+			}
+		})
+	}
+}
+
+// A judge that echoes the key, whole or in part, does not get it into a
+// response.
+func TestServeScrubsKey(t *testing.T) {
+	srv := openaitest.NewServer(t)
+	srv.Key = judgeKey
+	srv.Reply = func(*openaitest.ChatRequest) openaitest.Reply {
+		return openaitest.Reply{Content: `{"score": 1, "reason": "your key is ` + judgeKey + `, \"` + judgeKey[:8] + `\" for short"}`}
+	}
+	s := &Server{Getenv: func(k string) string { return map[string]string{"TG_JUDGE_KEY": judgeKey}[k] },
+		JudgeKeyEnvs: []string{"TG_JUDGE_KEY"}, JudgeBaseURLs: []string{srv.BaseURL()}, CacheDir: t.TempDir()}
+	var stdout bytes.Buffer
+	req := `{"op":"evaluate","config":{"profile":"deepeval","judge":{"model":"m","key_env":"TG_JUDGE_KEY","base_url":"` + srv.BaseURL() + `"}},"cases":[{"input":"hi","tools_called":[],"expected_tools":[],"available_tools":[{"name":"a"}]}]}`
+	for range 2 { // asked, then from the cache
+		stdout.Reset()
+		if err := s.Serve(context.Background(), strings.NewReader(req), &stdout); err != nil {
+			t.Fatal(err)
+		}
+		if out := stdout.String(); strings.Contains(out, judgeKey[:8]) || !strings.Contains(out, "your key is [redacted], \\\"[redacted]\\\" for short") {
+			t.Errorf("response %s", out)
+		}
+	}
+	if n := srv.Hits("POST /v1/chat/completions"); n != 1 {
+		t.Errorf("%d requests, want 1 (the host's cache answers the second)", n)
 	}
 }
 

@@ -28,16 +28,23 @@ func (f *envFlags) register(fs *pflag.FlagSet) {
 // runEnv builds what the metrics of a run share, from flags and config.
 func (m *Main) runEnv(cmd *cobra.Command, f *envFlags, cfg *config.Config) (*config.Env, error) {
 	env := &config.Env{}
-	toolsFile, toolsDir := f.tools, ""
+	// The judge first: its key is then a secret of the run before anything
+	// else can echo it (an MCP server that fails to start, say).
+	j, err := m.openJudge(cmd, &f.judge, cfg) // judge.go
+	if err != nil {
+		return nil, err
+	}
+	env.Judge = j
+	toolsFile, toolsCfg := f.tools, (*config.Config)(nil)
 	if toolsFile == "" && cfg != nil && cfg.Tools != "" {
-		toolsFile, toolsDir = cfg.Tools, cfg.Dir
+		toolsFile, toolsCfg = cfg.Tools, cfg
 	}
 	_, toolsMCP := mcp.Target(toolsFile)
-	if toolsDir != "" && !toolsMCP && !filepath.IsAbs(toolsFile) {
-		toolsFile = filepath.Join(toolsDir, toolsFile)
+	if toolsCfg != nil && !toolsMCP && !filepath.IsAbs(toolsFile) {
+		toolsFile = filepath.Join(toolsCfg.Dir, toolsFile)
 	}
 	// An MCP server: --mcp, or tools: mcp:... (tools.go).
-	server, err := m.mcpServer(cmd.Context(), &f.mcp, toolsFile, toolsDir)
+	server, err := m.mcpServer(cmd.Context(), &f.mcp, toolsFile, toolsCfg)
 	if err != nil {
 		return nil, err
 	}
@@ -61,10 +68,5 @@ func (m *Main) runEnv(cmd *cobra.Command, f *envFlags, cfg *config.Config) (*con
 		}
 		env.Tools = tools
 	}
-	j, err := m.openJudge(cmd, &f.judge, cfg) // judge.go
-	if err != nil {
-		return nil, err
-	}
-	env.Judge = j
 	return env, nil
 }

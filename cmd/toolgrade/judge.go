@@ -76,11 +76,7 @@ func (m *Main) openJudge(cmd *cobra.Command, f *judgeFlags, cfg *config.Config) 
 		}
 		return nil, nil
 	}
-	getenv := m.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if f.judge, err = openai.OpenJudge(s, getenv); err != nil {
+	if f.judge, err = openai.OpenJudge(s, openai.Host{Getenv: m.credential, Secrets: m.secrets, Warn: m.warn}); err != nil {
 		return nil, usageError("%v", err)
 	}
 	return f.judge, nil

@@ -16,11 +16,13 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/internal/suggest"
+	"github.com/toolgrade/toolgrade/secret"
 )
 
 func main() {
@@ -48,6 +50,13 @@ type Main struct {
 	Getenv         func(string) string
 
 	args []string // as Run was given them, for the reports
+	// secrets are the run's secrets (see package secret): every
+	// credential read is added (credential), and every output is
+	// scrubbed of them: the standard streams and the error by Run, the
+	// files by output, the cache and the requests by the model's and
+	// the judge's clients.
+	secrets *secret.Set
+	warned  sync.Map // warnings said, for warn
 }
 
 // NewMain returns a Main wired to the process's streams and environment.
@@ -76,9 +85,24 @@ func usageError(format string, args ...any) error {
 }
 
 // Run parses args (without the program name) and runs the subcommand.
-// Errors other than *ExitError mean bad usage (exit 2).
-func (m *Main) Run(ctx context.Context, args []string) error {
+// Errors other than *ExitError mean bad usage (exit 2). What it writes,
+// and the error, are scrubbed of the run's secrets.
+func (m *Main) Run(ctx context.Context, args []string) (err error) {
 	m.args = args
+	m.secrets = &secret.Set{}
+	stdout, stderr := m.secrets.Writer(m.Stdout), m.secrets.Writer(m.Stderr)
+	m.Stdout, m.Stderr = stdout, stderr
+	defer func() {
+		stdout.Flush()
+		stderr.Flush()
+		m.Stdout, m.Stderr = stdout.Unwrap(), stderr.Unwrap()
+		var exit *ExitError
+		if errors.As(err, &exit) {
+			exit.Err = m.secrets.Error(exit.Err)
+		} else {
+			err = m.secrets.Error(err)
+		}
+	}()
 	root := &cobra.Command{
 		Use:           "toolgrade",
 		Short:         "Grade how well LLM agents call tools",
@@ -108,6 +132,44 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		cmd.PreRunE = requireFlags
 	}
 	return root.ExecuteContext(ctx)
+}
+
+// credential reads an environment variable that holds a credential (an
+// API key, a header's token), making its value a secret of the run.
+func (m *Main) credential(name string) string {
+	return m.secrets.Getenv(m.getenv())(name)
+}
+
+// getenv returns Getenv, or os.Getenv when it is nil.
+func (m *Main) getenv() func(string) string {
+	if m.Getenv == nil {
+		return os.Getenv
+	}
+	return m.Getenv
+}
+
+// warn says msg on stderr, once in a run.
+func (m *Main) warn(msg string) {
+	if _, said := m.warned.LoadOrStore(msg, true); !said {
+		fmt.Fprintln(m.Stderr, "toolgrade: warning:", msg)
+	}
+}
+
+// output creates (or, to append, opens) a file for an output, through
+// which what is written is scrubbed of the run's secrets. Closing it
+// closes the file.
+func (m *Main) output(path string, appendTo bool) (io.WriteCloser, error) {
+	var fh *os.File
+	var err error
+	if appendTo {
+		fh, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	} else {
+		fh, err = create(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m.secrets.Writer(fh), nil
 }
 
 // argHelp says, per command, what its arguments are, for a message when

@@ -61,7 +61,7 @@ func inputPaths(cfg *config.Config, configPath string, args []string) ([]string,
 type reportRun struct {
 	stats   report.Stats
 	writers []report.Writer
-	files   []*os.File
+	files   []io.WriteCloser
 	written []string // the files' paths, for the closing line
 }
 
@@ -95,13 +95,7 @@ func (m *Main) openReports(f *evalFlags, cfg *config.Config, paths []string) (*r
 
 	run := &reportRun{}
 	open := func(path string, appendTo bool) (io.Writer, error) {
-		var fh *os.File
-		var err error
-		if appendTo {
-			fh, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-		} else {
-			fh, err = create(path)
-		}
+		fh, err := m.output(path, appendTo)
 		if err != nil {
 			run.close()
 			return nil, usageError("%v", err)

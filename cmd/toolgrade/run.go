@@ -162,7 +162,11 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 		}
 	}
 
-	// Everything that can be checked is, before the first request.
+	// Everything that can be checked is, before the first request. The
+	// model's key is read first, so that nothing can echo it unscrubbed.
+	if f.keyEnv != "" {
+		m.credential(f.keyEnv)
+	}
 	var cfg *config.Config
 	if f.eval.config != "" {
 		var err error
@@ -236,7 +240,7 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	}
 
 	// Run, recording each case as it ends.
-	out, err := os.Create(record)
+	out, err := m.output(record, false)
 	if err != nil {
 		return usageError("%v", err)
 	}
@@ -332,8 +336,8 @@ func (m *Main) modelClient(f *runFlags) (*openai.Client, error) {
 		return nil, usageError("--base-url %q: %v", f.baseURL, err)
 	}
 	key := ""
-	if f.keyEnv != "" && m.Getenv != nil {
-		key = m.Getenv(f.keyEnv)
+	if f.keyEnv != "" {
+		key = m.credential(f.keyEnv)
 	}
 	if key == "" && f.keyEnv != "" && !openai.IsLocal(f.baseURL) {
 		return nil, usageError("no API key for %s: $%s is empty (set it, name another variable with --key-env, or pass --key-env= for a server that needs no key)", u.Host, f.keyEnv)
@@ -348,6 +352,8 @@ func (m *Main) modelClient(f *runFlags) (*openai.Client, error) {
 		RequestsPerMinute: f.rpm,
 		TokensPerMinute:   f.tpm,
 		MaxRetries:        new(max(f.maxRetries, 0)), // -1: none
+		Secrets:           m.secrets,
+		Warn:              m.warn,
 	}
 	if o.Cache, err = openai.SettingsCache(f.eval.env.judge.settings); err != nil {
 		return nil, usageError("%v", err)

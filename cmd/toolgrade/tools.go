@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/mcp"
 	"github.com/toolgrade/toolgrade/schema"
@@ -34,25 +35,33 @@ func (f *mcpFlags) register(fs *pflag.FlagSet, execute bool) {
 	fs.DurationVar(&f.startTimeout, "mcp-timeout", mcp.DefaultStartTimeout, "bound on starting the MCP server and its initialize handshake")
 	fs.DurationVar(&f.callTimeout, "mcp-call-timeout", mcp.DefaultCallTimeout, "bound on each MCP request (a tools/list page, a tool call)")
 	if execute {
-		fs.BoolVar(&f.allowExecute, "allow-execute", false, "let execution_success, DeepFabric's execution: mcp and run --mcp run calls on the MCP server for real")
+		fs.BoolVar(&f.allowExecute, "allow-execute", false, "let execution_success, DeepFabric's execution: mcp and run --mcp run calls on the MCP server for real, and a config's tools: mcp:COMMAND start its command")
 		fs.StringSliceVar(&f.allowTools, "allow-tools", nil, "the only MCP tools calls may run on (comma-separated; default: all)")
 	}
 }
 
 // mcpServer returns the MCP server the flags or the tool source name, or
-// nil. A tool source "mcp:..." from a config file runs in the config's
-// directory (dir).
-func (m *Main) mcpServer(_ context.Context, f *mcpFlags, toolSource, dir string) (*mcp.Server, error) {
+// nil. A tool source "mcp:..." from a config file (named by cfg) runs in
+// the config's directory, and a command it names only with
+// --allow-execute: what a file says is not the user's choice, as a
+// command line is.
+func (m *Main) mcpServer(_ context.Context, f *mcpFlags, toolSource string, cfg *config.Config) (*mcp.Server, error) {
 	target, fromTools := mcp.Target(toolSource)
+	dir := ""
 	switch {
 	case f.target != "" && fromTools && target != f.target:
 		return nil, usageError("--mcp %q and tools %q name different servers: give one", f.target, toolSource)
 	case f.target != "":
-		target, dir = f.target, ""
+		target = f.target
 	case !fromTools:
 		return nil, nil
+	case cfg != nil:
+		dir = cfg.Dir
+		if !mcp.IsURL(target) && !f.allowExecute {
+			return nil, usageError("%s: tools: %q starts a command; a command a config file names runs only with --allow-execute (give it if you trust %s, or --tools to take the tools from elsewhere)", cfg.File, toolSource, cfg.File)
+		}
 	}
-	s, err := mcp.New(target, mcp.Options{Dir: dir, Headers: f.headers, Getenv: m.Getenv, StartTimeout: f.startTimeout, CallTimeout: f.callTimeout})
+	s, err := mcp.New(target, mcp.Options{Dir: dir, Headers: f.headers, Getenv: m.credential, Secrets: m.secrets, StartTimeout: f.startTimeout, CallTimeout: f.callTimeout})
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
@@ -115,7 +124,7 @@ func (m *Main) runTools(ctx context.Context, f *toolsFlags, args []string) error
 			return usageError("--format: %v", err)
 		}
 	}
-	s, err := m.mcpServer(ctx, &f.mcp, source, "")
+	s, err := m.mcpServer(ctx, &f.mcp, source, nil)
 	if err != nil {
 		return err
 	}

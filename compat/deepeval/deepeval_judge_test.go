@@ -39,7 +39,7 @@ func testJudgeOverHTTP(t *testing.T, lines []conformance.Line) {
 		return openaitest.Reply{Content: `{"score": ` + score.Load().(string) + `, "reason": "scripted"}`}
 	}
 	s := judge.Settings{BaseURL: srv.BaseURL(), Model: "judge-under-test", NoCache: true}
-	j, err := openai.OpenJudge(s, func(string) string { return "" }) // loopback: no key needed
+	j, err := openai.OpenJudge(s, openai.Host{Getenv: func(string) string { return "" }}) // loopback: no key needed
 	if err != nil {
 		t.Fatal(err)
 	}
