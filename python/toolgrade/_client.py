@@ -2,6 +2,7 @@
 
 import atexit
 import json
+import os
 import subprocess
 import threading
 from typing import Any, Dict, List, Optional
@@ -13,19 +14,44 @@ from .errors import ProcessError
 class Client:
     """One ``toolgrade serve`` process. Requests are answered in order, one
     at a time (the process grades the cases of a request in parallel). A
-    process that dies is started again on the next request. Thread-safe."""
+    process that dies is started again on the next request. Thread-safe.
 
-    def __init__(self, binary: Optional[str] = None, workers: int = 0) -> None:
+    A request's judge may use only the endpoints and the key variables the
+    process is started with: ``judge_base_urls`` and ``judge_key_envs``,
+    else $TOOLGRADE_JUDGE_BASE_URL and $TOOLGRADE_JUDGE_KEY_ENV when set
+    (read at each request: the process is started again when they change),
+    else OpenAI's API and $OPENAI_API_KEY. A config passed to a request is
+    data and cannot widen them."""
+
+    def __init__(self, binary: Optional[str] = None, workers: int = 0,
+                 judge_base_urls: Optional[List[str]] = None,
+                 judge_key_envs: Optional[List[str]] = None) -> None:
         self._binary = binary
         self._workers = workers
+        self._judge_base_urls = judge_base_urls
+        self._judge_key_envs = judge_key_envs
         self._proc: Optional["subprocess.Popen[bytes]"] = None
+        self._args: List[str] = []
         self._lock = threading.Lock()
         self.restarts = 0
 
-    def _start(self) -> "subprocess.Popen[bytes]":
+    def _command(self) -> List[str]:
         args = [self._binary or find_binary(), "serve"]
         if self._workers:
             args += ["--workers", str(self._workers)]
+        bases = self._judge_base_urls
+        if bases is None:
+            bases = [os.environ["TOOLGRADE_JUDGE_BASE_URL"]] if os.environ.get("TOOLGRADE_JUDGE_BASE_URL") else []
+        for b in bases:
+            args += ["--judge-base-url", b]
+        keys = self._judge_key_envs
+        if keys is None:
+            keys = [os.environ["TOOLGRADE_JUDGE_KEY_ENV"]] if os.environ.get("TOOLGRADE_JUDGE_KEY_ENV") else []
+        for k in keys:
+            args += ["--judge-key-env", k]
+        return args
+
+    def _start(self, args: List[str]) -> "subprocess.Popen[bytes]":
         try:
             proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE)
@@ -39,11 +65,16 @@ class Client:
         line = (json.dumps(req, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
         with self._lock:
             proc = self._proc
+            args = self._command()
+            if proc is not None and proc.poll() is None and args != self._args:
+                _reap(proc)  # the judge's allowances changed
+                proc = self._proc = None
             if proc is None or proc.poll() is not None:
                 if proc is not None:
                     self.restarts += 1
                     _reap(proc)
-                proc = self._proc = self._start()
+                proc = self._proc = self._start(args)
+                self._args = args
             assert proc.stdin is not None and proc.stdout is not None
             try:
                 proc.stdin.write(line)

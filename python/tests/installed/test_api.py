@@ -112,6 +112,27 @@ class APITest(unittest.TestCase):
             toolgrade.read_config(os.path.join(d, "gone.yaml"))
         self.assertIn("gone.yaml", str(cm.exception))
 
+    def test_judge_access(self) -> None:
+        """A config's judge may read its key only from the variables, and be
+        sent only to the endpoints, that the client allows."""
+        cfg = {"metrics": [{"profile": "deepeval"}], "judge": {"model": "m", "key_env": "HOME"}}
+        with self.assertRaises(toolgrade.ConfigError) as cm:
+            toolgrade.evaluate([CASE], config=cfg)
+        self.assertEqual(cm.exception.field, "config.judge.key_env")
+        self.assertIn("--judge-key-env HOME", str(cm.exception))
+        cfg = {"metrics": [{"profile": "deepeval"}], "judge": {"model": "m", "base_url": "http://127.0.0.1:9/v1"}}
+        with self.assertRaises(toolgrade.ConfigError) as cm:
+            toolgrade.evaluate([CASE], config=cfg)
+        self.assertEqual(cm.exception.field, "config.judge.base_url")
+        # Allowed by the client, the endpoint is asked (and, closed, fails
+        # the case, not the request).
+        client = toolgrade.Client(judge_base_urls=["http://127.0.0.1:9/v1"])
+        case = dict(CASE, available_tools=[{"name": "get_weather"}], input="weather?")
+        [r] = toolgrade.evaluate([case], config=dict(cfg, judge=dict(cfg["judge"], no_cache=True, max_retries=0)),
+                                 client=client)
+        self.assertIn("127.0.0.1:9", r.metrics[0].error or "")
+        client.close()
+
     def test_unserializable_case(self) -> None:
         with self.assertRaises(ValueError):
             toolgrade.evaluate([{"id": "nan", "tools_called": [{"name": "f", "args": {"x": float("nan")}}]}])
