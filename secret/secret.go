@@ -24,7 +24,7 @@
 //     has at least [MinLen] bytes: shorter values are no credential, and
 //     redacting them would garble every output.
 //
-// A value is taken as a whole, less white space around it. Non-goals:
+// A value is taken line by line, less white space around each. Non-goals:
 // encodings a writer does not make (base64 of a secret, a secret spelled
 // in another case or split by other text), and runs shorter than MinEcho
 // (the last four characters of a key, as some APIs quote them).
@@ -69,8 +69,9 @@ type Set struct {
 	t      atomic.Pointer[table]
 }
 
-// Add adds secrets; blank values and values shorter than [MinLen] are
-// ignored.
+// Add adds secrets, each line of a value on its own (a PEM key, say), so
+// that no secret spans lines; white space around a line is dropped, and
+// lines shorter than [MinLen] are ignored.
 func (s *Set) Add(values ...string) {
 	if s == nil {
 		return
@@ -78,13 +79,15 @@ func (s *Set) Add(values ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	added := false
-	for _, v := range values {
-		v = strings.TrimSpace(v)
-		if len(v) < MinLen || slices.Contains(s.values, v) {
-			continue
+	for _, value := range values {
+		for v := range strings.Lines(strings.ReplaceAll(value, "\r", "\n")) {
+			v = strings.TrimSpace(v)
+			if len(v) < MinLen || slices.Contains(s.values, v) {
+				continue
+			}
+			s.values = append(s.values, v)
+			added = true
 		}
-		s.values = append(s.values, v)
-		added = true
 	}
 	if added {
 		s.t.Store(newTable(s.values))

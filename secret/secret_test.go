@@ -77,6 +77,23 @@ func TestNilAndEmpty(t *testing.T) {
 	}
 }
 
+// A value of several lines is a secret per line, so that a writer never
+// holds back a line's end.
+func TestLines(t *testing.T) {
+	t.Parallel()
+	var s secret.Set
+	s.Add("-----BEGIN KEY-----\r\nMIIEvQIBADANBgkqhkiG9w0B\nAQEFAASCBKcwggSjAgEAAoIB\n-----END KEY-----\n")
+	if got := s.String("line MIIEvQIBADANBgkqhkiG9w0B\nAQEFAASCBKcwggSjAgEAAoIB end"); got != "line [redacted]\n[redacted] end" {
+		t.Errorf("%q", got)
+	}
+	var buf bytes.Buffer
+	w := s.Writer(&buf)
+	fmt.Fprint(w, "a result line\n")
+	if buf.String() != "a result line\n" {
+		t.Errorf("held %q", buf.String())
+	}
+}
+
 func TestGetenv(t *testing.T) {
 	t.Parallel()
 	var s secret.Set
