@@ -56,7 +56,7 @@ type Main struct {
 	// files by output, the cache and the requests by the model's and
 	// the judge's clients.
 	secrets *secret.Set
-	warned  sync.Map // warnings said, for warn
+	warned  *sync.Map // warnings said in the run, for warn
 }
 
 // NewMain returns a Main wired to the process's streams and environment.
@@ -89,7 +89,7 @@ func usageError(format string, args ...any) error {
 // and the error, are scrubbed of the run's secrets.
 func (m *Main) Run(ctx context.Context, args []string) (err error) {
 	m.args = args
-	m.secrets = &secret.Set{}
+	m.secrets, m.warned = &secret.Set{}, &sync.Map{}
 	stdout, stderr := m.secrets.Writer(m.Stdout), m.secrets.Writer(m.Stderr)
 	m.Stdout, m.Stderr = stdout, stderr
 	defer func() {
