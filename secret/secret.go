@@ -62,6 +62,9 @@ const (
 	MinLen  = 4
 )
 
+// maxPiece bounds the pieces a long secret is kept in.
+const maxPiece = 1 << 10
+
 // A Set is a run's secrets; the zero value is empty and ready.
 type Set struct {
 	mu     sync.Mutex
@@ -80,13 +83,21 @@ func (s *Set) Add(values ...string) {
 	defer s.mu.Unlock()
 	added := false
 	for _, value := range values {
-		for v := range strings.Lines(strings.ReplaceAll(value, "\r", "\n")) {
-			v = strings.TrimSpace(v)
-			if len(v) < MinLen || slices.Contains(s.values, v) {
+		for line := range strings.Lines(strings.ReplaceAll(value, "\r", "\n")) {
+			line = strings.TrimSpace(line)
+			if len(line) < MinLen {
 				continue
 			}
-			s.values = append(s.values, v)
-			added = true
+			// A long line is kept in overlapping pieces, every run of
+			// MinEcho bytes in one of them, so that what a secret costs
+			// stays in proportion to its length whatever it holds.
+			for at := 0; at == 0 || at+MinEcho <= len(line); at += maxPiece {
+				v := line[at:min(len(line), at+maxPiece+MinEcho-1)]
+				if !slices.Contains(s.values, v) {
+					s.values = append(s.values, v)
+					added = true
+				}
+			}
 		}
 	}
 	if added {
@@ -226,7 +237,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 }
 
 // maxHeld bounds what a Writer holds back.
-const maxHeld = 1 << 20
+const maxHeld = 64 << 10
 
 // Flush writes what is held back.
 func (w *Writer) Flush() error {
@@ -293,28 +304,27 @@ func redact(dst, b []byte, spans []span) []byte {
 
 // A table is a set's secrets, compiled for matching.
 type table struct {
-	// forms are the secrets in every form, MinEcho bytes or longer;
-	// short the shorter ones, matched whole.
-	forms []string
-	short []string
-	// grams locates each MinEcho-byte run of a form; filter is a bitmap
-	// of their hashes, so that most positions of a text are passed over
+	// grams holds every run of MinEcho bytes of every form of a secret:
+	// a text's bytes to redact are the union of its windows of MinEcho
+	// bytes found here, which is the union of its runs of MinEcho bytes
+	// or more of a form, found in time linear in the text. filter is a
+	// bitmap of their hashes, so that most windows are passed over
 	// without a map lookup.
-	grams  map[uint64][]loc
+	grams  map[uint64]struct{}
 	filter [filterBits / 64]uint64
-	// pieces holds every part shorter than MinEcho of every form, for
-	// what a Writer holds back.
-	pieces map[string]struct{}
+	// short are the forms shorter than MinEcho, matched whole.
+	short []string
+	// inForm marks the bytes found in some form: a Writer holds back the
+	// end of what it was given only while it is made of them.
+	inForm [256]bool
 }
-
-type loc struct{ form, at int32 }
 
 const filterBits = 1 << 16
 
 func gramHash(x uint64) uint64 { return (x * 0x9E3779B97F4A7C15) >> (64 - 16) }
 
 func newTable(values []string) *table {
-	t := &table{grams: map[uint64][]loc{}, pieces: map[string]struct{}{}}
+	t := &table{grams: map[uint64]struct{}{}}
 	seen := map[string]bool{}
 	for _, v := range values {
 		for _, f := range forms(v) {
@@ -324,20 +334,15 @@ func newTable(values []string) *table {
 			seen[f] = true
 			if len(f) < MinEcho {
 				t.short = append(t.short, f)
-			} else {
-				id := int32(len(t.forms))
-				t.forms = append(t.forms, f)
-				for i := 0; i+MinEcho <= len(f); i++ {
-					x := binary.LittleEndian.Uint64([]byte(f[i : i+MinEcho]))
-					t.grams[x] = append(t.grams[x], loc{id, int32(i)})
-					h := gramHash(x)
-					t.filter[h/64] |= 1 << (h % 64)
-				}
+			}
+			for i := 0; i+MinEcho <= len(f); i++ {
+				x := binary.LittleEndian.Uint64([]byte(f[i : i+MinEcho]))
+				t.grams[x] = struct{}{}
+				h := gramHash(x)
+				t.filter[h/64] |= 1 << (h % 64)
 			}
 			for i := range len(f) {
-				for n := 1; n < MinEcho && i+n <= len(f); n++ {
-					t.pieces[f[i:i+n]] = struct{}{}
-				}
+				t.inForm[f[i]] = true
 			}
 		}
 	}
@@ -351,18 +356,10 @@ func (t *table) spans(b []byte, out []span) []span {
 		if h := gramHash(x); t.filter[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}
-		end := 0
-		for _, l := range t.grams[x] {
-			f := t.forms[l.form][l.at:]
-			k := MinEcho
-			for i+k < len(b) && k < len(f) && b[i+k] == f[k] {
-				k++
-			}
-			end = max(end, i+k)
-		}
-		if end == 0 {
+		if _, ok := t.grams[x]; !ok {
 			continue
 		}
+		end := i + MinEcho
 		if n := len(out); n > 0 && i < out[n-1].end {
 			out[n-1].end = max(out[n-1].end, end)
 		} else {
@@ -539,15 +536,15 @@ func isAlnum(c byte) bool {
 }
 
 // partialSuffix returns the length of the longest end of b, shorter than
-// MinEcho, that is part of a secret's form: what may begin a secret that
-// the next write completes.
+// MinEcho, made of bytes found in the secrets' forms: what may begin a
+// secret that the next write completes. (More than needs holding, at
+// times; never less, and never a line's end.)
 func (t *table) partialSuffix(b []byte) int {
-	for n := min(MinEcho-1, len(b)); n > 0; n-- {
-		if _, ok := t.pieces[string(b[len(b)-n:])]; ok {
-			return n
-		}
+	n := 0
+	for n < MinEcho-1 && n < len(b) && t.inForm[b[len(b)-1-n]] {
+		n++
 	}
-	return 0
+	return n
 }
 
 // forms returns v and the forms toolgrade's writers and protocols give it

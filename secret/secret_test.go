@@ -77,6 +77,20 @@ func TestNilAndEmpty(t *testing.T) {
 	}
 }
 
+// A long secret is kept in pieces, and still redacted whole.
+func TestLongSecret(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("0123456789abcdef", 300) + "!tail-end"
+	var s secret.Set
+	s.Add(long)
+	if got := s.String("<" + long + ">"); got != "<[redacted]>" {
+		t.Errorf("%.80q...", got)
+	}
+	if got := s.String(long[1000:1040]); got != secret.Redacted {
+		t.Errorf("a run across pieces: %q", got)
+	}
+}
+
 // A value of several lines is a secret per line, so that a writer never
 // holds back a line's end.
 func TestLines(t *testing.T) {
@@ -270,4 +284,39 @@ func ExampleSet() {
 	_ = getenv("OPENAI_API_KEY") // read as a credential: now a secret
 	fmt.Println(secrets.String(`401: Incorrect API key provided: "sk-live-0123"`))
 	// Output: 401: Incorrect API key provided: "[redacted]"
+}
+
+// FuzzScrub: any secret, any text, split anywhere: no panic, the writer
+// writes what scrubbing the whole gives, and what is left of the secret
+// is its markup.
+func FuzzScrub(f *testing.F) {
+	f.Add(key, "you sent "+key+" and \""+key[:8]+"\"", 5)
+	f.Add(`a"b\c<d>&e%f`, `{"r":"a\"b\\c\u003cd\u003e\u0026e%f"}`, 3)
+	f.Add("tok1", "tok1tok1", 2)
+	f.Fuzz(func(t *testing.T, secretText, text string, split int) {
+		if len(text) > 16<<10 {
+			return // past what a Writer holds back, streaming may differ
+		}
+		var s secret.Set
+		s.Add(secretText)
+		want := s.String(text)
+		var buf bytes.Buffer
+		w := s.Writer(&buf)
+		at := min(max(split, 0), len(text))
+		w.Write([]byte(text[:at]))
+		w.Write([]byte(text[at:]))
+		w.Flush()
+		if buf.String() != want {
+			t.Fatalf("streamed %q\nwhole    %q", buf.String(), want)
+		}
+		for line := range strings.Lines(secretText) {
+			clean := strings.TrimSpace(line)
+			for i := 0; i+secret.MinEcho <= len(clean); i++ {
+				run := clean[i : i+secret.MinEcho]
+				if strings.Trim(run, "\"'<>{}[],:|/= \t") != "" && strings.Contains(want, run) {
+					t.Fatalf("%q left in %q", run, want)
+				}
+			}
+		}
+	})
 }
