@@ -24,6 +24,11 @@
 //     has at least [MinLen] bytes: shorter values are no credential, and
 //     redacting them would garble every output.
 //
+// Outputs stay valid: a redaction never begins or ends inside an escape
+// (\", \u0022, &#34;, %22), and keeps the markup bytes it covers
+// (quotes, <, >, braces, brackets, comma, colon, |, /, =, white space),
+// replacing what lies between. Scrubbing takes time linear in the text.
+//
 // A value is taken line by line, less white space around each. Non-goals:
 // encodings a writer does not make (base64 of a secret, a secret spelled
 // in another case or split by other text), and runs shorter than MinEcho
@@ -180,10 +185,11 @@ func (e *scrubbed) Unwrap() error { return e.err }
 
 // A Writer writes to another writer with the secrets of a set redacted.
 // A secret may be split across writes: the Writer holds back the end of
-// what it was given for as long as it could be the start of one (at most
-// MinEcho-1 bytes, or a run of a secret's bytes until it ends), so call
-// [Writer.Flush] or [Writer.Close] when done. It is safe for concurrent
-// use.
+// what it was given while it could be the start of one (at most MinEcho-1
+// bytes of the secrets' characters, or a run of a secret up to 64 KiB, an
+// escape it ends in), so call [Writer.Flush] or [Writer.Close] when done;
+// a line's end is never held. What it writes is what scrubbing the whole
+// text at once gives. It is safe for concurrent use.
 type Writer struct {
 	set  *Set
 	w    io.Writer
