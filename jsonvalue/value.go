@@ -13,8 +13,7 @@ import (
 )
 
 // An Object is a JSON object that keeps its members in document order.
-// Keys are unique: a repeated key in the input keeps its first position and
-// its last value, as Python's json and JavaScript's JSON.parse do.
+// Keys are unique: [Parse] refuses an object that repeats one.
 type Object []Member
 
 // A Member is one key and value of an [Object].
@@ -110,7 +109,8 @@ func IsIntegerLiteral(n string) bool {
 }
 
 // Equal reports whether two values mean the same JSON value: numbers compare
-// by value (1 equals 1.0 and 1e0), booleans are not numbers, strings are not
+// by their exact decimal value (1 equals 1.0 and 1e0; see
+// [CompareNumbers]), strings byte for byte, booleans are not numbers, strings are not
 // numbers, object key order is irrelevant, arrays are ordered, and a key set
 // to null differs from a missing key. Values outside the model (a Go map,
 // an int) are compared as [From] converts them, so two equal Go maps are
@@ -230,10 +230,12 @@ func InModel(v any) bool {
 	return false
 }
 
-// CompareNumbers compares two JSON numbers by value and returns -1, 0 or 1.
-// Integers compare exactly whatever their size; a number with a fraction or
-// exponent compares as the nearest float64, as in Python and JavaScript.
-// NaN is not a JSON number and compares as 0 with everything.
+// CompareNumbers compares two JSON numbers by their exact decimal values
+// and returns -1, 0 or 1, whatever their size or precision: 1 equals 1.0,
+// 1e0 and 10e-1; 1e400 is less than 2e400, and 0.1 differs from
+// 0.10000000000000001, though each pair reads as one float64. A spelling
+// outside JSON's grammar (a converter's "NaN") compares as the nearest
+// float64, and NaN as 0 with everything.
 func CompareNumbers(a, b json.Number) int {
 	if a == b {
 		return 0
@@ -242,27 +244,186 @@ func CompareNumbers(a, b json.Number) int {
 	if IsIntegerLiteral(as) && IsIntegerLiteral(bs) {
 		return compareIntegerLiterals(as, bs)
 	}
-	fa, fb := NumberFloat(a), NumberFloat(b)
-	switch {
-	case fa < fb:
-		return -1
-	case fa > fb:
-		return 1
+	da, okA := decimalOf(as)
+	db, okB := decimalOf(bs)
+	if !okA || !okB {
+		fa, fb := NumberFloat(a), NumberFloat(b)
+		switch {
+		case fa < fb:
+			return -1
+		case fa > fb:
+			return 1
+		}
+		return 0
 	}
-	// Equal as floats; an integer beyond 2^53 may still differ exactly.
-	if IsIntegerLiteral(as) != IsIntegerLiteral(bs) && math.Abs(fa) >= 1<<53 && !math.IsInf(fa, 0) {
-		ra, okA := new(big.Rat).SetString(as)
-		rb, okB := new(big.Rat).SetString(bs)
-		if okA && okB {
-			if IsIntegerLiteral(as) {
-				rb.SetFloat64(fb)
-			} else {
-				ra.SetFloat64(fa)
-			}
-			return ra.Cmp(rb)
+	return da.cmp(&db)
+}
+
+// A decimal is a JSON number read as 0.digits × 10^exp, digits without
+// leading or trailing zeros (none for zero). The digits are those of the
+// spelling's integer part then its fraction, from skip on and up to their
+// last nonzero, read in place.
+type decimal struct {
+	neg       bool
+	int, frac string // the spelling's digits before and after the point
+	skip, n   int    // the significant digits are the n from index skip of int+frac
+	exp       int64
+	bigExp    *big.Int // the exponent when it does not fit in exp
+}
+
+// decimalOf reads a number spelled as JSON spells it.
+func decimalOf(s string) (decimal, bool) {
+	var d decimal
+	var expDigits string // without sign and leading zeros
+	expNeg := false
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		d.neg = true
+		i++
+	}
+	start := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	d.int = s[start:i]
+	if d.int == "" || len(d.int) > 1 && d.int[0] == '0' {
+		return d, false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		start = i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if d.frac = s[start:i]; d.frac == "" {
+			return d, false
 		}
 	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			expNeg = s[i] == '-'
+			i++
+		}
+		start = i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return d, false
+		}
+		expDigits = strings.TrimLeft(s[start:i], "0")
+	}
+	if i != len(s) {
+		return d, false
+	}
+	// The significant digits: past the leading zeros, up to the last
+	// nonzero.
+	total := len(d.int) + len(d.frac)
+	for d.skip < total && d.digit(d.skip) == '0' {
+		d.skip++
+	}
+	last := total
+	for last > d.skip && d.digit(last-1) == '0' {
+		last--
+	}
+	d.n = last - d.skip
+	if d.n == 0 {
+		return d, true // zero, whatever its sign and exponent
+	}
+	// The value is 0.digits × 10^(exponent + len(int) - skip).
+	shift := int64(len(d.int) - d.skip)
+	if len(expDigits) <= 18 {
+		var e int64
+		for k := 0; k < len(expDigits); k++ {
+			e = e*10 + int64(expDigits[k]-'0')
+		}
+		if expNeg {
+			e = -e
+		}
+		d.exp = e + shift
+		return d, true
+	}
+	e, _ := new(big.Int).SetString(expDigits, 10)
+	if expNeg {
+		e.Neg(e)
+	}
+	d.bigExp = e.Add(e, big.NewInt(shift))
+	return d, true
+}
+
+// digit returns the k-th digit of the spelling's integer part then fraction.
+func (d *decimal) digit(k int) byte {
+	if k < len(d.int) {
+		return d.int[k]
+	}
+	return d.frac[k-len(d.int)]
+}
+
+// cmp compares two decimals' values.
+func (a *decimal) cmp(b *decimal) int {
+	sa, sb := a.sign(), b.sign()
+	if sa != sb {
+		if sa < sb {
+			return -1
+		}
+		return 1
+	}
+	if sa == 0 {
+		return 0
+	}
+	c := a.cmpAbs(b)
+	if sa < 0 {
+		return -c
+	}
+	return c
+}
+
+func (d *decimal) sign() int {
+	switch {
+	case d.n == 0:
+		return 0
+	case d.neg:
+		return -1
+	}
+	return 1
+}
+
+// cmpAbs compares the magnitudes of two nonzero decimals: by exponent,
+// then digit by digit.
+func (a *decimal) cmpAbs(b *decimal) int {
+	if a.bigExp != nil || b.bigExp != nil {
+		if c := a.bigExponent().Cmp(b.bigExponent()); c != 0 {
+			return c
+		}
+	} else if a.exp != b.exp {
+		if a.exp < b.exp {
+			return -1
+		}
+		return 1
+	}
+	for k := range min(a.n, b.n) {
+		if x, y := a.digit(a.skip+k), b.digit(b.skip+k); x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case a.n < b.n:
+		return -1
+	case a.n > b.n:
+		return 1
+	}
 	return 0
+}
+
+func (d *decimal) bigExponent() *big.Int {
+	if d.bigExp != nil {
+		return d.bigExp
+	}
+	return big.NewInt(d.exp)
 }
 
 func compareIntegerLiterals(a, b string) int {

@@ -3,6 +3,8 @@ package jsonvalue_test
 import (
 	"encoding/json"
 	"math"
+	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,6 +51,8 @@ func TestEqual(t *testing.T) {
 		{`9007199254740993`, `9007199254740992`, false},   // integers compare exactly
 		{`9007199254740993`, `9007199254740992.0`, false}, // and exactly against floats
 		{`0.1`, `0.10`, true},
+		{`1e400`, `2e400`, false}, // exact, though both are +Inf as floats
+		{`[1e400]`, `[10e399]`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.a+" vs "+tt.b, func(t *testing.T) {
@@ -71,12 +75,98 @@ func TestCompareNumbers(t *testing.T) {
 		{"1", "2", -1}, {"-1", "-2", 1}, {"10", "9", 1}, {"-10", "-9", -1},
 		{"1.5", "1", 1}, {"-0", "0", 0}, {"123456789012345678901234567890", "123456789012345678901234567891", -1},
 		{"1e400", "1e300", 1},
+		// Exactly, whatever the size: these pairs are each one float64.
+		{"1e400", "2e400", -1}, {"-1e400", "-2e400", 1}, {"1e-400", "2e-400", -1}, {"1e-400", "0", 1},
+		{"0.1", "0.10000000000000001", -1}, {"9007199254740993", "9007199254740992.0", 1},
+		{"1e1000000000000000000000", "1e1000000000000000000001", -1},
+		{"10e999999999999999999999", "1e1000000000000000000000", 0},
+		{"1e-1000000000000000000000", "1e-1000000000000000000001", 1},
+		{"123.456e-1000000000000000000000", "123.456e-1000000000000000000000", 0},
+		// The same decimal, spelled otherwise.
+		{"1", "1.0", 0}, {"1", "1e0", 0}, {"100", "1E+2", 0}, {"100", "0.1e3", 0}, {"1.50", "15e-1", 0},
+		{"0", "-0.0e+7", 0}, {"0.000", "0e-999999999999999999999", 0}, {"1e400", "10e399", 0},
+		{"-1.5", "-1.4", -1}, {"0.0001", "1e-4", 0}, {"12.5", "125e-1", 0}, {"1.05", "1.5", -1},
+		{"2.5", "25", -1}, {"-0.5", "0", -1}, {"5e-1", "0.50", 0},
 	}
 	for _, tt := range tests {
 		if got := jsonvalue.CompareNumbers(json.Number(tt.a), json.Number(tt.b)); got != tt.want {
 			t.Errorf("CompareNumbers(%s, %s) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
+		if got := jsonvalue.CompareNumbers(json.Number(tt.b), json.Number(tt.a)); got != -tt.want {
+			t.Errorf("CompareNumbers(%s, %s) = %d, want %d", tt.b, tt.a, got, -tt.want)
+		}
 	}
+}
+
+// genNumber draws a JSON number's spelling: zeros in every place, long
+// digit runs, and exponents of every size.
+var genNumber = rapid.Custom(func(t *rapid.T) string {
+	digits := rapid.StringMatching(`(0|[1-9][0-9]{0,25})`).Draw(t, "int")
+	s := rapid.SampledFrom([]string{"", "-"}).Draw(t, "sign") + digits
+	if rapid.Bool().Draw(t, "frac") {
+		s += "." + rapid.StringMatching(`[0-9]{1,25}`).Draw(t, "frac")
+	}
+	if rapid.Bool().Draw(t, "exp") {
+		s += rapid.SampledFrom([]string{"e", "E"}).Draw(t, "e") + rapid.SampledFrom([]string{"", "+", "-"}).Draw(t, "esign") +
+			rapid.StringMatching(`0{0,3}[0-9]{1,3}`).Draw(t, "exp")
+	}
+	return s
+})
+
+// TestCompareNumbersIsExact: CompareNumbers orders numbers as exact
+// rationals do.
+func TestCompareNumbersIsExact(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a, b := genNumber.Draw(t, "a"), genNumber.Draw(t, "b")
+		if rapid.Bool().Draw(t, "near") { // the same digits, the point moved
+			b = strings.Replace(a, ".", "", 1) + "e-" + strconv.Itoa(strings.Count(a, "")%5)
+			if strings.ContainsAny(a, "eE") {
+				b = a + "0"
+			}
+		}
+		ra, okA := new(big.Rat).SetString(a)
+		rb, okB := new(big.Rat).SetString(b)
+		if !okA || !okB {
+			t.Skip("not a rational spelling")
+		}
+		want := ra.Cmp(rb)
+		if got := jsonvalue.CompareNumbers(json.Number(a), json.Number(b)); got != want {
+			t.Fatalf("CompareNumbers(%s, %s) = %d, want %d", a, b, got, want)
+		}
+	})
+}
+
+// FuzzCompareNumbers: any two spellings compare antisymmetrically, each
+// equal to itself, and as exact rationals where they are JSON numbers of
+// a size big.Rat reads quickly.
+func FuzzCompareNumbers(f *testing.F) {
+	for _, p := range [][2]string{{"1e400", "2e400"}, {"0.1", "0.10000000000000001"}, {"1", "1.0"}, {"-0", "0e5"}, {"NaN", "1"}, {"1e99999999999999999999", "1e99999999999999999998"}, {"01", "1"}, {"1.", "1"}} {
+		f.Add(p[0], p[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		ab := jsonvalue.CompareNumbers(json.Number(a), json.Number(b))
+		if ba := jsonvalue.CompareNumbers(json.Number(b), json.Number(a)); ab != -ba {
+			t.Fatalf("CompareNumbers(%q, %q) = %d, but the other way %d", a, b, ab, ba)
+		}
+		if aa := jsonvalue.CompareNumbers(json.Number(a), json.Number(a)); aa != 0 {
+			t.Fatalf("CompareNumbers(%q, itself) = %d", a, aa)
+		}
+		va, errA := jsonvalue.ParseString(a)
+		vb, errB := jsonvalue.ParseString(b)
+		_, numA := va.(json.Number)
+		_, numB := vb.(json.Number)
+		if errA != nil || errB != nil || !numA || !numB || len(a) > 40 || len(b) > 40 || strings.Contains(a+b, "e+") {
+			return // big.Rat takes exponents as they come: keep them small
+		}
+		ra, okA := new(big.Rat).SetString(a)
+		rb, okB := new(big.Rat).SetString(b)
+		if !okA || !okB {
+			return
+		}
+		if want := ra.Cmp(rb); ab != want {
+			t.Fatalf("CompareNumbers(%s, %s) = %d, exactly %d", a, b, ab, want)
+		}
+	})
 }
 
 func TestIsIntegerLiteral(t *testing.T) {

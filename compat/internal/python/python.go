@@ -11,6 +11,8 @@ package python
 
 import (
 	"encoding/json"
+	"math"
+	"math/big"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -74,7 +76,45 @@ func numbersEqual(a, b json.Number) bool {
 	if a == "NaN" || b == "NaN" {
 		return false
 	}
-	return jsonvalue.CompareNumbers(a, b) == 0
+	return CompareNumbers(a, b) == 0
+}
+
+// CompareNumbers compares two numbers as Python compares what json.loads
+// makes of them, and returns -1, 0 or 1: numbers spelled without a
+// fraction or exponent are ints, compared exactly whatever their size;
+// the others are floats, the nearest float64 to the spelling (1e400 is
+// inf, as is 2e400), and an int compares exactly with a float. (toolgrade's
+// own [jsonvalue.CompareNumbers] compares the spelled decimals exactly.)
+func CompareNumbers(a, b json.Number) int {
+	if a == b {
+		return 0
+	}
+	as, bs := string(a), string(b)
+	aInt, bInt := jsonvalue.IsIntegerLiteral(as), jsonvalue.IsIntegerLiteral(bs)
+	if aInt && bInt {
+		return jsonvalue.CompareNumbers(a, b)
+	}
+	fa, fb := jsonvalue.NumberFloat(a), jsonvalue.NumberFloat(b)
+	switch {
+	case fa < fb:
+		return -1
+	case fa > fb:
+		return 1
+	}
+	// Equal as floats; an int beyond 2^53 may still differ exactly.
+	if aInt != bInt && math.Abs(fa) >= 1<<53 && !math.IsInf(fa, 0) {
+		ra, okA := new(big.Rat).SetString(as)
+		rb, okB := new(big.Rat).SetString(bs)
+		if okA && okB {
+			if aInt {
+				rb.SetFloat64(fb)
+			} else {
+				ra.SetFloat64(fa)
+			}
+			return ra.Cmp(rb)
+		}
+	}
+	return 0
 }
 
 func boolNumber(b bool) json.Number {
