@@ -5,7 +5,10 @@
 // keep their members in document order and numbers keep their spelling,
 // because peers' scores depend on both (which argument fails first, whether
 // 1.0 was written as a float); [Equal] compares by meaning (1 equals 1.0,
-// key order is irrelevant, true is not 1). [From] converts ordinary Go
+// key order is irrelevant, true is not 1), and numbers by their exact
+// decimal value, whatever their size. Two documents that differ never read
+// as the same value: [Parse] refuses what would make them (a repeated key,
+// text that is not UTF-8) and keeps lone surrogates as WTF-8. [From] converts ordinary Go
 // values (maps, slices, numbers) into the model.
 //
 // [Parse] allocates little because a document's objects and arrays share

@@ -30,8 +30,13 @@ func (e *SyntaxError) Error() string {
 
 // Parse decodes one JSON value (RFC 8259) into the value model: nil,
 // bool, string, [json.Number], []any or [Object]. Object members keep their
-// order; numbers keep their spelling. Invalid UTF-8 becomes U+FFFD. Trailing
-// data other than white space is an error.
+// order; numbers keep their spelling. Trailing data other than white space
+// is an error, and so are what would make two different documents read as
+// one value: a key repeated in an object (which of its values was meant?)
+// and text that is not UTF-8 (its bytes have no character to compare). A
+// lone surrogate escape ("\ud800"), which JSON allows and which has no
+// UTF-8 form, is kept as its WTF-8 bytes, so that it differs from every
+// other string, and [AppendString] writes it back as the same escape.
 //
 // Parse copies data once and the result shares that copy, so data may
 // be reused as soon as Parse returns. Values of one document share
@@ -210,12 +215,13 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		return Object{}, i + 1, nil
 	}
 	base := len(p.members)
-	var index map[string]int // for large objects with possible repeats
-	var seen uint64          // a bit per key hash: a repeat finds its bit set
+	var index map[string]struct{} // the keys of a large object, to find a repeat
+	var seen uint64               // a bit per key hash: a repeat finds its bit set
 	for {
 		if i >= len(d) || d[i] != '"' {
 			return nil, i, p.errorf(i, "unexpected %s, want a string key", p.describe(i))
 		}
+		keyAt := i
 		// Most keys are a few bytes of plain ASCII: a byte loop finds their
 		// end sooner than a call to the word-at-a-time scan.
 		j := i + 1
@@ -231,6 +237,23 @@ func (p *parser) object(i, depth int) (any, int, error) {
 				return nil, j, err
 			}
 		}
+		if index == nil && len(p.members)-base == indexFrom {
+			index = make(map[string]struct{}, 2*indexFrom)
+			for _, m := range p.members[base:] {
+				index[m.Key] = struct{}{}
+			}
+		}
+		bit := keyBit(key)
+		switch {
+		case index != nil:
+			if _, ok := index[key]; ok {
+				return nil, keyAt, p.duplicate(keyAt, key)
+			}
+			index[key] = struct{}{}
+		case seen&bit != 0 && Object(p.members[base:]).index(key) >= 0:
+			return nil, keyAt, p.duplicate(keyAt, key)
+		}
+		seen |= bit
 		// Compact input has no space between tokens: test for the token
 		// first and skip space only when it is not there.
 		if j >= len(d) || d[j] != ':' {
@@ -242,31 +265,7 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		if err != nil {
 			return nil, j, err
 		}
-		if index == nil && len(p.members)-base == indexFrom {
-			index = make(map[string]int, 2*indexFrom)
-			for i, m := range p.members[base:] {
-				index[m.Key] = i
-			}
-		}
-		bit := keyBit(key)
-		switch {
-		case index != nil:
-			if i, ok := index[key]; ok {
-				p.members[base+i].Value = v
-			} else {
-				index[key] = len(p.members) - base
-				p.members = append(p.members, Member{key, v})
-			}
-		case seen&bit != 0:
-			if i := Object(p.members[base:]).index(key); i >= 0 {
-				p.members[base+i].Value = v
-				break
-			}
-			fallthrough
-		default:
-			seen |= bit
-			p.members = append(p.members, Member{key, v})
-		}
+		p.members = append(p.members, Member{key, v})
 		if j >= len(d) || d[j] != ',' && d[j] != '}' {
 			if j = skipSpace(d, j); j >= len(d) {
 				return nil, j, p.errorf(j, "unexpected end of input in object")
@@ -285,6 +284,13 @@ func (p *parser) object(i, depth int) (any, int, error) {
 			return nil, j, p.errorf(j, "unexpected %s in object, want ',' or '}'", p.describe(j))
 		}
 	}
+}
+
+// duplicate reports a key repeated in an object, at the repeat's offset.
+// Readers differ on which value a repeated key has (Python and JavaScript
+// keep the last, others the first), so no choice is safe.
+func (p *parser) duplicate(i int, key string) error {
+	return p.errorf(i, "duplicate key %s in object", AppendString(nil, key))
 }
 
 // keyBit hashes a key to one of 64 bits, so that an object finds most keys
@@ -393,11 +399,10 @@ func (p *parser) number(i int) (any, int, error) {
 func (p *parser) string(i, from int) (string, int, error) {
 	d := p.data
 	start := i + 1
-	// Fast path: no escapes; the text is the input's own, when it is valid
-	// UTF-8. The scan stops at each byte of 0x80 or more and checks the
-	// character it starts, one at a time: text is mostly ASCII, and a
-	// check of the whole string after one "ü" cost more.
-	valid := true
+	// Fast path: no escapes; the text is the input's own. The scan stops at
+	// each byte of 0x80 or more and checks the character it starts, one at
+	// a time: text is mostly ASCII, and a check of the whole string after
+	// one "ü" cost more.
 	for i = from; ; {
 		i = plainRun(d, i)
 		if i >= len(d) {
@@ -405,11 +410,7 @@ func (p *parser) string(i, from int) (string, int, error) {
 		}
 		c := d[i]
 		if c == '"' {
-			s := d[start:i]
-			if valid {
-				return s, i + 1, nil
-			}
-			return string([]rune(s)), i + 1, nil // invalid bytes become U+FFFD
+			return d[start:i], i + 1, nil
 		}
 		if c == '\\' {
 			break
@@ -418,8 +419,10 @@ func (p *parser) string(i, from int) (string, int, error) {
 			return "", i, p.errorf(i, "control character %#02x in string", c)
 		}
 		n := utf8Len(d, i)
-		valid = valid && n > 0
-		i += max(n, 1)
+		if n == 0 {
+			return "", i, p.notUTF8(i)
+		}
+		i += n
 	}
 	// The text is unescaped into the parser's scratch buffer, which keeps
 	// its size from string to string, and copied out once at its length.
@@ -459,16 +462,14 @@ func (p *parser) string(i, from int) (string, int, error) {
 		switch {
 		case c == '"':
 			p.scratch = buf
-			if valid {
-				return string(buf), i + 1, nil
-			}
-			return string([]rune(string(buf))), i + 1, nil
+			return string(buf), i + 1, nil
 		case c < 0x20:
 			return "", i, p.errorf(i, "control character %#02x in string", c)
 		case c >= utf8.RuneSelf:
 			n := utf8Len(d, i)
-			valid = valid && n > 0
-			n = max(n, 1)
+			if n == 0 {
+				return "", i, p.notUTF8(i)
+			}
 			buf = append(buf, d[i:i+n]...)
 			i += n
 			continue
@@ -500,23 +501,58 @@ func (p *parser) string(i, from int) (string, int, error) {
 			i += 4
 			if utf16.IsSurrogate(r) {
 				// A high surrogate followed by a low one is one character;
-				// a lone surrogate has no UTF-8 form and becomes U+FFFD.
-				r2, ok := rune(0), false
+				// a lone surrogate has no UTF-8 form and is kept as WTF-8.
 				if i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
-					r2, ok = hex4(d, i+2)
+					if r2, ok := hex4(d, i+2); ok {
+						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+							buf = utf8.AppendRune(buf, dec)
+							i += 6
+							continue
+						}
+					}
 				}
-				if dec := utf16.DecodeRune(r, r2); ok && dec != utf8.RuneError {
-					r = dec
-					i += 6
-				} else {
-					r = utf8.RuneError
-				}
+				buf = appendSurrogate(buf, r)
+				continue
 			}
 			buf = utf8.AppendRune(buf, r)
 		default:
 			return "", i - 1, p.errorf(i-1, "invalid escape '\\%c' in string", e)
 		}
 	}
+}
+
+// notUTF8 reports the byte at offset i, which starts no UTF-8 character.
+func (p *parser) notUTF8(i int) error {
+	return p.errorf(i, "invalid UTF-8 (byte %#02x) in string: JSON text must be UTF-8; is the file in another encoding, such as Windows-1252 or Latin-1?", p.data[i])
+}
+
+// appendSurrogate appends a lone surrogate (U+D800 to U+DFFF) as WTF-8 does:
+// the three bytes UTF-8 would give it if it allowed surrogates, ED A0 80
+// to ED BF BF. No valid UTF-8 has them, so the string differs from every
+// string of characters and from every other lone surrogate.
+func appendSurrogate(dst []byte, r rune) []byte {
+	return append(dst, 0xED, 0x80|byte(r>>6&0x3F), 0x80|byte(r&0x3F))
+}
+
+// surrogateAt returns the lone surrogate whose WTF-8 bytes are at offset i
+// of s, if they are.
+func surrogateAt(s string, i int) (rune, bool) {
+	if i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2]&0xC0 == 0x80 {
+		return 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F), true
+	}
+	return 0, false
+}
+
+// DecodeRune is [utf8.DecodeRuneInString] for the strings of the model: a
+// lone surrogate kept as WTF-8 (see [Parse]) is one character, the
+// surrogate code point, of three bytes, as it is one in Python's and
+// JavaScript's strings. Other bytes that are not UTF-8, which the parser
+// never returns, are (utf8.RuneError, 1).
+func DecodeRune(s string) (rune, int) {
+	if r, ok := surrogateAt(s, 0); ok {
+		return r, 3
+	}
+	return utf8.DecodeRuneInString(s)
 }
 
 // utf8Len returns the length of the valid UTF-8 character at offset i of
@@ -697,8 +733,10 @@ type floatText struct {
 const hexDigits = "0123456789abcdef"
 
 // AppendString appends s as a JSON string. Only what JSON requires is
-// escaped (quote, backslash, control characters); invalid UTF-8 is written
-// as \ufffd.
+// escaped (quote, backslash, control characters). A lone surrogate kept as
+// WTF-8 (see [Parse]) is written as its escape ("\ud800"), so that the
+// string reads back as it was; other bytes that are not UTF-8 (which no
+// parsed value has) are written as \ufffd.
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	// Reasons quote JSON, so escapes come every few bytes, and stopping
@@ -752,6 +790,9 @@ func AppendString(dst []byte, s string) []byte {
 		if n := utf8Len(s, i); n > 0 {
 			dst = append(dst, s[i:i+n]...)
 			i += n
+		} else if r, ok := surrogateAt(s, i); ok {
+			dst = append(dst, '\\', 'u', hexDigits[r>>12], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
+			i += 3
 		} else {
 			dst = append(dst, `\ufffd`...)
 			i++

@@ -1,8 +1,10 @@
 package jsonvalue
 
 // The parser and string writer as they were before they were tuned for
-// speed: simple enough to trust, and kept here as the oracle the tuned ones
-// must agree with exactly (see FuzzParseReference).
+// speed, with the rules added since (a repeated key and text that is not
+// UTF-8 are errors, lone surrogates are kept as WTF-8): simple enough to
+// trust, and kept here as the oracle the tuned ones must agree with
+// exactly (see FuzzParseReference).
 
 import (
 	"bytes"
@@ -117,7 +119,6 @@ func (p *refParser) literal(word string) error {
 func (p *refParser) object(depth int) (any, error) {
 	p.pos++ // {
 	obj := Object{}
-	var index map[string]int // for large objects with possible repeats
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
@@ -128,9 +129,14 @@ func (p *refParser) object(depth int) (any, error) {
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
 			return nil, p.errorf("unexpected %s, want a string key", p.describe())
 		}
+		keyAt := p.pos
 		key, err := p.string()
 		if err != nil {
 			return nil, err
+		}
+		if refIndex(obj, key) >= 0 {
+			p.pos = keyAt
+			return nil, p.errorf("duplicate key %s in object", refAppendJSONString(nil, key))
 		}
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
@@ -142,24 +148,7 @@ func (p *refParser) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(obj) == 16 && index == nil {
-			index = make(map[string]int, 32)
-			for i, m := range obj {
-				index[m.Key] = i
-			}
-		}
-		if index != nil {
-			if i, ok := index[key]; ok {
-				obj[i].Value = v
-			} else {
-				index[key] = len(obj)
-				obj = append(obj, Member{key, v})
-			}
-		} else if i := refIndex(obj, key); i >= 0 {
-			obj[i].Value = v
-		} else {
-			obj = append(obj, Member{key, v})
-		}
+		obj = append(obj, Member{key, v})
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return nil, p.errorf("unexpected end of input in object")
@@ -249,29 +238,8 @@ func (p *refParser) number() (any, error) {
 
 func (p *refParser) string() (string, error) {
 	p.pos++ // opening quote
-	start := p.pos
 	d := p.data
-	// Fast path: no escapes, ASCII or valid UTF-8.
-	for p.pos < len(d) {
-		c := d[p.pos]
-		if c == '"' {
-			s := d[start:p.pos]
-			p.pos++
-			if utf8.Valid(s) {
-				return string(s), nil
-			}
-			return string([]rune(string(s))), nil // invalid bytes become U+FFFD
-		}
-		if c == '\\' {
-			break
-		}
-		if c < 0x20 {
-			return "", p.errorf("control character %#02x in string", c)
-		}
-		p.pos++
-	}
-	buf := make([]byte, 0, p.pos-start+16)
-	buf = append(buf, d[start:p.pos]...)
+	var buf []byte
 	for {
 		if p.pos >= len(d) {
 			return "", p.errorf("unterminated string")
@@ -280,12 +248,17 @@ func (p *refParser) string() (string, error) {
 		switch {
 		case c == '"':
 			p.pos++
-			if utf8.Valid(buf) {
-				return string(buf), nil
-			}
-			return string([]rune(string(buf))), nil
+			return string(buf), nil
 		case c < 0x20:
 			return "", p.errorf("control character %#02x in string", c)
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(d[p.pos:])
+			if r == utf8.RuneError && size == 1 {
+				return "", p.errorf("invalid UTF-8 (byte %#02x) in string: JSON text must be UTF-8; is the file in another encoding, such as Windows-1252 or Latin-1?", c)
+			}
+			buf = append(buf, d[p.pos:p.pos+size]...)
+			p.pos += size
+			continue
 		case c != '\\':
 			buf = append(buf, c)
 			p.pos++
@@ -317,25 +290,18 @@ func (p *refParser) string() (string, error) {
 			}
 			if utf16.IsSurrogate(r) {
 				// A high surrogate followed by a low one is one character;
-				// a lone surrogate has no UTF-8 form and becomes U+FFFD.
-				if p.pos+1 < len(d) && d[p.pos] == '\\' && d[p.pos+1] == 'u' {
+				// a lone surrogate is kept as its WTF-8 bytes.
+				if r < 0xDC00 && p.pos+1 < len(d) && d[p.pos] == '\\' && d[p.pos+1] == 'u' {
 					save := p.pos
 					p.pos += 2
-					r2, ok := p.hex4()
-					if ok {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							r = dec
-						} else {
-							r = utf8.RuneError
-							p.pos = save
-						}
-					} else {
-						p.pos = save
-						r = utf8.RuneError
+					if r2, ok := p.hex4(); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+						buf = utf8.AppendRune(buf, utf16.DecodeRune(r, r2))
+						continue
 					}
-				} else {
-					r = utf8.RuneError
+					p.pos = save
 				}
+				buf = append(buf, 0xED, byte(0x80|r>>6&0x3F), byte(0x80|r&0x3F))
+				continue
 			}
 			buf = utf8.AppendRune(buf, r)
 		default:
@@ -397,8 +363,14 @@ func refAppendJSONString(dst []byte, s string) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
+			if i+2 < len(s) && c == 0xED && s[i+1]&0xE0 == 0xA0 && s[i+2]&0xC0 == 0x80 {
+				// a lone surrogate, as WTF-8
+				dst = append(dst, fmt.Sprintf(`\u%04x`, 0xD000|rune(s[i+1]&0x3F)<<6|rune(s[i+2]&0x3F))...)
+				i += 3
+			} else {
+				dst = append(dst, `\ufffd`...)
+				i++
+			}
 			start = i
 			continue
 		}

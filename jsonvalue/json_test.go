@@ -3,9 +3,9 @@ package jsonvalue_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -22,15 +22,19 @@ func TestParse(t *testing.T) {
 		{`0`, json.Number("0")},
 		{`-1.50e+3`, json.Number("-1.50e+3")},
 		{`"a\"b\\c\/\n\t\u00e9\ud83d\ude00"`, "a\"b\\c/\n\té😀"},
-		{`"\ud800"`, "\uFFFD"}, // a lone surrogate has no UTF-8 form
-		{"\"\xff\"", "\uFFFD"}, // invalid UTF-8 is replaced
+		// A lone surrogate has no UTF-8 form: it is kept as WTF-8, so that
+		// it differs from every other string.
+		{`"\ud800"`, "\xed\xa0\x80"},
+		{`"\udbff"`, "\xed\xaf\xbf"},
+		{`"\uDC00x"`, "\xed\xb0\x80x"},
+		{`"\ud800\ud800"`, "\xed\xa0\x80\xed\xa0\x80"}, // two high surrogates are two lone ones
+		{`"\udc00\ud800"`, "\xed\xb0\x80\xed\xa0\x80"}, // a low one then a high one too
 		{`[]`, []any{}},
 		{`{}`, jsonvalue.Object{}},
 		{`[1, "x", [null]]`, []any{json.Number("1"), "x", []any{nil}}},
 		{`{"b": 1, "a": {"c": []}}`, jsonvalue.Object{{"b", json.Number("1")}, {"a", jsonvalue.Object{{"c", []any{}}}}}},
-		// A repeated key keeps its first position and its last value, as
-		// Python and JavaScript do.
-		{`{"a": 1, "b": 2, "a": 3}`, jsonvalue.Object{{"a", json.Number("3")}, {"b", json.Number("2")}}},
+		// Keys are compared as decoded: these are two keys.
+		{`{"\ud800": 1, "\udbff": 2}`, jsonvalue.Object{{"\xed\xa0\x80", json.Number("1")}, {"\xed\xaf\xbf", json.Number("2")}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -45,24 +49,87 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func TestParseLargeObjectRepeats(t *testing.T) {
-	// Past 16 members the parser indexes keys; repeats must still collapse.
-	var b strings.Builder
-	b.WriteString("{")
+func TestParseRepeatedKeys(t *testing.T) {
+	// A repeated key is an error wherever it is: readers differ on which
+	// value it has. Past 16 members the parser indexes keys; spelled with
+	// escapes it is the same key.
+	var large strings.Builder
+	large.WriteString("{")
 	for i := range 40 {
-		b.WriteString(`"k` + string(rune('a'+i%26)) + `":` + string(rune('0'+i%10)) + ",")
+		fmt.Fprintf(&large, `"k%02d":%d,`, i, i)
 	}
-	b.WriteString(`"end":true}`)
-	v, err := jsonvalue.ParseString(b.String())
-	if err != nil {
+	large.WriteString("\n" + `"k07":true}`)
+	for _, tt := range []struct{ in, key string }{
+		{`{"a": 1, "b": 2, "a": 3}`, `"a"`},
+		{`{"a": 1, "\u0061": 2}`, `"a"`},
+		{`[{"x": {"y": 1, "y": 1}}]`, `"y"`},
+		{`{"\ud800": 1, "\ud800": 2}`, `"\ud800"`},
+		{large.String(), `"k07"`},
+	} {
+		t.Run(tt.in, func(t *testing.T) {
+			_, err := jsonvalue.ParseString(tt.in)
+			var se *jsonvalue.SyntaxError
+			if !errors.As(err, &se) || se.Msg != "duplicate key "+tt.key+" in object" {
+				t.Fatalf("Parse(%q) error = %v, want duplicate key %s", tt.in, err, tt.key)
+			}
+			if first := strings.Index(tt.in, tt.key[:2]); tt.in[se.Offset] != '"' || se.Offset <= first {
+				t.Errorf("error at offset %d (%q), want the repeat", se.Offset, tt.in[se.Offset:])
+			}
+		})
+	}
+	// The same keys in different objects are no repeat.
+	if _, err := jsonvalue.ParseString(`{"a": {"a": 1}, "b": [{"a": 2}, {"a": 3}]}`); err != nil {
 		t.Fatal(err)
 	}
-	obj := v.(jsonvalue.Object)
-	if len(obj) != 27 {
-		t.Fatalf("got %d members, want 26 distinct keys and end", len(obj))
+}
+
+func TestParseNotUTF8(t *testing.T) {
+	// Text that is not UTF-8 is an error, not U+FFFD: "DE\x91\x92" and
+	// "DE\x81\x82" would otherwise read as one string.
+	for _, in := range []string{"\"DE\x91\x92\"", "\"DE\x81\x82\"", "{\"k\xff\": 1}", "\"\xed\xa0\x80\"", "\"\xc0\x80\"", "[\"a\\n\xe9\"]", "\"ok\" ", "\"caf\xe9\""} {
+		_, err := jsonvalue.ParseString(in)
+		if in == "\"ok\" " {
+			if err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "invalid UTF-8") {
+			t.Errorf("Parse(%q) error = %v, want invalid UTF-8", in, err)
+		}
 	}
-	if got, _ := obj.Get("ka"); got != json.Number("6") { // last "ka" is i=26
-		t.Errorf("ka = %v, want the last value 6", got)
+}
+
+func TestParseKeepsSurrogates(t *testing.T) {
+	// Lone surrogates stay apart from each other and from U+FFFD, and are
+	// written back as the escapes they were read from.
+	in := []string{`"\ud800"`, `"\udbff"`, `"\udc00"`, `"\ufffd"`, `"\ud83d\ude00"`, `"a\ud800b"`, `"\ud800\udbff"`}
+	vals := make([]any, len(in))
+	for i, s := range in {
+		v, err := jsonvalue.ParseString(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals[i] = v
+		out := string(jsonvalue.Append(nil, v))
+		if want := strings.ReplaceAll(s, `\ufffd`, "\ufffd"); s != `"\ud83d\ude00"` && out != want {
+			t.Errorf("Append(Parse(%s)) = %s, want it back", s, out)
+		}
+		if !json.Valid([]byte(out)) {
+			t.Errorf("%s written as %s, not JSON", s, out)
+		}
+	}
+	for i := range vals {
+		for j := range vals {
+			if got := jsonvalue.Equal(vals[i], vals[j]); got != (i == j) {
+				t.Errorf("Equal(%s, %s) = %v", in[i], in[j], got)
+			}
+		}
+	}
+	for s, want := range map[string][2]int{"\xed\xa0\x80x": {0xD800, 3}, "\xed\xbf\xbf": {0xDFFF, 3}, "é": {'é', 2}, "\xff": {0xFFFD, 1}} {
+		if r, n := jsonvalue.DecodeRune(s); r != rune(want[0]) || n != want[1] {
+			t.Errorf("DecodeRune(%q) = %U, %d, want %U, %d", s, r, n, want[0], want[1])
+		}
 	}
 }
 
@@ -85,6 +152,8 @@ func TestParseErrors(t *testing.T) {
 		{`"\u12G4"`, 1, "invalid \\u escape"},
 		{`{"a" 1}`, 1, "want ':'"},
 		{`NaN`, 1, "want a value"},
+		{"{\"a\": 1,\n \"a\": 2}", 2, `duplicate key "a"`},
+		{"[\"ok\",\n\"caf\xe9\"]", 2, "invalid UTF-8 (byte 0xe9)"},
 		{`{"a": undefined}`, 1, "want a value"},
 		{strings.Repeat("[", 10002), 1, "nesting deeper"},
 	}
@@ -144,15 +213,18 @@ func TestAppendFloat(t *testing.T) {
 }
 
 // FuzzParse: the parser never panics, accepts exactly what
-// encoding/json accepts (apart from invalid UTF-8, which it repairs), and
-// what it parses survives a round trip.
+// encoding/json accepts but for a repeated key and text that is not UTF-8
+// (which encoding/json takes, and which it refuses), and what it parses
+// survives a round trip byte for byte, lone surrogates included.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{`{"a":[1,2.5,"x"]}`, `[]`, `"\ud83d\ude00"`, `{"a":1,"a":2}`, `-0.0e+1`, `{"a" 1}`, `[1,]`, "\"\xff\""} {
+	for _, s := range []string{`{"a":[1,2.5,"x"]}`, `[]`, `"\ud83d\ude00"`, `{"a":1,"a":2}`, `-0.0e+1`, `{"a" 1}`, `[1,]`, "\"\xff\"", `["\ud800","\udbff\ud800"]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := jsonvalue.Parse(data)
-		if utf8.Valid(data) && (err == nil) != json.Valid(data) {
+		var se *jsonvalue.SyntaxError
+		refused := errors.As(err, &se) && (strings.HasPrefix(se.Msg, "duplicate key") || strings.HasPrefix(se.Msg, "invalid UTF-8"))
+		if !refused && (err == nil) != json.Valid(data) {
 			t.Fatalf("Parse error %v, encoding/json Valid %v, for %q", err, json.Valid(data), data)
 		}
 		if err != nil {
@@ -163,8 +235,11 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-parse of %q: %v", out, err)
 		}
-		if !jsonvalue.Equal(v, v2) {
+		if !jsonvalue.Equal(v, v2) || !cmp.Equal(v, v2) {
 			t.Fatalf("round trip changed %q to %q", data, out)
+		}
+		if again := jsonvalue.Append(nil, v2); string(again) != string(out) {
+			t.Fatalf("written again, %q became %q", out, again)
 		}
 	})
 }

@@ -53,6 +53,7 @@ func TestEqual(t *testing.T) {
 		{`0.1`, `0.10`, true},
 		{`1e400`, `2e400`, false}, // exact, though both are +Inf as floats
 		{`[1e400]`, `[10e399]`, true},
+		{`"\ud800"`, `"\udbff"`, false}, // lone surrogates, kept apart
 	}
 	for _, tt := range tests {
 		t.Run(tt.a+" vs "+tt.b, func(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/pmezard/go-difflib/difflib"
+
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // Ratio is Python's difflib.SequenceMatcher(None, a, b).ratio() over the
@@ -28,7 +30,7 @@ func Ratio(a, b string) float64 {
 func codePoints(s string) []string {
 	out := make([]string, 0, utf8.RuneCountInString(s))
 	for i := 0; i < len(s); {
-		_, size := utf8.DecodeRuneInString(s[i:])
+		_, size := jsonvalue.DecodeRune(s[i:]) // a lone surrogate is one code point
 		out = append(out, s[i:i+size])
 		i += size
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/internal/suggest"
@@ -109,6 +110,11 @@ func appendName(b []byte, s string) []byte {
 	}
 	if plain {
 		return append(b, s...)
+	}
+	if !utf8.ValidString(s) {
+		// A lone surrogate (from a case's JSON): \xed would read back as
+		// "í"; its JSON escape says what it is, though YAML has none.
+		return jsonvalue.AppendString(b, s)
 	}
 	return strconv.AppendQuote(b, s)
 }

@@ -679,14 +679,18 @@ func optionType(options any) (kind, bool, error) {
 // normalize is BFCL's standardize_string: delete ASCII space and
 // , . / - _ * ^, lower-case (Python's str.lower), and turn ' into ".
 func normalize(s string) string {
-	s = strings.Map(func(r rune) rune {
-		switch r {
+	// Byte by byte, not strings.Map: the deleted characters are ASCII,
+	// and Map would turn the bytes of a lone surrogate into U+FFFD,
+	// making every two surrogates equal.
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
 		case ' ', ',', '.', '/', '-', '_', '*', '^':
-			return -1
+		default:
+			b = append(b, s[i])
 		}
-		return r
-	}, s)
-	return strings.ReplaceAll(python.Lower(s), "'", `"`)
+	}
+	return strings.ReplaceAll(python.Lower(string(b)), "'", `"`)
 }
 
 // normalizeAll normalizes the string elements of a sequence (BFCL

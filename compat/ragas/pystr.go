@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -159,7 +158,7 @@ func appendStrRepr(b *strings.Builder, s string) {
 	}
 	b.WriteByte(quote)
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := jsonvalue.DecodeRune(s[i:]) // a lone surrogate is one character, as in Python
 		i += size
 		switch {
 		case r == '\\' || r == rune(quote):

@@ -30,7 +30,15 @@ func Strip(s string) string {
 func Lower(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	for i, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			// Not a character: a lone surrogate kept as WTF-8, which
+			// lower() keeps as it is. (U+FFFD would make surrogates equal.)
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
 		switch r {
 		case 'İ':
 			b.WriteString("i\u0307")
@@ -43,6 +51,7 @@ func Lower(s string) string {
 		default:
 			b.WriteRune(unicode.ToLower(r))
 		}
+		i += size
 	}
 	return b.String()
 }
