@@ -75,6 +75,23 @@ func TestReader(t *testing.T) {
 		{"sniffed from content", "-", "- id: a\n", dataset.Auto, []outcome{{"a", 1, ""}}},
 		{"sniffed jsonl", "-", "{\"id\":\"a\"}\n{\"id\":\"b\"}\n", dataset.Auto, []outcome{{"a", 1, ""}, {"b", 2, ""}}},
 		{"numeric id", "c.jsonl", `{"id": 7}`, dataset.Auto, []outcome{{"7", 1, ""}}},
+		// What two readers would read differently is an error on its line,
+		// and the next record goes on.
+		{"jsonl repeated key", "c.jsonl", "{\"id\":\"a\"}\n{\"id\":\"b\",\"expected_tools\":[{\"name\":\"f\",\"args\":{\"x\":1,\"x\":2}}]}\n{\"id\":\"c\"}\n", dataset.Auto,
+			[]outcome{{"a", 1, ""}, {"line-2", 0, `c.jsonl:2:55: invalid JSON: duplicate key "x" in object`}, {"c", 3, ""}}},
+		{"jsonl not UTF-8", "c.jsonl", "{\"id\":\"DE\x91\x92\"}\n{\"id\":\"DE\x81\x82\"}\n", dataset.Auto,
+			[]outcome{
+				{"line-1", 0, "c.jsonl:1:10: invalid JSON: invalid UTF-8 (byte 0x91) in string: JSON text must be UTF-8; is the file in another encoding, such as Windows-1252 or Latin-1?"},
+				{"line-2", 0, "c.jsonl:2:10: invalid JSON: invalid UTF-8 (byte 0x81) in string: JSON text must be UTF-8; is the file in another encoding, such as Windows-1252 or Latin-1?"},
+			}},
+		{"lone surrogates are ids of their own", "c.jsonl", "{\"id\":\"\\ud800\"}\n{\"id\":\"\\udbff\"}\n", dataset.Auto,
+			[]outcome{{"\xed\xa0\x80", 1, ""}, {"\xed\xaf\xbf", 2, ""}}},
+		{"yaml repeated key", "c.yaml", "- id: a\n  input: x\n  input: y\n- id: b\n", dataset.Auto,
+			[]outcome{{"line-1", 0, `c.yaml:1: line 3: duplicate key "input" in mapping: give each key once`}, {"b", 4, ""}}},
+		{"yaml octal", "c.yaml", "- id: a\n  expected_tools: [{name: f, args: {zip: 010}}]\n- id: b\n", dataset.Auto,
+			[]outcome{{"line-1", 0, "c.yaml:1: line 2: 010 is 8 in YAML 1.1 and 10 in YAML 1.2: write the number plainly (decimal, 0o for octal, 0x for hexadecimal), or quote it for a string"}, {"b", 3, ""}}},
+		{"yaml unknown tag", "c.yaml", "id: a\ninput: !secret x\n---\nid: b\n", dataset.Auto,
+			[]outcome{{"line-1", 0, "c.yaml:1: line 2: unknown tag !secret: a value is a string, number, boolean, null, list or mapping; remove the tag, or quote the value for a string"}, {"b", 4, ""}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -356,6 +373,91 @@ func TestReadErrorEndsTheRun(t *testing.T) {
 	if strings.Join(ids, ",") != "a,b" || fatal == nil || fatal.Error() != "c.jsonl:3: disk on fire" {
 		t.Errorf("ids %v, error %v; want a,b and c.jsonl:3: disk on fire", ids, fatal)
 	}
+}
+
+// TestYAMLValue: YAML reads as YAML 1.2's core schema and JSON read it,
+// numbers keep their exact value, and what YAML 1.1 and 1.2 read
+// differently, a key given twice and a tag of no JSON kind are errors
+// naming their line.
+func TestYAMLValue(t *testing.T) {
+	tests := []struct{ in, want, err string }{
+		{"a: 0o10", `{"a":8}`, ""},
+		{"a: 0x1f", `{"a":31}`, ""},
+		{"a: +12", `{"a":12}`, ""},
+		{"a: -0", `{"a":-0}`, ""},
+		{"a: .5", `{"a":0.5}`, ""},
+		{"a: -.5e-3", `{"a":-0.5e-3}`, ""},
+		{"a: 1.", `{"a":1.0}`, ""},
+		{"a: 00.5", `{"a":0.5}`, ""},
+		{"a: 0.10000000000000001", `{"a":0.10000000000000001}`, ""},
+		{"a: 1e400", `{"a":1e400}`, ""},
+		{"a: 12345678901234567890123", `{"a":12345678901234567890123}`, ""},
+		{"a: !!float 1", `{"a":1.0}`, ""},
+		{"a: !!int '12'", `{"a":12}`, ""},
+		{"a: !!str 010", `{"a":"010"}`, ""},
+		{"a: '010'", `{"a":"010"}`, ""},
+		{"a: 2001-12-14", `{"a":"2001-12-14"}`, ""},
+		{"a: yes", `{"a":"yes"}`, ""},
+		{"a: &x {b: 1}\nc:\n  <<: *x\n  b: 2", `{"a":{"b":1},"c":{"b":2}}`, ""},
+		{"a: &x {b: 1}\nc:\n  <<: [*x, {d: 3}]", `{"a":{"b":1},"c":{"b":1,"d":3}}`, ""},
+		{"a: 010", "", "line 1: 010 is 8 in YAML 1.1 and 10 in YAML 1.2"},
+		{"a: [1, -017]", "", "line 1: -017 is -15 in YAML 1.1 and -17 in YAML 1.2"},
+		{"a: 08", "", `line 1: 08 is the string "08" in YAML 1.1 and 8 in YAML 1.2`},
+		{"a: 0b101", "", `line 1: 0b101 is 5 in YAML 1.1 and the string "0b101" in YAML 1.2`},
+		{"a: 1_000", "", `line 1: 1_000 is 1000 in YAML 1.1 and the string "1_000" in YAML 1.2`},
+		{"a: -0x1A", "", `line 1: -0x1A is -26 in YAML 1.1 and the string "-0x1A" in YAML 1.2`},
+		{"a: .inf", "", "line 1: .inf has no JSON form"},
+		{"a: 1\nb: 2\na: 3", "", `line 3: duplicate key "a" in mapping`},
+		{"{a: 1, a: 1}", "", `line 1: duplicate key "a" in mapping`},
+		{"x:\n  - {'1': a, 1: b}", "", `line 2: duplicate key "1" in mapping`},
+		{"a: !foo bar", "", "line 1: unknown tag !foo"},
+		{"a: !!binary aGVsbG8=", "", "line 1: unknown tag !!binary"},
+		{"a: !!timestamp 2001-12-14", "", "line 1: unknown tag !!timestamp"},
+		{"a: !!set {b, c}", "", "line 1: unknown tag !!set"},
+		{"a: !!omap [b: 1]", "", "line 1: unknown tag !!omap"},
+		{"a: !<tag:example.com,2000:x> 1", "", "line 1: unknown tag tag:example.com,2000:x"},
+		{"a: !!int 1.5", "", `line 1: cannot read integer "1.5"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			v, err := dataset.YAMLValue([]byte(tt.in))
+			if tt.err != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
+					t.Fatalf("YAMLValue(%q) = %s, %v; want an error %q", tt.in, jsonvalue.Append(nil, v), err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(jsonvalue.Append(nil, v)); got != tt.want {
+				t.Errorf("YAMLValue(%q) = %s, want %s", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzYAMLValue: any YAML reads into a value whose JSON form parses back
+// as the same value (numbers are JSON numbers, no key repeats), or is an
+// error; never a panic.
+func FuzzYAMLValue(f *testing.F) {
+	for _, s := range []string{"a: 010", "a: [0o7, 0x1F, .5, 1., +1e3, 1e400, 08, 0b1, 1_0]", "a: 1\na: 2", "<<: {a: 1}\na: 2", "a: !x 1", "- !!str 1\n- !!float 2\n- ~", "a: &x [1]\nb: *x"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := dataset.YAMLValue(data)
+		if err != nil {
+			return
+		}
+		text := jsonvalue.Append(nil, v)
+		back, err := jsonvalue.Parse(text)
+		if err != nil {
+			t.Fatalf("YAML %q reads as %s, which is not JSON: %v", data, text, err)
+		}
+		if !jsonvalue.Equal(v, back) {
+			t.Fatalf("YAML %q reads as %s, which reads back otherwise", data, text)
+		}
+	})
 }
 
 func FuzzReader(f *testing.F) {

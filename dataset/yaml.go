@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -96,16 +95,16 @@ var yamlLine = regexp.MustCompile(`line (\d+)`)
 func decodeYAML(data []byte, firstLine int, item bool) (any, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		msg = yamlLine.ReplaceAllStringFunc(msg, func(s string) string {
-			n, _ := strconv.Atoi(strings.TrimPrefix(s, "line "))
-			return "line " + strconv.Itoa(firstLine+n-1)
-		})
-		return nil, errors.New("invalid YAML: " + msg)
+		return nil, errors.New("invalid YAML: " + absoluteLines(strings.TrimPrefix(err.Error(), "yaml: "), firstLine))
 	}
 	v, err := nodeValue(&doc)
 	if err != nil {
-		return nil, err
+		// It begins "line N: "; a key or value quoted after may say "line" too.
+		msg := err.Error()
+		if i := strings.Index(msg, ": "); i > 0 {
+			msg = absoluteLines(msg[:i], firstLine) + msg[i:]
+		}
+		return nil, errors.New(msg)
 	}
 	if item {
 		l, ok := v.([]any)
@@ -115,6 +114,15 @@ func decodeYAML(data []byte, firstLine int, item bool) (any, error) {
 		v = l[0]
 	}
 	return v, nil
+}
+
+// absoluteLines makes the line numbers of a message about a record's
+// YAML, which count from the record's first line, count from the file's.
+func absoluteLines(msg string, firstLine int) string {
+	return yamlLine.ReplaceAllStringFunc(msg, func(s string) string {
+		n, _ := strconv.Atoi(strings.TrimPrefix(s, "line "))
+		return "line " + strconv.Itoa(firstLine+n-1)
+	})
 }
 
 // YAMLValue reads YAML text (one document) into the JSON value model.
@@ -128,17 +136,28 @@ func YAMLValue(data []byte) (any, error) {
 
 // nodeValue converts a YAML node into the JSON value model: mappings become
 // Objects in document order, integers and floats json.Numbers, and other
-// scalars strings, booleans or null by their resolved tags. Values with no
-// JSON form (.inf, .nan, non-string keys that are collections) are errors.
+// scalars strings, booleans or null by their resolved tags, as YAML 1.2's
+// core schema reads them. What YAML readers disagree on, or what has no
+// JSON form, is an error naming its line rather than a guess: a key given
+// twice in a mapping, a number that YAML 1.1 reads otherwise (010 is 8
+// there and 10 in YAML 1.2; 0b1, 1_000, -0x1A), a tag toolgrade does not
+// know (!foo, !!binary, !!set), .inf and .nan.
 func nodeValue(n *yaml.Node) (any, error) {
 	return yamlNode(n, 0)
 }
+
+// yamlTags are the explicit tags a value may carry: those of the JSON
+// kinds. Other tags would be read as if they were not there.
+var yamlTags = map[string]bool{"!!str": true, "!!int": true, "!!float": true, "!!bool": true, "!!null": true, "!!map": true, "!!seq": true}
 
 func yamlNode(n *yaml.Node, depth int) (any, error) {
 	if depth > 1000 {
 		return nil, errors.New("YAML nested too deeply (or an alias refers to itself)")
 	}
 	at := func(err error) error { return fmt.Errorf("line %d: %w", n.Line, err) }
+	if n.Style&yaml.TaggedStyle != 0 && !yamlTags[n.ShortTag()] {
+		return nil, at(fmt.Errorf("unknown tag %s: a value is a string, number, boolean, null, list or mapping; remove the tag, or quote the value for a string", n.Tag))
+	}
 	switch n.Kind {
 	case 0:
 		return nil, nil // empty document
@@ -160,35 +179,7 @@ func yamlNode(n *yaml.Node, depth int) (any, error) {
 		}
 		return out, nil
 	case yaml.MappingNode:
-		obj := jsonvalue.Object{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, vn := n.Content[i], n.Content[i+1]
-			if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
-				merged, err := yamlNode(vn, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				mo, ok := merged.(jsonvalue.Object)
-				if !ok {
-					return nil, at(errors.New("a merge key needs a mapping"))
-				}
-				for _, m := range mo {
-					if !obj.Has(m.Key) {
-						obj = append(obj, m)
-					}
-				}
-				continue
-			}
-			if k.Kind != yaml.ScalarNode {
-				return nil, at(errors.New("mapping keys must be scalars to have a JSON form"))
-			}
-			v, err := yamlNode(vn, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			obj.Set(k.Value, v)
-		}
-		return obj, nil
+		return yamlMapping(n, depth)
 	case yaml.ScalarNode:
 		switch n.ShortTag() {
 		case "!!null":
@@ -199,32 +190,170 @@ func yamlNode(n *yaml.Node, depth int) (any, error) {
 				return nil, at(err)
 			}
 			return b, nil
-		case "!!int":
-			s := strings.ReplaceAll(n.Value, "_", "")
-			if i, ok := new(big.Int).SetString(s, 0); ok {
-				return json.Number(i.String()), nil
-			}
-			return nil, at(fmt.Errorf("cannot read integer %q", n.Value))
-		case "!!float":
-			var f float64
-			if err := n.Decode(&f); err != nil {
+		case "!!int", "!!float":
+			// YAML 1.1 reads digits too many for an int64 as a float; YAML
+			// 1.2 as an int.
+			isInt := n.ShortTag() == "!!int" || n.Style&yaml.TaggedStyle == 0 && yamlInt.MatchString(n.Value)
+			num, err := yamlNumber(n.Value, isInt)
+			if err != nil {
 				return nil, at(err)
 			}
-			if math.IsInf(f, 0) || math.IsNaN(f) {
-				return nil, at(fmt.Errorf("%s has no JSON form", n.Value))
+			return num, nil
+		case "!!str":
+			if n.Style == 0 && yamlFloat.MatchString(n.Value) {
+				// A plain number too large for a float64 (1e400), which
+				// YAML 1.2 reads as a number all the same.
+				return yamlNumber(n.Value, false)
 			}
-			// Keep the spelling when it is already a JSON number.
-			if _, err := jsonvalue.ParseString(n.Value); err == nil {
-				return json.Number(n.Value), nil
-			}
-			s := strconv.FormatFloat(f, 'g', -1, 64)
-			if jsonvalue.IsIntegerLiteral(s) {
-				s += ".0"
-			}
-			return json.Number(s), nil
-		default:
-			return n.Value, nil
 		}
+		return n.Value, nil // a plain date (!!timestamp in YAML 1.1) is a string, as in YAML 1.2
 	}
 	return nil, at(fmt.Errorf("unsupported YAML node kind %d", n.Kind))
+}
+
+// yamlMapping converts a mapping. Merge keys (<<) add the members of the
+// mappings they name that the mapping does not give itself; a key given
+// twice is an error, as YAML says it is (readers keep one or the other).
+func yamlMapping(n *yaml.Node, depth int) (any, error) {
+	obj := jsonvalue.Object{}
+	var merged map[string]bool // keys that came from merge keys, which a key of the mapping replaces
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, vn := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			v, err := yamlNode(vn, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			var from []jsonvalue.Object
+			switch v := v.(type) {
+			case jsonvalue.Object:
+				from = []jsonvalue.Object{v}
+			case []any:
+				for _, e := range v {
+					if o, ok := e.(jsonvalue.Object); ok {
+						from = append(from, o)
+					} else {
+						from = nil
+						break
+					}
+				}
+			}
+			if from == nil {
+				return nil, fmt.Errorf("line %d: a merge key needs a mapping or a list of mappings", k.Line)
+			}
+			for _, mo := range from {
+				for _, m := range mo {
+					if !obj.Has(m.Key) {
+						obj = append(obj, m)
+						if merged == nil {
+							merged = map[string]bool{}
+						}
+						merged[m.Key] = true
+					}
+				}
+			}
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("line %d: mapping keys must be scalars to have a JSON form", k.Line)
+		}
+		v, err := yamlNode(vn, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if obj.Has(k.Value) {
+			if !merged[k.Value] {
+				return nil, fmt.Errorf("line %d: duplicate key %s in mapping: give each key once", k.Line, jsonvalue.AppendString(nil, k.Value))
+			}
+			delete(merged, k.Value)
+		}
+		obj.Set(k.Value, v)
+	}
+	return obj, nil
+}
+
+// yamlInt is YAML 1.2's core schema decimal integer.
+var yamlInt = regexp.MustCompile(`^[-+]?[0-9]+$`)
+
+// yamlFloat is YAML 1.2's core schema float, .inf and .nan aside.
+var yamlFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+
+// yamlNumber reads a number YAML has resolved as an int or a float into
+// its exact JSON spelling, as YAML 1.2's core schema reads it: decimal,
+// 0o octal and 0x hexadecimal integers, decimal floats. Spellings that
+// YAML 1.1 reads otherwise are errors, not a guess.
+func yamlNumber(s string, isInt bool) (json.Number, error) {
+	ambiguous := func(v11 string) error {
+		return fmt.Errorf("%s is %s in YAML 1.1 and %s in YAML 1.2: write the number plainly (decimal, 0o for octal, 0x for hexadecimal), or quote it for a string", s, v11, yaml12(s))
+	}
+	switch {
+	case strings.ContainsRune(s, '_'):
+		return "", ambiguous(strings.ReplaceAll(s, "_", ""))
+	case strings.HasPrefix(s, "0o"), strings.HasPrefix(s, "0x"):
+		if i, ok := new(big.Int).SetString(s, 0); ok {
+			return json.Number(i.String()), nil
+		}
+		return "", fmt.Errorf("cannot read integer %q", s)
+	case isInt && !yamlFloat.MatchString(s):
+		if i, ok := new(big.Int).SetString(s, 0); ok { // 0b101, -0x1A, +0o7
+			return "", ambiguous(i.String())
+		}
+		return "", fmt.Errorf("cannot read integer %q", s)
+	case !yamlFloat.MatchString(s):
+		return "", fmt.Errorf("%s has no JSON form", s) // .inf, .nan
+	}
+	t := strings.TrimPrefix(s, "+")
+	neg := strings.HasPrefix(t, "-")
+	t = strings.TrimPrefix(t, "-")
+	mant, exp := t, ""
+	if i := strings.IndexAny(t, "eE"); i >= 0 {
+		mant, exp = t[:i], t[i:]
+	}
+	ip, fp, hasPoint := strings.Cut(mant, ".")
+	if len(ip) > 1 && ip[0] == '0' {
+		if !hasPoint && exp == "" {
+			v11 := "the string " + strconv.Quote(s) // 08, 09: not octal
+			if i, ok := new(big.Int).SetString(s, 8); ok {
+				v11 = i.String()
+			}
+			return "", ambiguous(v11)
+		}
+		ip = strings.TrimLeft(ip, "0")
+	}
+	if ip == "" {
+		ip = "0"
+	}
+	out := ip
+	if hasPoint {
+		if fp == "" {
+			fp = "0"
+		}
+		out += "." + fp
+	}
+	if isInt && (hasPoint || exp != "") {
+		return "", fmt.Errorf("cannot read integer %q", s)
+	}
+	if !isInt && !hasPoint && exp == "" {
+		out += ".0" // !!float 1: a float, as Python's json would hold it
+	}
+	if neg {
+		out = "-" + out
+	}
+	return json.Number(out + exp), nil
+}
+
+// yaml12 says what YAML 1.2's core schema makes of a spelling yamlNumber
+// refuses.
+func yaml12(s string) string {
+	if yamlFloat.MatchString(s) {
+		t := strings.TrimLeft(strings.TrimLeft(s, "+-"), "0")
+		if t == "" || t[0] == '.' {
+			t = "0" + t
+		}
+		if strings.HasPrefix(s, "-") {
+			t = "-" + t
+		}
+		return t
+	}
+	return "the string " + strconv.Quote(s)
 }
