@@ -190,21 +190,48 @@ func InField(field string, err error) error {
 
 // A CallDecoder reads calls from their JSON form: {"name", "args",
 // "output", "id", "type", "status", "turn", "rules"}, or the shape of
-// OpenAI's tool_calls entries, {"id", "type", "function": {...}}, whose
-// function object gives the name and the arguments. Arguments given as a
-// JSON string are parsed; text that is not valid JSON is kept in ArgsRaw
-// and the call is marked invalid.
+// OpenAI's tool_calls entries, {"id", "type", "function": {"name",
+// "arguments"}}. Arguments given as a JSON string are parsed; text that is
+// not valid JSON is kept in ArgsRaw and the call is marked invalid.
 //
 // Other formats give a call's arguments under other keys (OpenAI's
 // "arguments", DeepEval's "input_parameters"): ArgsKeys lists the keys a
 // decoder reads them from. The root knows only its own, "args"; package
 // compat holds the table of the keys peers' datasets use, and decodes the
 // calls of case files with it.
+//
+// Every key of a call object is read, or ignored for a reason the decoder
+// is given (Ignored), or an error, an *[UnknownKeyError]: a key no one
+// reads may hold what the call means, such as its arguments under a name
+// no format gives them, and an expected call whose arguments are lost
+// would accept any. For the same reason, arguments given under two keys
+// are an error, and so is a function object whose "parameters" (a tool
+// definition's schema) stand where a call's "arguments" go.
 type CallDecoder struct {
-	// ArgsKeys are the keys a call's arguments may be under, in order of
-	// precedence: a call with several is read from the first listed. Nil
-	// means "args" alone.
+	// ArgsKeys are the keys a call's arguments may be under. Nil means
+	// "args" alone.
 	ArgsKeys []string
+	// Ignored maps keys that a call object may carry and that no grading
+	// reads (metadata a peer's own call type has) to why they are not
+	// read.
+	Ignored map[string]string
+}
+
+// An UnknownKeyError is a key of a call object that a [CallDecoder]
+// neither reads nor ignores. It comes inside a [*FieldError] that names
+// the key.
+type UnknownKeyError struct {
+	Key   string
+	Value any
+	// Hint says what the key may have meant; empty when nothing is known.
+	Hint string
+}
+
+func (e *UnknownKeyError) Error() string {
+	if e.Hint == "" {
+		return "not a field of a call (see docs/cases.md)"
+	}
+	return "not a field of a call; " + e.Hint
 }
 
 // ownArgsKeys are the argument keys of toolgrade's own call form.
@@ -218,7 +245,8 @@ func (d *CallDecoder) argsKeys() []string {
 }
 
 // Keys lists every key of a call object the decoder reads: the name, the
-// argument keys in order, then the other fields.
+// argument keys in order, then the other fields. The keys it ignores are
+// not among them.
 func (d *CallDecoder) Keys() []string {
 	return slices.Concat([]string{"name"}, d.argsKeys(), []string{"output", "id", "type", "rules", "function", "status", "turn"})
 }
@@ -251,10 +279,28 @@ func (d *CallDecoder) DecodeCall(v any) (Call, error) {
 	}
 	var c Call
 	keys := d.argsKeys()
-	f := readCallFields(obj, keys)
+	f, err := d.readCallFields(obj, keys)
+	if err != nil {
+		return Call{}, err
+	}
 	src := &f
-	if fo, ok := f.function.(jsonvalue.Object); ok {
-		inner := readCallFields(fo, keys) // OpenAI tool_calls entry
+	if f.function != nil {
+		fo, ok := f.function.(jsonvalue.Object)
+		if !ok {
+			return Call{}, &FieldError{Path: "function", Err: fmt.Errorf("want the function called, {\"name\", \"arguments\"}, got %s", jsonvalue.Kind(f.function))}
+		}
+		switch {
+		case f.hasName:
+			return Call{}, &FieldError{Path: "name", Err: errors.New(`given both beside "function" and in it: give the name once`)}
+		case f.argsKey != "":
+			return Call{}, &FieldError{Path: f.argsKey, Err: errors.New(`given beside "function": give the arguments in it, as "arguments"`)}
+		}
+		// An OpenAI tool_calls entry: its function has the name and the
+		// arguments, and nothing else.
+		inner, err := d.readFunctionFields(fo, keys)
+		if err != nil {
+			return Call{}, InField("function", err)
+		}
 		src = &inner
 	}
 	if !src.hasName {
@@ -263,7 +309,11 @@ func (d *CallDecoder) DecodeCall(v any) (Call, error) {
 	if c.Name, ok = src.name.(string); !ok {
 		return Call{}, &FieldError{Path: "name", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(src.name))}
 	}
-	if src.argsRank < len(keys) {
+	if c.Name == "" {
+		// Two calls that name no tool would match each other.
+		return Call{}, &FieldError{Path: "name", Err: errors.New("empty: a call names the tool it calls")}
+	}
+	if src.argsKey != "" {
 		c.Args, c.ArgsRaw, c.Invalid = DecodeArgs(src.args)
 		c.ArgsNull = src.args == nil
 	}
@@ -315,16 +365,14 @@ func (d *CallDecoder) DecodeCall(v any) (Call, error) {
 type callFields struct {
 	name, args, output, id, typ, rules, function, status, turn any
 	hasName                                                    bool
-	argsRank                                                   int // of args's key in the argument keys; their number when none
+	argsKey                                                    string // the key args was found under; "" when none
 }
 
 // readCallFields reads a call object's fields in one pass over its members
 // instead of looking each alias up: it runs for every call of every case.
-// Members are visited last to first, so that the first of a repeated key
-// wins, as with [jsonvalue.Object.Get].
-func readCallFields(obj jsonvalue.Object, argsKeys []string) callFields {
-	f := callFields{argsRank: len(argsKeys)}
-	for i := len(obj) - 1; i >= 0; i-- {
+func (d *CallDecoder) readCallFields(obj jsonvalue.Object, argsKeys []string) (callFields, error) {
+	var f callFields
+	for i := range obj {
 		m := &obj[i]
 		switch m.Key {
 		case "name":
@@ -344,17 +392,56 @@ func readCallFields(obj jsonvalue.Object, argsKeys []string) callFields {
 		case "function":
 			f.function = m.Value
 		default:
-			for rank, k := range argsKeys {
-				if m.Key == k {
-					if rank <= f.argsRank {
-						f.args, f.argsRank = m.Value, rank
-					}
-					break
-				}
+			if err := f.readArgs(m, argsKeys, d.Ignored); err != nil {
+				return f, err
 			}
 		}
 	}
-	return f
+	return f, nil
+}
+
+// readFunctionFields reads the function object of an OpenAI tool_calls
+// entry: its name and its arguments.
+func (d *CallDecoder) readFunctionFields(obj jsonvalue.Object, argsKeys []string) (callFields, error) {
+	var f callFields
+	for i := range obj {
+		m := &obj[i]
+		switch m.Key {
+		case "name":
+			f.name, f.hasName = m.Value, true
+		case "parameters":
+			if !obj.Has("arguments") {
+				return f, &FieldError{Path: m.Key, Err: errors.New(`a call's function gives its arguments as "arguments"; "parameters" is the JSON Schema of a tool definition (do these belong in available_tools?)`)}
+			}
+			fallthrough
+		default:
+			if err := f.readArgs(m, argsKeys, nil); err != nil {
+				var uk *UnknownKeyError
+				if errors.As(err, &uk) {
+					uk.Hint = `a call's "function" has "name" and "arguments" (a tool definition's has "description" and "parameters": does it belong in available_tools?)`
+				}
+				return f, err
+			}
+		}
+	}
+	return f, nil
+}
+
+// readArgs reads a member that is not one of a call's own fields: its
+// arguments under one of argsKeys, a key ignored for a reason, or an
+// error.
+func (f *callFields) readArgs(m *jsonvalue.Member, argsKeys []string, ignored map[string]string) error {
+	if slices.Contains(argsKeys, m.Key) {
+		if f.argsKey != "" {
+			return &FieldError{Path: m.Key, Err: fmt.Errorf("the arguments are given both as %q and as %q: give them once", f.argsKey, m.Key)}
+		}
+		f.args, f.argsKey = m.Value, m.Key
+		return nil
+	}
+	if _, ok := ignored[m.Key]; ok {
+		return nil
+	}
+	return &FieldError{Path: m.Key, Err: &UnknownKeyError{Key: m.Key, Value: m.Value}}
 }
 
 // DecodeArgs interprets an argument field: a JSON string is parsed as JSON

@@ -2,6 +2,7 @@ package toolgrade_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -59,11 +60,9 @@ func TestDecodeCall(t *testing.T) {
 		{"no args", own, `{"name":"f"}`, toolgrade.Call{Name: "f"}},
 		{"null args", own, `{"name":"f","args":null}`, toolgrade.Call{Name: "f", ArgsNull: true}},
 		{"numeric id", own, `{"name":"f","id":7}`, toolgrade.Call{Name: "f", ID: "7"}},
-		{"only the decoder's keys", own, `{"name":"f","arguments":"{}"}`, toolgrade.Call{Name: "f"}},
 		{"another key", other, `{"name":"f","params":{"q":"x"}}`,
 			toolgrade.Call{Name: "f", Args: jsonvalue.Object{{Key: "q", Value: "x"}}}},
-		{"the first key listed wins", other, `{"name":"f","arguments":"{}","params":{"q":"x"},"args":null}`,
-			toolgrade.Call{Name: "f", ArgsNull: true}},
+		{"ignored keys", &toolgrade.CallDecoder{Ignored: map[string]string{"note": "metadata"}}, `{"name":"f","note":"x"}`, toolgrade.Call{Name: "f"}},
 		{"openai form", other, `{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}`,
 			toolgrade.Call{Name: "f", Args: jsonvalue.Object{}, ID: "call_1", Type: "function"}},
 	}
@@ -90,10 +89,23 @@ func TestDecodeCallsErrorsNameTheField(t *testing.T) {
 		{`[{"name":"f","rules":{"a":{"within":1}}}]`, "field [0].rules.a.within: unknown rule"},
 		{`[{"name":"f","rules":{"a":{"type":"str"}}}]`, "field [0].rules.a.type: want one of"},
 		{`{"name":"f"}`, "want a list of calls, got object"},
+		// Every key is read, or an error: arguments under a key the
+		// decoder does not read would be lost.
+		{`[{"name":"f","arguments":"{}"}]`, "field [0].arguments: not a field of a call"},
+		{`[{"name":"f","args":{},"args_note":1}]`, "field [0].args_note: not a field of a call"},
+		{`[{"name":"f","function":{"name":"g","arguments":"{}"}}]`, `field [0].name: given both beside "function" and in it`},
+		{`[{"type":"function","function":{"name":"g","parameters":{}}}]`, `field [0].function.parameters: a call's function gives its arguments as "arguments"`},
+		{`[{"type":"function","function":{"name":"g","description":"d"}}]`, `field [0].function.description: not a field of a call; a call's "function" has "name" and "arguments"`},
+		{`[{"name":""}]`, "field [0].name: empty"},
+		{`[{"function":{"name":""}}]`, "field [0].name: empty"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			_, err := (&toolgrade.CallDecoder{}).DecodeCalls(mustParse(t, tt.in))
+			var fe *toolgrade.FieldError
+			if err != nil && !errors.As(err, &fe) && tt.in[0] == '[' {
+				t.Errorf("DecodeCalls(%s) error %T, want a *FieldError", tt.in, err)
+			}
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("DecodeCalls(%s) error = %v, want it to contain %q", tt.in, err, tt.want)
 			}

@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/schema"
@@ -109,14 +108,9 @@ func (e *UnknownFieldError) Error() string {
 	return fmt.Sprintf("unknown field `%s`; did you mean `%s`?", e.Field, e.Suggestion)
 }
 
-// callFields are the field names of a call object, aliases included (see
-// compat.DecodeCall).
-var callFields = compat.CallKeys()
-
 // checkMisspelled returns an error for the first field of obj that looks
-// like a misspelled case field, or a misspelled field of a call in one of
-// its call lists: an expected call whose args are misspelled records no
-// arguments, and would accept any.
+// like a misspelled case field. (A call's fields are checked as it is
+// decoded: every key of a call is read, or an error.)
 func checkMisspelled(obj jsonvalue.Object) error {
 	for _, m := range obj {
 		if s, ok := misspelled(m.Key); ok {
@@ -124,32 +118,6 @@ func checkMisspelled(obj jsonvalue.Object) error {
 				continue // both spellings: the other is metadata
 			}
 			return &UnknownFieldError{Field: m.Key, Suggestion: s}
-		}
-		if list, ok := m.Value.([]any); ok && (slices.Contains(calledKeys, m.Key) || slices.Contains(expectedKeys, m.Key)) {
-			if err := checkCalls(m.Key, list); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// checkCalls returns an error for the first field of a call in list that
-// looks like a misspelled call field.
-func checkCalls(key string, list []any) error {
-	for i, e := range list {
-		call, _ := e.(jsonvalue.Object)
-		for _, m := range call {
-			if slices.Contains(callFields, m.Key) {
-				continue
-			}
-			s, ok := suggest.Nearest(m.Key, callFields)
-			if m.Key == "arg" { // too short for the edit distance to find
-				s, ok = "args", true
-			}
-			if ok && !call.Has(s) {
-				return &UnknownFieldError{Field: fmt.Sprintf("%s[%d].%s", key, i, m.Key), Suggestion: s}
-			}
 		}
 	}
 	return nil
