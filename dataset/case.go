@@ -12,6 +12,7 @@ import (
 	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/schema"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -204,6 +205,9 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 			*t = found{}
 		}
 	}
+	if err := checkInput(f[fieldInput]); err != nil {
+		return nil, err
+	}
 	c.Input, c.ActualOutput, c.ExpectedOutput = f[fieldInput].v, f[fieldActualOutput].v, f[fieldExpectedOutput].v
 	c.Trajectory, c.ExpectedTrajectory = f[fieldTrajectory].v, f[fieldExpectedTrajectory].v
 	var inputs []any // the user turns of the called trajectory
@@ -213,6 +217,9 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	}
 	c.Expected, _, err = calls(c, f[fieldExpected], f[fieldExpectedTrajectory])
 	if err != nil && !leftAsWritten(f[fieldExpected], f[fieldExpectedTrajectory], "expected_tools", "expected_trajectory", metrics) {
+		return nil, err
+	}
+	if err := checkTools(obj); err != nil {
 		return nil, err
 	}
 	if !f[fieldExpected].ok() {
@@ -261,21 +268,35 @@ func leftAsWritten(list, trace found, listField, traceField string, metrics []to
 
 // calls reads a list of calls from list when present, else extracts them
 // from trace, adding the items the trace reader skipped to c's warnings.
-// It also returns the trace's user turns.
+// It also returns the trace's user turns. A trace given beside the list
+// must be one (metrics such as grounding read it), and a warning says so
+// when its calls are not the list's.
 func calls(c *toolgrade.Case, list, tr found) ([]toolgrade.Call, []any, error) {
+	var t trace.Trace
+	var run trace.Record
+	if tr.ok() && tr.v != nil {
+		var err error
+		if t, err = trace.Extract(tr.v, ""); err != nil {
+			if list.ok() {
+				err = fmt.Errorf("not a trace toolgrade reads (the calls graded are %s's): %w", list.key, err)
+			}
+			return nil, nil, toolgrade.InField(tr.key, err)
+		}
+		if run, err = caseRun(c.ID, t); err != nil {
+			return nil, nil, toolgrade.InField(tr.key, err)
+		}
+	}
 	if list.ok() {
 		calls, err := compat.DecodeCalls(list.v)
-		return calls, nil, toolgrade.InField(list.key, err)
+		if err != nil {
+			return nil, nil, toolgrade.InField(list.key, err)
+		}
+		if tr.ok() && tr.v != nil && !sameCalls(calls, run.Calls) {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s holds other calls than %s (%d and %d): %s are graded", tr.key, list.key, len(run.Calls), len(calls), list.key))
+		}
+		return calls, nil, nil
 	}
 	if tr.ok() && tr.v != nil {
-		t, err := trace.Extract(tr.v, "")
-		if err != nil {
-			return nil, nil, toolgrade.InField(tr.key, err)
-		}
-		run, err := caseRun(c.ID, t)
-		if err != nil {
-			return nil, nil, toolgrade.InField(tr.key, err)
-		}
 		for _, w := range append(run.Warnings(), t.Notes...) {
 			c.Warnings = append(c.Warnings, tr.key+": "+w)
 		}
@@ -306,6 +327,54 @@ func caseRun(id string, t trace.Trace) (trace.Record, error) {
 	}
 	return trace.Record{}, fmt.Errorf("a %s file of %d records (ids %s), and %s: a case grades one run; give the case its record's id, or give only that record",
 		t.Format, len(runs), quoteList(ids, 5), why)
+}
+
+// sameCalls reports whether two lists hold the same calls: names and
+// arguments in order.
+func sameCalls(a, b []toolgrade.Call) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || a[i].Invalid != b[i].Invalid || a[i].ArgsRaw != b[i].ArgsRaw || !jsonvalue.Equal(a[i].Args, b[i].Args) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkInput checks the user's input: text, or a list of content parts or
+// chat messages (objects), or null. Anything else would be graded, and
+// shown to a judge, as if the case had said nothing.
+func checkInput(f found) error {
+	switch v := f.v.(type) {
+	case nil, string:
+		return nil
+	case []any:
+		for i, e := range v {
+			if _, ok := e.(jsonvalue.Object); !ok {
+				if _, ok := e.(string); !ok {
+					return &toolgrade.FieldError{Path: fmt.Sprintf("%s[%d]", f.key, i), Err: fmt.Errorf("want a content part or a message (an object), got %s", jsonvalue.Kind(e))}
+				}
+			}
+		}
+		return nil
+	}
+	return &toolgrade.FieldError{Path: f.key, Err: fmt.Errorf("want the user's query: text, or a list of content parts or messages; got %s", jsonvalue.Kind(f.v))}
+}
+
+// checkTools checks the tool definitions a case gives: they must be tool
+// definitions, or metrics that read them would read none.
+func checkTools(obj jsonvalue.Object) error {
+	for _, k := range schema.CaseKeys() {
+		if v, ok := obj.Get(k); ok {
+			if _, err := schema.Parse(v); err != nil {
+				return toolgrade.InField(k, err)
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // turnKeys are the fields of an entry of "turns".
@@ -342,6 +411,9 @@ func decodeTurns(c *toolgrade.Case, key string, v any, cf [numFields]found, inpu
 			}
 		}
 		f := fields(obj)
+		if err := checkInput(f[fieldInput]); err != nil {
+			return toolgrade.InField(at, err)
+		}
 		t := &c.Turns[i]
 		t.Input, t.ActualOutput, t.ExpectedOutput = f[fieldInput].v, f[fieldActualOutput].v, f[fieldExpectedOutput].v
 		for _, side := range []struct {

@@ -126,6 +126,9 @@ func TestRunReplies(t *testing.T) {
 		problems []runner.ProblemKind
 		stop     runner.StopReason
 		err      string
+		// inCode builds the case in code, past the checks of package
+		// dataset, as a Go caller may.
+		inCode bool
 	}{
 		{
 			name:    "one call",
@@ -237,6 +240,7 @@ func TestRunReplies(t *testing.T) {
 		{
 			name:     "bad tools",
 			input:    `"input":"Weather?","available_tools":[{"name":"f","parameters":{"type":5}}]`,
+			inCode:   true,
 			problems: []runner.ProblemKind{runner.BadCase},
 			stop:     runner.StopError,
 			err:      "field available_tools",
@@ -248,7 +252,13 @@ func TestRunReplies(t *testing.T) {
 			if input == "" {
 				input = `"input":"Weather?",` + weatherTools
 			}
-			c := mustCase(t, `{"id":"c1",`+input+`}`)
+			var c *toolgrade.Case
+			if tt.inCode {
+				v, _ := jsonvalue.ParseString(`{"id":"c1",` + input + `}`)
+				c = &toolgrade.Case{ID: "c1", Input: "Weather?", Raw: v.(jsonvalue.Object)}
+			} else {
+				c = mustCase(t, `{"id":"c1",`+input+`}`)
+			}
 			f := &fake{script: map[string][]string{"Weather?": tt.replies}}
 			tt.opts.Model = "m"
 			r, err := runner.New(f, tt.opts)

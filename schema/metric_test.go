@@ -90,11 +90,19 @@ func TestMetricTools(t *testing.T) {
 	if !strings.Contains(r.Error, "no tool definitions") {
 		t.Errorf("no tools: %+v", r)
 	}
-	// Unreadable definitions and invalid schemas are errors of the data.
+	// Unreadable definitions and invalid schemas are errors of the data:
+	// a case file's, as it is read, and a case's built in code, as it is
+	// graded.
 	for _, tools := range []string{`[{"description": "x"}]`, `[{"name": "lookup", "parameters": {"type": "object", "required": "q"}}]`} {
-		r = m.Grade(context.Background(), schemaCase(t, `{"tools_called": [{"name": "lookup", "args": {}}], "available_tools": `+tools+`}`))
-		if r.Error == "" {
-			t.Errorf("%s: no error (%+v)", tools, r)
+		js := `{"tools_called": [{"name": "lookup", "args": {}}], "available_tools": ` + tools + `}`
+		if c, err := dataset.DecodeCase(mustJSON(t, js)); err == nil {
+			if r = m.Grade(context.Background(), c); r.Error == "" {
+				t.Errorf("%s: no error reading or grading (%+v)", tools, r)
+			}
+		}
+		c := &toolgrade.Case{Called: []toolgrade.Call{{Name: "lookup", Args: jsonvalue.Object{}}}, Raw: mustJSON(t, js).(jsonvalue.Object)}
+		if r = m.Grade(context.Background(), c); r.Error == "" {
+			t.Errorf("%s: no error grading a case built in code (%+v)", tools, r)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat/deepfabric"
 	"github.com/toolgrade/toolgrade/compat/internal/conformance"
+	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -206,11 +207,22 @@ func TestDeepFabricBadInput(t *testing.T) {
 		`{"samples":{}}`,
 		`{"samples":[1]}`,
 		`{"samples":[{"tools_called":[{"args":{}}]}]}`,
-		`{"tools_called":[],"expected_tools":[],"available_tools":[{"name":1}]}`,
+		`{"samples":[{"tools_called":[],"available_tools":[{"name":1}]}]}`,
+		`{"samples":[{"tools_called":[],"available_tools":[{"name":"a","parameters":[{"name":"x"}]}]}]}`,
 		`{"tools_called":[],"expected_tools":[],"available_tools":[{"name":"a","parameters":[{"name":"x"}]}]}`,
 	} {
 		if r := m.Grade(context.Background(), conformance.ParseCase(t, c)); r.Error == "" {
 			t.Errorf("%s: no error (score %v)", c, r.Score)
+		}
+	}
+	// Tools of the case itself are checked as it is read.
+	for _, c := range []string{
+		`{"tools_called":[],"expected_tools":[],"available_tools":[{"name":1}]}`,
+		`{"tools_called":[],"expected_tools":[],"available_tools":"get_weather"}`,
+	} {
+		v, _ := jsonvalue.ParseString(c)
+		if _, err := dataset.DecodeCase(v); err == nil || !strings.Contains(err.Error(), "available_tools") {
+			t.Errorf("%s: error %v, want one naming available_tools", c, err)
 		}
 	}
 }
