@@ -45,10 +45,36 @@ func TestCheckFields(t *testing.T) {
 		{"misspelled called", `{"id":"a","tool_called":[],"expected_tools":[]}`, []string{"cases.jsonl:1: unknown field `tool_called`; did you mean `tools_called`?"}},
 		{"misspelled expected", `{"tools_called":[],"expected_tool":[{"name":"f"}]}`, []string{"unknown field `expected_tool`; did you mean `expected_tools`?"}},
 		{"misspelled args of an expected call", `{"tools_called":[{"name":"f","args":{"a":2}}],"expected_tools":[{"name":"f","agrs":{"a":1}}]}`,
-			[]string{"unknown field `expected_tools[0].agrs`; did you mean `args`?"}},
+			[]string{`field expected_tools[0].agrs: not a field of a call; if it gives the call's arguments, name them "args"`}},
 		{"arg for args", `{"tools_called":[{"name":"f"}],"expected_tools":[{"name":"f","arg":{"a":1}}]}`,
-			[]string{"unknown field `expected_tools[0].arg`; did you mean `args`?"}},
-		{"call metadata is kept", `{"tools_called":[{"name":"f","args":{},"latency_ms":3}],"expected_tools":[{"name":"f","args":{}}]}`, nil},
+			[]string{`field expected_tools[0].arg: not a field of a call; if it gives the call's arguments, name them "args"`}},
+		{"Llama's parameters are the arguments", `{"tools_called":[{"name":"f","args":{"a":2}}],"expected_tools":[{"name":"f","parameters":{"a":1}}]}`, nil},
+		{"arguments under a key no format uses", `{"tools_called":[{"name":"f","args":{"a":2}}],"expected_tools":[{"name":"f","params":{"a":1}}]}`,
+			[]string{`field expected_tools[0].params: not a field of a call; if it gives the call's arguments, name them "args"`}},
+		{"call metadata is an error", `{"tools_called":[{"name":"f","args":{},"latency_ms":3}],"expected_tools":[{"name":"f","args":{}}]}`,
+			[]string{`field tools_called[0].latency_ms: not a field of a call; a call has "name", "args"`}},
+		{"garbage trajectory beside the calls", `{"tools_called":[{"name":"f","args":{}}],"trajectory":"garbage","expected_tools":[{"name":"f","args":{}}]}`,
+			[]string{`field trajectory: not a trace toolgrade reads (the calls graded are tools_called's): unrecognized trace`}},
+		{"number as a trajectory beside the calls", `{"tools_called":[{"name":"f","args":{}}],"agent_trajectory":42,"expected_tools":[{"name":"f","args":{}}]}`,
+			[]string{`field agent_trajectory: not a trace toolgrade reads`}},
+		{"garbage expected trajectory beside the calls", `{"tools_called":[{"name":"f","args":{}}],"expected_tools":[{"name":"f","args":{}}],"expected_trajectory":{"x":1}}`,
+			[]string{`field expected_trajectory: not a trace toolgrade reads (the calls graded are expected_tools's)`}},
+		{"a run file's trajectory beside its calls", `{"tools_called":[{"name":"f","args":{"a":1}}],"trajectory":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]}],"expected_tools":[{"name":"f","args":{"a":1}}]}`, nil},
+		{"input a number", `{"input":42,"tools_called":[],"expected_tools":[]}`, []string{"field input: want the user's query: text, or a list of content parts or messages; got integer"}},
+		{"input an object", `{"query":{"q":"x"},"tools_called":[],"expected_tools":[]}`, []string{"field query: want the user's query"}},
+		{"input parts", `{"input":[{"type":"text","text":"hi"},3],"tools_called":[],"expected_tools":[]}`, []string{"field input[1]: want a content part or a message (an object), got integer"}},
+		{"a turn's input", `{"turns":[{"input":true,"expected_tools":[],"tools_called":[]}]}`, []string{"field turns[0].input: want the user's query"}},
+		{"available_tools a string", `{"tools_called":[],"expected_tools":[],"available_tools":"get_weather"}`, []string{"field available_tools: want tool definitions, got a string that is not JSON"}},
+		{"available_tools a number", `{"tools_called":[],"expected_tools":[],"tools":7}`, []string{"field tools:"}},
+		{"expected arguments not JSON", `{"tools_called":[{"name":"f","args":{"a":1}}],"expected_tools":[{"name":"f","arguments":"{a: 1}"}]}`,
+			[]string{`field expected_tools[0]: arguments are not valid JSON ("{a: 1}")`}},
+		{"expected arguments not JSON in a trajectory", `{"tools_called":[],"expected_trajectory":[{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"f","arguments":"{a: 1}"}}]}]}`,
+			[]string{`expected call 1 (f): arguments are not valid JSON ("{a: 1}")`}},
+		{"an empty expected name", `{"tools_called":[{"name":"x"}],"expected_tools":[{"name":""}]}`, []string{"field expected_tools[0].name: empty: a call names the tool it calls"}},
+		{"an empty called name", `{"tools_called":[{"name":""}],"expected_tools":[{"name":"x"}]}`, []string{"field tools_called[0].name: empty"}},
+		{"an empty name in an expected trajectory", `{"tools_called":[{"name":"x"}],"expected_trajectory":[{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"","arguments":"{}"}}]}]}`,
+			[]string{"expected call 1 (): names no tool"}},
+		{"DeepEval's call metadata is known", `{"tools_called":[{"name":"f","input_parameters":{},"description":"d","reasoning":"r"}],"expected_tools":[{"name":"f","args":{}}]}`, nil},
 		{"camel case", `{"ToolsCalled":[],"expected_tools":[]}`, []string{"did you mean `tools_called`?"}},
 		{"a synonym", `{"tool_calls":[],"expected_tools":[]}`, []string{"unknown field `tool_calls`; did you mean `tools_called`?"}},
 		{"metadata is kept", `{"tools_called":[],"expected_tools":[],"category":"x"}`, nil},
@@ -79,13 +105,34 @@ func TestCheckFields(t *testing.T) {
 			if rs[0].Success {
 				t.Error("the case passed")
 			}
-			t.Log(rs[0].Error)
+			got := rs[0].Error
+			for _, m := range rs[0].Metrics {
+				got += m.Error
+			}
+			t.Log(got)
+			if got == "" {
+				t.Error("no error")
+			}
 			for _, w := range tt.wantErr {
-				if !strings.Contains(rs[0].Error, w) {
-					t.Errorf("error %q lacks %q", rs[0].Error, w)
+				if !strings.Contains(got, w) {
+					t.Errorf("error %q lacks %q", got, w)
 				}
 			}
 		})
+	}
+}
+
+// TestCalledMistakesAreFailures: what is an error in an expected call, the
+// agent's call may do: it matches nothing, and the case fails.
+func TestCalledMistakesAreFailures(t *testing.T) {
+	for _, record := range []string{
+		`{"tools_called":[{"name":"f","arguments":"{a: 1}"}],"expected_tools":[{"name":"f","args":{"a":1}}]}`,
+		`{"trajectory":[{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"","arguments":"{}"}}]}],"expected_tools":[{"name":"f","args":{}}]}`,
+	} {
+		rs := grade(t, "cases.jsonl", record+"\n", &dataset.Checker{})
+		if len(rs) != 1 || rs[0].Success || rs[0].Error != "" || rs[0].Metrics[0].Error != "" || rs[0].Metrics[0].Score != 0 {
+			t.Errorf("%s: %+v, want a failure scored 0", record, rs[0].Metrics[0])
+		}
 	}
 }
 

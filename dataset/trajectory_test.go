@@ -43,7 +43,9 @@ func trajectoryMetrics(t tester) []toolgrade.Metric {
 	return ms
 }
 
-// gradeBoth decodes both case forms and requires the same results.
+// gradeBoth decodes both case forms and requires the same results, or
+// the same error: an expected call whose arguments are not JSON is an
+// error in the case either way.
 func gradeBoth(t tester, withTrajectory, writtenOut jsonvalue.Object) {
 	t.Helper()
 	a, err := dataset.DecodeCase(withTrajectory)
@@ -56,6 +58,15 @@ func gradeBoth(t tester, withTrajectory, writtenOut jsonvalue.Object) {
 	}
 	ra := toolgrade.Grade(context.Background(), a, trajectoryMetrics(t)...)
 	rb := toolgrade.Grade(context.Background(), b, trajectoryMetrics(t)...)
+	// An expected call whose arguments are not JSON is an error in the
+	// case either way, each naming where it is.
+	const notJSON = "not valid JSON"
+	if ea, eb := ra.Metrics[0].Error, rb.Metrics[0].Error; strings.Contains(ea, notJSON) || strings.Contains(eb, notJSON) {
+		if !strings.Contains(ea, notJSON) || !strings.Contains(eb, notJSON) {
+			t.Fatalf("errors differ: trajectory %q, written out %q", ea, eb)
+		}
+		return
+	}
 	if diff := cmp.Diff(rb.Metrics, ra.Metrics); diff != "" {
 		t.Fatalf("grades differ (-written out +trajectory):\n%s", diff)
 	}
@@ -165,8 +176,8 @@ func TestTrajectoryGradesLikeWrittenOutCalls(t *testing.T) {
 // one of several formats, and grades against generated expected calls.
 func TestTrajectoryProperty(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		called := genCalls(rt, "called")
-		expected := genCalls(rt, "expected")
+		called := genCalls(rt, "called", true)
+		expected := genCalls(rt, "expected", false)
 		format := rapid.SampledFrom([]string{"openai_chat", "anthropic_messages", "langchain"}).Draw(rt, "format")
 		traj := renderTrajectory(format, called)
 		if rapid.Bool().Draw(rt, "as text") {
@@ -179,8 +190,8 @@ func TestTrajectoryProperty(t *testing.T) {
 }
 
 // genCalls generates calls in the case form {"name", "args", "id",
-// "output"}; arguments are sometimes text that is not JSON.
-func genCalls(t *rapid.T, label string) []any {
+// "output"}; with invalid, arguments are sometimes text that is not JSON.
+func genCalls(t *rapid.T, label string, invalid bool) []any {
 	n := rapid.IntRange(0, 4).Draw(t, label+" count")
 	calls := make([]any, n)
 	for i := range calls {
@@ -188,7 +199,7 @@ func genCalls(t *rapid.T, label string) []any {
 			{Key: "city", Value: rapid.SampledFrom([]string{"Paris", "Rome"}).Draw(t, "city")},
 			{Key: "days", Value: json.Number(strconv.Itoa(rapid.IntRange(1, 3).Draw(t, "days")))},
 		}
-		if rapid.IntRange(0, 5).Draw(t, "invalid") == 0 {
+		if invalid && rapid.IntRange(0, 5).Draw(t, "invalid") == 0 {
 			args = "{\"city\": " // raw text, not JSON
 		}
 		c := jsonvalue.Object{

@@ -323,6 +323,11 @@ func (m *ToolCorrectness) diffsWith(e, c *toolgrade.Call, from resolver) []toolg
 
 // Grade scores one case.
 func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+	if err := expectedError(c); err != nil {
+		r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile()}
+		r.Fail(err)
+		return r
+	}
 	if !m.plain(c) {
 		return m.gradeTrajectory(c)
 	}
@@ -793,3 +798,28 @@ func appendDiffs(b []byte, diffs []toolgrade.ArgDiff) []byte {
 }
 
 func appendScore(b []byte, f float64) []byte { return strconv.AppendFloat(b, f, 'g', 4, 64) }
+
+// expectedError reports an expected call that no call could match as the
+// case means it: one that names no tool (an agent's call naming none
+// would match it), or whose arguments are not JSON (which says nothing of
+// what is expected; graded, it would fail the agent for the case's
+// mistake). The agent's own calls may be either: they fail to match.
+func expectedError(c *toolgrade.Case) error {
+	for i := range c.Expected {
+		e := &c.Expected[i]
+		var err error
+		switch {
+		case e.Name == "":
+			err = errors.New("names no tool: an expected call names the tool it expects")
+		case e.Invalid:
+			err = fmt.Errorf("arguments are not valid JSON (%s): an expected call's arguments say what it expects (the agent's calls may be invalid, an expected call may not)", jsonvalue.Format(e.ArgsRaw))
+		default:
+			continue
+		}
+		if c.ExpectedTrajectory != nil || c.ByTurn() {
+			return fmt.Errorf("expected call %d (%s): %w", i+1, e.Name, err)
+		}
+		return &toolgrade.FieldError{Path: "expected_tools[" + strconv.Itoa(i) + "]", Err: err}
+	}
+	return nil
+}
