@@ -283,8 +283,11 @@ var otherMetrics = map[string]builder{
 		o.Tools = env.Tools
 		return grounding.New(o)
 	}),
-	"tool_process": build(process.New),
-	"state_match":  build(state.New),
+	"tool_process": withEnv(func(o process.Options, env *Env) (*process.Metric, error) {
+		o.Tools = env.Tools
+		return process.New(o)
+	}),
+	"state_match": build(state.New),
 	"schema": withEnv(func(o schema.Options, env *Env) (*schema.Metric, error) {
 		o.Tools = env.Tools
 		return schema.New(o)

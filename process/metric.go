@@ -20,9 +20,12 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/schema"
 )
 
 // Options configure the tool_process metric ([New]). The JSON names are
@@ -36,6 +39,10 @@ type Options struct {
 	// Threshold is the pass mark for the score, the share of rules kept
 	// (default 1: one broken rule fails the case).
 	Threshold *float64 `json:"threshold,omitempty"`
+	// Tools are the run's tool definitions (--tools), for the cases that
+	// give none of their own. With the case's tools and its expected
+	// calls, they are the names a rule's tools are checked against.
+	Tools []toolgrade.Tool `json:"-"`
 }
 
 // A RuleList is a list of process rules as written: each item a mapping
@@ -72,6 +79,14 @@ const DefaultThreshold = 1.0
 // rules at all scores 1, with the reason "no process rules": there is
 // nothing it broke. A case whose process rules are malformed gets an
 // error result naming the rule ("process[1].at_most").
+//
+// A rule that names a tool no known tool has would be kept whatever the
+// agent does (never: [cancl_order]), so the names are checked against the
+// tools the case knows of: its available_tools, the run's tools
+// ([Options.Tools]) and its expected calls. A name or glob that none of
+// them has is an error result naming the rule and the nearest tool; when
+// there is no tool list at all, the reason says the names could not be
+// checked.
 type Metric struct {
 	opts      Options
 	rules     []Rule
@@ -150,6 +165,11 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 		}
 		rules = append(slices.Clip(rules), own...)
 	}
+	unchecked, err := m.checkNames(c, rules, len(m.rules))
+	if err != nil {
+		r.Fail(err)
+		return r
+	}
 	checks := make(RuleChecks, len(rules))
 	kept := 0
 	for i, rule := range rules {
@@ -165,7 +185,76 @@ func (m *Metric) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricRes
 	}
 	r.Success = r.Score >= m.threshold
 	r.Reason = reason(checks, kept)
+	if unchecked {
+		r.Reason += " (the tools the rules name could not be checked: the case has no available_tools or expected calls and the run no --tools)"
+	}
 	return r
+}
+
+// checkNames checks that every tool a rule names is one the case knows
+// of (see [Metric]); the first of rules are the metric's own, the rest
+// the case's. It reports whether there was no tool list to check against.
+func (m *Metric) checkNames(c *toolgrade.Case, rules []Rule, own int) (unchecked bool, err error) {
+	if !slices.ContainsFunc(rules, func(r Rule) bool { return len(r.A)+len(r.B) > 0 }) {
+		return false, nil
+	}
+	tools := m.opts.Tools
+	if defs := schema.Definitions(c); defs != nil {
+		caseTools, err := schema.Parse(defs)
+		if err != nil {
+			return false, toolgrade.InField("available_tools", err)
+		}
+		tools = append(slices.Clip(caseTools), tools...)
+	}
+	known := make([]string, 0, len(tools)+len(c.Expected))
+	for _, t := range tools {
+		known = append(known, t.Name)
+	}
+	for i := range c.Expected {
+		known = append(known, c.Expected[i].Name)
+	}
+	if len(known) == 0 {
+		return true, nil
+	}
+	for i, r := range rules {
+		for _, p := range slices.Concat(r.A, r.B) {
+			if slices.ContainsFunc(known, Tools{p}.Match) {
+				continue
+			}
+			where := "process"
+			if i < own {
+				where = "rules"
+			}
+			what := fmt.Sprintf("no tool is named %q", p)
+			if strings.ContainsAny(p, "*?[\\") {
+				what = fmt.Sprintf("%q matches no tool", p)
+			}
+			msg := fmt.Sprintf("rule %s names a tool the case does not know: %s (the tools are those of available_tools, --tools and the expected calls: %s)", r, what, quoteNames(known, 8))
+			if near, ok := suggest.Nearest(p, known); ok {
+				msg += fmt.Sprintf("; did you mean %q?", near)
+			}
+			return false, &toolgrade.FieldError{Path: where, Err: errors.New(msg)}
+		}
+	}
+	return false, nil
+}
+
+// quoteNames lists names once each, quoted, at most max of them.
+func quoteNames(names []string, max int) string {
+	seen := map[string]bool{}
+	var q []string
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		if len(q) == max {
+			q = append(q, "...")
+			break
+		}
+		q = append(q, strconv.Quote(n))
+	}
+	return strings.Join(q, ", ")
 }
 
 // reason sums the verdicts up: how many rules were kept, then each broken

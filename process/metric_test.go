@@ -23,12 +23,23 @@ func decodeOptions(t *testing.T, text string) (process.Options, error) {
 	return o, err
 }
 
+// runTools are the run's tools (--tools) the metrics of these tests know:
+// every tool their rules name.
+var runTools = func() []toolgrade.Tool {
+	var tools []toolgrade.Tool
+	for _, n := range strings.Fields("get_order confirm cancel_order modify_order transfer_to_human_agents a b x") {
+		tools = append(tools, toolgrade.Tool{Name: n})
+	}
+	return tools
+}()
+
 func newMetric(t *testing.T, text string) *process.Metric {
 	t.Helper()
 	o, err := decodeOptions(t, text)
 	if err != nil {
 		t.Fatal(err)
 	}
+	o.Tools = runTools
 	m, err := process.New(o)
 	if err != nil {
 		t.Fatal(err)
@@ -195,6 +206,74 @@ func TestGradeCaseErrors(t *testing.T) {
 			t.Errorf("%s: got %v (%q)\nwant %s: %q", tt.process, r.Err, r.Error, tt.path, tt.msg)
 		}
 	}
+}
+
+// TestGradeUnknownTools: a rule naming a tool no known tool list has would
+// be kept whatever the agent does; it is an error naming the rule and the
+// nearest tool, whichever list knows the tools. Without any list, the
+// reason says the names could not be checked.
+func TestGradeUnknownTools(t *testing.T) {
+	tools := `[{"name": "confirm"}, {"name": "cancel_order"}, {"name": "get_order"}]`
+	withTools := func(process string) jsonvalue.Object {
+		return jsonvalue.Object{{Key: "process", Value: value(t, process)}, {Key: "available_tools", Value: value(t, tools)}}
+	}
+	run := []toolgrade.Tool{{Name: "confirm"}, {Name: "cancel_order"}}
+	tests := []struct {
+		name     string
+		rules    string // the metric's
+		runTools []toolgrade.Tool
+		c        *toolgrade.Case
+		err      string // "" for none
+		reason   string
+	}{
+		{name: "a case rule, available_tools", c: &toolgrade.Case{Raw: withTools(`[{"before": ["confirm", "cancl_order"]}]`)},
+			err: `field process: rule before: [confirm, cancl_order] names a tool the case does not know: no tool is named "cancl_order" (the tools are those of available_tools, --tools and the expected calls: "confirm", "cancel_order", "get_order"); did you mean "cancel_order"?`},
+		{name: "a metric rule, --tools", rules: `[{"before": ["confrim", "cancel_order"]}]`, runTools: run, c: &toolgrade.Case{},
+			err: `field rules: rule before: [confrim, cancel_order] names a tool the case does not know: no tool is named "confrim" (the tools are those of available_tools, --tools and the expected calls: "confirm", "cancel_order"); did you mean "confirm"?`},
+		{name: "the expected calls", c: &toolgrade.Case{Expected: []toolgrade.Call{{Name: "cancel_order"}}, Raw: withProcess(value(t, `[{"never": "cancel_ordr"}]`))},
+			err: `field process: rule never: cancel_ordr names a tool the case does not know: no tool is named "cancel_ordr" (the tools are those of available_tools, --tools and the expected calls: "cancel_order"); did you mean "cancel_order"?`},
+		{name: "a glob matching nothing", runTools: run, c: &toolgrade.Case{Raw: withProcess(value(t, `[{"at_most": {"modify_*": 1}}]`))},
+			err: `field process: rule at_most: {modify_*: 1} names a tool the case does not know: "modify_*" matches no tool`},
+		{name: "never_after's second tool", runTools: run, c: &toolgrade.Case{Raw: withProcess(value(t, `[{"never_after": {"confirm": ["cancel_order", "refund"]}}]`))},
+			err: `no tool is named "refund"`},
+		{name: "known names", rules: `[{"before": ["confirm", "cancel_*"]}, {"never": "*"}]`, runTools: run, c: &toolgrade.Case{Called: calls(t, "confirm cancel_order")},
+			reason: "1 of 2 process rules broken; never: \"*\" (confirm (#0) called, cancel_order (#1) called)"},
+		{name: "names in another list", rules: `[{"never": "get_order"}]`, runTools: run, c: &toolgrade.Case{Raw: withTools(`[]`)}, reason: "1 process rule kept"},
+		{name: "no list at all", c: &toolgrade.Case{Called: calls(t, "a"), Raw: withProcess(value(t, `[{"never": "cancl_order"}]`))},
+			reason: "1 process rule kept (the tools the rules name could not be checked: the case has no available_tools or expected calls and the run no --tools)"},
+		{name: "rules naming no tool need no list", c: &toolgrade.Case{Called: calls(t, "a"), Raw: withProcess(value(t, `["no_repeat", {"max_calls": 3}]`))},
+			reason: "all 2 process rules kept"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := decodeOptions(t, `{"rules": `+cmpOr(tt.rules, "[]")+`}`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.Tools = tt.runTools
+			m, err := process.New(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := m.Grade(context.Background(), tt.c)
+			if tt.err != "" {
+				if !strings.Contains(r.Error, tt.err) || r.Success {
+					t.Fatalf("error %q, want %q", r.Error, tt.err)
+				}
+				return
+			}
+			if r.Error != "" || r.Reason != tt.reason {
+				t.Fatalf("error %q, reason %q; want reason %q", r.Error, r.Reason, tt.reason)
+			}
+		})
+	}
+}
+
+func cmpOr(s, or string) string {
+	if s == "" {
+		return or
+	}
+	return s
 }
 
 // The result's rules are written to and read back from results files.
