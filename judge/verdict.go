@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // maxObjectTries bounds how many "{" ParseVerdict tries, so that a long
@@ -19,24 +21,56 @@ const maxObjectTries = 64
 //
 // It tolerates what models wrap around the object when an endpoint cannot
 // enforce a format: Markdown code fences, prose before or after, other
-// keys, a score written as a string ("0.75"). The first JSON object in the
-// text with a "score" key is the verdict. A reply without one, or with a
-// score that is not a number in [0, 1], is an error: a failed judgment is
-// never read as some default score.
+// keys, a score written as a string ("0.75"). The JSON object in the text
+// with a "score" key is the verdict. A reply without one, with a score
+// that is not a number in [0, 1], with two verdicts that differ (a draft
+// and a final one: which is meant?) or a verdict that gives a key twice,
+// is an error: a failed judgment is never read as some default score, nor
+// as one of two.
 func ParseVerdict(text string) (Verdict, error) {
+	var found *Verdict
+	var foundRaw []byte
 	tries := 0
-	for i := strings.IndexByte(text, '{'); i >= 0 && tries < maxObjectTries; tries++ {
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(firstValue(text[i:]), &obj) == nil {
-			if raw, ok := obj["score"]; ok {
-				return verdictFrom(raw, obj["reason"])
+	for i := strings.IndexByte(text, '{'); i >= 0; tries++ {
+		if tries == maxObjectTries {
+			if found == nil {
+				break
 			}
-		}
-		next := strings.IndexByte(text[i+1:], '{')
-		if next < 0 {
+			// Too many braces after the verdict to look at each: another
+			// verdict would have to name its score.
+			if rest := text[i:]; strings.Contains(rest, "score") || strings.Contains(rest, `\u`) {
+				return Verdict{}, fmt.Errorf("judge reply has a verdict and too much JSON after it to tell whether it gives another: %s", quoteShort(text, 200))
+			}
 			break
 		}
-		i += 1 + next
+		next := i + 1
+		raw := firstValue(text[i:])
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) == nil {
+			if rawScore, ok := obj["score"]; ok {
+				if _, err := jsonvalue.Parse(raw); err != nil {
+					return Verdict{}, fmt.Errorf("judge reply's verdict %s is not one JSON object: %v", quoteShort(string(raw), 80), err)
+				}
+				v, err := verdictFrom(rawScore, obj["reason"])
+				switch {
+				case found == nil && err != nil:
+					return Verdict{}, err
+				case found == nil:
+					found, foundRaw = &v, raw
+				case err != nil || v.Score != found.Score || v.Reason != found.Reason:
+					return Verdict{}, fmt.Errorf("judge reply has two verdicts, %s and %s: a reply gives one", quoteShort(string(foundRaw), 80), quoteShort(string(raw), 80))
+				}
+				next = i + len(raw) // past the verdict, braces in its reason too
+			}
+		}
+		j := strings.IndexByte(text[next:], '{')
+		if j < 0 {
+			break
+		}
+		i = next + j
+	}
+	if found != nil {
+		return *found, nil
 	}
 	return Verdict{}, fmt.Errorf("judge reply has no JSON verdict {\"score\": ..., \"reason\": ...}: %s", quoteShort(text, 200))
 }

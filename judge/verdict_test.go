@@ -32,6 +32,17 @@ func TestParseVerdict(t *testing.T) {
 		{"score null", `{"score": null, "reason": "x"}`, 0, "", "not a number"},
 		{"score word", `{"score": "high", "reason": "x"}`, 0, "", "not a number"},
 		{"score bool", `{"score": true, "reason": "x"}`, 0, "", "not a number"},
+		// Two verdicts: which is meant? Unless they say the same.
+		{"two verdicts", `{"score": 1, "reason": "all right"} On reflection: {"score": 0, "reason": "wrong tool"}`, 0, "", "two verdicts"},
+		{"two fenced verdicts", "```json\n{\"score\": 0.2}\n```\n```json\n{\"score\": 0.8}\n```", 0, "", "two verdicts"},
+		{"a draft without a reason", `{"score": 0.5} then {"score": 0.5, "reason": "x"}`, 0, "", "two verdicts"},
+		{"a second verdict out of range", `{"score": 1, "reason": "r"} {"score": 7}`, 0, "", "two verdicts"},
+		{"a verdict nested after", `{"score": 1, "reason": "r"} {"note": {"score": 0}}`, 0, "", "two verdicts"},
+		{"the same verdict twice", `{"score": 1, "reason": "r"} so: {"score": 1, "reason": "r"}`, 1, "r", ""},
+		{"a score key twice", `{"score": 1, "score": 0, "reason": "r"}`, 0, "", `duplicate key "score"`},
+		{"a reason key twice", `{"score": 1, "reason": "a", "reason": "b"}`, 0, "", `duplicate key "reason"`},
+		{"a verdict in the reason", `{"score": 0.5, "reason": "not {\"score\": 1}"}`, 0.5, `not {"score": 1}`, ""},
+		{"braces after", `{"score": 0.5, "reason": "x"} and {} {"a": 1}`, 0.5, "x", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,6 +72,19 @@ func TestParseVerdictBoundsWork(t *testing.T) {
 	}
 }
 
+// TestParseVerdictBoundsWorkAfterAVerdict: after a verdict, the search for
+// a second one is bounded too; past the bound, a reply that could still
+// hold one is an error, and one that cannot is the verdict.
+func TestParseVerdictBoundsWorkAfterAVerdict(t *testing.T) {
+	head := `{"score": 0.5, "reason": "x"} `
+	if _, err := ParseVerdict(head + strings.Repeat("{", 1<<16) + `{"score": 1}`); err == nil {
+		t.Error("want an error when a second verdict may be past the bound")
+	}
+	if v, err := ParseVerdict(head + strings.Repeat("{", 1<<16)); err != nil || v.Score != 0.5 {
+		t.Errorf("got %v, %v; want the verdict", v, err)
+	}
+}
+
 func FuzzParseVerdict(f *testing.F) {
 	for _, s := range []string{
 		`{"score": 0.5, "reason": "x"}`,
@@ -68,6 +92,8 @@ func FuzzParseVerdict(f *testing.F) {
 		`{"score": "0.25"}`,
 		`{"a": {"score": 2}}`,
 		`not json {`,
+		`{"score": 1} {"score": 0}`,
+		`{"score": 1, "score": 1}`,
 	} {
 		f.Add(s)
 	}
