@@ -127,7 +127,7 @@ func TestDecodeTurns(t *testing.T) {
 // The fields of the process and state metrics stay in the record, where
 // those metrics read them.
 func TestDecodeTrajectoryFields(t *testing.T) {
-	v, err := jsonvalue.ParseString(`{"tools_called":[{"name":"x"}],"process":[{"never":"x"}],"expected_state":{"a":1,"b":1},"final_state":{"a":2,"b":2},"state_rules":{"$.a":{"ignore":true}}}`)
+	v, err := jsonvalue.ParseString(`{"tools_called":[{"name":"x"}],"available_tools":[{"name":"x"}],"process":[{"never":"x"}],"expected_state":{"a":1,"b":1},"final_state":{"a":2,"b":2},"state_rules":{"$.a":{"ignore":true}}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
