@@ -1,8 +1,10 @@
 package jsonvalue
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"maps"
 	"math"
 	"math/big"
@@ -676,4 +678,95 @@ func appendJSONUpTo(dst []byte, v any, limit int) []byte {
 		return append(dst, '}')
 	}
 	return Append(dst, v)
+}
+
+// Hash returns a hash of v consistent with [Equal]: values that are equal
+// hash alike (1 and 1.0, objects whatever their key order), with the
+// seed's hash function. Values outside the model are hashed as [From]
+// converts them; one with no JSON form hashes as null.
+func Hash(seed maphash.Seed, v any) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	writeHash(&h, seed, v)
+	return h.Sum64()
+}
+
+func writeHash(h *maphash.Hash, seed maphash.Seed, v any) {
+	switch v := v.(type) {
+	case nil:
+		h.WriteByte('n')
+	case bool:
+		if v {
+			h.WriteByte('t')
+		} else {
+			h.WriteByte('f')
+		}
+	case string:
+		h.WriteByte('s')
+		writeLen(h, len(v))
+		h.WriteString(v)
+	case json.Number:
+		h.WriteByte('#')
+		writeNumberHash(h, v)
+	case []any:
+		h.WriteByte('[')
+		writeLen(h, len(v))
+		for _, e := range v {
+			writeHash(h, seed, e)
+		}
+	case Object:
+		// Members hash alone and add up, so that their order does not count.
+		var sum uint64
+		for i := range v {
+			var mh maphash.Hash
+			mh.SetSeed(seed)
+			writeLen(&mh, len(v[i].Key))
+			mh.WriteString(v[i].Key)
+			writeHash(&mh, seed, v[i].Value)
+			sum += mh.Sum64()
+		}
+		h.WriteByte('{')
+		writeLen(h, len(v))
+		writeLen(h, int(sum))
+	default:
+		fv, err := From(v)
+		if err != nil {
+			fv = nil
+		}
+		writeHash(h, seed, fv)
+	}
+}
+
+func writeLen(h *maphash.Hash, n int) {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(n))
+	h.Write(b[:])
+}
+
+// writeNumberHash writes a number as [CompareNumbers] sees it: its sign,
+// significant digits and exponent, so that every spelling of one value
+// hashes alike.
+func writeNumberHash(h *maphash.Hash, n json.Number) {
+	d, ok := decimalOf(string(n))
+	if !ok {
+		writeLen(h, int(math.Float64bits(NumberFloat(n))))
+		return
+	}
+	switch d.sign() {
+	case 0:
+		h.WriteByte('0')
+		return
+	case -1:
+		h.WriteByte('-')
+	}
+	for k := range d.n {
+		h.WriteByte(d.digit(d.skip + k))
+	}
+	h.WriteByte('e')
+	if d.bigExp != nil { // in decimal either way: the same exponent may be either
+		h.WriteString(d.bigExp.String())
+	} else {
+		var b [20]byte
+		h.Write(strconv.AppendInt(b[:0], d.exp, 10))
+	}
 }

@@ -2,6 +2,7 @@ package jsonvalue_test
 
 import (
 	"encoding/json"
+	"hash/maphash"
 	"math"
 	"math/big"
 	"strconv"
@@ -216,6 +217,35 @@ func genValue(depth int) *rapid.Generator[string] {
 			return "{" + strings.Join(parts, ",") + "}"
 		}
 	})
+}
+
+// TestHashFollowsEqual: equal values hash alike, and the values of the
+// model that differ mostly do not.
+func TestHashFollowsEqual(t *testing.T) {
+	seed := maphash.MakeSeed()
+	rapid.Check(t, func(t *rapid.T) {
+		a := mustParse(t, genValue(3).Draw(t, "a"))
+		b := mustParse(t, genValue(3).Draw(t, "b"))
+		if jsonvalue.Equal(a, b) && jsonvalue.Hash(seed, a) != jsonvalue.Hash(seed, b) {
+			t.Fatalf("%s and %s are equal but hash differently", jsonvalue.Append(nil, a), jsonvalue.Append(nil, b))
+		}
+	})
+	for _, pair := range [][2]string{
+		{`1`, `1.0`}, {`100`, `1e2`}, {`0`, `-0.0e5`}, {`{"a":1,"b":[2.50]}`, `{"b":[25e-1],"a":1.00}`},
+		{`1e400`, `10e399`}, {`"\ud800"`, `"\ud800"`}, {`[null, true]`, `[null, true]`},
+	} {
+		if a, b := mustParse(t, pair[0]), mustParse(t, pair[1]); jsonvalue.Hash(seed, a) != jsonvalue.Hash(seed, b) {
+			t.Errorf("%s and %s hash differently", pair[0], pair[1])
+		}
+	}
+	for _, pair := range [][2]string{
+		{`1`, `2`}, {`1e400`, `2e400`}, {`"1"`, `1`}, {`true`, `1`}, {`null`, `false`}, {`[]`, `{}`}, {`[1,2]`, `[2,1]`},
+		{`{"a":1}`, `{"b":1}`}, {`{"a":{"b":1}}`, `{"a":{"b":2}}`}, {`"\ud800"`, `"\udbff"`}, {`["a","b"]`, `["ab"]`},
+	} {
+		if a, b := mustParse(t, pair[0]), mustParse(t, pair[1]); jsonvalue.Hash(seed, a) == jsonvalue.Hash(seed, b) {
+			t.Errorf("%s and %s hash alike", pair[0], pair[1])
+		}
+	}
 }
 
 // TestEqualIsAnEquivalence: reflexive, symmetric, and blind to key order.
