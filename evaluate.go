@@ -2,13 +2,17 @@ package toolgrade
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"iter"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
+
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // A Record is one input item whose decoding is deferred, so that [Evaluate]
@@ -69,6 +73,11 @@ const yieldEvery = 4
 // at a time (never concurrently, though not always from the same
 // goroutine).
 //
+// Results with the same id are trials of one case (see [Case.Trial]), so
+// a case whose id an earlier case of the run has, but whose input,
+// expected output or expected calls differ from that case's, is not
+// graded as another trial of it: its result is an error, [ErrIDTaken].
+//
 // records yields (record, nil) for each input item; a record that fails to
 // decode gives an error result and the run goes on. A (nil, err) pair is a
 // fatal input error (an unreadable file): Evaluate stops reading, emits the
@@ -85,7 +94,7 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 	next, stop := iter.Pull2(records)
 	defer stop()
 	r := &run{ctx: ctx, next: next, metrics: metrics, emit: emit, cancel: cancel,
-		batch: 1, ready: make([][]Result, 4*o.workers)}
+		batch: 1, ready: make([][]Result, 4*o.workers), cases: map[uint64]uint64{}}
 	r.moved.L = &r.mu
 	var wg sync.WaitGroup
 	for range o.workers {
@@ -132,6 +141,9 @@ type run struct {
 	emitting bool // a worker is emitting; it will emit what is ready
 	emitErr  error
 	panicked *any // what emit panicked with
+	// cases maps the hash of each id emitted to its case's digest; the
+	// emitting worker alone uses it.
+	cases map[uint64]uint64
 }
 
 func (r *run) work() {
@@ -143,6 +155,9 @@ func (r *run) work() {
 		results := make([]Result, len(recs))
 		for i, rec := range recs {
 			results[i] = gradeRecord(r.ctx, rec, r.metrics)
+			if c := results[i].Case; c != nil && results[i].Error == "" {
+				results[i].digest = caseDigest(c)
+			}
 		}
 		r.finish(seq, results)
 		// Workers that never block never enter the scheduler, and the
@@ -235,11 +250,72 @@ func (r *run) emitBatch(batch []Result) (err error) {
 		}
 	}()
 	for i := range batch {
+		r.checkID(&batch[i])
 		if err := r.emit(&batch[i]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// ErrIDTaken is, to errors.Is, the error of a case whose id an earlier
+// case of the run has, though the two differ in what they ask or expect:
+// graded as trials of one case, they would make one flaky case of two.
+var ErrIDTaken = errors.New("the id of another case")
+
+// checkID turns res into an error result if an earlier result had its id
+// and another case (see [Evaluate]). Ids are told apart by a 64-bit hash:
+// two ids that collide are taken for one, with odds of about n²/2⁶⁵ for n
+// ids, a few in a billion for a million.
+func (r *run) checkID(res *Result) {
+	if res.digest == 0 {
+		return // not read: no case to compare
+	}
+	key := maphash.String(idSeed, res.ID)
+	first, seen := r.cases[key]
+	if !seen {
+		r.cases[key] = res.digest
+		return
+	}
+	if first == res.digest {
+		return
+	}
+	err := fmt.Errorf("id %s is %w, whose input, expected output or expected calls differ: cases that share an id are trials of one case; give this one an id of its own", jsonvalue.AppendString(nil, res.ID), ErrIDTaken)
+	bad := ErrorResult(res.ID, err, r.metrics)
+	bad.Case, bad.Warnings = res.Case, res.Warnings
+	*res = bad
+}
+
+var idSeed = maphash.MakeSeed()
+
+// caseDigest identifies what a case is, as trials of it share: its input,
+// expected output and expected calls, by meaning (see [jsonvalue.Hash]).
+// It is never 0.
+func caseDigest(c *Case) uint64 {
+	var h maphash.Hash
+	h.SetSeed(idSeed)
+	var b [8]byte
+	value := func(v any) {
+		binary.LittleEndian.PutUint64(b[:], jsonvalue.Hash(idSeed, v))
+		h.Write(b[:])
+	}
+	value(c.Input)
+	value(c.ExpectedOutput)
+	for i := range c.Expected {
+		e := &c.Expected[i]
+		h.WriteString(e.Name)
+		h.WriteByte(0)
+		h.WriteString(e.Type)
+		h.WriteByte(0)
+		h.WriteString(e.ArgsRaw)
+		h.WriteByte(byte(e.Turn))
+		value(e.Args)
+		value(e.Output)
+	}
+	if d := h.Sum64(); d != 0 {
+		return d
+	}
+	return 1
 }
 
 var errEmitPanicked = errors.New("emit panicked")

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // sleepy scores a case by its ID's number after a random pause, so that
@@ -205,5 +206,60 @@ func TestSummary(t *testing.T) {
 	m := s.Metrics[0]
 	if m.Count != 2 || m.Errors != 1 || m.Passed != 1 || m.Score != 0.75 || m.PRFCount != 1 || m.F1 != 1 {
 		t.Errorf("metric summary = %+v", m)
+	}
+}
+
+// TestEvaluateSharedIDs: results with one id are trials of one case, so a
+// case that shares an earlier case's id but not what it asks or expects
+// is an error, wherever it comes; trials that spell the same values
+// otherwise are trials.
+func TestEvaluateSharedIDs(t *testing.T) {
+	call := func(name string, args string) toolgrade.Call {
+		c := toolgrade.Call{Name: name}
+		if args != "" {
+			v, err := jsonvalue.ParseString(args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Args = v
+		}
+		return c
+	}
+	weather := func(input, args string) *toolgrade.Case {
+		return &toolgrade.Case{ID: "c1", Input: input, Expected: []toolgrade.Call{call("get_weather", args)}}
+	}
+	tests := []struct {
+		name  string
+		cases []*toolgrade.Case
+		taken []bool // per result: an ErrIDTaken error
+	}{
+		{"trials", []*toolgrade.Case{weather("Paris?", `{"city":"Paris","days":1}`), weather("Paris?", `{"days":1.0,"city":"Paris"}`)}, []bool{false, false}},
+		{"other input", []*toolgrade.Case{weather("Paris?", `{"city":"Paris"}`), weather("Berlin?", `{"city":"Paris"}`)}, []bool{false, true}},
+		{"other expected calls", []*toolgrade.Case{weather("Weather?", `{"city":"Paris"}`), weather("Weather?", `{"city":"Berlin"}`)}, []bool{false, true}},
+		{"other numbers, exactly", []*toolgrade.Case{weather("Weather?", `{"n":1e400}`), weather("Weather?", `{"n":2e400}`)}, []bool{false, true}},
+		{"other strings that were one", []*toolgrade.Case{weather("\xed\xa0\x80", `{}`), weather("\xed\xaf\xbf", `{}`)}, []bool{false, true}},
+		{"no expected calls", []*toolgrade.Case{{ID: "c1", Input: "a"}, {ID: "c1", Input: "a", Expected: []toolgrade.Call{call("f", "")}}}, []bool{false, true}},
+		{"apart in the input", []*toolgrade.Case{weather("a", ""), {ID: "c2"}, weather("a", ""), {ID: "c2", Input: "b"}, weather("b", "")}, []bool{false, false, false, true, true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []toolgrade.Result
+			err := toolgrade.Evaluate(context.Background(), toolgrade.Records(tt.cases), []toolgrade.Metric{sleepy{}}, func(r *toolgrade.Result) error {
+				got = append(got, *r)
+				return nil
+			}, toolgrade.Workers(2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range got {
+				taken := errors.Is(r.Err, toolgrade.ErrIDTaken)
+				if taken != tt.taken[i] {
+					t.Errorf("result %d: error %q, want the id taken: %v", i, r.Error, tt.taken[i])
+				}
+				if taken && (r.Success || r.Metrics[0].Error == "" || !strings.Contains(r.Error, `id "`+r.ID+`" is the id of another case`)) {
+					t.Errorf("result %d: %+v", i, r)
+				}
+			}
+		})
 	}
 }
