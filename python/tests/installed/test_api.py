@@ -72,6 +72,28 @@ class APITest(unittest.TestCase):
         self.assertIsNone(rs[2].error)
         self.assertEqual(rs[1].id, "case-1")
 
+    def test_arguments_under_other_keys(self) -> None:
+        """Expected arguments under Llama's "parameters" are read as Llama
+        writes them; under a key no format uses they are an error naming
+        it. Neither passes a call with other arguments."""
+        def case(expected):
+            return {"id": "k", "tools_called": [{"name": "get_weather", "args": {"city": "Paris"}}],
+                    "expected_tools": [dict(expected, name="get_weather")]}
+        [r] = toolgrade.evaluate([case({"parameters": {"city": "Berlin"}})])
+        self.assertEqual(r.score, 0)
+        self.assertIsNone(r.error)
+        [r] = toolgrade.evaluate([case({"parameters": {"city": "Paris"}})])
+        self.assertEqual(r.score, 1)
+        for key in ("params", "kwargs", "tool_input", "input_params", "function_args"):
+            with self.subTest(key=key):
+                with self.assertRaises(toolgrade.CaseError) as cm:
+                    toolgrade.evaluate([case({key: {"city": "Berlin"}})])
+                self.assertEqual(cm.exception.field, "expected_tools[0]." + key)
+        openai_shape = {"id": "k", "tools_called": [{"name": "get_weather", "args": {"city": "Paris"}}],
+                        "expected_tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"city": "Berlin"}}}]}
+        [r] = toolgrade.evaluate([openai_shape], errors="result")
+        self.assertIn("function.parameters", r.error)
+
     def test_bad_config(self) -> None:
         with self.assertRaises(toolgrade.ConfigError) as cm:
             toolgrade.evaluate([CASE], config={"profile": "nope"})
