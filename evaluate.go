@@ -2,11 +2,11 @@ package toolgrade
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"iter"
+	"math/rand/v2"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -288,31 +288,22 @@ func (r *run) checkID(res *Result) {
 
 var idSeed = maphash.MakeSeed()
 
+// digestSeed varies the hash of case digests from run to run.
+var digestSeed = rand.Uint64()
+
 // caseDigest identifies what a case is, as trials of it share: its input,
 // expected output and expected calls, by meaning (see [jsonvalue.Hash]).
 // It is never 0.
 func caseDigest(c *Case) uint64 {
-	var h maphash.Hash
-	h.SetSeed(idSeed)
-	var b [8]byte
-	value := func(v any) {
-		binary.LittleEndian.PutUint64(b[:], jsonvalue.Hash(idSeed, v))
-		h.Write(b[:])
-	}
-	value(c.Input)
-	value(c.ExpectedOutput)
+	k := digestSeed
+	d := jsonvalue.Hash(k, c.Input)*31 + jsonvalue.Hash(k, c.ExpectedOutput)
 	for i := range c.Expected {
 		e := &c.Expected[i]
-		h.WriteString(e.Name)
-		h.WriteByte(0)
-		h.WriteString(e.Type)
-		h.WriteByte(0)
-		h.WriteString(e.ArgsRaw)
-		h.WriteByte(byte(e.Turn))
-		value(e.Args)
-		value(e.Output)
+		call := jsonvalue.HashString(k, e.Name) ^ jsonvalue.HashString(k+1, e.Type)*3 ^ jsonvalue.HashString(k+2, e.ArgsRaw)*5 ^
+			jsonvalue.Hash(k+3, e.Args)*7 ^ jsonvalue.Hash(k+4, e.Output)*11 ^ uint64(e.Turn)*13
+		d = d*31 + call
 	}
-	if d := h.Sum64(); d != 0 {
+	if d != 0 {
 		return d
 	}
 	return 1

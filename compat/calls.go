@@ -66,10 +66,10 @@ func DecodeCalls(v any) ([]toolgrade.Call, error) {
 // DecodeCall reads one call as [DecodeCalls] does.
 func DecodeCall(v any) (toolgrade.Call, error) {
 	c, err := calls.DecodeCall(v)
-	if err == nil {
-		err = schemaAsArgs(&c, v)
+	if err != nil {
+		return c, explain(err)
 	}
-	return c, explain(err)
+	return c, schemaAsArgs(&c, v)
 }
 
 // CallKeys lists every key of a call object [DecodeCall] reads.
@@ -83,13 +83,11 @@ func IgnoredCallKeys() map[string]string { return ignoredKeys }
 // are a JSON Schema: a tool definition given as a call would expect its
 // schema as the arguments.
 func schemaAsArgs(c *toolgrade.Call, v any) error {
-	obj, _ := v.(jsonvalue.Object)
-	p, ok := obj.Get("parameters")
-	if !ok {
-		return nil
+	schema, _ := c.Args.(jsonvalue.Object)
+	if len(schema) < 2 || !schema.Has("properties") || !v.(jsonvalue.Object).Has("parameters") {
+		return nil // the usual case, found at the cost of a look at the arguments
 	}
-	schema, _ := p.(jsonvalue.Object)
-	if t, _ := schema.Get("type"); t == "object" && schema.Has("properties") {
+	if t, _ := schema.Get("type"); t == "object" {
 		return &toolgrade.FieldError{Path: "parameters", Err: errors.New(`a JSON Schema ({"type": "object", "properties": ...}): this is a tool definition, not a call (tool definitions go in available_tools); a call gives the values of its arguments as "args"`)}
 	}
 	return nil
@@ -98,6 +96,9 @@ func schemaAsArgs(c *toolgrade.Call, v any) error {
 // explain says what a key that is not a call's may have meant: a
 // misspelled field, or, when its value is an object, the arguments.
 func explain(err error) error {
+	if err == nil {
+		return nil
+	}
 	var uk *toolgrade.UnknownKeyError
 	if !errors.As(err, &uk) || uk.Hint != "" {
 		return err

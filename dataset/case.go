@@ -363,10 +363,13 @@ func checkInput(f found) error {
 	return &toolgrade.FieldError{Path: f.key, Err: fmt.Errorf("want the user's query: text, or a list of content parts or messages; got %s", jsonvalue.Kind(f.v))}
 }
 
+// toolKeys are the fields under which a case gives its tools.
+var toolKeys = schema.CaseKeys()
+
 // checkTools checks the tool definitions a case gives: they must be tool
 // definitions, or metrics that read them would read none.
 func checkTools(obj jsonvalue.Object) error {
-	for _, k := range schema.CaseKeys() {
+	for _, k := range toolKeys {
 		if v, ok := obj.Get(k); ok {
 			if _, err := schema.Parse(v); err != nil {
 				return toolgrade.InField(k, err)

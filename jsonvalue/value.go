@@ -1,10 +1,8 @@
 package jsonvalue
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"hash/maphash"
 	"maps"
 	"math"
 	"math/big"
@@ -681,92 +679,124 @@ func appendJSONUpTo(dst []byte, v any, limit int) []byte {
 }
 
 // Hash returns a hash of v consistent with [Equal]: values that are equal
-// hash alike (1 and 1.0, objects whatever their key order), with the
-// seed's hash function. Values outside the model are hashed as [From]
-// converts them; one with no JSON form hashes as null.
-func Hash(seed maphash.Seed, v any) uint64 {
-	var h maphash.Hash
-	h.SetSeed(seed)
-	writeHash(&h, seed, v)
-	return h.Sum64()
-}
+// hash alike (1 and 1.0, objects whatever their key order), differently
+// for each seed (a random one, say). Values outside the model are hashed
+// as [From] converts them; one with no JSON form hashes as null. It is
+// meant for telling values apart quickly, not against an adversary.
+func Hash(seed uint64, v any) uint64 { return hashValue(seed, v) }
 
-func writeHash(h *maphash.Hash, seed maphash.Seed, v any) {
+// HashString is [Hash] of a string value, without the conversion.
+func HashString(seed uint64, s string) uint64 { return hashString(seed^4, s) }
+
+func hashValue(k uint64, v any) uint64 {
 	switch v := v.(type) {
 	case nil:
-		h.WriteByte('n')
+		return mix(k ^ 1)
 	case bool:
 		if v {
-			h.WriteByte('t')
-		} else {
-			h.WriteByte('f')
+			return mix(k ^ 2)
 		}
+		return mix(k ^ 3)
 	case string:
-		h.WriteByte('s')
-		writeLen(h, len(v))
-		h.WriteString(v)
+		return HashString(k, v)
 	case json.Number:
-		h.WriteByte('#')
-		writeNumberHash(h, v)
+		return mix(numberHash(k, v) ^ 5)
 	case []any:
-		h.WriteByte('[')
-		writeLen(h, len(v))
+		h := k ^ 6
 		for _, e := range v {
-			writeHash(h, seed, e)
+			h = mix(h ^ hashValue(k, e))
 		}
+		return mix(h + uint64(len(v)))
 	case Object:
-		// Members hash alone and add up, so that their order does not count.
+		// Members hash alone and add up, so that their order does not
+		// count.
 		var sum uint64
 		for i := range v {
-			var mh maphash.Hash
-			mh.SetSeed(seed)
-			writeLen(&mh, len(v[i].Key))
-			mh.WriteString(v[i].Key)
-			writeHash(&mh, seed, v[i].Value)
-			sum += mh.Sum64()
+			sum += mix(hashString(k, v[i].Key)*0x9e3779b97f4a7c15 ^ hashValue(k, v[i].Value))
 		}
-		h.WriteByte('{')
-		writeLen(h, len(v))
-		writeLen(h, int(sum))
-	default:
-		fv, err := From(v)
-		if err != nil {
-			fv = nil
-		}
-		writeHash(h, seed, fv)
+		return mix(sum ^ k ^ 7)
 	}
+	fv, err := From(v)
+	if err != nil {
+		fv = nil
+	}
+	return hashValue(k, fv)
 }
 
-func writeLen(h *maphash.Hash, n int) {
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], uint64(n))
-	h.Write(b[:])
+// hashString hashes s eight bytes at a time, the last eight (or, in a
+// short string, its first and last bytes) read as a whole, overlapping the
+// others: case text is mostly short, and maphash's setup and a byte loop
+// over the tail cost more than the hashing.
+func hashString(h uint64, s string) uint64 {
+	n := len(s)
+	h ^= uint64(n) * 0x9e3779b97f4a7c15
+	var t uint64
+	switch {
+	case n >= 8:
+		for i := 0; i+8 < n; i += 8 {
+			h = (h ^ word(s, i)) * 0xbf58476d1ce4e5b9
+			h ^= h >> 31
+		}
+		t = word(s, n-8)
+	case n >= 4:
+		t = uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[n-4])<<32 | uint64(s[n-3])<<40 | uint64(s[n-2])<<48 | uint64(s[n-1])<<56
+	case n > 0:
+		t = uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
+	}
+	return mix(h ^ t)
 }
 
-// writeNumberHash writes a number as [CompareNumbers] sees it: its sign,
+// mix scrambles the bits of x (the finalizer of MurmurHash3), so that the
+// hashes of parts can be combined with xor and addition.
+func mix(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
+}
+
+// numberHash hashes a number as [CompareNumbers] sees it: its sign,
 // significant digits and exponent, so that every spelling of one value
 // hashes alike.
-func writeNumberHash(h *maphash.Hash, n json.Number) {
-	d, ok := decimalOf(string(n))
+func numberHash(k uint64, n json.Number) uint64 {
+	d, neg := string(n), uint64(0)
+	if strings.HasPrefix(d, "-") {
+		d, neg = d[1:], 1
+	}
+	if IsIntegerLiteral(d) && d != "" && (d[0] != '0' || d == "0") && !strings.HasPrefix(d, "-") {
+		// An integer as JSON spells it, the common case: its digits but
+		// the trailing zeros are the significant ones, and its exponent
+		// is their number.
+		t := strings.TrimRight(d, "0")
+		if t == "" {
+			return k // zero, whatever its sign
+		}
+		return mix(hashString(k, t)^neg) + uint64(len(d))
+	}
+	dec, ok := decimalOf(string(n))
 	if !ok {
-		writeLen(h, int(math.Float64bits(NumberFloat(n))))
-		return
+		return k ^ math.Float64bits(NumberFloat(n))
 	}
-	switch d.sign() {
-	case 0:
-		h.WriteByte('0')
-		return
-	case -1:
-		h.WriteByte('-')
+	if dec.n == 0 {
+		return k
 	}
-	for k := range d.n {
-		h.WriteByte(d.digit(d.skip + k))
+	var buf [64]byte
+	digits := buf[:0]
+	for j := range dec.n {
+		digits = append(digits, dec.digit(dec.skip+j))
 	}
-	h.WriteByte('e')
-	if d.bigExp != nil { // in decimal either way: the same exponent may be either
-		h.WriteString(d.bigExp.String())
-	} else {
-		var b [20]byte
-		h.Write(strconv.AppendInt(b[:0], d.exp, 10))
+	h := hashString(k, string(digits))
+	if dec.neg {
+		h ^= 1
 	}
+	switch {
+	case dec.bigExp == nil:
+		return mix(h) + uint64(dec.exp)
+	case dec.bigExp.IsInt64(): // the same exponent, spelled long
+		return mix(h) + uint64(dec.bigExp.Int64())
+	}
+	return mix(h) + hashString(k, dec.bigExp.String())
 }
