@@ -4,15 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"iter"
-	"math/rand/v2"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
-
-	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // A Record is one input item whose decoding is deferred, so that [Evaluate]
@@ -94,7 +90,7 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 	next, stop := iter.Pull2(records)
 	defer stop()
 	r := &run{ctx: ctx, next: next, metrics: metrics, emit: emit, cancel: cancel,
-		batch: 1, ready: make([][]Result, 4*o.workers), cases: map[uint64]uint64{}}
+		batch: 1, ready: make([][]Result, 4*o.workers)}
 	r.moved.L = &r.mu
 	var wg sync.WaitGroup
 	for range o.workers {
@@ -141,9 +137,9 @@ type run struct {
 	emitting bool // a worker is emitting; it will emit what is ready
 	emitErr  error
 	panicked *any // what emit panicked with
-	// cases maps the hash of each id emitted to its case's digest; the
-	// emitting worker alone uses it.
-	cases map[uint64]uint64
+	// ids holds each id emitted with its case's digest; the emitting
+	// worker alone uses it.
+	ids idTable
 }
 
 func (r *run) work() {
@@ -256,57 +252,6 @@ func (r *run) emitBatch(batch []Result) (err error) {
 		}
 	}
 	return nil
-}
-
-// ErrIDTaken is, to errors.Is, the error of a case whose id an earlier
-// case of the run has, though the two differ in what they ask or expect:
-// graded as trials of one case, they would make one flaky case of two.
-var ErrIDTaken = errors.New("the id of another case")
-
-// checkID turns res into an error result if an earlier result had its id
-// and another case (see [Evaluate]). Ids are told apart by a 64-bit hash:
-// two ids that collide are taken for one, with odds of about n²/2⁶⁵ for n
-// ids, a few in a billion for a million.
-func (r *run) checkID(res *Result) {
-	if res.digest == 0 {
-		return // not read: no case to compare
-	}
-	key := maphash.String(idSeed, res.ID)
-	first, seen := r.cases[key]
-	if !seen {
-		r.cases[key] = res.digest
-		return
-	}
-	if first == res.digest {
-		return
-	}
-	err := fmt.Errorf("id %s is %w, whose input, expected output or expected calls differ: cases that share an id are trials of one case; give this one an id of its own", jsonvalue.AppendString(nil, res.ID), ErrIDTaken)
-	bad := ErrorResult(res.ID, err, r.metrics)
-	bad.Case, bad.Warnings = res.Case, res.Warnings
-	*res = bad
-}
-
-var idSeed = maphash.MakeSeed()
-
-// digestSeed varies the hash of case digests from run to run.
-var digestSeed = rand.Uint64()
-
-// caseDigest identifies what a case is, as trials of it share: its input,
-// expected output and expected calls, by meaning (see [jsonvalue.Hash]).
-// It is never 0.
-func caseDigest(c *Case) uint64 {
-	k := digestSeed
-	d := jsonvalue.Hash(k, c.Input)*31 + jsonvalue.Hash(k, c.ExpectedOutput)
-	for i := range c.Expected {
-		e := &c.Expected[i]
-		call := jsonvalue.HashString(k, e.Name) ^ jsonvalue.HashString(k+1, e.Type)*3 ^ jsonvalue.HashString(k+2, e.ArgsRaw)*5 ^
-			jsonvalue.Hash(k+3, e.Args)*7 ^ jsonvalue.Hash(k+4, e.Output)*11 ^ uint64(e.Turn)*13
-		d = d*31 + call
-	}
-	if d != 0 {
-		return d
-	}
-	return 1
 }
 
 var errEmitPanicked = errors.New("emit panicked")
