@@ -1,0 +1,7 @@
+//go:build !unix
+
+package outfile
+
+// ended reports false where processes cannot be asked after: leftover
+// temporary files are kept.
+func ended(int) bool { return false }
