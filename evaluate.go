@@ -80,6 +80,12 @@ const yieldEvery = 4
 // results it has, and returns err. An error from emit stops the run and is
 // returned. At most a few batches per worker are in flight, so memory does
 // not grow with the input.
+//
+// When ctx is done, Evaluate stops and returns ctx's error; no result is
+// emitted after that, so the cases in flight, graded under a canceled
+// context ("context canceled" errors from a judge), are left out rather
+// than reported as failures. The results emitted are those of the cases
+// before them in the input.
 func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []Metric, emit func(*Result) error, opts ...Option) error {
 	o := evalOptions{workers: runtime.GOMAXPROCS(0)}
 	for _, opt := range opts {
@@ -246,6 +252,9 @@ func (r *run) emitBatch(batch []Result) (err error) {
 		}
 	}()
 	for i := range batch {
+		if err := r.ctx.Err(); err != nil {
+			return err // a case graded as the run was canceled is not a result
+		}
 		r.checkID(&batch[i])
 		if err := r.emit(&batch[i]); err != nil {
 			return err

@@ -263,3 +263,49 @@ func TestEvaluateSharedIDs(t *testing.T) {
 		})
 	}
 }
+
+// waiter waits on the context for case "20", as a judge's request does,
+// and errs when it is canceled.
+type waiter struct{ reached chan struct{} }
+
+func (waiter) Name() string    { return "waiter" }
+func (waiter) Profile() string { return "test" }
+func (w waiter) Grade(ctx context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+	if c.ID == "20" {
+		close(w.reached)
+		<-ctx.Done()
+		return toolgrade.MetricResult{Name: "waiter", Profile: "test", Error: ctx.Err().Error()}
+	}
+	return toolgrade.MetricResult{Name: "waiter", Profile: "test", Score: 1}
+}
+
+// TestEvaluateLeavesOutCasesInFlight: once the context is canceled, no
+// result is emitted: the cases graded under the cancellation are left
+// out, not reported as errors.
+func TestEvaluateLeavesOutCasesInFlight(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	w := waiter{reached: make(chan struct{})}
+	go func() {
+		<-w.reached
+		cancel()
+	}()
+	var ids []string
+	err := toolgrade.Evaluate(ctx, records(1000, func(int) bool { return false }), []toolgrade.Metric{w}, func(r *toolgrade.Result) error {
+		if r.Metrics[0].Error != "" {
+			t.Errorf("case %s emitted with %q", r.ID, r.Metrics[0].Error)
+		}
+		ids = append(ids, r.ID)
+		return nil
+	}, toolgrade.Workers(4))
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Evaluate error = %v, want context.Canceled", err)
+	}
+	for i, id := range ids {
+		if id != strconv.Itoa(i) {
+			t.Fatalf("results %v are not the cases before the one in flight, in order", ids)
+		}
+	}
+	if len(ids) > 20 {
+		t.Errorf("%d results, want at most the 20 before the case in flight", len(ids))
+	}
+}

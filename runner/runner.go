@@ -166,7 +166,9 @@ func New(m Model, o Options) (*Runner, error) {
 // read gives a run with its error and the rest goes on; a (nil, err) pair
 // from records (an unreadable file) stops reading: the runs begun are
 // emitted and err is returned. An error from emit stops the run and is
-// returned.
+// returned. When ctx is done, Run stops and returns ctx's error; no run is
+// emitted after that, so the cases in flight, cut short by the
+// cancellation, are left out rather than recorded as failed requests.
 func (r *Runner) Run(ctx context.Context, records iter.Seq2[toolgrade.Record, error], emit func(*Run) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -197,6 +199,10 @@ func (r *Runner) Run(ctx context.Context, records iter.Seq2[toolgrade.Record, er
 	for done := range pending {
 		run := <-done
 		if emitErr != nil {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			emitErr = err // a run cut short by the cancellation is not recorded
 			continue
 		}
 		if err := emit(run); err != nil {
