@@ -30,6 +30,14 @@ import (
 //
 // An improvement is a case whose score rose by more than Tolerance, or that
 // went from an error to a score.
+//
+// When the runs' cases differ, each metric's mean and pass rate are taken
+// over the cases both runs have ([Comparison.Common]), so that a mean is
+// never compared with one over other cases. When a metric was graded at
+// another threshold in the new run ([Comparison.Thresholds]), verdicts
+// are still compared as they are, and each change from pass to fail
+// carries both thresholds ([CaseChange.BaseThreshold]). Results do not
+// record a metric's other options, so a change of those cannot be told.
 type Comparison struct {
 	// Tolerance is how far a score or a mean may fall before it counts as
 	// a regression; 0 (the default) counts any fall.
@@ -56,6 +64,11 @@ type Comparison struct {
 	baseSum, newSum toolgrade.Summary
 	regressed       []CaseChange
 	improved        []CaseChange
+	// Each metric's summary over the cases both runs have, in each run,
+	// by label; and the metrics' differing thresholds.
+	commonBase, commonNew map[string]*toolgrade.MetricSummary
+	common                int
+	thresholds            []ThresholdChange
 	// flipped are the changes from pass to fail within the tolerance:
 	// regressions when the case ran once in each run.
 	flipped []CaseChange
@@ -74,12 +87,13 @@ func (k caseKey) String() string {
 }
 
 type caseScore struct {
-	metric  string // label
-	score   float64
-	err     bool
-	pass    bool // a verdict of success
-	verdict bool // passed, or scored without a threshold (MetricResult.Verdict)
-	trial   int
+	metric    string // label
+	score     float64
+	threshold *float64
+	err       bool
+	pass      bool // a verdict of success
+	verdict   bool // passed, or scored without a threshold (MetricResult.Verdict)
+	trial     int
 }
 
 // A CaseChange is one case's score on one metric in both runs.
@@ -90,6 +104,10 @@ type CaseChange struct {
 	// PassToFail says the case passed the metric in the base run and
 	// fails it (or errs) in the new one.
 	PassToFail bool
+	// BaseThreshold and NewThreshold are the metric's thresholds in each
+	// run (nil: none), to tell a change of verdict that a change of
+	// threshold made.
+	BaseThreshold, NewThreshold *float64
 
 	key caseKey
 }
@@ -110,7 +128,7 @@ func scores(r *toolgrade.Result) []caseScore {
 	out := make([]caseScore, len(r.Metrics))
 	for i := range r.Metrics {
 		m := &r.Metrics[i]
-		out[i] = caseScore{metric: Label(m.Name, m.Profile), score: m.Score, err: m.Error != "",
+		out[i] = caseScore{metric: Label(m.Name, m.Profile), score: m.Score, threshold: m.Threshold, err: m.Error != "",
 			pass: m.Error == "" && m.Threshold != nil && m.Success, verdict: m.Verdict()}
 	}
 	return out
@@ -142,6 +160,9 @@ func (c *Comparison) AddNew(r *toolgrade.Result) {
 		return
 	}
 	delete(c.base, k) // what remains is only in the base run
+	c.common++
+	c.commonBase = addCommon(c.commonBase, base)
+	c.commonNew = addCommon(c.commonNew, sc)
 	for _, s := range sc {
 		i := slices.IndexFunc(base, func(b caseScore) bool { return b.metric == s.metric })
 		if i < 0 {
@@ -149,7 +170,10 @@ func (c *Comparison) AddNew(r *toolgrade.Result) {
 		}
 		b := base[i]
 		ch := CaseChange{Case: k.String(), Metric: s.metric, Base: b.score, New: s.score, BaseErr: b.err, NewErr: s.err,
-			PassToFail: b.pass && !s.pass, key: k}
+			PassToFail: b.pass && !s.pass, BaseThreshold: b.threshold, NewThreshold: s.threshold, key: k}
+		if !b.err && !s.err && !SameThreshold(b.threshold, s.threshold) {
+			c.addThreshold(s.metric, b.threshold, s.threshold)
+		}
 		switch d := ch.Delta(); {
 		case b.err && s.err:
 		case !b.err && s.err, d < -c.Tolerance-scoreEpsilon:
@@ -161,6 +185,69 @@ func (c *Comparison) AddNew(r *toolgrade.Result) {
 		}
 	}
 }
+
+// addCommon adds one case's scores to the per-metric summaries of the
+// cases both runs have.
+func addCommon(sums map[string]*toolgrade.MetricSummary, scores []caseScore) map[string]*toolgrade.MetricSummary {
+	if sums == nil {
+		sums = map[string]*toolgrade.MetricSummary{}
+	}
+	for _, s := range scores {
+		m := sums[s.metric]
+		if m == nil {
+			m = &toolgrade.MetricSummary{}
+			sums[s.metric] = m
+		}
+		if s.err {
+			m.Errors++
+			continue
+		}
+		m.Count++
+		m.Score += (s.score - m.Score) / float64(m.Count)
+		if s.verdict {
+			m.Passed++
+		}
+	}
+	return sums
+}
+
+// A ThresholdChange is a metric graded at one threshold in the base run
+// and at another in the new one (nil: no threshold), on Cases cases.
+type ThresholdChange struct {
+	Metric    string
+	Base, New *float64
+	Cases     int
+}
+
+func (c *Comparison) addThreshold(metric string, base, next *float64) {
+	for i := range c.thresholds {
+		t := &c.thresholds[i]
+		if t.Metric == metric && SameThreshold(t.Base, base) && SameThreshold(t.New, next) {
+			t.Cases++
+			return
+		}
+	}
+	c.thresholds = append(c.thresholds, ThresholdChange{Metric: metric, Base: base, New: next, Cases: 1})
+}
+
+// Thresholds lists the metrics graded at other thresholds in the new
+// run than in the base, over the cases both have, in the order found.
+func (c *Comparison) Thresholds() []ThresholdChange { return slices.Clone(c.thresholds) }
+
+// SameThreshold reports whether two thresholds (nil: none) are equal.
+func SameThreshold(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// Common is the number of cases both runs have; when either run has
+// cases the other lacks, [Comparison.Metrics] summarizes these only.
+func (c *Comparison) Common() int { return c.common }
+
+// Partial reports whether either run has cases the other lacks.
+func (c *Comparison) Partial() bool { return len(c.onlyNew) > 0 || len(c.base) > 0 }
 
 // Regressed returns the case changes that are regressions: the cases
 // that went from pass to fail first, then the largest fall first.
@@ -217,21 +304,34 @@ func (m MetricChange) Regressed(tolerance float64) bool {
 func (m MetricChange) PassDelta() float64 { return rate(m.New) - rate(m.Base) }
 
 // Metrics returns each metric's summary in both runs, base order first.
+// When either run has cases the other lacks ([Comparison.Partial]), each
+// summary is over the cases both have (a metric with none among them has
+// an empty one); Base or New is nil only for a metric the run lacks.
 func (c *Comparison) Metrics() []MetricChange {
 	var out []MetricChange
 	find := func(label string) int {
 		return slices.IndexFunc(out, func(m MetricChange) bool { return m.Label == label })
 	}
+	partial := c.Partial()
+	pick := func(m *toolgrade.MetricSummary, common map[string]*toolgrade.MetricSummary) *toolgrade.MetricSummary {
+		if !partial {
+			return m
+		}
+		if s := common[Label(m.Name, m.Profile)]; s != nil {
+			return &toolgrade.MetricSummary{Name: m.Name, Profile: m.Profile, Count: s.Count, Score: s.Score, Passed: s.Passed, Errors: s.Errors}
+		}
+		return &toolgrade.MetricSummary{Name: m.Name, Profile: m.Profile}
+	}
 	for i := range c.baseSum.Metrics {
 		m := &c.baseSum.Metrics[i]
-		out = append(out, MetricChange{Label: Label(m.Name, m.Profile), Base: m})
+		out = append(out, MetricChange{Label: Label(m.Name, m.Profile), Base: pick(m, c.commonBase)})
 	}
 	for i := range c.newSum.Metrics {
 		m := &c.newSum.Metrics[i]
 		if j := find(Label(m.Name, m.Profile)); j >= 0 {
-			out[j].New = m
+			out[j].New = pick(m, c.commonNew)
 		} else {
-			out = append(out, MetricChange{Label: Label(m.Name, m.Profile), New: m})
+			out = append(out, MetricChange{Label: Label(m.Name, m.Profile), New: pick(m, c.commonNew)})
 		}
 	}
 	return out

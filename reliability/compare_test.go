@@ -77,8 +77,12 @@ func TestComparison(t *testing.T) {
 			regression: true, regressed: []string{"a", "b", "c"}},
 		{name: "pass to fail of one trial among several is left to the tolerance", tol: 0.5,
 			base: run{res("a", 0.6), res("a", 0.6)}, next: run{res("a", 0.4), res("a", 0.6)}},
-		{name: "a mean that falls with no case falling", tol: 0.1, base: run{res("a", 1)}, next: run{res("a", 1), res("new", 0)},
-			regression: true, onlyNew: []string{"new"}},
+		{name: "a case only in the new run moves no mean", tol: 0.1, base: run{res("a", 1)}, next: run{res("a", 1), res("new", 0)},
+			onlyNew: []string{"new"}},
+		{name: "a case missing from the new run moves no mean", allowMissing: true, base: run{res("a", 0.5), res("gone", 1)}, next: run{res("a", 0.5)},
+			onlyBase: []string{"gone"}},
+		{name: "a mean that falls with no case score falling", base: run{res("a", 1), res("b", -1)}, next: run{res("a", 1), res("b", 0.2)},
+			regression: true, improved: []string{"b"}},
 		{name: "a metric missing from the new run regresses", base: run{res("a", 1)}, next: run{renamed(res("a", 1))}, regression: true},
 		{name: "missing metrics allowed", allowMissing: true, base: run{res("a", 1)}, next: run{renamed(res("a", 1))}},
 		{name: "a metric missing from the new run's trials regresses", base: run{res("a", 1), res("a", 1)},
@@ -121,5 +125,43 @@ func TestComparisonMetrics(t *testing.T) {
 	}
 	if !ms[0].Regressed(0.4) || ms[0].Regressed(0.5) {
 		t.Errorf("a mean falling by 0.5 should regress beyond tolerance 0.4 and not beyond 0.5")
+	}
+}
+
+// TestComparisonThresholds: a metric graded at another threshold in the
+// new run is found, and a change of verdict carries both thresholds.
+func TestComparisonThresholds(t *testing.T) {
+	at := func(id string, score, threshold float64) *toolgrade.Result {
+		r := res(id, score)
+		r.Metrics[0].Threshold = toolgrade.Float(threshold)
+		r.Metrics[0].Success = score >= threshold
+		r.Success = r.Metrics[0].Success
+		return r
+	}
+	c := compare(0, run{at("a", 0.8, 0.5), at("b", 0.8, 0.5), at("c", 1, 1)}, run{at("a", 0.8, 0.9), at("b", 0.8, 0.9), at("c", 1, 1)})
+	want := []reliability.ThresholdChange{{Metric: "m", Base: toolgrade.Float(0.5), New: toolgrade.Float(0.9), Cases: 2}}
+	if diff := cmp.Diff(want, c.Thresholds()); diff != "" {
+		t.Errorf("thresholds (-want +got):\n%s", diff)
+	}
+	reg := c.Regressed()
+	if len(reg) != 2 || !reg[0].PassToFail || *reg[0].BaseThreshold != 0.5 || *reg[0].NewThreshold != 0.9 {
+		t.Errorf("regressed %+v, want a and b from pass to fail with thresholds 0.5 and 0.9", reg)
+	}
+	if same := compare(0, run{at("a", 0.8, 0.5)}, run{at("a", 0.8, 0.5)}); len(same.Thresholds()) != 0 {
+		t.Errorf("same thresholds reported as changed: %+v", same.Thresholds())
+	}
+}
+
+// TestComparisonCommonCases: with cases in one run only, the metrics'
+// figures are over the cases both runs have; with none, over all.
+func TestComparisonCommonCases(t *testing.T) {
+	c := compare(0, run{res("a", 1), res("b", 0.5), res("gone", 0)}, run{res("a", 1), res("b", 0.5), res("new", 0)})
+	m := c.Metrics()[0]
+	if !c.Partial() || c.Common() != 2 || m.Base.Count != 2 || m.New.Count != 2 || m.Base.Score != 0.75 || m.New.Score != 0.75 || m.Regressed(0) {
+		t.Errorf("partial %v, common %d, metric %+v / %+v; want both means 0.75 over 2 cases", c.Partial(), c.Common(), *m.Base, *m.New)
+	}
+	full := compare(0, run{res("a", 1), res("b", 0)}, run{res("b", 0), res("a", 1)})
+	if full.Partial() || full.Metrics()[0].Base.Score != 0.5 {
+		t.Errorf("the same cases: partial %v, base %+v", full.Partial(), *full.Metrics()[0].Base)
 	}
 }

@@ -53,18 +53,12 @@ func WriteComparison(w io.Writer, c *reliability.Comparison) error {
 	}
 	alignRight(tw, 2, 7)
 	b.WriteString(tw.Render() + "\n")
+	writeComparedOver(&b, c)
 
 	list := func(title string, changes []reliability.CaseChange) {
 		fmt.Fprintf(&b, "\n%s (%d)\n", title, len(changes))
 		for _, ch := range changes {
-			fmt.Fprintf(&b, "  %s  %s  %s → %s", terminal(ch.Case), terminal(ch.Metric), scoreOrError(ch.Base, ch.BaseErr), scoreOrError(ch.New, ch.NewErr))
-			if !ch.BaseErr && !ch.NewErr {
-				fmt.Fprintf(&b, "  (%s)", signed(ch.Delta()))
-			}
-			if ch.PassToFail {
-				b.WriteString("  passed, now fails")
-			}
-			b.WriteString("\n")
+			writeCaseChange(&b, ch)
 		}
 	}
 	regressed := c.Regressed()
@@ -127,6 +121,7 @@ func writeTrialsComparison(b *strings.Builder, c *reliability.Comparison) {
 	}
 	alignRight(tw, 2, 8)
 	b.WriteString(tw.Render() + "\n")
+	writeThresholds(b, c)
 
 	var worse []reliability.CaseDelta
 	for _, d := range f.Cases {
@@ -218,6 +213,66 @@ func writeOnly(b *strings.Builder, c *reliability.Comparison, onlyBase, onlyNew 
 		return 0, 0
 	}
 	return len(onlyBase), len(missingMetricLabels)
+}
+
+// writeComparedOver says what the metrics' figures were taken over,
+// when it is not every case of both runs with the same thresholds: the
+// cases both runs have, and the thresholds that differ.
+func writeComparedOver(b *strings.Builder, c *reliability.Comparison) {
+	if c.Partial() {
+		fmt.Fprintf(b, "means and pass rates over the %d %s both runs have; the cases in one run only are listed below\n",
+			c.Common(), plural(c.Common(), "case", "cases"))
+	}
+	writeThresholds(b, c)
+}
+
+// writeThresholds names the metrics graded at other thresholds in NEW.
+func writeThresholds(b *strings.Builder, c *reliability.Comparison) {
+	for _, t := range c.Thresholds() {
+		fmt.Fprintf(b, "%s was graded at threshold %s in BASE and %s in NEW (%d %s): a change of verdict there may be the threshold's, not the score's\n",
+			terminal(t.Metric), thresholdText(t.Base), thresholdText(t.New), t.Cases, plural(t.Cases, "case", "cases"))
+	}
+}
+
+// writeCaseChange writes a case's change on a metric: both scores, the
+// change, and a change of verdict with the thresholds when they differ.
+// A score that fails a threshold it rounds to is given the decimals that
+// show it below.
+func writeCaseChange(b *strings.Builder, ch reliability.CaseChange) {
+	base, next := scoreOrError(ch.Base, ch.BaseErr), scoreOrError(ch.New, ch.NewErr)
+	delta := ""
+	if !ch.BaseErr && !ch.NewErr {
+		delta = signed(ch.Delta())
+		if ch.PassToFail && ch.NewThreshold != nil {
+			next, _ = scoreAgainst(ch.New, *ch.NewThreshold)
+			if d := len(next) - len(score(ch.New)); d > 0 { // the same decimals for all three
+				base = strconv.FormatFloat(ch.Base, 'f', 3+d, 64)
+				delta = strconv.FormatFloat(ch.Delta(), 'f', 3+d, 64)
+				if ch.Delta() >= 0 {
+					delta = "+" + delta
+				}
+			}
+		}
+	}
+	fmt.Fprintf(b, "  %s  %s  %s → %s", terminal(ch.Case), terminal(ch.Metric), base, next)
+	if delta != "" {
+		fmt.Fprintf(b, "  (%s)", delta)
+	}
+	if ch.PassToFail {
+		b.WriteString("  passed, now fails")
+		if !ch.BaseErr && !ch.NewErr && !reliability.SameThreshold(ch.BaseThreshold, ch.NewThreshold) {
+			fmt.Fprintf(b, " (threshold %s in BASE, %s in NEW)", thresholdText(ch.BaseThreshold), thresholdText(ch.NewThreshold))
+		}
+	}
+	b.WriteString("\n")
+}
+
+// thresholdText is a threshold as configured, or "none".
+func thresholdText(t *float64) string {
+	if t == nil {
+		return "none"
+	}
+	return strconv.FormatFloat(*t, 'g', -1, 64)
 }
 
 func signed(f float64) string {
