@@ -151,6 +151,7 @@ func (h *htmlReport) Add(r *toolgrade.Result) error {
 			hm.Status = "none"
 		case !m.Success:
 			hm.Status = "fail"
+			hm.Text, _ = scoreAgainst(m.Score, *m.Threshold)
 			if c.Status == "pass" {
 				c.Status = "fail"
 			}

@@ -27,8 +27,10 @@ import (
 //
 // A suite's counts come before its test cases, so each suite is spooled to
 // a temporary file until Finish: memory stays flat however long the run,
-// but for the few bytes a case that number its trials. The run's
-// metadata ([RunInfo]) goes into the first suite's properties.
+// but for the few bytes a case that number its trials. The file has no
+// name once created (on Unix), so nothing is left behind on any exit;
+// call Finish, even after an error, to close it. The run's metadata
+// ([RunInfo]) goes into the first suite's properties.
 // Characters XML 1.0 forbids (most control characters, invalid UTF-8) are
 // written as visible escapes such as \u001b.
 func JUnit(w io.Writer) Writer { return &junitReport{w: w} }
@@ -59,6 +61,10 @@ func (j *junitReport) suite(m *toolgrade.MetricResult) (*junitSuite, error) {
 	if err != nil {
 		return nil, fmt.Errorf("junit: %w", err)
 	}
+	// Nameless from the start where the system allows it (an open file
+	// stays readable), so that not even a kill leaves it behind; else
+	// Finish removes it.
+	os.Remove(f.Name())
 	s := &junitSuite{name: m.Name, profile: m.Profile, spool: f, buf: bufio.NewWriterSize(f, 64<<10)}
 	j.suites = append(j.suites, s)
 	return s, nil
@@ -99,7 +105,8 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 			b.WriteString("</error>\n    </testcase>\n")
 		case !m.Verdict():
 			s.failures++
-			msg := "score " + score(m.Score) + " below threshold " + score(*m.Threshold)
+			sc, th := scoreAgainst(m.Score, *m.Threshold)
+			msg := "score " + sc + " below threshold " + th
 			if m.Reason != "" {
 				msg += ": " + m.Reason
 			}
@@ -300,7 +307,7 @@ func writeJUnitReliability(w *bufio.Writer, rel *reliability.Suite) {
 				}
 				d := fmt.Sprintf("%s passed %d of %d trials", Label(m.Name, m.Profile), m.Passed, m.Trials)
 				if m.Gate != nil {
-					d += fmt.Sprintf(", pass^%d %s < %s", m.Gate.K, passHatText(m.PassHatK, m.Gate.K), strconv.FormatFloat(m.Gate.Min, 'g', -1, 64))
+					d += fmt.Sprintf(", pass^%d %s < %s", m.Gate.K, passHatText(m.PassHatK, m.Gate.K, m.Gate.Min), strconv.FormatFloat(m.Gate.Min, 'g', -1, 64))
 				}
 				why = append(why, d)
 			}
@@ -315,10 +322,12 @@ func writeJUnitReliability(w *bufio.Writer, rel *reliability.Suite) {
 	w.WriteString("  </testsuite>\n")
 }
 
-// passHatText is pass^k, or "n/a" when the case has fewer than k trials.
-func passHatText(hat []float64, k int) string {
+// passHatText is pass^k, with the digits it takes to show it below min,
+// or "n/a" when the case has fewer than k trials.
+func passHatText(hat []float64, k int, min float64) string {
 	if k > len(hat) {
 		return "n/a (fewer than " + strconv.Itoa(k) + " trials)"
 	}
-	return score(hat[k-1])
+	s, _ := scoreAgainst(hat[k-1], min)
+	return s
 }

@@ -236,3 +236,37 @@ func BenchmarkStreaming(b *testing.B) {
 	b.StopTimer()
 	junit.Finish(&s)
 }
+
+// TestScoreBelowThreshold: a score that rounds to its threshold is shown
+// with the decimals that show it below, in every report that sets scores
+// against thresholds.
+func TestScoreBelowThreshold(t *testing.T) {
+	res := &toolgrade.Result{ID: "close", Metrics: []toolgrade.MetricResult{{Name: "tool_correctness", Profile: "default",
+		Score: 0.9997, Threshold: toolgrade.Float(1), Reason: "nearly"}}}
+	for _, w := range []struct {
+		name string
+		make func(io.Writer) report.Writer
+		want string
+	}{
+		{"text", report.Text, "0.9997 < 1.0000"},
+		{"markdown", report.Markdown, "0.9997 &lt; 1.0000"},
+		{"junit", report.JUnit, "score 0.9997 below threshold 1.0000"},
+		{"html", report.HTML, ">0.9997<"},
+	} {
+		t.Run(w.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			rw := w.make(&buf)
+			var st report.Stats
+			st.Add(res)
+			if err := rw.Add(res); err != nil {
+				t.Fatal(err)
+			}
+			if err := rw.Finish(&st); err != nil {
+				t.Fatal(err)
+			}
+			if out := buf.String(); !strings.Contains(out, w.want) || strings.Contains(out, "1.000 < 1.000") {
+				t.Errorf("lacks %q (or says 1.000 < 1.000):\n%s", w.want, out)
+			}
+		})
+	}
+}

@@ -219,6 +219,20 @@ func usageLine(u toolgrade.Usage) string {
 
 func score(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) }
 
+// scoreAgainst formats a score and the mark it is held to with the same
+// decimals: three, or as many more as it takes to tell them apart, so
+// that 0.9997 failing a threshold of 1 reads "0.9997 < 1.0000", not
+// "1.000 < 1.000".
+func scoreAgainst(f, mark float64) (string, string) {
+	for d := 3; d <= 17; d++ {
+		s, m := strconv.FormatFloat(f, 'f', d, 64), strconv.FormatFloat(mark, 'f', d, 64)
+		if s != m || f == mark {
+			return s, m
+		}
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64), strconv.FormatFloat(mark, 'g', -1, 64)
+}
+
 func mean(m *toolgrade.MetricSummary) string {
 	if m.Count == 0 {
 		return "-"
@@ -271,7 +285,8 @@ func failureRows(f *Failure) []failureRow {
 		case m.Error != "":
 			r.score, r.reason = "error", m.Error
 		case m.Threshold != nil:
-			r.score, r.reason = score(m.Score)+" < "+score(*m.Threshold), m.Reason
+			sc, th := scoreAgainst(m.Score, *m.Threshold)
+			r.score, r.reason = sc+" < "+th, m.Reason
 		default:
 			r.score, r.reason = score(m.Score), m.Reason
 		}
