@@ -56,8 +56,10 @@ func (h *Harness) Trials(n int) error {
 	return nil
 }
 
-// Start creates the result files, BFCL_v4_simple_python_result.json for
-// BFCL_v4_simple_python.json, in [Harness.Dir], and reads the possible
+// Start begins the result files, BFCL_v4_simple_python_result.json for
+// BFCL_v4_simple_python.json, in [Harness.Dir] (each written beside its
+// name and put in place by Close, so a killed run leaves the earlier
+// ones), and reads the possible
 // answers beside the question files. The question files must be named
 // (not "-") and share a directory.
 func (h *Harness) Start(record string) error {
@@ -83,7 +85,7 @@ func (h *Harness) Record(run *runner.Run) error {
 	return h.w.Write(run.Case, a)
 }
 
-// Close flushes and closes the result files.
+// Close flushes the result files and puts them in place.
 func (h *Harness) Close() error { return h.w.Close() }
 
 // Grade grades the result files against the question files' folder, as

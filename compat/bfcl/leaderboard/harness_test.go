@@ -59,7 +59,9 @@ func TestHarnessStart(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer h.Close()
+			if err := h.Close(); err != nil { // before Grade, as toolgrade run calls them
+				t.Fatal(err)
+			}
 			if got, want := h.Summary(), "BFCL results: "+out; got != want {
 				t.Errorf("summary %q, want %q", got, want)
 			}

@@ -5,8 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/toolgrade/toolgrade/internal/outfile"
 	"github.com/toolgrade/toolgrade/runner"
 )
 
@@ -43,13 +43,14 @@ func (d *Data) GradeFiles(ctx context.Context, results []string, calling Calling
 	}
 
 	var out *bufio.Writer
+	var outFile *outfile.File // put in place once whole
 	if to.Out != "" {
-		fh, err := os.Create(to.Out)
+		outFile, err = outfile.Create(to.Out)
 		if err != nil {
 			return false, err
 		}
-		defer fh.Close()
-		out = bufio.NewWriter(fh)
+		defer outFile.Abort()
+		out = bufio.NewWriter(outFile)
 	}
 	var line []byte
 	for _, g := range scores.Entries {
@@ -65,6 +66,9 @@ func (d *Data) GradeFiles(ctx context.Context, results []string, calling Calling
 	}
 	if out != nil {
 		if err := out.Flush(); err != nil {
+			return false, err
+		}
+		if err := outFile.Commit(); err != nil {
 			return false, err
 		}
 	}

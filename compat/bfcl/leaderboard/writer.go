@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/outfile"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -89,8 +90,9 @@ type resultWriter struct {
 	// and every AST category has its possible answers.
 	gradable bool
 	writers  map[string]*bufio.Writer // by question file
-	handles  []*os.File
-	answers  map[string]any // possible answers by entry id, when found
+	handles  []*outfile.File          // put in place by Close
+	sources  []string                 // each handle's question file
+	answers  map[string]any           // possible answers by entry id, when found
 }
 
 // newResultWriter creates the directory dir and in it a result file per
@@ -110,16 +112,16 @@ func newResultWriter(dir string, questionFiles []string) (*resultWriter, error) 
 	}
 	for _, p := range questionFiles {
 		if filepath.Dir(p) != w.data {
-			w.Close()
+			w.abort()
 			return nil, fmt.Errorf("BFCL question files from two directories (%s, %s): run them apart", w.data, filepath.Dir(p))
 		}
 		out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))+"_result.json")
-		fh, err := os.Create(out)
+		fh, err := outfile.Create(out)
 		if err != nil {
-			w.Close()
+			w.abort()
 			return nil, err
 		}
-		w.handles = append(w.handles, fh)
+		w.handles, w.sources = append(w.handles, fh), append(w.sources, p)
 		w.files = append(w.files, out)
 		w.writers[p] = bufio.NewWriter(fh)
 		category, named := fileCategory(p)
@@ -135,7 +137,7 @@ func newResultWriter(dir string, questionFiles []string) (*resultWriter, error) 
 		}
 		text, err := os.ReadFile(answers)
 		if err != nil {
-			w.Close()
+			w.abort()
 			return nil, err
 		}
 		err = eachLine(answers, text, func(_ int, v any) error {
@@ -147,7 +149,7 @@ func newResultWriter(dir string, questionFiles []string) (*resultWriter, error) 
 			return nil
 		})
 		if err != nil {
-			w.Close()
+			w.abort()
 			return nil, err
 		}
 	}
@@ -173,21 +175,30 @@ func (w *resultWriter) Write(c *toolgrade.Case, a *Answer) error {
 	return err
 }
 
-// Close flushes and closes the result files; it may be called more than
-// once.
+// Close flushes the result files and puts them in place (each was
+// written to a temporary file beside it, so a killed run leaves the
+// earlier ones); it may be called more than once.
 func (w *resultWriter) Close() error {
 	if w == nil {
 		return nil
 	}
 	var errs []error
-	for _, bw := range w.writers {
-		errs = append(errs, bw.Flush())
-	}
-	for _, fh := range w.handles {
-		if err := fh.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
-			errs = append(errs, err)
+	for i, fh := range w.handles {
+		err := w.writers[w.sources[i]].Flush()
+		if err == nil {
+			err = fh.Commit()
 		}
+		fh.Abort()
+		errs = append(errs, err)
 	}
-	w.writers = map[string]*bufio.Writer{}
+	w.handles, w.sources = nil, nil
 	return errors.Join(errs...)
+}
+
+// abort drops the result files, leaving the earlier ones as they were.
+func (w *resultWriter) abort() {
+	for _, fh := range w.handles {
+		fh.Abort()
+	}
+	w.handles, w.sources = nil, nil
 }
