@@ -2,6 +2,10 @@ package main
 
 import (
 	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/toolgrade/toolgrade/compat/bfcl/leaderboard"
@@ -83,6 +87,13 @@ func (m *Main) runBFCL(ctx context.Context, f bfclFlags) error {
 	if err != nil {
 		return usageError("--data %v", err)
 	}
+	in := filesUnder("the --data file", f.data, 2) // the question files and possible_answer/
+	for _, r := range f.results {
+		in = append(in, filesUnder("the --results file", r, -1)...)
+	}
+	if err := m.checkPaths(in, []namedPath{{"--out", f.out}}); err != nil {
+		return err
+	}
 	calling := leaderboard.DetectCalling
 	switch {
 	case f.fc:
@@ -92,4 +103,29 @@ func (m *Main) runBFCL(ctx context.Context, f bfclFlags) error {
 	}
 	passed, err := data.GradeFiles(ctx, f.results, calling, m.grading(f.out))
 	return gradeExit(passed, err, f.exitZero)
+}
+
+// filesUnder names path, or when it is a directory the regular files
+// under it to depth levels (-1: all), as inputs.
+func filesUnder(role, path string, depth int) []namedPath {
+	st, err := os.Stat(path)
+	if err != nil || !st.IsDir() {
+		return []namedPath{{role, path}}
+	}
+	var files []namedPath
+	root := strings.Count(filepath.Clean(path), string(filepath.Separator))
+	filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case d.IsDir():
+			if depth >= 0 && strings.Count(filepath.Clean(p), string(filepath.Separator))-root >= depth {
+				return filepath.SkipDir
+			}
+		case d.Type().IsRegular():
+			files = append(files, namedPath{role, p})
+		}
+		return nil
+	})
+	return files
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -50,23 +51,36 @@ significant after Holm's correction over all cases), then the flaky cases
 of NEW. Missing cases count as above.
 
 Both files must be result files as toolgrade eval writes them (--out, or
-the config's reports: out); anything else is refused.
+the config's reports: out); anything else is refused. Either may be -, for
+standard input.
+
+When either run has cases the other lacks, each metric's mean and pass
+rate are taken over the cases both have, and the others are listed. A
+metric graded at another threshold in NEW is said so, and so is each
+change from pass to fail it makes; results do not record a metric's other
+options, so compare runs graded with the same config.
 
 Exit status: 0 when nothing regressed beyond the tolerance; 1 on a
 regression; 2 for bad usage or an unreadable file.`,
 		Args: cobra.ExactArgs(2), // explained by argHelp
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if tolerance < 0 {
-				return usageError("--tolerance must not be negative")
+			if !(tolerance >= 0) || math.IsInf(tolerance, 0) {
+				return usageError("--tolerance: want a finite number, 0 or more (how far a score may fall, such as 0.02); got %v", tolerance)
 			}
 			if !(confidence > 0 && confidence < 1) {
 				return usageError("--confidence: want a level between 0 and 1, such as 0.95; got %v", confidence)
 			}
+			if args[0] == "-" && args[1] == "-" {
+				return usageError("compare: BASE and NEW are both standard input (-): at most one of them can be")
+			}
+			if err := m.checkPaths(inputs("the results file", args...), nil); err != nil {
+				return err
+			}
 			c := &reliability.Comparison{Tolerance: tolerance, AllowMissing: allowMissing, Confidence: confidence, Seed: seed}
-			if err := readResults(args[0], c.AddBase); err != nil {
+			if err := m.readResults(args[0], c.AddBase); err != nil {
 				return usageError("%v", err)
 			}
-			if err := readResults(args[1], c.AddNew); err != nil {
+			if err := m.readResults(args[1], c.AddNew); err != nil {
 				return usageError("%v", err)
 			}
 			if err := report.WriteComparison(m.Stdout, c); err != nil {
@@ -85,16 +99,23 @@ regression; 2 for bad usage or an unreadable file.`,
 	return cmd
 }
 
-// readResults reads a file of result lines, passing each to add. Blank
-// lines are skipped; a line that is not a result is an error naming it
-// and saying what it is instead, and so is a file with no results.
-func readResults(path string, add func(*toolgrade.Result)) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
+// readResults reads a file of result lines ("-": standard input),
+// passing each to add. Blank lines are skipped; a line that is not a
+// result is an error naming it and saying what it is instead, and so is
+// a file with no results.
+func (m *Main) readResults(path string, add func(*toolgrade.Result)) error {
+	var r io.Reader = m.Stdin
+	if path == "-" {
+		path = "standard input"
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
 	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	br := bufio.NewReaderSize(r, 64<<10)
 	results := 0
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')

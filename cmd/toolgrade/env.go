@@ -40,8 +40,8 @@ func (m *Main) runEnv(cmd *cobra.Command, f *envFlags, cfg *config.Config) (*con
 		toolsFile, toolsCfg = cfg.Tools, cfg
 	}
 	_, toolsMCP := mcp.Target(toolsFile)
-	if toolsCfg != nil && !toolsMCP && !filepath.IsAbs(toolsFile) {
-		toolsFile = filepath.Join(toolsCfg.Dir, toolsFile)
+	if !toolsMCP {
+		toolsFile, _ = f.toolsFile(cfg)
 	}
 	// An MCP server: --mcp, or tools: mcp:... (tools.go).
 	server, err := m.mcpServer(cmd.Context(), &f.mcp, toolsFile, toolsCfg)
@@ -69,4 +69,21 @@ func (m *Main) runEnv(cmd *cobra.Command, f *envFlags, cfg *config.Config) (*con
 		env.Tools = tools
 	}
 	return env, nil
+}
+
+// toolsFile is the file of tool definitions a run reads (--tools, else
+// the config's tools, relative to the config), with how it was named;
+// "" for none or an MCP server.
+func (f *envFlags) toolsFile(cfg *config.Config) (path, role string) {
+	path, role, dir := f.tools, "--tools", ""
+	if path == "" && cfg != nil && cfg.Tools != "" {
+		path, role, dir = cfg.Tools, "the config's tools", cfg.Dir
+	}
+	if _, isMCP := mcp.Target(path); isMCP {
+		return "", ""
+	}
+	if dir != "" && path != "" && !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	return path, role
 }

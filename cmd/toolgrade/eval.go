@@ -91,8 +91,13 @@ or --out, with a summary on stderr (and a progress bar when stderr is a
 terminal). Without CASES, the --config file's datasets are graded; its
 reports section, or --markdown, --junit and --html, adds report files.
 
+Report files are written beside their names and renamed once whole; none
+may name an input or another output. SIGINT, SIGTERM and SIGHUP stop the
+run: the cases in flight are left out and no report file is written.
+
 Exit status: 0 when every case passed; 1 when a case failed its threshold or
-could not be read or scored; 2 for bad usage or an unreadable file.`,
+could not be read or scored; 2 for bad usage, an unreadable file or an
+output that could not be written; 128 plus the signal when interrupted.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return m.runEval(cmd, f, args)
 		},
@@ -221,16 +226,24 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 		read = func() iter.Seq2[toolgrade.Record, error] { return m.records(paths) }
 		counted = paths
 	}
+	outputs, err := m.reportPaths(&f, cfg)
+	if err != nil {
+		return err
+	}
+	if err := m.checkPaths(f.inputs(cfg, paths), outputs.list()); err != nil {
+		return err
+	}
 	batchDone, err := m.judgeBatch(cmd, &f, cfg, env, counted, read) // judge.go
 	if err != nil {
 		return err
 	}
 	defer batchDone()
 
-	reports, err := m.openReports(&f, cfg, counted)
+	reports, err := m.openReports(&f, outputs, counted)
 	if err != nil {
 		return err
 	}
+	defer reports.abort()
 	reports.stats.Run = run
 	add := reports.add
 	if in.seen != nil {
@@ -248,22 +261,35 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 	}
 	workers = f.env.judge.judgeWorkers(workers)
 
+	ctx := cmd.Context()
 	checker := &dataset.Checker{StrictFields: f.strictFields, NotGraded: config.NotGraded(metrics)}
 	restoreGC := paceGC(m.Getenv)
-	err = toolgrade.Evaluate(cmd.Context(), checker.Records(runner.Records(dataset.RecordsFor(metrics, read()))), metrics, add, toolgrade.Workers(workers))
+	err = toolgrade.Evaluate(ctx, checker.Records(runner.Records(dataset.RecordsFor(metrics, read()))), metrics, add, toolgrade.Workers(workers))
 	restoreGC()
 	for _, fc := range checker.Ignored() {
 		reports.stats.Ignored = append(reports.stats.Ignored, report.FieldCount{Field: fc.Field, Cases: fc.Cases})
 	}
-	if ferr := reports.finish(); err == nil {
+	stopped := interrupted(ctx)
+	wrote, dropped, ferr := reports.finish(err == nil && stopped == nil)
+	if err == nil {
 		err = ferr
 	}
 	if !f.quiet {
 		f.env.judge.printJudgeCost(m.Stderr, reports.stats.Usage)
-		reports.printWritten(m.Stderr)
+		if len(wrote) > 0 {
+			fmt.Fprintf(m.Stderr, "wrote %s\n", strings.Join(wrote, ", "))
+		}
+	}
+	notWritten := ""
+	if len(dropped) > 0 {
+		notWritten = fmt.Sprintf("; not written: %s (earlier copies are as they were)", strings.Join(dropped, ", "))
+	}
+	if stopped != nil {
+		return &ExitError{Code: stopped.code(), Err: fmt.Errorf("%v after %d %s: the summary covers the cases graded before it; the cases in flight were left out%s",
+			stopped, reports.stats.Cases, plural(reports.stats.Cases, "case", "cases"), notWritten)}
 	}
 	if err != nil {
-		return &ExitError{Code: 2, Err: err}
+		return &ExitError{Code: 2, Err: fmt.Errorf("%w%s", err, notWritten)}
 	}
 	if reports.stats.Cases == 0 && !f.allowEmpty {
 		return usageError("no cases in %s: the input is empty (give a case file with one case per line, see docs/cases.md; --allow-empty accepts an empty input)", strings.Join(paths, ", "))
@@ -272,6 +298,19 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 		return &ExitError{Code: 1}
 	}
 	return nil
+}
+
+// inputs names the files a run reads: the cases, the config, the tool
+// definitions.
+func (f *evalFlags) inputs(cfg *config.Config, cases []string) []namedPath {
+	in := inputs("the case file", cases...)
+	if f.config != "" {
+		in = append(in, namedPath{"--config", f.config})
+	}
+	if path, role := f.env.toolsFile(cfg); path != "" {
+		in = append(in, namedPath{role, path})
+	}
+	return in
 }
 
 // records reads the inputs in turn; "-" is standard input.

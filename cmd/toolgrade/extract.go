@@ -65,6 +65,9 @@ func (m *Main) runExtract(format, path string) error {
 	if format != "" && !slices.Contains(trace.Formats(), format) {
 		return usageError("unknown --format %q (want one of %s)", format, strings.Join(trace.Formats(), ", "))
 	}
+	if err := m.checkPaths(inputs("the trace file", path), nil); err != nil {
+		return err
+	}
 	var data []byte
 	var err error
 	if path == "-" {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/toolgrade/toolgrade/internal/outfile"
 )
 
 // starterConfig is the suite file toolgrade init writes: every section, the
@@ -97,22 +98,10 @@ config is kept unless --force is given; existing sample cases are kept.`,
 			if len(args) == 1 {
 				path = args[0]
 			}
-			flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-			if force {
-				flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-			}
-			f, err := os.OpenFile(path, flags, 0o644)
-			if errors.Is(err, fs.ErrExist) {
+			if _, err := os.Lstat(path); err == nil && !force {
 				return usageError("%s exists; use --force to overwrite it", path)
 			}
-			if err != nil {
-				return usageError("%v", err)
-			}
-			_, err = f.WriteString(starterConfig)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
+			if err := writeWhole(path, []byte(starterConfig)); err != nil {
 				return &ExitError{Code: 2, Err: err}
 			}
 			wrote := []string{path}
@@ -123,7 +112,7 @@ config is kept unless --force is given; existing sample cases are kept.`,
 			case written:
 				wrote = append(wrote, sample)
 			}
-			_, err = fmt.Fprintf(m.Stdout, "wrote %s\nrun the sample suite (one case fails on purpose):\n  toolgrade eval --config %s\nthen put your own cases in %s beside it (format: docs/cases.md)\n",
+			_, err := fmt.Fprintf(m.Stdout, "wrote %s\nrun the sample suite (one case fails on purpose):\n  toolgrade eval --config %s\nthen put your own cases in %s beside it (format: docs/cases.md)\n",
 				strings.Join(wrote, ", "), path, filepath.Join(filepath.Dir(path), "cases", "*.jsonl"))
 			return err
 		},
@@ -138,16 +127,21 @@ func writeNew(path, content string) (bool, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return false, nil
-	}
-	if err != nil {
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}
-	_, err = f.WriteString(content)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	return true, writeWhole(path, []byte(content))
+}
+
+// writeWhole writes content to path whole or not at all (outfile).
+func writeWhole(path string, content []byte) error {
+	f, err := outfile.Create(path)
+	if err != nil {
+		return err
 	}
-	return err == nil, err
+	defer f.Abort()
+	if _, err := f.Write(content); err != nil {
+		return err
+	}
+	return f.Commit()
 }

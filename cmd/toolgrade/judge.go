@@ -167,6 +167,7 @@ func (m *Main) bufferStdin(paths []string) (*os.File, func(), error) {
 	if err != nil {
 		return nil, nil, &ExitError{Code: 2, Err: err}
 	}
+	os.Remove(tmp.Name()) // nameless where it can be (Unix), so a kill leaves nothing; else done removes it
 	stdin := m.Stdin
 	done := func() {
 		m.Stdin = stdin

@@ -1,7 +1,10 @@
 // Command toolgrade grades how well LLM agents call tools.
 //
 // Exit status: 0 when every case passed, 1 when a case failed its threshold
-// or could not be scored, 2 for bad usage or an unreadable input.
+// or could not be scored, 2 for bad usage or an unreadable input; 128 plus
+// the signal's number (130, 143, 129) when SIGINT, SIGTERM or SIGHUP
+// interrupted it, and 141 when standard output or error was a pipe that
+// its reader closed.
 //
 // Each subcommand is one file: its flags, then calls into the library.
 // Grading, reading files and writing reports belong to the packages; this
@@ -14,19 +17,19 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/internal/outfile"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/secret"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible(context.Background())
 	defer stop()
 	m := NewMain()
 	if err := m.Run(ctx, os.Args[1:]); err != nil {
@@ -86,23 +89,34 @@ func usageError(format string, args ...any) error {
 
 // Run parses args (without the program name) and runs the subcommand.
 // Errors other than *ExitError mean bad usage (exit 2). What it writes,
-// and the error, are scrubbed of the run's secrets.
-func (m *Main) Run(ctx context.Context, args []string) (err error) {
-	m.args = args
-	m.secrets, m.warned = &secret.Set{}, &sync.Map{}
-	stdout, stderr := m.secrets.Writer(m.Stdout), m.secrets.Writer(m.Stderr)
-	m.Stdout, m.Stderr = stdout, stderr
-	defer func() {
-		stdout.Flush()
-		stderr.Flush()
-		m.Stdout, m.Stderr = stdout.Unwrap(), stderr.Unwrap()
-		var exit *ExitError
-		if errors.As(err, &exit) {
-			exit.Err = m.secrets.Error(exit.Err)
-		} else {
-			err = m.secrets.Error(err)
-		}
-	}()
+// and the error, are scrubbed of the run's secrets. A write to Stdout or
+// Stderr that fails makes the command fail (see streamError), whatever it
+// did otherwise.
+func (m *Main) Run(ctx context.Context, args []string) error {
+	out := &stream{w: m.Stdout, name: "standard output"}
+	errOut := &stream{w: m.Stderr, name: "standard error"}
+	run := *m
+	run.args = args
+	run.secrets, run.warned = &secret.Set{}, &sync.Map{}
+	// The scrubber is above the stream, so that a write it held back and
+	// flushes at the end still counts as a write to the stream.
+	stdout, stderr := run.secrets.Writer(out), run.secrets.Writer(errOut)
+	run.Stdout, run.Stderr = stdout, stderr
+	err := run.run(ctx, args)
+	stdout.Flush()
+	stderr.Flush()
+	if serr := streamError(out, errOut); serr != nil {
+		return serr
+	}
+	var exit *ExitError
+	if errors.As(err, &exit) {
+		exit.Err = run.secrets.Error(exit.Err)
+		return err
+	}
+	return run.secrets.Error(err)
+}
+
+func (m *Main) run(ctx context.Context, args []string) error {
 	root := &cobra.Command{
 		Use:           "toolgrade",
 		Short:         "Grade how well LLM agents call tools",
@@ -155,21 +169,47 @@ func (m *Main) warn(msg string) {
 	}
 }
 
-// output creates (or, to append, opens) a file for an output, through
-// which what is written is scrubbed of the run's secrets. Closing it
-// closes the file.
-func (m *Main) output(path string, appendTo bool) (io.WriteCloser, error) {
-	var fh *os.File
-	var err error
+// An output is a file a command writes: what is written is scrubbed of
+// the run's secrets on its way to outfile's temporary file, which Commit
+// puts in place whole and Abort drops.
+type output struct {
+	*outfile.File
+	scrub *secret.Writer
+}
+
+// output starts writing the file at path (to add to its end, appendTo),
+// through the run's scrubber.
+func (m *Main) output(path string, appendTo bool) (*output, error) {
+	open := outfile.Create
 	if appendTo {
-		fh, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	} else {
-		fh, err = create(path)
+		open = outfile.Append
 	}
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}
-	return m.secrets.Writer(fh), nil
+	return &output{File: f, scrub: m.secrets.Writer(f)}, nil
+}
+
+func (o *output) Write(p []byte) (int, error) { return o.scrub.Write(p) }
+
+// Commit writes what the scrubber holds back, then puts the file in
+// place.
+func (o *output) Commit() error {
+	if err := o.scrub.Flush(); err != nil {
+		o.File.Abort()
+		return fmt.Errorf("writing %s: %w", o.Name(), err)
+	}
+	return o.File.Commit()
+}
+
+// Abort drops the file; one written in place (a device) gets what the
+// scrubber holds back first, as it got the rest.
+func (o *output) Abort() {
+	if o.InPlace() {
+		o.scrub.Flush()
+	}
+	o.File.Abort()
 }
 
 // argHelp says, per command, what its arguments are, for a message when

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -61,73 +60,93 @@ func inputPaths(cfg *config.Config, configPath string, args []string) ([]string,
 type reportRun struct {
 	stats   report.Stats
 	writers []report.Writer
-	files   []io.WriteCloser
-	written []string // the files' paths, for the closing line
+	files   []reportFile
 }
 
-// openReports opens eval's outputs: the result lines (--out, else the
-// config's out, else stdout), the Markdown, JUnit and HTML reports named
-// by flags or config, and, unless --quiet, the summary on stderr and a
-// progress bar when stderr is a terminal that results are not also
-// written to.
-func (m *Main) openReports(f *evalFlags, cfg *config.Config, paths []string) (*reportRun, error) {
-	getenv := m.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
+// A reportFile is a report being written to a temporary file, put in
+// place only when the run is over and the report whole (outfile).
+type reportFile struct {
+	*output
+	writer report.Writer
+}
+
+// reportPaths are eval's outputs: the result lines (Out; "" or "-" for
+// stdout) and the report files, each named with how the user gave it.
+type reportPaths struct {
+	out, junit, html, markdown namedPath
+}
+
+func (p *reportPaths) list() []namedPath { return []namedPath{p.out, p.junit, p.html, p.markdown} }
+
+// reportPaths names eval's outputs: --out, else the config's reports: out
+// (else stdout), and the Markdown, JUnit and HTML reports named by flags
+// or config.
+func (m *Main) reportPaths(f *evalFlags, cfg *config.Config) (*reportPaths, error) {
 	var files config.Reports
 	if cfg != nil {
 		var err error
-		if files, err = cfg.ReportFiles(getenv); err != nil {
+		if files, err = cfg.ReportFiles(m.getenv()); err != nil {
 			return nil, usageError("%s: %v", f.config, err)
 		}
 	}
+	p := &reportPaths{}
 	for _, o := range []struct {
-		flag string
-		dst  *string
+		flag, key, fromFlag, fromConfig string
+		dst                             *namedPath
 	}{
-		{f.out, &files.Out}, {f.reports.markdown, &files.Markdown}, {f.reports.junit, &files.JUnit}, {f.reports.html, &files.HTML},
+		{"--out", "out", f.out, files.Out, &p.out},
+		{"--junit", "junit", f.reports.junit, files.JUnit, &p.junit},
+		{"--html", "html", f.reports.html, files.HTML, &p.html},
+		{"--markdown", "markdown", f.reports.markdown, files.Markdown, &p.markdown},
 	} {
-		if o.flag != "" {
-			*o.dst = o.flag
+		switch {
+		case o.fromFlag != "":
+			*o.dst = namedPath{o.flag, o.fromFlag}
+		case o.fromConfig != "":
+			*o.dst = namedPath{"the config's reports." + o.key, o.fromConfig}
 		}
 	}
+	return p, nil
+}
 
+// openReports opens eval's outputs: the result lines (to stdout unless
+// a file is named), the Markdown, JUnit and HTML reports, and, unless
+// --quiet, the summary on stderr and a progress bar when stderr is a
+// terminal that results are not also written to. Files are written to
+// temporary files beside them until finish.
+func (m *Main) openReports(f *evalFlags, paths *reportPaths, cases []string) (*reportRun, error) {
+	getenv := m.getenv()
 	run := &reportRun{}
-	open := func(path string, appendTo bool) (io.Writer, error) {
-		fh, err := m.output(path, appendTo)
-		if err != nil {
-			run.close()
-			return nil, usageError("%v", err)
+	add := func(p namedPath, make func(io.Writer) report.Writer, appendTo bool) error {
+		if p.path == "" {
+			return nil
 		}
-		run.files = append(run.files, fh)
-		run.written = append(run.written, path)
-		return fh, nil
-	}
-
-	results, toStdout := m.Stdout, files.Out == "" || files.Out == "-"
-	if !toStdout {
-		w, err := open(files.Out, false)
+		fh, err := m.output(p.path, appendTo)
 		if err != nil {
-			return nil, err
+			run.abort()
+			return usageError("%s: %v", p.role, err)
 		}
-		results = w
+		w := make(fh)
+		run.files = append(run.files, reportFile{fh, w})
+		run.writers = append(run.writers, w)
+		return nil
 	}
-	run.writers = append(run.writers, report.JSONL(results))
+	toStdout := (paths.out.path == "" || paths.out.path == "-")
+	if toStdout {
+		run.writers = append(run.writers, report.JSONL(m.Stdout))
+	} else if err := add(paths.out, report.JSONL, false); err != nil {
+		return nil, err
+	}
+	// GitHub's step summary is shared by the step's commands: add to it.
+	summary := getenv("GITHUB_STEP_SUMMARY")
 	for _, r := range []struct {
-		path string
+		path namedPath
 		make func(io.Writer) report.Writer
-	}{{files.JUnit, report.JUnit}, {files.HTML, report.HTML}, {files.Markdown, report.Markdown}} {
-		if r.path == "" {
-			continue
-		}
-		// GitHub's step summary is shared by the step's commands: add to it.
-		summary := getenv("GITHUB_STEP_SUMMARY")
-		w, err := open(r.path, summary != "" && filepath.Clean(r.path) == filepath.Clean(summary))
-		if err != nil {
+	}{{paths.junit, report.JUnit}, {paths.html, report.HTML}, {paths.markdown, report.Markdown}} {
+		appendTo := r.path.path != "" && summary != "" && filepath.Clean(r.path.path) == filepath.Clean(summary)
+		if err := add(r.path, r.make, appendTo); err != nil {
 			return nil, err
 		}
-		run.writers = append(run.writers, r.make(w))
 	}
 	if !f.quiet {
 		run.writers = append(run.writers, report.Text(m.Stderr))
@@ -138,7 +157,7 @@ func (m *Main) openReports(f *evalFlags, cfg *config.Config, paths []string) (*r
 	if !f.quiet && report.ShowProgress(m.Stderr, getenv) && !(toStdout && report.ShowProgress(m.Stdout, getenv)) {
 		p := report.NewProgress(m.Stderr, 0)
 		go func() {
-			if n, ok := countCases(paths); ok {
+			if n, ok := countCases(cases); ok {
 				p.SetTotal(n)
 			}
 		}()
@@ -180,13 +199,6 @@ func settingsText(e jsonvalue.Object) string {
 	return string(jsonvalue.Append(nil, e))
 }
 
-// printWritten ends a run's output with the files it wrote.
-func (r *reportRun) printWritten(w io.Writer) {
-	if len(r.written) > 0 {
-		fmt.Fprintf(w, "wrote %s\n", strings.Join(r.written, ", "))
-	}
-}
-
 // add passes one result to every report.
 func (r *reportRun) add(res *toolgrade.Result) error {
 	r.stats.Add(res)
@@ -198,23 +210,42 @@ func (r *reportRun) add(res *toolgrade.Result) error {
 	return nil
 }
 
-// finish finishes every report, even after an error, and closes the files.
-func (r *reportRun) finish() error {
+// finish finishes every report, even after an error. When the run is
+// complete (whole), each file whose report was written without an error
+// is put in place; the others, and all of them when the run is not
+// whole, are dropped, leaving the earlier files as they were. It returns
+// the files put in place and the files dropped (not counting devices
+// written in place), and the errors.
+func (r *reportRun) finish(whole bool) (wrote, dropped []string, err error) {
 	var errs []error
 	for _, w := range r.writers {
-		errs = append(errs, w.Finish(&r.stats))
-	}
-	errs = append(errs, r.close())
-	return errors.Join(errs...)
-}
-
-func (r *reportRun) close() error {
-	var errs []error
-	for _, f := range r.files {
-		errs = append(errs, f.Close())
+		ferr := w.Finish(&r.stats)
+		errs = append(errs, ferr)
+		for _, f := range r.files {
+			if f.writer != w {
+				continue
+			}
+			if whole && ferr == nil {
+				ferr = f.Commit()
+				errs = append(errs, ferr)
+			}
+			if whole && ferr == nil {
+				wrote = append(wrote, f.Name())
+			} else if f.Abort(); !f.InPlace() {
+				dropped = append(dropped, f.Name())
+			}
+		}
 	}
 	r.files = nil
-	return errors.Join(errs...)
+	return wrote, dropped, errors.Join(errs...)
+}
+
+// abort drops every file, leaving the earlier ones as they were.
+func (r *reportRun) abort() {
+	for _, f := range r.files {
+		f.Abort()
+	}
+	r.files = nil
 }
 
 // countCases counts the cases in JSON Lines files (a case per non-blank

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/openai"
 	"github.com/toolgrade/toolgrade/runner"
+	"github.com/toolgrade/toolgrade/secret"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -208,14 +208,18 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 		}
 		harness = benchmark
 	}
-	record := f.record
-	if record == "" {
-		record = defaultRecord(paths, f.model, f.eval.out)
+	record := namedPath{"--record", f.record}
+	if record.path == "" {
+		record = namedPath{"the run file", defaultRecord(paths, f.model, f.eval.out)}
 	}
-	for _, p := range paths {
-		if p != "-" && sameFile(p, record) {
-			return usageError("--record %s is an input; name another run file", record)
-		}
+	// The grading's outputs too: a clash found after the model's replies
+	// were paid for is found too late.
+	graded, err := m.reportPaths(&f.eval, cfg)
+	if err != nil {
+		return err
+	}
+	if err := m.checkPaths(f.eval.inputs(cfg, paths), append([]namedPath{record}, graded.list()...)); err != nil {
+		return err
 	}
 	client, err := m.modelClient(f)
 	if err != nil {
@@ -240,20 +244,19 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	}
 
 	// Run, recording each case as it ends.
-	out, err := m.output(record, false)
+	out, err := openRunFile(record.path, m.secrets)
 	if err != nil {
-		return usageError("%v", err)
+		return usageError("%s: %v", record.role, err)
 	}
-	defer out.Close()
-	w := bufio.NewWriterSize(out, 256<<10)
+	defer out.close(false)
 	if harness != nil {
-		if err := harness.Start(record); err != nil {
+		if err := harness.Start(record.path); err != nil {
 			return usageError("%v", err)
 		}
 		defer harness.Close()
 	}
 	if !f.eval.quiet {
-		fmt.Fprintf(m.Stderr, "toolgrade: running %s through %s; recording to %s\n", strings.Join(paths, ", "), f.model, record)
+		fmt.Fprintf(m.Stderr, "toolgrade: running %s through %s; recording to %s\n", strings.Join(paths, ", "), f.model, record.path)
 	}
 	var tally runner.Tally
 	var line []byte
@@ -265,20 +268,31 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 			}
 		}
 		line = append(run.AppendJSON(line[:0]), '\n')
-		_, err := w.Write(line)
-		return err
+		return out.write(line)
 	})
-	closeErr := errors.Join(w.Flush(), out.Close())
+	closeErr := out.close(runErr == nil)
 	if harness != nil {
 		closeErr = errors.Join(closeErr, harness.Close())
+	}
+	if stopped := interrupted(ctx); stopped != nil {
+		again := "run again to go on (replies in the cache are not asked for again)"
+		if f.eval.env.judge.settings.NoCache {
+			again = "running again asks the model everything again (--no-cache) and replaces it"
+		}
+		msg := fmt.Sprintf("%v after %d %s were recorded in %s (the cases in flight were left out): grade them with toolgrade eval %[4]s; %s",
+			stopped, tally.Cases, plural(tally.Cases, "case", "cases"), record.path, again)
+		if tally.Cases == 0 {
+			msg = fmt.Sprintf("%v before a case was recorded: %s was not touched", stopped, record.path)
+		}
+		if closeErr != nil {
+			msg += fmt.Sprintf("; %v", closeErr)
+		}
+		return &ExitError{Code: stopped.code(), Err: errors.New(msg)}
 	}
 	if runErr == nil {
 		runErr = closeErr
 	}
 	if runErr != nil {
-		if ctx.Err() != nil {
-			runErr = fmt.Errorf("%w; %d cases recorded in %s", runErr, tally.Cases, record)
-		}
 		return &ExitError{Code: 2, Err: runErr}
 	}
 
@@ -289,11 +303,11 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 		passed, err := harness.Grade(ctx, m.grading(f.eval.out))
 		gradeErr = gradeExit(passed, err, f.eval.exitZero)
 	} else {
-		gradeErr = m.runEval(cmd, f.eval, []string{record})
+		gradeErr = m.runEval(cmd, f.eval, []string{record.path})
 	}
 	if !f.eval.quiet {
 		tally.WriteText(m.Stderr)
-		fmt.Fprintf(m.Stderr, "run file: %s\n", record)
+		fmt.Fprintf(m.Stderr, "run file: %s\n", record.path)
 		if harness != nil {
 			fmt.Fprintln(m.Stderr, harness.Summary())
 		}
@@ -380,11 +394,55 @@ func defaultRecord(paths []string, model, out string) string {
 
 var unsafeInName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-func sameFile(a, b string) bool {
-	sa, err := os.Stat(a)
+// A runFile is the run file as it grows: the one output written in place,
+// so that what a run recorded survives a kill, and the run resumes from
+// the reply cache. It is not emptied before the run has its first case
+// to put in it (an interrupted or failed start leaves the earlier file as
+// it was, and a file it created is removed), and each case's line is
+// added in one write, so a kill leaves whole lines.
+type runFile struct {
+	f       *os.File
+	secrets *secret.Set // scrubbed from each line
+	created bool        // no file was there before
+	started bool        // emptied, and written to
+}
+
+func openRunFile(path string, secrets *secret.Set) (*runFile, error) {
+	_, err := os.Lstat(path)
+	created := err != nil
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
-		return false
+		return nil, err
 	}
-	sb, err := os.Stat(b)
-	return err == nil && os.SameFile(sa, sb)
+	return &runFile{f: f, secrets: secrets, created: created}, nil
+}
+
+func (r *runFile) write(line []byte) error {
+	if !r.started {
+		if err := r.f.Truncate(0); err != nil {
+			return err
+		}
+		r.started = true
+	}
+	_, err := r.f.Write(r.secrets.Bytes(line))
+	return err
+}
+
+// close closes the file. A run that is complete empties a file it wrote
+// nothing to (it had no case); one that is not removes such a file if it
+// created it. It may be called more than once.
+func (r *runFile) close(complete bool) error {
+	if r.f == nil {
+		return nil
+	}
+	var err error
+	if complete && !r.started {
+		err = r.f.Truncate(0)
+	}
+	err = errors.Join(err, r.f.Close())
+	if !complete && r.created && !r.started {
+		os.Remove(r.f.Name())
+	}
+	r.f = nil
+	return err
 }

@@ -246,7 +246,7 @@ func TestRunUsage(t *testing.T) {
 		{[]string{"run", "--model", "m", "--base-url", "http://127.0.0.1:1/v1", "--tool-call-parser", "xml", cases}, `unknown tool-call protocol "xml"`},
 		{[]string{"run", "--model", "m", "--base-url", "https://api.example.com/v1", cases}, "no API key for api.example.com: $OPENAI_API_KEY is empty"},
 		{[]string{"run", "--model", "m", "--base-url", "ftp://x", "--key-env=", cases}, "want an http or https URL"},
-		{[]string{"run", "--model", "m", "--key-env=", "--record", cases, cases}, "is an input"},
+		{[]string{"run", "--model", "m", "--key-env=", "--record", cases, cases}, "is the case file"},
 		{[]string{"run", "--model", "m", "--key-env=", cases, bfcl}, "BFCL question files and other datasets"},
 		{[]string{"run", "--model", "m", "--key-env=", "--profile", "nope", cases}, "nope"},
 		{[]string{"run", "--model", "m", "--key-env=", filepath.Join(t.TempDir(), "missing.jsonl")}, "no such file"},

@@ -124,6 +124,11 @@ func (m *Main) runTools(ctx context.Context, f *toolsFlags, args []string) error
 			return usageError("--format: %v", err)
 		}
 	}
+	if _, isMCP := mcp.Target(source); !isMCP {
+		if err := m.checkPaths(inputs("the tools file", source), nil); err != nil {
+			return err
+		}
+	}
 	s, err := m.mcpServer(ctx, &f.mcp, source, nil)
 	if err != nil {
 		return err
