@@ -9,7 +9,10 @@
 //   - A symbolic link is followed: the file it names is replaced, and the
 //     link stays a link.
 //   - An existing file keeps its permission bits; a new one is 0644 less
-//     the umask. Owner and group become the writer's.
+//     the umask. Owner and group become the writer's. A file the writer
+//     may not write is not replaced either; one it may write in a
+//     directory where it may not create files is spooled apart and
+//     copied in at Commit (the earlier content stays until then).
 //   - A file with other names (hard links) is replaced under the name
 //     given; its other names keep the earlier content.
 //   - What is not a regular file (a terminal, /dev/null, a pipe,
@@ -26,6 +29,7 @@ package outfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,7 +44,8 @@ type File struct {
 	f      *os.File
 	name   string // as given, for messages
 	path   string // the file to replace: name with its links followed
-	tmp    string // the temporary file; "" when written in place
+	tmp    string // the temporary file; "" when written in place or spooled
+	spool  bool   // f is a nameless spool, copied into path at Commit
 	append bool   // add to the end of path at Commit
 	done   bool
 }
@@ -72,6 +77,12 @@ func create(name string, appendTo bool) (*File, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case err == nil:
+		// A file we may not write is not replaced either.
+		w, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, named(err, name)
+		}
+		w.Close()
 		perm = fi.Mode().Perm()
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, err
@@ -79,13 +90,13 @@ func create(name string, appendTo bool) (*File, error) {
 	dir, base := filepath.Split(path)
 	sweep(dir, base)
 	f, tmp, err := createTemp(dir, base, perm)
+	if err != nil && fi != nil && errors.Is(err, fs.ErrPermission) {
+		// A file we may write in a directory we may not: spooled apart,
+		// and copied in at Commit.
+		return spool(name, path, appendTo)
+	}
 	if err != nil {
-		// Say it of the name given: "open out/r.jsonl: permission denied".
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			pe.Path = name
-		}
-		return nil, err
+		return nil, named(err, name)
 	}
 	if fi != nil && !appendTo {
 		// As it was, whatever the umask took away.
@@ -96,6 +107,27 @@ func create(name string, appendTo bool) (*File, error) {
 		}
 	}
 	return &File{f: f, name: name, path: path, tmp: tmp, append: appendTo}, nil
+}
+
+// spool starts a File whose content waits in a nameless temporary file
+// (on Unix; else one removed at Commit or Abort) until Commit copies it
+// into path.
+func spool(name, path string, appendTo bool) (*File, error) {
+	f, err := os.CreateTemp("", "toolgrade-out-*")
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name()) // fails where an open file cannot be removed; then Commit or Abort does
+	return &File{f: f, name: name, path: path, spool: true, append: appendTo}, nil
+}
+
+// named makes a path error name the file as the user gave it.
+func named(err error, name string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		pe.Path = name
+	}
+	return err
 }
 
 // createTemp creates the temporary file of base in dir, named
@@ -155,7 +187,7 @@ func (f *File) Name() string { return f.name }
 
 // InPlace reports whether the file is written in place (it is no regular
 // file), so that Abort leaves what was written.
-func (f *File) InPlace() bool { return f.tmp == "" }
+func (f *File) InPlace() bool { return f.tmp == "" && !f.spool }
 
 // Commit closes the file and puts it in place: renamed onto its name, or
 // added to its end. After an error the earlier file is as it was and
@@ -165,6 +197,15 @@ func (f *File) Commit() error {
 		return fmt.Errorf("%s: already committed or abandoned", f.name)
 	}
 	f.done = true
+	if f.spool {
+		err := copyInto(f.path, f.f, f.append)
+		err = errors.Join(err, f.f.Close())
+		os.Remove(f.f.Name())
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", f.name, err)
+		}
+		return nil
+	}
 	err := f.f.Close()
 	if f.tmp == "" {
 		return err
@@ -195,8 +236,11 @@ func (f *File) Abort() {
 	}
 	f.done = true
 	f.f.Close()
-	if f.tmp != "" {
+	switch {
+	case f.tmp != "":
 		os.Remove(f.tmp)
+	case f.spool:
+		os.Remove(f.f.Name())
 	}
 }
 
@@ -212,6 +256,23 @@ func appendFile(path, from string) error {
 		return err
 	}
 	_, err = f.Write(b)
+	return errors.Join(err, f.Close())
+}
+
+// copyInto copies the spool into the file path, from empty or at its end.
+func copyInto(path string, spool *os.File, appendTo bool) error {
+	if _, err := spool.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	flags := os.O_WRONLY | os.O_TRUNC
+	if appendTo {
+		flags = os.O_WRONLY | os.O_APPEND
+	}
+	f, err := os.OpenFile(path, flags, 0)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, spool)
 	return errors.Join(err, f.Close())
 }
 

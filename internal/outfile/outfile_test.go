@@ -273,3 +273,51 @@ func TestSame(t *testing.T) {
 		}
 	}
 }
+
+// TestPermissions: a file the writer may not write is not replaced; one
+// it may write in a directory where it may not create files is written
+// by copying, whole at Commit. (Root may do anything: skipped.)
+func TestPermissions(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root bypasses permissions")
+	}
+	dir := t.TempDir()
+	readOnly := filepath.Join(dir, "baseline.jsonl")
+	write(t, readOnly, "baseline", 0o444)
+	if _, err := Create(readOnly); err == nil || !strings.Contains(err.Error(), "permission denied") {
+		t.Errorf("a read-only file: %v, want permission denied", err)
+	}
+	if got := read(t, readOnly); got != "baseline" {
+		t.Errorf("the read-only file holds %q", got)
+	}
+
+	locked := filepath.Join(t.TempDir(), "locked")
+	os.Mkdir(locked, 0o755)
+	path := filepath.Join(locked, "out")
+	write(t, path, "old", 0o644)
+	os.Chmod(locked, 0o555)
+	t.Cleanup(func() { os.Chmod(locked, 0o755) })
+	for _, commit := range []bool{false, true} {
+		f, err := Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte("new"))
+		if got := read(t, path); got != "old" {
+			t.Errorf("before Commit: %q", got)
+		}
+		if !commit {
+			f.Abort()
+			continue
+		}
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := read(t, path); got != "new" {
+		t.Errorf("after Commit: %q", got)
+	}
+	if got := entries(t, locked); len(got) != 1 {
+		t.Errorf("the directory holds %q", got)
+	}
+}
