@@ -131,7 +131,7 @@ func TestSignalsStdout(t *testing.T) {
 	for sc.Scan() {
 		last = sc.Text()
 	}
-	if want := fmt.Sprintf("toolgrade: interrupted by SIGTERM after %d cases", n); !strings.HasPrefix(last, want) {
+	if want := fmt.Sprintf("toolgrade: interrupted by SIGTERM after %d %s", n, plural(n, "case", "cases")); !strings.HasPrefix(last, want) {
 		t.Errorf("last line %q, want %q", last, want)
 	}
 }
