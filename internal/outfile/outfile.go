@@ -214,7 +214,9 @@ func (f *File) Commit() error {
 		if f.append {
 			err = appendFile(f.path, f.tmp)
 		} else {
+			release := hold(f.path)
 			err = os.Rename(f.tmp, f.path)
+			release()
 		}
 	}
 	if err != nil {
