@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -334,4 +335,15 @@ func assertNoKeyInFiles(t *testing.T, key, dir string) {
 	if err != nil || n == 0 {
 		t.Errorf("no cache files checked under %s: %v", dir, err)
 	}
+}
+
+// unwritableCache is a cache directory in which no entry can be stored:
+// each two-digit subdirectory an entry goes to is a file.
+func unwritableCache(t *testing.T) string {
+	dir := filepath.Join(t.TempDir(), "cache")
+	os.MkdirAll(dir, 0o755)
+	for i := range 256 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("%02x", i)), nil, 0o644)
+	}
+	return dir
 }

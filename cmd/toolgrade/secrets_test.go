@@ -274,27 +274,35 @@ func TestErrorScrubbed(t *testing.T) {
 	noEcho(t, judgeKey, "stderr", stderr)
 }
 
-// A cache that cannot be written does not turn paid replies into errors:
-// the results stand, and one warning says so.
-func TestJudgeCacheUnwritable(t *testing.T) {
+// A cache that cannot be written does not turn paid replies into errors,
+// the judge's or run's model's: the results stand, and one warning says
+// so, also under --quiet.
+func TestReplyCacheUnwritable(t *testing.T) {
 	t.Parallel()
 	srv := judgeServer(t)
-	cache := t.TempDir()
-	for i := range 256 { // every entry's directory is a file
-		if err := os.WriteFile(filepath.Join(cache, fmt.Sprintf("%02x", i)), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	code, stdout, stderr := runWithEnv(t, judgeEnv, "", judgeArgs(srv, cache, "--metric", "tool_selection", writeFile(t, "cases.jsonl", judgedCases))...)
+	cache := unwritableCache(t)
+	code, stdout, stderr := runWithEnv(t, judgeEnv, "", judgeArgs(srv, cache, "--metric", "tool_selection", "-q", writeFile(t, "cases.jsonl", judgedCases))...)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (one case fails, one has no tools)\n%s", code, stderr)
 	}
 	got := parseResults(t, stdout)
-	if got["right"].Score != 1 || got["wrong"].Score != 0.25 {
+	if got["right"].Score != 1 || got["right"].Error != "" || got["wrong"].Score != 0.25 {
 		t.Errorf("results %+v", got)
 	}
 	if n := strings.Count(stderr, "warning: cannot write the reply cache in "+cache); n != 1 {
 		t.Errorf("%d warnings, want 1:\n%s", n, stderr)
+	}
+
+	model := openaitest.NewServer(t)
+	model.Reply = func(*openaitest.ChatRequest) openaitest.Reply {
+		return chatBody(callsMessage("get_weather", `{"city":"Paris"}`))
+	}
+	runCases := writeFile(t, "run.jsonl", `{"id":"a","input":"Weather in Paris?","expected_tools":[{"name":"get_weather","args":{"city":"Paris"}}]}`+"\n")
+	record := filepath.Join(t.TempDir(), "s.jsonl")
+	cache = unwritableCache(t)
+	code, stderr = runWith(t, nil, "run", "--model", "m", "--key-env=", "--base-url", model.BaseURL(), "--cache-dir", cache, "--record", record, "-q", runCases)
+	if code != 0 || strings.Count(stderr, "warning: cannot write the reply cache in "+cache) != 1 {
+		t.Errorf("run: exit %d, stderr:\n%s", code, stderr)
 	}
 }
 
