@@ -199,3 +199,18 @@ func TestRunFileKeptUntilFirstCase(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptJudgeBatch: a signal while a judge batch is polled stops
+// the run with the signal's exit status, saying the batch goes on.
+func TestInterruptJudgeBatch(t *testing.T) {
+	srv := judgeServer(t)
+	srv.BatchPolls = 1000000
+	cases := writeFile(t, "cases.jsonl", judgedCases)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	time.AfterFunc(200*time.Millisecond, func() { cancel(&interruption{sig: syscall.SIGTERM}) })
+	code, stderr := runMain(t, ctx, &Main{Getenv: func(k string) string { return judgeEnv[k] }},
+		judgeArgs(srv, filepath.Join(t.TempDir(), "cache"), "--metric", "tool_selection", "--judge-batch", "--batch-poll-interval", "1ms", "--batch-max-polls", "1000000", "-q", cases)...)
+	if code != 143 || !strings.Contains(stderr, "interrupted by SIGTERM: judge batch:") || !strings.Contains(stderr, "goes on: run again with the same cases to resume it") {
+		t.Errorf("exit code %d, stderr:\n%s", code, stderr)
+	}
+}

@@ -108,7 +108,20 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	if serr := streamError(out, errOut); serr != nil {
 		return serr
 	}
+	// A command stopped by a signal exits as interrupted, whatever error
+	// the cancellation gave it.
 	var exit *ExitError
+	if stopped := interrupted(ctx); stopped != nil && err != nil {
+		switch {
+		case !errors.As(err, &exit):
+			err = &ExitError{Code: stopped.code(), Err: fmt.Errorf("%v: %w", stopped, err)}
+		case exit.Code == stopped.code():
+		case exit.Err == nil:
+			err = &ExitError{Code: stopped.code(), Err: stopped}
+		default:
+			err = &ExitError{Code: stopped.code(), Err: fmt.Errorf("%v: %w", stopped, exit.Err)}
+		}
+	}
 	if errors.As(err, &exit) {
 		exit.Err = run.secrets.Error(exit.Err)
 		return err
