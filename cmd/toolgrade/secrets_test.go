@@ -338,3 +338,65 @@ func TestServeJudgeAccess(t *testing.T) {
 		})
 	}
 }
+
+// TestSecretInReportPutInPlace: a report is scrubbed on its way to the
+// temporary file that replaces the earlier one whole: a key a case file
+// quotes is redacted in the HTML report put in place, which is complete,
+// while the earlier report, still reachable through a hard link, is not
+// written to, and no temporary file is left.
+func TestSecretInReportPutInPlace(t *testing.T) {
+	t.Parallel()
+	srv := judgeServer(t)
+	dir := t.TempDir()
+	html, kept := filepath.Join(dir, "r.html"), filepath.Join(dir, "earlier.html")
+	const earlier = "<html>the earlier report</html>\n"
+	if err := os.WriteFile(html, []byte(earlier), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(html, kept); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	cases := writeFile(t, "cases.jsonl", strings.Replace(judgedCases, `"id":"right"`, `"id":"leak-`+judgeKey+`"`, 1))
+	code, stdout, stderr := runWithEnv(t, judgeEnv, "", judgeArgs(srv, filepath.Join(dir, "cache"), "--metric", "tool_selection", "--exit-zero", "-q", "--html", html, cases)...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	got := read(t, html)
+	if !strings.Contains(got, "leak-[redacted]") || !strings.HasSuffix(strings.TrimSpace(got), "</html>") {
+		t.Errorf("the report put in place:\n%s", got)
+	}
+	if read(t, kept) != earlier {
+		t.Errorf("the earlier report was written to, not replaced: %q", read(t, kept))
+	}
+	noEcho(t, judgeKey, "output", stdout+stderr)
+	noEchoInFiles(t, judgeKey, dir)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if name := e.Name(); name != "r.html" && name != "earlier.html" && name != "cache" {
+			t.Errorf("left in the directory: %s", name)
+		}
+	}
+}
+
+// TestOutputCommitFlushes: what the scrubber holds back (an end that may
+// begin a secret) is in the file Commit puts in place.
+func TestOutputCommitFlushes(t *testing.T) {
+	t.Parallel()
+	m := &Main{secrets: &secret.Set{}}
+	m.secrets.Add(judgeKey)
+	path := filepath.Join(t.TempDir(), "out.txt")
+	o, err := m.output(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "a key: " + judgeKey + ", and the start of one: " + judgeKey[:10]
+	if _, err := o.Write([]byte(text)); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := read(t, path), "a key: [redacted], and the start of one: [redacted]"; got != want {
+		t.Errorf("file %q, want %q", got, want)
+	}
+}
