@@ -45,13 +45,19 @@ func (f optionFunc) apply(o *evalOptions) { f(o) }
 
 // Workers sets how many cases are decoded and graded at once. The default is
 // GOMAXPROCS; metrics that wait on the network (an LLM judge) want more.
+// n is bounded by [MaxWorkers].
 func Workers(n int) Option {
 	return optionFunc(func(o *evalOptions) {
 		if n > 0 {
-			o.workers = n
+			o.workers = min(n, MaxWorkers)
 		}
 	})
 }
+
+// MaxWorkers bounds [Workers]: each worker is a goroutine with a few
+// batches of cases in flight, and beyond some thousands more only cost
+// memory, even for metrics that wait on the network.
+const MaxWorkers = 4096
 
 // maxBatch bounds how many records a worker takes at once. Batches start
 // at one record and double, so the first results appear at once and long

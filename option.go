@@ -59,9 +59,43 @@ func DecodeOptions(data []byte, v any) error {
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && te.Field != "" {
-		return &OptionError{Option: te.Field, Err: fmt.Errorf("want %s, got %s", jsonKind(te.Type), te.Value)}
+		return &OptionError{Option: te.Field, Err: fmt.Errorf("want %s, got %s", jsonKind(te.Type), given(data, te))}
 	}
 	return err
+}
+
+// given describes the value a type error is about: the value itself when
+// it is short, so that the message shows what was written ("the string
+// \"NaN\"", "1e999, out of range"), else its kind.
+func given(data []byte, te *json.UnmarshalTypeError) string {
+	if num, ok := strings.CutPrefix(te.Value, "number "); ok {
+		// A number where a number is wanted: one the type cannot hold.
+		if jsonKind(te.Type) == "a whole number" && !jsonvalue.IsIntegerLiteral(num) {
+			return num
+		}
+		return num + ", out of range"
+	}
+	doc, err := jsonvalue.Parse(data)
+	if err != nil {
+		return te.Value
+	}
+	v, ok := doc, true
+	for key := range strings.SplitSeq(te.Field, ".") {
+		obj, _ := v.(jsonvalue.Object)
+		if v, ok = obj.Get(key); !ok {
+			return te.Value
+		}
+	}
+	if s, ok := v.(string); ok && len(s) <= 40 {
+		return "the string " + string(jsonvalue.AppendString(nil, s))
+	}
+	switch v := v.(type) {
+	case bool:
+		return strconv.FormatBool(v)
+	case json.Number:
+		return "the number " + string(v)
+	}
+	return te.Value
 }
 
 // reads reports whether values of type t decode themselves from JSON.

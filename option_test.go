@@ -60,11 +60,14 @@ func TestDecodeOptions(t *testing.T) {
 		{in: `{"weights": {"selction": 1}}`, unknown: "weights.selction"},
 		{in: `{"per_tool": {"f": {"tool": "g", "toll": 1}}}`, unknown: "per_tool.f.toll"},
 		{in: `{"rules": [{"tool": "a"}, {"tol": "b"}]}`, unknown: "rules[1].tol"},
-		{in: `{"order": 3}`, option: "order", want: "order: want a string, got number"},
-		{in: `{"workers": 1.5}`, option: "workers", want: "workers: want a whole number, got number 1.5"},
-		{in: `{"threshold": "high"}`, option: "threshold", want: "threshold: want a number, got string"},
-		{in: `{"weights": {"selection": true}}`, option: "weights.selection", want: "weights.selection: want a number, got bool"},
+		{in: `{"order": 3}`, option: "order", want: "order: want a string, got the number 3"},
+		{in: `{"workers": 1.5}`, option: "workers", want: "workers: want a whole number, got 1.5"},
+		{in: `{"threshold": "high"}`, option: "threshold", want: "threshold: want a number, got the string \"high\""},
+		{in: `{"weights": {"selection": true}}`, option: "weights.selection", want: "weights.selection: want a number, got true"},
 		{in: `{"rules": {"tool": "a"}}`, option: "rules", want: "rules: want a list, got object"},
+		{in: `{"threshold": 1e999}`, option: "threshold", want: "threshold: want a number, got 1e999, out of range"},
+		{in: `{"workers": 1e30}`, option: "workers", want: "workers: want a whole number, got 1e30"},
+		{in: `{"workers": 100000000000000000000}`, option: "workers", want: "workers: want a whole number, got 100000000000000000000, out of range"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
