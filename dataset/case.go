@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat"
+	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/schema"
@@ -34,18 +35,19 @@ type record struct {
 // Decode parses the record and builds its case. Errors read
 // "FILE:LINE: field F: message" and come with a case that has its ID.
 func (r *record) Decode() (*toolgrade.Case, error) {
-	var v any
-	var err error
-	if r.yaml {
-		v, err = decodeYAML([]byte(r.data), r.line, r.yamlItem)
-	} else {
-		v, err = jsonvalue.ParseString(r.data)
-	}
+	v, err := r.value()
 	if err != nil {
 		var se *jsonvalue.SyntaxError
 		if errors.As(err, &se) {
 			col := se.Offset - strings.LastIndexByte(r.data[:min(se.Offset, len(r.data))], '\n')
 			return r.stub(nil), fmt.Errorf("%s:%d:%d: invalid JSON: %s", r.source, r.line+se.Line-1, col, se.Msg)
+		}
+		if r.yaml {
+			// YAML's messages name the line ("line 7: ..."): that line,
+			// not the record's first, is the one to give.
+			if line, msg, ok := yamlErrorLine(err.Error()); ok {
+				return r.stub(nil), fmt.Errorf("%s:%d: %s", r.source, line, msg)
+			}
 		}
 		return r.stub(nil), fmt.Errorf("%s:%d: %w", r.source, r.line, err)
 	}
@@ -58,6 +60,14 @@ func (r *record) Decode() (*toolgrade.Case, error) {
 	}
 	c.Source, c.Line = r.source, r.line
 	return c, nil
+}
+
+// value parses the record's text.
+func (r *record) value() (any, error) {
+	if r.yaml {
+		return decodeYAML([]byte(r.data), r.line, r.yamlItem)
+	}
+	return jsonvalue.ParseString(r.data)
 }
 
 // stub is the case an error result names: its id when the record has a
@@ -181,7 +191,7 @@ func DecodeCase(v any) (*toolgrade.Case, error) { return DecodeCaseFor(v, nil) }
 func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	obj, ok := v.(jsonvalue.Object)
 	if !ok {
-		return nil, fmt.Errorf("want a case object, got %s", jsonvalue.Kind(v))
+		return nil, fmt.Errorf("want a case object, got %s", sniff.Describe(v))
 	}
 	if err := misspelledError(obj); err != nil {
 		return nil, err

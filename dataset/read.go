@@ -7,7 +7,11 @@
 //
 // A record that cannot be decoded becomes an error result naming the file,
 // the line the record starts on and the field; the run goes on. Only an
-// input that cannot be read or split at all stops it.
+// input that cannot be read or split at all stops it, and one that is not
+// a case file, as its first bytes or its first record tell (compressed,
+// UTF-16 without a byte-order mark, CSV, a results file, a config: see
+// package internal/sniff): that is refused whole, naming what it is.
+// [Sniff] reads that far only, for a caller to check its inputs first.
 //
 // Nothing is read as nothing: a field that looks like a misspelled case
 // field is an error (an [UnknownFieldError]), other unknown fields are
@@ -32,6 +36,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -118,7 +123,11 @@ func read(name string, stdin io.Reader) iter.Seq2[toolgrade.Record, error] {
 				return
 			}
 			defer f.Close()
-			r = f
+			if sniff.IsDirectory(name) {
+				yield(nil, &sniff.DirectoryError{Name: name})
+				return
+			}
+			r = f // read as text by Reader
 		}
 		for rec, err := range Reader(name, r, Auto) {
 			if !yield(rec, err) {
@@ -137,10 +146,12 @@ func Reader(name string, r io.Reader, format Format) iter.Seq2[toolgrade.Record,
 	}
 	return func(yield func(toolgrade.Record, error) bool) {
 		yield = adkFiles(yield)
-		br := bufio.NewReaderSize(r, 64<<10)
-		if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xEF\xBB\xBF")) {
-			br.Discard(3)
+		text, err := sniff.Text(r)
+		if err != nil {
+			yield(nil, fmt.Errorf("%s: %w", name, err))
+			return
 		}
+		br := bufio.NewReaderSize(text, 64<<10)
 		if format == Auto || format == JSON {
 			first, err := peekNonSpace(br)
 			if err != nil && err != io.EOF {
@@ -160,28 +171,116 @@ func Reader(name string, r io.Reader, format Format) iter.Seq2[toolgrade.Record,
 				}
 				return
 			default:
+				line := peekLine(br)
 				if format == JSON {
-					yield(nil, fmt.Errorf("%s:1: want a JSON array or object, got %q", name, first))
+					yield(nil, fmt.Errorf("%s:1: not a JSON case file: it starts with %q, where a JSON case file holds an array of case objects or the objects one after another (see docs/cases.md)", name, line))
+					return
+				}
+				if sep := sniff.CSV(line); sep != "" || isCSVName(name) {
+					yield(nil, csvError(name, line, sep))
 					return
 				}
 				format = YAML
 			}
 		}
-		var err error
+		// The first record says what kind of file this is: one of
+		// toolgrade's other files is refused whole, with what to do.
+		first := true
+		checked := func(rec toolgrade.Record, err error) bool {
+			if first && err == nil {
+				first = false
+				if err := rec.(*record).notCases(); err != nil {
+					yield(nil, err)
+					return false
+				}
+			}
+			return yield(rec, err)
+		}
 		switch format {
 		case JSONL:
-			err = readLines(name, br, yield)
+			err = readLines(name, br, checked)
 		case JSON:
-			err = readValues(name, br, 1, yield)
+			err = readValues(name, br, 1, checked)
 		case YAML:
-			err = readYAML(name, br, yield)
+			err = readYAML(name, br, checked)
 		default:
 			err = fmt.Errorf("unknown format %q", format)
 		}
 		if err != nil && !errors.Is(err, errStop) {
+			if de := sniff.Failed(text); de != nil {
+				// Said once, with its line, whatever the reader made of it.
+				err = fmt.Errorf("%s:%d: %s", name, de.Line, de.Msg)
+			}
 			yield(nil, err)
 		}
 	}
+}
+
+// Sniff reads r's first case as [Reader] does, and returns the error that
+// would stop the reading there: an input that is not text (compressed, an
+// archive, UTF-16 without a byte-order mark), or a file of another kind
+// (a results file, a config, CSV). A caller checks its inputs so before
+// grading, to fail before any output. Records that do not decode are not
+// errors here: they are error results of their own.
+func Sniff(name string, r io.Reader) error {
+	for _, err := range Reader(name, r, Auto) {
+		return err
+	}
+	return nil
+}
+
+// notCases returns an error when the record, the first of its file, shows
+// the file to be one of toolgrade's other files rather than cases.
+func (r *record) notCases() error {
+	v, err := r.value()
+	if err != nil {
+		return nil // an error result of its own
+	}
+	switch sniff.Document(v) {
+	case sniff.Result:
+		return fmt.Errorf("%s:%d: a toolgrade results file, not cases (the line is a result: %s); to compare two runs' results, use toolgrade compare BASE NEW; to grade again, give the cases they came from", r.source, r.line, sniff.Keys(v.(jsonvalue.Object), 6))
+	case sniff.Config:
+		return fmt.Errorf("%s: a toolgrade config, not cases (keys %s): give it with --config %s, and the case files as arguments or under its datasets", r.source, sniff.Keys(v.(jsonvalue.Object), 6), r.source)
+	}
+	return nil
+}
+
+// peekLine returns the input's first line (at most 4 KiB of it) without
+// consuming it, waiting for no more than that line.
+func peekLine(br *bufio.Reader) string {
+	for {
+		b, err := br.Peek(br.Buffered())
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			return strings.TrimSpace(string(b[:i]))
+		}
+		if err != nil || len(b) >= 4<<10 {
+			return strings.TrimSpace(string(b))
+		}
+		if _, err := br.Peek(len(b) + 1); err != nil {
+			b, _ = br.Peek(br.Buffered())
+			return strings.TrimSpace(string(b))
+		}
+	}
+}
+
+func isCSVName(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".csv", ".tsv":
+		return true
+	}
+	return false
+}
+
+// csvError refuses a CSV or TSV file given as cases.
+func csvError(name, line, sep string) error {
+	what := "a CSV file"
+	if sep == "tab" || strings.EqualFold(filepath.Ext(name), ".tsv") {
+		what = "a tab-separated file"
+	}
+	if r := []rune(line); len(r) > 60 {
+		line = string(r[:60]) + "…"
+	}
+	return fmt.Errorf("%s: %s (its first line is %q), not cases: toolgrade reads cases as JSON Lines, JSON or YAML; convert it, one case object per line, with the calls as lists (see docs/cases.md)", name, what, line)
 }
 
 // errStop says the consumer stopped early; it is not reported.

@@ -18,6 +18,7 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/schema"
 	"github.com/toolgrade/toolgrade/trace"
+	"golang.org/x/text/encoding/unicode"
 )
 
 // outcome is what one record decoded to: its id, line and error text.
@@ -54,7 +55,7 @@ func TestReader(t *testing.T) {
 		{"jsonl", "c.jsonl", "{\"id\":\"a\"}\n\n{\"id\":\"b\"}\r\n{}\n", dataset.Auto,
 			[]outcome{{"a", 1, ""}, {"b", 3, ""}, {"line-4", 4, ""}}},
 		{"jsonl with broken lines goes on", "c.jsonl", "{\"id\":\"a\"}\n{\"id\": \"b\", \"tools_called\": [\n{\"id\":\"c\"}\n[1]\n", dataset.Auto,
-			[]outcome{{"a", 1, ""}, {"line-2", 0, "c.jsonl:2:30: invalid JSON: unexpected end of input, want a value"}, {"c", 3, ""}, {"line-4", 0, "c.jsonl:4: want a case object, got array"}}},
+			[]outcome{{"a", 1, ""}, {"line-2", 0, "c.jsonl:2:30: invalid JSON: unexpected end of input, want a value"}, {"c", 3, ""}, {"line-4", 0, "c.jsonl:4: want a case object, got an array"}}},
 		{"bad field names the field", "c.jsonl", `{"id":"x","expected_tools":[{"name":"f","args":{}},{"name":3}]}`, dataset.Auto,
 			[]outcome{{"x", 0, "c.jsonl:1: field expected_tools[1].name: want a string, got integer"}}},
 		{"json array", "c.json", "[\n  {\"id\": \"a\"},\n  {\"id\": \"b\",\n   \"input\": \"x\"}\n]\n", dataset.Auto,
@@ -71,7 +72,7 @@ func TestReader(t *testing.T) {
 		{"yaml documents", "c.yml", "id: a\n---\nid: b\nexpected_tools: []\n...\n---\nid: c\n", dataset.Auto,
 			[]outcome{{"a", 1, ""}, {"b", 3, ""}, {"c", 7, ""}}},
 		{"yaml bad item goes on", "c.yaml", "- id: a\n- id: [b\n- id: c\n", dataset.Auto,
-			[]outcome{{"a", 1, ""}, {"line-2", 0, "c.yaml:2: invalid YAML: line 2: did not find expected ',' or ']'"}, {"c", 3, ""}}},
+			[]outcome{{"a", 1, ""}, {"line-2", 0, "c.yaml:2: invalid YAML: did not find expected ',' or ']'"}, {"c", 3, ""}}},
 		{"sniffed from content", "-", "- id: a\n", dataset.Auto, []outcome{{"a", 1, ""}}},
 		{"sniffed jsonl", "-", "{\"id\":\"a\"}\n{\"id\":\"b\"}\n", dataset.Auto, []outcome{{"a", 1, ""}, {"b", 2, ""}}},
 		{"numeric id", "c.jsonl", `{"id": 7}`, dataset.Auto, []outcome{{"7", 1, ""}}},
@@ -87,11 +88,17 @@ func TestReader(t *testing.T) {
 		{"lone surrogates are ids of their own", "c.jsonl", "{\"id\":\"\\ud800\"}\n{\"id\":\"\\udbff\"}\n", dataset.Auto,
 			[]outcome{{"\xed\xa0\x80", 1, ""}, {"\xed\xaf\xbf", 2, ""}}},
 		{"yaml repeated key", "c.yaml", "- id: a\n  input: x\n  input: y\n- id: b\n", dataset.Auto,
-			[]outcome{{"line-1", 0, `c.yaml:1: line 3: duplicate key "input" in mapping: give each key once`}, {"b", 4, ""}}},
+			[]outcome{{"line-1", 0, `c.yaml:3: duplicate key "input" in mapping: give each key once`}, {"b", 4, ""}}},
 		{"yaml octal", "c.yaml", "- id: a\n  expected_tools: [{name: f, args: {zip: 010}}]\n- id: b\n", dataset.Auto,
-			[]outcome{{"line-1", 0, "c.yaml:1: line 2: 010 is 8 in YAML 1.1 and 10 in YAML 1.2: write the number plainly (decimal, 0o for octal, 0x for hexadecimal), or quote it for a string"}, {"b", 3, ""}}},
+			[]outcome{{"line-1", 0, "c.yaml:2: 010 is 8 in YAML 1.1 and 10 in YAML 1.2: write the number plainly (decimal, 0o for octal, 0x for hexadecimal), or quote it for a string"}, {"b", 3, ""}}},
 		{"yaml unknown tag", "c.yaml", "id: a\ninput: !secret x\n---\nid: b\n", dataset.Auto,
-			[]outcome{{"line-1", 0, "c.yaml:1: line 2: unknown tag !secret: a value is a string, number, boolean, null, list or mapping; remove the tag, or quote the value for a string"}, {"b", 4, ""}}},
+			[]outcome{{"line-1", 0, "c.yaml:2: unknown tag !secret: a value is a string, number, boolean, null, list or mapping; remove the tag, or quote the value for a string"}, {"b", 4, ""}}},
+		{"utf-16 with a byte-order mark", "c.jsonl", utf16LE("{\"id\":\"a\"}\n{\"id\":\"é😀\"}\n"), dataset.Auto,
+			[]outcome{{"a", 1, ""}, {"é😀", 2, ""}}},
+		{"utf-16 big-endian yaml", "c.yaml", utf16BE("- id: a\n- id: b\n"), dataset.Auto,
+			[]outcome{{"a", 1, ""}, {"b", 2, ""}}},
+		{"a results line further down is the line's error", "c.jsonl", "{\"id\":\"a\"}\n" + `{"id":"b","success":true,"metrics":[]}`, dataset.Auto,
+			[]outcome{{"a", 1, ""}, {"b", 2, ""}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -112,7 +119,25 @@ func TestReaderFatalErrors(t *testing.T) {
 	}{
 		{"unclosed array", "c.json", "[{\"id\":\"a\"},\n{\"id\":\"b\"", "c.json:2: the value starting here is not closed"},
 		{"garbage between elements", "c.json", "[{\"id\":\"a\"} x]", "want ',' or ']'"},
-		{"not json", "c.json", "hello", "want a JSON array or object"},
+		{"not json", "c.json", "hello", `c.json:1: not a JSON case file: it starts with "hello"`},
+		{"a number for a json file", "c.json", "42\n", `c.json:1: not a JSON case file: it starts with "42"`},
+		{"gzip", "c.jsonl", "\x1f\x8b\x08\x00rest", "c.jsonl: gzip-compressed data, not UTF-8 text: decompress it first"},
+		{"zip", "c.json", "PK\x03\x04rest", "c.json: a zip archive, not UTF-8 text"},
+		{"parquet", "c", "PAR1\x15\x04", "c: a Parquet file, not UTF-8 text: convert it to JSON Lines first"},
+		{"utf-16 without a byte-order mark", "c.jsonl", utf16LE("{}")[2:], "c.jsonl: UTF-16 (little-endian) text without a byte-order mark"},
+		{"utf-16 big-endian without one", "c.jsonl", utf16BE("{}")[2:], "c.jsonl: UTF-16 (big-endian) text without a byte-order mark"},
+		{"utf-32", "c.jsonl", "\xff\xfe\x00\x00{\x00\x00\x00", "c.jsonl: UTF-32 text, not UTF-8 text"},
+		{"utf-16 with an unpaired surrogate", "c.jsonl", utf16LE("{}\n{}") + "\x00\xd8", "c.jsonl:2: invalid UTF-16: an unpaired surrogate (\\ud800)"},
+		{"utf-16 with half a character", "c.jsonl", utf16LE("{}\n") + "{", "c.jsonl:2: invalid UTF-16: the text ends in half a character"},
+		{"binary", "c.jsonl", "\x00\x00\x00\x00", "c.jsonl: binary data (it starts with a NUL byte)"},
+		{"a results file", "r.jsonl", `{"id":"a","success":true,"metrics":[{"name":"tool_correctness","score":1}]}`,
+			"r.jsonl:1: a toolgrade results file, not cases (the line is a result: id, success, metrics); to compare two runs' results, use toolgrade compare BASE NEW"},
+		{"a config", "toolgrade.yaml", "metrics:\n  - profile: deepeval\njudge:\n  model: m\n",
+			"toolgrade.yaml: a toolgrade config, not cases (keys metrics, judge): give it with --config toolgrade.yaml"},
+		{"a json config", "-", `{"datasets": ["cases.jsonl"]}`, "-: a toolgrade config, not cases (keys datasets)"},
+		{"csv", "cases.csv", "id,input,expected_tools\n1,hi,[]\n", `cases.csv: a CSV file (its first line is "id,input,expected_tools"), not cases: toolgrade reads cases as JSON Lines, JSON or YAML`},
+		{"csv by its content", "-", "id,input\n1,hi\n", `-: a CSV file (its first line is "id,input")`},
+		{"tsv", "cases.tsv", "id\tinput\n", `cases.tsv: a tab-separated file`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -124,7 +149,43 @@ func TestReaderFatalErrors(t *testing.T) {
 	}
 }
 
+// utf16LE and utf16BE encode s as UTF-16 with a byte-order mark.
+func utf16LE(s string) string { return utf16Text(s, unicode.LittleEndian) }
+func utf16BE(s string) string { return utf16Text(s, unicode.BigEndian) }
+
+func utf16Text(s string, order unicode.Endianness) string {
+	out, err := unicode.UTF16(order, unicode.UseBOM).NewEncoder().String(s)
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
+
+func TestSniff(t *testing.T) {
+	// A case file that is one passes, whatever its first case holds;
+	// other files fail as Reader fails on them.
+	for _, tt := range []struct{ name, input, want string }{
+		{"c.jsonl", "{\"id\":\"a\"}\n", ""},
+		{"c.jsonl", "{\"id\": tru}\n", ""},
+		{"c.jsonl", "", ""},
+		{"c.jsonl", `{"id":"a","success":true,"metrics":[]}`, "a toolgrade results file"},
+		{"c.yaml", "metrics: []\n", "a toolgrade config"},
+		{"c.jsonl", "\x1f\x8b", "gzip-compressed data"},
+	} {
+		err := dataset.Sniff(tt.name, strings.NewReader(tt.input))
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("Sniff(%q) = %v, want %q", tt.input, err, tt.want)
+		}
+	}
+}
+
 func TestFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, err := range dataset.Files(dir) {
+		if err == nil || err.Error() != dir+" is a directory: give a file in it" {
+			t.Errorf("a directory: error = %v", err)
+		}
+	}
 	for _, err := range dataset.Files(filepath.Join(t.TempDir(), "missing.jsonl")) {
 		if !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("error = %v, want not-exist", err)
@@ -467,12 +528,26 @@ func FuzzReader(f *testing.F) {
 		"- id: a\n  expected_tools: [{name: f}]\n- [\n",
 		"{\n\"id\": \"a\"\n}\n{",
 		"---\nid: a\n---\n- x\n",
+		utf16LE("{\"id\":\"a\"}\n{\"id\":\"b\"}\n"),
+		utf16BE("- id: a\n"),
+		`{"id":"a","success":true,"metrics":[]}`,
+		"metrics:\n  - profile: default\n",
+		"id,input\n1,hi\n",
+		"\x1f\x8b\x08",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, name := range []string{"f.jsonl", "f.json", "f.yaml", "-"} {
+			// Sniff stops where the first record is, with the error
+			// reading would stop on there.
+			sniffed := dataset.Sniff(name, bytes.NewReader(data))
+			first := true
 			for rec, err := range dataset.Reader(name, bytes.NewReader(data), dataset.Auto) {
+				if first && (err == nil) != (sniffed == nil) || first && err != nil && err.Error() != sniffed.Error() {
+					t.Fatalf("Sniff: %v; reading: %v", sniffed, err)
+				}
+				first = false
 				if err != nil {
 					if !strings.Contains(err.Error(), name) {
 						t.Fatalf("fatal error does not name the input: %v", err)

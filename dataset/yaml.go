@@ -90,6 +90,21 @@ func isItemStart(line string) bool {
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)
 
+// yamlLineFirst is a YAML message that names its line first, after what
+// kind of error it is ("invalid YAML: line 7: ...").
+var yamlLineFirst = regexp.MustCompile(`^((?:invalid YAML: )?)line (\d+): `)
+
+// yamlErrorLine takes the line out of a YAML message that names one
+// first, for the message to be put as FILE:LINE: MESSAGE.
+func yamlErrorLine(msg string) (int, string, bool) {
+	m := yamlLineFirst.FindStringSubmatchIndex(msg)
+	if m == nil {
+		return 0, msg, false
+	}
+	line, _ := strconv.Atoi(msg[m[4]:m[5]])
+	return line, msg[m[2]:m[3]] + msg[m[1]:], true
+}
+
 // decodeYAML reads one record's YAML into the value model. Line numbers in
 // YAML's messages are made absolute.
 func decodeYAML(data []byte, firstLine int, item bool) (any, error) {
@@ -125,11 +140,21 @@ func absoluteLines(msg string, firstLine int) string {
 	})
 }
 
-// YAMLValue reads YAML text (one document) into the JSON value model.
+// YAMLValue reads YAML text (one document) into the JSON value model. A
+// second document (after "---", or a second JSON value) is an error naming
+// its line, not text left unread.
 func YAMLValue(data []byte) (any, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
 		return nil, err
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); err != io.EOF {
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("line %d: a second document: give one (a mapping, or one JSON object)", next.Line)
 	}
 	return nodeValue(&doc)
 }
