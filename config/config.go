@@ -28,13 +28,14 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
@@ -52,6 +53,7 @@ import (
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/execution"
 	"github.com/toolgrade/toolgrade/grounding"
+	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
@@ -84,23 +86,62 @@ type Config struct {
 
 // Load reads a configuration file.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := sniff.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	c, err := Parse(data)
 	if err != nil {
+		if line, msg, ok := errorLine(err); ok {
+			return nil, fmt.Errorf("%s:%d: %s", path, line, msg)
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	c.Dir, c.File = filepath.Dir(path), path
 	return c, nil
 }
 
+// errorLine takes the line out of a message that names it first ("line 7:
+// ..."), for the message to be put as FILE:LINE: MESSAGE.
+func errorLine(err error) (int, string, bool) {
+	msg := err.Error()
+	rest, ok := strings.CutPrefix(msg, "line ")
+	if !ok {
+		return 0, msg, false
+	}
+	digits, rest, ok := strings.Cut(rest, ": ")
+	line, aerr := strconv.Atoi(digits)
+	if !ok || aerr != nil {
+		return 0, msg, false
+	}
+	return line, rest, true
+}
+
 // Parse reads a configuration from YAML or JSON text.
 func Parse(data []byte) (*Config, error) {
-	v, err := dataset.YAMLValue(data) // YAML is a superset of JSON
+	data, err := sniff.Bytes(data)
 	if err != nil {
 		return nil, err
+	}
+	v, err := dataset.YAMLValue(data) // YAML is a superset of JSON
+	if err != nil {
+		if first, next, ok := firstJSONLine(data); ok {
+			// JSON Lines, which YAML does not read: say what it holds.
+			if err := notConfig(first, 1); err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("line %d: a second JSON value: a config is one JSON object or one YAML document", next)
+		}
+		msg, ok := strings.CutPrefix(err.Error(), "yaml: ")
+		if !ok {
+			return nil, err // the value model's, naming its line
+		}
+		if rest, ok := strings.CutPrefix(msg, "line "); ok {
+			if digits, rest, ok := strings.Cut(rest, ": "); ok {
+				return nil, fmt.Errorf("line %s: invalid YAML: %s", digits, rest)
+			}
+		}
+		return nil, errors.New("invalid YAML: " + msg)
 	}
 	obj, ok := v.(jsonvalue.Object)
 	if !ok {
@@ -109,7 +150,19 @@ func Parse(data []byte) (*Config, error) {
 			// suite: it would grade with every default.
 			return nil, errors.New("the config is empty: give metric entries (see docs/config.md), or leave out --config for the defaults")
 		}
-		return nil, fmt.Errorf("want a mapping at the top, got %s", jsonvalue.Kind(v))
+		if err := notConfig(v, 0); err != nil {
+			return nil, err
+		}
+		if first, _, _ := bytes.Cut(data, []byte("\n")); sniff.CSV(string(first)) != "" {
+			return nil, errors.New("a CSV file, not a config: a config is YAML or JSON (see docs/config.md)")
+		}
+		return nil, fmt.Errorf("want a mapping at the top, got %s", sniff.Describe(v))
+	}
+	if len(obj) == 0 {
+		return nil, errors.New("the config is empty ({}): give metric entries (see docs/config.md), or leave out --config for the defaults")
+	}
+	if err := notConfig(obj, 0); err != nil {
+		return nil, err
 	}
 	c := &Config{}
 	for _, m := range obj {
@@ -118,6 +171,11 @@ func Parse(data []byte) (*Config, error) {
 			list, ok := m.Value.([]any)
 			if !ok {
 				return nil, &toolgrade.FieldError{Path: "metrics", Err: fmt.Errorf("want a list, got %s", jsonvalue.Kind(m.Value))}
+			}
+			if len(list) == 0 {
+				// Not the default metric: a list emptied by mistake would
+				// grade with it silently.
+				return nil, &toolgrade.FieldError{Path: "metrics", Err: errors.New("an empty list grades nothing: give metric entries (see docs/config.md), or leave out metrics for the default metric")}
 			}
 			for i, e := range list {
 				eo, ok := e.(jsonvalue.Object)
@@ -128,10 +186,11 @@ func Parse(data []byte) (*Config, error) {
 			}
 		case "workers":
 			n, ok := m.Value.(json.Number)
-			if !ok || !jsonvalue.IsIntegerLiteral(string(n)) {
-				return nil, &toolgrade.FieldError{Path: "workers", Err: errors.New("want a whole number")}
+			w, err := strconv.Atoi(string(n))
+			if !ok || err != nil || w < 0 || w > toolgrade.MaxWorkers {
+				return nil, &toolgrade.FieldError{Path: "workers", Err: fmt.Errorf("want a whole number from 1 to %d (0 or none: one per CPU), got %s", toolgrade.MaxWorkers, jsonvalue.Format(m.Value))}
 			}
-			fmt.Sscan(string(n), &c.Workers)
+			c.Workers = w
 		case "judge", "reports":
 			o, ok := m.Value.(jsonvalue.Object)
 			if !ok && m.Value != nil {
@@ -161,10 +220,49 @@ func Parse(data []byte) (*Config, error) {
 			}
 			c.Tools = s
 		default:
-			return nil, &toolgrade.FieldError{Path: m.Key, Err: errors.New("unknown key (want metrics, workers, judge, datasets, reports or tools)")}
+			return nil, &toolgrade.FieldError{Path: m.Key, Err: fmt.Errorf("unknown key (want %s)", strings.Join(sniff.ConfigKeys, ", "))}
 		}
 	}
 	return c, nil
+}
+
+// notConfig returns an error when v, read from a config file (or, at line,
+// its first line), is one of toolgrade's other files: cases or results.
+func notConfig(v any, line int) error {
+	at := ""
+	if line > 0 {
+		at = "line " + strconv.Itoa(line) + ": "
+	}
+	switch v := v.(type) {
+	case jsonvalue.Object:
+		switch {
+		case sniff.Document(v) == sniff.Result:
+			return fmt.Errorf("%sa toolgrade results file, not a config (a result: %s); compare two runs' results with toolgrade compare BASE NEW", at, sniff.Keys(v, 6))
+		case sniff.Document(v) == sniff.Config:
+			return nil
+		case dataset.Gradeable(v):
+			return fmt.Errorf("%sa case file, not a config (a case: %s); give case files as arguments (toolgrade eval FILE), and a config of metric entries with --config (see docs/config.md)", at, sniff.Keys(v, 6))
+		}
+	case []any:
+		if len(v) > 0 {
+			if o, ok := v[0].(jsonvalue.Object); ok && dataset.Gradeable(o) {
+				return fmt.Errorf("%sa case file, not a config (a list of cases); give case files as arguments (toolgrade eval FILE), and a config of metric entries with --config (see docs/config.md)", at)
+			}
+		}
+	}
+	return nil
+}
+
+// firstJSONLine returns the value of data's first line when it is a JSON
+// object followed by more text: the start of a JSON Lines file. next is
+// the line the text after it starts on.
+func firstJSONLine(data []byte) (v any, next int, ok bool) {
+	line, rest, _ := bytes.Cut(data, []byte("\n"))
+	v, err := jsonvalue.Parse(line)
+	_, isObject := v.(jsonvalue.Object)
+	trimmed := bytes.TrimLeft(rest, " \t\r\n")
+	next = 2 + bytes.Count(rest[:len(rest)-len(trimmed)], []byte("\n"))
+	return v, next, err == nil && isObject && len(trimmed) > 0
 }
 
 // Env holds what metrics share across a run.

@@ -20,7 +20,7 @@ func TestJudgeSettings(t *testing.T) {
 		want       judge.Settings
 		errorHas   string
 	}{
-		{name: "none", yaml: "metrics: []\n"},
+		{name: "none", yaml: "workers: 2\n"},
 		{name: "every key", yaml: `judge:
   base_url: http://localhost:8000/v1
   model: qwen2.5

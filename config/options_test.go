@@ -35,9 +35,9 @@ func TestUnknownOptions(t *testing.T) {
 		{`{"profile": "deepeval", "treshold": 0.5}`, "treshold",
 			`profile deepeval: unknown option "treshold"; did you mean "threshold"?`},
 		{`{"order": 3}`, "",
-			`profile default: order: want a string, got number`},
+			`profile default: order: want a string, got the number 3`},
 		{`{"profile": "deepeval", "threshold": "high"}`, "",
-			`profile deepeval: threshold: want a number, got string`},
+			`profile deepeval: threshold: want a number, got the string "high"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {

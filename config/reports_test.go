@@ -18,7 +18,7 @@ func TestReportFiles(t *testing.T) {
 		want       config.Reports
 		errorHas   string
 	}{
-		{name: "none", yaml: "metrics: []\n"},
+		{name: "none", yaml: "workers: 2\n"},
 		{name: "relative to the config file", yaml: "reports:\n  out: results.jsonl\n  junit: ../junit.xml\n  html: /abs/report.html\n",
 			want: config.Reports{Out: "/suite/results.jsonl", JUnit: "/junit.xml", HTML: "/abs/report.html"}},
 		{name: "variables", yaml: "reports:\n  markdown: $GITHUB_STEP_SUMMARY\n  html: ${OUT}/report.html\n",
