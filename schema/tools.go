@@ -44,10 +44,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -69,12 +69,22 @@ func Parse(v any) ([]toolgrade.Tool, error) {
 // other messages are skipped). Errors name the file and line; a file that
 // defines no tool is an error too.
 func ReadFile(path string) ([]toolgrade.Tool, error) {
-	data, err := os.ReadFile(path)
+	data, err := sniff.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	tools, err := parseText(data)
 	if err != nil {
+		var se *jsonvalue.SyntaxError
+		var le *lineError
+		switch {
+		case errors.As(err, &le) && errors.As(le.err, &se):
+			return nil, fmt.Errorf("%s:%d: invalid JSON: %s", path, le.line, se.Msg)
+		case errors.As(err, &le):
+			return nil, fmt.Errorf("%s:%d: %w", path, le.line, le.err)
+		case errors.As(err, &se):
+			return nil, fmt.Errorf("%s:%d: invalid JSON: %s", path, se.Line, se.Msg)
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(tools) == 0 {
@@ -85,10 +95,37 @@ func ReadFile(path string) ([]toolgrade.Tool, error) {
 	return tools, nil
 }
 
+// A lineError is an error on one line of a file of JSON Lines.
+type lineError struct {
+	line int
+	err  error
+}
+
+func (e *lineError) Error() string { return fmt.Sprintf("line %d: %v", e.line, e.err) }
+func (e *lineError) Unwrap() error { return e.err }
+
+// notTools says what a file's first value is when it is one of
+// toolgrade's other files rather than tool definitions, or "".
+func notTools(v any) string {
+	switch sniff.Document(v) {
+	case sniff.Result:
+		return "a toolgrade results file, not tool definitions"
+	case sniff.Config:
+		return "a toolgrade config, not tool definitions (give it with --config)"
+	}
+	if obj, ok := v.(jsonvalue.Object); ok && !obj.Has("name") && (obj.Has("expected_tools") || obj.Has("tools_called")) {
+		return "a case file, not tool definitions (a case's own tools are its available_tools)"
+	}
+	return ""
+}
+
 // parseText reads one JSON value, or values one per line.
 func parseText(data []byte) ([]toolgrade.Tool, error) {
 	v, err := jsonvalue.Parse(data)
 	if err == nil {
+		if what := notTools(v); what != "" {
+			return nil, errors.New(what)
+		}
 		return Parse(v)
 	}
 	// Not one value: try one value per line.
@@ -106,11 +143,14 @@ func parseText(data []byte) ([]toolgrade.Tool, error) {
 			if line == 1 {
 				return nil, err // the whole text was meant as one value
 			}
-			return nil, fmt.Errorf("line %d: %w", line, lerr)
+			return nil, &lineError{line, lerr}
+		}
+		if what := notTools(v); what != "" && len(tools) == 0 {
+			return nil, &lineError{line, errors.New(what)}
 		}
 		got, lerr := Parse(v)
 		if lerr != nil {
-			return nil, fmt.Errorf("line %d: %w", line, lerr)
+			return nil, &lineError{line, lerr}
 		}
 		tools = append(tools, got...)
 	}

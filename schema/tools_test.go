@@ -188,12 +188,27 @@ func TestReadFile(t *testing.T) {
 		t.Errorf("got %+v", tools)
 	}
 	bad := write("bad.jsonl", "{\"tools\": []}\n{oops\n")
-	if _, err := schema.ReadFile(bad); err == nil || !strings.Contains(err.Error(), "bad.jsonl: line 2") {
+	if _, err := schema.ReadFile(bad); err == nil || err.Error() != bad+":2: invalid JSON: unexpected 'o', want a string key" {
 		t.Errorf("error %v, want the file and line 2", err)
 	}
 	broken := write("broken.json", "[{\"name\": \"a\",\n")
-	if _, err := schema.ReadFile(broken); err == nil || !strings.Contains(err.Error(), "broken.json: invalid JSON at line 2") {
-		t.Errorf("error %v, want the file and the syntax error", err)
+	if _, err := schema.ReadFile(broken); err == nil || err.Error() != broken+":2: invalid JSON: unexpected end of input, want a string key" {
+		t.Errorf("error %v, want the file, the line and the syntax error", err)
+	}
+	// Another of toolgrade's files, or not text, says so.
+	for _, tt := range []struct{ text, want string }{
+		{`{"id":"c","tools_called":[],"expected_tools":[]}` + "\n" + `{"id":"d","tools_called":[],"expected_tools":[]}`, ":1: a case file, not tool definitions"},
+		{`{"id":"c","success":true,"metrics":[]}`, ": a toolgrade results file, not tool definitions"},
+		{`{"metrics":[{"profile":"default"}]}`, ": a toolgrade config, not tool definitions"},
+		{"\x1f\x8b\x08", ": gzip-compressed data"},
+	} {
+		f := write("other.json", tt.text)
+		if _, err := schema.ReadFile(f); err == nil || !strings.HasPrefix(err.Error(), f+tt.want) {
+			t.Errorf("ReadFile of %q: error %v, want %q", tt.text, err, tt.want)
+		}
+	}
+	if _, err := schema.ReadFile(dir); err == nil || err.Error() != dir+" is a directory: give a file in it" {
+		t.Errorf("ReadFile of a directory: error %v", err)
 	}
 	if _, err := schema.ReadFile(filepath.Join(dir, "missing.json")); err == nil {
 		t.Error("no error for a missing file")

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -111,7 +112,7 @@ func loadCategory(dir, category string, withAnswers bool) (*categoryData, error)
 	if err != nil {
 		return nil, err
 	}
-	text, err := os.ReadFile(qpath)
+	text, err := sniff.ReadFile(qpath)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +126,7 @@ func loadCategory(dir, category string, withAnswers bool) (*categoryData, error)
 	if err != nil {
 		return nil, err
 	}
-	if text, err = os.ReadFile(apath); err != nil {
+	if text, err = sniff.ReadFile(apath); err != nil {
 		return nil, err
 	}
 	if c.answers, err = parseAnswers(apath, text); err != nil {
@@ -179,6 +180,9 @@ func eachLine(path string, text []byte, fn func(line int, v any) error) error {
 			continue
 		}
 		v, err := jsonvalue.Parse(line)
+		if se, ok := err.(*jsonvalue.SyntaxError); ok {
+			return fmt.Errorf("%s:%d: invalid JSON: %s (byte %d of the line)", path, n, se.Msg, se.Offset+1)
+		}
 		if err != nil {
 			return fmt.Errorf("%s:%d: %v", path, n, err)
 		}

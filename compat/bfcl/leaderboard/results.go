@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -58,7 +59,7 @@ func ReadResults(paths ...string) (*Results, error) {
 		return rs, err
 	}
 	for _, path := range files {
-		text, err := os.ReadFile(path)
+		text, err := sniff.ReadFile(path)
 		if err != nil {
 			return rs, err
 		}
@@ -113,6 +114,9 @@ func (rs *Results) Read(name string, r io.Reader) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	if text, err = sniff.Bytes(text); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	return rs.parse(name, text)
 }
 
@@ -130,6 +134,9 @@ func (rs *Results) parse(name string, text []byte) error {
 		obj, ok := v.(jsonvalue.Object)
 		id, _ := obj.Get("id")
 		ids, isString := id.(string)
+		if lines == 1 && sniff.Document(v) == sniff.Result {
+			return fmt.Errorf("%s: a toolgrade results file, not BFCL results (a BFCL result file has {\"id\", \"result\"} per line, as BFCL writes it; compare toolgrade's results with toolgrade compare)", where)
+		}
 		if !ok || !isString {
 			return fmt.Errorf("%s: want a result object with a string id", where)
 		}
