@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -145,6 +146,10 @@ func New(m Model, o Options) (*Runner, error) {
 		if _, err := trace.ParseProtocol(string(o.Protocol)); err != nil {
 			return nil, fmt.Errorf("runner: %w", err)
 		}
+	}
+	if t := o.Temperature; t != nil && (math.IsNaN(*t) || math.IsInf(*t, 0)) {
+		// JSON has no such number: every request would fail to be written.
+		return nil, fmt.Errorf("runner: temperature: want a finite number, got %v", *t)
 	}
 	if o.MaxTokens < 0 || o.MaxSteps < 0 || o.Workers < 0 {
 		return nil, errors.New("runner: max tokens, max steps and workers: want positive numbers (0: the default)")
