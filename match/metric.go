@@ -273,6 +273,14 @@ func typeMatches(expected, called string) bool {
 	return expected == called
 }
 
+// callType names a call's type, a call without one being a function call.
+func callType(t string) string {
+	if t == "" {
+		return "function"
+	}
+	return t
+}
+
 // PairScore is the credit of called call c as expected call e, taken
 // alone: a from-rule, which needs the calls around them, fails. It is 0
 // when c's status does not fit e's: an expected call whose status is
@@ -545,6 +553,7 @@ const (
 	missSucceeded                  // the call did not fail, and a failure was expected
 	missOtherTurn                  // the call is in another turn
 	missOutOfOrder                 // the call matches, but out of order
+	missOtherType                  // the call is of another type, which never pairs
 	missDiffers                    // the call differs: a near miss
 )
 
@@ -575,6 +584,9 @@ func (m *ToolCorrectness) misses(dst []miss, c *toolgrade.Case, r *toolgrade.Met
 				ms.why = missOtherTurn
 			case m.opts.Order != OrderAny && m.credit(c, g, i, j) > 0:
 				ms.why = missOutOfOrder
+			case !typeMatches(e.Type, got[j].Type):
+				// Not its arguments: a call of another type never pairs.
+				ms.why = missOtherType
 			default:
 				ms.why, ms.diffs = missDiffers, m.pairDiffs(c, g, i, j)
 			}
@@ -670,6 +682,8 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 			b = fmt.Appendf(b, " is in turn %d, not %d", max(got[ms.called].Turn, 1), max(e.Turn, 1))
 		case missOutOfOrder:
 			b = append(b, " matches but out of order"...)
+		case missOtherType:
+			b = fmt.Appendf(b, " is of type %s, not %s", callType(got[ms.called].Type), e.Type)
 		case missDiffers:
 			b = append(b, " differs: "...)
 			b = appendDiffs(b, ms.diffs)
