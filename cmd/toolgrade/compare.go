@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"slices"
 	"strings"
@@ -64,9 +63,6 @@ Exit status: 0 when nothing regressed beyond the tolerance; 1 on a
 regression; 2 for bad usage or an unreadable file.`,
 		Args: cobra.ExactArgs(2), // explained by argHelp
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !(tolerance >= 0) || math.IsInf(tolerance, 0) {
-				return usageError("--tolerance: want a finite number, 0 or more (how far a score may fall, such as 0.02); got %v", tolerance)
-			}
 			if !(confidence > 0 && confidence < 1) {
 				return usageError("--confidence: want a level between 0 and 1, such as 0.95; got %v", confidence)
 			}

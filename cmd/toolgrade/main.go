@@ -16,12 +16,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/internal/outfile"
 	"github.com/toolgrade/toolgrade/internal/suggest"
@@ -156,7 +160,7 @@ func (m *Main) run(ctx context.Context, args []string) error {
 	root.SetFlagErrorFunc(flagError)
 	for _, cmd := range root.Commands() {
 		explainArgs(cmd)
-		cmd.PreRunE = requireFlags
+		cmd.PreRunE = checkFlags
 	}
 	return root.ExecuteContext(ctx)
 }
@@ -262,6 +266,93 @@ func explainArgs(cmd *cobra.Command) {
 	}
 }
 
+// checkFlags checks the flags given before a command runs: that the
+// required ones are there, and that every number is in its range.
+func checkFlags(cmd *cobra.Command, args []string) error {
+	if err := requireFlags(cmd, args); err != nil {
+		return err
+	}
+	var err error
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if err == nil {
+			if msg := outOfRange(f); msg != "" {
+				err = usageError("%s: --%s: %s", cmd.Name(), f.Name, msg)
+			}
+		}
+	})
+	return err
+}
+
+// A bound is the range of a numeric flag, and what its ends mean.
+type bound struct {
+	min, max float64
+	note     string
+}
+
+// anything is the bound of a flag that takes any number.
+var anything = bound{math.Inf(-1), math.Inf(1), ""}
+
+// flagBounds are the ranges of the numeric flags, by name, whatever the
+// command. Every whole-number flag has one (TestFlagBounds checks); a
+// fractional number must also be finite, and a duration above zero, every
+// duration flag being a bound on time.
+var flagBounds = map[string]bound{
+	"workers":             {0, toolgrade.MaxWorkers, "0: one per CPU"},
+	"concurrency":         {1, toolgrade.MaxWorkers, ""},
+	"trials":              {1, math.Inf(1), ""},
+	"max-steps":           {1, math.Inf(1), ""},
+	"max-tokens":          {0, math.Inf(1), "0: no bound"},
+	"max-retries":         {-1, math.Inf(1), "-1 or 0: none"},
+	"batch-max-polls":     {1, math.Inf(1), ""},
+	"tokens-per-minute":   {0, math.Inf(1), "0: no limit"},
+	"requests-per-minute": {0, math.Inf(1), "0: no limit"},
+	"temperature":         {0, math.Inf(1), ""},
+	"judge-input-price":   {0, math.Inf(1), ""},
+	"judge-output-price":  {0, math.Inf(1), ""},
+	"tolerance":           {0, math.Inf(1), "how far a score may fall, such as 0.02"},
+	"seed":                anything,
+}
+
+// outOfRange says what is wrong with a numeric flag's value, or "".
+func outOfRange(f *pflag.Flag) string {
+	text := f.Value.String()
+	var v float64
+	switch f.Value.Type() {
+	case "int", "int64", "uint64":
+		v, _ = strconv.ParseFloat(text, 64)
+	case "float64":
+		v, _ = strconv.ParseFloat(text, 64)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "want a finite number, got " + text
+		}
+	case "duration":
+		if d, _ := time.ParseDuration(text); d <= 0 {
+			return "want a duration above zero, such as 30s or 2m, got " + text
+		}
+		return ""
+	default:
+		return ""
+	}
+	b, ok := flagBounds[f.Name]
+	if !ok || v >= b.min && v <= b.max {
+		return ""
+	}
+	want := "a whole number"
+	if f.Value.Type() == "float64" {
+		want = "a number"
+	}
+	switch {
+	case math.IsInf(b.max, 1):
+		want += fmt.Sprintf(", %g or more", b.min)
+	default:
+		want += fmt.Sprintf(" from %g to %g", b.min, b.max)
+	}
+	if b.note != "" {
+		want += " (" + b.note + ")"
+	}
+	return "want " + want + ", got " + text
+}
+
 // requireFlags explains a missing required flag. Cobra checks the flags
 // marked required after PreRunE, and says what is missing only in text;
 // checking them here first lets the message say what to give.
@@ -284,7 +375,15 @@ func requireFlags(cmd *cobra.Command, _ []string) error {
 // flag of the command.
 func flagError(cmd *cobra.Command, err error) error {
 	var unknown *pflag.NotExistError
+	var invalid *pflag.InvalidValueError
 	switch {
+	case errors.As(err, &invalid):
+		f := invalid.GetFlag()
+		if want := flagKind(f); want != "" {
+			// Not the parser's own words ("strconv.ParseInt: parsing ...").
+			return usageError("%s: --%s: want %s, got %q", cmd.Name(), f.Name, want, invalid.GetValue())
+		}
+		return usageError("%s: --%s: %v", cmd.Name(), f.Name, errors.Unwrap(err))
 	case !errors.As(err, &unknown):
 		return usageError("%s: %v", cmd.Name(), err)
 	case unknown.GetSpecifiedShortnames() != "":
@@ -300,6 +399,24 @@ func flagError(cmd *cobra.Command, err error) error {
 		return usageError("%s: unknown flag --%s; %s", cmd.Name(), name, hint)
 	}
 	return usageError("%s: unknown flag --%s (toolgrade help %s lists the flags)", cmd.Name(), name, cmd.Name())
+}
+
+// flagKind says what a flag of a standard type takes, for a message about
+// a value it cannot read; "" for other flags.
+func flagKind(f *pflag.Flag) string {
+	switch f.Value.Type() {
+	case "int", "int64":
+		return "a whole number"
+	case "uint64":
+		return "a whole number, 0 or more"
+	case "float64":
+		return "a number"
+	case "duration":
+		return `a duration such as 30s, 2m or 1h30m (a number needs its unit)`
+	case "bool":
+		return "true or false"
+	}
+	return "" // a value of toolgrade's own, whose error says what it wants
 }
 
 // names lists an enumerated option's values for help text.

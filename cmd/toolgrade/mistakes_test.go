@@ -4,6 +4,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // TestMistakes: every mistake a new user makes gives a non-zero exit and
@@ -73,6 +76,108 @@ func TestMistakes(t *testing.T) {
 			for _, w := range tt.want {
 				if !strings.Contains(stdout+stderr, w) {
 					t.Errorf("output lacks %q\nstdout: %s\nstderr: %s", w, stdout, stderr)
+				}
+			}
+		})
+	}
+}
+
+// noInternals fails when a message shows Go's internals rather than the
+// mistake: a panic, a stack, a parser's or a type's own words.
+func noInternals(t *testing.T, out string) {
+	t.Helper()
+	for _, s := range []string{"panic", "goroutine", "strconv.", "Go struct", "Go value", "cannot unmarshal", "arguments differ", ": yaml: ", "at line 1, byte"} {
+		if strings.Contains(out, s) {
+			t.Errorf("output shows %q:\n%s", s, out)
+		}
+	}
+}
+
+// TestFlagMistakes: a number out of its range, or not a number, in a flag
+// of any command, in a config or in a serve request, is refused at start
+// with exit 2 and a message naming the flag or field and the value given,
+// never a panic or a run that cannot end.
+func TestFlagMistakes(t *testing.T) {
+	cases := writeFile(t, "cases.jsonl", `{"id":"a","tools_called":[{"name":"f"}],"expected_tools":[{"name":"f"}]}`+"\n")
+	results := writeFile(t, "results.jsonl", `{"id":"a","success":true,"metrics":[{"name":"tool_correctness","profile":"default","score":1,"success":true,"threshold":1,"error":null}]}`+"\n")
+	config := func(text string) string { return writeFile(t, "toolgrade.yaml", text) }
+	runFlags := []string{"run", "--model", "m", "--base-url", "http://127.0.0.1:1/v1", "--key-env="}
+	for _, tt := range []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"--threshold NaN", "", []string{"eval", "--threshold", "NaN", cases}, 2, "eval: --threshold: want a finite number, got NaN"},
+		{"--threshold nan", "", []string{"eval", "--threshold", "nan", cases}, 2, "--threshold: want a finite number, got NaN"},
+		{"--threshold Inf", "", []string{"eval", "--threshold", "Inf", cases}, 2, "--threshold: want a finite number, got +Inf"},
+		{"--threshold -infinity", "", []string{"eval", "--threshold=-infinity", cases}, 2, "--threshold: want a finite number, got -Inf"},
+		{"--threshold 2", "", []string{"eval", "--threshold", "2", cases}, 2, "threshold: want a share in [0, 1], got 2"},
+		{"--threshold high", "", []string{"eval", "--threshold", "high", cases}, 2, `eval: --threshold: want a number, got "high"`},
+		{"--fuzzy-threshold NaN", "", []string{"eval", "--args", "fuzzy", "--fuzzy-threshold", "NaN", cases}, 2, "--fuzzy-threshold: want a finite number, got NaN"},
+		{"run --threshold Inf", "", append(runFlags, "--threshold", "Inf", cases), 2, "run: --threshold: want a finite number, got +Inf"},
+		{"--option threshold=NaN", "", []string{"eval", "--option", "threshold=NaN", cases}, 2, `threshold: want a number, got the string "NaN"`},
+		{"--option fuzzy_threshold=Infinity", "", []string{"eval", "--profile", "axion", "--option", "fuzzy_threshold=Infinity", cases}, 2, `fuzzy_threshold: want a number, got the string "Infinity"`},
+		{"threshold: .nan in a config", "", []string{"eval", "--config", config("metrics:\n  - threshold: .nan\n"), cases}, 2, ".nan has no JSON form"},
+		{"threshold: NaN as a string", "", []string{"eval", "--config", config("metrics:\n  - threshold: \"NaN\"\n"), cases}, 2, `threshold: want a number, got the string "NaN"`},
+		{"threshold NaN in a serve request", `{"op":"evaluate","config":{"threshold":"NaN"},"cases":[]}` + "\n", []string{"serve"}, 0, `threshold: want a number, got the string \"NaN\"`},
+		{"threshold 1e999 in a serve request", `{"op":"evaluate","config":{"threshold":1e999},"cases":[]}` + "\n", []string{"serve"}, 0, `threshold: want a number, got 1e999, out of range`},
+		{"run --temperature NaN", "", append(runFlags, "--temperature", "NaN", cases), 2, "run: --temperature: want a finite number, got NaN"},
+		{"run --temperature -1", "", append(runFlags, "--temperature", "-1", cases), 2, "run: --temperature: want a number, 0 or more, got -1"},
+		{"--workers -1", "", []string{"eval", "--workers", "-1", cases}, 2, "eval: --workers: want a whole number from 0 to 4096 (0: one per CPU), got -1"},
+		{"--workers 100000000", "", []string{"eval", "--workers", "100000000", cases}, 2, "--workers: want a whole number from 0 to 4096"},
+		{"--workers 0 is one per CPU", "", []string{"eval", "--workers", "0", cases}, 0, "1 case: 1 passed"},
+		{"--workers 1.5", "", []string{"eval", "--workers", "1.5", cases}, 2, `eval: --workers: want a whole number, got "1.5"`},
+		{"run --workers -4", "", append(runFlags, "--workers", "-4", cases), 2, "run: --workers: want a whole number from 0 to 4096"},
+		{"serve --workers 100000000", "", []string{"serve", "--workers", "100000000"}, 2, "serve: --workers: want a whole number from 0 to 4096"},
+		{"workers: 100000000 in a config", "", []string{"eval", "--config", config("workers: 100000000\n"), cases}, 2, "field workers: want a whole number from 1 to 4096 (0 or none: one per CPU), got 100000000"},
+		{"workers: -2 in a config", "", []string{"eval", "--config", config("workers: -2\n"), cases}, 2, "field workers: want a whole number from 1 to 4096"},
+		{"run --timeout -1s", "", append(runFlags, "--timeout", "-1s", cases), 2, "run: --timeout: want a duration above zero, such as 30s or 2m, got -1s"},
+		{"run --timeout 0s", "", append(runFlags, "--timeout", "0s", cases), 2, "--timeout: want a duration above zero"},
+		{"run --timeout 30", "", append(runFlags, "--timeout", "30", cases), 2, `run: --timeout: want a duration such as 30s, 2m or 1h30m (a number needs its unit), got "30"`},
+		{"--mcp-timeout 0s", "", []string{"tools", "--mcp", "http://127.0.0.1:1/mcp", "--mcp-timeout", "0s"}, 2, "tools: --mcp-timeout: want a duration above zero"},
+		{"eval --mcp-timeout 0s", "", []string{"eval", "--mcp-timeout", "0s", cases}, 2, "eval: --mcp-timeout: want a duration above zero"},
+		{"--mcp-call-timeout -5m", "", append(runFlags, "--mcp-call-timeout", "-5m", cases), 2, "run: --mcp-call-timeout: want a duration above zero"},
+		{"--batch-poll-interval 0s", "", []string{"eval", "--batch-poll-interval", "0s", cases}, 2, "eval: --batch-poll-interval: want a duration above zero"},
+		{"--concurrency 0", "", append(runFlags, "--concurrency", "0", cases), 2, "run: --concurrency: want a whole number from 1 to 4096, got 0"},
+		{"--concurrency 100000000", "", append(runFlags, "--concurrency", "100000000", cases), 2, "run: --concurrency: want a whole number from 1 to 4096"},
+		{"--max-retries -2", "", append(runFlags, "--max-retries", "-2", cases), 2, "run: --max-retries: want a whole number, -1 or more (-1 or 0: none), got -2"},
+		{"--trials 0", "", append(runFlags, "--trials", "0", cases), 2, "run: --trials: want a whole number, 1 or more, got 0"},
+		{"--max-steps 0", "", append(runFlags, "--max-steps", "0", cases), 2, "run: --max-steps: want a whole number, 1 or more, got 0"},
+		{"--requests-per-minute -1", "", append(runFlags, "--requests-per-minute", "-1", cases), 2, "run: --requests-per-minute: want a number, 0 or more (0: no limit), got -1"},
+		{"--requests-per-minute NaN", "", append(runFlags, "--requests-per-minute", "NaN", cases), 2, "run: --requests-per-minute: want a finite number, got NaN"},
+		{"--judge-input-price -1", "", []string{"eval", "--judge-input-price", "-1", cases}, 2, "eval: --judge-input-price: want a number, 0 or more, got -1"},
+		{"compare --tolerance NaN", "", []string{"compare", "--tolerance", "NaN", results, results}, 2, "compare: --tolerance: want a finite number, got NaN"},
+		{"compare --tolerance -0.1", "", []string{"compare", "--tolerance", "-0.1", results, results}, 2, "compare: --tolerance: want a number, 0 or more (how far a score may fall, such as 0.02), got -0.1"},
+		{"compare --seed -1", "", []string{"compare", "--seed", "-1", results, results}, 2, `compare: --seed: want a whole number, 0 or more, got "-1"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, tt.stdin, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout, stderr)
+			}
+			if !strings.Contains(stdout+stderr, tt.want) {
+				t.Errorf("output lacks %q\nstdout: %s\nstderr: %s", tt.want, stdout, stderr)
+			}
+			noInternals(t, stdout+stderr)
+		})
+	}
+}
+
+// TestFlagBounds: every whole-number flag of every command has a range
+// (flagBounds), so that none takes a value that cannot be meant.
+func TestFlagBounds(t *testing.T) {
+	root := &cobra.Command{Use: "toolgrade"}
+	m := NewMain()
+	root.AddCommand(m.evalCommand(), m.extractCommand(), m.compareCommand(), m.initCommand(), m.bfclCommand(),
+		m.runCommand(), m.promptsCommand(), m.toolsCommand(), m.serveCommand(), m.versionCommand())
+	for _, cmd := range root.Commands() {
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			switch f.Value.Type() {
+			case "int", "int64", "uint64", "int32", "uint", "count":
+				if _, ok := flagBounds[f.Name]; !ok {
+					t.Errorf("%s --%s: a whole-number flag without a range in flagBounds", cmd.Name(), f.Name)
 				}
 			}
 		})
