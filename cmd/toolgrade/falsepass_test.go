@@ -89,7 +89,7 @@ func TestFalsePasses(t *testing.T) {
 		{name: "a repeated case field", cases: `{"id":"c","expected_tools":[{"name":"f"}],"tools_called":[],"expected_tools":[]}` + "\n", code: 1, want: []string{`duplicate key "expected_tools"`}},
 		{name: "a key repeated with an escape", cases: `{"id":"c","tools_called":[],"expected_tools":[],"\u0069d":"d"}` + "\n", code: 1, want: []string{`duplicate key "id"`}},
 		{name: "a repeated YAML key", file: "cases.yaml", cases: "- id: a\n  tools_called: []\n  expected_tools: [{name: f}]\n  expected_tools: []\n", code: 1,
-			want: []string{`line 4: duplicate key "expected_tools"`}},
+			want: []string{`cases.yaml:4: duplicate key "expected_tools" in mapping`}},
 
 		// A process rule naming a tool there is not.
 		{name: "a rule's tool not among --tools", cases: processCases, args: []string{"--config", rules, "--tools", tools}, code: 1,
@@ -153,7 +153,7 @@ func TestFalsePassConfigs(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"a repeated YAML key", []string{"--config", writeFile(t, "c.yaml", "metrics:\n  - profile: default\n    threshold: 0.5\n    threshold: 1\n")}, `line 4: duplicate key "threshold"`},
+		{"a repeated YAML key", []string{"--config", writeFile(t, "c.yaml", "metrics:\n  - profile: default\n    threshold: 0.5\n    threshold: 1\n")}, `c.yaml:4: duplicate key "threshold" in mapping`},
 		{"a repeated JSON key", []string{"--config", writeFile(t, "c.json", `{"metrics": [{"profile": "default", "args": "exact", "args": "ignore"}]}`)}, `duplicate key "args"`},
 		{"a YAML 1.1 number", []string{"--config", writeFile(t, "n.yaml", "workers: 010\n")}, "010 is 8 in YAML 1.1 and 10 in YAML 1.2"},
 		{"an unknown tag", []string{"--config", writeFile(t, "t.yaml", "metrics:\n  - profile: !!binary ZGVmYXVsdA==\n")}, "unknown tag !!binary"},
