@@ -5,13 +5,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/reliability"
 	"github.com/toolgrade/toolgrade/report"
@@ -98,13 +98,18 @@ regression; 2 for bad usage or an unreadable file.`,
 // readResults reads a file of result lines ("-": standard input),
 // passing each to add. Blank lines are skipped; a line that is not a
 // result is an error naming it and saying what it is instead, and so is
-// a file with no results.
+// a file with no results, or a file that is not text (sniff).
 func (m *Main) readResults(path string, add func(*toolgrade.Result)) error {
-	var r io.Reader = m.Stdin
+	var r io.Reader
 	if path == "-" {
 		path = "standard input"
+		text, err := sniff.Text(m.Stdin)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		r = text
 	} else {
-		f, err := os.Open(path)
+		f, err := sniff.Open(path)
 		if err != nil {
 			return err
 		}
@@ -117,6 +122,9 @@ func (m *Main) readResults(path string, add func(*toolgrade.Result)) error {
 		line, err := br.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
 			v, perr := jsonvalue.Parse(line)
+			if se, ok := perr.(*jsonvalue.SyntaxError); ok {
+				return fmt.Errorf("%s:%d: not a result line: invalid JSON: %s (byte %d of the line); give the results toolgrade eval wrote (--out FILE, or the config's reports: out)", path, n, se.Msg, se.Offset+1)
+			}
 			if perr != nil {
 				return fmt.Errorf("%s:%d: not a result line: %v", path, n, perr)
 			}
@@ -165,6 +173,9 @@ func notResult(v any) string {
 	fields := "no fields"
 	if len(keys) > 0 {
 		fields = "fields " + strings.Join(keys, ", ")
+	}
+	if sniff.Document(obj) == sniff.Config {
+		return "the line is a toolgrade config (" + fields + "), not a result"
 	}
 	if dataset.Gradeable(obj) || slices.ContainsFunc(keys, func(k string) bool { return k != "id" && dataset.Known(k) }) {
 		return "the line is a case (" + fields + "), not a result; grade the cases first with toolgrade eval --out FILE"

@@ -220,7 +220,7 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 	}
 	read, counted := in.read, []string(nil) // counted: files the progress bar counts ahead
 	if read == nil {
-		if paths, err = inputPaths(cfg, f.config, paths); err != nil {
+		if paths, err = m.inputPaths(cfg, f.config, paths); err != nil {
 			return err
 		}
 		read = func() iter.Seq2[toolgrade.Record, error] { return m.records(paths) }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -70,13 +71,21 @@ func (m *Main) runExtract(format, path string) error {
 	}
 	var data []byte
 	var err error
-	if path == "-" {
+	switch {
+	case path == "-":
 		data, err = io.ReadAll(m.Stdin)
-	} else {
+	case sniff.IsDirectory(path):
+		err = &sniff.DirectoryError{Name: path}
+	default:
 		data, err = os.ReadFile(path)
 	}
 	if err != nil {
 		return usageError("%v", err)
+	}
+	if !sniff.IsZip(data) { // an Inspect .eval log is a zip archive the trace reader reads
+		if data, err = sniff.Bytes(data); err != nil {
+			return usageError("%s: %v", path, err)
+		}
 	}
 	tr, err := trace.Read(data, format)
 	var missed *trace.MissedError

@@ -96,7 +96,8 @@ func TestExtract(t *testing.T) {
 	}{
 		{"stdin", chat, []string{"extract", "-"}, 0, `"args_raw": "{\"a\": 1"`, ""},
 		{"forced format", "f(a=1)", []string{"extract", "--format", "pythonic", "-"}, 0, `"format": "pythonic"`, ""},
-		{"garbage", "\x00\x01 not a trace", []string{"extract", "-"}, 2, "", "-: unrecognized trace: text starting"},
+		{"garbage", "\x00\x01 not a trace", []string{"extract", "-"}, 2, "", "-: binary data (it starts with a NUL byte), not UTF-8 text: give a text file"},
+		{"text garbage", "not a trace", []string{"extract", "-"}, 2, "", "-: unrecognized trace: text starting"},
 		{"unknown shape", `{"foo": 1}`, []string{"extract", "-"}, 2, "", `unrecognized trace: a JSON object with keys "foo"`},
 		{"bad JSON", `{"messages": [`, []string{"extract", "-"}, 2, "", "invalid JSON at line 1"},
 		{"unknown format", chat, []string{"extract", "-f", "nope", "-"}, 2, "", `unknown --format "nope" (want one of adk_`},

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/text/encoding/unicode"
 )
 
 // TestMistakes: every mistake a new user makes gives a non-zero exit and
@@ -77,6 +80,169 @@ func TestMistakes(t *testing.T) {
 				if !strings.Contains(stdout+stderr, w) {
 					t.Errorf("output lacks %q\nstdout: %s\nstderr: %s", w, stdout, stderr)
 				}
+			}
+		})
+	}
+}
+
+// utf16File encodes text as UTF-16 little-endian, after a byte-order mark
+// unless bare.
+func utf16File(text string, bare bool) string {
+	bom := unicode.UseBOM
+	if bare {
+		bom = unicode.IgnoreBOM
+	}
+	out, err := unicode.UTF16(unicode.LittleEndian, bom).NewEncoder().String(text)
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
+
+func gzipped(t *testing.T, text string) string {
+	t.Helper()
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(text))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestInputMistakes: a file of the wrong kind (a results file, a config,
+// CSV, a directory, compressed or UTF-16 text) given to any command that
+// reads files is refused at start, with exit 2, a message naming the
+// file and what it is, and no output before it; and each mistake is tried
+// in other words (another command, another encoding, standard input).
+func TestInputMistakes(t *testing.T) {
+	const caseLine = `{"id":"a","tools_called":[{"name":"f","args":{"x":1}}],"expected_tools":[{"name":"f","args":{"x":1}}]}` + "\n"
+	const resultLine = `{"id":"a","success":true,"metrics":[{"name":"tool_correctness","profile":"default","score":1,"success":true,"threshold":1,"error":null}]}` + "\n"
+	cases := writeFile(t, "cases.jsonl", caseLine)
+	results := writeFile(t, "results.jsonl", resultLine)
+	cfg := writeFile(t, "toolgrade.yaml", "metrics:\n  - profile: default\n    threshold: 0.5\n")
+	jsonCfg := writeFile(t, "config.json", `{"metrics": [{"profile": "deepeval"}], "workers": 2}`)
+	csv := writeFile(t, "cases.csv", "id,input,expected_tools\n1,hi,[]\n")
+	csvNoExt := writeFile(t, "cases", "id,input\n1,hi\n")
+	tsv := writeFile(t, "cases.tsv", "id\tinput\n1\thi\n")
+	dir := t.TempDir()
+	gz := writeFile(t, "cases.jsonl.gz", gzipped(t, caseLine))
+	gzNamedPlain := writeFile(t, "gz.jsonl", gzipped(t, caseLine))
+	utf16Cases := writeFile(t, "utf16.jsonl", utf16File(caseLine, false))
+	bareUTF16 := writeFile(t, "bare16.jsonl", utf16File(caseLine, true))
+	utf16Config := writeFile(t, "utf16.yaml", utf16File("metrics:\n  - threshold: 0.5\n", false))
+	utf16Results := writeFile(t, "utf16-results.jsonl", utf16File(resultLine, false))
+	utf16Tools := writeFile(t, "tools.json", utf16File(`[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}]`, false))
+	badUTF16 := writeFile(t, "bad16.jsonl", utf16File(caseLine, false)+"\x00\xdc")
+	fortyTwo := writeFile(t, "42", "42\n")
+	fortyTwoJSON := writeFile(t, "42.json", "42\n")
+	parquet := writeFile(t, "cases.parquet", "PAR1\x15\x04\x15")
+	emptyMetrics := writeFile(t, "empty-metrics.yaml", "metrics: []\n")
+	emptyMetricsJSON := writeFile(t, "empty-metrics.json", `{"metrics": []}`)
+	emptyObject := writeFile(t, "empty.json", "{}\n")
+	badYAML := writeFile(t, "bad.yaml", "- id: a\n  tools_called: []\n  expected_tools: []\n- id: b\n  tools_called: [\n")
+	badConfigYAML := writeFile(t, "bad-config.yaml", "metrics:\n  - profile: default\n    threshold: [\n")
+	typeMismatch := writeFile(t, "types.jsonl", `{"id":"t","tools_called":[{"name":"web_search","type":"custom","args":{"q":"x"}}],"expected_tools":[{"name":"web_search","type":"function","args":{"q":"x"}}]}`+"\n")
+	runFlags := []string{"run", "--model", "m", "--base-url", "http://127.0.0.1:1/v1", "--key-env="}
+
+	// Mistakes found midway, after the lines before them were graded.
+	midway := map[string]bool{"utf-16 with an unpaired surrogate": true}
+	for _, tt := range []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  []string // in stdout + stderr
+	}{
+		// A results file given as cases: use compare.
+		{"results for eval", "", []string{"eval", results}, 2, []string{results + ":1: a toolgrade results file, not cases", "toolgrade compare BASE NEW"}},
+		{"results for eval on stdin", resultLine, []string{"eval", "-"}, 2, []string{"-:1: a toolgrade results file, not cases"}},
+		{"results after a case file", "", []string{"eval", cases, results}, 2, []string{"a toolgrade results file, not cases"}},
+		{"results for run", "", append(runFlags, results), 2, []string{"a toolgrade results file, not cases"}},
+		{"results in UTF-16 for eval", "", []string{"eval", utf16Results}, 2, []string{"a toolgrade results file, not cases"}},
+		{"results for a config", "", []string{"eval", "--config", results, cases}, 2, []string{results + ": a toolgrade results file, not a config"}},
+		{"results for tools", "", []string{"tools", results}, 2, []string{"a toolgrade results file, not tool definitions"}},
+		{"toolgrade results for bfcl", "", []string{"bfcl", "--data", dir, "--results", results}, 2, []string{"a toolgrade results file, not BFCL results"}},
+		// A config given as cases: use --config.
+		{"a config for eval", "", []string{"eval", cfg}, 2, []string{cfg + ": a toolgrade config, not cases (keys metrics): give it with --config " + cfg}},
+		{"a JSON config for eval", "", []string{"eval", jsonCfg}, 2, []string{"a toolgrade config, not cases (keys metrics, workers)"}},
+		{"a config on stdin", "judge:\n  model: m\n", []string{"eval", "-"}, 2, []string{"a toolgrade config, not cases (keys judge)"}},
+		{"a config for compare", "", []string{"compare", jsonCfg, results}, 2, []string{jsonCfg + ":1: not a toolgrade results file: the line is a toolgrade config"}},
+		{"a config for tools", "", []string{"eval", "--tools", jsonCfg, cases}, 2, []string{"a toolgrade config, not tool definitions"}},
+		// Cases given as a config or as tools.
+		{"cases for a config", "", []string{"eval", "--config", cases, cases}, 2, []string{cases + ": a case file, not a config", "give case files as arguments"}},
+		{"cases for tools", "", []string{"tools", cases}, 2, []string{cases + ": a case file, not tool definitions"}},
+		// CSV.
+		{"csv", "", []string{"eval", csv}, 2, []string{csv + `: a CSV file (its first line is "id,input,expected_tools"), not cases`, "JSON Lines, JSON or YAML"}},
+		{"csv without its extension", "", []string{"eval", csvNoExt}, 2, []string{"a CSV file"}},
+		{"csv on stdin", "id,input\n1,hi\n", []string{"eval", "-"}, 2, []string{"-: a CSV file"}},
+		{"tsv", "", []string{"eval", tsv}, 2, []string{"a tab-separated file"}},
+		{"csv for run", "", append(runFlags, csv), 2, []string{"a CSV file"}},
+		{"csv for a config", "", []string{"eval", "--config", csv, cases}, 2, []string{csv + ": a CSV file, not a config"}},
+		{"semicolons", "id;input\n1;hi\n", []string{"eval", "-"}, 2, []string{"-: a CSV file"}},
+		// A directory.
+		{"a directory", "", []string{"eval", dir}, 2, []string{dir + " is a directory: give a file in it"}},
+		{"a directory after a file", "", []string{"eval", cases, dir}, 2, []string{dir + " is a directory"}},
+		{"a directory for a config", "", []string{"eval", "--config", dir, cases}, 2, []string{dir + " is a directory"}},
+		{"a directory for tools", "", []string{"tools", dir}, 2, []string{dir + " is a directory"}},
+		{"a directory for extract", "", []string{"extract", dir}, 2, []string{dir + " is a directory"}},
+		{"a directory for compare", "", []string{"compare", dir, results}, 2, []string{dir + " is a directory"}},
+		// Compressed and binary files.
+		{"gzip", "", []string{"eval", gz}, 2, []string{gz + ": gzip-compressed data, not UTF-8 text: decompress it first"}},
+		{"gzip named as text", "", []string{"eval", gzNamedPlain}, 2, []string{"gzip-compressed data"}},
+		{"gzip on stdin", gzipped(t, caseLine), []string{"eval", "-"}, 2, []string{"-: gzip-compressed data"}},
+		{"gzip for a config", "", []string{"eval", "--config", gz, cases}, 2, []string{"gzip-compressed data"}},
+		{"gzip for extract", "", []string{"extract", gz}, 2, []string{"gzip-compressed data"}},
+		{"gzip for compare", "", []string{"compare", gz, results}, 2, []string{"gzip-compressed data"}},
+		{"gzip for tools", "", []string{"tools", gz}, 2, []string{"gzip-compressed data"}},
+		{"gzip for bfcl", "", []string{"bfcl", "--data", dir, "--results", gz}, 2, []string{"gzip-compressed data"}},
+		{"gzip for serve", gzipped(t, `{"op":"version"}`+"\n"), []string{"serve"}, 2, []string{"serve: standard input: gzip-compressed data"}},
+		{"parquet", "", []string{"eval", parquet}, 2, []string{"a Parquet file, not UTF-8 text: convert it to JSON Lines first"}},
+		{"/dev/zero's NUL bytes", "\x00\x00\x00\x00\x00\x00", []string{"eval", "-"}, 2, []string{"binary data (it starts with a NUL byte)"}},
+		// UTF-16: read with a byte-order mark, refused without one.
+		{"utf-16 cases", "", []string{"eval", utf16Cases}, 0, []string{"1 case: 1 passed"}},
+		{"utf-16 cases on stdin", utf16File(caseLine, false), []string{"eval", "-"}, 0, []string{"1 case: 1 passed"}},
+		{"utf-16 config", "", []string{"eval", "--config", utf16Config, cases}, 0, []string{`"threshold":0.5`}},
+		{"utf-16 tools", "", []string{"tools", utf16Tools}, 0, []string{"f"}},
+		{"utf-16 results", "", []string{"compare", utf16Results, results}, 0, []string{"no regression"}},
+		{"utf-16 trace", "", []string{"extract", utf16Cases}, 0, []string{`"name": "f"`}},
+		{"utf-16 without a byte-order mark", "", []string{"eval", bareUTF16}, 2, []string{bareUTF16 + ": UTF-16 (little-endian) text without a byte-order mark, not UTF-8 text: save it as UTF-8"}},
+		{"utf-16 without a mark for a config", "", []string{"eval", "--config", bareUTF16, cases}, 2, []string{"UTF-16 (little-endian) text without a byte-order mark"}},
+		{"utf-16 without a mark for compare", "", []string{"compare", bareUTF16, results}, 2, []string{"UTF-16 (little-endian) text without a byte-order mark"}},
+		{"utf-16 with an unpaired surrogate", "", []string{"eval", badUTF16}, 2, []string{badUTF16 + ":2: invalid UTF-16: an unpaired surrogate (\\udc00)", "1 case: 1 passed"}},
+		// 42 as a file.
+		{"42 as a file", "", []string{"eval", fortyTwo}, 1, []string{fortyTwo + ":1: want a case object, got the number 42"}},
+		{"42 as a JSON file", "", []string{"eval", fortyTwoJSON}, 2, []string{fortyTwoJSON + `:1: not a JSON case file: it starts with "42"`}},
+		{"42 as a config", "", []string{"eval", "--config", fortyTwo, cases}, 2, []string{"want a mapping at the top, got the number 42"}},
+		{"42 as tools", "", []string{"tools", fortyTwo}, 2, []string{"want a tool definition (an object), got integer"}},
+		// Configs that would grade with the defaults.
+		{"metrics: []", "", []string{"eval", "--config", emptyMetrics, cases}, 2, []string{emptyMetrics + ": field metrics: an empty list grades nothing"}},
+		{"metrics: [] in JSON", "", []string{"eval", "--config", emptyMetricsJSON, cases}, 2, []string{"field metrics: an empty list grades nothing"}},
+		{"metrics: [] for run", "", append(runFlags, "--config", emptyMetrics, cases), 2, []string{"field metrics: an empty list grades nothing"}},
+		{"an empty object for a config", "", []string{"eval", "--config", emptyObject, cases}, 2, []string{"the config is empty ({})"}},
+		{"metrics: [] in a serve request", `{"op":"evaluate","config":{"metrics":[]},"cases":[]}` + "\n", []string{"serve"}, 0, []string{`"error":"config.metrics: want at least one metric entry"`}},
+		// One line number, the right one.
+		{"a YAML case error names its line", "", []string{"eval", badYAML}, 1, []string{badYAML + ":5: invalid YAML: did not find expected node content"}},
+		{"a YAML config error names its line", "", []string{"eval", "--config", badConfigYAML, cases}, 2, []string{badConfigYAML + ":3: invalid YAML: did not find expected node content"}},
+		{"an invalid result line names its line", "", []string{"compare", csv, results}, 2, []string{csv + ":1: not a result line: invalid JSON: unexpected 'i', want a value (byte 1 of the line)"}},
+		// A call of another type is not an argument difference.
+		{"a call type mismatch", "", []string{"eval", typeMismatch}, 1, []string{"called #0 is of type custom, not function"}},
+		{"a call type mismatch in order", "", []string{"eval", "--order", "in-order", typeMismatch}, 1, []string{"called #0 is of type custom, not function"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, tt.stdin, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout, stderr)
+			}
+			all := stdout + stderr
+			for _, w := range tt.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("output lacks %q\nstdout: %s\nstderr: %s", w, stdout, stderr)
+				}
+			}
+			noInternals(t, all)
+			if code == 2 && !midway[tt.name] && (stdout != "" || strings.Contains(stderr, "0 cases")) {
+				t.Errorf("output before the refusal\nstdout: %s\nstderr: %s", stdout, stderr)
 			}
 		})
 	}

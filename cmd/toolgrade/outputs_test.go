@@ -219,7 +219,16 @@ func TestOutputsWholeOrNotAtAll(t *testing.T) {
 	}
 
 	t.Run("an input that cannot be read halfway", func(t *testing.T) {
-		code, stderr := runMain(t, context.Background(), &Main{Stdout: io.Discard}, append(args, cases, dir)...)
+		// UTF-16 whose second line is not: the first cases are graded
+		// when the read fails (a directory is refused at start).
+		broken := []byte{0xff, 0xfe}
+		for _, c := range passing {
+			broken = append(broken, byte(c), byte(c>>8))
+		}
+		broken = append(broken, 0x00, 0xdc, '\n', 0)
+		halfway := filepath.Join(t.TempDir(), "halfway.jsonl")
+		os.WriteFile(halfway, broken, 0o644)
+		code, stderr := runMain(t, context.Background(), &Main{Stdout: io.Discard}, append(args, cases, halfway)...)
 		if code != 2 || strings.Contains(stderr, "wrote") || !strings.Contains(stderr, "not written: "+strings.Join(outs[:1], "")) {
 			t.Errorf("exit code %d, stderr:\n%s\nwant 2, no \"wrote\", and the files named as not written", code, stderr)
 		}

@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/report"
 )
@@ -29,9 +31,11 @@ func (f *reportFlags) register(fs *pflag.FlagSet) {
 }
 
 // inputPaths returns the case files to read: the arguments, else the
-// config's datasets. Every file must open, so that a run fails before any
-// output rather than halfway.
-func inputPaths(cfg *config.Config, configPath string, args []string) ([]string, error) {
+// config's datasets. Every file must open and be a case file, as far as
+// its first case says, so that a run fails before any output rather than
+// halfway (a directory, a compressed file, a results file or a config
+// given as cases).
+func (m *Main) inputPaths(cfg *config.Config, configPath string, args []string) ([]string, error) {
 	files := args
 	if len(files) == 0 {
 		if cfg == nil || len(cfg.Datasets) == 0 {
@@ -43,16 +47,47 @@ func inputPaths(cfg *config.Config, configPath string, args []string) ([]string,
 		}
 	}
 	for _, p := range files {
-		if p == "-" {
-			continue
-		}
-		fh, err := os.Open(p)
-		if err != nil {
+		if err := m.sniffCases(p); err != nil {
 			return nil, usageError("%v", err)
 		}
-		fh.Close()
 	}
 	return files, nil
+}
+
+// sniffCases checks that a case file is one, as far as its first case
+// says (see dataset.Sniff). Standard input is read as far as that, and
+// what was read is put back in front of the rest.
+func (m *Main) sniffCases(path string) error {
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if sniff.IsDirectory(path) {
+			return &sniff.DirectoryError{Name: path}
+		}
+		return dataset.Sniff(path, f)
+	}
+	var seen bytes.Buffer
+	err := dataset.Sniff(path, io.TeeReader(m.Stdin, &seen))
+	m.Stdin = rereadStdin{io.MultiReader(&seen, m.Stdin), m.Stdin}
+	return err
+}
+
+// rereadStdin is standard input with what was read of it put back. It is
+// still the file behind it (Stat), so that checkPaths knows an output
+// that is standard input.
+type rereadStdin struct {
+	io.Reader
+	stdin io.Reader
+}
+
+func (r rereadStdin) Stat() (os.FileInfo, error) {
+	if fi := streamFile(r.stdin); fi != nil {
+		return fi, nil
+	}
+	return nil, errors.ErrUnsupported
 }
 
 // A reportRun is a run's reports: every result streams through them, and

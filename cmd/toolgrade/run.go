@@ -194,7 +194,7 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 		}
 		opts.Server, opts.AllowTools, opts.CallTimeout = env.Server, mf.allowTools, mf.callTimeout
 	}
-	paths, err := inputPaths(cfg, f.eval.config, args)
+	paths, err := m.inputPaths(cfg, f.eval.config, args)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
+	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/judge"
 	"github.com/toolgrade/toolgrade/openai"
 	"github.com/toolgrade/toolgrade/serve"
@@ -67,7 +68,11 @@ Exit status: 0 when stdin ends.`,
 // runServe answers requests on the standard streams with package serve.
 func (m *Main) runServe(ctx context.Context, s *serve.Server) error {
 	s.Getenv, s.Warn, s.Version = m.getenv(), m.warn, versionString()
-	if err := s.Serve(ctx, m.Stdin, m.Stdout); err != nil {
+	requests, err := sniff.Text(m.Stdin)
+	if err != nil {
+		return usageError("serve: standard input: %v", err)
+	}
+	if err := s.Serve(ctx, requests, m.Stdout); err != nil {
 		return &ExitError{Code: 2, Err: err}
 	}
 	return nil
