@@ -149,12 +149,6 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	if fs.Changed("parallel-tool-calls") {
 		opts.ParallelToolCalls = &f.parallel
 	}
-	if f.concurrency <= 0 {
-		return usageError("--concurrency: want a positive number")
-	}
-	if f.trials < 1 {
-		return usageError("--trials: want a positive number of trials per case, got %d", f.trials)
-	}
 	if f.parser != "" {
 		var err error
 		if opts.Protocol, err = trace.ParseProtocol(f.parser); err != nil {
