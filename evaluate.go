@@ -102,7 +102,7 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 	next, stop := iter.Pull2(records)
 	defer stop()
 	r := &run{ctx: ctx, next: next, metrics: metrics, emit: emit, cancel: cancel,
-		batch: 1, ready: make([][]Result, 4*o.workers)}
+		batch: 1, ready: make([]graded, 4*o.workers)}
 	r.moved.L = &r.mu
 	var wg sync.WaitGroup
 	for range o.workers {
@@ -144,7 +144,7 @@ type run struct {
 	// that far ahead of the oldest one not emitted (head).
 	mu       sync.Mutex
 	moved    sync.Cond // head moved
-	ready    [][]Result
+	ready    []graded
 	head     int
 	emitting bool // a worker is emitting; it will emit what is ready
 	emitErr  error
@@ -160,14 +160,14 @@ func (r *run) work() {
 		if recs == nil {
 			return
 		}
-		results := make([]Result, len(recs))
+		b := graded{results: make([]Result, len(recs)), digests: make([]uint64, len(recs))}
 		for i, rec := range recs {
-			results[i] = gradeRecord(r.ctx, rec, r.metrics)
-			if c := results[i].Case; c != nil && results[i].Error == "" {
-				results[i].digest = caseDigest(c)
+			b.results[i] = gradeRecord(r.ctx, rec, r.metrics)
+			if c := b.results[i].Case; c != nil && b.results[i].Error == "" {
+				b.digests[i] = caseDigest(c)
 			}
 		}
-		r.finish(seq, results)
+		r.finish(seq, b)
 		// Workers that never block never enter the scheduler, and the
 		// garbage collector's mark worker then waits for a P while write
 		// barriers slow everything: offer it one now and then. Every batch
@@ -217,12 +217,21 @@ func (r *run) take() (int, []Record) {
 	return seq, recs
 }
 
+// A graded batch is the results of a batch of records, each with the
+// digest of its case (0: none, the record could not be read), for
+// checkID. The digests travel beside the results, not in them, so that
+// Result has no unexported field.
+type graded struct {
+	results []Result
+	digests []uint64
+}
+
 // finish hands in the results of batch seq, and emits them, with those
 // after them, if they are the oldest and no other worker is emitting.
-func (r *run) finish(seq int, results []Result) {
+func (r *run) finish(seq int, b graded) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.ready[seq%len(r.ready)] = results
+	r.ready[seq%len(r.ready)] = b
 	if r.emitting {
 		return
 	}
@@ -230,10 +239,10 @@ func (r *run) finish(seq int, results []Result) {
 	for {
 		slot := &r.ready[r.head%len(r.ready)]
 		batch := *slot
-		if batch == nil {
+		if batch.results == nil {
 			break
 		}
-		*slot = nil
+		*slot = graded{}
 		if r.emitErr == nil { // else drop it: the run is stopping
 			r.mu.Unlock()
 			err := r.emitBatch(batch)
@@ -251,18 +260,18 @@ func (r *run) finish(seq int, results []Result) {
 
 // emitBatch emits results in order up to the first error. A panic in emit
 // is caught, so that the caller of Evaluate, not a worker, panics with it.
-func (r *run) emitBatch(batch []Result) (err error) {
+func (r *run) emitBatch(batch graded) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.panicked, err = &p, errEmitPanicked
 		}
 	}()
-	for i := range batch {
+	for i := range batch.results {
 		if err := r.ctx.Err(); err != nil {
 			return err // a case graded as the run was canceled is not a result
 		}
-		r.checkID(&batch[i])
-		if err := r.emit(&batch[i]); err != nil {
+		r.checkID(&batch.results[i], batch.digests[i])
+		if err := r.emit(&batch.results[i]); err != nil {
 			return err
 		}
 	}

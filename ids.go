@@ -14,13 +14,14 @@ import (
 // graded as trials of one case, they would make one flaky case of two.
 var ErrIDTaken = errors.New("the id of another case")
 
-// checkID turns res into an error result if an earlier result had its id
-// and another case (see [Evaluate]).
-func (r *run) checkID(res *Result) {
-	if res.digest == 0 {
+// checkID turns res, whose case has the given digest, into an error
+// result if an earlier result had its id and another case (see
+// [Evaluate]).
+func (r *run) checkID(res *Result, digest uint64) {
+	if digest == 0 {
 		return // not read: no case to compare
 	}
-	if r.ids.put(maphash.String(idSeed, res.ID), res.digest) {
+	if r.ids.put(maphash.String(idSeed, res.ID), digest) {
 		return
 	}
 	err := fmt.Errorf("id %s is %w, whose input, expected output or expected calls differ: cases that share an id are trials of one case; give this one an id of its own", jsonvalue.AppendString(nil, res.ID), ErrIDTaken)

@@ -26,10 +26,6 @@ type Result struct {
 	// Case is the graded case, for reports that show calls side by side;
 	// nil when the record could not be read. It is not written as JSON.
 	Case *Case
-
-	// digest identifies what the case is, for [Evaluate]'s check that
-	// results sharing an id are trials of one case; 0 for none.
-	digest uint64
 }
 
 // MarshalJSON writes the result contract.
