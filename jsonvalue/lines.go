@@ -2,6 +2,7 @@ package jsonvalue
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"unsafe"
 )
@@ -15,16 +16,30 @@ const blockSize = 256 << 10
 // handed out, so lines are strings that point into it (and so do the
 // values [ParseString] makes of them). A line kept alive keeps its whole
 // block (256 KiB, or the longest line) alive.
+//
+// A line longer than the reader's limit ([LineReader.Limit]) is not held:
+// Next reports it as [ErrLineTooLong] once the limit is passed, and the
+// Next after that goes on from the line that follows it, so that memory
+// stays within about twice the limit whatever the input.
 type LineReader struct {
 	r     io.Reader
 	block []byte // the bytes read; the next line starts at start
 	start int
 	seen  int   // bytes from start known to hold no newline
 	err   error // from r, reported once the lines before it are out
+	limit int   // the longest line held (0: no limit)
+	skip  bool  // the line at start went past limit: drop it up to its newline
 }
+
+// ErrLineTooLong is the error of a line longer than a LineReader's limit.
+var ErrLineTooLong = errors.New("line too long")
 
 // NewLineReader returns a LineReader that reads r.
 func NewLineReader(r io.Reader) *LineReader { return &LineReader{r: r} }
+
+// Limit sets the longest line, in bytes, that Next returns (0: no
+// limit); a longer line is [ErrLineTooLong].
+func (lr *LineReader) Limit(n int) { lr.limit = n }
 
 // Next returns the next line without its line ending ("\n" or "\r\n"),
 // and io.EOF after the last one.
@@ -34,13 +49,35 @@ func (lr *LineReader) Next() (string, error) {
 			end := lr.start + lr.seen + i
 			line := lr.block[lr.start:end]
 			lr.start, lr.seen = end+1, 0
+			if lr.skip {
+				lr.skip = false
+				continue
+			}
+			if lr.limit > 0 && len(line) > lr.limit && len(bytes.TrimSuffix(line, []byte("\r"))) > lr.limit {
+				return "", ErrLineTooLong
+			}
 			return shared(line), nil
 		}
 		lr.seen = len(lr.block) - lr.start
+		if lr.skip || lr.limit > 0 && lr.seen > lr.limit+1 { // +1: "\r" may end it
+			// Drop what is read of the line: it is over the limit.
+			lr.start, lr.seen = len(lr.block), 0
+			if !lr.skip {
+				lr.skip = true
+				return "", ErrLineTooLong
+			}
+		}
 		if lr.err != nil {
+			if lr.skip && lr.err == io.EOF {
+				lr.skip = false
+				return "", io.EOF
+			}
 			if lr.seen > 0 && lr.err == io.EOF { // a last line without a newline
 				line := lr.block[lr.start:]
 				lr.start, lr.seen = len(lr.block), 0
+				if lr.limit > 0 && len(bytes.TrimSuffix(line, []byte("\r"))) > lr.limit {
+					return "", ErrLineTooLong
+				}
 				return shared(line), nil
 			}
 			return "", lr.err

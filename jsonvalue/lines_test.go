@@ -1,6 +1,7 @@
 package jsonvalue_test
 
 import (
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -100,6 +101,94 @@ func FuzzLineReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if diff := cmp.Diff(refLines(s), readAll(t, iotest.HalfReader(strings.NewReader(s)))); diff != "" {
 			t.Errorf("lines of %q (-want +got):\n%s", s, diff)
+		}
+	})
+}
+
+// limitedLines reads every line of r with a LineReader of the given
+// limit, writing a line past it as "<too long>".
+func limitedLines(t *testing.T, r io.Reader, limit int) []string {
+	t.Helper()
+	lr := jsonvalue.NewLineReader(r)
+	lr.Limit(limit)
+	var got []string
+	for {
+		line, err := lr.Next()
+		switch {
+		case err == io.EOF:
+			return got
+		case errors.Is(err, jsonvalue.ErrLineTooLong):
+			line = "<too long>"
+		case err != nil:
+			t.Fatal(err)
+		}
+		got = append(got, line)
+	}
+}
+
+// refLimited is what limitedLines must give.
+func refLimited(s string, limit int) []string {
+	lines := refLines(s)
+	for i, l := range lines {
+		if len(l) > limit {
+			lines[i] = "<too long>"
+		}
+	}
+	return lines
+}
+
+func TestLineReaderLimit(t *testing.T) {
+	long := strings.Repeat("x", 600<<10)
+	for _, tt := range []struct {
+		name  string
+		in    string
+		limit int
+	}{
+		{"at the limit", "abc\nde\n", 3},
+		{"at the limit with CRLF", "abc\r\nde\r\n", 3},
+		{"one past", "abcd\nde\n", 3},
+		{"the last line, no newline", "ab\nabcd", 3},
+		{"longer than a block, between short lines", "a\n" + long + "\nb\n" + long + "x\nc", 1000},
+		{"only a long line", long, 1000},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want := refLimited(tt.in, tt.limit)
+			if diff := cmp.Diff(want, limitedLines(t, strings.NewReader(tt.in), tt.limit)); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(want, limitedLines(t, iotest.HalfReader(strings.NewReader(tt.in)), tt.limit)); diff != "" {
+				t.Errorf("lines from short reads (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// zeros is an endless input without a newline, as /dev/zero is.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// An endless line is reported once it passes the limit, not read to an
+// end it does not have.
+func TestLineReaderEndlessLine(t *testing.T) {
+	lr := jsonvalue.NewLineReader(zeros{})
+	lr.Limit(1 << 20)
+	if _, err := lr.Next(); !errors.Is(err, jsonvalue.ErrLineTooLong) {
+		t.Fatalf("Next = %v, want ErrLineTooLong", err)
+	}
+}
+
+func FuzzLineReaderLimit(f *testing.F) {
+	for _, s := range []string{"", "abcd", "ab\nabcd\n", "a\r\nbb\r", "\n\n"} {
+		f.Add(s, uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, s string, limit uint8) {
+		n := int(limit) + 1
+		if diff := cmp.Diff(refLimited(s, n), limitedLines(t, iotest.HalfReader(strings.NewReader(s)), n)); diff != "" {
+			t.Errorf("lines of %q within %d (-want +got):\n%s", s, n, diff)
 		}
 	})
 }
