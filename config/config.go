@@ -84,12 +84,19 @@ type Config struct {
 	Dir, File string
 }
 
-// Load reads a configuration file.
+// Load reads a configuration file, within the budget of a file read
+// whole (see [Read]).
 func Load(path string) (*Config, error) {
-	data, err := sniff.ReadFile(path)
+	data, err := sniff.ReadFile(path, 0, "")
 	if err != nil {
 		return nil, err
 	}
+	return Read(path, data)
+}
+
+// Read parses data, the text of the configuration file at path: errors
+// name the file, and relative paths are taken from its directory.
+func Read(path string, data []byte) (*Config, error) {
 	c, err := Parse(data)
 	if err != nil {
 		if line, msg, ok := errorLine(err); ok {

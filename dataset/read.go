@@ -36,6 +36,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/budget"
 	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -73,14 +74,45 @@ func formatOf(name string) Format {
 // "FILE:line-N" rather than "line-N": line numbers repeat across files,
 // and two cases with one id would read as two trials of one case.
 func Files(names ...string) iter.Seq2[toolgrade.Record, error] {
-	return FilesFrom(os.Stdin, names...)
+	return Source{}.Files(names...)
 }
 
 // FilesFrom is [Files] with standard input read from stdin.
 func FilesFrom(stdin io.Reader, names ...string) iter.Seq2[toolgrade.Record, error] {
+	return Source{Stdin: stdin}.Files(names...)
+}
+
+// File reads one file; "-" is standard input.
+func File(name string) iter.Seq2[toolgrade.Record, error] {
+	return Source{}.Files(name)
+}
+
+// Reader reads cases from r; name is used in error messages and results,
+// and, with format Auto, its extension picks the format (.jsonl, .json,
+// .yaml) before the content does.
+func Reader(name string, r io.Reader, format Format) iter.Seq2[toolgrade.Record, error] {
+	return Source{}.Reader(name, r, format)
+}
+
+// A Source reads case files within a budget: a record (a line of JSON
+// Lines, an element of a JSON array, a YAML document or list item) larger
+// than MaxRecord is a fatal error naming the file, the line the record
+// starts on and the budget, found before more than about twice the budget
+// is held, however long the input (an endless line, /dev/zero). The zero
+// Source reads standard input for "-" within the default budget.
+type Source struct {
+	// Stdin is read for "-" (nil: os.Stdin).
+	Stdin io.Reader
+	// MaxRecord is the most bytes one record may hold (0:
+	// budget.DefaultLine, 64 MiB).
+	MaxRecord int64
+}
+
+// Files reads the named files one after another, as [Files] does.
+func (s Source) Files(names ...string) iter.Seq2[toolgrade.Record, error] {
 	return func(yield func(toolgrade.Record, error) bool) {
 		for _, name := range names {
-			for rec, err := range read(name, stdin) {
+			for rec, err := range s.read(name) {
 				if r, ok := rec.(*record); ok && len(names) > 1 {
 					r.qualified = true
 				}
@@ -108,14 +140,12 @@ func RecordsFor(metrics []toolgrade.Metric, src iter.Seq2[toolgrade.Record, erro
 	}
 }
 
-// File reads one file; "-" is standard input.
-func File(name string) iter.Seq2[toolgrade.Record, error] {
-	return read(name, os.Stdin)
-}
-
-func read(name string, stdin io.Reader) iter.Seq2[toolgrade.Record, error] {
+func (s Source) read(name string) iter.Seq2[toolgrade.Record, error] {
 	return func(yield func(toolgrade.Record, error) bool) {
-		r := stdin
+		r := s.Stdin
+		if r == nil {
+			r = os.Stdin
+		}
 		if name != "-" {
 			f, err := os.Open(name)
 			if err != nil {
@@ -129,7 +159,7 @@ func read(name string, stdin io.Reader) iter.Seq2[toolgrade.Record, error] {
 			}
 			r = f // read as text by Reader
 		}
-		for rec, err := range Reader(name, r, Auto) {
+		for rec, err := range s.Reader(name, r, Auto) {
 			if !yield(rec, err) {
 				return
 			}
@@ -137,12 +167,14 @@ func read(name string, stdin io.Reader) iter.Seq2[toolgrade.Record, error] {
 	}
 }
 
-// Reader reads cases from r; name is used in error messages and results,
-// and, with format Auto, its extension picks the format (.jsonl, .json,
-// .yaml) before the content does.
-func Reader(name string, r io.Reader, format Format) iter.Seq2[toolgrade.Record, error] {
+// Reader reads cases from r, as [Reader] does.
+func (s Source) Reader(name string, r io.Reader, format Format) iter.Seq2[toolgrade.Record, error] {
 	if format == Auto {
 		format = formatOf(name)
+	}
+	sp := splitter{name: name, max: int(s.MaxRecord)}
+	if sp.max <= 0 {
+		sp.max = int(budget.DefaultLine)
 	}
 	return func(yield func(toolgrade.Record, error) bool) {
 		yield = adkFiles(yield)
@@ -198,11 +230,11 @@ func Reader(name string, r io.Reader, format Format) iter.Seq2[toolgrade.Record,
 		}
 		switch format {
 		case JSONL:
-			err = readLines(name, br, checked)
+			err = sp.readLines(br, checked)
 		case JSON:
-			err = readValues(name, br, 1, checked)
+			err = sp.readValues(br, 1, checked)
 		case YAML:
-			err = readYAML(name, br, checked)
+			err = sp.readYAML(br, checked)
 		default:
 			err = fmt.Errorf("unknown format %q", format)
 		}
@@ -223,7 +255,12 @@ func Reader(name string, r io.Reader, format Format) iter.Seq2[toolgrade.Record,
 // grading, to fail before any output. Records that do not decode are not
 // errors here: they are error results of their own.
 func Sniff(name string, r io.Reader) error {
-	for _, err := range Reader(name, r, Auto) {
+	return Source{}.Sniff(name, r)
+}
+
+// Sniff is [Sniff] within the Source's record budget.
+func (s Source) Sniff(name string, r io.Reader) error {
+	for _, err := range s.Reader(name, r, Auto) {
 		return err
 	}
 	return nil
@@ -283,6 +320,17 @@ func csvError(name, line, sep string) error {
 	return fmt.Errorf("%s: %s (its first line is %q), not cases: toolgrade reads cases as JSON Lines, JSON or YAML; convert it, one case object per line, with the calls as lists (see docs/cases.md)", name, what, line)
 }
 
+// A splitter splits one input into records of at most max bytes.
+type splitter struct {
+	name string
+	max  int
+}
+
+// tooLarge is the error of a record past the budget that starts on line.
+func (sp *splitter) tooLarge(line int, what string) error {
+	return &budget.Error{Name: sp.name, Line: line, What: what, Limit: int64(sp.max), Flag: budget.LineFlag}
+}
+
 // errStop says the consumer stopped early; it is not reported.
 var errStop = errors.New("stopped")
 
@@ -304,14 +352,19 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 // readLines splits JSON Lines. If the first record is not a complete JSON
 // value on its line (a pretty-printed object), the input is read as JSON
 // values one after another instead.
-func readLines(name string, br *bufio.Reader, yield func(toolgrade.Record, error) bool) error {
+func (sp *splitter) readLines(br *bufio.Reader, yield func(toolgrade.Record, error) bool) error {
+	name := sp.name
 	lineNo := 0
 	first := formatOf(name) != JSONL // a .jsonl file is JSON Lines, broken lines and all
 	lr := jsonvalue.NewLineReader(br)
+	lr.Limit(sp.max)
 	for {
 		line, err := lr.Next()
 		if err == io.EOF {
 			return nil
+		}
+		if errors.Is(err, jsonvalue.ErrLineTooLong) {
+			return sp.tooLarge(lineNo+1, "line")
 		}
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", name, lineNo+1, err)
@@ -326,7 +379,7 @@ func readLines(name string, br *bufio.Reader, yield func(toolgrade.Record, error
 			if !completeValue(trimmed) {
 				// Not JSON Lines after all: rescan from here as values.
 				rest := io.MultiReader(strings.NewReader(line+"\n"), lr.Rest())
-				return readValues(name, bufio.NewReaderSize(rest, 64<<10), lineNo, yield)
+				return sp.readValues(bufio.NewReaderSize(rest, 64<<10), lineNo, yield)
 			}
 		}
 		rec := &record{data: trimmed, source: name, line: lineNo}

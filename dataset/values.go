@@ -14,6 +14,7 @@ import (
 // bad value is an error result and not the end of the run.
 type valueScanner struct {
 	br   *bufio.Reader
+	sp   *splitter
 	name string
 	line int
 	buf  []byte
@@ -50,6 +51,15 @@ func (s *valueScanner) skipSpace() (byte, error) {
 	}
 }
 
+// add appends c to the value, within the record budget.
+func (s *valueScanner) add(c byte) error {
+	if len(s.buf) >= s.sp.max {
+		return s.sp.tooLarge(s.recordLine, "record starting here")
+	}
+	s.buf = append(s.buf, c)
+	return nil
+}
+
 func (s *valueScanner) errorf(format string, args ...any) error {
 	return fmt.Errorf("%s:%d: %s", s.name, s.line, fmt.Sprintf(format, args...))
 }
@@ -75,7 +85,9 @@ func (s *valueScanner) value(c byte) error {
 				s.unread(c)
 				return nil
 			}
-			s.buf = append(s.buf, c)
+			if err := s.add(c); err != nil {
+				return err
+			}
 		}
 	}
 	start := s.line
@@ -88,7 +100,9 @@ func (s *valueScanner) value(c byte) error {
 		if err != nil {
 			return err
 		}
-		s.buf = append(s.buf, c)
+		if err := s.add(c); err != nil {
+			return err
+		}
 		switch c {
 		case '{', '[':
 			depth++
@@ -115,7 +129,9 @@ func (s *valueScanner) str() error {
 		if err != nil {
 			return err
 		}
-		s.buf = append(s.buf, c)
+		if err := s.add(c); err != nil {
+			return err
+		}
 		switch {
 		case escaped:
 			escaped = false
@@ -129,8 +145,9 @@ func (s *valueScanner) str() error {
 
 // readValues yields the elements of a top-level JSON array, or the
 // top-level values of a stream of JSON values, starting at line firstLine.
-func readValues(name string, br *bufio.Reader, firstLine int, yield func(toolgrade.Record, error) bool) error {
-	s := &valueScanner{br: br, name: name, line: firstLine}
+func (sp *splitter) readValues(br *bufio.Reader, firstLine int, yield func(toolgrade.Record, error) bool) error {
+	name := sp.name
+	s := &valueScanner{br: br, sp: sp, name: name, line: firstLine}
 	c, err := s.skipSpace()
 	if err == io.EOF {
 		return nil

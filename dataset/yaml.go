@@ -20,7 +20,8 @@ import (
 // readYAML splits a YAML stream into records: each document is one case,
 // unless it is a block list ("- " at the start of a line), whose items are
 // then one case each. Splitting works line by line, so a long list streams.
-func readYAML(name string, br *bufio.Reader, yield func(toolgrade.Record, error) bool) error {
+func (sp *splitter) readYAML(br *bufio.Reader, yield func(toolgrade.Record, error) bool) error {
+	name := sp.name
 	const (
 		unknown = iota
 		list
@@ -39,10 +40,14 @@ func readYAML(name string, br *bufio.Reader, yield func(toolgrade.Record, error)
 		return yield(rec, nil)
 	}
 	lr := jsonvalue.NewLineReader(br)
+	lr.Limit(sp.max)
 	for {
 		line, err := lr.Next()
 		if err == io.EOF {
 			break
+		}
+		if errors.Is(err, jsonvalue.ErrLineTooLong) {
+			return sp.tooLarge(lineNo+1, "line")
 		}
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", name, lineNo+1, err)
@@ -74,6 +79,9 @@ func readYAML(name string, br *bufio.Reader, yield func(toolgrade.Record, error)
 				return errStop
 			}
 			chunkLine = lineNo
+		}
+		if len(chunk)+len(line) >= sp.max {
+			return sp.tooLarge(chunkLine, "record starting here")
 		}
 		chunk = append(chunk, line...)
 		chunk = append(chunk, '\n')

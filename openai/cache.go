@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/toolgrade/toolgrade/internal/budget"
 )
 
 // A Cache keeps model replies on disk under content keys (see [CacheKey]),
@@ -69,7 +71,7 @@ func (c *Cache) Get(key string) (data []byte, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	data, err = os.ReadFile(p)
+	data, err = budget.ReadFile(p, nil, maxReplyBytes, "") // no entry is larger than a reply
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}

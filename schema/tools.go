@@ -68,10 +68,23 @@ func Parse(v any) ([]toolgrade.Tool, error) {
 // an MCP session log, whose tools/list responses are collected and whose
 // other messages are skipped). Errors name the file and line; a file that
 // defines no tool is an error too.
+//
+// The file is read within the budget of a file read whole (256 MiB).
 func ReadFile(path string) ([]toolgrade.Tool, error) {
-	data, err := sniff.ReadFile(path)
+	data, err := sniff.ReadFile(path, 0, "")
 	if err != nil {
 		return nil, err
+	}
+	return ReadText(path, data)
+}
+
+// ReadText reads tool definitions from data, the contents of the file
+// named name, as [ReadFile] does (a byte-order mark dropped, UTF-16 with
+// one decoded, what is not text refused).
+func ReadText(name string, data []byte) ([]toolgrade.Tool, error) {
+	data, err := sniff.Bytes(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	tools, err := parseText(data)
 	if err != nil {
@@ -79,18 +92,18 @@ func ReadFile(path string) ([]toolgrade.Tool, error) {
 		var le *lineError
 		switch {
 		case errors.As(err, &le) && errors.As(le.err, &se):
-			return nil, fmt.Errorf("%s:%d: invalid JSON: %s", path, le.line, se.Msg)
+			return nil, fmt.Errorf("%s:%d: invalid JSON: %s", name, le.line, se.Msg)
 		case errors.As(err, &le):
-			return nil, fmt.Errorf("%s:%d: %w", path, le.line, le.err)
+			return nil, fmt.Errorf("%s:%d: %w", name, le.line, le.err)
 		case errors.As(err, &se):
-			return nil, fmt.Errorf("%s:%d: invalid JSON: %s", path, se.Line, se.Msg)
+			return nil, fmt.Errorf("%s:%d: invalid JSON: %s", name, se.Line, se.Msg)
 		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(tools) == 0 {
 		// A tools file that defines none is a mistake (an empty file, the
 		// wrong file), not a run without tools.
-		return nil, fmt.Errorf("%s: no tool definitions in the file", path)
+		return nil, fmt.Errorf("%s: no tool definitions in the file", name)
 	}
 	return tools, nil
 }

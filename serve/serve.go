@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/budget"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/secret"
@@ -27,6 +28,10 @@ type Server struct {
 	Getenv func(string) string
 	// Version is what the version op answers.
 	Version string
+	// MaxLine is the most bytes one request line may hold (0:
+	// budget.DefaultLine, 64 MiB). A longer line is answered with an
+	// error, unread, and the next line is served.
+	MaxLine int64
 
 	// What a request's judge may use of the host, which is the host's
 	// choice and never a request's (see judge.go): JudgeKeyEnvs are the
@@ -57,24 +62,32 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	if s.secrets == nil {
 		s.secrets = &secret.Set{}
 	}
-	r := bufio.NewReaderSize(in, 1<<16)
+	limit := budget.Sizes{Line: s.MaxLine}.LineOr()
+	lr := jsonvalue.NewLineReader(in)
+	lr.Limit(int(limit))
 	w := bufio.NewWriterSize(out, 1<<16)
-	for {
-		line, readErr := r.ReadBytes('\n')
-		if line = bytes.TrimSpace(line); len(line) > 0 {
-			resp := append(s.secrets.Bytes(s.handle(ctx, line)), '\n')
-			if _, err := w.Write(resp); err != nil {
+	for n := 1; ; n++ {
+		line, readErr := lr.Next()
+		var resp []byte
+		switch {
+		case errors.Is(readErr, jsonvalue.ErrLineTooLong):
+			resp = errorResponse(nil, &budget.Error{Name: "standard input", Line: n, What: "line", Limit: limit, Flag: budget.LineFlag})
+		case readErr == io.EOF:
+			return nil
+		case readErr != nil:
+			return readErr
+		default:
+			if t := bytes.TrimSpace([]byte(line)); len(t) > 0 {
+				resp = s.secrets.Bytes(s.handle(ctx, t))
+			}
+		}
+		if resp != nil {
+			if _, err := w.Write(append(resp, '\n')); err != nil {
 				return err
 			}
 			if err := w.Flush(); err != nil {
 				return err
 			}
-		}
-		if readErr == io.EOF {
-			return nil
-		}
-		if readErr != nil {
-			return readErr
 		}
 		if ctx.Err() != nil {
 			return nil

@@ -515,3 +515,32 @@ reports:
 		t.Errorf("config without a path: %v", r)
 	}
 }
+
+// A request line past the budget is answered with an error naming it and
+// is not held; the lines after it are served.
+func TestServeLineBudget(t *testing.T) {
+	s := &Server{MaxLine: 1 << 10}
+	in := io.MultiReader(strings.NewReader(`{"op":"version","id":1}`+"\n"),
+		io.LimitReader(zeroReader{}, 1<<20), // a line of a MiB of NULs
+		strings.NewReader("\n"+`{"op":"version","id":3}`+"\n"))
+	var out bytes.Buffer
+	if err := s.Serve(context.Background(), in, &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	want := []string{
+		`{"id":1,"result":{"version":""}}`,
+		`{"error":"standard input:2: the line is larger than 1 KiB, the most toolgrade reads at once (--max-line-size raises it)"}`,
+		`{"id":3,"result":{"version":""}}`,
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("responses:\n%s\nwant:\n%s", out.String(), strings.Join(want, "\n"))
+	}
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}

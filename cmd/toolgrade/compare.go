@@ -1,8 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/internal/budget"
 	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/reliability"
@@ -96,9 +96,10 @@ regression; 2 for bad usage or an unreadable file.`,
 }
 
 // readResults reads a file of result lines ("-": standard input),
-// passing each to add. Blank lines are skipped; a line that is not a
-// result is an error naming it and saying what it is instead, and so is
-// a file with no results, or a file that is not text (sniff).
+// passing each to add, each line within --max-line-size. Blank lines are
+// skipped; a line that is not a result is an error naming it and saying
+// what it is instead, and so is a file with no results, or a file that is
+// not text (sniff).
 func (m *Main) readResults(path string, add func(*toolgrade.Result)) error {
 	var r io.Reader
 	if path == "-" {
@@ -116,37 +117,42 @@ func (m *Main) readResults(path string, add func(*toolgrade.Result)) error {
 		defer f.Close()
 		r = f
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
+	lr := jsonvalue.NewLineReader(r)
+	lr.Limit(int(m.sizes.LineOr()))
 	results := 0
 	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			v, perr := jsonvalue.Parse(line)
-			if se, ok := perr.(*jsonvalue.SyntaxError); ok {
-				return fmt.Errorf("%s:%d: not a result line: invalid JSON: %s (byte %d of the line); give the results toolgrade eval wrote (--out FILE, or the config's reports: out)", path, n, se.Msg, se.Offset+1)
-			}
-			if perr != nil {
-				return fmt.Errorf("%s:%d: not a result line: %v", path, n, perr)
-			}
-			if what := notResult(v); what != "" {
-				return fmt.Errorf("%s:%d: not a toolgrade results file: %s; give the results toolgrade eval wrote (--out FILE, or the config's reports: out)", path, n, what)
-			}
-			r, perr := toolgrade.DecodeResult(v)
-			if perr != nil {
-				return fmt.Errorf("%s:%d: not a result line: %v", path, n, perr)
-			}
-			add(&r)
-			results++
-		}
+		line, err := lr.Next()
 		if err == io.EOF {
 			if results == 0 {
 				return fmt.Errorf("%s: not a toolgrade results file: it holds no result lines (an empty file); give the results toolgrade eval wrote (--out FILE, or the config's reports: out)", path)
 			}
 			return nil
 		}
+		if errors.Is(err, jsonvalue.ErrLineTooLong) {
+			return &budget.Error{Name: path, Line: n, What: "line", Limit: m.sizes.LineOr(), Flag: budget.LineFlag}
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
+		if len(strings.TrimSpace(line)) == 0 {
+			continue
+		}
+		v, perr := jsonvalue.ParseString(line)
+		if se, ok := perr.(*jsonvalue.SyntaxError); ok {
+			return fmt.Errorf("%s:%d: not a result line: invalid JSON: %s (byte %d of the line); give the results toolgrade eval wrote (--out FILE, or the config's reports: out)", path, n, se.Msg, se.Offset+1)
+		}
+		if perr != nil {
+			return fmt.Errorf("%s:%d: not a result line: %v", path, n, perr)
+		}
+		if what := notResult(v); what != "" {
+			return fmt.Errorf("%s:%d: not a toolgrade results file: %s; give the results toolgrade eval wrote (--out FILE, or the config's reports: out)", path, n, what)
+		}
+		r, perr := toolgrade.DecodeResult(v)
+		if perr != nil {
+			return fmt.Errorf("%s:%d: not a result line: %v", path, n, perr)
+		}
+		add(&r)
+		results++
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/mcp"
-	"github.com/toolgrade/toolgrade/schema"
 )
 
 // envFlags are the flags for what metrics share across a run (the judge,
@@ -59,7 +58,7 @@ func (m *Main) runEnv(cmd *cobra.Command, f *envFlags, cfg *config.Config) (*con
 		}
 	}
 	if toolsFile != "" && !toolsMCP {
-		tools, err := schema.ReadFile(toolsFile)
+		tools, err := m.readTools(toolsFile)
 		if err != nil {
 			return nil, usageError("tools: %v", err)
 		}

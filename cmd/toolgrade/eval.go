@@ -193,7 +193,7 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 	var cfg *config.Config
 	if f.config != "" {
 		var err error
-		if cfg, err = config.Load(f.config); err != nil {
+		if cfg, err = m.loadConfig(f.config); err != nil {
 			return usageError("config: %v", err)
 		}
 	}
@@ -315,5 +315,5 @@ func (f *evalFlags) inputs(cfg *config.Config, cases []string) []namedPath {
 
 // records reads the inputs in turn; "-" is standard input.
 func (m *Main) records(paths []string) iter.Seq2[toolgrade.Record, error] {
-	return dataset.FilesFrom(m.Stdin, paths...)
+	return m.cases().Files(paths...)
 }

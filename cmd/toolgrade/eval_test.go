@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,8 +21,14 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // stderr.
 func run(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
+	return runReading(t, strings.NewReader(stdin), args...)
+}
+
+// runReading is run with standard input read from stdin.
+func runReading(t *testing.T, stdin io.Reader, args ...string) (int, string, string) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	m := &Main{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
+	m := &Main{Stdin: stdin, Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }}
 	err := m.Run(context.Background(), args)
 	code := 0
 	if err != nil {

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -69,16 +67,7 @@ func (m *Main) runExtract(format, path string) error {
 	if err := m.checkPaths(inputs("the trace file", path), nil); err != nil {
 		return err
 	}
-	var data []byte
-	var err error
-	switch {
-	case path == "-":
-		data, err = io.ReadAll(m.Stdin)
-	case sniff.IsDirectory(path):
-		err = &sniff.DirectoryError{Name: path}
-	default:
-		data, err = os.ReadFile(path)
-	}
+	data, err := m.readFile(path)
 	if err != nil {
 		return usageError("%v", err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -14,6 +15,7 @@ import (
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/internal/budget"
 	"github.com/toolgrade/toolgrade/judge"
 	"github.com/toolgrade/toolgrade/openai"
 	"github.com/toolgrade/toolgrade/runner"
@@ -174,12 +176,17 @@ func (m *Main) bufferStdin(paths []string) (*os.File, func(), error) {
 		tmp.Close()
 		os.Remove(tmp.Name())
 	}
-	if _, err = io.Copy(tmp, stdin); err == nil {
+	// The copy stops at a line reading would refuse (an endless one).
+	if _, err = io.Copy(tmp, budget.Lines("-", stdin, m.sizes.Line, budget.LineFlag)); err == nil {
 		_, err = tmp.Seek(0, io.SeekStart)
+	}
+	var tooLarge *budget.Error
+	if err != nil && !errors.As(err, &tooLarge) {
+		err = fmt.Errorf("standard input: %w", err)
 	}
 	if err != nil {
 		done()
-		return nil, nil, &ExitError{Code: 2, Err: fmt.Errorf("standard input: %w", err)}
+		return nil, nil, &ExitError{Code: 2, Err: err}
 	}
 	m.Stdin = tmp
 	return tmp, done, nil

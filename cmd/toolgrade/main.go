@@ -27,6 +27,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/internal/budget"
 	"github.com/toolgrade/toolgrade/internal/outfile"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/secret"
@@ -63,7 +64,8 @@ type Main struct {
 	// files by output, the cache and the requests by the model's and
 	// the judge's clients.
 	secrets *secret.Set
-	warned  *sync.Map // warnings said in the run, for warn
+	warned  *sync.Map    // warnings said in the run, for warn
+	sizes   budget.Sizes // the budgets of what is read (budget.go)
 }
 
 // NewMain returns a Main wired to the process's streams and environment.
@@ -144,6 +146,7 @@ func (m *Main) run(ctx context.Context, args []string) error {
 	root.SetOut(m.Stdout)
 	root.SetErr(m.Stderr)
 	root.SetArgs(args)
+	m.registerBudgets(root.PersistentFlags())
 	root.AddCommand(
 		m.evalCommand(),
 		m.extractCommand(),

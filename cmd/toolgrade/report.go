@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/config"
-	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/report"
@@ -67,10 +66,10 @@ func (m *Main) sniffCases(path string) error {
 		if sniff.IsDirectory(path) {
 			return &sniff.DirectoryError{Name: path}
 		}
-		return dataset.Sniff(path, f)
+		return m.cases().Sniff(path, f)
 	}
 	var seen bytes.Buffer
-	err := dataset.Sniff(path, io.TeeReader(m.Stdin, &seen))
+	err := m.cases().Sniff(path, io.TeeReader(m.Stdin, &seen))
 	m.Stdin = rereadStdin{io.MultiReader(&seen, m.Stdin), m.Stdin}
 	return err
 }

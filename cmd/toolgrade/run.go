@@ -164,7 +164,7 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	var cfg *config.Config
 	if f.eval.config != "" {
 		var err error
-		if cfg, err = config.Load(f.eval.config); err != nil {
+		if cfg, err = m.loadConfig(f.eval.config); err != nil {
 			return usageError("config: %v", err)
 		}
 	}

@@ -67,7 +67,7 @@ Exit status: 0 when stdin ends.`,
 
 // runServe answers requests on the standard streams with package serve.
 func (m *Main) runServe(ctx context.Context, s *serve.Server) error {
-	s.Getenv, s.Warn, s.Version = m.getenv(), m.warn, versionString()
+	s.Getenv, s.Warn, s.Version, s.MaxLine = m.getenv(), m.warn, versionString(), m.sizes.Line
 	requests, err := sniff.Text(m.Stdin)
 	if err != nil {
 		return usageError("serve: standard input: %v", err)

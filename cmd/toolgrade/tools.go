@@ -137,7 +137,7 @@ func (m *Main) runTools(ctx context.Context, f *toolsFlags, args []string) error
 	if s != nil {
 		tools, err = s.Tools(ctx)
 	} else {
-		tools, err = schema.ReadFile(source)
+		tools, err = m.readTools(source)
 	}
 	if err != nil {
 		return &ExitError{Code: 2, Err: err}

@@ -26,11 +26,14 @@ package sniff
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/toolgrade/toolgrade/internal/budget"
 )
 
 // A NotTextError says that an input is not text toolgrade reads: what it
@@ -223,17 +226,23 @@ type readCloser struct {
 	io.Closer
 }
 
-// ReadFile reads a named input whole as text (see [Text]). A directory, and
-// a file that is not text, are errors naming the file.
-func ReadFile(name string) ([]byte, error) {
+// ReadFile reads a named input whole as text (see [Text]) within limit
+// bytes of text (0: budget.DefaultFile); flag raises the limit, for the
+// message ("" when none does). A directory, a file that is not text, and
+// one past the limit ([*budget.Error]) are errors naming the file.
+func ReadFile(name string, limit int64, flag string) ([]byte, error) {
 	r, err := Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	data, err := io.ReadAll(r)
+	data, err := budget.ReadAll(name, r, limit, flag)
+	var be *budget.Error
 	if de, ok := err.(*DecodeError); ok {
 		return nil, fmt.Errorf("%s:%d: %s", name, de.Line, de.Msg)
+	}
+	if errors.As(err, &be) {
+		return nil, err
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

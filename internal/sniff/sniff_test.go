@@ -124,15 +124,23 @@ func TestOpen(t *testing.T) {
 	}
 	gz := filepath.Join(dir, "cases.jsonl.gz")
 	os.WriteFile(gz, []byte("\x1F\x8B\x08"), 0o644)
-	if _, err := sniff.ReadFile(gz); err == nil || !strings.HasPrefix(err.Error(), gz+": gzip-compressed data") {
+	if _, err := sniff.ReadFile(gz, 0, ""); err == nil || !strings.HasPrefix(err.Error(), gz+": gzip-compressed data") {
 		t.Errorf("ReadFile(gzip) = %v", err)
 	}
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, append(encode16("{}\n{}\n", false), 0x00, 0xDC), 0o644)
-	if _, err := sniff.ReadFile(bad); err == nil || err.Error() != bad+":3: invalid UTF-16: an unpaired surrogate (\\udc00)" {
+	if _, err := sniff.ReadFile(bad, 0, ""); err == nil || err.Error() != bad+":3: invalid UTF-16: an unpaired surrogate (\\udc00)" {
 		t.Errorf("ReadFile(bad UTF-16) = %v", err)
 	}
-	if _, err := sniff.ReadFile(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+	big := filepath.Join(dir, "big.json")
+	os.WriteFile(big, []byte("[1, 2, 3]\n"), 0o644)
+	if _, err := sniff.ReadFile(big, 9, "--max-file-size"); err == nil || err.Error() != big+": the file is larger than 9 bytes, the most toolgrade reads at once (--max-file-size raises it)" {
+		t.Errorf("ReadFile(past the limit) = %v", err)
+	}
+	if data, err := sniff.ReadFile(big, 10, ""); err != nil || string(data) != "[1, 2, 3]\n" {
+		t.Errorf("ReadFile(at the limit) = %q, %v", data, err)
+	}
+	if _, err := sniff.ReadFile(filepath.Join(dir, "missing"), 0, ""); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("ReadFile(missing) = %v", err)
 	}
 }

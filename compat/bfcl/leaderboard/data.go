@@ -112,7 +112,7 @@ func loadCategory(dir, category string, withAnswers bool) (*categoryData, error)
 	if err != nil {
 		return nil, err
 	}
-	text, err := sniff.ReadFile(qpath)
+	text, err := sniff.ReadFile(qpath, 0, "")
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func loadCategory(dir, category string, withAnswers bool) (*categoryData, error)
 	if err != nil {
 		return nil, err
 	}
-	if text, err = sniff.ReadFile(apath); err != nil {
+	if text, err = sniff.ReadFile(apath, 0, ""); err != nil {
 		return nil, err
 	}
 	if c.answers, err = parseAnswers(apath, text); err != nil {

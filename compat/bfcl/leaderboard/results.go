@@ -1,6 +1,7 @@
 package leaderboard
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/budget"
 	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -59,7 +61,7 @@ func ReadResults(paths ...string) (*Results, error) {
 		return rs, err
 	}
 	for _, path := range files {
-		text, err := sniff.ReadFile(path)
+		text, err := sniff.ReadFile(path, 0, "")
 		if err != nil {
 			return rs, err
 		}
@@ -110,7 +112,11 @@ func resultFiles(paths []string) ([]string, error) {
 // lines is an error. On error, the entries of the lines before it have
 // been added.
 func (rs *Results) Read(name string, r io.Reader) error {
-	text, err := io.ReadAll(r)
+	text, err := budget.ReadAll(name, r, 0, "")
+	var be *budget.Error
+	if errors.As(err, &be) {
+		return err // it names the input
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

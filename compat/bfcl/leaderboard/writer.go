@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/budget"
 	"github.com/toolgrade/toolgrade/internal/outfile"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -135,7 +136,7 @@ func newResultWriter(dir string, questionFiles []string) (*resultWriter, error) 
 			}
 			continue
 		}
-		text, err := os.ReadFile(answers)
+		text, err := budget.ReadFile(answers, nil, 0, "")
 		if err != nil {
 			w.abort()
 			return nil, err

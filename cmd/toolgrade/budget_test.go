@@ -1,0 +1,148 @@
+package main
+
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/toolgrade/toolgrade/internal/shared"
+)
+
+// endless is an endless input: its head, then fill without end, as
+// /dev/zero is (fill 0) or a line that never ends.
+type endless struct {
+	head string
+	fill byte
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	n := copy(p, e.head)
+	e.head = e.head[n:]
+	for i := n; i < len(p); i++ {
+		p[i] = e.fill
+	}
+	return len(p), nil
+}
+
+// devZero is a file without end, for the inputs commands open by name.
+func devZero(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero:", err)
+	}
+	return "/dev/zero"
+}
+
+// Every command's input that has no end (an endless line, /dev/zero) ends
+// in the budget's message, naming the input, the line and the flag that
+// raises the budget, or, read as text, in the message that it is not
+// text, with exit status 2: it is not read into memory without bound. The tests return because the budget holds; each takes
+// the budget's size of memory at most.
+func TestEndlessInputs(t *testing.T) {
+	zero := devZero(t)
+	cases := writeFile(t, "cases.jsonl", passing)
+	results := writeFile(t, "results.jsonl", `{"id":"p","success":true,"metrics":[]}`+"\n")
+	for _, tt := range []struct {
+		name  string
+		stdin io.Reader
+		args  []string
+		want  string
+	}{
+		{"cases from stdin, the default budget", &endless{fill: 'x'}, []string{"eval", "-"},
+			"-:1: the line is larger than 64 MiB, the most toolgrade reads at once (--max-line-size raises it)"},
+		{"an endless JSON line", &endless{head: `{"id":"a","input":"`, fill: 'x'}, []string{"eval", "--max-line-size", "1MiB", "-"},
+			"-:1: the line is larger than 1 MiB"},
+		{"an endless JSON array", &endless{head: `[{"input":[`, fill: ' '}, []string{"eval", "--max-line-size", "1MiB", "-"},
+			"-:1: the record starting here is larger than 1 MiB"},
+		{"an endless YAML document", &endless{head: "input: |\n", fill: '\n'}, []string{"eval", "--max-line-size", "1MiB", "-"},
+			"-:1: the record starting here is larger than 1 MiB"},
+		{"cases file", nil, []string{"eval", "--max-line-size", "1MiB", zero},
+			zero + ": binary data (it starts with a NUL byte), not UTF-8 text"},
+		{"cases from stdin copied for a judge batch", &endless{fill: 'x'}, []string{"eval", "--judge-model", "m", "--judge-base-url", "http://127.0.0.1:9/v1", "--judge-batch", "--max-line-size", "1MiB", "-"},
+			"-:1: the line is larger than 1 MiB"},
+		{"--config", nil, []string{"eval", "--max-file-size", "1MiB", "--config", zero, cases},
+			"config: " + zero + ": the file is larger than 1 MiB, the most toolgrade reads at once (--max-file-size raises it)"},
+		{"--tools", nil, []string{"eval", "--max-file-size", "1MiB", "--tools", zero, cases},
+			"tools: " + zero + ": the file is larger than 1 MiB"},
+		{"tools FILE", nil, []string{"tools", "--max-file-size", "1MiB", zero},
+			zero + ": the file is larger than 1 MiB"},
+		{"extract FILE", nil, []string{"extract", zero},
+			zero + ": the file is larger than 256 MiB, the most toolgrade reads at once (--max-file-size raises it)"},
+		{"extract -", &endless{head: `{"messages":[`, fill: ' '}, []string{"extract", "--max-file-size", "1MiB", "-"},
+			"-: the file is larger than 1 MiB"},
+		{"compare BASE", nil, []string{"compare", "--max-line-size", "1MiB", zero, results},
+			zero + ": binary data (it starts with a NUL byte), not UTF-8 text"},
+		{"compare -", &endless{head: `{"id":"`, fill: 'x'}, []string{"compare", "--max-line-size", "1MiB", "-", results},
+			"standard input:1: the line is larger than 1 MiB"},
+		{"compare NEW -", &endless{fill: 'x'}, []string{"compare", "--max-line-size", "1MiB", results, "-"},
+			"standard input:1: the line is larger than 1 MiB"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			stdin := tt.stdin
+			if stdin == nil {
+				stdin = strings.NewReader("")
+			}
+			code, _, stderr := runReading(t, stdin, tt.args...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, tt.want)
+			}
+		})
+	}
+}
+
+// A BFCL result file is read whole, within the budget of a file; /dev/zero
+// is refused by its first bytes.
+func TestEndlessBFCLResults(t *testing.T) {
+	zero := devZero(t)
+	data := shared.Path(t, "conformance", "bfcl")
+	code, _, stderr := run(t, "", "bfcl", "--data", data, "--results", zero)
+	if want := zero + ": binary data (it starts with a NUL byte), not UTF-8 text"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+}
+
+// serve answers a request line past the budget with an error, and serves
+// the next.
+func TestServeLineBudget(t *testing.T) {
+	stdin := io.MultiReader(io.LimitReader(&endless{fill: 'x'}, 1<<20), strings.NewReader("\n"+`{"id":2,"op":"version"}`+"\n"))
+	code, out, stderr := runReading(t, stdin, "serve", "--max-line-size", "1KiB")
+	want := `{"error":"standard input:1: the line is larger than 1 KiB, the most toolgrade reads at once (--max-line-size raises it)"}` + "\n" +
+		`{"id":2,"result":{"version":"` + versionString() + `"}}` + "\n"
+	if code != 0 || out != want {
+		t.Errorf("exit %d, stdout %q (stderr %q); want\n%s", code, out, stderr, want)
+	}
+}
+
+// Inputs past a budget in other ways: many small lines, a long string,
+// an element of a JSON array, a YAML document; and sizes given wrong.
+func TestBudgetsOtherInputs(t *testing.T) {
+	manyLines := writeFile(t, "many.yaml", "metrics:\n"+strings.Repeat("  # a comment\n", 1000))
+	longString := writeFile(t, "long.jsonl", passing+`{"id":"x","input":"`+strings.Repeat("x", 2000)+`"}`+"\n")
+	arrayElement := writeFile(t, "cases.json", "[\n"+strings.TrimSpace(passing)+",\n"+`{"id":"x","input":[`+strings.Repeat("1,\n", 1000)+"1]}]")
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"a config of many short lines", []string{"eval", "--max-file-size", "1KiB", "--config", manyLines, longString}, 2,
+			manyLines + ": the file is larger than 1 KiB"},
+		{"a long string", []string{"eval", "--max-line-size", "1KiB", longString}, 2,
+			longString + ":2: the line is larger than 1 KiB"},
+		{"within a larger budget", []string{"eval", "--max-line-size", "1MB", longString}, 1, ""},
+		{"an array element of many lines", []string{"eval", "--max-line-size", "1KiB", arrayElement}, 2,
+			arrayElement + ":3: the record starting here is larger than 1 KiB"},
+		{"a size without a unit it knows", []string{"eval", "--max-line-size", "64 lines", longString}, 2,
+			`want a size such as 64MiB or 2GiB`},
+		{"a size of zero", []string{"eval", "--max-file-size", "0", longString}, 2,
+			`want a size such as 64MiB or 2GiB`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := run(t, "", tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tt.code, tt.want)
+			}
+		})
+	}
+}
