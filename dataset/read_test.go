@@ -499,16 +499,21 @@ func TestYAMLValue(t *testing.T) {
 }
 
 // FuzzYAMLValue: any YAML reads into a value whose JSON form parses back
-// as the same value (numbers are JSON numbers, no key repeats), or is an
-// error; never a panic.
+// as the same value (numbers are JSON numbers, no key repeats), of at
+// most the values it writes (no more than its bytes) plus the aliases'
+// budget, or is an error; never a panic.
 func FuzzYAMLValue(f *testing.F) {
-	for _, s := range []string{"a: 010", "a: [0o7, 0x1F, .5, 1., +1e3, 1e400, 08, 0b1, 1_0]", "a: 1\na: 2", "<<: {a: 1}\na: 2", "a: !x 1", "- !!str 1\n- !!float 2\n- ~", "a: &x [1]\nb: *x"} {
+	for _, s := range []string{"a: 010", "a: [0o7, 0x1F, .5, 1., +1e3, 1e400, 08, 0b1, 1_0]", "a: 1\na: 2", "<<: {a: 1}\na: 2", "a: !x 1", "- !!str 1\n- !!float 2\n- ~", "a: &x [1]\nb: *x",
+		bomb(3), "a: &a [1, *a]", "a: &a {x: 1}\nb: {<<: *a, y: 2}\nc: [*a, *a]", "- &x 1\n- *x\n- *y"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := dataset.YAMLValue(data)
 		if err != nil {
 			return
+		}
+		if n := countValues(v); n > len(data)+1+dataset.MaxAliased {
+			t.Fatalf("%d bytes of YAML read as %d values", len(data), n)
 		}
 		text := jsonvalue.Append(nil, v)
 		back, err := jsonvalue.Parse(text)

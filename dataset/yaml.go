@@ -176,6 +176,9 @@ func YAMLValue(data []byte) (any, error) {
 // there and 10 in YAML 1.2; 0b1, 1_000, -0x1A), a tag toolgrade does not
 // know (!foo, !!binary, !!set), .inf and .nan.
 func nodeValue(n *yaml.Node) (any, error) {
+	if err := checkAliases(n); err != nil {
+		return nil, err
+	}
 	return yamlNode(n, 0)
 }
 
@@ -184,8 +187,8 @@ func nodeValue(n *yaml.Node) (any, error) {
 var yamlTags = map[string]bool{"!!str": true, "!!int": true, "!!float": true, "!!bool": true, "!!null": true, "!!map": true, "!!seq": true}
 
 func yamlNode(n *yaml.Node, depth int) (any, error) {
-	if depth > 1000 {
-		return nil, errors.New("YAML nested too deeply (or an alias refers to itself)")
+	if depth > jsonvalue.MaxDepth {
+		return nil, fmt.Errorf("line %d: YAML nested deeper than %d levels", n.Line, jsonvalue.MaxDepth)
 	}
 	at := func(err error) error { return fmt.Errorf("line %d: %w", n.Line, err) }
 	if n.Style&yaml.TaggedStyle != 0 && !yamlTags[n.ShortTag()] {
@@ -389,4 +392,67 @@ func yaml12(s string) string {
 		return t
 	}
 	return "the string " + strconv.Quote(s)
+}
+
+// MaxAliased is the most values the aliases of one YAML document (a
+// document or list item of a case file, a config) may bring in, each
+// counted every time an alias is used: aliases of aliases multiply, and
+// a document of a kilobyte could otherwise stand for billions of values
+// (an alias bomb). The YAML library's own check applies to decoding into
+// Go values, not to the node tree read here.
+const MaxAliased = 100_000
+
+// checkAliases refuses a document whose aliases bring in more than
+// MaxAliased values, or that refer to a value they are part of, before
+// anything is expanded. It visits each node once.
+func checkAliases(doc *yaml.Node) error {
+	const busy = -1 // being counted: an alias reaching it is a cycle
+	var sizes map[*yaml.Node]int
+	aliased := 0
+	var size func(n *yaml.Node, depth int) (int, error)
+	size = func(n *yaml.Node, depth int) (int, error) {
+		if depth > jsonvalue.MaxDepth {
+			return 0, fmt.Errorf("line %d: YAML nested deeper than %d levels", n.Line, jsonvalue.MaxDepth)
+		}
+		if n.Kind == yaml.AliasNode {
+			if n.Alias == nil {
+				return 1, nil
+			}
+			s, err := size(n.Alias, depth+1)
+			if err != nil {
+				return 0, err
+			}
+			if aliased += s; aliased > MaxAliased {
+				return 0, fmt.Errorf("line %d: the aliases of this YAML bring in more than %d values (an alias used again and again, or aliases of aliases): write the values out, or use fewer aliases", n.Line, MaxAliased)
+			}
+			return s, nil
+		}
+		anchored := n.Anchor != "" // only these can be aliased: remember them
+		if anchored {
+			if sizes == nil {
+				sizes = map[*yaml.Node]int{}
+			}
+			switch s, seen := sizes[n]; {
+			case s == busy && seen:
+				return 0, fmt.Errorf("line %d: an alias refers to a value it is part of", n.Line)
+			case seen:
+				return s, nil
+			}
+			sizes[n] = busy
+		}
+		total := 1
+		for _, c := range n.Content {
+			s, err := size(c, depth+1)
+			if err != nil {
+				return 0, err
+			}
+			total = min(total+s, MaxAliased+1) // a value past the budget is refused when aliased
+		}
+		if anchored {
+			sizes[n] = total
+		}
+		return total, nil
+	}
+	_, err := size(doc, 0)
+	return err
 }

@@ -14,8 +14,10 @@ import (
 	"unicode/utf8"
 )
 
-// maxDepth bounds nesting so that hostile input cannot exhaust the stack.
-const maxDepth = 10000
+// MaxDepth is the deepest nesting of arrays and objects a document may
+// have: toolgrade's one budget of nesting for values, JSON or YAML, so
+// that hostile input cannot exhaust the stack.
+const MaxDepth = 10000
 
 // A SyntaxError is a JSON syntax error with its byte offset and line.
 type SyntaxError struct {
@@ -159,8 +161,8 @@ func skipSpace(d string, i int) int {
 // value reads the value at offset i and returns it with the offset after it.
 func (p *parser) value(i, depth int) (any, int, error) {
 	d := p.data
-	if depth > maxDepth {
-		return nil, i, p.errorf(i, "nesting deeper than %d", maxDepth)
+	if depth > MaxDepth {
+		return nil, i, p.errorf(i, "nesting deeper than %d", MaxDepth)
 	}
 	if i >= len(d) {
 		return nil, i, p.errorf(i, "unexpected end of input, want a value")

@@ -79,8 +79,8 @@ func (p *refParser) skipSpace() {
 }
 
 func (p *refParser) value(depth int) (any, error) {
-	if depth > maxDepth {
-		return nil, p.errorf("nesting deeper than %d", maxDepth)
+	if depth > MaxDepth {
+		return nil, p.errorf("nesting deeper than %d", MaxDepth)
 	}
 	if p.pos >= len(p.data) {
 		return nil, p.errorf("unexpected end of input, want a value")

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -142,6 +143,49 @@ func TestBudgetsOtherInputs(t *testing.T) {
 			code, _, stderr := run(t, "", tt.args...)
 			if code != tt.code || !strings.Contains(stderr, tt.want) {
 				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+// yamlBomb is a YAML alias bomb of nine levels, 10⁹ values from a few
+// hundred bytes, under key (indented by indent).
+func yamlBomb(indent string) string {
+	var b strings.Builder
+	b.WriteString(indent + "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= 9; i++ {
+		prev := "*l" + strconv.Itoa(i-1)
+		b.WriteString(indent + "l" + strconv.Itoa(i) + ": &l" + strconv.Itoa(i) + " [" + strings.Repeat(prev+", ", 9) + prev + "]\n")
+	}
+	return b.String()
+}
+
+// A YAML alias bomb, as a config or as a case, is refused before it is
+// expanded: the config with exit 2, the case as an error result, the
+// cases after it graded.
+func TestYAMLAliasBombs(t *testing.T) {
+	config := writeFile(t, "bomb.yaml", "metrics:\n  - profile: default\n"+yamlBomb("    "))
+	nested := writeFile(t, "nested.yaml", "judge: &j {model: m}\nmetrics:\n  - &a {profile: default}\n"+
+		"x: &x ["+strings.Repeat("*a, ", 999)+"*a]\ny: &y ["+strings.Repeat("*x, ", 999)+"*x]\n")
+	cases := writeFile(t, "cases.yaml", "- id: bomb\n  tools_called: []\n  expected_tools: []\n"+yamlBomb("  ")+
+		"- id: next\n  tools_called: [{name: f}]\n  expected_tools: [{name: f}]\n")
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"a config", []string{"eval", "--config", config, cases}, 2, "config: " + config + ":7: the aliases of this YAML bring in more than 100000 values"},
+		{"a config with nested anchors", []string{"eval", "--config", nested, cases}, 2, "config: " + nested + ":5: the aliases"},
+		{"a case", []string{"eval", cases}, 1, `"id":"next","success":true`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := run(t, "", tt.args...)
+			if code != tt.code || !strings.Contains(stderr+out, tt.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, out, stderr, tt.code, tt.want)
+			}
+			if tt.code == 1 && !strings.Contains(out, "the aliases of this YAML bring in more than 100000 values") {
+				t.Errorf("the bomb's result does not say why: %s", out)
 			}
 		})
 	}
