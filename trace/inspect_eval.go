@@ -14,9 +14,17 @@ import (
 // zipMagic starts every zip archive, and so Inspect AI's .eval logs.
 var zipMagic = []byte("PK\x03\x04")
 
-// maxEvalMember bounds one decompressed member of an .eval log, so that a
-// corrupt or hostile archive cannot exhaust memory.
-const maxEvalMember = 1 << 30
+// Budgets of an .eval log's decompressed members, so that a corrupt or
+// hostile archive (a zip bomb: a few megabytes for gigabytes) cannot
+// exhaust memory: the members read make at most maxEvalTotal bytes in
+// all, and a member larger than evalRatioFloor makes at most maxEvalRatio
+// times its compressed size (deflate reaches about 1000 times on
+// repeated bytes; JSON logs stay well under 100).
+const (
+	maxEvalTotal   = 1 << 30
+	maxEvalRatio   = 100
+	evalRatioFloor = 1 << 20
+)
 
 // inspectEvalLog reads an Inspect AI .eval log, the default log format
 // since Inspect 0.3.46: a zip archive holding header.json (the eval spec,
@@ -33,12 +41,13 @@ func inspectEvalLog(data []byte) (any, error) {
 	var spec any = jsonvalue.Object{}
 	var samples []any
 	isLog := false
+	left := int64(maxEvalTotal) // of the decompressed budget
 	for _, f := range zr.File {
 		name := f.Name
 		switch {
 		case name == "header.json" || name == "_journal/start.json":
 			isLog = true
-			v, err := zipJSON(f)
+			v, err := zipJSON(f, &left)
 			if err != nil {
 				return nil, err
 			}
@@ -46,7 +55,7 @@ func inspectEvalLog(data []byte) (any, error) {
 				spec = e
 			}
 		case path.Dir(name) == "samples" && strings.HasSuffix(name, ".json"):
-			v, err := zipJSON(f)
+			v, err := zipJSON(f, &left)
 			if err != nil {
 				return nil, err
 			}
@@ -62,20 +71,26 @@ func inspectEvalLog(data []byte) (any, error) {
 	return jsonvalue.Object{{Key: "eval", Value: spec}, {Key: "samples", Value: samples}}, nil
 }
 
-// zipJSON reads one member of an archive as JSON; errors name it.
-func zipJSON(f *zip.File) (any, error) {
+// zipJSON reads one member of an archive as JSON, within what is left of
+// the decompressed budget, which it takes its size from; errors name it.
+func zipJSON(f *zip.File, left *int64) (any, error) {
 	r, err := f.Open()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Name, err)
 	}
 	defer r.Close()
-	data, err := io.ReadAll(io.LimitReader(r, maxEvalMember+1))
+	limit := min(*left, max(evalRatioFloor, maxEvalRatio*int64(min(f.CompressedSize64, 1<<40))))
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Name, err)
 	}
-	if len(data) > maxEvalMember {
-		return nil, fmt.Errorf("%s: larger than %d bytes decompressed", f.Name, maxEvalMember)
+	if int64(len(data)) > limit {
+		if limit == *left {
+			return nil, fmt.Errorf("%s: the log's members decompress to more than %d MiB in all, the most toolgrade reads of an .eval log", f.Name, maxEvalTotal>>20)
+		}
+		return nil, fmt.Errorf("%s: decompresses to more than %d times its %d compressed bytes, as a zip bomb does; toolgrade reads no more of an .eval log's member", f.Name, maxEvalRatio, f.CompressedSize64)
 	}
+	*left -= int64(len(data))
 	v, err := jsonvalue.Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Name, err)

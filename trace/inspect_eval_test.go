@@ -120,3 +120,21 @@ func TestInspectEvalLogOfRealMessages(t *testing.T) {
 		t.Errorf("mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// A zip bomb as an .eval log is refused as its member passes the ratio
+// budget, not decompressed whole; a member that compresses as well but is
+// small is read.
+func TestInspectEvalBomb(t *testing.T) {
+	sample := func(spaces int) string {
+		return `{"id": 1, "epoch": 1, "messages": [{"role": "user", "content": "go"}` + strings.Repeat(" ", spaces) + `]}`
+	}
+	bomb := evalArchive(t, [2]string{"header.json", evalHeader}, [2]string{"samples/1_epoch_1.json", sample(8 << 20)})
+	_, err := trace.Read(bomb, "")
+	if err == nil || !strings.Contains(err.Error(), "samples/1_epoch_1.json: decompresses to more than 100 times its") {
+		t.Errorf("Read of a bomb: %v, want the ratio's error", err)
+	}
+	small := evalArchive(t, [2]string{"header.json", evalHeader}, [2]string{"samples/1_epoch_1.json", sample(512 << 10)})
+	if _, err := trace.Read(small, ""); err != nil && !errors.Is(err, trace.ErrEmpty) {
+		t.Errorf("Read of a small member that compresses well: %v", err)
+	}
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"archive/zip"
+	"bytes"
 	"io"
 	"os"
 	"strconv"
@@ -188,5 +190,31 @@ func TestYAMLAliasBombs(t *testing.T) {
 				t.Errorf("the bomb's result does not say why: %s", out)
 			}
 		})
+	}
+}
+
+// An Inspect .eval log that is a zip bomb (members of megabytes of
+// spaces, a thousand times smaller compressed) is refused as its first
+// member passes the ratio budget.
+func TestExtractZipBomb(t *testing.T) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	members := []string{"header.json", "samples/1_epoch_1.json", "samples/2_epoch_1.json"}
+	for _, name := range members {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(`{"eval": {}, "messages": [`))
+		w.Write(bytes.Repeat([]byte(" "), 16<<20))
+		w.Write([]byte(`]}`))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := writeFile(t, "bomb.eval", buf.String())
+	code, _, stderr := run(t, "", "extract", path)
+	if want := "header.json: decompresses to more than 100 times its"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
 	}
 }
