@@ -402,17 +402,20 @@ func (m *Metric) argCredit(e, c any, top bool) (float64, error) {
 // tracked by value.
 func (m *Metric) unordered(exp, got []toolgrade.Call) (callScore, error) {
 	var s callScore
-	var taken []int // called calls taken, by index
 	// usedBy reports the taken call equal by value to called call j, if
 	// any: DeepEval keeps taken calls in a set, and equal calls hash alike.
-	usedBy := func(j int) (int, bool) {
-		for _, t := range taken {
-			if got[t].Name == got[j].Name && python.Equal(got[t].Args, got[j].Args) && python.Equal(got[t].Output, got[j].Output) {
-				return t, true
+	// Each call taken marks the calls equal to it once, so that asking
+	// costs nothing: asking each time cost a pass over the calls taken,
+	// cubic time in all.
+	equalTo := make([]int, len(got)) // 1 + the first call taken equal to it; 0: none
+	take := func(t int) {
+		for j := range got {
+			if equalTo[j] == 0 && got[t].Name == got[j].Name && python.Equal(got[t].Args, got[j].Args) && python.Equal(got[t].Output, got[j].Output) {
+				equalTo[j] = t + 1
 			}
 		}
-		return 0, false
 	}
+	usedBy := func(j int) (int, bool) { return equalTo[j] - 1, equalTo[j] > 0 }
 	total := 0.0
 	for i := range exp {
 		best, bestJ := 0.0, -1
@@ -430,7 +433,7 @@ func (m *Metric) unordered(exp, got []toolgrade.Call) (callScore, error) {
 		}
 		if bestJ >= 0 {
 			total += best
-			taken = append(taken, bestJ)
+			take(bestJ)
 			s.matches = append(s.matches, toolgrade.Match{Expected: i, Called: bestJ, Score: best})
 		}
 	}
