@@ -293,8 +293,20 @@ func Grade(ctx context.Context, c *Case, metrics ...Metric) Result {
 	return grade(ctx, c, metrics)
 }
 
+// MaxCallPairs is the most pairs of an expected and a called call a case
+// may have (its expected calls times its called calls): metrics compare
+// every expected call with every called call, some in a matrix of that
+// size, so a case past it is an error result rather than the end of the
+// run (one case of 10⁶ calls a side asked for terabytes). Ten million
+// pairs are 3,000 calls a side, or 10 expected calls against a million
+// made.
+const MaxCallPairs = 10_000_000
+
 // grade is Grade for a case whose values are in the model.
 func grade(ctx context.Context, c *Case, metrics []Metric) Result {
+	if n, k := len(c.Expected), len(c.Called); n*k > MaxCallPairs {
+		return ErrorResult(c.ID, fmt.Errorf("%d expected calls against %d calls made are %d pairs to compare, more than the %d a case may have: split the case, or grade its turns as cases of their own", n, k, n*k, MaxCallPairs), metrics)
+	}
 	r := Result{ID: c.ID, Success: true, Metrics: make([]MetricResult, len(metrics)), Case: c, Warnings: c.Warnings}
 	for i, m := range metrics {
 		r.Metrics[i] = gradeSafely(ctx, m, c)

@@ -309,3 +309,23 @@ func TestEvaluateLeavesOutCasesInFlight(t *testing.T) {
 		t.Errorf("%d results, want at most the 20 before the case in flight", len(ids))
 	}
 }
+
+// A case with more pairs of calls than MaxCallPairs is an error result
+// that no metric grades; a case at the budget is graded.
+func TestMaxCallPairs(t *testing.T) {
+	for _, tt := range []struct {
+		n, k   int
+		graded bool
+	}{
+		{1000, 10000, true},
+		{1000, 10001, false},
+		{2, 5_000_001, false},
+	} {
+		c := &toolgrade.Case{ID: "big", Expected: make([]toolgrade.Call, tt.n), Called: make([]toolgrade.Call, tt.k)}
+		r := toolgrade.Grade(context.Background(), c, sleepy{})
+		want := fmt.Sprintf("%d expected calls against %d calls made are %d pairs to compare, more than the 10000000 a case may have", tt.n, tt.k, tt.n*tt.k)
+		if tt.graded != (r.Error == "") || !tt.graded && !strings.HasPrefix(r.Error, want) {
+			t.Errorf("%d × %d calls: error %q, want graded %v", tt.n, tt.k, r.Error, tt.graded)
+		}
+	}
+}

@@ -339,15 +339,24 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.
 	if !m.plain(c) {
 		return m.gradeTrajectory(c)
 	}
-	return m.result(c, m.pair(c), nil)
+	pairs, greedy := m.pair(c)
+	r := m.result(c, pairs, nil)
+	if greedy {
+		r.Reason = greedyNote(len(c.Expected), len(c.Called)) + "; " + r.Reason
+	}
+	return r
 }
 
-// pair pairs the calls of a plain case as the options say.
-func (m *ToolCorrectness) pair(c *toolgrade.Case) []toolgrade.Match {
+// pair pairs the calls of a plain case as the options say; greedy is set
+// when the pairing fell back to greedy, the matrix being too large.
+func (m *ToolCorrectness) pair(c *toolgrade.Case) (pairs []toolgrade.Match, greedy bool) {
 	exp, got := c.Expected, c.Called
 	n, k := len(exp), len(got)
 	if n == 0 || k == 0 {
-		return nil
+		return nil, false
+	}
+	if n*k > MaxPairCells {
+		return pairStreaming(n, k, m.opts.Order, m.opts.Pairing, func(i, j int) float64 { return m.PairScore(&exp[i], &got[j]) })
 	}
 	// The score matrix of a usual case lives on the stack: the rows are
 	// stored into the array itself, not through a slice of it, which
@@ -372,7 +381,7 @@ func (m *ToolCorrectness) pair(c *toolgrade.Case) []toolgrade.Match {
 			scores[i][j] = m.PairScore(&exp[i], &got[j])
 		}
 	}
-	return m.pairBy(scores)
+	return m.pairBy(scores), false
 }
 
 // pairBy pairs the rows of scores with its columns as the order and

@@ -2,8 +2,10 @@ package match_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -397,5 +399,40 @@ func TestReasonSaysOutputsNotCompared(t *testing.T) {
 				t.Errorf("reason %q: says outputs not compared = %v, want %v", r.Reason, got, tt.want)
 			}
 		})
+	}
+}
+
+// A case whose score matrix would pass MaxPairCells is paired without
+// one: greedily, the reason says so, and the score is the greedy
+// pairing's; exact order needs no fallback.
+func TestPairingMatrixCap(t *testing.T) {
+	n := 1100 // 1100 × 1000 calls: past 2²⁰ cells
+	c := &toolgrade.Case{ID: "big"}
+	for i := range n {
+		c.Expected = append(c.Expected, toolgrade.Call{Name: "f", Args: jsonvalue.Object{{Key: "x", Value: json.Number(strconv.Itoa(i))}}})
+		if i < 1000 {
+			c.Called = append(c.Called, toolgrade.Call{Name: "f", Args: jsonvalue.Object{{Key: "x", Value: json.Number(strconv.Itoa(i))}}})
+		}
+	}
+	for _, tt := range []struct {
+		opts   match.Options
+		greedy bool
+	}{
+		{match.Options{}, true},
+		{match.Options{Order: match.OrderInOrder}, true},
+		{match.Options{Pairing: match.PairingGreedy}, false},
+		{match.Options{Order: match.OrderExact}, false},
+	} {
+		m, err := match.New(tt.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := m.Grade(context.Background(), c)
+		if got := strings.HasPrefix(r.Reason, "paired greedily: 1100 expected × 1000 called calls are more than the 1048576 pairs"); got != tt.greedy {
+			t.Errorf("%+v: reason %.120q, want the greedy note: %v", tt.opts, r.Reason, tt.greedy)
+		}
+		if len(r.Matches) != 1000 || r.Recall == nil || *r.Recall != 1000.0/1100 {
+			t.Errorf("%+v: %d matches, recall %v; want every call made matched", tt.opts, len(r.Matches), r.Recall)
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package match
 
 import (
+	"fmt"
+
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/internal/assign"
 )
@@ -140,4 +142,50 @@ func Positional(scores [][]float64) []toolgrade.Match {
 		}
 	}
 	return pairs
+}
+
+// MaxPairCells bounds the score matrix pairing builds, expected calls
+// times called calls: 2²⁰ cells, 8 MiB, about 1,000 calls a side. Past
+// it, calls are paired by [pairStreaming], which needs no matrix.
+const MaxPairCells = 1 << 20
+
+// pairStreaming pairs n expected with k called calls as order and pairing
+// say, scoring each pair as it is met instead of in a matrix: memory
+// grows with the calls, not with their product. Exact order and greedy
+// pairing come out as with a matrix; optimal and in-order pairing fall
+// back to greedy (in order, each expected call takes the first unused
+// called call after the last one taken), which can miss the best pairing:
+// greedy reports when that was so.
+func pairStreaming(n, k int, order Order, pairing Pairing, score func(i, j int) float64) (pairs []toolgrade.Match, greedy bool) {
+	if order == OrderExact {
+		for i := range min(n, k) {
+			if s := score(i, i); s > 0 {
+				pairs = append(pairs, toolgrade.Match{Expected: i, Called: i, Score: s})
+			}
+		}
+		return pairs, false
+	}
+	used := make([]bool, k)
+	from := 0 // in order, the first called call after the last one taken
+	for i := range n {
+		for j := from; j < k; j++ {
+			if used[j] {
+				continue
+			}
+			if s := score(i, j); s > 0 {
+				used[j] = true
+				pairs = append(pairs, toolgrade.Match{Expected: i, Called: j, Score: s})
+				if order == OrderInOrder {
+					from = j + 1
+				}
+				break
+			}
+		}
+	}
+	return pairs, order == OrderInOrder || pairing != PairingGreedy
+}
+
+// greedyNote says in a reason that pairing fell back to greedy.
+func greedyNote(n, k int) string {
+	return fmt.Sprintf("paired greedily: %d expected × %d called calls are more than the %d pairs scored at once for the best pairing", n, k, MaxPairCells)
 }

@@ -87,6 +87,8 @@ type grading struct {
 	// case is graded turn by turn (byTurn), or the whole case.
 	byTurn             bool
 	groupExp, groupGot [][]int
+	// greedy is set when a group had too many calls for the best pairing.
+	greedy bool
 }
 
 // leftOut counts the called calls left out; none for a plain case (nil).
@@ -326,7 +328,11 @@ func (m *ToolCorrectness) gradeTrajectory(c *toolgrade.Case) toolgrade.MetricRes
 		pairs := g.pairAll()
 		if !g.leaveUnpaired(pairs) {
 			slices.SortFunc(pairs, func(a, b toolgrade.Match) int { return a.Expected - b.Expected })
-			return m.result(c, pairs, g)
+			r := m.result(c, pairs, g)
+			if g.greedy {
+				r.Reason = greedyNote(n, k) + "; " + r.Reason
+			}
+			return r
 		}
 	}
 }
@@ -424,6 +430,14 @@ func (g *grading) turnScores(pairs []toolgrade.Match) (Turns, float64) {
 func (g *grading) pairGroup(ei, gi []int) []toolgrade.Match {
 	if len(ei) == 0 || len(gi) == 0 {
 		return nil
+	}
+	if len(ei)*len(gi) > MaxPairCells {
+		pairs, greedy := pairStreaming(len(ei), len(gi), g.m.opts.Order, g.m.opts.Pairing, func(a, b int) float64 { return g.score(ei[a], gi[b]) })
+		for l := range pairs {
+			pairs[l].Expected, pairs[l].Called = ei[pairs[l].Expected], gi[pairs[l].Called]
+		}
+		g.greedy = g.greedy || greedy
+		return pairs
 	}
 	scores := make([][]float64, len(ei))
 	for a, i := range ei {

@@ -218,3 +218,51 @@ func TestExtractZipBomb(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
 	}
 }
+
+// bigCase is a case line of n expected and k called calls of one tool,
+// called call j matching expected call j.
+func bigCase(id string, n, k int) string {
+	var b strings.Builder
+	b.WriteString(`{"id":"` + id + `","expected_tools":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"name":"f","args":{"x":` + strconv.Itoa(i) + `}}`)
+	}
+	b.WriteString(`],"tools_called":[`)
+	for j := range k {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"name":"f","args":{"x":` + strconv.Itoa(j) + `}}`)
+	}
+	b.WriteString("]}\n")
+	return b.String()
+}
+
+// A case with more pairs of calls than a case may have is an error
+// result, and the cases after it are graded; a case whose matrix would
+// be too large for the best pairing is paired greedily, and its reason
+// says so.
+func TestCallBudgets(t *testing.T) {
+	path := writeFile(t, "big.jsonl", bigCase("huge", 3500, 3500)+bigCase("large", 1100, 1000)+passing)
+	for _, profile := range []string{"default", "axion", "deepeval", "agentevals", "adk", "deepfabric", "bfcl", "ragas"} {
+		t.Run(profile, func(t *testing.T) {
+			code, out, stderr := run(t, "", "eval", "--profile", profile, path)
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if code != 1 || len(lines) != 3 {
+				t.Fatalf("exit %d, %d result lines (stderr %q); want exit 1 and 3 lines", code, len(lines), stderr)
+			}
+			if want := `"error":"3500 expected calls against 3500 calls made are 12250000 pairs to compare, more than the 10000000 a case may have`; !strings.Contains(lines[0], want) {
+				t.Errorf("first result %.300s, want %q", lines[0], want)
+			}
+			if profile == "default" && !strings.Contains(lines[1], `"reason":"paired greedily: 1100 expected × 1000 called calls are more than the 1048576 pairs scored at once for the best pairing; `) {
+				t.Errorf("second result %.300s, want the greedy note", lines[1])
+			}
+			if !strings.HasPrefix(lines[2], `{"id":"p",`) {
+				t.Errorf("last result %.200s, want the last case's", lines[2])
+			}
+		})
+	}
+}
