@@ -266,3 +266,34 @@ func TestCallBudgets(t *testing.T) {
 		})
 	}
 }
+
+// A tool schema nested 3,000 deep, or of 100,000 properties, is refused
+// before it is compiled (it took over a minute a case), as an error
+// result of its case.
+func TestSchemaBudgetsThroughEval(t *testing.T) {
+	deep := strings.Repeat(`{"type":"object","properties":{"a":`, 3000) + `{"type":"string"}` + strings.Repeat(`}}`, 3000)
+	var wide strings.Builder
+	wide.WriteString(`{"type":"object","properties":{`)
+	for i := range 100000 {
+		if i > 0 {
+			wide.WriteByte(',')
+		}
+		wide.WriteString(`"p` + strconv.Itoa(i) + `":{"type":"string"}`)
+	}
+	wide.WriteString(`}}`)
+	tool := func(params string) string {
+		return `{"id":"c","available_tools":[{"type":"function","function":{"name":"f","parameters":` + params + `}}],"tools_called":[{"name":"f","args":{}}]}` + "\n"
+	}
+	for _, tt := range []struct{ name, params, want string }{
+		{"deep", deep, `tool \"f\": parameters: the schema nests deeper than 128 levels, the most toolgrade compiles`},
+		{"wide", wide.String(), `tool \"f\": parameters: the schema holds more than 50000 values, the most toolgrade compiles`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, "cases.jsonl", tool(tt.params)+tool(tt.params))
+			code, out, stderr := run(t, "", "eval", "--metric", "schema", path)
+			if code != 1 || strings.Count(out, tt.want) != 2 {
+				t.Errorf("exit %d, stdout %.400q (stderr %.200q); want exit 1 and two results with %q", code, out, stderr, tt.want)
+			}
+		})
+	}
+}
