@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"unicode/utf8"
 )
 
 // A Record is one input item whose decoding is deferred, so that [Evaluate]
@@ -340,10 +341,11 @@ func gradeRecord(ctx context.Context, rec Record, metrics []Metric) Result {
 // ErrorResult is the result of a case that could not be read: every metric
 // carries the error.
 func ErrorResult(id string, err error, metrics []Metric) Result {
-	r := Result{ID: id, Error: err.Error(), Err: err, Metrics: make([]MetricResult, len(metrics))}
+	r := Result{ID: id, Error: cutText(err.Error()), Err: err, Metrics: make([]MetricResult, len(metrics))}
 	for i, m := range metrics {
 		r.Metrics[i] = MetricResult{Name: m.Name(), Profile: m.Profile()}
 		r.Metrics[i].Fail(err)
+		r.Metrics[i].Error = r.Error
 	}
 	return r
 }
@@ -359,13 +361,15 @@ func decodeSafely(rec Record) (c *Case, err error) {
 
 // gradeSafely turns a panic in a metric into an error result, so that one
 // bad case cannot end a run, and so does a result whose details would
-// break its line (a detail named like a core member, or two of a name).
+// break its line (a detail named like a core member, or two of a name);
+// it bounds the result's text.
 func gradeSafely(ctx context.Context, m Metric, c *Case) (r MetricResult) {
 	defer func() {
 		if p := recover(); p != nil {
 			r = MetricResult{Name: m.Name(), Profile: m.Profile()}
 			r.Fail(fmt.Errorf("internal error in metric %s: %v\n%s", m.Name(), p, debug.Stack()))
 		}
+		r.Reason, r.Error = cutText(r.Reason), cutText(r.Error)
 	}()
 	r = m.Grade(ctx, c)
 	if len(r.Details) > 0 {
@@ -375,6 +379,24 @@ func gradeSafely(ctx context.Context, m Metric, c *Case) (r MetricResult) {
 		}
 	}
 	return r
+}
+
+// MaxTextBytes bounds the reason and the error of a metric's result:
+// they may carry text from outside (a judge's reply, a tool's output),
+// which would otherwise be copied whole into every report. Longer text is
+// cut, and says how much was left out.
+const MaxTextBytes = 64 << 10
+
+// cutText cuts s to MaxTextBytes, at a character's start.
+func cutText(s string) string {
+	if len(s) <= MaxTextBytes {
+		return s
+	}
+	n := MaxTextBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + fmt.Sprintf("… (%d more bytes not shown)", len(s)-n)
 }
 
 // Summary aggregates results per metric.

@@ -329,3 +329,28 @@ func TestMaxCallPairs(t *testing.T) {
 		}
 	}
 }
+
+// talker gives a reason and an error of the text it holds.
+type talker string
+
+func (talker) Name() string    { return "talker" }
+func (talker) Profile() string { return "test" }
+func (t talker) Grade(_ context.Context, c *toolgrade.Case) toolgrade.MetricResult {
+	return toolgrade.MetricResult{Name: "talker", Profile: "test", Reason: string(t), Error: string(t)}
+}
+
+// A metric's reason and error longer than MaxTextBytes are cut at a
+// character's start, saying how much was left out; shorter ones are kept.
+func TestMaxTextBytes(t *testing.T) {
+	short := strings.Repeat("é", toolgrade.MaxTextBytes/2)
+	long := "a" + strings.Repeat("é", toolgrade.MaxTextBytes)
+	for _, tt := range []struct{ text, want string }{
+		{short, short},
+		{long, long[:toolgrade.MaxTextBytes-1] + fmt.Sprintf("… (%d more bytes not shown)", len(long)-toolgrade.MaxTextBytes+1)},
+	} {
+		r := toolgrade.Grade(context.Background(), &toolgrade.Case{ID: "c"}, talker(tt.text))
+		if m := r.Metrics[0]; m.Reason != tt.want || m.Error != tt.want {
+			t.Errorf("a text of %d bytes became %d bytes ending %q", len(tt.text), len(m.Reason), m.Reason[len(m.Reason)-40:])
+		}
+	}
+}

@@ -15,6 +15,11 @@ import (
 // from when none is named.
 const DefaultKeyEnv = "OPENAI_API_KEY"
 
+// DefaultMaxReplyBytes bounds a judge's reply when the settings do not:
+// a verdict and its reason take some kilobytes, and even a model that
+// thinks aloud at length stays far below.
+const DefaultMaxReplyBytes = 1 << 20
+
 // Settings say how to reach the judge's model: the keys of a config
 // file's judge section (the CLI's --judge-* flags override them). They are
 // plain data, so that reading them costs no client; package openai opens a
@@ -46,6 +51,11 @@ type Settings struct {
 	// StructuredOutput false sends no response_format (default true; an
 	// endpoint that rejects it is detected anyway).
 	StructuredOutput *bool `json:"structured_output,omitempty"`
+
+	// MaxReplyBytes bounds a reply (default [DefaultMaxReplyBytes]): a
+	// verdict is a score and a reason, and a larger reply is a failed
+	// judgment, not retried.
+	MaxReplyBytes int64 `json:"max_reply_bytes,omitempty"`
 
 	Timeout           Duration `json:"timeout,omitempty"`     // per request (default 2m)
 	Concurrency       int      `json:"concurrency,omitempty"` // requests in flight (default 8)

@@ -35,6 +35,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/budget"
 	"github.com/toolgrade/toolgrade/secret"
 )
 
@@ -92,6 +93,10 @@ type Options struct {
 	// never). 408, 409, 429 and 5xx replies, timeouts, broken connections
 	// and reply bodies that are not valid JSON are retried.
 	MaxRetries *int
+	// MaxReplyBytes bounds the body of a chat completion's reply (default
+	// 64 MiB): a larger reply is an error, not retried, and is read no
+	// further than the budget.
+	MaxReplyBytes int64
 	// Cache, if set, answers repeated requests and keeps new replies.
 	Cache *Cache
 	// HTTPClient sends the requests (default: a new http.Client).
@@ -106,6 +111,8 @@ type Client struct {
 	slots   chan struct{}
 	rpm     *rate.Limiter
 	tpm     *rate.Limiter
+	// replyFlag names what raises MaxReplyBytes, for the message.
+	replyFlag string
 	// plain is set once the endpoint rejected response_format: later
 	// requests go without it.
 	plain atomic.Bool
@@ -135,6 +142,9 @@ func NewClient(o Options) (*Client, error) {
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
+	}
+	if o.MaxReplyBytes <= 0 {
+		o.MaxReplyBytes = maxReplyBytes
 	}
 	retries := DefaultMaxRetries
 	if o.MaxRetries != nil {
@@ -292,11 +302,11 @@ func (c *Client) Complete(ctx context.Context, req ChatRequest) (*Completion, er
 	var reply []byte
 	var comp *Completion
 	err = c.retry(ctx, tokens, func(ctx context.Context) (*httpSnapshot, error) {
-		snap, data, err := c.send(ctx, http.MethodPost, "chat/completions", "application/json", body, maxReplyBytes)
+		snap, data, err := c.send(ctx, http.MethodPost, "chat/completions", "application/json", body, c.opts.MaxReplyBytes)
 		if err != nil && req.ResponseFormat != nil && !plain && snap.rejectsResponseFormat() {
 			c.plain.Store(true)
 			plain, body = true, bare
-			snap, data, err = c.send(ctx, http.MethodPost, "chat/completions", "application/json", body, maxReplyBytes)
+			snap, data, err = c.send(ctx, http.MethodPost, "chat/completions", "application/json", body, c.opts.MaxReplyBytes)
 		}
 		if err == nil {
 			comp, err = decodeCompletion(data)
@@ -505,17 +515,17 @@ func (c *Client) send(ctx context.Context, method, path, contentType string, bod
 		}
 		return snap, nil, fmt.Errorf("unexpected status %s", res.Status)
 	}
-	data, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
-	if err == nil && int64(len(data)) > limit {
-		err = fmt.Errorf("the reply is larger than %d MiB", limit>>20)
-	}
+	data, err := budget.ReadAll(res.Body, &budget.Error{What: "reply", Limit: limit, Flag: c.replyFlag})
 	return snap, c.opts.Secrets.Bytes(data), err
 }
 
 // classify says whether a failed attempt is worth retrying, and describes
 // it.
 func (s *httpSnapshot) classify(err error, timedOut bool, timeout time.Duration) (bool, string) {
+	var tooLarge *budget.Error
 	switch {
+	case errors.As(err, &tooLarge):
+		return false, err.Error() // asking again gets as much again
 	case timedOut:
 		return true, fmt.Sprintf("no reply within %v", timeout)
 	case s.status >= 400:

@@ -58,7 +58,7 @@ func (c *Client) CompleteJSON(ctx context.Context, tag string, body []byte) (*Ra
 	var reply []byte
 	var usage toolgrade.Usage
 	err := c.retry(ctx, tokens, func(ctx context.Context) (*httpSnapshot, error) {
-		snap, raw, err := c.send(ctx, http.MethodPost, "chat/completions", "application/json", body, maxReplyBytes)
+		snap, raw, err := c.send(ctx, http.MethodPost, "chat/completions", "application/json", body, c.opts.MaxReplyBytes)
 		if err == nil {
 			usage, err = rawUsage(raw)
 		}

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net"
@@ -61,8 +62,8 @@ func OpenJudge(s judge.Settings, h Host) (*Judge, error) {
 	if retries != nil && *retries == -1 {
 		retries = new(0) // -1 has always read as none, as run's --max-retries -1 does
 	}
-	if retries != nil && *retries < 0 || s.Concurrency < 0 || s.Timeout < 0 || s.BatchMaxPolls < 0 {
-		return nil, errors.New("judge: max_retries, concurrency, timeout and batch_max_polls want positive numbers")
+	if retries != nil && *retries < 0 || s.Concurrency < 0 || s.Timeout < 0 || s.BatchMaxPolls < 0 || s.MaxReplyBytes < 0 {
+		return nil, errors.New("judge: max_retries, concurrency, timeout, batch_max_polls and max_reply_bytes want positive numbers")
 	}
 	client, err := NewClient(Options{
 		BaseURL:           base,
@@ -77,10 +78,12 @@ func OpenJudge(s judge.Settings, h Host) (*Judge, error) {
 		Cache:             cache,
 		Secrets:           h.Secrets,
 		Warn:              h.Warn,
+		MaxReplyBytes:     cmp.Or(s.MaxReplyBytes, judge.DefaultMaxReplyBytes),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
+	client.replyFlag = "max_reply_bytes in the judge section"
 	return NewJudge(client, JudgeOptions{
 		Model:       s.Model,
 		Temperature: s.Temperature,

@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/internal/shared"
+	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
 // endless is an endless input: its head, then fill without end, as
@@ -293,6 +296,48 @@ func TestSchemaBudgetsThroughEval(t *testing.T) {
 			code, out, stderr := run(t, "", "eval", "--metric", "schema", path)
 			if code != 1 || strings.Count(out, tt.want) != 2 {
 				t.Errorf("exit %d, stdout %.400q (stderr %.200q); want exit 1 and two results with %q", code, out, stderr, tt.want)
+			}
+		})
+	}
+}
+
+// A judge's reply past its budget (1 MiB) is a failed judgment, asked
+// once; the judge section's max_reply_bytes raises the budget; a reason
+// that fits the budget is cut to MaxTextBytes in the results.
+func TestJudgeReplyBudget(t *testing.T) {
+	srv := openaitest.NewServer(t)
+	srv.Key = judgeKey
+	reason := strings.Repeat("x", 900<<10)
+	srv.Reply = func(r *openaitest.ChatRequest) openaitest.Reply {
+		if strings.Contains(r.User, "Email Bob") {
+			return openaitest.Reply{Content: `{"score": 1, "reason": "` + strings.Repeat("y", 2<<20) + `"}`}
+		}
+		return openaitest.Reply{Content: `{"score": 1, "reason": "` + reason + `"}`}
+	}
+	cases := writeFile(t, "cases.jsonl", judgedCases)
+	raised := writeFile(t, "judge.yaml", "judge:\n  max_reply_bytes: 8388608\n")
+	for _, tt := range []struct {
+		name     string
+		more     []string
+		requests int    // to the judge, none from the cache
+		wrong    string // the wrong case's error
+	}{
+		{"the default budget", nil, 2, "the reply is larger than 1 MiB, the most toolgrade reads at once (max_reply_bytes in the judge section raises it)"},
+		{"a raised budget", []string{"--config", raised}, 2, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			before := srv.Hits("POST /v1/chat/completions")
+			args := judgeArgs(srv, filepath.Join(t.TempDir(), "cache"), append(tt.more, "--metric", "tool_selection", "--quiet", cases)...)
+			_, out, stderr := runWithEnv(t, judgeEnv, "", args...)
+			got := parseResults(t, out)
+			if r := got["wrong"]; !strings.Contains(r.Error, tt.wrong) || (tt.wrong == "") != (r.Error == "") {
+				t.Errorf("wrong: error %.200q, want %q (stderr %.300s)", r.Error, tt.wrong, stderr)
+			}
+			if r := got["right"]; len(r.Reason) > toolgrade.MaxTextBytes+100 || !strings.HasSuffix(r.Reason, "… (856064 more bytes not shown)") {
+				t.Errorf("right: a reason of %d bytes ending %q, want it cut", len(r.Reason), r.Reason[max(0, len(r.Reason)-40):])
+			}
+			if n := srv.Hits("POST /v1/chat/completions") - before; n != tt.requests {
+				t.Errorf("%d requests, want %d: a reply past the budget is not asked again", n, tt.requests)
 			}
 		})
 	}

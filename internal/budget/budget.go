@@ -58,7 +58,8 @@ func cmpOr(n, def int64) int64 {
 
 // An Error says an input went past a budget.
 type Error struct {
-	// Name is the input ("-" for standard input).
+	// Name is the input ("-" for standard input; "" when the message
+	// names it otherwise).
 	Name string
 	// Line is where the line or record starts (0: the input as a whole).
 	Line int
@@ -66,7 +67,8 @@ type Error struct {
 	What string
 	// Limit is the budget, in bytes.
 	Limit int64
-	// Flag raises the budget; "" when none does.
+	// Flag raises the budget ("--max-line-size", or a setting); "" when
+	// none does.
 	Flag string
 }
 
@@ -77,7 +79,10 @@ func (e *Error) Error() string {
 		b.WriteByte(':')
 		b.WriteString(strconv.Itoa(e.Line))
 	}
-	fmt.Fprintf(&b, ": the %s is larger than %s, the most toolgrade reads at once", e.What, Format(e.Limit))
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	fmt.Fprintf(&b, "the %s is larger than %s, the most toolgrade reads at once", e.What, Format(e.Limit))
 	if e.Flag != "" {
 		fmt.Fprintf(&b, " (%s raises it)", e.Flag)
 	}
@@ -109,11 +114,16 @@ func ReadFile(name string, stdin io.Reader, limit int64, flag string) ([]byte, e
 	return readAll(f, limit, size, tooLarge)
 }
 
-// ReadAll reads r to its end within limit bytes (0: [DefaultFile]); name
-// and flag are for the message.
-func ReadAll(name string, r io.Reader, limit int64, flag string) ([]byte, error) {
-	limit = cmpOr(limit, DefaultFile)
-	return readAll(r, limit, 0, &Error{Name: name, What: "file", Limit: limit, Flag: flag})
+// ReadAll reads r to its end within tooLarge.Limit bytes (0:
+// [DefaultFile]), and past it fails with tooLarge, which names what is
+// read ("file" when What is empty).
+func ReadAll(r io.Reader, tooLarge *Error) ([]byte, error) {
+	e := *tooLarge
+	e.Limit = cmpOr(e.Limit, DefaultFile)
+	if e.What == "" {
+		e.What = "file"
+	}
+	return readAll(r, e.Limit, 0, &e)
 }
 
 func readAll(r io.Reader, limit, size int64, tooLarge *Error) ([]byte, error) {

@@ -33,7 +33,7 @@ func TestReadAll(t *testing.T) {
 		{"far past", strings.Repeat("x", 1<<20), 1000, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := budget.ReadAll("in", iotest.HalfReader(strings.NewReader(tt.in)), tt.limit, "--flag")
+			got, err := budget.ReadAll(iotest.HalfReader(strings.NewReader(tt.in)), &budget.Error{Name: "in", Limit: tt.limit, Flag: "--flag"})
 			if tt.wantOK {
 				if err != nil || string(got) != tt.in {
 					t.Errorf("ReadAll = %q, %v; want the input", got, err)
@@ -50,7 +50,7 @@ func TestReadAll(t *testing.T) {
 
 // An endless input ends in the budget's error, not in memory exhausted.
 func TestReadAllEndless(t *testing.T) {
-	_, err := budget.ReadAll("-", zeros{}, 1<<20, budget.FileFlag)
+	_, err := budget.ReadAll(zeros{}, &budget.Error{Name: "-", Limit: 1 << 20, Flag: budget.FileFlag})
 	want := "-: the file is larger than 1 MiB, the most toolgrade reads at once (--max-file-size raises it)"
 	if err == nil || err.Error() != want {
 		t.Errorf("ReadAll of an endless input = %v, want %q", err, want)

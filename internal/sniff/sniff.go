@@ -236,7 +236,7 @@ func ReadFile(name string, limit int64, flag string) ([]byte, error) {
 		return nil, err
 	}
 	defer r.Close()
-	data, err := budget.ReadAll(name, r, limit, flag)
+	data, err := budget.ReadAll(r, &budget.Error{Name: name, Limit: limit, Flag: flag})
 	var be *budget.Error
 	if de, ok := err.(*DecodeError); ok {
 		return nil, fmt.Errorf("%s:%d: %s", name, de.Line, de.Msg)

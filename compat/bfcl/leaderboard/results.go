@@ -112,7 +112,7 @@ func resultFiles(paths []string) ([]string, error) {
 // lines is an error. On error, the entries of the lines before it have
 // been added.
 func (rs *Results) Read(name string, r io.Reader) error {
-	text, err := budget.ReadAll(name, r, 0, "")
+	text, err := budget.ReadAll(r, &budget.Error{Name: name})
 	var be *budget.Error
 	if errors.As(err, &be) {
 		return err // it names the input
