@@ -46,7 +46,7 @@ func (f optionFunc) apply(o *evalOptions) { f(o) }
 
 // Workers sets how many cases are decoded and graded at once. The default is
 // GOMAXPROCS; metrics that wait on the network (an LLM judge) want more.
-// n is bounded by [MaxWorkers].
+// More than [MaxWorkers] count as MaxWorkers.
 func Workers(n int) Option {
 	return optionFunc(func(o *evalOptions) {
 		if n > 0 {
@@ -55,10 +55,13 @@ func Workers(n int) Option {
 	})
 }
 
-// MaxWorkers bounds [Workers]: each worker is a goroutine with a few
-// batches of cases in flight, and beyond some thousands more only cost
-// memory, even for metrics that wait on the network.
-const MaxWorkers = 4096
+// MaxWorkers bounds the cases graded (or run) at once, whatever a flag or
+// a config asks: each worker holds a goroutine and a few batches of
+// cases, and a hundred million of them exhausted memory before grading
+// began. A judge's concurrency, which workers wait on, is far below. The
+// commands refuse more at start (--workers, --concurrency, a config's
+// workers); the library counts more as MaxWorkers.
+const MaxWorkers = 1024
 
 // maxBatch bounds how many records a worker takes at once. Batches start
 // at one record and double, so the first results appear at once and long

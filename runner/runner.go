@@ -111,7 +111,8 @@ type Options struct {
 	// the runner, which sends its input and available_tools; an error
 	// fails the case as a [BadCase].
 	Prompt func(c *toolgrade.Case, tools []toolgrade.Tool) (msgs []any, offered []toolgrade.Tool, ok bool, err error)
-	// Workers is how many cases run at once (default [DefaultWorkers]).
+	// Workers is how many cases run at once (default [DefaultWorkers], at
+	// most [toolgrade.MaxWorkers]).
 	Workers int
 
 	// Server, when set, is a live tool server (an MCP server) that runs
@@ -160,6 +161,7 @@ func New(m Model, o Options) (*Runner, error) {
 	if o.Workers == 0 {
 		o.Workers = DefaultWorkers
 	}
+	o.Workers = min(o.Workers, toolgrade.MaxWorkers)
 	if o.Server != nil {
 		o.MultiTurn = true
 	}

@@ -342,3 +342,39 @@ func TestJudgeReplyBudget(t *testing.T) {
 		})
 	}
 }
+
+// A hundred million workers, asked of eval, a config, serve, a judge's
+// concurrency or run, grade as MaxWorkers do: the run answers.
+func TestHugeWorkerCounts(t *testing.T) {
+	cases := writeFile(t, "cases.jsonl", passing+passing)
+	config := writeFile(t, "toolgrade.yaml", "workers: 100000000\nmetrics:\n  - profile: default\n")
+	judged := writeFile(t, "judged.yaml", "judge:\n  concurrency: 100000000\nmetrics:\n  - metric: tool_selection\n")
+	srv := judgeServer(t)
+	model := openaitest.NewServer(t)
+	model.Reply = func(r *openaitest.ChatRequest) openaitest.Reply {
+		return chatBody(callsMessage("f", `{"a":1}`))
+	}
+	for _, tt := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string // in stdout
+	}{
+		{"--workers", nil, []string{"eval", "--workers", "100000000", cases}, `"success":true`},
+		{"workers in a config", nil, []string{"eval", "--config", config, cases}, `"success":true`},
+		{"a judge's concurrency", judgeEnv, append(judgeArgs(srv, t.TempDir(), "--config", judged), writeFile(t, "j.jsonl", judgedCases)), `"id":"right","success":true`},
+		{"run --concurrency", nil, []string{"run", "--model", "m", "--base-url", model.BaseURL(), "--no-cache", "--concurrency", "100000000",
+			writeFile(t, "r.jsonl", `{"id":"p","input":"x","expected_tools":[{"name":"f","args":{"a":1}}]}`+"\n")}, `"success":true`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, out, stderr := runWithEnv(t, tt.env, "", tt.args...)
+			if !strings.Contains(out, tt.want) {
+				t.Errorf("stdout %.300q (stderr %.300q), want %q", out, stderr, tt.want)
+			}
+		})
+	}
+	code, out, _ := run(t, `{"id":1,"op":"evaluate","cases":[`+strings.TrimSpace(passing)+`]}`+"\n", "serve", "--workers", "100000000")
+	if code != 0 || !strings.HasPrefix(out, `{"id":1,"results":[{"id":"p","success":true`) {
+		t.Errorf("serve --workers 100000000: exit %d, %q", code, out)
+	}
+}
