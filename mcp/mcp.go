@@ -266,7 +266,11 @@ func (ss *Session) Tools(ctx context.Context) ([]toolgrade.Tool, error) {
 			return nil, fmt.Errorf("mcp: server %s: tools/list gave more than %d pages", ss.server.name, maxPages)
 		}
 		callCtx, cancel := context.WithTimeout(ctx, ss.server.opts.CallTimeout)
-		res, err := ss.cs.ListTools(callCtx, &sdk.ListToolsParams{Cursor: cursor})
+		var res *sdk.ListToolsResult
+		err := ss.within(callCtx, func(ctx context.Context) (err error) {
+			res, err = ss.cs.ListTools(ctx, &sdk.ListToolsParams{Cursor: cursor})
+			return err
+		})
 		cancel()
 		if err != nil {
 			return nil, ss.fail("tools/list", ctx, callCtx, err)
@@ -314,7 +318,11 @@ func (ss *Session) Call(ctx context.Context, name string, args any) (toolgrade.T
 	}
 	callCtx, cancel := context.WithTimeout(ctx, ss.server.opts.CallTimeout)
 	defer cancel()
-	res, err := ss.cs.CallTool(callCtx, &sdk.CallToolParams{Name: name, Arguments: arguments})
+	var res *sdk.CallToolResult
+	err := ss.within(callCtx, func(ctx context.Context) (err error) {
+		res, err = ss.cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: arguments})
+		return err
+	})
 	if err != nil {
 		return r, ss.fail("tools/call "+name, ctx, callCtx, err)
 	}
@@ -328,6 +336,32 @@ func (ss *Session) Call(ctx context.Context, name string, args any) (toolgrade.T
 	}
 	obj, _ := v.(jsonvalue.Object)
 	return readResult(obj), nil
+}
+
+// within runs request, a request of the session, and returns at ctx's
+// deadline even when request does not: a request written to a server
+// that has stopped reading its input blocks in the SDK whatever the
+// context says, so that a call would never time out. The server is then
+// stopped, which ends the write, since a request half written leaves the
+// session of no more use.
+func (ss *Session) within(ctx context.Context, request func(context.Context) error) error {
+	if ss.proc == nil {
+		return request(ctx) // HTTP requests end with their context
+	}
+	done := make(chan error, 1)
+	go func() { done <- request(ctx) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		select {
+		case err := <-done: // it ended with the context after all
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+		ss.proc.stop()
+		return ctx.Err()
+	}
 }
 
 // readResult turns a tools/call result into a ToolResult.
@@ -378,9 +412,9 @@ func readResult(obj jsonvalue.Object) toolgrade.ToolResult {
 func (ss *Session) fail(what string, ctx, callCtx context.Context, err error) error {
 	msg := err.Error()
 	switch {
-	case ctx.Err() != nil:
+	case errors.Is(ctx.Err(), context.Canceled):
 		msg = ctx.Err().Error()
-	case callCtx.Err() != nil:
+	case callCtx.Err() != nil: // its deadline, or the caller's
 		msg = fmt.Sprintf("no answer within %s", ss.server.opts.CallTimeout)
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < ss.server.opts.CallTimeout {
 			msg = "no answer in time"

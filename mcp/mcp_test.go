@@ -409,3 +409,24 @@ func TestSecrets(t *testing.T) {
 		})
 	}
 }
+
+// A call written to a server that no longer reads its input blocks in
+// the SDK whatever the context says: it still ends at the call's
+// deadline, the server stopped.
+func TestCallToADeafServer(t *testing.T) {
+	t.Parallel()
+	s, err := mcp.New(serverCommand("deaf"), mcp.Options{CallTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, err := s.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	big := jsonvalue.Object{{Key: "text", Value: strings.Repeat("x", 4<<20)}} // past any pipe's buffer
+	_, err = ss.Call(context.Background(), "echo", big)
+	if err == nil || !strings.Contains(err.Error(), "tools/call echo: no answer within 300ms") {
+		t.Errorf("call: %v, want no answer within 300ms", err)
+	}
+}

@@ -100,6 +100,8 @@ func serveStdio(mode string) int {
 		time.Sleep(time.Hour) // never answers initialize
 	case "malformed":
 		return serveMalformed()
+	case "deaf":
+		return serveDeaf()
 	}
 	return 0
 }
@@ -126,6 +128,25 @@ func serveMalformed() int {
 			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"content":"not a list","isError":"maybe"}}`+"\n", id)
 		case id != "":
 			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{}}`+"\n", id)
+		}
+	}
+	return 0
+}
+
+// serveDeaf answers the handshake, then reads its input no more: a
+// request larger than the pipe's buffer is never written whole.
+func serveDeaf() int {
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		line := sc.Text()
+		id := between(line, `"id":`, ",")
+		switch {
+		case strings.Contains(line, `"initialize"`):
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"deaf","version":"1"}}}`+"\n", id)
+		case strings.Contains(line, `"notifications/initialized"`):
+			time.Sleep(time.Hour)
+		case id != "":
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}`+"\n", id)
 		}
 	}
 	return 0
