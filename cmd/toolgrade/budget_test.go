@@ -378,3 +378,23 @@ func TestHugeWorkerCounts(t *testing.T) {
 		t.Errorf("serve --workers 100000000: exit %d, %q", code, out)
 	}
 }
+
+// Values nested past jsonvalue.MaxDepth, in JSON or in YAML, are an
+// error result of their case, naming the budget; the cases after them
+// are graded.
+func TestNestingBudget(t *testing.T) {
+	deepJSON := `{"id":"deep","tools_called":[{"name":"f","args":{"a":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}}],"expected_tools":[{"name":"f"}]}` + "\n"
+	deepYAML := "- id: deep\n  tools_called: [{name: f, args: {a: " + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "}}]\n  expected_tools: [{name: f}]\n"
+	for _, tt := range []struct{ name, file, want string }{
+		{"JSON", writeFile(t, "deep.jsonl", deepJSON+passing), "nesting deeper than 10000"},
+		{"YAML", writeFile(t, "deep.yaml", deepYAML+"- id: p\n  tools_called: [{name: f}]\n  expected_tools: [{name: f}]\n"), "exceeded max depth of 10000"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := run(t, "", "eval", tt.file)
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if code != 1 || len(lines) != 2 || !strings.Contains(lines[0], tt.want) || !strings.Contains(lines[1], `"success":true`) {
+				t.Errorf("exit %d, results %.600s (stderr %.200s); want the deep case's error naming %q, then the next case graded", code, out, stderr, tt.want)
+			}
+		})
+	}
+}
