@@ -363,7 +363,7 @@ func TestHugeWorkerCounts(t *testing.T) {
 		{"--workers", nil, []string{"eval", "--workers", "100000000", cases}, `"success":true`},
 		{"workers in a config", nil, []string{"eval", "--config", config, cases}, `"success":true`},
 		{"a judge's concurrency", judgeEnv, append(judgeArgs(srv, t.TempDir(), "--config", judged), writeFile(t, "j.jsonl", judgedCases)), `"id":"right","success":true`},
-		{"run --concurrency", nil, []string{"run", "--model", "m", "--base-url", model.BaseURL(), "--no-cache", "--concurrency", "100000000",
+		{"run --concurrency", nil, []string{"run", "--model", "m", "--base-url", model.BaseURL(), "--no-cache", "--concurrency", "100000000", "--record", filepath.Join(t.TempDir(), "r.run.jsonl"),
 			writeFile(t, "r.jsonl", `{"id":"p","input":"x","expected_tools":[{"name":"f","args":{"a":1}}]}`+"\n")}, `"success":true`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
