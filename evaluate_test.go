@@ -354,3 +354,16 @@ func TestMaxTextBytes(t *testing.T) {
 		}
 	}
 }
+
+// Workers past MaxWorkers count as MaxWorkers: a hundred million of them
+// grade the cases instead of exhausting memory first.
+func TestWorkersBounded(t *testing.T) {
+	n := 0
+	err := toolgrade.Evaluate(context.Background(), records(10, func(int) bool { return true }), []toolgrade.Metric{sleepy{}}, func(*toolgrade.Result) error {
+		n++
+		return nil
+	}, toolgrade.Workers(100_000_000))
+	if err != nil || n != 10 {
+		t.Errorf("Evaluate = %v, %d results; want 10", err, n)
+	}
+}

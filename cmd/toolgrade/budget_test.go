@@ -343,11 +343,14 @@ func TestJudgeReplyBudget(t *testing.T) {
 	}
 }
 
-// A hundred million workers, asked of eval, a config, serve, a judge's
-// concurrency or run, grade as MaxWorkers do: the run answers.
+// The most workers a flag or a config may ask (toolgrade.MaxWorkers;
+// more is refused at start, see TestFlagMistakes), and a judge's concurrency
+// of a hundred million, which eval takes as its workers and Evaluate
+// counts as MaxWorkers, grade: the run answers.
 func TestHugeWorkerCounts(t *testing.T) {
+	most := strconv.Itoa(toolgrade.MaxWorkers)
 	cases := writeFile(t, "cases.jsonl", passing+passing)
-	config := writeFile(t, "toolgrade.yaml", "workers: 100000000\nmetrics:\n  - profile: default\n")
+	config := writeFile(t, "toolgrade.yaml", "workers: "+most+"\nmetrics:\n  - profile: default\n")
 	judged := writeFile(t, "judged.yaml", "judge:\n  concurrency: 100000000\nmetrics:\n  - metric: tool_selection\n")
 	srv := judgeServer(t)
 	model := openaitest.NewServer(t)
@@ -360,10 +363,10 @@ func TestHugeWorkerCounts(t *testing.T) {
 		args []string
 		want string // in stdout
 	}{
-		{"--workers", nil, []string{"eval", "--workers", "100000000", cases}, `"success":true`},
+		{"--workers", nil, []string{"eval", "--workers", most, cases}, `"success":true`},
 		{"workers in a config", nil, []string{"eval", "--config", config, cases}, `"success":true`},
 		{"a judge's concurrency", judgeEnv, append(judgeArgs(srv, t.TempDir(), "--config", judged), writeFile(t, "j.jsonl", judgedCases)), `"id":"right","success":true`},
-		{"run --concurrency", nil, []string{"run", "--model", "m", "--base-url", model.BaseURL(), "--no-cache", "--concurrency", "100000000", "--record", filepath.Join(t.TempDir(), "r.run.jsonl"),
+		{"run --concurrency", nil, []string{"run", "--model", "m", "--base-url", model.BaseURL(), "--no-cache", "--concurrency", most, "--record", filepath.Join(t.TempDir(), "r.run.jsonl"),
 			writeFile(t, "r.jsonl", `{"id":"p","input":"x","expected_tools":[{"name":"f","args":{"a":1}}]}`+"\n")}, `"success":true`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -373,9 +376,9 @@ func TestHugeWorkerCounts(t *testing.T) {
 			}
 		})
 	}
-	code, out, _ := run(t, `{"id":1,"op":"evaluate","cases":[`+strings.TrimSpace(passing)+`]}`+"\n", "serve", "--workers", "100000000")
+	code, out, _ := run(t, `{"id":1,"op":"evaluate","cases":[`+strings.TrimSpace(passing)+`]}`+"\n", "serve", "--workers", most)
 	if code != 0 || !strings.HasPrefix(out, `{"id":1,"results":[{"id":"p","success":true`) {
-		t.Errorf("serve --workers 100000000: exit %d, %q", code, out)
+		t.Errorf("serve --workers %s: exit %d, %q", most, code, out)
 	}
 }
 
