@@ -2,11 +2,12 @@ package dataset
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/budget"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 )
@@ -234,9 +235,16 @@ func adkText(content any) any {
 }
 
 // readQuoted reads a JSON file that is one JSON string holding the
-// document, as ADK writes its eval results, as the document.
-func readQuoted(name string, br *bufio.Reader, yield func(toolgrade.Record, error) bool) error {
-	data, err := io.ReadAll(br)
+// document, as ADK writes its eval results, as the document. The string
+// is one record, read within the record budget, and so is each record of
+// the document it holds.
+func (sp *splitter) readQuoted(br *bufio.Reader, yield func(toolgrade.Record, error) bool) error {
+	name := sp.name
+	data, err := budget.ReadAll(br, &budget.Error{Name: name, Line: 1, What: "record starting here", Limit: int64(sp.max), Flag: budget.LineFlag})
+	var tooLarge *budget.Error
+	if errors.As(err, &tooLarge) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -245,7 +253,7 @@ func readQuoted(name string, br *bufio.Reader, yield func(toolgrade.Record, erro
 	if err != nil || !ok {
 		return fmt.Errorf("%s:1: want a JSON array or object, or a JSON string holding one, got %s", name, describeJSON(v, err))
 	}
-	for rec, err := range Reader(name, strings.NewReader(s), JSON) {
+	for rec, err := range (Source{MaxRecord: int64(sp.max)}).Reader(name, strings.NewReader(s), JSON) {
 		if !yield(rec, err) {
 			return errStop
 		}

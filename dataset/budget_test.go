@@ -67,6 +67,10 @@ func TestSourceBudget(t *testing.T) {
 			[]int{1}, "c.yaml:2: the record starting here is larger than 100 bytes"},
 		{"a YAML document", "c.yaml", "id: a\n---\nid: b\ninput: |\n" + strings.Repeat("  line\n", 30),
 			[]int{1}, "c.yaml:3: the record starting here is larger than 100 bytes"},
+		{"a JSON string holding the cases (ADK's results)", "r.json", `"[{\"id\":\"a\",\"input\":\"` + long + `\"}]"`,
+			nil, "r.json:1: the record starting here is larger than 100 bytes"},
+		{"a JSON string holding many short cases", "r.json", `"[` + strings.Repeat(`{\"id\":\"a\"},`, 20) + `{}]"`,
+			nil, "r.json:1: the record starting here is larger than 100 bytes"},
 		{"a long YAML line", "c.yaml", "- id: a\n- input: " + long + "\n",
 			nil, "c.yaml:2: the line is larger than 100 bytes"},
 	} {

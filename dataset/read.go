@@ -198,7 +198,7 @@ func (s Source) Reader(name string, r io.Reader, format Format) iter.Seq2[toolgr
 			case first == '{':
 				format = JSONL // decided line by line below
 			case first == '"' && format == JSON:
-				if err := readQuoted(name, br, yield); err != nil && !errors.Is(err, errStop) {
+				if err := sp.readQuoted(br, yield); err != nil && !errors.Is(err, errStop) {
 					yield(nil, err)
 				}
 				return
