@@ -103,10 +103,10 @@ func TestFalsePasses(t *testing.T) {
 		// Two cases that share an id.
 		{name: "an id shared by two cases", cases: `{"id":"c","input":"Weather in Paris?","tools_called":[{"name":"get_weather","args":{"city":"Paris"}}],"expected_tools":[{"name":"get_weather","args":{"city":"Paris"}}]}` + "\n" +
 			`{"id":"c","input":"Book a table","tools_called":[{"name":"book","args":{"n":2}}],"expected_tools":[{"name":"book","args":{"n":2}}]}` + "\n",
-			code: 1, want: []string{`id "c" is the id of another case, whose input, expected output or expected calls differ`, "2 cases: 1 passed, 0 failed, 1 erred"}},
+			code: 1, want: []string{`id "c" is the id of another case, whose input, expected output or expected calls differ`, "2 trials (2 per case): 1 passed, 0 failed, 1 erred"}},
 		{name: "trials of one case", cases: `{"id":"c","trial":1,"tools_called":[{"name":"f","args":{"n":2}}],"expected_tools":[{"name":"f","args":{"n":2}}]}` + "\n" +
 			`{"id":"c","trial":2,"tools_called":[{"name":"g"}],"expected_tools":[{"name":"f","args":{"n":2.0}}]}` + "\n",
-			code: 1, want: []string{"2 cases: 1 passed, 1 failed\n", `"trials":2`}},
+			code: 1, want: []string{"1 case: 0 passed, 1 failed; 2 trials (2 per case): 1 passed, 1 failed\n", `"trials":2`}},
 
 		// What the case gives must be what it says.
 		{name: "a garbage trajectory beside the calls", cases: `{"id":"c","tools_called":[{"name":"f"}],"trajectory":"see the logs","expected_tools":[{"name":"f"}]}` + "\n", code: 1,
