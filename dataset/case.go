@@ -29,7 +29,11 @@ type record struct {
 	// qualified: one of several files' records, so its line number alone
 	// does not name it.
 	qualified bool
-	metrics   []toolgrade.Metric // the run's, when known: see DecodeCaseFor
+	// nth counts the records of a JSON document that start on this line
+	// (1 for the first): a document on one line holds several cases, whose
+	// ids without one of their own must differ all the same.
+	nth     int
+	metrics []toolgrade.Metric // the run's, when known: see DecodeCaseFor
 }
 
 // Decode parses the record and builds its case. Errors read
@@ -84,10 +88,14 @@ func (r *record) stub(v any) *toolgrade.Case {
 
 // lineID is the id of a case that has none of its own.
 func (r *record) lineID() string {
-	if r.qualified {
-		return r.source + ":line-" + strconv.Itoa(r.line)
+	id := "line-" + strconv.Itoa(r.line)
+	if r.nth > 1 {
+		id += "#" + strconv.Itoa(r.nth)
 	}
-	return "line-" + strconv.Itoa(r.line)
+	if r.qualified {
+		id = r.source + ":" + id
+	}
+	return id
 }
 
 // The field names of a case, with the aliases peers' datasets use.

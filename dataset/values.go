@@ -155,8 +155,13 @@ func (sp *splitter) readValues(br *bufio.Reader, firstLine int, yield func(toolg
 	if err != nil {
 		return err
 	}
+	lastLine, nth := 0, 0
 	emit := func() bool {
-		rec := &record{data: string(s.buf), source: name, line: s.recordLine}
+		if s.recordLine != lastLine {
+			lastLine, nth = s.recordLine, 0
+		}
+		nth++
+		rec := &record{data: string(s.buf), source: name, line: s.recordLine, nth: nth}
 		return yield(rec, nil)
 	}
 	if c != '[' {

@@ -47,7 +47,7 @@ func TestMistakes(t *testing.T) {
 		want []string // in stdout + stderr
 	}{
 		{"misspelled fields", []string{"eval", typos}, 1, []string{"typos.jsonl:1: unknown field `tool_called`; did you mean `tools_called`?", "0 passed"}},
-		{"a chat trace for a case file", []string{"eval", chat}, 1, []string{"4 trials (4 per case): 0 passed, 0 failed, 4 erred", "openai_chat", "agent_trajectory", "toolgrade extract"}},
+		{"a chat trace for a case file", []string{"eval", chat}, 1, []string{"4 cases: 0 passed, 0 failed, 4 erred", "openai_chat", "agent_trajectory", "toolgrade extract"}},
 		{"a response body for a case file", []string{"eval", body}, 1, []string{"a trace (openai_chat format), not a case", "toolgrade extract"}},
 		{"an empty case file", []string{"eval", empty}, 2, []string{"no cases in", "--allow-empty"}},
 		{"an empty case file, allowed", []string{"eval", "--allow-empty", empty}, 0, []string{"0 cases"}},
