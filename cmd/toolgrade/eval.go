@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"iter"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -88,8 +89,10 @@ func (m *Main) evalCommand() *cobra.Command {
 		Short: "Grade cases (JSONL, JSON or YAML files; - for stdin)",
 		Long: `Grade cases and write one result line per case, in input order, to stdout
 or --out, with a summary on stderr (and a progress bar when stderr is a
-terminal). Without CASES, the --config file's datasets are graded; its
-reports section, or --markdown, --junit and --html, adds report files.
+terminal). Without CASES, the --config file's datasets are graded, and
+without --config either, those of toolgrade.yaml in the current folder (the
+suite toolgrade init writes); a config's reports section, or --markdown,
+--junit and --html, adds report files.
 
 Report files are written beside their names and renamed once whole; none
 may name an input or another output. SIGINT, SIGTERM and SIGHUP stop the
@@ -173,7 +176,9 @@ func metricEntries(fs *pflag.FlagSet, cfg *config.Config) []jsonvalue.Object {
 }
 
 func (m *Main) runEval(cmd *cobra.Command, f evalFlags, paths []string) error {
-	return m.grade(cmd, f, gradeInput{paths: paths})
+	var here bool
+	f.config, here = findSuite(f.config, paths)
+	return m.grade(cmd, f, gradeInput{paths: paths, here: here})
 }
 
 // A gradeInput is what a grading run reads: case files (eval), or, when
@@ -183,6 +188,9 @@ type gradeInput struct {
 	read  func() iter.Seq2[toolgrade.Record, error]
 	// seen, when set, is called with each result.
 	seen func(*toolgrade.Result)
+	// here says the config is the suite found in the current folder
+	// (findSuite), which the run then says.
+	here bool
 }
 
 // grade grades the input with the metrics of the flags and config, and
@@ -226,11 +234,17 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 		read = func() iter.Seq2[toolgrade.Record, error] { return m.records(paths) }
 		counted = paths
 	}
+	if in.here && !f.quiet {
+		m.saySuite(paths)
+	}
 	outputs, err := m.reportPaths(&f, cfg)
 	if err != nil {
 		return err
 	}
 	if err := m.checkPaths(f.inputs(cfg, paths), outputs.list()); err != nil {
+		return err
+	}
+	if err := outputs.mayReplace(m.sizes.LineOr()); err != nil {
 		return err
 	}
 	batchDone, err := m.judgeBatch(cmd, &f, cfg, env, counted, read) // judge.go
@@ -277,6 +291,9 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 	if !f.quiet {
 		f.env.judge.printJudgeCost(m.Stderr, reports.stats.Usage)
 		if len(wrote) > 0 {
+			if outputs.defaulted && wrote[0] == outputs.out.path {
+				wrote[0] += " (the result lines: standard output is a terminal; --out - prints them there)"
+			}
 			fmt.Fprintf(m.Stderr, "wrote %s\n", strings.Join(wrote, ", "))
 		}
 	}
@@ -311,6 +328,29 @@ func (f *evalFlags) inputs(cfg *config.Config, cases []string) []namedPath {
 		in = append(in, namedPath{role, path})
 	}
 	return in
+}
+
+// suiteFile is the suite toolgrade init writes by default, which eval and
+// run grade when given neither --config nor case files.
+const suiteFile = "toolgrade.yaml"
+
+// findSuite returns the config file to use: --config, else, when no case
+// files are named, the suite file in the current folder if there is one
+// (here is then true).
+func findSuite(config string, cases []string) (path string, here bool) {
+	if config != "" || len(cases) > 0 {
+		return config, false
+	}
+	if fi, err := os.Stat(suiteFile); err == nil && !fi.IsDir() {
+		return suiteFile, true
+	}
+	return "", false
+}
+
+// saySuite says that the suite file found in the current folder is used,
+// and which case files it names.
+func (m *Main) saySuite(cases []string) {
+	fmt.Fprintf(m.Stderr, "toolgrade: no --config or case files given: using %s in the current folder, grading %s\n", suiteFile, strings.Join(cases, ", "))
 }
 
 // records reads the inputs in turn; "-" is standard input.

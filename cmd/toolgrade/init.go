@@ -18,6 +18,9 @@ const starterConfig = `# toolgrade suite. Run it with:
 #
 #   toolgrade eval --config toolgrade.yaml
 #
+# or, in the folder of a suite named toolgrade.yaml, with a bare
+# "toolgrade eval".
+#
 # Relative paths in this file are relative to the file itself. Every key
 # is described in docs/config.md; suites in docs/config.md#suites.
 
@@ -90,16 +93,20 @@ func (m *Main) initCommand() *cobra.Command {
 		Long: `Write a commented starter suite config: the datasets to grade, several
 metrics each with its own threshold, and the report files to write; and,
 beside it, cases/sample.jsonl, three sample cases (one fails on purpose), so
-that "toolgrade eval --config toolgrade.yaml" runs at once. An existing
+that a bare "toolgrade eval" in the same folder (or "toolgrade eval --config
+FILE" from anywhere) runs at once. Missing folders are made. An existing
 config is kept unless --force is given; existing sample cases are kept.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path := "toolgrade.yaml"
+			path := suiteFile
 			if len(args) == 1 {
 				path = args[0]
 			}
 			if _, err := os.Lstat(path); err == nil && !force {
 				return usageError("%s exists; use --force to overwrite it", path)
+			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return usageError("%v", err)
 			}
 			if err := writeWhole(path, []byte(starterConfig)); err != nil {
 				return &ExitError{Code: 2, Err: err}
@@ -112,8 +119,12 @@ config is kept unless --force is given; existing sample cases are kept.`,
 			case written:
 				wrote = append(wrote, sample)
 			}
-			_, err := fmt.Fprintf(m.Stdout, "wrote %s\nrun the sample suite (one case fails on purpose):\n  toolgrade eval --config %s\nthen put your own cases in %s beside it (format: docs/cases.md)\n",
-				strings.Join(wrote, ", "), path, filepath.Join(filepath.Dir(path), "cases", "*.jsonl"))
+			command := "toolgrade eval --config " + path
+			if path == suiteFile {
+				command = "toolgrade eval"
+			}
+			_, err := fmt.Fprintf(m.Stdout, "wrote %s\nrun the sample suite (one case fails on purpose):\n  %s\nthen put your own cases in %s beside it (format: docs/cases.md)\n",
+				strings.Join(wrote, ", "), command, filepath.Join(filepath.Dir(path), "cases", "*.jsonl"))
 			return err
 		},
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,8 +38,11 @@ func (f *reportFlags) register(fs *pflag.FlagSet) {
 func (m *Main) inputPaths(cfg *config.Config, configPath string, args []string) ([]string, error) {
 	files := args
 	if len(files) == 0 {
-		if cfg == nil || len(cfg.Datasets) == 0 {
-			return nil, usageError("no cases: name case files (- for stdin), or list datasets in a --config file")
+		switch {
+		case cfg == nil:
+			return nil, usageError("no cases: name case files (- for stdin), or a --config file that lists datasets; toolgrade init writes a starter suite, %s, that a bare toolgrade eval in its folder grades", suiteFile)
+		case len(cfg.Datasets) == 0:
+			return nil, usageError("no cases: %s lists no datasets; add them to it, or name case files (- for stdin)", configPath)
 		}
 		var err error
 		if files, err = cfg.DatasetFiles(); err != nil {
@@ -108,6 +112,9 @@ type reportFile struct {
 // stdout) and the report files, each named with how the user gave it.
 type reportPaths struct {
 	out, junit, html, markdown namedPath
+	// defaulted says out is defaultResults, named by no one: standard
+	// output is a terminal.
+	defaulted bool
 }
 
 func (p *reportPaths) list() []namedPath { return []namedPath{p.out, p.junit, p.html, p.markdown} }
@@ -139,6 +146,11 @@ func (m *Main) reportPaths(f *evalFlags, cfg *config.Config) (*reportPaths, erro
 		case o.fromConfig != "":
 			*o.dst = namedPath{"the config's reports." + o.key, o.fromConfig}
 		}
+	}
+	// Result lines are no reading on a terminal: they go to a file there,
+	// and to standard output when it is a pipe or a file, or with --out -.
+	if p.out.path == "" && onTerminal(m.Stdout) {
+		p.out, p.defaulted = namedPath{"--out's default on a terminal", defaultResults}, true
 	}
 	return p, nil
 }
@@ -231,6 +243,69 @@ func settingsText(e jsonvalue.Object) string {
 		return "(defaults)"
 	}
 	return string(jsonvalue.Append(nil, e))
+}
+
+// defaultResults is where result lines go when standard output is a
+// terminal and no file is named for them.
+const defaultResults = "results.jsonl"
+
+// onTerminal reports whether w is a terminal: a character device (as the
+// progress bar asks, whatever $TERM says), other than the null device a
+// script sends what it does not want to.
+func onTerminal(w io.Writer) bool {
+	if !report.ShowProgress(w, nil) {
+		return false
+	}
+	fi := streamFile(w)
+	if fi == nil {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(fi, null)
+}
+
+// mayReplace checks that the results file the user did not name (the
+// default on a terminal) may be replaced: it is missing, empty, or holds
+// toolgrade's results (a previous run's, as sniff tells a result line),
+// so that no file of the user's is lost to a default.
+func (p *reportPaths) mayReplace(lineBudget int64) error {
+	if !p.defaulted {
+		return nil
+	}
+	path := p.out.path
+	f, err := sniff.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	what := ""
+	if err == nil {
+		defer f.Close()
+		lr := jsonvalue.NewLineReader(f)
+		lr.Limit(int(lineBudget))
+		for {
+			line, err := lr.Next()
+			if err == io.EOF {
+				return nil // empty
+			}
+			if err != nil {
+				what = err.Error()
+				break
+			}
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			if v, err := jsonvalue.ParseString(line); err == nil && sniff.Document(v) == sniff.Result {
+				return nil
+			}
+			break
+		}
+	} else {
+		what = err.Error()
+	}
+	if what != "" {
+		what = " (" + what + ")"
+	}
+	return usageError("standard output is a terminal, so the result lines would go to %s, which holds something other than toolgrade's results%s: name another file with --out FILE, or print them with --out -", path, what)
 }
 
 // add passes one result to every report.

@@ -161,6 +161,8 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	if f.keyEnv != "" {
 		m.credential(f.keyEnv)
 	}
+	var here bool
+	f.eval.config, here = findSuite(f.eval.config, args)
 	var cfg *config.Config
 	if f.eval.config != "" {
 		var err error
@@ -192,6 +194,9 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	if here && !f.eval.quiet {
+		m.saySuite(paths)
+	}
 	var harness runner.Harness // the benchmark's, when the datasets are its own
 	switch own, err := benchmark.Own(paths); {
 	case err != nil:
@@ -213,6 +218,9 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 		return err
 	}
 	if err := m.checkPaths(f.eval.inputs(cfg, paths), append([]namedPath{record}, graded.list()...)); err != nil {
+		return err
+	}
+	if err := graded.mayReplace(m.sizes.LineOr()); err != nil {
 		return err
 	}
 	client, err := m.modelClient(f)
