@@ -374,6 +374,9 @@ func (c *Client) retry(ctx context.Context, tokens int, attempt func(context.Con
 			msg += fmt.Sprintf(" (after %d attempts)", n+1)
 		}
 		if !retryable || n >= c.retries {
+			if snap.status == http.StatusNotFound {
+				msg += c.notFoundHint()
+			}
 			if snap.status >= 400 {
 				return &HTTPError{Status: snap.status, Code: c.redact(errorCode(snap.body)), Message: c.redact(msg)}
 			}
@@ -387,6 +390,17 @@ func (c *Client) retry(ctx context.Context, tokens int, attempt func(context.Con
 			return err
 		}
 	}
+}
+
+// notFoundHint explains a 404 from a base URL with no path, the usual
+// slip with servers that answer below /v1 (vLLM, Ollama, LM Studio, a
+// fake model): "" for other base URLs, where 404 means something else.
+func (c *Client) notFoundHint() string {
+	u, err := url.Parse(c.base)
+	if err != nil || strings.Trim(u.Path, "/") != "" || c.opts.Azure {
+		return ""
+	}
+	return fmt.Sprintf(" (the base URL %s has no path: did you mean %s/v1?)", c.base, c.base)
 }
 
 // An HTTPError is a request that failed with an HTTP error status.

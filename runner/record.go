@@ -428,14 +428,22 @@ type Tally struct {
 	WithErrors int
 	Kinds      map[ProblemKind]int
 	Steps      int
-	Usage      toolgrade.Usage
-	Latency    time.Duration
+	// Failed counts the requests that got no reply (an HTTP error after
+	// the retries, a timeout), which Usage does not count.
+	Failed  int
+	Usage   toolgrade.Usage
+	Latency time.Duration
 }
 
 // Add counts one run.
 func (t *Tally) Add(r *Run) {
 	t.Cases++
 	t.Steps += len(r.Steps)
+	for _, st := range r.Steps {
+		if st.Error != "" && st.Usage.Requests == 0 && st.Usage.CachedRequests == 0 {
+			t.Failed++
+		}
+	}
 	t.Usage.Add(r.Usage)
 	t.Latency += r.Latency
 	if len(r.Problems) == 0 {
@@ -464,13 +472,23 @@ func (t *Tally) ErrorRate() float64 {
 
 // WriteText writes the tally as two lines:
 //
-//	model: 10 cases, 14 requests (4 from the cache), 5210 prompt + 318 completion tokens, 1.20s waiting per case
+//	model: 10 cases, 14 requests (4 from the cache, 2 failed), 5210 prompt + 318 completion tokens, 1.20s waiting per case
 //	processing errors: 3 of 10 cases (30.0%): 1 invalid_arguments, 2 model_error
+//
+// The requests are those sent, answered or failed; those the cache
+// answered are counted apart.
 func (t *Tally) WriteText(w io.Writer) error {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "model: %d cases, %d requests", t.Cases, t.Usage.Requests)
+	fmt.Fprintf(&sb, "model: %d cases, %d requests", t.Cases, t.Usage.Requests+int64(t.Failed))
+	var notes []string
 	if t.Usage.CachedRequests > 0 {
-		fmt.Fprintf(&sb, " (%d from the cache)", t.Usage.CachedRequests)
+		notes = append(notes, fmt.Sprintf("%d from the cache", t.Usage.CachedRequests))
+	}
+	if t.Failed > 0 {
+		notes = append(notes, fmt.Sprintf("%d failed", t.Failed))
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(&sb, " (%s)", strings.Join(notes, ", "))
 	}
 	fmt.Fprintf(&sb, ", %d prompt + %d completion tokens", t.Usage.PromptTokens, t.Usage.CompletionTokens)
 	if t.Cases > 0 {

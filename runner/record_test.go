@@ -165,7 +165,7 @@ func TestTallyText(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := regexp.MustCompile(`[0-9.]+s waiting`).ReplaceAllString(b.String(), "Xs waiting")
-	want := "model: 5 cases, 6 requests, 60 prompt + 30 completion tokens, Xs waiting per case\n" +
+	want := "model: 5 cases, 7 requests (1 failed), 60 prompt + 30 completion tokens, Xs waiting per case\n" +
 		"processing errors: 3 of 5 cases (60.0%): 1 bad_case, 1 invalid_arguments, 1 model_error, 1 unknown_tool\n"
 	if got != want {
 		t.Errorf("tally:\n%s\nwant:\n%s", got, want)

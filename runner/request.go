@@ -48,7 +48,7 @@ func inputMessages(c *toolgrade.Case) ([]any, error) {
 	}
 	switch in := in.(type) {
 	case nil:
-		return nil, errors.New("the case has no input to send (want input: text, content parts or chat messages)")
+		return nil, errors.New(`the case has no input to send: add "input", the user's request (text, content parts or messages); toolgrade eval grades cases that hold their calls`)
 	case string:
 		return []any{userMessage(in)}, nil
 	case []any:

@@ -115,7 +115,7 @@ func TestRunThenEval(t *testing.T) {
 	}
 	for _, want := range []string{
 		"processing errors: 7 of 12 cases (58.3%): 2 bad_case, 1 invalid_arguments, 2 model_error, 1 refusal, 1 unknown_tool",
-		"model: 12 cases, 8 requests, 96 prompt + 24 completion tokens",
+		"model: 12 cases, 10 requests (2 failed), 96 prompt + 24 completion tokens",
 		"run file: " + record,
 	} {
 		if !strings.Contains(stderr, want) {
