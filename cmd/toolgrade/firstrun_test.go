@@ -48,3 +48,31 @@ func TestRunMistakesOfAFirstRun(t *testing.T) {
 		t.Errorf("run on cases without input: exit %d:\n%s", code, stderr)
 	}
 }
+
+// TestFakeModelRecording: the recorded runs of the reliability example
+// made no processing error (the cases offer their tools), and sql-right,
+// whose expected query is a rule, passes as often as a model right 85%
+// of the time would let it, not never.
+func TestFakeModelRecording(t *testing.T) {
+	for _, name := range []string{"agent.fake.run.jsonl", "agent.fake-regressed.run.jsonl"} {
+		path := filepath.Join("..", "..", "examples", "reliability", name)
+		for i, line := range strings.Split(strings.TrimSpace(read(t, path)), "\n") {
+			if at := strings.Index(line, `"processing_errors":[`); at < 0 || strings.HasPrefix(line[at:], `"processing_errors":[{`) {
+				t.Errorf("%s:%d: processing errors, or none recorded: %.300s", name, i+1, line[max(at, 0):])
+			}
+		}
+	}
+	code, out, stderr := run(t, "", "eval", "--config", "../../examples/agent/toolgrade.yaml", "--quiet", "../../examples/reliability/agent.fake.run.jsonl")
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	passed := 0
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if strings.HasPrefix(line, `{"id":"sql-right",`) && strings.Contains(line, `"success":true`) {
+			passed++
+		}
+	}
+	if passed < 2 {
+		t.Errorf("sql-right passed %d of 5 trials against a model right 85%% of the time", passed)
+	}
+}

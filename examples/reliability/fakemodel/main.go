@@ -7,39 +7,44 @@
 //	go run ./examples/reliability/fakemodel -cases examples/agent/cases.jsonl -addr 127.0.0.1:8089
 //	toolgrade run --model fake --base-url http://127.0.0.1:8089/v1 --no-cache --trials 5 examples/agent/cases.jsonl
 //
+// An expected argument given only by a rule ({"query": {"regex": ...}})
+// is answered with a value that meets the rule: the first such value the
+// case file's recorded calls of the tool give, the case's own first. A
+// right answer is then one toolgrade grades right.
+//
 // -pass sets how often a case's answer is right; -worse lists case ids
 // answered right only with probability -worse-pass (an injected
 // regression). Each input's n-th request draws from a stream seeded by
 // -seed, the input and n, so a case's outcomes do not depend on the order
 // the requests arrive in (cases that share an input share its stream, so
 // which of them gets which draw may). Non-goals: behaving like a model: it
-// answers from the case file, whatever the prompt and the tools say.
+// answers from the case file, whatever the prompt says, and calls only
+// tools the request offers.
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"hash/fnv"
 	"log"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"os"
+	"slices"
 	"strings"
 	"sync"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+	"github.com/toolgrade/toolgrade/match"
 )
 
 type call struct {
-	Name string         `json:"name"`
-	Args map[string]any `json:"args"`
-}
-
-type kase struct {
-	ID       string `json:"id"`
-	Input    any    `json:"input"`
-	Expected []call `json:"expected_tools"`
+	Name string
+	Args jsonvalue.Object
 }
 
 func main() {
@@ -51,30 +56,29 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the draws")
 	flag.Parse()
 
-	byInput := map[string]kase{}
-	ids := map[string][]string{} // the ids of the cases with each input
-	f, err := os.Open(*cases)
-	if err != nil {
-		log.Fatal(err)
+	var all []*toolgrade.Case
+	for rec, err := range dataset.Files(*cases) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		c, err := rec.Decode()
+		if err != nil {
+			log.Fatalf("%s: %v", *cases, err)
+		}
+		all = append(all, c)
 	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for line := 1; sc.Scan(); line++ {
-		if strings.TrimSpace(sc.Text()) == "" {
+	byInput := map[string][]call{} // the right answer to each input
+	ids := map[string][]string{}   // the ids of the cases with each input
+	for _, c := range all {
+		s, ok := c.Input.(string)
+		if !ok {
 			continue
 		}
-		var k kase
-		if err := json.Unmarshal(sc.Bytes(), &k); err != nil {
-			log.Fatalf("%s:%d: %v", *cases, line, err)
+		if _, dup := byInput[s]; !dup {
+			byInput[s] = rightCalls(c, all)
 		}
-		if s, ok := k.Input.(string); ok {
-			if _, dup := byInput[s]; !dup {
-				byInput[s] = k
-			}
-			ids[s] = append(ids[s], k.ID)
-		}
+		ids[s] = append(ids[s], c.ID)
 	}
-	f.Close()
 	worseIDs := map[string]bool{}
 	for _, id := range strings.Split(*worse, ",") {
 		if id = strings.TrimSpace(id); id != "" {
@@ -90,6 +94,11 @@ func main() {
 				Role    string `json:"role"`
 				Content any    `json:"content"`
 			} `json:"messages"`
+			Tools []struct {
+				Function struct {
+					Name string `json:"name"`
+				} `json:"function"`
+			} `json:"tools"`
 		}
 		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
@@ -101,7 +110,11 @@ func main() {
 				user = s
 			}
 		}
-		k, known := byInput[user]
+		offered := ""
+		if len(req.Tools) > 0 {
+			offered = req.Tools[0].Function.Name
+		}
+		right, known := byInput[user]
 		mu.Lock()
 		n := seen[user]
 		seen[user]++
@@ -115,13 +128,13 @@ func main() {
 				p = *worsePass
 			}
 		}
-		calls := k.Expected
+		calls := right
 		if !known || rng.Float64() >= p {
-			calls = wrong(rng, k.Expected)
+			calls = wrong(rng, right, offered)
 		}
 		var tcs []map[string]any
 		for i, c := range calls {
-			args, _ := json.Marshal(c.Args)
+			args := jsonvalue.Append(nil, c.Args)
 			if c.Args == nil {
 				args = []byte("{}")
 			}
@@ -150,26 +163,62 @@ func main() {
 	log.Fatal(http.Serve(ln, nil))
 }
 
+// rightCalls is the right answer to case c: its expected calls, each
+// argument that only a rule gives answered with a value that meets it,
+// found among the recorded calls of the tool (c's own first, then the
+// other cases').
+func rightCalls(c *toolgrade.Case, all []*toolgrade.Case) []call {
+	calls := make([]call, len(c.Expected))
+	for i, e := range c.Expected {
+		args, _ := e.Args.(jsonvalue.Object)
+		args = append(jsonvalue.Object(nil), args...)
+		for _, key := range slices.Sorted(maps.Keys(e.Rules)) {
+			rule := e.Rules[key]
+			if args.Has(key) || rule.Ignore || rule.Optional || !match.HasCondition(rule) {
+				continue
+			}
+			if v, ok := recorded(e.Name, key, rule, append([]*toolgrade.Case{c}, all...)); ok {
+				args.Set(key, v)
+			} else {
+				log.Printf("case %s: no recorded value of %s.%s meets its rule; answered without it", c.ID, e.Name, key)
+			}
+		}
+		calls[i] = call{Name: e.Name, Args: args}
+	}
+	return calls
+}
+
+// recorded returns the first value of argument key in the cases' calls of
+// tool that meets rule.
+func recorded(tool, key string, rule toolgrade.Rule, cases []*toolgrade.Case) (any, bool) {
+	for _, c := range cases {
+		for _, called := range c.Called {
+			args, _ := called.Args.(jsonvalue.Object)
+			if v, ok := args.Get(key); ok && called.Name == tool && match.CheckRule(rule, nil, false, v) == "" {
+				return v, true
+			}
+		}
+	}
+	return nil, false
+}
+
 // wrong is a wrong answer: no call, or the expected calls with every
-// argument of the first call changed (a search call when none was
-// expected).
-func wrong(rng *rand.Rand, expected []call) []call {
+// argument of the first call changed (a call of the first tool offered
+// when none was expected).
+func wrong(rng *rand.Rand, expected []call, offered string) []call {
 	if len(expected) == 0 || rng.IntN(3) == 0 {
-		if len(expected) == 0 {
-			return []call{{Name: "search", Args: map[string]any{"q": "?"}}}
+		if len(expected) == 0 && offered != "" {
+			return []call{{Name: offered, Args: jsonvalue.Object{{Key: "q", Value: "?"}}}}
 		}
 		return nil
 	}
 	out := append([]call(nil), expected...)
-	args := map[string]any{}
-	for k, v := range out[0].Args {
-		args[k] = v
-	}
-	for k := range args {
-		args[k] = "wrong"
+	args := jsonvalue.Object{}
+	for _, m := range out[0].Args {
+		args.Set(m.Key, "wrong")
 	}
 	if len(args) == 0 {
-		args["unexpected"] = true
+		args.Set("unexpected", true)
 	}
 	out[0] = call{Name: out[0].Name, Args: args}
 	return out
