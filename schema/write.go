@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -35,6 +36,9 @@ func ParseShape(s string) (Shape, error) {
 			return shape, nil
 		}
 		names = append(names, string(shape))
+	}
+	if meant := suggest.Meant(s, names); len(meant) > 0 {
+		return "", fmt.Errorf("unknown tool shape %q; did you mean %s? (want %s)", s, suggest.Or(meant), strings.Join(names, ", "))
 	}
 	return "", fmt.Errorf("unknown tool shape %q (want %s)", s, strings.Join(names, ", "))
 }

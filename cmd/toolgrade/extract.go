@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/toolgrade/toolgrade/internal/sniff"
+	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -62,6 +63,9 @@ shape is not recognized.`,
 
 func (m *Main) runExtract(format, path string) error {
 	if format != "" && !slices.Contains(trace.Formats(), format) {
+		if meant := suggest.Meant(format, trace.Formats()); len(meant) > 0 {
+			return usageError("unknown --format %q; did you mean %s? (toolgrade help extract lists the formats)", format, suggest.Or(meant))
+		}
 		return usageError("unknown --format %q (want one of %s)", format, strings.Join(trace.Formats(), ", "))
 	}
 	if err := m.checkPaths(inputs("the trace file", path), nil); err != nil {

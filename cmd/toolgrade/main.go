@@ -165,7 +165,28 @@ func (m *Main) run(ctx context.Context, args []string) error {
 		explainArgs(cmd)
 		cmd.PreRunE = checkFlags
 	}
-	return root.ExecuteContext(ctx)
+	return commandError(root, root.ExecuteContext(ctx))
+}
+
+// commandError says, for an unknown command, which one was likely meant.
+func commandError(root *cobra.Command, err error) error {
+	var typed string
+	if err == nil || !strings.HasPrefix(err.Error(), "unknown command ") {
+		return err
+	}
+	if _, serr := fmt.Sscanf(strings.TrimPrefix(err.Error(), "unknown command "), "%q", &typed); serr != nil {
+		return err
+	}
+	var commands []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() {
+			commands = append(commands, c.Name())
+		}
+	}
+	if meant := suggest.Meant(typed, commands); len(meant) > 0 {
+		return usageError("unknown command %q; did you mean toolgrade %s?", typed, suggest.Or(meant))
+	}
+	return usageError("unknown command %q (toolgrade help lists the commands: %s)", typed, strings.Join(commands, ", "))
 }
 
 // credential reads an environment variable that holds a credential (an

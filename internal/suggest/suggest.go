@@ -30,14 +30,52 @@ func Nearest(s string, names []string) (string, bool) {
 	if bestD < 0 {
 		return "", false
 	}
-	limit := 1
-	switch l := len(ns); {
+	return best, bestD <= limit(ns)
+}
+
+// limit is the edit distance within which a folded name of that length
+// is a likely misspelling.
+func limit(folded string) int {
+	switch l := len(folded); {
 	case l < 4:
-		limit = 0
+		return 0
 	case l > 6:
-		limit = 2
+		return 2
 	}
-	return best, bestD <= limit
+	return 1
+}
+
+// Meant returns the names s likely meant, for a command or a format
+// whose names are words joined by "_": the [Nearest] name when there is
+// one, else every name whose first word s misspells or names alone
+// ("antropic", "claude"), or that s abbreviates or lengthens ("ext",
+// "evaluate"), in the order of names. Names of three characters or less
+// are not matched so.
+func Meant(s string, names []string) []string {
+	if near, ok := Nearest(s, names); ok {
+		return []string{near}
+	}
+	ns := fold(s)
+	if len(ns) < 3 {
+		return nil
+	}
+	var meant []string
+	for _, n := range names {
+		first, _, _ := strings.Cut(n, "_")
+		fn, ff := fold(n), fold(first)
+		if n != s && (Distance(ns, ff) <= limit(ns) || strings.HasPrefix(ns, fn) || strings.HasPrefix(fn, ns)) {
+			meant = append(meant, n)
+		}
+	}
+	return meant
+}
+
+// Or joins names as "a", "a or b", "a, b or c", for "did you mean ...?".
+func Or(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // separators are what fold drops.

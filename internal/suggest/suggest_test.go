@@ -39,3 +39,30 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestMeant(t *testing.T) {
+	formats := []string{"anthropic_messages", "claude_agent_sdk", "claude_code", "claude_code_stream_json", "openai_chat", "mcp"}
+	commands := []string{"eval", "extract", "compare", "init", "run", "serve", "version"}
+	for _, tc := range []struct {
+		in    string
+		names []string
+		want  string
+	}{
+		{"antropic", formats, "anthropic_messages"},
+		{"anthropic", formats, "anthropic_messages"},
+		{"claude", formats, "claude_agent_sdk, claude_code or claude_code_stream_json"},
+		{"openai_caht", formats, "openai_chat"},
+		{"mpc", formats, ""}, // too short to guess
+		{"langchain", formats, ""},
+		{"evaluate", commands, "eval"},
+		{"evl", commands, ""},
+		{"extarct", commands, "extract"},
+		{"ext", commands, "extract"},
+		{"versoin", commands, "version"},
+		{"grade", commands, ""},
+	} {
+		if got := Or(Meant(tc.in, tc.names)); got != tc.want {
+			t.Errorf("Meant(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDidYouMean: an unknown command or format names the one likely
+// meant.
+func TestDidYouMean(t *testing.T) {
+	tools := "../../examples/mcp-schema/tools.json"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"evaluate", "cases.jsonl"}, `unknown command "evaluate"; did you mean toolgrade eval?`},
+		{[]string{"extarct"}, `unknown command "extarct"; did you mean toolgrade extract?`},
+		{[]string{"frobnicate"}, `unknown command "frobnicate" (toolgrade help lists the commands: `},
+		{[]string{"extract", "--format", "antropic", "x.json"}, `unknown --format "antropic"; did you mean anthropic_messages?`},
+		{[]string{"extract", "--format", "claude", "x.json"}, `did you mean claude_agent_sdk, claude_code or claude_code_stream_json?`},
+		{[]string{"tools", "--format", "antropic", tools}, `unknown tool shape "antropic"; did you mean anthropic?`},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, _, stderr := run(t, "", tc.args...)
+			if code != 2 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, %q; want 2 and %q", code, stderr, tc.want)
+			}
+		})
+	}
+}
