@@ -399,6 +399,17 @@ var otherMetrics = map[string]builder{
 	}),
 }
 
+// Metrics lists the metric names: tool_correctness, the default, then
+// the others in order.
+func Metrics() []string {
+	names := []string{"tool_correctness"}
+	for n := range otherMetrics {
+		names = append(names, n)
+	}
+	slices.Sort(names[1:])
+	return names
+}
+
 // Profiles lists the profile names.
 func Profiles() []string {
 	names := make([]string, 0, len(profiles))
@@ -457,11 +468,7 @@ func Metric(entry jsonvalue.Object, env *Env) (toolgrade.Metric, error) {
 	} else {
 		var ok bool
 		if b, ok = otherMetrics[metric]; !ok {
-			names := []string{"tool_correctness"}
-			for n := range otherMetrics {
-				names = append(names, n)
-			}
-			slices.Sort(names[1:])
+			names := Metrics()
 			if near, ok := suggest.Nearest(metric, names); ok {
 				return nil, &toolgrade.FieldError{Path: "metric", Err: fmt.Errorf("unknown metric %q; did you mean %q?", metric, near)}
 			}

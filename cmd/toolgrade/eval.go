@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,8 +26,8 @@ import (
 var metricFlags = []struct {
 	flag, key, kind, usage string
 }{
-	{"metric", "metric", "string", "metric: tool_correctness (default), schema, or with a judge tool_selection or argument_correctness"},
-	{"profile", "profile", "string", "profile: default, or a peer to reproduce (deepeval, axion, agentevals, openevals, adk, deepfabric, bfcl, ragas, mastra, promptfoo, evalite)"},
+	{"metric", "metric", "string", "metric: " + strings.Join(config.Metrics(), ", ") + " (default tool_correctness; docs/README.md links the page of each)"},
+	{"profile", "profile", "string", "profile of tool_correctness: default, or a peer's to reproduce: " + strings.Join(slices.DeleteFunc(config.Profiles(), func(p string) bool { return p == "default" }), ", ")},
 	{"order", "order", "string", "call order: any, in-order or exact"},
 	{"args", "args", "string", "argument mode: ignore, exact, contains, within, partial or fuzzy"},
 	{"output", "output", "string", "output comparison: ignore or exact"},

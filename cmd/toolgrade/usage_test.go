@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/toolgrade/toolgrade/config"
 )
 
 // TestDidYouMean: an unknown command or format names the one likely
@@ -26,5 +28,22 @@ func TestDidYouMean(t *testing.T) {
 				t.Errorf("exit %d, %q; want 2 and %q", code, stderr, tc.want)
 			}
 		})
+	}
+}
+
+// TestMetricHelpListsEveryMetric: --metric's help names every metric
+// the config knows, and --profile's every profile.
+func TestMetricHelpListsEveryMetric(t *testing.T) {
+	_, out, _ := run(t, "", "help", "eval")
+	help := strings.Join(strings.Fields(out), " ")
+	for _, name := range append(config.Metrics(), "tool_process", "state_match", "grounding", "execution_success") {
+		if !strings.Contains(help, name) {
+			t.Errorf("toolgrade help eval does not name the metric %s", name)
+		}
+	}
+	for _, name := range config.Profiles() {
+		if !strings.Contains(help, name) {
+			t.Errorf("toolgrade help eval does not name the profile %s", name)
+		}
 	}
 }
