@@ -132,7 +132,7 @@ func misspelledError(obj jsonvalue.Object) error {
 	if err == nil || Gradeable(obj) {
 		return err
 	}
-	if t, terr := trace.Extract(obj, ""); (terr == nil || errors.Is(terr, trace.ErrMissed)) && t.Format != "" {
+	if traceFormat(obj) != "" {
 		return nothingToGrade(obj)
 	}
 	return err
@@ -183,10 +183,26 @@ func nothingToGrade(obj jsonvalue.Object) error {
 	if len(nulls) > 0 {
 		return fmt.Errorf("%w: %s %s null; give a list of calls, [] for none", errorString(ErrNothingToGrade.Error()), quoteList(nulls, 5), plural(len(nulls), "is", "are"))
 	}
-	if t, err := trace.Extract(obj, ""); (err == nil || errors.Is(err, trace.ErrMissed)) && t.Format != "" {
-		return fmt.Errorf("%w: a trace (%s format), not a case; grade it as a case's \"agent_trajectory\", or print its calls with toolgrade extract (%s)", errorString(ErrNothingToGrade.Error()), t.Format, has)
+	if format := traceFormat(obj); format != "" {
+		return fmt.Errorf("%w: a trace (%s format), not a case; grade it as a case's \"agent_trajectory\", or print its calls with toolgrade extract (%s)", errorString(ErrNothingToGrade.Error()), format, has)
 	}
 	return fmt.Errorf("%w: no expected_tools, tools_called or trajectory (%s); a case gives what the agent called (tools_called or agent_trajectory) and what it should have called (expected_tools), see docs/cases.md", errorString(ErrNothingToGrade.Error()), has)
+}
+
+// traceFormat names the trace format of a record that is a trace, or
+// returns "". A record of a case file is a line of JSON Lines, and a
+// line of a session log (Claude Code's, Codex's) says its format only
+// among the lines of its file, as toolgrade extract reads them: so the
+// record is read as such a file of one line first, and alone after
+// (where a Claude Code entry, with its message, would read as a chat
+// message).
+func traceFormat(obj jsonvalue.Object) string {
+	for _, v := range []any{[]any{obj}, obj} {
+		if t, err := trace.Extract(v, ""); (err == nil || errors.Is(err, trace.ErrMissed)) && t.Format != "" {
+			return t.Format
+		}
+	}
+	return ""
 }
 
 // errorString is an error whose text is given and which is

@@ -47,3 +47,16 @@ func TestMetricHelpListsEveryMetric(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalNamesATraceAsExtractDoes: a Claude Code session given to eval
+// as cases is named claude_code, as extract names it, not openai_chat.
+func TestEvalNamesATraceAsExtractDoes(t *testing.T) {
+	session := "../../trace/testdata/claude_code/agenthistory_real_session_01.jsonl"
+	if _, out, _ := run(t, "", "extract", session); !strings.Contains(out, `"format": "claude_code"`) {
+		t.Fatalf("extract: %s", out)
+	}
+	code, out, _ := run(t, "", "eval", session)
+	if code != 1 || !strings.Contains(out, "a trace (claude_code format), not a case") || strings.Contains(out, "openai_chat") {
+		t.Errorf("eval of a Claude Code session: exit %d:\n%s", code, out)
+	}
+}
