@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/toolgrade/toolgrade"
@@ -670,7 +672,7 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		e := &exp[ms.expected]
 		part()
 		b = append(b, "missing "...)
-		b = e.AppendString(b)
+		b = appendExpected(b, e)
 		b = append(b, " (expected #"...)
 		b = strconv.AppendInt(b, int64(ms.expected), 10)
 		if e.Failed() {
@@ -845,4 +847,52 @@ func expectedError(c *toolgrade.Case) error {
 		return &toolgrade.FieldError{Path: "expected_tools[" + strconv.Itoa(i) + "]", Err: err}
 	}
 	return nil
+}
+
+// appendExpected writes an expected call for a reason as name(args), each
+// argument that only a rule gives shown by its rule, so that a call
+// expected by a rule reads run_sql({"query":/(?i)count/}) rather than
+// run_sql({}), which hides what was wanted.
+func appendExpected(b []byte, e *toolgrade.Call) []byte {
+	args, isObject := e.Args.(jsonvalue.Object)
+	var ruled []string
+	for _, key := range slices.Sorted(maps.Keys(e.Rules)) {
+		if text := ruleText(e.Rules[key]); text != "" && !args.Has(key) {
+			ruled = append(ruled, jsonvalue.Format(key)+":"+text)
+		}
+	}
+	if len(ruled) == 0 || e.Invalid || e.Args != nil && !isObject {
+		return e.AppendString(b)
+	}
+	b = append(b, e.Name...)
+	b = append(b, '(')
+	if len(args) == 0 {
+		b = append(b, '{')
+	} else {
+		b = jsonvalue.AppendFormat(b, args)
+		b[len(b)-1] = ','
+	}
+	b = append(b, strings.Join(ruled, ",")...)
+	return append(b, "})"...)
+}
+
+// ruleText says what a rule asks of a value that is not given, or "".
+func ruleText(r toolgrade.Rule) string {
+	var parts []string
+	if r.Type != "" {
+		parts = append(parts, "<"+r.Type+">")
+	}
+	if r.OneOf != nil {
+		parts = append(parts, "<one of "+jsonvalue.Format(r.OneOf)+">")
+	}
+	if r.Regex != nil {
+		parts = append(parts, "/"+r.Regex.String()+"/")
+	}
+	if r.Approx != nil {
+		parts = append(parts, fmt.Sprintf("<%v ± %v>", *r.Approx, r.Tol))
+	}
+	if r.From != nil {
+		parts = append(parts, "<from "+r.From.Text+">")
+	}
+	return strings.Join(parts, " and ")
 }

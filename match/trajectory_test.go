@@ -431,7 +431,7 @@ func TestFromRules(t *testing.T) {
 		ok("MCP key at the top wins", "find_order.output.id",
 			`{"id":"W123","structuredContent":{"id":"W9"}}`, `"W123"`),
 		bad("wrong value", "find_order.output.id", `{"id":"W123"}`, `"W999"`,
-			`missing cancel_order({}) (expected #1): called #1 differs: order_id not the value of find_order.output.id (expected "W123", got "W999")`),
+			`missing cancel_order({"order_id":<from find_order.output.id>}) (expected #1): called #1 differs: order_id not the value of find_order.output.id (expected "W123", got "W999")`),
 		bad("a value of another type", "find_order.output.id", `{"id":123}`, `"123"`, "not the value of find_order.output.id"),
 		bad("path missing from the output", "find_order.output.orders[2].id", `{"orders":[{"id":"W1"}]}`, `"W1"`,
 			"order_id from find_order.output.orders[2].id: the output of find_order (called #0) has nothing at output.orders.2.id"),
@@ -584,7 +584,7 @@ func ExampleToolCorrectness_Grade_from() {
 	fmt.Printf("score %.2f\n", r.Score)
 	// Output:
 	// score 0.50
-	// missing cancel_order() (expected #1): called #1 differs: order_id not the value of find_order.output.orders[0].id (expected "W123", got "W999")
+	// missing cancel_order({"order_id":<from find_order.output.orders[0].id>}) (expected #1): called #1 differs: order_id not the value of find_order.output.orders[0].id (expected "W123", got "W999")
 	// called #1 order_id from called #0: ok false
 	// score 1.00
 }

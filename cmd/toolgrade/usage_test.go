@@ -60,3 +60,19 @@ func TestEvalNamesATraceAsExtractDoes(t *testing.T) {
 		t.Errorf("eval of a Claude Code session: exit %d:\n%s", code, out)
 	}
 }
+
+// TestReasonShowsTheRule: a missing call expected by a rule shows the
+// rule in its reason, not run_sql({}).
+func TestReasonShowsTheRule(t *testing.T) {
+	cases := writeFile(t, "sql.jsonl", `{"id":"sql","tools_called":[{"name":"run_sql","args":{"query":"SELECT 1"}}],`+
+		`"expected_tools":[{"name":"run_sql","args":{},"rules":{"query":{"regex":"(?i)count"}}},{"name":"send_email","args":{"to":"bo@example.com"},"rules":{"subject":{"type":"string"},"body":{"ignore":true}}}]}`+"\n")
+	code, out, _ := run(t, "", "eval", cases)
+	for _, want := range []string{
+		`missing run_sql({\"query\":/(?i)count/}) (expected #0)`,
+		`missing send_email({\"to\":\"bo@example.com\",\"subject\":<string>}) (expected #1)`,
+	} {
+		if code != 1 || !strings.Contains(out, want) {
+			t.Errorf("exit %d; the reason lacks %s:\n%s", code, want, out)
+		}
+	}
+}
