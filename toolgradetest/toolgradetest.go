@@ -40,24 +40,42 @@ func Check(t testing.TB, c *toolgrade.Case, metrics ...toolgrade.Metric) toolgra
 // CheckFile grades every case of a file (JSON Lines, JSON or YAML) in a
 // subtest of its own, named by the case id, as [Check] does. A case that
 // cannot be read for metrics (see dataset.DecodeCaseFor) fails its
-// subtest; a file that cannot be read at all fails t.
+// subtest; a file that cannot be read at all fails t. Failures are
+// reported at the line of the test that called CheckFile.
 func CheckFile(t *testing.T, path string, metrics ...toolgrade.Metric) {
 	t.Helper()
+	// The cases are read before the subtests start: go test reports a
+	// failure at the first caller not marked as a helper, and a loop's
+	// body over an iterator is a function of its own, called by the
+	// iterator's.
+	type read struct {
+		c   *toolgrade.Case
+		err error
+	}
+	var cases []read
+	var fileErr error
 	for rec, err := range dataset.RecordsFor(metrics, dataset.File(path)) {
 		if err != nil {
-			t.Fatalf("toolgradetest: %v", err)
+			fileErr = err
+			break
 		}
 		c, err := rec.Decode()
+		cases = append(cases, read{c, err})
+	}
+	if fileErr != nil {
+		t.Fatalf("toolgradetest: %v", fileErr)
+	}
+	for _, r := range cases {
 		name := "case"
-		if c != nil && c.ID != "" {
-			name = c.ID
+		if r.c != nil && r.c.ID != "" {
+			name = r.c.ID
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Helper()
-			if err != nil {
-				t.Fatalf("cannot read the case: %v", err) // the error names file and line
+			if r.err != nil {
+				t.Fatalf("cannot read the case: %v", r.err) // the error names file and line
 			}
-			Check(t, c, metrics...)
+			Check(t, r.c, metrics...)
 		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -94,6 +95,10 @@ func TestCheckFileSubtests(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err == nil {
 		t.Fatalf("the child test passed; its cases should fail:\n%s", out)
+	}
+	// Failures point at the test's own line, not at toolgradetest.go.
+	if at := regexp.MustCompile(`(?m)^\s+(\S+\.go):\d+: `).FindAllStringSubmatch(string(out), -1); len(at) != 2 || at[0][1] != "toolgradetest_test.go" || at[1][1] != "toolgradetest_test.go" {
+		t.Errorf("failures are not reported at the test's line (%v):\n%s", at, out)
 	}
 	for _, want := range []string{
 		"--- PASS: TestCheckFileChild/weather-right",
