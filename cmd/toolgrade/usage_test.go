@@ -1,10 +1,13 @@
 package main
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // TestDidYouMean: an unknown command or format names the one likely
@@ -73,6 +76,39 @@ func TestReasonShowsTheRule(t *testing.T) {
 	} {
 		if code != 1 || !strings.Contains(out, want) {
 			t.Errorf("exit %d; the reason lacks %s:\n%s", code, want, out)
+		}
+	}
+}
+
+// TestStateReadmeQuotesItsOutput: each diff object the state example's
+// README quotes is one the example's results hold, member for member.
+func TestStateReadmeQuotesItsOutput(t *testing.T) {
+	readme := read(t, "../../examples/state/README.md")
+	quoted := regexp.MustCompile("`(\\{\"path\": [^`]*\\})`").FindAllStringSubmatch(readme, -1)
+	if len(quoted) == 0 {
+		t.Fatal("the README quotes no diff")
+	}
+	_, out, stderr := run(t, "", "eval", "--config", "../../examples/state/toolgrade.yaml", "../../examples/state/cases.jsonl")
+	var diffs []any
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		v, err := jsonvalue.ParseString(line)
+		if err != nil {
+			t.Fatalf("%v: %s", err, stderr)
+		}
+		metrics, _ := v.(jsonvalue.Object).Get("metrics")
+		for _, m := range metrics.([]any) {
+			if d, ok := m.(jsonvalue.Object).Get("diffs"); ok {
+				diffs = append(diffs, d.([]any)...)
+			}
+		}
+	}
+	for _, q := range quoted {
+		want, err := jsonvalue.ParseString(q[1])
+		if err != nil {
+			t.Fatalf("the README's %s: %v", q[1], err)
+		}
+		if !slices.ContainsFunc(diffs, func(d any) bool { return jsonvalue.Equal(d, want) }) {
+			t.Errorf("the README quotes %s, which no result holds", q[1])
 		}
 	}
 }
