@@ -3,6 +3,7 @@ package toolgrade
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -50,6 +51,9 @@ func (c *Case) inModel() (*Case, error) {
 		calls := slices.Clone(*list.calls)
 		for i := range calls {
 			where := list.name + "[" + strconv.Itoa(i) + "]."
+			if text, ok := argsText(calls[i].Args); ok {
+				calls[i].Args, calls[i].ArgsRaw, calls[i].Invalid = DecodeArgs(text)
+			}
 			if err := convert(where+"args", &calls[i].Args); err != nil {
 				return c, err
 			}
@@ -96,11 +100,22 @@ func turnsInModel(turns []Turn) bool {
 
 func callsInModel(calls []Call) bool {
 	for i := range calls {
-		if !jsonvalue.InModel(calls[i].Args) || !jsonvalue.InModel(calls[i].Output) {
+		if _, text := argsText(calls[i].Args); text || !jsonvalue.InModel(calls[i].Args) || !jsonvalue.InModel(calls[i].Output) {
 			return false
 		}
 	}
 	return true
+}
+
+// argsText reports whether a call's Args is the JSON text of an object or
+// array, as SDKs give a call's arguments (`{"city":"Paris"}`): such text
+// is read as a case file's arguments are, parsed, or kept in ArgsRaw with
+// the call invalid when it does not parse, and is not compared as a
+// string. Other strings are values themselves.
+func argsText(args any) (string, bool) {
+	s, ok := args.(string)
+	t := strings.TrimLeft(s, " \t\r\n")
+	return s, ok && t != "" && (t[0] == '{' || t[0] == '[')
 }
 
 // convert puts *v into the model, or names the field it could not.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
@@ -123,5 +124,48 @@ func TestEvaluateGoValues(t *testing.T) {
 	want := []string{"ok:", "bad:field tools_called[0].args: a chan int has no JSON form"}
 	if !slices.Equal(got, want) {
 		t.Errorf("results %q, want %q", got, want)
+	}
+}
+
+// Arguments given as JSON text, as SDKs give them, are read as a case
+// file reads them: `{"x":1}` is the object, not a string; text that does
+// not parse makes the call invalid; other strings are string values.
+func TestGradeArgsAsJSONText(t *testing.T) {
+	m, err := match.New(match.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name           string
+		expected, args any
+		pass           bool
+	}{
+		{"object text against a map", map[string]any{"x": 1}, `{"x":1}`, true},
+		{"object text against object text", `{"x": 1.0}`, ` {"x":1}`, true},
+		{"array text", []any{1, 2}, "[1,2]", true},
+		{"text of another object", map[string]any{"x": 1}, `{"x":2}`, false},
+		{"broken text", map[string]any{"x": 1}, `{"x":`, false},
+		{"a plain string stays a string", "Paris", "Paris", true},
+		{"a plain string is not an object", map[string]any{"x": 1}, "x=1", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &toolgrade.Case{ID: "c",
+				Expected: []toolgrade.Call{{Name: "f", Args: tc.expected}},
+				Called:   []toolgrade.Call{{Name: "f", Args: tc.args}}}
+			r := toolgrade.Grade(context.Background(), c, m)
+			if r.Success != tc.pass {
+				t.Errorf("passed %v, want %v: %s", r.Success, tc.pass, r.Metrics[0].Reason)
+			}
+			if c.Called[0].Args != tc.args {
+				t.Error("Grade changed the case given")
+			}
+		})
+	}
+	// Broken text is an invalid call, and the reason says so.
+	rec := toolgrade.Grade(context.Background(), &toolgrade.Case{ID: "c",
+		Expected: []toolgrade.Call{{Name: "f", Args: map[string]any{"x": 1}}},
+		Called:   []toolgrade.Call{{Name: "f", Args: `{"x":`}}}, m)
+	if reason := rec.Metrics[0].Reason; !strings.Contains(reason, "not valid JSON") {
+		t.Errorf("broken text: the reason does not say so: %s", reason)
 	}
 }
