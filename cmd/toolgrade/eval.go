@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"os"
@@ -189,6 +190,11 @@ type gradeInput struct {
 	read  func() iter.Seq2[toolgrade.Record, error]
 	// seen, when set, is called with each result.
 	seen func(*toolgrade.Result)
+	// role names the files of paths for messages ("the case file" when
+	// unset); inputs and outputs are the caller's other files, checked
+	// with the run's own (checkPaths).
+	role            string
+	inputs, outputs []namedPath
 	// here says the config is the suite found in the current folder
 	// (findSuite), which the run then says.
 	here bool
@@ -242,7 +248,7 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 	if err != nil {
 		return err
 	}
-	if err := m.checkPaths(f.inputs(cfg, paths), outputs.list()); err != nil {
+	if err := m.checkPaths(append(f.inputs(cfg, in.role, paths), in.inputs...), append(outputs.list(), in.outputs...)); err != nil {
 		return err
 	}
 	if err := outputs.mayReplace(m.sizes.LineOr()); err != nil {
@@ -320,8 +326,8 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 
 // inputs names the files a run reads: the cases, the config, the tool
 // definitions.
-func (f *evalFlags) inputs(cfg *config.Config, cases []string) []namedPath {
-	in := inputs("the case file", cases...)
+func (f *evalFlags) inputs(cfg *config.Config, role string, cases []string) []namedPath {
+	in := inputs(cmp.Or(role, "the case file"), cases...)
 	if f.config != "" {
 		in = append(in, namedPath{"--config", f.config})
 	}

@@ -234,6 +234,14 @@ func (m *Main) output(path string, appendTo bool) (*output, error) {
 
 func (o *output) Write(p []byte) (int, error) { return o.scrub.Write(p) }
 
+// writeAll writes content, then puts the file in place.
+func (o *output) writeAll(content []byte) error {
+	if _, err := o.Write(content); err != nil {
+		return err
+	}
+	return o.Commit()
+}
+
 // Commit writes what the scrubber holds back, then puts the file in
 // place.
 func (o *output) Commit() error {

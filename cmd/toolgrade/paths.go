@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/toolgrade/toolgrade/internal/outfile"
 )
@@ -34,6 +36,8 @@ func (m *Main) checkPaths(inputs, outputs []namedPath) error {
 				}
 			case outfile.Same(o.path, in.path):
 				return usageError("%s %s is %s %s: writing it would destroy it before it is read; name another file", o.role, o.path, in.role, in.path)
+			case inFolder(o.path, in.path):
+				return usageError("%s %s is inside %s %s, a folder whose files are all read: put it beside the folder", o.role, o.path, in.role, in.path)
 			}
 		}
 		for _, other := range outputs[:i] {
@@ -60,6 +64,34 @@ func (m *Main) checkPaths(inputs, outputs []namedPath) error {
 		}
 	}
 	return nil
+}
+
+// inFolder reports whether path is in the folder dir or a folder below
+// it, links followed: a command that reads a folder's files would read
+// it too.
+func inFolder(path, dir string) bool {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return false
+	}
+	dir, err := resolve(dir)
+	if err != nil {
+		return false
+	}
+	parent, err := resolve(filepath.Dir(path))
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(dir, parent)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// resolve makes path absolute, with its links followed.
+func resolve(path string) (string, error) {
+	path, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(path)
 }
 
 // streamFile is the file behind a standard stream, or nil.

@@ -217,7 +217,7 @@ func (m *Main) runRun(cmd *cobra.Command, f *runFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := m.checkPaths(f.eval.inputs(cfg, paths), append([]namedPath{record}, graded.list()...)); err != nil {
+	if err := m.checkPaths(f.eval.inputs(cfg, "", paths), append([]namedPath{record}, graded.list()...)); err != nil {
 		return err
 	}
 	if err := graded.mayReplace(m.sizes.LineOr()); err != nil {

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"iter"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -17,6 +16,9 @@ import (
 	"github.com/toolgrade/toolgrade/snapshot"
 	"github.com/toolgrade/toolgrade/trace"
 )
+
+// tracePath names a trace file or folder snapshot reads, for messages.
+const tracePath = "the trace path"
 
 type snapshotFlags struct {
 	eval   evalFlags // for --check
@@ -110,17 +112,17 @@ func (m *Main) runSnapshot(cmd *cobra.Command, f *snapshotFlags, paths []string)
 	if err := f.checkUsage(cmd.Flags()); err != nil {
 		return err
 	}
-	out := f.eval.out
-	if out == "-" {
-		out = ""
+	out := namedPath{"--out", f.eval.out}
+	if err := m.checkPaths(inputs(tracePath, paths...), []namedPath{out}); err != nil {
+		return err
 	}
-	if out != "" {
-		if err := notAnInput("--out", out, paths); err != nil {
-			return err
+	var file *output // nil: stdout
+	if out.path != "" && out.path != "-" {
+		var err error
+		if file, err = m.output(out.path, false); err != nil {
+			return usageError("snapshot: %s: %v", out.role, err)
 		}
-		if err := writable("--out", out); err != nil {
-			return err
-		}
+		defer file.Abort()
 	}
 	runs, err := snapshot.Files(paths, f.format, m.Stdin)
 	if err != nil {
@@ -142,18 +144,18 @@ func (m *Main) runSnapshot(cmd *cobra.Command, f *snapshotFlags, paths []string)
 			}
 		}
 	}
-	if out == "" {
+	if file == nil {
 		if _, err := m.Stdout.Write(cases.Bytes()); err != nil {
 			return err
 		}
-	} else if err := writeWhole(out, cases.Bytes()); err != nil {
+	} else if err := file.writeAll(cases.Bytes()); err != nil {
 		return &ExitError{Code: 2, Err: err}
 	}
 	if !f.eval.quiet {
 		fmt.Fprintf(&msg, "%d %s, %d from %s, %d ignore %s", len(runs), plural(len(runs), "case", "cases"),
 			froms, plural(froms, "rule", "rules"), ignores, plural(ignores, "rule", "rules"))
-		if out != "" {
-			fmt.Fprintf(&msg, "; wrote %s", out)
+		if file != nil {
+			fmt.Fprintf(&msg, "; wrote %s", file.Name())
 		}
 		msg.WriteByte('\n')
 	}
@@ -187,13 +189,15 @@ func (m *Main) runSnapshotCheck(cmd *cobra.Command, f *snapshotFlags, paths []st
 	if f.check == "-" {
 		return usageError("snapshot: --check takes the cases file by name, not standard input (--update rewrites it; the traces may be -)")
 	}
-	if err := notAnInput("--check", f.check, paths); err != nil {
-		return err
-	}
-	if out := f.eval.out; out != "" && out != "-" {
-		if err := notAnInput("--out", out, append([]string{f.check}, paths...)); err != nil {
-			return err
-		}
+	// The cases file is read, and, with --update, rewritten: an output
+	// then, that no trace, result file or report may be. grade checks it
+	// with its own inputs and outputs, before it writes anything.
+	check := namedPath{"--check", f.check}
+	in := gradeInput{paths: paths, role: tracePath}
+	if f.update {
+		in.outputs = []namedPath{check}
+	} else {
+		in.inputs = []namedPath{check}
 	}
 	data, err := os.ReadFile(f.check)
 	switch {
@@ -208,25 +212,25 @@ func (m *Main) runSnapshotCheck(cmd *cobra.Command, f *snapshotFlags, paths []st
 	if err != nil {
 		return usageError("snapshot: %v", err)
 	}
-	if f.update {
-		if err := writable("--check", f.check); err != nil {
-			return err
-		}
-	}
 	runs, err := snapshot.Files(paths, f.format, m.Stdin)
 	if err != nil {
 		return usageError("snapshot: %v", err)
 	}
+	var rewrite *output // the cases file, with --update
+	if f.update {
+		if rewrite, err = m.output(f.check, false); err != nil {
+			return usageError("snapshot: %s: %v", check.role, err)
+		}
+		defer rewrite.Abort()
+	}
 	failed := map[string]bool{}
-	err = m.grade(cmd, f.eval, gradeInput{
-		paths: paths,
-		read:  func() iter.Seq2[toolgrade.Record, error] { return cases.Records(runs) },
-		seen: func(r *toolgrade.Result) {
-			if !r.Success {
-				failed[r.ID] = true
-			}
-		},
-	})
+	in.read = func() iter.Seq2[toolgrade.Record, error] { return cases.Records(runs) }
+	in.seen = func(r *toolgrade.Result) {
+		if !r.Success {
+			failed[r.ID] = true
+		}
+	}
+	err = m.grade(cmd, f.eval, in)
 	var exit *ExitError
 	if err != nil && (!errors.As(err, &exit) || exit.Code != 1) {
 		return err
@@ -251,7 +255,7 @@ func (m *Main) runSnapshotCheck(cmd *cobra.Command, f *snapshotFlags, paths []st
 		return nil
 	}
 	newData, changes := cases.Update(snaps)
-	if err := writeWhole(f.check, newData); err != nil {
+	if err := rewrite.writeAll(newData); err != nil {
 		return &ExitError{Code: 2, Err: err}
 	}
 	added := 0
@@ -282,38 +286,4 @@ func listIDs(ids []string) string {
 		return strings.Join(ids[:10], ", ") + fmt.Sprintf(", and %d more", len(ids)-10)
 	}
 	return strings.Join(ids, ", ")
-}
-
-// notAnInput refuses an output that is one of the inputs, or inside a
-// folder among them: writing it would destroy a trace, or make the next
-// snapshot of the folder read cases as traces.
-func notAnInput(flag, out string, inputs []string) error {
-	oi, oerr := os.Stat(out)
-	abs, _ := filepath.Abs(out)
-	for _, in := range inputs {
-		if in == "-" {
-			continue
-		}
-		ii, err := os.Stat(in)
-		inAbs, _ := filepath.Abs(in)
-		switch {
-		case err == nil && oerr == nil && os.SameFile(oi, ii), abs == inAbs:
-			return usageError("snapshot: %s %s is also an input: give another file", flag, out)
-		case err == nil && ii.IsDir() && strings.HasPrefix(abs, inAbs+string(filepath.Separator)):
-			return usageError("snapshot: %s %s is inside the traces folder %s, whose files are all read as traces: put it beside the folder", flag, out, in)
-		}
-	}
-	return nil
-}
-
-// writable refuses an output path that is a folder, or whose folder does
-// not exist, before any work is done.
-func writable(flag, path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return usageError("snapshot: %s %s is a folder: give a file", flag, path)
-	}
-	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-		return usageError("snapshot: %s %s: the folder %s does not exist", flag, path, filepath.Dir(path))
-	}
-	return nil
 }

@@ -171,6 +171,8 @@ func TestSnapshotMistakes(t *testing.T) {
 	os.WriteFile("short.json", []byte(`{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [{"id": "c0", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}],`+
 		` "debug": {"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]}}]}}`), 0o644)
 	os.MkdirAll("other", 0o755)
+	os.Symlink(trace, "link.json")
+	os.WriteFile("over.yaml", []byte("reports:\n  junit: cases.jsonl\n"), 0o644)
 	os.WriteFile(filepath.Join("other", "cancel-order.json"), []byte(`[{"role":"user","content":"hi"}]`), 0o644)
 	for _, tt := range []struct {
 		name string
@@ -189,17 +191,23 @@ func TestSnapshotMistakes(t *testing.T) {
 		{"a misspelled flag", []string{"snapshot", "--chek", "cases.jsonl", "traces"}, "unknown flag --chek; did you mean --check?"},
 		{"--update without --check", []string{"snapshot", "--update", "traces"}, "--update rewrites an accepted cases file: give it with --check CASES"},
 		{"grading flags without --check", []string{"snapshot", "--threshold", "0.5", "--config", "x.yaml", "traces"}, "--config, --threshold grade a check"},
-		{"output over an input", []string{"snapshot", "--out", trace, "traces"}, "is inside the traces folder traces"},
-		{"output over a trace", []string{"snapshot", "--out", trace, trace}, "--out " + trace + " is also an input"},
-		{"results over the cases", []string{"snapshot", "--check", "cases.jsonl", "--out", "cases.jsonl", "next"}, "--out cases.jsonl is also an input"},
-		{"the cases among the traces", []string{"snapshot", "--check", "cases.jsonl", "cases.jsonl"}, "--check cases.jsonl is also an input"},
+		{"output over an input", []string{"snapshot", "--out", trace, "traces"}, "--out " + trace + " is inside the trace path traces, a folder whose files are all read"},
+		{"output in a folder below an input", []string{"snapshot", "--out", filepath.Join("traces", "..", "traces", "new.jsonl"), "."}, "is inside the trace path ., a folder"},
+		{"output over a trace", []string{"snapshot", "--out", trace, trace}, "--out " + trace + " is the trace path " + trace + ": writing it would destroy it"},
+		{"output over a trace through a link", []string{"snapshot", "--out", "link.json", trace}, "--out link.json is the trace path " + trace},
+		{"results over the cases", []string{"snapshot", "--check", "cases.jsonl", "--out", "cases.jsonl", "next"}, "--out cases.jsonl is --check cases.jsonl: writing it would destroy it"},
+		{"results over the cases updated", []string{"snapshot", "--check", "cases.jsonl", "--update", "--html", "./cases.jsonl", "next"}, "--html ./cases.jsonl and --check cases.jsonl are the same file"},
+		{"a report of the config over the cases", []string{"snapshot", "--check", "cases.jsonl", "--config", "over.yaml", "next"}, "the config's reports.junit cases.jsonl is --check cases.jsonl"},
+		{"results over a trace", []string{"snapshot", "--check", "cases.jsonl", "--out", trace, "traces"}, "--out " + trace + " is inside the trace path traces"},
+		{"the cases among the traces", []string{"snapshot", "--check", "cases.jsonl", "cases.jsonl"}, "cases.jsonl:1: a case without recorded calls, not a run"},
 		{"the cases from standard input", []string{"snapshot", "--check", "-", "next"}, "--check takes the cases file by name"},
 		{"a cases file that is not one", []string{"snapshot", "--check", "notcases.jsonl", "traces"}, "notcases.jsonl:1: not a cases file"},
 		{"a trace for the cases file", []string{"snapshot", "--check", trace, "next"}, "traces/cancel-order.json:1: not a cases file"},
 		{"a cases file that is not there", []string{"snapshot", "--check", "nope.jsonl", "next"}, "nope.jsonl does not exist: accept a first snapshot with toolgrade snapshot --out nope.jsonl"},
 		{"a trace that is not there", []string{"snapshot", "nope.json"}, "nope.json: no such file"},
-		{"output to a folder", []string{"snapshot", "--out", "next", "traces"}, "--out next is a folder: give a file"},
-		{"output to a folder that is not there", []string{"snapshot", "--out", filepath.Join("nope", "cases.jsonl"), "traces"}, "the folder nope does not exist"},
+		{"output to a folder", []string{"snapshot", "--out", "next", "traces"}, "--out: open next: is a directory"},
+		{"output to a folder that is not there", []string{"snapshot", "--out", filepath.Join("nope", "cases.jsonl"), "traces"}, "--out: open nope/cases.jsonl: no such file or directory"},
+		{"the cases updated in a folder that is not there", []string{"snapshot", "--check", filepath.Join("nope", "cases.jsonl"), "--update", "traces"}, "--check: open nope/cases.jsonl: no such file or directory"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			before, _ := os.ReadFile("cases.jsonl")
@@ -224,5 +232,41 @@ func TestSnapshotMistakes(t *testing.T) {
 	code, stdout, _ = run(t, string(data), "snapshot", "-")
 	if code != 0 || !strings.HasPrefix(stdout, `{"id":"stdin","input":"Please cancel`) {
 		t.Errorf("standard input: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestSnapshotScrubsSecrets: the files snapshot writes go through the
+// run's scrubber, as eval's do: a trace that quotes the judge's key adds
+// a case to the updated cases file without it.
+func TestSnapshotScrubsSecrets(t *testing.T) {
+	dir := copyDir(t, "../../examples/snapshot")
+	t.Chdir(dir)
+	data, err := os.ReadFile(filepath.Join("traces", "cancel-order.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaky := strings.Replace(string(data), "My email is ana@example.com.", "My key is "+judgeKey+".", 1)
+	if leaky == string(data) {
+		t.Fatal("the trace no longer has the user's message this test changes")
+	}
+	os.MkdirAll("leaky", 0o755)
+	if err := os.WriteFile(filepath.Join("leaky", "leaky.json"), []byte(leaky), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := judgeServer(t)
+	args := append(judgeArgs(srv, t.TempDir(), "--metric", "tool_selection", "--out", "results.jsonl", "--html", "report.html", "leaky"),
+		"--check", "cases.jsonl", "--update")
+	args[0] = "snapshot"
+	code, stdout, stderr := runWithEnv(t, judgeEnv, "", args...)
+	if code != 0 || !strings.Contains(stderr, "0 cases replaced, 1 added") {
+		t.Fatalf("snapshot --check --update: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	cases := read(t, "cases.jsonl")
+	if !strings.Contains(cases, `"input":"Please cancel my latest order. My key is [redacted]."`) {
+		t.Errorf("the added case does not hold the redacted input:\n%s", cases)
+	}
+	noEcho(t, judgeKey, "output", stdout+stderr)
+	for _, f := range []string{"cases.jsonl", "results.jsonl", "report.html"} {
+		noEcho(t, judgeKey, f, read(t, f))
 	}
 }
