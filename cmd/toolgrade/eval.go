@@ -89,9 +89,10 @@ func (m *Main) evalCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval [flags] [CASES...]",
 		Short: "Grade cases (JSONL, JSON or YAML files; - for stdin)",
-		Long: `Grade cases and write one result line per case, in input order, to stdout
-or --out, with a summary on stderr (and a progress bar when stderr is a
-terminal). Without CASES, the --config file's datasets are graded, and
+		Long: `Grade cases and write one result line per case, in input order, to --out,
+else to stdout, or, when stdout is a terminal, to results.jsonl (--out -
+keeps them on stdout); with a summary on stderr (and a progress bar when
+stderr is a terminal). Without CASES, the --config file's datasets are graded, and
 without --config either, those of toolgrade.yaml in the current folder (the
 suite toolgrade init writes); a config's reports section, or --markdown,
 --junit and --html, adds report files.
@@ -114,7 +115,7 @@ output that could not be written; 128 plus the signal when interrupted.`,
 // register adds the grading flags, shared by eval and run.
 func (f *evalFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.config, "config", "", "config file (YAML or JSON) with metric entries, judge settings and reports")
-	fs.StringVarP(&f.out, "out", "o", "", "write results to this file instead of stdout")
+	fs.StringVarP(&f.out, "out", "o", "", "write results to this file instead of stdout (on a terminal, results.jsonl; - for stdout)")
 	fs.IntVar(&f.workers, "workers", 0, "cases graded at once (default: one per CPU)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no summary and no progress")
 	fs.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when cases fail (2 still means unreadable input)")
