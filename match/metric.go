@@ -849,34 +849,66 @@ func expectedError(c *toolgrade.Case) error {
 	return nil
 }
 
-// appendExpected writes an expected call for a reason as name(args), each
-// argument that only a rule gives shown by its rule, so that a call
-// expected by a rule reads run_sql({"query":/(?i)count/}) rather than
-// run_sql({}), which hides what was wanted.
+// appendExpected writes an expected call for a reason: as written, except
+// that an argument a rule judges shows the rule (the rule replaces the
+// value written beside it, as a snapshot writes both; <any> when it is
+// ignored), and an argument given by a rule alone is added (an ignored one
+// is not: it asks nothing).
 func appendExpected(b []byte, e *toolgrade.Call) []byte {
 	args, isObject := e.Args.(jsonvalue.Object)
-	var ruled []string
+	if len(e.Rules) == 0 || e.Invalid || e.Args != nil && !isObject {
+		return e.AppendString(b)
+	}
+	var parts []string
+	ruled := false
+	for _, m := range args {
+		if text := ruleShown(e.Rules[m.Key]); text != "" {
+			parts = append(parts, jsonvalue.Format(m.Key)+":"+text)
+			ruled = true
+			continue
+		}
+		parts = append(parts, jsonvalue.Format(m.Key)+":"+jsonvalue.Format(m.Value))
+	}
 	for _, key := range slices.Sorted(maps.Keys(e.Rules)) {
 		if text := ruleText(e.Rules[key]); text != "" && !args.Has(key) {
-			ruled = append(ruled, jsonvalue.Format(key)+":"+text)
+			parts = append(parts, jsonvalue.Format(key)+":"+text)
+			ruled = true
 		}
 	}
-	if len(ruled) == 0 || e.Invalid || e.Args != nil && !isObject {
+	if !ruled {
 		return e.AppendString(b)
 	}
 	b = append(b, e.Name...)
-	b = append(b, '(')
-	if len(args) == 0 {
-		b = append(b, '{')
-	} else {
-		b = jsonvalue.AppendFormat(b, args)
-		b[len(b)-1] = ','
-	}
-	b = append(b, strings.Join(ruled, ",")...)
+	b = append(b, "({"...)
+	b = append(b, shortText(strings.Join(parts, ","), 160)...)
 	return append(b, "})"...)
 }
 
-// ruleText says what a rule asks of a value that is not given, or "".
+// ruleShown is what a reason shows for an argument a rule judges: the
+// rule, <any> when it is ignored, "" when the rule leaves the comparison
+// with the value written (a tolerance, a fuzzy ratio, optional).
+func ruleShown(r toolgrade.Rule) string {
+	if r.Ignore {
+		return "<any>"
+	}
+	return ruleText(r)
+}
+
+// shortText cuts s to at most n bytes, ending in "...", without splitting a
+// UTF-8 sequence.
+func shortText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - 3
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// ruleText says what a rule asks of a value, or "" when it asks nothing
+// that replaces the value written.
 func ruleText(r toolgrade.Rule) string {
 	var parts []string
 	if r.Type != "" {

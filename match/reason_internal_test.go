@@ -1,0 +1,53 @@
+package match
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+func TestAppendExpected(t *testing.T) {
+	ref, err := toolgrade.ParseRef("find_order.output.order.id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := func(kv ...any) jsonvalue.Object {
+		var o jsonvalue.Object
+		for i := 0; i < len(kv); i += 2 {
+			o = append(o, jsonvalue.Member{Key: kv[i].(string), Value: kv[i+1]})
+		}
+		return o
+	}
+	tests := []struct {
+		name string
+		call toolgrade.Call
+		want string
+	}{
+		{"no rules", toolgrade.Call{Name: "f", Args: obj("x", 1.0)}, `f({"x":1})`},
+		{"a rule alone", toolgrade.Call{Name: "run_sql", Args: obj(), Rules: map[string]toolgrade.Rule{"query": {Regex: regexp.MustCompile("(?i)count")}}}, `run_sql({"query":/(?i)count/})`},
+		{"an ignored argument not written asks nothing", toolgrade.Call{Name: "f", Args: obj("x", 1.0), Rules: map[string]toolgrade.Rule{"y": {Ignore: true}}}, `f({"x":1})`},
+		{"a tolerance keeps the value", toolgrade.Call{Name: "f", Args: obj("x", 1.0), Rules: map[string]toolgrade.Rule{"x": {Tol: 0.1, HasTol: true}}}, `f({"x":1})`},
+		{"a snapshot's value beside its rules shows the rules", toolgrade.Call{Name: "cancel_order",
+			Args:  obj("order_id", "W8127731", "reason", "customer request", "requested_at", "2025-03-06T14:30:12Z"),
+			Rules: map[string]toolgrade.Rule{"order_id": {From: ref}, "requested_at": {Ignore: true}}},
+			`cancel_order({"order_id":<from find_order.output.order.id>,"reason":"customer request","requested_at":<any>})`},
+		{"long", toolgrade.Call{Name: "f", Args: obj("a", strings.Repeat("é", 100)), Rules: map[string]toolgrade.Rule{"b": {Type: "string"}}}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(appendExpected(nil, &tt.call))
+			if tt.want == "" {
+				if len(got) > 170 || !strings.Contains(got, "...") || !strings.HasSuffix(got, `"b":<string>})`) {
+					t.Errorf("appendExpected = %q (%d bytes), want the long value cut and the rule shown", got, len(got))
+				}
+				return
+			}
+			if got != tt.want {
+				t.Errorf("appendExpected = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
