@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -106,7 +107,7 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 	next, stop := iter.Pull2(records)
 	defer stop()
 	r := &run{ctx: ctx, next: next, metrics: metrics, emit: emit, cancel: cancel,
-		batch: 1, ready: make([]graded, 4*o.workers)}
+		batch: 1, ready: make([]graded, 4*o.workers), taken: make([]atomic.Pointer[batch], 4*o.workers)}
 	r.moved.L = &r.mu
 	var wg sync.WaitGroup
 	for range o.workers {
@@ -129,6 +130,11 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 // the worker that finishes the oldest batch not yet emitted emits it, and
 // any finished after it. Handing batches between goroutines made them wait
 // to be woken: on two cores, a sixth of the time one of them was idle.
+//
+// Once the input is done, a worker with nothing left to take grades
+// records of the batches other workers are still grading, one at a time:
+// with cases that wait (on a judge), a worker alone on a batch of them
+// would otherwise keep the judge's other slots idle while its batch lasts.
 type run struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -142,6 +148,10 @@ type run struct {
 	batch   int // the size of the next batch
 	done    bool
 	readErr error
+
+	// taken[seq%len(taken)] is batch seq while it is graded, so that idle
+	// workers can find it; as many slots as ready has.
+	taken []atomic.Pointer[batch]
 
 	// Emitting. A batch numbered seq waits in ready[seq%len(ready)] until
 	// the batches before it are emitted; a worker waits to take a batch
@@ -158,37 +168,75 @@ type run struct {
 	ids idTable
 }
 
+// A batch is records taken together. Each is graded by whichever worker
+// claims it first: the one that took the batch, or, once the input is
+// done, an idle one.
+type batch struct {
+	seq     int
+	recs    []Record
+	out     graded
+	claimed atomic.Int64 // records claimed for grading
+	graded  atomic.Int64 // records graded
+}
+
 func (r *run) work() {
 	for {
-		seq, recs := r.take()
-		if recs == nil {
+		b := r.take()
+		if b == nil {
+			r.help()
 			return
 		}
-		b := graded{results: make([]Result, len(recs)), digests: make([]uint64, len(recs))}
-		for i, rec := range recs {
-			b.results[i] = gradeRecord(r.ctx, rec, r.metrics)
-			if c := b.results[i].Case; c != nil && b.results[i].Error == "" {
-				b.digests[i] = caseDigest(c)
-			}
-		}
-		r.finish(seq, b)
+		r.grade(b)
 		// Workers that never block never enter the scheduler, and the
 		// garbage collector's mark worker then waits for a P while write
 		// barriers slow everything: offer it one now and then. Every batch
 		// is too often: each yield leaves the other P idle for a moment.
-		if seq%yieldEvery == yieldEvery-1 {
+		if b.seq%yieldEvery == yieldEvery-1 {
 			runtime.Gosched()
 		}
 	}
 }
 
-// take reads the next batch of records and returns it with its number; a
-// nil batch when the input is done.
-func (r *run) take() (int, []Record) {
+// grade grades b's records until none is left to claim, and hands b in
+// when it grades the last. It reports whether it graded any.
+func (r *run) grade(b *batch) bool {
+	for n := 0; ; n++ {
+		i := int(b.claimed.Add(1)) - 1
+		if i >= len(b.recs) {
+			return n > 0
+		}
+		res := &b.out.results[i]
+		*res = gradeRecord(r.ctx, b.recs[i], r.metrics)
+		if c := res.Case; c != nil && res.Error == "" {
+			b.out.digests[i] = caseDigest(c)
+		}
+		if int(b.graded.Add(1)) == len(b.recs) {
+			r.taken[b.seq%len(r.taken)].Store(nil)
+			r.finish(b.seq, b.out)
+		}
+	}
+}
+
+// help grades what is left of the batches other workers took, oldest
+// first; the input is done, so no batch is taken after it starts.
+func (r *run) help() {
+	r.mu.Lock()
+	head := r.head
+	r.mu.Unlock()
+	for k := range r.taken {
+		if b := r.taken[(head+k)%len(r.taken)].Load(); b != nil {
+			r.grade(b)
+		}
+	}
+}
+
+// take reads the next batch of records and returns it; nil when the input
+// is done.
+func (r *run) take() *batch {
 	r.readMu.Lock()
 	defer r.readMu.Unlock()
 	if r.done {
-		return 0, nil
+		return nil
 	}
 	seq := r.seq
 	r.mu.Lock()
@@ -214,11 +262,13 @@ func (r *run) take() (int, []Record) {
 		recs = append(recs, rec)
 	}
 	if len(recs) == 0 {
-		return 0, nil
+		return nil
 	}
 	r.seq++
 	r.batch = min(2*r.batch, maxBatch)
-	return seq, recs
+	b := &batch{seq: seq, recs: recs, out: graded{results: make([]Result, len(recs)), digests: make([]uint64, len(recs))}}
+	r.taken[seq%len(r.taken)].Store(b)
+	return b
 }
 
 // A graded batch is the results of a batch of records, each with the

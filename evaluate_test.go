@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -171,6 +172,53 @@ func TestEvaluateBoundsRecordsInFlight(t *testing.T) {
 	}
 	if most > limit {
 		t.Errorf("%d records were read ahead of the last one emitted, want at most %d", most, limit)
+	}
+}
+
+// waiting grades a case by waiting until workers cases wait with it, as a
+// metric waiting on a judge with that many requests in flight would, or
+// until patience runs out (a stranded case: fewer were graded at once).
+type waiting struct {
+	workers  int
+	mu       sync.Mutex
+	arrived  int
+	wave     chan struct{}
+	stranded atomic.Int64
+}
+
+func (*waiting) Name() string    { return "waiting" }
+func (*waiting) Profile() string { return "test" }
+func (w *waiting) Grade(context.Context, *toolgrade.Case) toolgrade.MetricResult {
+	w.mu.Lock()
+	if w.wave == nil {
+		w.wave = make(chan struct{})
+	}
+	wave := w.wave
+	if w.arrived++; w.arrived == w.workers {
+		close(wave)
+		w.wave, w.arrived = nil, 0
+	}
+	w.mu.Unlock()
+	select {
+	case <-wave:
+	case <-time.After(3 * time.Second):
+		w.stranded.Add(1)
+	}
+	return toolgrade.MetricResult{Name: "waiting", Profile: "test", Score: 1}
+}
+
+func TestEvaluateKeepsWaitingWorkersBusy(t *testing.T) {
+	// Cases that wait (on a judge) are graded one per worker while any
+	// wait: batches of them, graded one after another, left workers idle.
+	const workers, n = 8, 40
+	m := &waiting{workers: workers}
+	err := toolgrade.Evaluate(context.Background(), records(n, func(int) bool { return false }),
+		[]toolgrade.Metric{m}, func(*toolgrade.Result) error { return nil }, toolgrade.Workers(workers))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := m.stranded.Load(); s != 0 {
+		t.Errorf("%d of %d cases waited for %d to be graded with them in vain", s, n, workers)
 	}
 }
 

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolgrade/toolgrade/bench"
+	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
 // BenchmarkEval runs `toolgrade eval --quiet --out FILE` in-process on
@@ -39,4 +41,42 @@ func BenchmarkEval(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "cases/s")
+}
+
+// BenchmarkEvalJudge grades 40 cases with the tool_selection judge, whose
+// every reply takes a second, at the default concurrency of 8: five
+// seconds is what 8 requests in flight allow. It reports the most requests
+// the fake judge saw in flight at once, one by one and after a batch that
+// answered none (requests then go one by one).
+func BenchmarkEvalJudge(b *testing.B) {
+	const cases = 40
+	in := filepath.Join(b.TempDir(), "cases.jsonl")
+	if err := os.WriteFile(in, []byte(judgedCaseLines(cases)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, mode := range []struct {
+		name string
+		args []string
+	}{
+		{"one-by-one", nil},
+		{"batch-unanswered", []string{"--judge-batch", "--batch-poll-interval", "1ms"}},
+	} {
+		b.Run(mode.name, func(b *testing.B) {
+			srv := openaitest.NewServer(b)
+			srv.BatchEnd = openaitest.BatchFailed
+			srv.Reply = func(*openaitest.ChatRequest) openaitest.Reply {
+				time.Sleep(time.Second)
+				return openaitest.Reply{Content: `{"score": 1, "reason": "the right tool"}`}
+			}
+			for b.Loop() {
+				args := append([]string{"eval", "--judge-base-url", srv.BaseURL(), "--judge-model", "judge-1",
+					"--cache-dir", filepath.Join(b.TempDir(), "cache"), "--metric", "tool_selection", "--quiet", "--out", os.DevNull, in}, mode.args...)
+				m := &Main{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}
+				if err := m.Run(context.Background(), args); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(srv.MostInFlight()), "in-flight-max")
+		})
+	}
 }

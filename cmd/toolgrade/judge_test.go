@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/openai"
 	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
@@ -346,4 +347,46 @@ func unwritableCache(t *testing.T) string {
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("%02x", i)), nil, 0o644)
 	}
 	return dir
+}
+
+// judgedCaseLines returns n judged cases, each asking its own prompt.
+func judgedCaseLines(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `{"id":"c%d","input":"question %d","tools_called":[{"name":"get_weather","args":{"city":"Paris"}}],"available_tools":[{"name":"get_weather","description":"Weather for a city"}]}`+"\n", i, i)
+	}
+	return b.String()
+}
+
+// The judge has concurrency requests in flight whenever that many wait:
+// 40 judged cases at the default concurrency of 8 go in five waves of 8,
+// one request at a time or after a batch that answered none. (Workers
+// that each graded a batch of cases one after another left some of the
+// judge's slots idle.)
+func TestEvalKeepsJudgeBusy(t *testing.T) {
+	const cases, concurrency = 40, openai.DefaultConcurrency
+	in := writeFile(t, "cases.jsonl", judgedCaseLines(cases))
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"one by one", nil},
+		{"batch left unanswered", []string{"--judge-batch", "--batch-poll-interval", "1ms"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := openaitest.NewServer(t)
+			srv.Key = judgeKey
+			srv.BatchEnd = openaitest.BatchFailed
+			srv.Together = concurrency
+			args := judgeArgs(srv, filepath.Join(t.TempDir(), "cache"), append(tc.args, "--metric", "tool_selection", "--quiet", in)...)
+			if code, _, stderr := runWithEnv(t, judgeEnv, "", args...); code != 0 {
+				t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+			}
+			requests := srv.Hits("POST /v1/chat/completions")
+			if requests != cases || srv.MostInFlight() != concurrency || srv.Stranded() != 0 {
+				t.Errorf("%d requests, at most %d in flight, %d stranded waiting for %d together; want %d requests, %d in flight, none stranded",
+					requests, srv.MostInFlight(), srv.Stranded(), concurrency, cases, concurrency)
+			}
+		})
+	}
 }

@@ -45,12 +45,25 @@ type Server struct {
 	BatchEnd      BatchEnd
 	BatchAnswered int
 
-	mu      sync.Mutex
-	hits    map[string]int
-	chats   []*ChatRequest
-	files   map[string]*file
-	batches map[string]*batch
-	nextID  int
+	// Together, when above 1, holds every chat completion request until
+	// that many are held, then answers them all: a test that a client
+	// keeps so many requests in flight. A request held longer than
+	// Patience (default 3s) is answered alone; [Server.Stranded] counts
+	// those.
+	Together int
+	Patience time.Duration
+
+	mu       sync.Mutex
+	inFlight int // chat completion requests being answered
+	most     int // the most at once
+	held     int // requests held for Together
+	release  chan struct{}
+	stranded int
+	hits     map[string]int
+	chats    []*ChatRequest
+	files    map[string]*file
+	batches  map[string]*batch
+	nextID   int
 }
 
 // A BatchEnd is how a batch of the fake API ends.
@@ -154,6 +167,50 @@ func (s *Server) Chats() []*ChatRequest {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]*ChatRequest(nil), s.chats...)
+}
+
+// MostInFlight returns the most chat completion requests the server was
+// answering at once.
+func (s *Server) MostInFlight() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.most
+}
+
+// Stranded returns how many chat completion requests waited in vain for
+// [Server.Together] requests to be held with them.
+func (s *Server) Stranded() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stranded
+}
+
+// hold holds a chat completion request as Together says.
+func (s *Server) hold() {
+	if s.Together <= 1 {
+		return
+	}
+	patience := s.Patience
+	if patience <= 0 {
+		patience = 3 * time.Second
+	}
+	s.mu.Lock()
+	if s.release == nil {
+		s.release = make(chan struct{})
+	}
+	release := s.release
+	if s.held++; s.held == s.Together {
+		close(release)
+		s.release, s.held = nil, 0
+	}
+	s.mu.Unlock()
+	select {
+	case <-release:
+	case <-time.After(patience):
+		s.mu.Lock()
+		s.stranded++
+		s.mu.Unlock()
+	}
 }
 
 func (s *Server) id(prefix string) string {
@@ -260,6 +317,16 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
+	s.mu.Lock()
+	s.inFlight++
+	s.most = max(s.most, s.inFlight)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.inFlight--
+		s.mu.Unlock()
+	}()
+	s.hold()
 	rep := s.reply(req)
 	if rep.Hang {
 		<-r.Context().Done()
