@@ -25,6 +25,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
@@ -113,6 +114,7 @@ type Client struct {
 	tpm     *rate.Limiter
 	// replyFlag names what raises MaxReplyBytes, for the message.
 	replyFlag string
+	limits    serverLimits // what the server's rate-limit headers say
 	// plain is set once the endpoint rejected response_format: later
 	// requests go without it.
 	plain atomic.Bool
@@ -168,6 +170,7 @@ func NewClient(o Options) (*Client, error) {
 		base:    strings.TrimSuffix(u.String(), "/"),
 		slots:   make(chan struct{}, o.Concurrency),
 		sleep:   sleepContext,
+		limits:  serverLimits{now: time.Now},
 	}
 	if o.RequestsPerMinute > 0 {
 		c.rpm = rate.NewLimiter(rate.Limit(o.RequestsPerMinute/60), 1)
@@ -344,8 +347,10 @@ func (c *Client) wait(ctx context.Context, tokens int) error {
 // retry runs attempt, each time after the rate limiters (for a request of
 // this many tokens; negative: not limited), in a concurrency slot and
 // under the per-attempt timeout, until it succeeds, fails for good, or the
-// retries are spent.
+// retries are spent. A chat completion (tokens not negative) also waits
+// for the limits the server's headers told (see serverLimits).
 func (c *Client) retry(ctx context.Context, tokens int, attempt func(context.Context) (*httpSnapshot, error)) error {
+	cost := [2]float64{1, float64(tokens)}
 	for n := 0; ; n++ {
 		if err := c.wait(ctx, tokens); err != nil {
 			return err
@@ -355,11 +360,20 @@ func (c *Client) retry(ctx context.Context, tokens int, attempt func(context.Con
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+		var adm admission
+		if tokens >= 0 {
+			var err error
+			if adm, err = c.limits.admit(ctx, cost, c.sleep); err != nil {
+				<-c.slots
+				return err
+			}
+		}
 		actx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 		snap, err := attempt(actx)
 		timedOut := actx.Err() != nil && ctx.Err() == nil
 		cancel()
 		<-c.slots
+		told := tokens >= 0 && snap != nil && c.limits.observe(adm, snap)
 		if err == nil {
 			return nil
 		}
@@ -383,7 +397,11 @@ func (c *Client) retry(ctx context.Context, tokens int, attempt func(context.Con
 			return errors.New(c.redact(msg))
 		}
 		d, ok := retryAfter(snap.header, time.Now())
-		if !ok {
+		switch {
+		case ok:
+		case told && snap.status == http.StatusTooManyRequests && c.limits.holds(cost):
+			d = 0 // the limits the reply told hold the retry back as long as needed
+		default:
 			d = backoff(n)
 		}
 		if err := c.sleep(ctx, d); err != nil {
@@ -486,6 +504,9 @@ type httpSnapshot struct {
 	status int
 	header http.Header
 	body   []byte
+	// wrote is when the request was written out (Unix nanoseconds; 0:
+	// not known): about when the server began on it.
+	wrote atomic.Int64
 }
 
 // send makes one HTTP request to the API: method on path (below the base
@@ -516,6 +537,9 @@ func (c *Client) send(ctx context.Context, method, path, contentType string, bod
 	default:
 		req.Header.Set("Authorization", "Bearer "+c.opts.APIKey)
 	}
+	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteRequest: func(httptrace.WroteRequestInfo) { snap.wrote.Store(time.Now().UnixNano()) },
+	}))
 	res, err := c.opts.HTTPClient.Do(req)
 	if err != nil {
 		return snap, nil, err

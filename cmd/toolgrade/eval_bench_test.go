@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -79,4 +80,38 @@ func BenchmarkEvalJudge(b *testing.B) {
 			b.ReportMetric(float64(srv.MostInFlight()), "in-flight-max")
 		})
 	}
+}
+
+// BenchmarkRunRateLimited runs `toolgrade run` on 100 cases against a
+// model that allows 5 requests a second (a bucket of 5, full at the
+// start) and says so only in its x-ratelimit-* headers and 429s: the
+// limit allows the 100 in 19 seconds. It reports the 429s met.
+func BenchmarkRunRateLimited(b *testing.B) {
+	const cases = 100
+	var lines strings.Builder
+	for i := range cases {
+		fmt.Fprintf(&lines, `{"id":"c%d","input":"question %d","expected_tools":[]}`+"\n", i, i)
+	}
+	dir := b.TempDir()
+	in := filepath.Join(dir, "cases.jsonl")
+	if err := os.WriteFile(in, []byte(lines.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	limited := 0
+	for b.Loop() {
+		srv := openaitest.NewServer(b)
+		srv.RequestLimit, srv.RequestWindow = 5, time.Second
+		m := &Main{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}
+		err := m.Run(context.Background(), []string{"run", "--model", "m", "--base-url", srv.BaseURL(), "--no-cache", "--quiet",
+			"--record", filepath.Join(dir, "run.jsonl"), "--out", os.DevNull, in})
+		var exit *ExitError
+		if err != nil && !(errors.As(err, &exit) && exit.Code == 1 && exit.Err == nil) {
+			b.Fatal(err)
+		}
+		if n := srv.Hits("POST /v1/chat/completions") - srv.RateLimited(); n != cases {
+			b.Fatalf("%d requests answered, want %d", n, cases)
+		}
+		limited += srv.RateLimited()
+	}
+	b.ReportMetric(float64(limited)/float64(b.N), "429s/op")
 }

@@ -45,6 +45,17 @@ type Server struct {
 	BatchEnd      BatchEnd
 	BatchAnswered int
 
+	// RequestLimit, when set, limits chat completion requests as a token
+	// bucket of that many requests refilled evenly over RequestWindow
+	// (default a minute: RequestLimit is then requests per minute), full at
+	// the start. Every reply carries OpenAI's x-ratelimit-limit-requests,
+	// x-ratelimit-remaining-requests and x-ratelimit-reset-requests (the
+	// time until the bucket is full again, as "1.2s"); a request beyond the
+	// limit gets a 429 (code rate_limit_exceeded) with the same headers and
+	// no Retry-After. [Server.RateLimited] counts those.
+	RequestLimit  int
+	RequestWindow time.Duration
+
 	// Together, when above 1, holds every chat completion request until
 	// that many are held, then answers them all: a test that a client
 	// keeps so many requests in flight. A request held longer than
@@ -59,6 +70,9 @@ type Server struct {
 	held     int // requests held for Together
 	release  chan struct{}
 	stranded int
+	bucket   float64   // requests left in the bucket at filled
+	filled   time.Time // when bucket was last brought up to date
+	limited  int
 	hits     map[string]int
 	chats    []*ChatRequest
 	files    map[string]*file
@@ -213,6 +227,47 @@ func (s *Server) hold() {
 	}
 }
 
+// RateLimited returns how many chat completion requests were answered
+// with a 429 for going beyond [Server.RequestLimit].
+func (s *Server) RateLimited() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.limited
+}
+
+// admit takes a request from the bucket, if RequestLimit is set, and sets
+// the rate-limit headers; it reports whether the request may go on.
+func (s *Server) admit(h http.Header) bool {
+	if s.RequestLimit <= 0 {
+		return true
+	}
+	window := s.RequestWindow
+	if window <= 0 {
+		window = time.Minute
+	}
+	limit := float64(s.RequestLimit)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	if s.filled.IsZero() {
+		s.bucket = limit
+	} else {
+		s.bucket = min(limit, s.bucket+limit*float64(now.Sub(s.filled))/float64(window))
+	}
+	s.filled = now
+	ok := s.bucket >= 1
+	if ok {
+		s.bucket--
+	} else {
+		s.limited++
+	}
+	reset := time.Duration((limit - s.bucket) / limit * float64(window)).Round(time.Millisecond)
+	h.Set("X-Ratelimit-Limit-Requests", strconv.Itoa(s.RequestLimit))
+	h.Set("X-Ratelimit-Remaining-Requests", strconv.Itoa(int(s.bucket)))
+	h.Set("X-Ratelimit-Reset-Requests", reset.String())
+	return ok
+}
+
 func (s *Server) id(prefix string) string {
 	s.nextID++
 	return prefix + strconv.Itoa(s.nextID)
@@ -310,6 +365,10 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Header, req.Query = r.Header.Clone(), r.URL.Query()
+	if !s.admit(w.Header()) {
+		writeError(w, http.StatusTooManyRequests, "Rate limit reached for requests on "+req.Model+": Limit "+strconv.Itoa(s.RequestLimit)+".", "rate_limit_exceeded")
+		return
+	}
 	if s.NoStructuredOutput && req.ResponseFormat {
 		writeJSON(w, http.StatusBadRequest, map[string]any{
 			"object": "error", "message": "response_format of type json_schema is not supported by this model",
