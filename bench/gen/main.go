@@ -22,16 +22,20 @@ func main() {
 	n := flag.Int("n", 10000, "number of cases")
 	out := flag.String("o", "-", "output file (- for stdout)")
 	seed := flag.Uint64("seed", 1, "random seed")
+	calls := flag.Int("calls", 8, "the most expected calls a case has (8: lines of about 1,470 bytes; 3: about 660)")
 	flag.Parse()
-	if err := run(*n, *out, *seed); err != nil {
+	if err := run(*n, *out, *seed, *calls); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, out string, seed uint64) error {
+func run(n int, out string, seed uint64, calls int) error {
 	if n < 0 {
 		return fmt.Errorf("-n must not be negative, got %d", n)
+	}
+	if calls < 1 {
+		return fmt.Errorf("-calls must be at least 1, got %d", calls)
 	}
 	var w io.Writer = os.Stdout
 	if out != "-" {
@@ -42,7 +46,9 @@ func run(n int, out string, seed uint64) error {
 		defer f.Close()
 		w = f
 	}
-	if err := bench.NewGenerator(seed).Write(w, n); err != nil {
+	g := bench.NewGenerator(seed)
+	g.MaxCalls = calls
+	if err := g.Write(w, n); err != nil {
 		return err
 	}
 	if f, ok := w.(*os.File); ok && f != os.Stdout {

@@ -18,7 +18,13 @@ import (
 // BenchmarkEval runs `toolgrade eval --quiet --out FILE` in-process on
 // 20,000 generated cases, as bench/run.sh runs the binary. Its CPU profile
 // is the one a release build can be optimized with (see bench/README.md).
-func BenchmarkEval(b *testing.B) {
+// BenchmarkEvalSmall does the same on cases of at most 3 expected calls
+// (lines of about 720 bytes instead of 1,470).
+func BenchmarkEval(b *testing.B) { benchmarkEval(b, 8) }
+
+func BenchmarkEvalSmall(b *testing.B) { benchmarkEval(b, 3) }
+
+func benchmarkEval(b *testing.B, calls int) {
 	const n = 20000
 	dir := b.TempDir()
 	in := filepath.Join(dir, "cases.jsonl")
@@ -26,7 +32,9 @@ func BenchmarkEval(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := bench.NewGenerator(1).Write(f, n); err != nil {
+	g := bench.NewGenerator(1)
+	g.MaxCalls = calls
+	if err := g.Write(f, n); err != nil {
 		b.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
