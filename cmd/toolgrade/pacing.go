@@ -28,10 +28,10 @@ const gcMemoryLimit = 40 << 20
 // hundred cases and took a fifth of the CPU. After every collection paceGC
 // sets GOGC so that the next one starts when the heap reaches
 // gcTargetHeap: the collector's cost falls to a few percent, and the peak
-// heap is the same for ten thousand cases as for ten million. GOGC never
-// goes below 100, so a run that keeps much alive (a report that holds
-// every case) grows as it would have by default instead of collecting
-// without end.
+// heap is the same for ten thousand cases as for ten million. What a run
+// must keep per case (the ids seen and the trial figures, some 54 bytes a
+// case, with no pointers in them) grows the heap by as much and little
+// more; what the collector must scan, it lets double (see gcPace).
 func paceGC(getenv func(string) string) (restore func()) {
 	if getenv != nil && getenv("GOGC") != "" {
 		return func() {}
@@ -39,7 +39,7 @@ func paceGC(getenv func(string) string) (restore func()) {
 	limit := getenv == nil || getenv("GOMEMLIMIT") == ""
 	var mu sync.Mutex
 	stopped := false
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/heap:bytes"}}
 	var tune func()
 	// arm runs tune after the next collection: the sentinel dies in it.
 	arm := func() { runtime.AddCleanup(new([16]byte), func(struct{}) { tune() }, struct{}{}) }
@@ -51,13 +51,10 @@ func paceGC(getenv func(string) string) (restore func()) {
 		}
 		metrics.Read(sample)
 		live := max(sample[0].Value.Uint64(), 1<<20)
-		percent := 100
-		if live < gcTargetHeap/2 {
-			percent = int((gcTargetHeap - live) * 100 / live)
-		}
+		percent, memLimit := gcPace(live, sample[1].Value.Uint64())
 		debug.SetGCPercent(percent)
 		if limit {
-			debug.SetMemoryLimit(int64(max(gcMemoryLimit, 2*live+gcTargetHeap)))
+			debug.SetMemoryLimit(int64(memLimit))
 		}
 		arm()
 	}
@@ -76,4 +73,28 @@ func paceGC(getenv func(string) string) (restore func()) {
 			debug.SetMemoryLimit(prevLimit)
 		}
 	}
+}
+
+// gcPace returns the GOGC and the memory limit for a run whose last
+// collection found live bytes alive, scan of them scannable. The next
+// collection starts when the heap reaches gcTargetHeap, under a limit of
+// gcMemoryLimit. Beyond that, a live heap mostly without pointers (the
+// ids seen, the trial figures), cheap to mark, is let grow by half of
+// gcTargetHeap, under a limit as far above that as gcMemoryLimit is
+// above gcTargetHeap; one the collector must
+// scan (a report's cases) doubles, as by default, instead of being marked
+// all over again at every few megabytes.
+func gcPace(live, scan uint64) (percent int, memLimit uint64) {
+	var goal uint64
+	switch {
+	case live <= gcTargetHeap/2:
+		goal, memLimit = gcTargetHeap, gcMemoryLimit
+	case scan < live/4:
+		goal = live + gcTargetHeap/2
+		memLimit = goal + gcMemoryLimit - gcTargetHeap
+	default:
+		goal = 2 * live
+		memLimit = goal + gcTargetHeap // room for the pages the heap leaves idle
+	}
+	return int((goal - live) * 100 / live), memLimit
 }

@@ -65,3 +65,26 @@ func TestPaceGC(t *testing.T) {
 		restore()
 	})
 }
+
+func TestGCPace(t *testing.T) {
+	const mb = 1 << 20
+	for _, tc := range []struct {
+		name        string
+		live, scan  uint64
+		wantPercent int
+		wantLimit   uint64
+	}{
+		{"little alive: collect at 32 MB", 4 * mb, 4 * mb, 700, 40 * mb},
+		{"16 MB alive", 16 * mb, 16 * mb, 100, 40 * mb},
+		{"much alive without pointers: grow by 16 MB", 64 * mb, 4 * mb, 25, 88 * mb},
+		{"much alive to scan: double", 64 * mb, 32 * mb, 100, 160 * mb},
+		{"a scannable quarter: double", 64 * mb, 16 * mb, 100, 160 * mb},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, l := gcPace(tc.live, tc.scan)
+			if p != tc.wantPercent || l != tc.wantLimit {
+				t.Errorf("gcPace(%d MB, %d MB) = %d%%, %d MB; want %d%%, %d MB", tc.live/mb, tc.scan/mb, p, l/mb, tc.wantPercent, tc.wantLimit/mb)
+			}
+		})
+	}
+}
