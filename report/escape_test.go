@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/xml"
 	"regexp"
 	"slices"
@@ -289,3 +291,25 @@ var (
 	tagAt  = regexp.MustCompile(`^<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?: [a-zA-Z-]+(?:="[^"<>]*")?)*)>`)
 	attrRE = regexp.MustCompile(` ([a-zA-Z-]+)(?:="[^"]*")?`)
 )
+
+// writeXML writes runs of plain ASCII at once; it must write exactly what
+// writing each character in turn does.
+func TestWriteXMLRunsAgreeWithRunes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.OneOf(rapid.String(), rapid.StringOf(rapid.SampledFrom([]rune("ab<>&\"'\n\r\t\x00\x1f\x7f\u00e9\uFFFD\U0001F600")))).Draw(t, "s")
+		if rapid.Bool().Draw(t, "invalid") {
+			s += "\xff" + s[:len(s)/2]
+		}
+		var got, want bytes.Buffer
+		gw, ww := bufio.NewWriter(&got), bufio.NewWriter(&want)
+		writeXML(gw, s)
+		for i, r := range s {
+			writeXMLRune(ww, s[i:], r)
+		}
+		gw.Flush()
+		ww.Flush()
+		if got.String() != want.String() {
+			t.Fatalf("writeXML(%q) = %q, want %q", s, got.String(), want.String())
+		}
+	})
+}

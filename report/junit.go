@@ -240,31 +240,57 @@ func firstLine(s string) string {
 // Characters XML 1.0 cannot carry at all are written as visible escapes
 // instead. Write errors stay in w for Flush to report.
 func writeXML(w *bufio.Writer, s string) {
-	for i, r := range s {
-		switch {
-		case r == '<':
-			w.WriteString("&lt;")
-		case r == '>':
-			w.WriteString("&gt;")
-		case r == '&':
-			w.WriteString("&amp;")
-		case r == '"':
-			w.WriteString("&#34;")
-		case r == '\'':
-			w.WriteString("&#39;")
-		case r == '\n':
-			w.WriteString("&#xA;")
-		case r == '\r':
-			w.WriteString("&#xD;")
-		case r == '\t':
-			w.WriteString("&#x9;")
-		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
-			fmt.Fprintf(w, `\x%02x`, s[i]) // an invalid byte
-		case !xmlChar(r):
-			fmt.Fprintf(w, `\u%04x`, r)
-		default:
-			w.WriteRune(r)
+	for len(s) > 0 {
+		// Printable ASCII other than the five escaped goes out as it is,
+		// a run at a time: most of a report's text.
+		n := 0
+		for n < len(s) && plainXML[s[n]] {
+			n++
 		}
+		if n > 0 {
+			w.WriteString(s[:n])
+			s = s[n:]
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s)
+		writeXMLRune(w, s, r)
+		s = s[size:]
+	}
+}
+
+// plainXML holds the bytes writeXML writes as they are.
+var plainXML = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = !strings.ContainsRune(`<>&"'`, rune(c))
+	}
+	return t
+}()
+
+// writeXMLRune writes r, the first character of s, as writeXML does.
+func writeXMLRune(w *bufio.Writer, s string, r rune) {
+	switch {
+	case r == '<':
+		w.WriteString("&lt;")
+	case r == '>':
+		w.WriteString("&gt;")
+	case r == '&':
+		w.WriteString("&amp;")
+	case r == '"':
+		w.WriteString("&#34;")
+	case r == '\'':
+		w.WriteString("&#39;")
+	case r == '\n':
+		w.WriteString("&#xA;")
+	case r == '\r':
+		w.WriteString("&#xD;")
+	case r == '\t':
+		w.WriteString("&#x9;")
+	case r == utf8.RuneError && !strings.HasPrefix(s, "\uFFFD"):
+		fmt.Fprintf(w, `\x%02x`, s[0]) // an invalid byte
+	case !xmlChar(r):
+		fmt.Fprintf(w, `\u%04x`, r)
+	default:
+		w.WriteRune(r)
 	}
 }
 
