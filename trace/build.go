@@ -220,16 +220,31 @@ func (b *builder) link(where, id, name string, output any, fail bool) {
 	b.seen++
 	b.ledger.account(output)
 	if id != "" {
-		seen := false
-		for k := len(b.calls) - 1; k >= b.floor; k-- {
-			if b.calls[k].ID != id {
+		// The latest calls with the id that await a result, back to the
+		// last one answered: one, or several a server numbered alike
+		// (parallel calls all "call_0"), whose results come in call order.
+		// Earlier unanswered calls are reached only when none is later.
+		k, shared, seen := -1, false, false
+		for j := len(b.calls) - 1; j >= b.floor; j-- {
+			if b.calls[j].ID != id {
 				continue
 			}
-			if !b.answered[k] {
-				b.give(k, output, fail)
-				return
+			if b.answered[j] {
+				if k >= 0 {
+					break
+				}
+				seen = true
+				continue
 			}
-			seen = true
+			shared = shared || k >= 0
+			k = j
+		}
+		if shared {
+			b.noteOnce(fmt.Sprintf("calls awaiting a result share the id %q: results with that id are linked to them in call order", id))
+		}
+		if k >= 0 {
+			b.give(k, output, fail)
+			return
 		}
 		if seen {
 			return
@@ -251,6 +266,13 @@ func (b *builder) link(where, id, name string, output any, fail bool) {
 		b.skip(output, where, "tool result for %q that answers no call", name)
 	default:
 		b.skip(output, where, "tool result that answers no call")
+	}
+}
+
+// noteOnce adds a note the trace's notes do not hold yet.
+func (b *builder) noteOnce(note string) {
+	if !slices.Contains(b.notes, note) {
+		b.notes = append(b.notes, note)
 	}
 }
 
