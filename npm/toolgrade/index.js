@@ -14,8 +14,16 @@ export { Client, CaseError, ConfigError, MetricError, ProcessError, ToolgradeErr
 /** This package's version, which its binary's `toolgrade version` prints too. */
 export const VERSION = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")).version;
 
-/** Cases sent to the process per request. */
+/** Cases sent to the process per request, at most. */
 export const BATCH = 1000;
+
+/**
+ * The most JSON text one request may be: the process reads a request line
+ * of up to 64 MiB (docs/budgets.md). A batch is cut well before it, so
+ * that cases that fit one by one are never refused together.
+ */
+const MAX_REQUEST = 64 << 20;
+const BATCH_BYTES = 16 << 20;
 
 /**
  * The config as a serve request carries it: `{metrics: [entries], judge?}`.
@@ -81,7 +89,10 @@ export async function* evaluateStream(cases, config, { errors = "throw", client,
   const c = client ?? defaultClient();
   const cfg = requestConfig(config);
   const cfgText = cfg === undefined ? undefined : encode(cfg, "config");
+  // The room a case has in a request: the line less its envelope.
+  const room = MAX_REQUEST - 256 - (cfgText === undefined ? 0 : Buffer.byteLength(cfgText));
   let chunk = [];
+  let chunkBytes = 0;
   let offset = 0;
 
   const flush = async () => {
@@ -98,20 +109,44 @@ export async function* evaluateStream(cases, config, { errors = "throw", client,
     }
     offset += chunk.length;
     chunk = [];
+    chunkBytes = 0;
     return results;
   };
 
   for await (const kase of cases) {
-    chunk.push(encodeCase(kase, offset + chunk.length));
+    const index = offset + chunk.length;
+    const text = encodeCase(kase, index);
+    const size = Buffer.byteLength(text);
+    if (size > room) {
+      const caseId = typeof kase?.id === "string" ? kase.id : undefined;
+      const err = new CaseError(`cases[${index}]${idNote(kase)}: ${mib(size)} of JSON, more than the 64 MiB a request to the toolgrade process may hold: split the case`, { caseId, index });
+      if (errors === "throw") throw err;
+      if (chunk.length > 0) yield* await flush();
+      yield { id: caseId ?? `case-${index}`, success: false, metrics: [], error: err.message };
+      offset++;
+      continue;
+    }
+    if (chunk.length > 0 && chunkBytes + size > BATCH_BYTES) yield* await flush();
+    chunk.push(text);
+    chunkBytes += size;
     if (chunk.length >= batch) yield* await flush();
   }
   if (chunk.length > 0) yield* await flush();
 }
 
+/** " (id "x")" for a case with a string id, for messages. */
+function idNote(kase) {
+  return kase !== null && typeof kase === "object" && typeof kase.id === "string" ? ` (id ${JSON.stringify(kase.id)})` : "";
+}
+
+/** A size in MiB for messages ("65.0 MiB"). */
+function mib(bytes) {
+  return `${(bytes / (1 << 20)).toFixed(1)} MiB`;
+}
+
 function encodeCase(kase, index) {
-  const id = kase !== null && typeof kase === "object" && typeof kase.id === "string" ? ` (id ${JSON.stringify(kase.id)})` : "";
   try {
-    return encode(kase === undefined ? null : kase, `cases[${index}]${id}`);
+    return encode(kase === undefined ? null : kase, `cases[${index}]${idNote(kase)}`);
   } catch (err) {
     throw new CaseError(err.message, { caseId: kase?.id, index, field: undefined });
   }
@@ -145,7 +180,10 @@ export async function evaluateOne(kase, config, { client } = {}) {
  */
 export async function extract(trace, { format, client } = {}) {
   if (trace === undefined) throw new TypeError("extract: want a trace, got undefined");
-  let line = `{"op":"extract","trace":${encode(trace, "trace")}`;
+  const text = encode(trace, "trace");
+  const size = Buffer.byteLength(text);
+  if (size > MAX_REQUEST - 256) throw new ToolgradeError(`trace: ${mib(size)} of JSON, more than the 64 MiB a request to the toolgrade process may hold`);
+  let line = `{"op":"extract","trace":${text}`;
   if (format) line += `,"format":${JSON.stringify(String(format))}`;
   const resp = await (client ?? defaultClient()).requestText(line + "}");
   if ("error" in resp) throw new ToolgradeError(resp.error);

@@ -132,6 +132,26 @@ describe("bad input", () => {
     await assert.rejects(evaluate("cases"), TypeError);
   });
 
+  test("cases whose JSON adds up to more than a request may hold are sent in smaller batches", async () => {
+    // 700 cases of 100 kB: 70 MB, more than the 64 MiB line the process reads.
+    const blob = "x".repeat(100_000);
+    const cases = Array.from({ length: 700 }, (_, i) => ({ id: `big-${i}`, tools_called: [weather(blob)], expected_tools: [weather(blob)] }));
+    const rs = await evaluate(cases);
+    assert.equal(rs.length, 700);
+    assert.ok(rs.every((r, i) => r.id === `big-${i}` && r.success));
+  });
+
+  test("a case larger than a request may hold is a CaseError naming it, before anything is sent", async () => {
+    const huge = { id: "huge", tools_called: [weather("y".repeat(65 << 20))], expected_tools: [] };
+    const small = { id: "small", tools_called: [weather("Paris")], expected_tools: [weather("Paris")] };
+    await assert.rejects(evaluate([small, huge]),
+      (err) => err instanceof CaseError && err.caseId === "huge" && err.index === 1 && /cases\[1\] \(id "huge"\): 65\.0 MiB of JSON, more than the 64 MiB/.test(err.message));
+    const rs = await evaluate([small, huge, small], undefined, { errors: "result" });
+    assert.deepEqual(rs.map((r) => [r.id, r.success, Boolean(r.error)]), [["small", true, false], ["huge", false, true], ["small", true, false]]);
+    await assert.rejects(extract({ messages: [{ role: "user", content: "z".repeat(65 << 20) }] }),
+      (err) => err instanceof ToolgradeError && /^trace: 65\.0 MiB of JSON, more than the 64 MiB/.test(err.message));
+  });
+
   test("a bad config is a ConfigError naming the option", async () => {
     await assert.rejects(evaluate([{ tools_called: [] }], { profile: "nope" }), (err) => err instanceof ConfigError && err.field === "config.metrics[0].profile");
     await assert.rejects(evaluate([{ tools_called: [] }], { order: "sideways" }), (err) => err instanceof ConfigError && err.field.startsWith("config.metrics[0]") && /order: unknown value "sideways"/.test(err.message));
@@ -168,7 +188,8 @@ describe("process", () => {
 
   test("a binary that cannot start is a ProcessError", async () => {
     const client = new Client({ binary: "/nonexistent/toolgrade" });
-    await assert.rejects(client.request({ op: "version" }), (err) => err instanceof ProcessError && /cannot start/.test(err.message));
+    await assert.rejects(client.request({ op: "version" }),
+      (err) => err instanceof ProcessError && /^cannot start the toolgrade binary \/nonexistent\/toolgrade: no such file/.test(err.message));
   });
 
   test("close ends the process; the client starts a new one when used again", async () => {

@@ -49,7 +49,7 @@ export class Client {
     const args = ["serve"];
     if (this.#workers) args.push("--workers", String(this.#workers));
     const child = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
-    const state = { child, bin, pending: [], chunks: [], stderr: "", dead: false };
+    const state = { child, bin, pending: [], chunks: [], stderr: "", dead: false, spawned: false };
     this.#started++;
     child.stdout.setEncoding("utf8");
     child.stderr.setEncoding("utf8");
@@ -58,7 +58,8 @@ export class Client {
       state.stderr = (state.stderr + chunk).slice(-STDERR_TAIL);
     });
     child.stdin.on("error", () => {}); // a closed pipe: the exit below reports it
-    child.on("error", (err) => this.#die(state, `cannot start ${bin}: ${err.message}`, err));
+    child.on("error", (err) => this.#die(state, `cannot start the toolgrade binary ${bin}: ${startError(err)}`, err, !state.spawned));
+    child.on("spawn", () => { state.spawned = true; });
     // Once the process exited and its output was read to the end (the
     // answers it gave are delivered, stderr is whole), the requests left
     // fail. Its input may stay open on our side: it is not waited for.
@@ -97,14 +98,16 @@ export class Client {
     if (state.pending.length === 0) this.#idle(state);
   }
 
-  #die(state, why, cause) {
+  // #die fails the requests waiting on a process that ended; notStarted
+  // says it never ran, which why then says alone.
+  #die(state, why, cause, notStarted = false) {
     if (state.dead) return;
     state.dead = true;
     if (this.#proc === state) this.#proc = null;
     const detail = state.stderr.trim();
-    const pending = state.pending.splice(0);
-    for (const p of pending) {
-      p.reject(new ProcessError(`the toolgrade process died while serving a request (${why})${detail ? ": " + detail : ""}`, cause ? { cause } : undefined));
+    const message = notStarted ? why : `the toolgrade process died while serving a request (${why})${detail ? ": " + detail : ""}`;
+    for (const p of state.pending.splice(0)) {
+      p.reject(new ProcessError(message, cause ? { cause } : undefined));
     }
   }
 
@@ -178,6 +181,17 @@ export class Client {
     await exited;
     clearTimeout(timer);
   }
+}
+
+// startError says why a binary could not be started, in words.
+function startError(err) {
+  switch (err.code) {
+    case "ENOENT":
+      return "no such file (set TOOLGRADE_BINARY, or install the platform package)";
+    case "EACCES":
+      return "permission denied (is it executable?)";
+  }
+  return err.message;
 }
 
 function exitText(code, signal) {
