@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	docsniff "github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -385,7 +386,19 @@ var anthropicBlockTypes = map[string]bool{"tool_use": true, "tool_result": true,
 
 // unrecognized says what a trace of no format holds: its shape, and the
 // call-shaped objects in it, which --format generic would read.
+// A toolgrade results file or config, each a mistake of its own, is
+// named as such.
 func unrecognized(v any) error {
+	first := v
+	if l, ok := v.([]any); ok && len(l) > 0 {
+		first = l[0]
+	}
+	switch docsniff.Document(first) {
+	case docsniff.Result:
+		return fmt.Errorf("%w: a toolgrade results file (a result: %s), which holds grades, not the calls of a run: give the run's trace, or the run file toolgrade run wrote (NAME.run.jsonl)", ErrUnknownFormat, docsniff.Keys(first.(jsonvalue.Object), 6))
+	case docsniff.Config:
+		return fmt.Errorf("%w: a toolgrade config (keys %s), not a trace", ErrUnknownFormat, docsniff.Keys(first.(jsonvalue.Object), 6))
+	}
 	return &unknownTrace{shape: describe(v), found: callShapes(v)}
 }
 

@@ -182,7 +182,7 @@ func TestSnapshotMistakes(t *testing.T) {
 		{"no traces", []string{"snapshot"}, "snapshot: give trace files or folders"},
 		{"an empty trace", []string{"snapshot", "empty.json"}, "empty.json: an empty file: no trace to snapshot"},
 		{"a file of the wrong kind", []string{"snapshot", "picture.png"}, "picture.png: unrecognized trace"},
-		{"a results file", []string{"snapshot", "results.jsonl"}, `results.jsonl: unrecognized trace: a JSON object with keys "id", "success", "metrics"`},
+		{"a results file", []string{"snapshot", "results.jsonl"}, `results.jsonl: unrecognized trace: a toolgrade results file (a result: id, success, metrics), which holds grades, not the calls of a run`},
 		{"the cases file as a trace", []string{"snapshot", "cases.jsonl"}, "a case without recorded calls, not a run"},
 		{"a trace read short", []string{"snapshot", "short.json"}, "short.json: openai_chat: 1 call-shaped object not read: debug.choices[0].message.tool_calls[0]"},
 		{"a trace read short, checked", []string{"snapshot", "--check", "cases.jsonl", "short.json"}, "a trace that may be read short is neither snapshot nor checked"},
