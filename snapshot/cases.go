@@ -7,9 +7,11 @@ import (
 	"iter"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -35,7 +37,10 @@ func ReadCases(name string, data []byte) (*Cases, error) {
 		return nil, fmt.Errorf("%s: larger than %d MiB", name, MaxFile>>20)
 	}
 	cs := &Cases{Name: name, byID: map[string]int{}, objs: map[string]jsonvalue.Object{}}
-	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
+	data, err := sniff.Bytes(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	if len(data) > 0 {
 		cs.lines = splitLines(string(bytes.TrimSuffix(data, []byte("\n"))))
 	}
@@ -47,6 +52,9 @@ func ReadCases(name string, data []byte) (*Cases, error) {
 		}
 		v, err := jsonvalue.ParseString(line)
 		if err != nil {
+			if keys := yamlConfigKeys(cs.lines); keys != "" {
+				return nil, fmt.Errorf("%s: a toolgrade config, not a cases file (keys %s): give it with --config, and the accepted cases (JSON Lines, as toolgrade snapshot writes them) with --check", name, keys)
+			}
 			var se *jsonvalue.SyntaxError
 			if errors.As(err, &se) {
 				err = errors.New(se.Msg)
@@ -56,6 +64,12 @@ func ReadCases(name string, data []byte) (*Cases, error) {
 		obj, ok := v.(jsonvalue.Object)
 		if !ok {
 			return nil, fmt.Errorf("%s:%d: not a cases file: want a case object, got %s %s", name, n, jsonvalue.Kind(v), format)
+		}
+		switch sniff.Document(obj) {
+		case sniff.Result:
+			return nil, fmt.Errorf("%s:%d: a toolgrade results file, not a cases file (the line is a result: %s): --check takes the accepted cases toolgrade snapshot wrote", name, n, sniff.Keys(obj, 6))
+		case sniff.Config:
+			return nil, fmt.Errorf("%s: a toolgrade config, not a cases file (keys %s): give it with --config, and the accepted cases (JSON Lines, as toolgrade snapshot writes them) with --check", name, sniff.Keys(obj, 6))
 		}
 		id, ok := obj.Get("id")
 		ids, isString := id.(string)
@@ -71,6 +85,24 @@ func ReadCases(name string, data []byte) (*Cases, error) {
 		cs.byID[ids], cs.objs[ids] = k, obj
 	}
 	return cs, nil
+}
+
+// yamlConfigKeys returns the config keys that lines, a file that is not
+// JSON Lines, has at the top as YAML writes them ("metrics:"), when it
+// has only such keys there; "" otherwise.
+func yamlConfigKeys(lines []string) string {
+	var keys []string
+	for _, line := range lines {
+		if line == "" || line[0] == '#' || line[0] == ' ' || line[0] == '\t' || line[0] == '-' {
+			continue
+		}
+		key, _, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok || !slices.Contains(sniff.ConfigKeys, key) {
+			return ""
+		}
+		keys = append(keys, key)
+	}
+	return strings.Join(keys, ", ")
 }
 
 // splitLines splits text at "\n", keeping any "\r" with its line, so

@@ -25,6 +25,11 @@ func TestReadCases(t *testing.T) {
 		{"a trace", `{"role": "assistant", "tool_calls": []}`, nil, "cases.jsonl:1: a case without an id"},
 		{"a trace with an id", `{"id": "chatcmpl-1", "choices": []}`, nil, "cases.jsonl:1: not a case: it has no expected calls"},
 		{"a number for an id", `{"id": 7, "expected_tools": []}`, nil, "a case without an id (a string)"},
+		{"results", `{"id": "a", "success": true, "metrics": []}`, nil, "cases.jsonl:1: a toolgrade results file, not a cases file (the line is a result: id, success, metrics)"},
+		{"a JSON config", `{"metrics": [{"name": "tool_correctness"}]}`, nil, "cases.jsonl: a toolgrade config, not a cases file (keys metrics): give it with --config"},
+		{"a YAML config", "# a suite\ndatasets:\n  - cases/*.jsonl\nmetrics:\n  - name: tool_correctness\n", nil, "cases.jsonl: a toolgrade config, not a cases file (keys datasets, metrics): give it with --config"},
+		{"gzip", "\x1f\x8b\x08\x00", nil, "cases.jsonl: gzip-compressed data, not UTF-8 text"},
+		{"UTF-16 with a byte-order mark", "\xff\xfe{\x00\"\x00i\x00d\x00\"\x00:\x00\"\x00a\x00\"\x00,\x00\"\x00e\x00x\x00p\x00e\x00c\x00t\x00e\x00d\x00_\x00t\x00o\x00o\x00l\x00s\x00\"\x00:\x00[\x00]\x00}\x00", []string{"a"}, ""},
 		{"an id twice", `{"id": "a", "expected_tools": []}` + "\n" + `{"id": "a", "expected_tools": []}`, nil, `cases.jsonl: the id "a" is on lines 1 and 2`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

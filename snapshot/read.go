@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade/dataset"
+	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 )
@@ -156,6 +157,12 @@ func fileID(name string) string {
 func Read(name, id string, data []byte, format string) ([]*Run, error) {
 	if len(data) > MaxFile {
 		return nil, fmt.Errorf("%s: larger than %d MiB: split it into one file per run", name, MaxFile>>20)
+	}
+	if !sniff.IsZip(data) { // an Inspect .eval log is a zip archive its reader reads
+		var err error
+		if data, err = sniff.Bytes(data); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF")))) == 0 {
 		return nil, fmt.Errorf("%s: an empty file: no trace to snapshot", name)

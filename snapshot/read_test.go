@@ -112,6 +112,21 @@ func TestReadUnknown(t *testing.T) {
 	}
 }
 
+// A trace's bytes are read as every input's: UTF-16 with a byte-order
+// mark is text, compressed data is named.
+func TestReadEncodings(t *testing.T) {
+	utf16 := []byte{0xff, 0xfe}
+	for _, r := range `[{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]` {
+		utf16 = append(utf16, byte(r), 0)
+	}
+	runs, err := snapshot.Read("t.json", "t", utf16, "")
+	if err != nil || len(runs) != 1 || len(runs[0].Calls) != 1 {
+		t.Errorf("UTF-16: %v", err)
+	}
+	_, err = snapshot.Read("t.json.gz", "t", []byte("\x1f\x8b\x08\x00rest"), "")
+	wantError(t, err, "t.json.gz: gzip-compressed data, not UTF-8 text: decompress it first")
+}
+
 // A trace holding a call its reader did not read is an error, whole file
 // or record, never a snapshot of the calls that were read: the case would
 // expect too little.
