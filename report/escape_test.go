@@ -30,6 +30,11 @@ func TestEscapes(t *testing.T) {
 		{"lines", "a\nb\tc\r\n", "a b c  ", "a b c  ", "a&#10;b&#9;c&#10;"},
 		{"invalid byte", "a\xffb", `a\xffb`, `a\\xffb`, `a\xffb`},
 		{"replacement character kept", "a\uFFFDb", "a\uFFFDb", "a\uFFFDb", "a\uFFFDb"},
+		// A bidirectional control would show the text in another order
+		// than it has ("evil\u202Eexe.txt" as "eviltxt.exe").
+		{"bidi override", "evil\u202Eexe.txt", `evil\u202eexe.txt`, `evil\\u202eexe.txt`, `evil\u202eexe.txt`},
+		{"bidi isolate and marks", "a\u2066b\u2069\u200F\u061C", `a\u2066b\u2069\u200f\u061c`, `a\\u2066b\\u2069\\u200f\\u061c`, `a\u2066b\u2069\u200f\u061c`},
+		{"right-to-left text kept", "שלום مرحبا", "שלום مرحبا", "שלום مرحبا", "שלום مرحبا"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,7 +195,7 @@ func TestTrajectoryEscapes(t *testing.T) {
 // writes, with only its own attributes, each double-quoted; the script
 // is the writer's own, unchanged; NUL became U+FFFD.
 func TestHTMLEscapesEveryField(t *testing.T) {
-	const evil = "</script><script>alert(1)</script>\" onmouseover=\"x' autofocus javascript:alert(1) \u2028\u2029 \x00 \xff\xfe + & <img src=x>"
+	const evil = "</script><script>alert(1)</script>\" onmouseover=\"x' autofocus javascript:alert(1) \u2028\u2029 \x00 \xff\xfe + & <img src=x> \x1b[31m \u202e"
 	var tokens []string
 	field := func() string { // a field's text: a token to find it by, then the hostile text
 		tokens = append(tokens, "F"+strconv.Itoa(len(tokens))+"F")
@@ -252,8 +257,8 @@ func TestHTMLEscapesEveryField(t *testing.T) {
 			t.Errorf("field %s is not on the page", tok)
 		}
 	}
-	if strings.Contains(out, "\x00") {
-		t.Error("NUL reached the page")
+	if i := strings.IndexFunc(out, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' || bidiControl(r) }); i >= 0 {
+		t.Errorf("a control character reached the page: %q", out[max(i-40, 0):min(i+40, len(out))])
 	}
 	if !strings.HasPrefix(out, pageHead) || !strings.HasSuffix(out, pageScript) {
 		t.Fatal("the page does not begin with the writer's head and end with its script")

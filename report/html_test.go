@@ -160,6 +160,7 @@ const browserHarness = `<!doctype html>
 <html><body><pre id="out">pending</pre>
 <iframe id="plain" src="/report.html"></iframe>
 <iframe id="fragment" src="/report.html#status=error"></iframe>
+<iframe id="long" src="/long.html" style="width: 1000px; height: 600px"></iframe>
 <script>
 window.addEventListener("load", function () {
   function state(frame) {
@@ -186,6 +187,9 @@ window.addEventListener("load", function () {
   pick(""); type("PARIS"); out["q=PARIS"] = state(plain);
   pick("fail"); out["q=PARIS status=fail"] = state(plain);
   out["hash"] = plain.contentWindow.location.hash;
+  // A page of long unbroken ids and values still fits its window.
+  var long = document.getElementById("long").contentDocument.documentElement;
+  out["long overflow"] = long.scrollWidth - long.clientWidth;
   type("no-such-text"); out["q=no-such-text"] = state(plain);
   document.getElementById("out").textContent = JSON.stringify(out);
 });
@@ -198,11 +202,24 @@ window.addEventListener("load", function () {
 func TestHTMLInBrowser(t *testing.T) {
 	bin := chromium(t)
 	page := htmlPage(t)
+	long := fixture(t)
+	for _, r := range long {
+		r.ID = strings.Repeat("x", 3000)
+		if r.Case != nil {
+			r.Case.ID = r.ID
+			for i := range r.Case.Called {
+				r.Case.Called[i].Name = strings.Repeat("n", 500)
+			}
+		}
+	}
+	longPage := string(render(t, long, func(w *bytes.Buffer) report.Writer { return report.HTML(w) }))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		switch r.URL.Path {
 		case "/report.html":
 			io.WriteString(w, page)
+		case "/long.html":
+			io.WriteString(w, longPage)
 		case "/":
 			io.WriteString(w, browserHarness)
 		default:
@@ -267,5 +284,8 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	if h := string(got["hash"]); h != `"#q=PARIS\u0026status=fail"` && h != `"#q=PARIS&status=fail"` {
 		t.Errorf("the filter is not kept in the URL fragment: %s", h)
+	}
+	if o := string(got["long overflow"]); o != "0" {
+		t.Errorf("a page of long ids and names is %s px wider than its window", o)
 	}
 }

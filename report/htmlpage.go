@@ -514,21 +514,19 @@ func (p *pageWriter) put(format string, args ...any) {
 }
 
 // escape writes data for the text of an element or the value of a
-// double-quoted attribute: the characters that could end either, start
-// markup or a character reference, or be read as a space in a URL
-// (" & ' + < >) become character references, and NUL, which HTML
-// parsers drop or replace, becomes U+FFFD. These are the replacements
-// html/template made in both contexts, so pages are as they were.
-// Everything else is written as it is, invalid UTF-8 included: a browser
-// shows an invalid byte as U+FFFD, and it cannot end an element or an
-// attribute.
+// double-quoted attribute: control characters, bidirectional controls and
+// invalid bytes are shown escaped, as on a terminal (printable: a
+// right-to-left override would show an id in another order than it has),
+// and the characters that could end either, start markup or a character
+// reference, or be read as a space in a URL (" & ' + < >) become
+// character references, the replacements html/template made in both
+// contexts. Newlines and tabs are kept.
 func (p *pageWriter) escape(s string) {
+	s = printable(s, true)
 	start := 0
 	for i := 0; i < len(s); i++ {
 		var ref string
 		switch s[i] {
-		case 0:
-			ref = "\uFFFD"
 		case '"':
 			ref = "&#34;"
 		case '&':
@@ -594,6 +592,9 @@ table.run th { background: none; font-weight: 600; padding-left: 0; }
 table.run td code { word-break: break-all; }
 #case-table { width: 100%; }
 #case-table > tbody > tr > td:first-child { min-width: 12em; }
+/* Data may be one unbroken word as long as a page: it wraps anywhere, so
+   that it cannot widen its column, or the page, past the window. */
+td:first-child, td code, #trials td:last-child, .call, details summary, .detail pre, .arg, .tl-args, .tl-pair, ul.diffs, ul.tl-notes, figcaption { overflow-wrap: anywhere; }
 details summary { cursor: pointer; color: var(--bar); }
 .detail { margin: 0.5em 0 1em; }
 .detail pre { white-space: pre-wrap; word-break: break-word; background: #fafafa; padding: 0.5em; margin: 0.3em 0; }

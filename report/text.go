@@ -299,13 +299,15 @@ func failureRows(f *Failure) []failureRow {
 // spaces and other control characters are shown escaped.
 func terminal(s string) string { return printable(s, false) }
 
-// printable shows control characters and invalid bytes escaped (\u001b,
-// \xff), so that data cannot drive a terminal or break a format. Newlines
-// and tabs are kept when keepLines is set, else they become spaces.
+// printable shows control characters, bidirectional controls and invalid
+// bytes escaped (\u001b, \u202e, \xff), so that data cannot drive a
+// terminal, break a format, or show in another order than it has.
+// Newlines and tabs are kept when keepLines is set, else they become
+// spaces.
 func printable(s string, keepLines bool) string {
 	clean := true
 	for _, r := range s {
-		if unicode.IsControl(r) || r == utf8.RuneError {
+		if unicode.IsControl(r) || r == utf8.RuneError || bidiControl(r) {
 			clean = false
 			break
 		}
@@ -325,7 +327,7 @@ func printable(s string, keepLines bool) string {
 			}
 		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
 			fmt.Fprintf(&b, `\x%02x`, s[i]) // an invalid byte
-		case unicode.IsControl(r):
+		case unicode.IsControl(r) || bidiControl(r):
 			q := strconv.QuoteRuneToASCII(r)
 			b.WriteString(q[1 : len(q)-1])
 		default:
@@ -333,6 +335,13 @@ func printable(s string, keepLines bool) string {
 		}
 	}
 	return b.String()
+}
+
+// bidiControl reports the invisible characters that reorder the text
+// around them: embeddings, overrides, isolates and direction marks.
+// Right-to-left letters themselves are text, and kept.
+func bidiControl(r rune) bool {
+	return r == '\u061C' || r == '\u200E' || r == '\u200F' || '\u202A' <= r && r <= '\u202E' || '\u2066' <= r && r <= '\u2069'
 }
 
 // clipRunes shortens s to at most n runes, marking the cut.
