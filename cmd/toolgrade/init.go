@@ -14,7 +14,7 @@ import (
 
 // starterConfig is the suite file toolgrade init writes: every section, the
 // common options with their choices, and nothing that needs an account.
-const starterConfig = `# toolgrade suite. Run it with:
+const starterConfig = `# toolgrade suite. Run it, from its folder, with:
 #
 #   toolgrade eval --config toolgrade.yaml
 #
@@ -74,6 +74,12 @@ reports:
   # junit: junit.xml              # one test case per case and metric
 `
 
+// starter is the starter config written to path: its header's command
+// names the file.
+func starter(path string) []byte {
+	return []byte(strings.Replace(starterConfig, "--config "+suiteFile, "--config "+filepath.Base(path), 1))
+}
+
 // sampleCases are the cases init writes beside the config, so that the
 // suite runs at once: two pass, one fails with a reason to read.
 const sampleCases = `{"id": "weather", "input": "Weather in Paris?", "tools_called": [{"name": "get_weather", "args": {"city": "Paris"}}], "expected_tools": [{"name": "get_weather", "args": {"city": "Paris"}}]}
@@ -94,13 +100,21 @@ func (m *Main) initCommand() *cobra.Command {
 metrics each with its own threshold, and the report files to write; and,
 beside it, cases/sample.jsonl, three sample cases (one fails on purpose), so
 that a bare "toolgrade eval" in the same folder (or "toolgrade eval --config
-FILE" from anywhere) runs at once. Missing folders are made. An existing
-config is kept unless --force is given; existing sample cases are kept.`,
+FILE" from anywhere) runs at once. FILE may be a folder (an existing one,
+or a name ending in /): the suite is toolgrade.yaml in it. Missing folders
+are made. An existing config is kept unless --force is given; existing
+sample cases are kept.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := suiteFile
 			if len(args) == 1 {
 				path = args[0]
+			}
+			switch fi, err := os.Stat(path); {
+			case path == "" || path == "-":
+				return usageError("init writes a file: give its name (default %s), or a folder to write %s in", suiteFile, suiteFile)
+			case err == nil && fi.IsDir(), strings.HasSuffix(path, "/"), strings.HasSuffix(path, string(filepath.Separator)):
+				path = filepath.Join(path, suiteFile)
 			}
 			if _, err := os.Lstat(path); err == nil && !force {
 				return usageError("%s exists; use --force to overwrite it", path)
@@ -108,7 +122,7 @@ config is kept unless --force is given; existing sample cases are kept.`,
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				return usageError("%v", err)
 			}
-			if err := writeWhole(path, []byte(starterConfig)); err != nil {
+			if err := writeWhole(path, starter(path)); err != nil {
 				return &ExitError{Code: 2, Err: err}
 			}
 			wrote := []string{path}

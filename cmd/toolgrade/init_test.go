@@ -69,7 +69,7 @@ func TestInit(t *testing.T) {
 	if code, _, _ := run(t, "", "init", "--force", path); code != 0 {
 		t.Errorf("init --force: code %d", code)
 	}
-	if got, _ := os.ReadFile(path); string(got) != starterConfig {
+	if got, _ := os.ReadFile(path); string(got) != string(starter(path)) {
 		t.Error("init --force did not write the starter")
 	}
 }
@@ -109,4 +109,65 @@ func TestInitCommentsNameDocs(t *testing.T) {
 			t.Errorf("%s: no such section", ref[0])
 		}
 	}
+}
+
+// TestInitMistakes: a folder for the file means the suite in that folder;
+// a name that is no file is refused before anything is written; the
+// starter's header names the file it is in.
+func TestInitMistakes(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir) // a file written by mistake lands there
+	existing := filepath.Join(dir, "existing")
+	if err := os.Mkdir(existing, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, arg string
+		code      int
+		stderr    string // for code 2
+		suite     string // the file written, for code 0
+		command   string // the command its header and init's output give
+	}{
+		{"an existing folder", existing, 0, "", filepath.Join(existing, "toolgrade.yaml"), "toolgrade eval --config " + filepath.Join(existing, "toolgrade.yaml")},
+		{"a new folder", filepath.Join(dir, "new") + string(filepath.Separator), 0, "", filepath.Join(dir, "new", "toolgrade.yaml"), "toolgrade eval --config " + filepath.Join(dir, "new", "toolgrade.yaml")},
+		{"standard output", "-", 2, "init writes a file", "", ""},
+		{"an empty name", "", 2, "init writes a file", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := run(t, "", "init", tt.arg)
+			if code != tt.code || !strings.Contains(stderr, tt.stderr) {
+				t.Fatalf("code %d, stderr %q; want %d and %q", code, stderr, tt.code, tt.stderr)
+			}
+			if code != 0 {
+				if _, err := os.Stat("-"); err == nil {
+					t.Error("init wrote a file named -")
+				}
+				return
+			}
+			if !strings.Contains(out, "wrote "+tt.suite) || !strings.Contains(out, tt.command) {
+				t.Errorf("stdout %q, want it to say it wrote %s and to run %s", out, tt.suite, tt.command)
+			}
+			data, err := os.ReadFile(tt.suite)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), "toolgrade eval --config toolgrade.yaml") {
+				t.Errorf("the header of %s does not give its command:\n%.200s", tt.suite, data)
+			}
+		})
+	}
+	t.Run("header names the file", func(t *testing.T) {
+		path := filepath.Join(dir, "my-suite.yaml")
+		if code, _, stderr := run(t, "", "init", path); code != 0 {
+			t.Fatal(stderr)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), "toolgrade eval --config my-suite.yaml") || strings.Contains(string(data), "--config toolgrade.yaml") {
+			t.Errorf("the header does not name my-suite.yaml:\n%.300s", data)
+		}
+	})
 }
