@@ -7,6 +7,7 @@ process spoken to in JSON Lines.
     results = toolgrade.evaluate(cases, config=toolgrade.config.DeepEval())
 """
 
+import json
 import os
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Union
 
@@ -26,6 +27,12 @@ __all__ = [
 
 #: Cases sent to the process per request.
 BATCH = 1000
+
+#: The process reads a request line of up to 64 MiB (docs/budgets.md); a
+#: batch is cut at BATCH_BYTES of JSON, well before it, and a case that
+#: cannot fit in a request alone is an error naming it.
+BATCH_BYTES = 16 << 20
+MAX_REQUEST = 64 << 20
 
 
 def _raise_request_error(resp: Any) -> None:
@@ -84,14 +91,18 @@ def iter_evaluate(cases: Iterable[Any], config: ConfigLike = None, *, errors: st
     if isinstance(config, (str, os.PathLike)):
         config = _config_from_file(read_config(config, client=c), config)
     req_config = to_request_config(config)
-    chunk: List[Any] = []
+    config_text = "" if req_config is None else json.dumps(req_config, ensure_ascii=False, allow_nan=False)
+    chunk: List[str] = []
+    chunk_bytes = 0
     offset = 0
 
     def flush() -> List[Result]:
-        req = {"op": "evaluate", "cases": chunk, "offset": offset}
-        if req_config is not None:
-            req["config"] = req_config
-        resp = c.request(req)
+        # The cases are encoded once, as they come, to measure them; the
+        # request is put together from their text.
+        text = '{"op":"evaluate","offset":%d,"cases":[%s]' % (offset, ",".join(chunk))
+        if config_text:
+            text += ',"config":' + config_text
+        resp = c.request_text(text + "}")
         if "error" in resp:
             _raise_request_error(resp)
         out = [Result.from_json(r) for r in resp["results"]]
@@ -105,11 +116,30 @@ def iter_evaluate(cases: Iterable[Any], config: ConfigLike = None, *, errors: st
         return out
 
     for case in cases:
-        chunk.append(case_to_json(case))
-        if len(chunk) >= batch:
+        cj = case_to_json(case)
+        text = json.dumps(cj, ensure_ascii=False, allow_nan=False)
+        size = len(text.encode("utf-8"))
+        if size > MAX_REQUEST - len(config_text) - 256:
+            # Alone in a request it would still be refused as a whole line:
+            # say which case, and keep the rest going under errors="result".
+            if chunk:
+                yield from flush()
+                offset += len(chunk)
+                chunk, chunk_bytes = [], 0
+            case_id = cj.get("id") if isinstance(cj, dict) else None
+            msg = "cases[%d]%s: %.1f MiB of JSON, more than the 64 MiB a request to the toolgrade process may hold: split the case" % (
+                offset, " (id %s)" % json.dumps(case_id) if case_id is not None else "", size / (1 << 20))
+            if errors == "raise":
+                raise CaseError(msg, case_id=None if case_id is None else str(case_id), index=offset)
+            yield Result.from_json({"id": "" if case_id is None else str(case_id), "success": False, "metrics": [], "error": msg})
+            offset += 1
+            continue
+        if chunk and (len(chunk) >= batch or chunk_bytes + size > BATCH_BYTES):
             yield from flush()
             offset += len(chunk)
-            chunk = []
+            chunk, chunk_bytes = [], 0
+        chunk.append(text)
+        chunk_bytes += size
     if chunk:
         yield from flush()
 

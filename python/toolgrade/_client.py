@@ -62,7 +62,11 @@ class Client:
     def request(self, req: Dict[str, Any]) -> Dict[str, Any]:
         """Send one request and return its response. If the process is dead
         it is restarted first; if it dies while answering, ProcessError."""
-        line = (json.dumps(req, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+        return self.request_text(json.dumps(req, ensure_ascii=False, allow_nan=False))
+
+    def request_text(self, text: str) -> Dict[str, Any]:
+        """request, with the request already encoded as one line of JSON."""
+        line = (text + "\n").encode("utf-8")
         with self._lock:
             proc = self._proc
             args = self._command()

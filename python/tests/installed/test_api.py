@@ -57,6 +57,26 @@ class APITest(unittest.TestCase):
         results = list(toolgrade.iter_evaluate(cases, tc.DeepEval()))
         self.assertEqual([r.id for r in results], [c["id"] for c in cases])
 
+    def test_large_cases_batched_by_size(self) -> None:
+        # 700 cases of 100 kB: 70 MB together, more than one request line
+        # may hold; batches are cut by size as well as by count.
+        big = "x" * 100_000
+        cases = [dict(CASE, id="b%d" % i, input=big) for i in range(700)]
+        results = list(toolgrade.iter_evaluate(cases))
+        self.assertEqual([r.id for r in results], [c["id"] for c in cases])
+        self.assertTrue(all(r.error is None for r in results))
+
+    def test_case_too_large_for_a_request(self) -> None:
+        huge = dict(CASE, id="huge", input="x" * (65 << 20))
+        with self.assertRaises(toolgrade.CaseError) as cm:
+            toolgrade.evaluate([CASE, huge, CASE])
+        self.assertEqual(cm.exception.index, 1)
+        self.assertIn("huge", str(cm.exception))
+        self.assertIn("64 MiB", str(cm.exception))
+        rs = toolgrade.evaluate([CASE, huge, CASE], errors="result")
+        self.assertEqual([r.error is None for r in rs], [True, False, True])
+        self.assertEqual(rs[1].id, "huge")
+
     def test_bad_case_names_case_and_field(self) -> None:
         bad = {"id": "bad", "tools_called": [{"name": 3}], "expected_tools": []}
         with self.assertRaises(toolgrade.CaseError) as cm:
