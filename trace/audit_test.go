@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade/internal/shared"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
 )
 
@@ -59,13 +61,23 @@ func TestAuditFindsNothingMissed(t *testing.T) {
 }
 
 // TestForcedFormats: a format forced on another format's sample fails,
-// reports what it skipped, or reads calls of its own, every call-shaped
-// object accounted for; it never returns an empty list silently.
+// reports what it skipped, or reads the calls the sample holds, every
+// call-shaped object accounted for; it never returns an empty list, or
+// calls of its own making, silently.
 func TestForcedFormats(t *testing.T) {
 	samples := allSamples(t)
+	own := make([]string, len(samples))
+	for i, s := range samples {
+		tr, err := trace.Read(s.data, "")
+		if err != nil {
+			own[i] = "error"
+			continue
+		}
+		own[i] = callList(tr)
+	}
 	for _, forced := range trace.Formats() {
 		t.Run(forced, func(t *testing.T) {
-			for _, s := range samples {
+			for i, s := range samples {
 				if s.format == forced {
 					continue
 				}
@@ -73,9 +85,31 @@ func TestForcedFormats(t *testing.T) {
 				if err == nil && len(tr.Calls) == 0 && len(tr.Skipped) == 0 {
 					t.Errorf("on %s: no calls, nothing skipped, no error", s.path)
 				}
+				if err != nil || len(tr.Skipped) > 0 || forced == "generic" {
+					continue // generic reads by shape, and says so
+				}
+				if got := callList(tr); got != own[i] {
+					t.Errorf("on %s: nothing skipped, no error, and calls %s; detected, it holds %s", s.path, got, own[i])
+				}
 			}
 		})
 	}
+}
+
+// callList writes a trace's calls, their names and arguments, in order.
+func callList(tr trace.Trace) string {
+	var b strings.Builder
+	b.WriteString("[")
+	for i, c := range tr.Calls {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s(%s)", c.Name, jsonvalue.Append(nil, c.Args))
+		if c.ArgsRaw != "" {
+			fmt.Fprintf(&b, "raw %q", c.ArgsRaw)
+		}
+	}
+	return b.String() + "]"
 }
 
 // TestRepeatedViews: the views in which formats show calls again (a model

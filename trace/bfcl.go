@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"slices"
+
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -37,8 +39,15 @@ func readBFCL(b *builder, v any) error {
 		switch e := e.(type) {
 		case jsonvalue.Object:
 			for _, m := range e {
-				if _, ok := m.Value.(jsonvalue.Object); !ok {
+				params, ok := m.Value.(jsonvalue.Object)
+				if !ok {
 					b.skip(m.Value, join(p, m.Key), "ground truth for %q that is not {param: values} but %s", m.Key, jsonvalue.Kind(m.Value))
+					continue
+				}
+				// BFCL lists each parameter's acceptable values; an
+				// object of other values is another format's.
+				if i := slices.IndexFunc(params, func(m jsonvalue.Member) bool { _, ok := m.Value.([]any); return !ok }); i >= 0 {
+					b.skip(m.Value, join(p, m.Key), "ground truth for %q whose %q is %s, not a list of acceptable values", m.Key, params[i].Key, jsonvalue.Kind(params[i].Value))
 					continue
 				}
 				b.add(e, toolgrade.Call{Name: m.Key, Args: m.Value})

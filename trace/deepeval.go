@@ -26,6 +26,23 @@ func init() {
 var deepEvalKeys = []string{"toolSpans", "baseSpans", "llmSpans", "agentSpans", "retrieverSpans",
 	"toolsCalled", "tools_called", "expectedTools", "expected_tools"}
 
+// deepEvalCallKeys are the keys of a DeepEval ToolCall, in either case,
+// and the other spellings of its arguments and id that readDeepEval reads.
+var deepEvalCallKeys = []string{"name", "description", "reasoning", "output",
+	"input_parameters", "inputParameters", "input", "args", "arguments", "id"}
+
+// foreignKey returns the first key of the object v that is not one of
+// keys, or "" (also when v is no object).
+func foreignKey(v any, keys []string) string {
+	o, _ := v.(jsonvalue.Object)
+	for _, m := range o {
+		if !slices.Contains(keys, m.Key) {
+			return m.Key
+		}
+	}
+	return ""
+}
+
 // readDeepEval reads DeepEval / Confident AI JSON: a trace (baseSpans,
 // llmSpans, toolSpans, ..., and trace-level toolsCalled), a golden or test
 // case (tools_called, expected_tools, in snake_case or camelCase), or a
@@ -123,6 +140,13 @@ type spanOutput struct {
 func deepEvalCalls(b *builder, calls []any, path string, span *spanOutput) error {
 	for i, e := range calls {
 		p := index(path, i)
+		if k := foreignKey(e, deepEvalCallKeys); path == "" && k != "" {
+			// A bare list is DeepEval's only where its entries are
+			// ToolCalls: an object of other keys (a message, a span,
+			// a record) is another format's, and is not read as one.
+			b.skip(e, p, "entry with key %q, which a DeepEval tool call has not", k)
+			continue
+		}
 		n, err := name(e, "name", p)
 		if err != nil {
 			return err
