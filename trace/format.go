@@ -279,6 +279,36 @@ func detectText(s string) string {
 	return best
 }
 
+// textFormat chooses the format to read a plain-text trace with: the one
+// its sniffers are surest of; of several equally sure (a transcript of
+// one kind quotes another's marks, or two were put in one file), the one
+// that reads calls from it. Two that both read calls are an error: which
+// was meant cannot be told, and either would lose the other's calls.
+func textFormat(s string) (*format, error) {
+	best, at := surest(func(f *format) level { return sniff(f.textual, s) })
+	if best == "" {
+		return nil, nil
+	}
+	var sure, reading []string
+	for i := range registry {
+		if f := &registry[i]; !f.explicit && sniff(f.textual, s) == at {
+			sure = append(sure, f.name)
+			var b builder
+			if f.text(&b, s) == nil && len(b.calls) > 0 {
+				reading = append(reading, f.name)
+			}
+		}
+	}
+	switch {
+	case len(sure) == 1 || len(reading) == 0:
+	case len(reading) == 1:
+		best = reading[0]
+	default:
+		return nil, fmt.Errorf("%w: %s holds the calls of %s transcripts; choose one with --format", ErrUnknownFormat, describeText(s), strings.Join(reading, " and "))
+	}
+	return lookup(best)
+}
+
 // surest returns the format the sniffer is surest of, the first in
 // alphabetical order of equally sure ones; explicit formats take no part.
 func surest(sniffer func(f *format) level) (string, level) {

@@ -94,6 +94,12 @@ func sseEvents(data []byte) (events []any, ok bool, err error) {
 		switch string(field) {
 		case "data":
 			if bytes.Equal(bytes.TrimSpace(value), []byte("[DONE]")) {
+				if rest := bytes.TrimLeft(data, " \t\r\n"); len(rest) > 0 {
+					// Another stream, or a trace of another kind,
+					// after the end: its calls would go unread.
+					at := lineNo + 1 + bytes.Count(data[:len(data)-len(rest)], []byte("\n"))
+					return nil, true, fmt.Errorf("line %d: more after the stream's end (data: [DONE] at line %d): %q", at, lineNo, shorten(string(rest)))
+				}
 				return events, true, dispatch()
 			}
 			if dataLines == 0 {

@@ -247,7 +247,8 @@ func Extract(v any, forced string) (Trace, error) {
 // audit.
 func (f *format) extract(v any) (*builder, error) {
 	if f.read == nil {
-		return nil, fmt.Errorf("%s: want text, got %s", f.name, describe(v))
+		d, _ := detect(v)
+		return nil, fmt.Errorf("%s: %w", f.name, notThisFormat{fmt.Errorf("want text, got %s%s", describe(v), detectedAs(d))})
 	}
 	var b builder
 	if err := f.read(&b, v); err != nil {
@@ -333,7 +334,7 @@ func Read(data []byte, forced string) (Trace, error) {
 	if len(data) == 0 {
 		return Trace{}, ErrEmpty
 	}
-	if f != nil && f.text != nil && (f.read == nil || !looksJSON(data)) {
+	if f != nil && f.text != nil && !looksJSON(data) {
 		return readText(f, string(data))
 	}
 
@@ -368,6 +369,11 @@ func Read(data []byte, forced string) (Trace, error) {
 			jsonErr = lerr
 		}
 	}
+	if jsonErr != nil && startsAsJSON(data) {
+		// JSON cut short or followed by more: read as a transcript, its
+		// calls would be lost without a word.
+		return Trace{}, jsonErr
+	}
 	if events, ok, err := sseEvents(data); ok {
 		switch {
 		case err != nil:
@@ -379,8 +385,9 @@ func Read(data []byte, forced string) (Trace, error) {
 	}
 	text := string(data)
 	if f == nil {
-		if name := detectText(text); name != "" {
-			f, _ = lookup(name)
+		var err error
+		if f, err = textFormat(text); err != nil {
+			return Trace{}, err
 		}
 	}
 	switch {
@@ -441,7 +448,103 @@ func readText(f *format, s string) (Trace, error) {
 	if d := detectText(s); !b.found() && d != f.name {
 		return Trace{}, fmt.Errorf("%s: %w in %s%s", f.name, ErrNotThisFormat, describeText(s), detectedAs(d))
 	}
+	if at, v, what := appended(s); v != nil {
+		b.skip(v, textLine(s, at), "a trace after the transcript, not read: %s", what)
+	}
 	return Trace{Format: f.name, Calls: b.finish(), Skipped: b.skipped, Inputs: b.inputs, Notes: b.notes}, nil
+}
+
+// appended finds a trace appended to a transcript, which its reader would
+// pass over: JSON, JSON Lines or an event stream from the start of a line
+// to the end of the text, of a format toolgrade reads or holding
+// call-shaped objects, and not the payload of an unclosed call tag. It
+// returns where it starts, its value (or nil) and what it is.
+func appended(s string) (int, any, string) {
+	for i := 0; i < len(s); {
+		end := len(s)
+		if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+			end = i + j + 1
+		}
+		if c := s[i]; (c == '{' || c == '[' || strings.HasPrefix(s[i:], "data:") || strings.HasPrefix(s[i:], "event:")) && !afterCallTag(s[:i]) {
+			v, past := trailingTrace(s[i:])
+			if v != nil {
+				if d, _ := detect(v); d != "" {
+					return i, v, describe(v) + detectedAs(d)
+				}
+				if shapes := callShapes(v); len(shapes) > 0 {
+					return i, v, fmt.Sprintf("%d call-shaped %s (%s)", len(shapes), plural(len(shapes), "object", "objects"), listSkips(shapes, 3))
+				}
+			}
+			// What starts within a value that ends before the text
+			// does, or within lines that failed, fails too.
+			end = max(end, i+past)
+		}
+		i = end
+	}
+	return -1, nil, ""
+}
+
+// afterCallTag reports whether text ends with a tag that opens a call's
+// payload, which its reader reads even when the tag is never closed.
+func afterCallTag(text string) bool {
+	text = strings.TrimRight(text, " \t\r\n")
+	return strings.HasSuffix(text, "<tool_call>") || strings.HasSuffix(text, "<functioncall>")
+}
+
+// trailingTrace decodes s, which must be one JSON value, JSON Lines or an
+// event stream to its end; else it returns nil and how far it read before
+// failing.
+func trailingTrace(s string) (any, int) {
+	if s[0] == '{' || s[0] == '[' {
+		v, err := jsonvalue.ParseString(s)
+		if err == nil {
+			return v, len(s)
+		}
+		past := 0
+		if e := (*jsonvalue.SyntaxError)(nil); errors.As(err, &e) {
+			past = e.Offset
+		}
+		var values []any
+		for pos := 0; pos < len(s); {
+			line, rest, _ := strings.Cut(s[pos:], "\n")
+			if line = strings.TrimSpace(line); line != "" {
+				v, err := jsonvalue.ParseString(line)
+				if err != nil {
+					return nil, max(past, pos)
+				}
+				values = append(values, v)
+			}
+			pos = len(s) - len(rest)
+			if rest == "" {
+				break
+			}
+		}
+		return values, len(s)
+	}
+	events, ok, err := sseEvents([]byte(s))
+	if !ok || err != nil || len(events) == 0 {
+		return nil, 0
+	}
+	return events, len(s)
+}
+
+// startsAsJSON reports whether data, which looks like JSON, starts as
+// JSON does: an object, a string, or an array whose first element is a
+// JSON value. Python calls, "[f(a=1)]", start with a bracket too.
+func startsAsJSON(data []byte) bool {
+	if data[0] != '[' {
+		return true
+	}
+	rest := bytes.TrimLeft(data[1:], " \t\r\n")
+	if len(rest) == 0 || strings.IndexByte("{[\"-]0123456789", rest[0]) >= 0 {
+		return true
+	}
+	for _, word := range []string{"true", "false", "null"} {
+		if after, ok := bytes.CutPrefix(rest, []byte(word)); ok {
+			return len(after) == 0 || strings.IndexByte(" \t\r\n,]", after[0]) >= 0
+		}
+	}
+	return false
 }
 
 func looksJSON(data []byte) bool {
