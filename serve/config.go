@@ -15,7 +15,9 @@ import (
 // as an evaluate request's config. Paths in it are resolved as eval
 // resolves them, from the file's directory: datasets become the files
 // they name (globs expanded; one that names no file is an error), and the
-// judge's cache_dir an absolute path. The sections evaluate does not take
+// judge's cache_dir an absolute path. With "datasets": false the
+// datasets are not read (a host that has cases of its own, as case files
+// on eval's command line replace them). The sections evaluate does not take
 // (workers, reports, tools) are passed on as written, so that the host
 // decides, and says, what it leaves out.
 func readConfig(req jsonvalue.Object) ([]byte, error) {
@@ -33,6 +35,14 @@ func readConfig(req jsonvalue.Object) ([]byte, error) {
 		return nil, &requestError{Field: "path", Err: err}
 	}
 	c.Dir = filepath.Dir(abs) // the paths it gives are absolute
+	readDatasets := true
+	if dv, ok := req.Get("datasets"); ok {
+		b, isBool := dv.(bool)
+		if !isBool {
+			return nil, badField("datasets", "want false (leave the config's datasets unread) or true, got %s", jsonvalue.Kind(dv))
+		}
+		readDatasets = b
+	}
 	out := jsonvalue.Object{}
 	if len(c.Metrics) > 0 {
 		entries := make([]any, len(c.Metrics))
@@ -52,7 +62,7 @@ func readConfig(req jsonvalue.Object) ([]byte, error) {
 		}
 		out.Set("judge", judge)
 	}
-	if len(c.Datasets) > 0 {
+	if len(c.Datasets) > 0 && readDatasets {
 		files, err := c.DatasetFiles()
 		if err != nil {
 			return nil, &requestError{Field: "path", Err: fmt.Errorf("%s: %w", path, err)}

@@ -30,8 +30,9 @@
 //     eval --config does: {"result": {"metrics", "judge", "datasets",
 //     ...}}, each section when the file has one; metrics and judge as an
 //     evaluate request's config takes them, datasets the files they name
-//     (absolute, globs expanded), and paths resolved from the file's
-//     directory, so that a host reads YAML without a reader of its own.
+//     (absolute, globs expanded; left unread with "datasets": false), and
+//     paths resolved from the file's directory, so that a host reads YAML
+//     without a reader of its own.
 //   - {"op": "version"} gives {"result": {"version": "..."}}.
 //   - A request that cannot be served (not JSON, not an object, an unknown
 //     op, a key its op does not take, a bad value) gets {"error": "...",

@@ -165,7 +165,7 @@ func (s *Server) handle(ctx context.Context, line []byte) (resp []byte) {
 var requestKeys = map[string][]string{
 	"evaluate": {"config", "cases", "offset"},
 	"extract":  {"trace", "format"},
-	"config":   {"path"},
+	"config":   {"path", "datasets"},
 	"version":  nil,
 }
 

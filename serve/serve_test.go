@@ -514,6 +514,17 @@ reports:
 	if r := serve(t, `{"op":"config"}`)[0]; r["field"] != "path" {
 		t.Errorf("config without a path: %v", r)
 	}
+
+	// "datasets": false leaves them unread, so that a host with cases of
+	// its own is not stopped by a pattern that names no file.
+	nofile := write("nofile-metrics.yaml", "datasets: [missing/*.jsonl]\nmetrics: [{name: strict}]\n")
+	r := serve(t, `{"op":"config","path":`+quote(nofile)+`,"datasets":false}`)[0]
+	if res, _ := r["result"].(map[string]any); res == nil || res["datasets"] != nil || res["metrics"] == nil {
+		t.Errorf(`config with "datasets":false: %v, want its metrics and no datasets`, r)
+	}
+	if r := serve(t, `{"op":"config","path":`+quote(nofile)+`,"datasets":"no"}`)[0]; r["field"] != "datasets" {
+		t.Errorf(`config with "datasets":"no": %v, want an error on datasets`, r)
+	}
 }
 
 // A request line past the budget is answered with an error naming it and

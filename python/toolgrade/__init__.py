@@ -43,15 +43,21 @@ def _raise_request_error(resp: Any) -> None:
     raise ToolgradeError(msg)
 
 
-def read_config(path: Union[str, "os.PathLike[str]"], *, client: Optional[Client] = None) -> Dict[str, Any]:
+def read_config(path: Union[str, "os.PathLike[str]"], *, datasets: bool = True,
+                client: Optional[Client] = None) -> Dict[str, Any]:
     """Read a config file (the YAML or JSON that ``toolgrade init`` writes
     and ``toolgrade eval --config`` reads; docs/config.md) through the
     binary, so that no YAML reader is needed. The dict has a key for each
     section the file holds: ``metrics`` and ``judge`` as ``evaluate``'s
     config takes them, ``datasets`` the case files they name (absolute,
     globs expanded), and ``workers``, ``reports`` and ``tools`` as written.
-    Raises ConfigError naming the file and field."""
-    resp = (client or default_client()).request({"op": "config", "path": os.path.abspath(os.fspath(path))})
+    With datasets=False the datasets are not read (nor required to name
+    files), for cases given otherwise. Raises ConfigError naming the file
+    and field."""
+    req: Dict[str, Any] = {"op": "config", "path": os.path.abspath(os.fspath(path))}
+    if not datasets:
+        req["datasets"] = False
+    resp = (client or default_client()).request(req)
     if "error" in resp:
         raise ConfigError(resp["error"], field=resp.get("field"))
     return dict(resp["result"])

@@ -92,7 +92,9 @@ def pytest_configure(config: Any) -> None:
         return
     metric, datasets = None, []  # type: Any, List[pathlib.Path]
     if cfg_file:
-        metric, datasets = _read_config(_path(config, cfg_file))
+        # Case files given replace the config's datasets, as on eval's
+        # command line: they are then not read.
+        metric, datasets = _read_config(_path(config, cfg_file), datasets=not files)
     paths = [_path(config, p) for p in files]
     for p, given in zip(paths, files):
         if not p.is_file():
@@ -109,7 +111,7 @@ def pytest_configure(config: Any) -> None:
     config._toolgrade_suite = (paths, metric)
 
 
-def _read_config(path: pathlib.Path) -> Tuple[Any, List[pathlib.Path]]:
+def _read_config(path: pathlib.Path, datasets: bool = True) -> Tuple[Any, List[pathlib.Path]]:
     """The metric config and the datasets of --toolgrade-config's file.
     JSON metric entries (a list, or one entry: an object without
     "metrics") are the metric config; anything else is a config file, read
@@ -127,7 +129,7 @@ def _read_config(path: pathlib.Path) -> Tuple[Any, List[pathlib.Path]]:
     if isinstance(data, list) or (isinstance(data, dict) and "metrics" not in data and "datasets" not in data):
         return data, []
     try:
-        cfg = toolgrade.read_config(path)
+        cfg = toolgrade.read_config(path, datasets=datasets)
         metric = toolgrade._config_from_file(cfg, path)
     except toolgrade.ToolgradeError as e:
         raise pytest.UsageError("--toolgrade-config: %s" % e)

@@ -113,6 +113,19 @@ class PytestPluginTest(unittest.TestCase):
                 self.assertNotIn("Traceback", out, out)
                 self.assertNotIn("INTERNALERROR", out, out)
 
+    def test_cases_replace_the_configs_datasets(self) -> None:
+        """Case files given replace the config's datasets, as on eval's
+        command line, so a datasets pattern that names no file here is
+        not read (and without case files it is a usage error)."""
+        files = {"suite.yaml": "datasets: [elsewhere/*.jsonl]\nmetrics: [{order: any}]\n"}
+        code, out = self.pytest_status("--toolgrade-cases", "cases.jsonl", "--toolgrade-config", "suite.yaml",
+                                       "-k", "weather", files=files)
+        self.assertEqual(code, 1, out)
+        self.assertIn("1 failed, 1 passed", out, out)
+        code, out = self.pytest_status("--toolgrade-config", "suite.yaml", files=files)
+        self.assertEqual(code, 4, out)
+        self.assertIn("no file matches", out, out)
+
     def test_collects_cases(self) -> None:
         out = self.pytest("--toolgrade-cases", "cases.jsonl", "-k", "weather", "-rf")
         self.assertIn("1 failed, 1 passed", out, out)
