@@ -142,6 +142,10 @@ func (s *serverLimits) holds(cost [2]float64) bool {
 // first: the later reckoning is the safe one.) It reports whether the
 // reply told any limit.
 func (s *serverLimits) observe(a admission, snap *httpSnapshot) bool {
+	// All of it under the lock: a 429 takes its admission back out of
+	// the log and the limits, which other replies read.
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	h := snap.header
 	// The headers speak of when the server took the request: about when
 	// it was written out, which a new connection can put well after the
@@ -165,8 +169,6 @@ func (s *serverLimits) observe(a admission, snap *httpSnapshot) bool {
 		}
 	}
 	told := false
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for k, kind := range limitKinds {
 		size, ok1 := headerNumber(h, "X-Ratelimit-Limit-"+kind)
 		left, ok2 := headerNumber(h, "X-Ratelimit-Remaining-"+kind)
