@@ -46,5 +46,6 @@ func FuzzClaudeAgentSDK(f *testing.F) {
 func FuzzSmolagents(f *testing.F) {
 	agentSeeds(f, "smolagents")
 	fuzzFormat(f, "smolagents",
-		`[{"task":"t","task_images":null},{"step_number":1,"tool_calls":[{"id":"c","type":"function","function":{"name":"python_interpreter","arguments":"print(1)"}}],"observations":"1","error":{"type":"E","message":"m"}}]`)
+		`[{"task":"t","task_images":null},{"step_number":1,"tool_calls":[{"id":"c","type":"function","function":{"name":"python_interpreter","arguments":"print(1)"}}],"observations":"1","error":{"type":"E","message":"m"}}]`,
+		`{"question":"q","intermediate_steps":[{"role":"user","content":[{"type":"text","text":"New task:\nq"}]},{"role":"tool-call","content":[{"type":"text","text":"Calling tools:\n[{'id': 'c', 'type': 'function', 'function': {'name': 'f', 'arguments': {'a': (1, True)}}}]"}]},{"role":"tool-response","content":"Observation:\n1"},{"role":"tool-response","content":[{"type":"text","text":"Error:\nError executing tool 'g' with arguments {'b': None}: E: m"}]}]}`)
 }

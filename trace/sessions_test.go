@@ -1,6 +1,7 @@
 package trace_test
 
 import (
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -374,6 +375,67 @@ func TestSmolagents(t *testing.T) {
 				`{"output":"4"},{"mystery":1}],"token_usage":null}`,
 			[]string{`add {"a":2,"b":2} c1 "4" ok 1`, `final_answer {"answer":"4"} c2 "4" ok 1`},
 			[]string{`steps[6]: step with keys "mystery"`}},
+		{"a step whose tool raised records only its error", "smolagents",
+			`[{"task":"t","task_images":null},` +
+				action("1", `[]`, `,"observations":null,"error":{"type":"AgentToolExecutionError","message":"Error executing tool 'add' with arguments {'a': 1, 'b': None}: TypeError: bad\nPlease try again or use another tool"}`) + `]`,
+			[]string{`add {"a":1,"b":null} - {"content":{"type":"AgentToolExecutionError","message":"Error executing tool 'add' with arguments {'a': 1, 'b': None}: TypeError: bad\nPlease try again or use another tool"},"is_error":true} error 1`},
+			nil},
+	})
+}
+
+// smolagentsMessage is a chat message as smolagents writes its memory
+// (ChatMessage.dict()), its content one text part.
+func smolagentsMessage(role, text string) string {
+	t, _ := json.Marshal(text)
+	return `{"role":"` + role + `","content":[{"type":"text","text":` + string(t) + `}],"tool_calls":null,"raw":null,"token_usage":null}`
+}
+
+func TestSmolagentsRuns(t *testing.T) {
+	m := smolagentsMessage
+	run := func(msgs ...string) string {
+		return `{"model_id":"m","agent_action_type":"tool-calling","question":"q","answer":"a","true_answer":"a","source":"s","intermediate_steps":[` + strings.Join(msgs, ",") + `],"start_time":1,"end_time":"2","token_counts":{}}` + "\n"
+	}
+	system := m("system", "You have tools.\nAction:\n{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}")
+	retry := "\nNow let's retry: take care not to repeat previous errors! If you have retried several times, try a completely different approach.\n"
+	runSessionTests(t, []sessionTest{
+		{"records: parallel calls, Python literals, errors with and without a call id", "smolagents",
+			run(system, m("user", "New task:\nq"),
+				m("assistant", "Tool call c1: calling 'f' with arguments: {'a': True}"),
+				m("tool-call", "Calling tools:\n[{'id': 'c1', 'type': 'function', 'function': {'name': 'f', 'arguments': {'a': True, 'b': None, 'n': -1.5, 's': \"it's\", 'l': [1, (2, 3)]}}}, {'id': 'c2', 'type': 'function', 'function': {'name': 'g', 'arguments': {}}}]"),
+				m("tool-response", "Observation:\nf done\ng done"),
+				m("tool-response", "Error:\nError executing tool 'h' with arguments {'x': False}: ValueError: no\nPlease try again or use another tool"+retry),
+				m("tool-response", "Error:\nError while parsing tool call from model output: bad"+retry),
+				m("tool-call", "Calling tools:\n[{'id': 'c3', 'type': 'function', 'function': {'name': 'python_interpreter', 'arguments': 'print(1)'}}]"),
+				m("tool-response", "Observation:\nExecution logs:\n1"),
+				m("tool-response", "Call id: c3\nError:\nCode execution failed"+retry)) +
+				run(system, m("user", "New task:\nq2"), m("assistant", "plan"), m("user", "Now proceed and carry out this plan."),
+					m("tool-response", "Error:\nUnknown tool k, should be one of: f, g."+retry),
+					m("tool-call", "Calling tools:\n[{'id': 'c4', 'type': 'function', 'function': {'name': 'final_answer', 'arguments': {'answer': 2}}}]"),
+					m("tool-response", "Observation:\n2")),
+			[]string{
+				`f {"a":true,"b":null,"n":-1.5,"s":"it's","l":[1,[2,3]]} c1 "f done\ng done" ok 1`,
+				`g {} c2 "f done\ng done" ok 1`,
+				`h {"x":false} - "Error executing tool 'h' with arguments {'x': False}: ValueError: no\nPlease try again or use another tool" error 1`,
+				`python_interpreter {"code":"print(1)"} c3 "Code execution failed" error 1`,
+				`final_answer {"answer":2} c4 "2" ok 2`,
+			},
+			[]string{`line 2 intermediate_steps[4]: failed call smolagents did not record (Unknown tool k, should be one of: f, g.)`}},
+		{"a list of messages alone; an older observation with its call id; what is not smolagents'", "smolagents",
+			`[` + strings.Join([]string{m("user", "New task:\nq"),
+				m("tool-call", "Calling tools:\n[{'id': 'c1', 'type': 'function', 'function': {'name': 'f', 'arguments': {'a': 'b'}}}]"),
+				m("tool-response", "Call id: c1\nObservation:\nok"),
+				m("tool-call", "Calling tools:\n[{'id': 'c2', 'type': 'function', 'function': {'name': 'f', 'arguments': {'a': 'c'}}}]"),
+				m("tool-response", "Error:\nError executing tool 'f' with arguments c: TypeError: no"),
+				m("tool-call", "Calling tools:\nf(a=1)"),
+				m("critic", "hm"),
+				m("tool-response", "hm")}, ",") + `]`,
+			[]string{`f {"a":"b"} c1 "ok" ok 1`, `f {"a":"c"} c2 null - 1`},
+			[]string{
+				`[4]: failed call whose arguments cannot be told from its error (Error executing tool 'f' with arguments ...)`,
+				`[5]: tool calls that are no Python list of calls`,
+				`[6]: message with role "critic"`,
+				`[7]: tool response that is neither an observation nor an error`,
+			}},
 	})
 }
 
