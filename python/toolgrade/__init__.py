@@ -121,24 +121,34 @@ def iter_evaluate(cases: Iterable[Any], config: ConfigLike = None, *, errors: st
                     raise CaseError(r.error, case_id=r.id, index=offset + i, field=field)
         return out
 
+    def refuse(cj: Any, why: str) -> Iterator[Result]:
+        # A case that cannot go to the process: the cases before it are
+        # sent first, and under errors="result" the rest go on.
+        nonlocal chunk, chunk_bytes, offset
+        if chunk:
+            yield from flush()
+            offset += len(chunk)
+            chunk, chunk_bytes = [], 0
+        case_id = cj.get("id") if isinstance(cj, dict) else None
+        msg = "cases[%d]%s: %s" % (offset, " (id %s)" % json.dumps(case_id, default=str) if case_id is not None else "", why)
+        if errors == "raise":
+            raise CaseError(msg, case_id=None if case_id is None else str(case_id), index=offset)
+        yield Result.from_json({"id": "" if case_id is None else str(case_id), "success": False, "metrics": [], "error": msg})
+        offset += 1
+
     for case in cases:
-        cj = case_to_json(case)
-        text = json.dumps(cj, ensure_ascii=False, allow_nan=False)
+        try:
+            cj = case_to_json(case)
+            text = json.dumps(cj, ensure_ascii=False, allow_nan=False)
+        except (ValueError, TypeError, RecursionError) as e:
+            # NaN or infinity, a value JSON has no form for, a cycle.
+            yield from refuse(case if isinstance(case, dict) else None, "not JSON: %s" % e)
+            continue
         size = len(text.encode("utf-8"))
         if size > MAX_REQUEST - len(config_text) - 256:
-            # Alone in a request it would still be refused as a whole line:
-            # say which case, and keep the rest going under errors="result".
-            if chunk:
-                yield from flush()
-                offset += len(chunk)
-                chunk, chunk_bytes = [], 0
-            case_id = cj.get("id") if isinstance(cj, dict) else None
-            msg = "cases[%d]%s: %.1f MiB of JSON, more than the 64 MiB a request to the toolgrade process may hold: split the case" % (
-                offset, " (id %s)" % json.dumps(case_id) if case_id is not None else "", size / (1 << 20))
-            if errors == "raise":
-                raise CaseError(msg, case_id=None if case_id is None else str(case_id), index=offset)
-            yield Result.from_json({"id": "" if case_id is None else str(case_id), "success": False, "metrics": [], "error": msg})
-            offset += 1
+            # Alone in a request it would still be refused as a whole line.
+            yield from refuse(cj, "%.1f MiB of JSON, more than the 64 MiB a request to the toolgrade process may hold: "
+                              "split the case" % (size / (1 << 20)))
             continue
         if chunk and (len(chunk) >= batch or chunk_bytes + size > BATCH_BYTES):
             yield from flush()

@@ -66,6 +66,15 @@ class APITest(unittest.TestCase):
         self.assertEqual([r.id for r in results], [c["id"] for c in cases])
         self.assertTrue(all(r.error is None for r in results))
 
+    def test_case_that_is_not_json(self) -> None:
+        nan = dict(CASE, id="nan", tools_called=[{"name": "f", "args": {"x": float("nan")}}])
+        with self.assertRaises(toolgrade.CaseError) as cm:
+            toolgrade.evaluate([CASE, nan, CASE])
+        self.assertEqual((cm.exception.case_id, cm.exception.index), ("nan", 1))
+        self.assertIn("not JSON", str(cm.exception))
+        rs = toolgrade.evaluate([CASE, nan, CASE], errors="result")
+        self.assertEqual([r.error is None for r in rs], [True, False, True])
+
     def test_case_too_large_for_a_request(self) -> None:
         huge = dict(CASE, id="huge", input="x" * (65 << 20))
         with self.assertRaises(toolgrade.CaseError) as cm:
