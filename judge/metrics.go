@@ -136,12 +136,13 @@ func (m *ArgumentCorrectnessMetric) Grade(ctx context.Context, c *toolgrade.Case
 		return r
 	}
 	c = withTools(c, m.tools)
+	p := newArgumentPrompts(c)
 	var u toolgrade.Usage
 	comps := make(toolgrade.Components, len(c.Called))
 	reasons := make([]string, len(c.Called))
 	yes := 0
 	for i := range c.Called {
-		v, err := ArgumentCorrectness(ctx, m.judge, c, i)
+		v, err := m.judge.Judge(ctx, p.request(i))
 		u.Add(v.Usage)
 		if err != nil {
 			r = toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: r.Threshold,

@@ -93,13 +93,29 @@ func ArgumentCorrectness(ctx context.Context, j Judge, c *toolgrade.Case, i int)
 	if i < 0 || i >= len(c.Called) {
 		return Verdict{}, errors.New("no call #" + strconv.Itoa(i))
 	}
-	return j.Judge(ctx, Request{
+	return j.Judge(ctx, newArgumentPrompts(c).request(i))
+}
+
+// argumentPrompts builds the argument_correctness prompts of a case's
+// calls, which differ only in the call to grade: the rest of the text is
+// made once.
+type argumentPrompts struct {
+	calls                []toolgrade.Call
+	input, tools, called string
+}
+
+func newArgumentPrompts(c *toolgrade.Case) *argumentPrompts {
+	return &argumentPrompts{c.Called, text(c.Input), toolsText(schema.Definitions(c)), callsText(c.Called)}
+}
+
+// request returns the prompt about call i.
+func (p *argumentPrompts) request(i int) Request {
+	return Request{
 		Task:          "argument_correctness",
 		PromptVersion: ArgumentCorrectnessPrompt,
 		System:        argumentCorrectnessSystem,
-		User: argumentCorrectnessUser(text(c.Input), toolsText(schema.Definitions(c)), callsText(c.Called),
-			callText(i, &c.Called[i])),
-	})
+		User:          argumentCorrectnessUser(p.input, p.tools, p.called, callText(i, &p.calls[i])),
+	}
 }
 
 var errNoJudge = errors.New("no judge configured")

@@ -2,9 +2,11 @@ package judge_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
 	"pgregory.net/rapid"
 )
@@ -36,6 +38,27 @@ func BenchmarkParseVerdict(b *testing.B) {
 	for b.Loop() {
 		if _, err := judge.ParseVerdict(reply); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkArgumentCorrectness grades a case of 8 calls against a judge
+// that answers at once: what the metric itself costs, building the
+// prompts and asking them together.
+func BenchmarkArgumentCorrectness(b *testing.B) {
+	m, err := judge.NewArgumentCorrectness(constantJudge(1), nil, judge.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := weatherCase()
+	c.Called = nil
+	for i := range 8 {
+		c.Called = append(c.Called, toolgrade.Call{Name: "get_weather", Args: jsonvalue.Object{{Key: "city", Value: fmt.Sprintf("city %d", i)}}})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := m.Grade(context.Background(), c); r.Error != "" {
+			b.Fatal(r.Error)
 		}
 	}
 }
