@@ -33,6 +33,16 @@ import (
 // A Judge answers one prompt with a verdict. Implementations must be safe
 // for concurrent use. A failed judgment is an error, never a default score;
 // the Verdict returned with an error may still carry the Usage spent.
+//
+// A metric that asks several prompts about one case (argument_correctness,
+// one a call) asks them at once: as many as the judge's method
+//
+//	Concurrency() int
+//
+// says it answers at once (package openai's judge: its client's bound on
+// requests in flight), or 8 when it has no such method. A judge that
+// answers without waiting may say 1, to be asked one prompt after
+// another.
 type Judge interface {
 	Judge(ctx context.Context, req Request) (Verdict, error)
 }

@@ -96,7 +96,15 @@ func (m *ToolSelectionMetric) Grade(ctx context.Context, c *toolgrade.Case) tool
 // 1). A case without calls scores 1 and asks nothing.
 // Components["call[i]"] holds the verdict on call i.
 //
-// A failed judgment on any call makes the case an error result.
+// A case's calls are asked about at once, as many as the judge answers
+// at once (see [Judge]), in the order of the calls; verdicts and reasons
+// keep that order whatever order the replies come in.
+//
+// A failed judgment on any call makes the case an error result: the
+// failure of the first call that failed, in the order of the calls, with
+// the usage of the requests up to it, as if they had been asked one after
+// another. Calls after it are no longer asked, and those being asked are
+// cancelled (a reply that came is cached all the same).
 type ArgumentCorrectnessMetric struct {
 	judge     Judge
 	tools     []toolgrade.Tool
@@ -137,19 +145,22 @@ func (m *ArgumentCorrectnessMetric) Grade(ctx context.Context, c *toolgrade.Case
 	}
 	c = withTools(c, m.tools)
 	p := newArgumentPrompts(c)
+	verdicts, failed, err := askAll(ctx, m.judge, len(c.Called), p.request)
 	var u toolgrade.Usage
+	if err != nil {
+		for _, v := range verdicts[:failed+1] {
+			u.Add(v.Usage)
+		}
+		r = toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: r.Threshold,
+			Error: fmt.Sprintf("argument judge, call #%d %s: %v", failed, c.Called[failed].Name, err)}
+		setUsage(&r, u)
+		return r
+	}
 	comps := make(toolgrade.Components, len(c.Called))
 	reasons := make([]string, len(c.Called))
 	yes := 0
-	for i := range c.Called {
-		v, err := m.judge.Judge(ctx, p.request(i))
+	for i, v := range verdicts {
 		u.Add(v.Usage)
-		if err != nil {
-			r = toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: r.Threshold,
-				Error: fmt.Sprintf("argument judge, call #%d %s: %v", i, c.Called[i].Name, err)}
-			setUsage(&r, u)
-			return r
-		}
 		comps["call["+strconv.Itoa(i)+"]"] = v.Score
 		verdict := "no"
 		if v.Score >= 0.5 {

@@ -2,11 +2,9 @@ package judge_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
-	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/judge"
 	"pgregory.net/rapid"
 )
@@ -50,11 +48,7 @@ func BenchmarkArgumentCorrectness(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := weatherCase()
-	c.Called = nil
-	for i := range 8 {
-		c.Called = append(c.Called, toolgrade.Call{Name: "get_weather", Args: jsonvalue.Object{{Key: "city", Value: fmt.Sprintf("city %d", i)}}})
-	}
+	c := manyCalls(8)
 	b.ReportAllocs()
 	for b.Loop() {
 		if r := m.Grade(context.Background(), c); r.Error != "" {

@@ -53,6 +53,11 @@ func NewJudge(c *Client, o JudgeOptions) (*Judge, error) {
 // Client returns the judge's client.
 func (j *Judge) Client() *Client { return j.client }
 
+// Concurrency returns how many requests the judge has in flight at most:
+// its client's bound, which metrics asking several prompts about one case
+// fill (see judge.Judge).
+func (j *Judge) Concurrency() int { return j.client.opts.Concurrency }
+
 // verdictSchema is the structured-output schema of a verdict. It is fixed
 // JSON text so that request bodies, and so cache keys, are stable.
 var verdictSchema = json.RawMessage(`{"type":"object","properties":{"score":{"type":"number"},"reason":{"type":"string"}},"required":["score","reason"],"additionalProperties":false}`)
@@ -143,6 +148,11 @@ func (p *Planner) Judge(_ context.Context, r judge.Request) (judge.Verdict, erro
 	}
 	return judge.Verdict{Score: 1}, nil
 }
+
+// Concurrency returns 1: a planner answers at once, so that a case's
+// prompts are asked one after another, and its requests collected in the
+// order a case asks them.
+func (p *Planner) Concurrency() int { return 1 }
 
 // Requests returns the requests collected, in the order first asked.
 func (p *Planner) Requests() []ChatRequest {

@@ -52,41 +52,51 @@ func benchmarkEval(b *testing.B, calls int) {
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "cases/s")
 }
 
-// BenchmarkEvalJudge grades 40 cases with the tool_selection judge, whose
-// every reply takes a second, at the default concurrency of 8: five
-// seconds is what 8 requests in flight allow. It reports the most requests
-// the fake judge saw in flight at once, one by one and after a batch that
-// answered none (requests then go one by one).
+// BenchmarkEvalJudge grades judged cases against a fake judge whose every
+// reply takes a second, at the default concurrency of 8: 40 cases with
+// the tool_selection judge (one request each), and 5 cases of 8 calls
+// with the argument_correctness judge (one request a call). Either way 40
+// requests: five seconds is what 8 in flight allow. It reports the most
+// requests the fake judge saw in flight at once, one by one and after a
+// batch that answered none (requests then go one by one).
 func BenchmarkEvalJudge(b *testing.B) {
-	const cases = 40
-	in := filepath.Join(b.TempDir(), "cases.jsonl")
-	if err := os.WriteFile(in, []byte(judgedCaseLines(cases)), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	for _, mode := range []struct {
-		name string
-		args []string
+	dir := b.TempDir()
+	for _, metric := range []struct {
+		name  string
+		cases string
 	}{
-		{"one-by-one", nil},
-		{"batch-unanswered", []string{"--judge-batch", "--batch-poll-interval", "1ms"}},
+		{"tool_selection", judgedCaseLines(40)},
+		{"argument_correctness", argumentCaseLines(5, 8)},
 	} {
-		b.Run(mode.name, func(b *testing.B) {
-			srv := openaitest.NewServer(b)
-			srv.BatchEnd = openaitest.BatchFailed
-			srv.Reply = func(*openaitest.ChatRequest) openaitest.Reply {
-				time.Sleep(time.Second)
-				return openaitest.Reply{Content: `{"score": 1, "reason": "the right tool"}`}
-			}
-			for b.Loop() {
-				args := append([]string{"eval", "--judge-base-url", srv.BaseURL(), "--judge-model", "judge-1",
-					"--cache-dir", filepath.Join(b.TempDir(), "cache"), "--metric", "tool_selection", "--quiet", "--out", os.DevNull, in}, mode.args...)
-				m := &Main{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}
-				if err := m.Run(context.Background(), args); err != nil {
-					b.Fatal(err)
+		in := filepath.Join(dir, metric.name+".jsonl")
+		if err := os.WriteFile(in, []byte(metric.cases), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		for _, mode := range []struct {
+			name string
+			args []string
+		}{
+			{"one-by-one", nil},
+			{"batch-unanswered", []string{"--judge-batch", "--batch-poll-interval", "1ms"}},
+		} {
+			b.Run(metric.name+"/"+mode.name, func(b *testing.B) {
+				srv := openaitest.NewServer(b)
+				srv.BatchEnd = openaitest.BatchFailed
+				srv.Reply = func(*openaitest.ChatRequest) openaitest.Reply {
+					time.Sleep(time.Second)
+					return openaitest.Reply{Content: `{"score": 1, "reason": "right"}`}
 				}
-			}
-			b.ReportMetric(float64(srv.MostInFlight()), "in-flight-max")
-		})
+				for b.Loop() {
+					args := append([]string{"eval", "--judge-base-url", srv.BaseURL(), "--judge-model", "judge-1",
+						"--cache-dir", filepath.Join(b.TempDir(), "cache"), "--metric", metric.name, "--quiet", "--out", os.DevNull, in}, mode.args...)
+					m := &Main{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}
+					if err := m.Run(context.Background(), args); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(srv.MostInFlight()), "in-flight-max")
+			})
+		}
 	}
 }
 

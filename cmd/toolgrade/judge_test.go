@@ -358,35 +358,82 @@ func judgedCaseLines(n int) string {
 	return b.String()
 }
 
+// argumentCaseLines returns n cases of calls calls each, every call with
+// arguments of its own, so that each asks its own argument_correctness
+// prompt.
+func argumentCaseLines(n, calls int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `{"id":"c%d","input":"weather in %d cities","tools_called":[`, i, calls)
+		for k := range calls {
+			if k > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"name":"get_weather","args":{"city":"city %d-%d"}}`, i, k)
+		}
+		b.WriteString(`],"available_tools":[{"name":"get_weather","description":"Weather for a city"}]}` + "\n")
+	}
+	return b.String()
+}
+
 // The judge has concurrency requests in flight whenever that many wait:
-// 40 judged cases at the default concurrency of 8 go in five waves of 8,
-// one request at a time or after a batch that answered none. (Workers
-// that each graded a batch of cases one after another left some of the
-// judge's slots idle.)
+// 40 judged prompts at the default concurrency of 8 go in five waves of 8,
+// one request at a time or after a batch that answered none, whether they
+// are 40 cases' tool_selection prompts or the argument_correctness
+// prompts of 5 cases of 8 calls. (Workers that each graded a batch of
+// cases one after another, and a case's calls asked about one after
+// another, left some of the judge's slots idle.) A batch that answers
+// takes every prompt, and nothing is then sent one by one.
 func TestEvalKeepsJudgeBusy(t *testing.T) {
-	const cases, concurrency = 40, openai.DefaultConcurrency
-	in := writeFile(t, "cases.jsonl", judgedCaseLines(cases))
-	for _, tc := range []struct {
-		name string
-		args []string
-	}{
-		{"one by one", nil},
-		{"batch left unanswered", []string{"--judge-batch", "--batch-poll-interval", "1ms"}},
+	const prompts, concurrency = 40, openai.DefaultConcurrency
+	dir := t.TempDir()
+	for _, metric := range []struct{ name, cases string }{
+		{"tool_selection", judgedCaseLines(prompts)},
+		{"argument_correctness", argumentCaseLines(prompts/8, 8)},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			srv := openaitest.NewServer(t)
-			srv.Key = judgeKey
-			srv.BatchEnd = openaitest.BatchFailed
-			srv.Together = concurrency
-			args := judgeArgs(srv, filepath.Join(t.TempDir(), "cache"), append(tc.args, "--metric", "tool_selection", "--quiet", in)...)
-			if code, _, stderr := runWithEnv(t, judgeEnv, "", args...); code != 0 {
-				t.Fatalf("exit %d; stderr:\n%s", code, stderr)
-			}
-			requests := srv.Hits("POST /v1/chat/completions")
-			if requests != cases || srv.MostInFlight() != concurrency || srv.Stranded() != 0 {
-				t.Errorf("%d requests, at most %d in flight, %d stranded waiting for %d together; want %d requests, %d in flight, none stranded",
-					requests, srv.MostInFlight(), srv.Stranded(), concurrency, cases, concurrency)
-			}
-		})
+		in := filepath.Join(dir, metric.name+".jsonl")
+		if err := os.WriteFile(in, []byte(metric.cases), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			name    string
+			args    []string
+			batched int // prompts the batch answers
+		}{
+			{"one by one", nil, 0},
+			{"batch left unanswered", []string{"--judge-batch", "--batch-poll-interval", "1ms"}, 0},
+			{"batch", []string{"--judge-batch", "--batch-poll-interval", "1ms"}, prompts},
+		} {
+			t.Run(metric.name+"/"+tc.name, func(t *testing.T) {
+				srv := openaitest.NewServer(t)
+				srv.Key = judgeKey
+				srv.BatchEnd = openaitest.BatchFailed
+				if tc.batched > 0 {
+					srv.BatchEnd = openaitest.BatchCompleted
+				}
+				srv.Together = concurrency
+				args := judgeArgs(srv, filepath.Join(t.TempDir(), "cache"), append(tc.args, "--metric", metric.name, "--quiet", in)...)
+				if code, _, stderr := runWithEnv(t, judgeEnv, "", args...); code != 0 {
+					t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+				}
+				inBatch := 0
+				for _, r := range srv.Chats() {
+					if r.InBatch {
+						inBatch++
+					}
+				}
+				if want := prompts - tc.batched; tc.batched > 0 {
+					if requests := srv.Hits("POST /v1/chat/completions"); inBatch != tc.batched || requests != want {
+						t.Errorf("%d prompts in the batch, %d sent one by one; want %d, %d", inBatch, requests, tc.batched, want)
+					}
+					return
+				}
+				requests := srv.Hits("POST /v1/chat/completions")
+				if requests != prompts || srv.MostInFlight() != concurrency || srv.Stranded() != 0 {
+					t.Errorf("%d requests, at most %d in flight, %d stranded waiting for %d together; want %d requests, %d in flight, none stranded",
+						requests, srv.MostInFlight(), srv.Stranded(), concurrency, prompts, concurrency)
+				}
+			})
+		}
 	}
 }
