@@ -177,7 +177,7 @@ func (p *parser) value(i, depth int) (any, int, error) {
 		if err != nil {
 			return nil, j, err
 		}
-		return s, j, nil
+		return p.slab.string(s, len(d)-j), j, nil
 	case 't':
 		j, err := p.literal(i, "true")
 		return true, j, err
@@ -214,7 +214,7 @@ func (p *parser) object(i, depth int) (any, int, error) {
 	d := p.data
 	i = skipSpace(d, i+1) // past {
 	if i < len(d) && d[i] == '}' {
-		return Object{}, i + 1, nil
+		return emptyObject, i + 1, nil
 	}
 	base := len(p.members)
 	var index map[string]struct{} // the keys of a large object, to find a repeat
@@ -327,7 +327,7 @@ func (p *parser) array(i, depth int) (any, int, error) {
 	d := p.data
 	i = skipSpace(d, i+1) // past [
 	if i < len(d) && d[i] == ']' {
-		return []any{}, i + 1, nil
+		return emptyArray, i + 1, nil
 	}
 	base := len(p.elems)
 	for {
@@ -393,7 +393,7 @@ func (p *parser) number(i int) (any, int, error) {
 			i++
 		}
 	}
-	return json.Number(d[start:i]), i, nil
+	return p.slab.number(d[start:i], len(d)-i), i, nil
 }
 
 // string reads the string whose opening quote is at offset i, when the

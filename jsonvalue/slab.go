@@ -1,15 +1,21 @@
 package jsonvalue
 
-// A slab hands out the backing arrays of parsed documents in bulk.
+import (
+	"encoding/json"
+	"reflect"
+	"unsafe"
+)
+
+// A slab hands out the memory of parsed documents in bulk.
 //
 // A document of a few kilobytes holds hundreds of values, and in the plain
-// way the backing array of every object and array costs an allocation. A
-// slab instead carves backing arrays out of larger chunks, capacity
-// capped, so that appending to one copies it instead of overwriting its
-// neighbour. Values themselves are boxed by ordinary conversions: keeping
-// their headers in chunks too and pointing interfaces into them would need
-// interface values forged from the runtime's layout, and measured no
-// faster end to end (bench/README.md).
+// way each costs an allocation or two: the backing array of every object
+// and array, and, because strings, numbers and slices are not
+// pointer-shaped, a copy of the header of every one of them when it is
+// put into an `any`. A slab instead carves backing arrays out of larger
+// chunks (capacity capped, so that appending to one copies it instead of
+// overwriting its neighbour), and keeps the headers of boxed values in
+// chunks too, making interfaces that point into them (see box).
 //
 // Chunks are shared by consecutive documents, a generation at a time: a
 // stream of small documents (the cases of a dataset, the arguments of tool
@@ -21,6 +27,9 @@ package jsonvalue
 // grow without end. The cost is that a value kept from a document keeps
 // its generation's chunks alive (tens of kilobytes at most).
 type slab struct {
+	strs    []string // headers of boxed strings and json.Numbers
+	objs    []Object // headers of boxed objects
+	arrs    [][]any  // headers of boxed arrays
 	members []Member // backing arrays of objects
 	elems   []any    // backing arrays of arrays
 
@@ -39,9 +48,11 @@ const maxChunk = 1024
 // Bytes of input per value of each kind, measured on generated cases (the
 // bench data: nested arguments, transcripts) and rounded down a little. A
 // chunk that runs short costs one more allocation; one too long costs
-// memory that is zeroed and collected but never used (a fifth of it with
-// the rougher guesses before).
+// memory that is zeroed and collected but never used.
 const (
+	strBytes    = 30
+	objBytes    = 60
+	arrBytes    = 200
 	memberBytes = 23
 	elemBytes   = 80
 )
@@ -61,14 +72,56 @@ func (s *slab) chunkLen(rest, perValue, need int) int {
 	return max(need, min((rest+s.budget)/perValue+1, maxChunk))
 }
 
-// object returns an object holding a copy of members.
-func (s *slab) object(members []Member, rest int) any {
-	return Object(carve(s, &s.members, members, rest, memberBytes))
+// string returns str boxed as a string.
+func (s *slab) string(str string, rest int) any {
+	if !forging || str == "" {
+		return str // "" is boxed without an allocation
+	}
+	return box(stringType, keep(s, &s.strs, str, rest, strBytes))
 }
 
-// array returns an array holding a copy of elems.
+// number returns num boxed as a json.Number.
+func (s *slab) number(num string, rest int) any {
+	if !forging {
+		return json.Number(num)
+	}
+	return box(numberType, keep(s, &s.strs, num, rest, strBytes))
+}
+
+// object returns an object holding a copy of members, boxed.
+func (s *slab) object(members []Member, rest int) any {
+	obj := Object(carve(s, &s.members, members, rest, memberBytes))
+	if !forging {
+		return obj
+	}
+	return box(objectType, keep(s, &s.objs, obj, rest, objBytes))
+}
+
+// array returns an array holding a copy of elems, boxed.
 func (s *slab) array(elems []any, rest int) any {
-	return carve(s, &s.elems, elems, rest, elemBytes)
+	arr := carve(s, &s.elems, elems, rest, elemBytes)
+	if !forging {
+		return arr
+	}
+	return box(arrayType, keep(s, &s.arrs, arr, rest, arrBytes))
+}
+
+// Empty containers, boxed once: their headers point at no element, so
+// one box serves every document, and appending to one copies it.
+var (
+	emptyObject any = Object{}
+	emptyArray  any = []any{}
+)
+
+// keep writes v into the next slot of *chunk, starting a new chunk when it
+// is full, and returns the slot's address. A slot is written once, before
+// it is boxed, and never again.
+func keep[T any](s *slab, chunk *[]T, v T, rest, perValue int) unsafe.Pointer {
+	if len(*chunk) == cap(*chunk) {
+		*chunk = make([]T, 0, s.chunkLen(rest, perValue, 1))
+	}
+	*chunk = append(*chunk, v)
+	return unsafe.Pointer(&(*chunk)[len(*chunk)-1])
 }
 
 // carve copies src into the next len(src) slots of *chunk, starting a new
@@ -83,4 +136,84 @@ func carve[T any](s *slab, chunk *[]T, src []T, rest, perValue int) []T {
 	*chunk = (*chunk)[n:]
 	copy(out, src)
 	return out
+}
+
+// Boxing by hand.
+//
+// Putting a string, a json.Number or a slice into an `any` the ordinary way
+// allocates a copy of its header (runtime.convTstring, convTslice): one
+// allocation for most values of a document, a fifth of the parser's time
+// and garbage for the collector. box instead makes the interface from its
+// two words, the type and a pointer to a header kept in a slab chunk.
+//
+// That relies on the layout of an empty interface, which the language
+// does not promise: a type word followed by a pointer to the value, for
+// every type that is not pointer-shaped. Go has had that layout since its
+// first release, and reflect and the runtime rely on it; and on a rule the
+// runtime already keeps, that a boxed value is never written again (keep
+// writes a slot once, before boxing it). The garbage collector follows
+// an interface's pointer into the middle of a chunk as into any other
+// object. forging checks the layout when the package starts, on values
+// boxed by the compiler, before anything is forged: on a runtime where it
+// does not hold, values are boxed the ordinary way (slower, the same
+// values). TestForgedValues tests the forged values through type
+// switches, ==, reflect, fmt, encoding/json, garbage collections and
+// checkptr (under -race), and asserts that forging is on, so that a Go
+// release that changed the layout fails the tests instead of slowing down
+// unnoticed.
+
+// eface is the layout of an empty interface.
+type eface struct {
+	typ  unsafe.Pointer
+	data unsafe.Pointer
+}
+
+func typeOf(v any) unsafe.Pointer { return (*eface)(unsafe.Pointer(&v)).typ }
+
+// The type words of the boxed types.
+var (
+	stringType = typeOf("")
+	numberType = typeOf(json.Number(""))
+	objectType = typeOf(Object(nil))
+	arrayType  = typeOf([]any(nil))
+)
+
+// box makes an interface of type typ whose value is *p.
+func box(typ, p unsafe.Pointer) (v any) {
+	*(*eface)(unsafe.Pointer(&v)) = eface{typ, p}
+	return v
+}
+
+// forging reports whether box is used: whether interfaces are laid out as
+// box assumes, for each type it boxes.
+var forging = layoutHolds()
+
+func layoutHolds() bool {
+	// First read values the compiler boxed: each type word must be the
+	// type's, and each data word must point at the value.
+	str, num := "probe", json.Number("12.5")
+	obj, arr := Object{{Key: "k", Value: true}}, []any{nil, "x"}
+	var boxed [4]any = [4]any{str, num, obj, arr}
+	types := [4]unsafe.Pointer{stringType, numberType, objectType, arrayType}
+	for i, v := range boxed {
+		if e := (*eface)(unsafe.Pointer(&v)); e.typ != types[i] || e.data == nil {
+			return false
+		}
+	}
+	if *(*string)((*eface)(unsafe.Pointer(&boxed[0])).data) != str ||
+		*(*json.Number)((*eface)(unsafe.Pointer(&boxed[1])).data) != num ||
+		unsafe.SliceData(*(*Object)((*eface)(unsafe.Pointer(&boxed[2])).data)) != unsafe.SliceData(obj) ||
+		unsafe.SliceData(*(*[]any)((*eface)(unsafe.Pointer(&boxed[3])).data)) != unsafe.SliceData(arr) {
+		return false
+	}
+	// Then the reverse: values boxed by hand must read back as the
+	// compiler's do.
+	s, n := box(stringType, unsafe.Pointer(&str)), box(numberType, unsafe.Pointer(&num))
+	o, a := box(objectType, unsafe.Pointer(&obj)), box(arrayType, unsafe.Pointer(&arr))
+	gotObj, okObj := o.(Object)
+	gotArr, okArr := a.([]any)
+	return s == boxed[0] && n == boxed[1] &&
+		reflect.TypeOf(s) == reflect.TypeFor[string]() && reflect.TypeOf(n) == reflect.TypeFor[json.Number]() &&
+		okObj && len(gotObj) == 1 && &gotObj[0] == &obj[0] &&
+		okArr && len(gotArr) == 2 && &gotArr[0] == &arr[0]
 }
