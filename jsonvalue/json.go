@@ -263,8 +263,17 @@ func (p *parser) object(i, depth int) (any, int, error) {
 				return nil, j, p.errorf(j, "unexpected %s after object key, want ':'", p.describe(j))
 			}
 		}
-		v, j, err := p.value(skipSpace(d, j+1), depth+1)
-		if err != nil {
+		// Most values are strings: those are read here, without the call
+		// to value.
+		var v any
+		var err error
+		if j = skipSpace(d, j+1); j < len(d) && d[j] == '"' {
+			var s string
+			if s, j, err = p.string(j, j+1); err != nil {
+				return nil, j, err
+			}
+			v = p.slab.string(s, len(d)-j)
+		} else if v, j, err = p.value(j, depth+1); err != nil {
 			return nil, j, err
 		}
 		p.members = append(p.members, Member{key, v})
@@ -331,8 +340,16 @@ func (p *parser) array(i, depth int) (any, int, error) {
 	}
 	base := len(p.elems)
 	for {
-		v, j, err := p.value(i, depth+1)
-		if err != nil {
+		var v any
+		var j int
+		var err error
+		if i < len(d) && d[i] == '"' { // as in object
+			var s string
+			if s, j, err = p.string(i, i+1); err != nil {
+				return nil, j, err
+			}
+			v = p.slab.string(s, len(d)-j)
+		} else if v, j, err = p.value(i, depth+1); err != nil {
 			return nil, j, err
 		}
 		p.elems = append(p.elems, v)
