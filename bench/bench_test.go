@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/bench"
 	"github.com/toolgrade/toolgrade/dataset"
 	"github.com/toolgrade/toolgrade/internal/assign"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -173,6 +174,39 @@ func BenchmarkAssign(b *testing.B) {
 func BenchmarkMatch(b *testing.B) {
 	m := nativeMetric(b)
 	cs := cases()
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		m.Grade(ctx, cs[i%len(cs)])
+		i++
+	}
+}
+
+// smallCases are generated cases of at most 3 expected calls, as
+// `bench/gen -calls 3` writes them, decoded.
+var smallCases = sync.OnceValue(func() []*toolgrade.Case {
+	g := bench.NewGenerator(1)
+	g.MaxCalls = 3
+	var out []*toolgrade.Case
+	input := bytes.Join(g.Lines(2000), []byte("\n"))
+	for rec, err := range dataset.Reader("small.jsonl", bytes.NewReader(input), dataset.JSONL) {
+		if err != nil {
+			panic(err)
+		}
+		c, err := rec.Decode()
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, c)
+	}
+	return out
+})
+
+// BenchmarkMatchSmall is BenchmarkMatch on the small cases.
+func BenchmarkMatchSmall(b *testing.B) {
+	m := nativeMetric(b)
+	cs := smallCases()
 	ctx := context.Background()
 	b.ReportAllocs()
 	i := 0

@@ -341,7 +341,10 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.
 	if !m.plain(c) {
 		return m.gradeTrajectory(c)
 	}
-	pairs, greedy := m.pair(c)
+	// The pairs of a usual case are found on the stack; result copies
+	// them into the memory the result keeps.
+	var pairBuf [8]toolgrade.Match
+	pairs, greedy := m.pair(c, pairBuf[:0])
 	r := m.result(c, pairs, nil)
 	if greedy {
 		r.Reason = greedyNote(len(c.Expected), len(c.Called)) + "; " + r.Reason
@@ -349,9 +352,10 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.
 	return r
 }
 
-// pair pairs the calls of a plain case as the options say; greedy is set
-// when the pairing fell back to greedy, the matrix being too large.
-func (m *ToolCorrectness) pair(c *toolgrade.Case) (pairs []toolgrade.Match, greedy bool) {
+// pair pairs the calls of a plain case as the options say, appending the
+// pairs to dst; greedy is set when the pairing fell back to greedy, the
+// matrix being too large.
+func (m *ToolCorrectness) pair(c *toolgrade.Case, dst []toolgrade.Match) (pairs []toolgrade.Match, greedy bool) {
 	exp, got := c.Expected, c.Called
 	n, k := len(exp), len(got)
 	if n == 0 || k == 0 {
@@ -383,21 +387,21 @@ func (m *ToolCorrectness) pair(c *toolgrade.Case) (pairs []toolgrade.Match, gree
 			scores[i][j] = m.PairScore(&exp[i], &got[j])
 		}
 	}
-	return m.pairBy(scores), false
+	return m.pairBy(dst, scores), false
 }
 
 // pairBy pairs the rows of scores with its columns as the order and
-// pairing options say.
-func (m *ToolCorrectness) pairBy(scores [][]float64) []toolgrade.Match {
+// pairing options say, appending the pairs to dst.
+func (m *ToolCorrectness) pairBy(dst []toolgrade.Match, scores [][]float64) []toolgrade.Match {
 	switch {
 	case m.opts.Order == OrderExact:
-		return Positional(scores)
+		return positional(dst, scores)
 	case m.opts.Order == OrderInOrder:
-		return InOrder(scores)
+		return inOrder(dst, scores)
 	case m.opts.Pairing == PairingGreedy:
-		return Greedy(scores)
+		return greedy(dst, scores)
 	}
-	return Optimal(scores)
+	return optimal(dst, scores)
 }
 
 // result makes the result of a case from its pairs, on one path for
@@ -407,13 +411,18 @@ func (m *ToolCorrectness) pairBy(scores [][]float64) []toolgrade.Match {
 // the failed and retried ones, what explains each missing call, and then
 // the reason, which only words what was found. g is nil for a plain
 // case (see plain), else the grading along its trajectory.
-func (m *ToolCorrectness) result(c *toolgrade.Case, pairs []toolgrade.Match, g *grading) toolgrade.MetricResult {
+func (m *ToolCorrectness) result(c *toolgrade.Case, found []toolgrade.Match, g *grading) toolgrade.MetricResult {
 	exp, got := c.Expected, c.Called
 	n, k := len(exp), len(got)
-	// The threshold, precision, recall and F1 share one allocation.
-	nums := new([4]float64)
+	// What the result keeps shares one allocation (see resultMem): the
+	// pairs, copied (found may be on the caller's stack), then the near
+	// misses; the missing and unexpected calls; the threshold,
+	// precision, recall and F1; room for a detail.
+	mem := newResultMem(max(n, len(found)), max(n+k-2*len(found), 0))
+	nums := mem.nums
 	nums[0] = m.threshold
 	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: &nums[0]}
+	pairs := append(mem.matches[:0:len(found)], found...)
 
 	sum := 0.0
 	for i := range pairs {
@@ -438,11 +447,8 @@ func (m *ToolCorrectness) result(c *toolgrade.Case, pairs []toolgrade.Match, g *
 		r.Score = 0
 	}
 	r.Success = r.Score >= m.threshold
-	r.Matches = pairs
-	if r.Matches == nil {
-		r.Matches = []toolgrade.Match{}
-	}
-	r.Missing, r.Unexpected = toolgrade.Unpaired(pairs, n, k)
+	r.Matches = pairs // never nil: written as [] when empty
+	r.Missing, r.Unexpected = unpaired(mem.ints, pairs, n, k)
 	if g != nil {
 		r.Unexpected = slices.DeleteFunc(r.Unexpected, func(j int) bool { return g.out[j] })
 	}
@@ -455,30 +461,133 @@ func (m *ToolCorrectness) result(c *toolgrade.Case, pairs []toolgrade.Match, g *
 	misses := m.misses(missBuf[:0], c, &r, g, turns)
 	r.Reason = m.reason(c, &r, raw, kept, misses, retried, turns)
 
-	var near NearMisses
+	// The near misses follow the pairs: there are no more of them than
+	// missing calls.
+	near := NearMisses(mem.matches[len(pairs):len(pairs):cap(mem.matches)])
 	for _, ms := range misses {
 		if ms.why == missDiffers {
 			near = append(near, toolgrade.Match{Expected: ms.expected, Called: ms.called, Diffs: ms.diffs})
 		}
 	}
 	if len(failed) > 0 {
+		r.Details = orRoom(r.Details, mem.details)
 		r.SetDetail(failed)
 	}
 	if len(retried) > 0 {
+		r.Details = orRoom(r.Details, mem.details)
 		r.SetDetail(retried)
 	}
 	if turns != nil {
+		r.Details = orRoom(r.Details, mem.details)
 		r.SetDetail(turns)
 	}
 	if g != nil {
 		if flows := g.flows(slices.Concat(pairs, near)); len(flows) > 0 {
+			r.Details = orRoom(r.Details, mem.details)
 			r.SetDetail(flows)
 		}
 	}
 	if len(near) > 0 {
+		r.Details = orRoom(r.Details, mem.details)
 		r.SetDetail(near)
 	}
 	return r
+}
+
+// orRoom returns details, or room for some when there are none yet, so
+// that a result without details keeps nil.
+func orRoom(details, room []toolgrade.Detail) []toolgrade.Detail {
+	if details == nil {
+		return room
+	}
+	return details
+}
+
+// unpaired is [toolgrade.Unpaired] with both lists carved from ints,
+// whose capacity is at least n+k-2·len(pairs) (pairs are one to one).
+func unpaired(ints []int, pairs []toolgrade.Match, n, k int) (missing, unexpected []int) {
+	if n > 64 || k > 64 {
+		return toolgrade.Unpaired(pairs, n, k)
+	}
+	var usedE, usedC uint64
+	for _, p := range pairs {
+		usedE |= 1 << p.Expected
+		usedC |= 1 << p.Called
+	}
+	at := n - len(pairs)
+	missing = ints[:0:at]
+	for i := range n {
+		if usedE&(1<<i) == 0 {
+			missing = append(missing, i)
+		}
+	}
+	unexpected = ints[at:at:cap(ints)]
+	for j := range k {
+		if usedC&(1<<j) == 0 {
+			unexpected = append(unexpected, j)
+		}
+	}
+	return missing, unexpected
+}
+
+// resultMem is the memory a result of [ToolCorrectness] keeps. A usual
+// case's comes in one allocation (see newResultMem) instead of one for
+// each of its slices: allocation was a fifth of grading.
+type resultMem struct {
+	nums    *[4]float64        // the threshold, precision, recall, F1
+	details []toolgrade.Detail // room for details, empty
+	ints    []int              // room for the missing and unexpected calls, empty
+	matches []toolgrade.Match  // room for the pairs, then the near misses, empty
+}
+
+// The blocks resultMem carves its slices from, by size.
+type (
+	resultMem1 struct {
+		nums    [4]float64
+		details [1]toolgrade.Detail
+		ints    [2]int
+		matches [1]toolgrade.Match
+	}
+	resultMem2 struct {
+		nums    [4]float64
+		details [1]toolgrade.Detail
+		ints    [4]int
+		matches [2]toolgrade.Match
+	}
+	resultMem3 struct {
+		nums    [4]float64
+		details [1]toolgrade.Detail
+		ints    [6]int
+		matches [3]toolgrade.Match
+	}
+	resultMem8 struct {
+		nums    [4]float64
+		details [1]toolgrade.Detail
+		ints    [16]int
+		matches [8]toolgrade.Match
+	}
+)
+
+// newResultMem returns the memory of a result with room for matches
+// pairs and near misses together, and ints missing and unexpected calls
+// together. Each slice's capacity is its own: appending past it never
+// writes over another.
+func newResultMem(matches, ints int) resultMem {
+	switch {
+	case matches <= 1 && ints <= 2:
+		b := new(resultMem1)
+		return resultMem{&b.nums, b.details[:0], b.ints[:0], b.matches[:0]}
+	case matches <= 2 && ints <= 4:
+		b := new(resultMem2)
+		return resultMem{&b.nums, b.details[:0], b.ints[:0], b.matches[:0]}
+	case matches <= 3 && ints <= 6:
+		b := new(resultMem3)
+		return resultMem{&b.nums, b.details[:0], b.ints[:0], b.matches[:0]}
+	case matches <= 8 && ints <= 16:
+		b := new(resultMem8)
+		return resultMem{&b.nums, b.details[:0], b.ints[:0], b.matches[:0]}
+	}
+	return resultMem{new([4]float64), nil, make([]int, 0, ints), make([]toolgrade.Match, 0, matches)}
 }
 
 func allFull(pairs []toolgrade.Match) bool {

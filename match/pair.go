@@ -2,6 +2,7 @@ package match
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/internal/assign"
@@ -17,23 +18,39 @@ import (
 // half matches. Neither the total nor which calls are left unpaired then
 // depends on the order of either list.
 func Optimal(scores [][]float64) []toolgrade.Match {
-	rows := assign.Maximize(preferStrongPairs(scores))
-	n := 0
-	for _, j := range rows {
-		if j >= 0 {
-			n++
-		}
-	}
-	if n == 0 {
+	pairs := optimal(nil, scores)
+	if len(pairs) == 0 {
 		return nil
 	}
-	pairs := make([]toolgrade.Match, 0, n)
+	return pairs
+}
+
+// optimal is [Optimal] appending to dst.
+func optimal(dst []toolgrade.Match, scores [][]float64) []toolgrade.Match {
+	var rowBuf [8]int
+	rows := rowBuf[:0]
+	if len(scores) > len(rowBuf) {
+		rows = make([]int, 0, len(scores))
+	}
+	rows = assign.MaximizeInto(rows, preferStrongPairs(scores))
+	if dst == nil {
+		n := 0
+		for _, j := range rows {
+			if j >= 0 {
+				n++
+			}
+		}
+		if n == 0 {
+			return nil
+		}
+		dst = make([]toolgrade.Match, 0, n)
+	}
 	for i, j := range rows {
 		if j >= 0 {
-			pairs = append(pairs, toolgrade.Match{Expected: i, Called: j, Score: scores[i][j]})
+			dst = append(dst, toolgrade.Match{Expected: i, Called: j, Score: scores[i][j]})
 		}
 	}
-	return pairs
+	return dst
 }
 
 // tieNudge weighs the sum of squared scores against the total: small
@@ -71,36 +88,66 @@ func preferStrongPairs(scores [][]float64) [][]float64 {
 // Greedy takes each expected call in order and pairs it with the first
 // unused called call of positive score. It depends on list order and can
 // miss the best pairing; it exists to reproduce tools that work this way.
-func Greedy(scores [][]float64) []toolgrade.Match {
-	var pairs []toolgrade.Match
+func Greedy(scores [][]float64) []toolgrade.Match { return greedy(nil, scores) }
+
+// greedy is [Greedy] appending to dst.
+func greedy(dst []toolgrade.Match, scores [][]float64) []toolgrade.Match {
+	var usedBuf [16]bool
 	var used []bool
 	for i, row := range scores {
 		if used == nil {
-			used = make([]bool, len(row))
+			used = usedBuf[:0]
+			if len(row) > len(usedBuf) {
+				used = make([]bool, 0, len(row))
+			}
+			used = used[:len(row)]
 		}
 		for j, s := range row {
 			if !used[j] && s > 0 {
 				used[j] = true
-				pairs = append(pairs, toolgrade.Match{Expected: i, Called: j, Score: s})
+				dst = append(dst, toolgrade.Match{Expected: i, Called: j, Score: s})
 				break
 			}
 		}
 	}
-	return pairs
+	return dst
 }
 
 // InOrder pairs calls keeping their order on both sides, maximizing the
 // total score: a weighted longest common subsequence.
 func InOrder(scores [][]float64) []toolgrade.Match {
+	if len(scores) == 0 {
+		return nil
+	}
+	if pairs := inOrder(nil, scores); pairs != nil {
+		return pairs
+	}
+	return []toolgrade.Match{}
+}
+
+// inOrder is [InOrder] appending to dst.
+func inOrder(dst []toolgrade.Match, scores [][]float64) []toolgrade.Match {
 	n := len(scores)
 	if n == 0 {
-		return nil
+		return dst
 	}
 	m := len(scores[0])
 	// best[i][j]: the best total over the first i expected and j called.
-	best := make([][]float64, n+1)
-	for i := range best {
-		best[i] = make([]float64, m+1)
+	// A usual case's table lives on the stack.
+	var rowBuf [9][]float64
+	var cellBuf [81]float64
+	var best [][]float64
+	if n+1 <= len(rowBuf) && (n+1)*(m+1) <= len(cellBuf) {
+		for i := range n + 1 {
+			rowBuf[i] = cellBuf[i*(m+1) : (i+1)*(m+1)]
+		}
+		best = rowBuf[:n+1]
+	} else {
+		best = make([][]float64, n+1)
+		cells := make([]float64, (n+1)*(m+1))
+		for i := range best {
+			best[i] = cells[i*(m+1) : (i+1)*(m+1)]
+		}
 	}
 	for i := 1; i <= n; i++ {
 		for j := 1; j <= m; j++ {
@@ -111,7 +158,8 @@ func InOrder(scores [][]float64) []toolgrade.Match {
 			best[i][j] = v
 		}
 	}
-	var rev []toolgrade.Match
+	// The pairs are found last to first: appended, then reversed.
+	start := len(dst)
 	for i, j := n, m; i > 0 && j > 0; {
 		switch s := scores[i-1][j-1]; {
 		case best[i][j] == best[i-1][j]:
@@ -119,29 +167,28 @@ func InOrder(scores [][]float64) []toolgrade.Match {
 		case best[i][j] == best[i][j-1]:
 			j--
 		case s > 0 && best[i][j] == best[i-1][j-1]+s:
-			rev = append(rev, toolgrade.Match{Expected: i - 1, Called: j - 1, Score: s})
+			dst = append(dst, toolgrade.Match{Expected: i - 1, Called: j - 1, Score: s})
 			i, j = i-1, j-1
 		default: // unreachable: every cell comes from one of the three
 			i--
 		}
 	}
-	pairs := make([]toolgrade.Match, len(rev))
-	for k := range rev {
-		pairs[k] = rev[len(rev)-1-k]
-	}
-	return pairs
+	slices.Reverse(dst[start:])
+	return dst
 }
 
 // Positional pairs expected call i with called call i, where that pair
 // scores above zero.
-func Positional(scores [][]float64) []toolgrade.Match {
-	var pairs []toolgrade.Match
+func Positional(scores [][]float64) []toolgrade.Match { return positional(nil, scores) }
+
+// positional is [Positional] appending to dst.
+func positional(dst []toolgrade.Match, scores [][]float64) []toolgrade.Match {
 	for i, row := range scores {
 		if i < len(row) && row[i] > 0 {
-			pairs = append(pairs, toolgrade.Match{Expected: i, Called: i, Score: row[i]})
+			dst = append(dst, toolgrade.Match{Expected: i, Called: i, Score: row[i]})
 		}
 	}
-	return pairs
+	return dst
 }
 
 // MaxPairCells bounds the score matrix pairing builds, expected calls

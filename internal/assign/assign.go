@@ -34,11 +34,21 @@ const MaxExact = 1000
 // positive scores link only calls of the same tool, groups are small
 // whatever the size of the case.
 func Maximize(scores [][]float64) []int {
-	n := len(scores)
-	if n == 0 {
+	if len(scores) == 0 {
 		return nil
 	}
-	rows := make([]int, n)
+	return MaximizeInto(make([]int, len(scores)), scores)
+}
+
+// MaximizeInto is [Maximize] writing into rows, whose capacity must be at
+// least len(scores), and returning rows[:len(scores)]: a caller that pairs
+// many small matrices keeps rows on its stack.
+func MaximizeInto(rows []int, scores [][]float64) []int {
+	n := len(scores)
+	rows = rows[:n]
+	if n == 0 {
+		return rows
+	}
 	for i := range rows {
 		rows[i] = -1
 	}
