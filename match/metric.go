@@ -304,6 +304,12 @@ func (m *ToolCorrectness) pairScore(e, c *toolgrade.Call, from resolver) float64
 	}
 	cmp := m.comparer(name)
 	cmp.From = from
+	return m.argScore(cmp, e, c)
+}
+
+// argScore is the pair score of calls e and c that may pair: the credit
+// of their arguments, 0 when outputs are compared and differ.
+func (m *ToolCorrectness) argScore(cmp Comparer, e, c *toolgrade.Call) float64 {
 	s := cmp.Score(e.Args, c.Args, e.Rules)
 	if s > 0 && m.opts.Output == OutputExact && e.Output != nil && !jsonvalue.Equal(e.Output, c.Output) {
 		return 0
@@ -382,17 +388,45 @@ func (m *ToolCorrectness) pair(c *toolgrade.Case, dst []toolgrade.Match) (pairs 
 			scores[i] = cells[i*k : (i+1)*k]
 		}
 	}
+	whole := true
 	for i := range exp {
-		for j := range got {
-			scores[i][j] = m.PairScore(&exp[i], &got[j])
+		if !m.scoreRow(scores[i], &exp[i], got) {
+			whole = false
 		}
 	}
-	return m.pairBy(dst, scores), false
+	return m.pairBy(dst, scores, whole), false
+}
+
+// scoreRow sets row[j] to the pair score of expected call e and called
+// call got[j], as PairScore does, looking up e's name and comparer once;
+// whole reports whether every score is 0 or 1.
+func (m *ToolCorrectness) scoreRow(row []float64, e *toolgrade.Call, got []toolgrade.Call) (whole bool) {
+	name := m.name(e)
+	var cmp Comparer
+	looked := false
+	whole = true
+	for j := range got {
+		c := &got[j]
+		if e.Invalid || c.Invalid || name != m.name(c) || !typeMatches(e.Type, c.Type) || !m.statusFits(e, c) {
+			row[j] = 0
+			continue
+		}
+		if !looked {
+			cmp, looked = m.comparer(name), true
+		}
+		s := m.argScore(cmp, e, c)
+		row[j] = s
+		if s != 0 && s != 1 {
+			whole = false
+		}
+	}
+	return whole
 }
 
 // pairBy pairs the rows of scores with its columns as the order and
-// pairing options say, appending the pairs to dst.
-func (m *ToolCorrectness) pairBy(dst []toolgrade.Match, scores [][]float64) []toolgrade.Match {
+// pairing options say, appending the pairs to dst. whole says that every
+// score is 0 or 1, when the caller knows it.
+func (m *ToolCorrectness) pairBy(dst []toolgrade.Match, scores [][]float64, whole bool) []toolgrade.Match {
 	switch {
 	case m.opts.Order == OrderExact:
 		return positional(dst, scores)
@@ -400,6 +434,9 @@ func (m *ToolCorrectness) pairBy(dst []toolgrade.Match, scores [][]float64) []to
 		return inOrder(dst, scores)
 	case m.opts.Pairing == PairingGreedy:
 		return greedy(dst, scores)
+	}
+	if whole {
+		return optimalWhole(dst, scores)
 	}
 	return optimal(dst, scores)
 }
@@ -521,7 +558,7 @@ func unpaired(ints []int, pairs []toolgrade.Match, n, k int) (missing, unexpecte
 			missing = append(missing, i)
 		}
 	}
-	unexpected = ints[at:at:cap(ints)]
+	unexpected = ints[at:at:min(at+k-len(pairs), cap(ints))]
 	for j := range k {
 		if usedC&(1<<j) == 0 {
 			unexpected = append(unexpected, j)

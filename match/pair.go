@@ -27,12 +27,24 @@ func Optimal(scores [][]float64) []toolgrade.Match {
 
 // optimal is [Optimal] appending to dst.
 func optimal(dst []toolgrade.Match, scores [][]float64) []toolgrade.Match {
+	return optimalOf(dst, scores, preferStrongPairs(scores))
+}
+
+// optimalWhole is optimal for scores known to be 0 or 1, which need no
+// nudge (see preferStrongPairs).
+func optimalWhole(dst []toolgrade.Match, scores [][]float64) []toolgrade.Match {
+	return optimalOf(dst, scores, scores)
+}
+
+// optimalOf appends the pairs of the assignment that maximizes nudged,
+// scored by scores.
+func optimalOf(dst []toolgrade.Match, scores, nudged [][]float64) []toolgrade.Match {
 	var rowBuf [8]int
 	rows := rowBuf[:0]
 	if len(scores) > len(rowBuf) {
 		rows = make([]int, 0, len(scores))
 	}
-	rows = assign.MaximizeInto(rows, preferStrongPairs(scores))
+	rows = assign.MaximizeInto(rows, nudged)
 	if dst == nil {
 		n := 0
 		for _, j := range rows {

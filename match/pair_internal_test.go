@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/toolgrade/toolgrade"
 	"pgregory.net/rapid"
 )
@@ -49,6 +50,62 @@ func TestPairStreamingProperty(t *testing.T) {
 			}
 			if tt.order == OrderInOrder && !slices.IsSorted(called) {
 				t.Fatalf("in-order pairs out of order: %v", got)
+			}
+		}
+	})
+}
+
+// The pairing functions that append to a buffer give what the exported
+// ones give (a nil or empty result aside), after whatever the buffer
+// held; optimalWhole gives what optimal does on scores of 0 and 1; and
+// unpaired, carving its lists from one buffer, gives toolgrade.Unpaired's.
+func TestPairIntoAgrees(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n, k := rapid.IntRange(0, 10).Draw(t, "n"), rapid.IntRange(1, 10).Draw(t, "k")
+		values := []float64{0, 1}
+		whole := rapid.Bool().Draw(t, "whole")
+		if !whole {
+			values = []float64{0, 0.25, 0.5, 1}
+		}
+		scores := make([][]float64, n)
+		for i := range scores {
+			scores[i] = rapid.SliceOfN(rapid.SampledFrom(values), k, k).Draw(t, "row")
+		}
+		held := rapid.IntRange(0, 3).Draw(t, "held")
+		var buf [4]toolgrade.Match
+		prefix := buf[:held]
+		for i := range prefix {
+			prefix[i] = toolgrade.Match{Expected: -i, Called: -i}
+		}
+		for _, tt := range []struct {
+			name string
+			into func([]toolgrade.Match, [][]float64) []toolgrade.Match
+			want func([][]float64) []toolgrade.Match
+		}{
+			{"optimal", optimal, Optimal},
+			{"greedy", greedy, Greedy},
+			{"inOrder", inOrder, InOrder},
+			{"positional", positional, Positional},
+		} {
+			got := tt.into(slices.Clone(prefix), scores)
+			want := append(slices.Clone(prefix), tt.want(scores)...)
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("%s (-exported +into):\n%s", tt.name, diff)
+			}
+			if tt.name == "optimal" && whole {
+				if diff := cmp.Diff(got, optimalWhole(slices.Clone(prefix), scores), cmpopts.EquateEmpty()); diff != "" {
+					t.Fatalf("optimalWhole (-optimal +whole):\n%s", diff)
+				}
+			}
+			pairs := got[held:]
+			wantMissing, wantUnexpected := toolgrade.Unpaired(pairs, n, k)
+			mem := newResultMem(max(n, len(pairs)), n+k-2*len(pairs))
+			missing, unexpected := unpaired(mem.ints, pairs, n, k)
+			if diff := cmp.Diff([2][]int{wantMissing, wantUnexpected}, [2][]int{missing, unexpected}); diff != "" {
+				t.Fatalf("%s: unpaired (-Unpaired +unpaired):\n%s", tt.name, diff)
+			}
+			if cap(missing) != len(missing) || cap(unexpected) != len(unexpected) {
+				t.Fatalf("%s: unpaired lists with room past their end: %d/%d, %d/%d", tt.name, len(missing), cap(missing), len(unexpected), cap(unexpected))
 			}
 		}
 	})

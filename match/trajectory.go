@@ -453,7 +453,7 @@ func (g *grading) pairGroup(ei, gi []int) []toolgrade.Match {
 			pairs[l].Score = scores[pairs[l].Expected][pairs[l].Called]
 		}
 	} else {
-		pairs = g.m.pairBy(nil, scores)
+		pairs = g.m.pairBy(nil, scores, false)
 	}
 	for l := range pairs {
 		pairs[l].Expected, pairs[l].Called = ei[pairs[l].Expected], gi[pairs[l].Called]
