@@ -133,6 +133,16 @@ func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule,
 		}
 		return 0, nil
 	}
+	if mode == ArgsExact && len(rules) == 0 {
+		// The walker would list the same differences: exactDiffs is it
+		// without the rules, modes and closures, for the reasons of
+		// cases whose calls differ.
+		diffs := exactDiffs(nil, expected, called, "")
+		if len(diffs) == 0 {
+			return 1, nil
+		}
+		return 0, diffs
+	}
 	w := walker{mode: mode, rules: rules, collect: collect, from: c.From}
 	s := w.value(expected, called, "")
 	if mode == ArgsFuzzy {
@@ -211,6 +221,66 @@ func (w *walker) value(e, c any, path string) float64 {
 	return 0
 }
 
+// exactDiffs appends to dst what the walker lists in ArgsExact without
+// rules, in its order: the members of e in order, then those only c
+// has; array items in order; "" for a value that differs, "missing" and
+// "unexpected" for a member on one side only, the item counts for arrays
+// of different lengths.
+func exactDiffs(dst []toolgrade.ArgDiff, e, c any, path string) []toolgrade.ArgDiff {
+	switch ev := e.(type) {
+	case jsonvalue.Object:
+		if cv, ok := c.(jsonvalue.Object); ok {
+			return exactObjectDiffs(dst, ev, cv, path)
+		}
+	case []any:
+		if cv, ok := c.([]any); ok {
+			if len(ev) != len(cv) {
+				return append(dst, toolgrade.ArgDiff{Path: path, Expected: e, Got: c, Note: itemCounts(len(cv), len(ev))})
+			}
+			for i := range ev {
+				dst = exactDiffs(dst, ev[i], cv[i], join(path, strconv.Itoa(i)))
+			}
+			return dst
+		}
+	}
+	if jsonvalue.Equal(e, c) {
+		return dst
+	}
+	return append(dst, toolgrade.ArgDiff{Path: path, Expected: e, Got: c})
+}
+
+func exactObjectDiffs(dst []toolgrade.ArgDiff, e, c jsonvalue.Object, path string) []toolgrade.ArgDiff {
+	aligned := len(e) == len(c)
+	for i, m := range e {
+		var cv any
+		var cok bool
+		if i < len(c) && c[i].Key == m.Key {
+			cv, cok = c[i].Value, true
+		} else {
+			aligned = false
+			cv, cok = c.Get(m.Key)
+		}
+		switch {
+		case !cok:
+			dst = append(dst, toolgrade.ArgDiff{Path: join(path, m.Key), Expected: m.Value, Note: "missing"})
+		case isLeaf(m.Value) && jsonvalue.Equal(m.Value, cv):
+		default:
+			dst = exactDiffs(dst, m.Value, cv, join(path, m.Key))
+		}
+	}
+	for i := 0; !aligned && i < len(c); i++ {
+		if m := c[i]; !e.Has(m.Key) {
+			dst = append(dst, toolgrade.ArgDiff{Path: join(path, m.Key), Got: m.Value, Note: "unexpected"})
+		}
+	}
+	return dst
+}
+
+// itemCounts is the note of arrays of different lengths.
+func itemCounts(got, want int) string {
+	return strconv.Itoa(got) + " items, want " + strconv.Itoa(want)
+}
+
 // numberSimilarity is 1 - |a-b| / max(|a|, |b|), at least 0.
 func numberSimilarity(a, b json.Number) float64 {
 	if jsonvalue.CompareNumbers(a, b) == 0 {
@@ -235,12 +305,12 @@ func (w *walker) array(e, c []any, path string) float64 {
 			sum += w.value(e[i], c[i], w.child(path, i))
 		}
 		if len(e) != len(c) {
-			w.diff(path, e, c, fmt.Sprintf("%d items, want %d", len(c), len(e)))
+			w.diff(path, e, c, itemCounts(len(c), len(e)))
 		}
 		return sum / float64(n)
 	}
 	if len(e) != len(c) {
-		w.diff(path, e, c, fmt.Sprintf("%d items, want %d", len(c), len(e)))
+		w.diff(path, e, c, itemCounts(len(c), len(e)))
 		return 0
 	}
 	// Arrays earn no partial credit: elements are compared exactly (or, in

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"pgregory.net/rapid"
 )
@@ -57,6 +59,32 @@ func TestExactShortcutAgreesWithWalker(t *testing.T) {
 		w := walker{mode: ArgsExact}
 		if want := w.value(e, c, ""); got != want {
 			t.Fatalf("Score(%s, %s) = %v, the walker says %v", jsonvalue.Format(e), jsonvalue.Format(c), got, want)
+		}
+	})
+}
+
+// TestExactDiffsAgreeWithWalker checks exactDiffs, which lists the
+// differences of exact comparison without rules, against the walker it
+// stands in for: the same differences in the same order, and the same
+// score.
+func TestExactDiffsAgreeWithWalker(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		e := argValue(3).Draw(t, "expected")
+		c := e
+		if rapid.Bool().Draw(t, "different") {
+			c = argValue(3).Draw(t, "called")
+		}
+		if e == nil {
+			return // no expectation: any arguments, before any comparison
+		}
+		score, got := Comparer{Mode: ArgsExact}.compare(e, c, nil, true)
+		if _, ok := e.(jsonvalue.Object); ok && c == nil {
+			c = jsonvalue.Object{} // as compare reads a call without arguments
+		}
+		w := walker{mode: ArgsExact, collect: true}
+		wantScore := w.value(e, c, "")
+		if diff := cmp.Diff(w.diffs, got); diff != "" || score != wantScore {
+			t.Fatalf("Diff(%s, %s): score %v, the walker's %v; differences (-walker +exactDiffs):\n%s", jsonvalue.Format(e), jsonvalue.Format(c), score, wantScore, diff)
 		}
 	})
 }
