@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -774,15 +773,11 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 	if len(exp) == 0 && len(got) == 0 {
 		return "no calls expected and none made"
 	}
-	// Every part is non-empty, so an empty buffer means no part yet.
-	buf := reasonBufs.Get().(*[]byte)
-	b := (*buf)[:0]
-	defer func() {
-		if cap(b) <= maxPooledReason {
-			*buf = b
-			reasonBufs.Put(buf)
-		}
-	}()
+	// Every part is non-empty, so an empty buffer means no part yet. The
+	// buffer lives on the stack: 1 KiB holds 99% of reasons (cases of up
+	// to 8 calls); a longer one grows onto the heap.
+	var stack [1024]byte
+	b := stack[:0]
 	part := func() {
 		if len(b) > 0 {
 			b = append(b, "; "...)
@@ -890,14 +885,6 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 	}
 	return string(b)
 }
-
-// reasonBufs keep the buffers reasons are built in: a reason is written
-// for every case, and growing a fresh buffer each time was a tenth of
-// grading.
-var reasonBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
-
-// maxPooledReason bounds the buffers reasonBufs keep.
-const maxPooledReason = 64 << 10
 
 // closest finds the unpaired called call of the same name whose arguments
 // are most alike, to explain why an expected call went missing.
