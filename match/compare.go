@@ -155,7 +155,7 @@ func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule,
 		}
 		if collect && len(w.diffs) == 0 {
 			w.diffs = append(w.diffs, toolgrade.ArgDiff{Expected: expected, Got: called,
-				Note: fmt.Sprintf("similarity %.2f below %.2f", s, threshold)})
+				Note: similarityBelow(s, threshold)})
 		}
 		return 0, w.diffs
 	}
@@ -200,16 +200,16 @@ func (w *walker) value(e, c any, path string) float64 {
 	case string:
 		if cv, ok := c.(string); ok && w.mode == ArgsFuzzy {
 			s := Ratio(cv, ev)
-			if s < 1 {
-				w.diff(path, e, c, fmt.Sprintf("similarity %.2f", s))
+			if s < 1 && w.collect { // the note is made only to be kept
+				w.diff(path, e, c, similarityNote(s))
 			}
 			return s
 		}
 	case json.Number:
 		if cv, ok := c.(json.Number); ok && w.mode == ArgsFuzzy {
 			s := numberSimilarity(ev, cv)
-			if s < 1 {
-				w.diff(path, e, c, fmt.Sprintf("similarity %.2f", s))
+			if s < 1 && w.collect { // the note is made only to be kept
+				w.diff(path, e, c, similarityNote(s))
 			}
 			return s
 		}
@@ -276,6 +276,20 @@ func exactObjectDiffs(dst []toolgrade.ArgDiff, e, c jsonvalue.Object, path strin
 	return dst
 }
 
+// similarityNote is the note of values less than equal under ArgsFuzzy:
+// "similarity 0.75" (as %.2f writes it).
+func similarityNote(s float64) string {
+	return string(strconv.AppendFloat([]byte("similarity "), s, 'f', 2, 64))
+}
+
+// similarityBelow is the note of a similarity below what is needed:
+// "similarity 0.62 below 0.80".
+func similarityBelow(s, needed float64) string {
+	b := strconv.AppendFloat(append(make([]byte, 0, 32), "similarity "...), s, 'f', 2, 64)
+	b = append(b, " below "...)
+	return string(strconv.AppendFloat(b, needed, 'f', 2, 64))
+}
+
 // itemCounts is the note of arrays of different lengths.
 func itemCounts(got, want int) string {
 	return strconv.Itoa(got) + " items, want " + strconv.Itoa(want)
@@ -304,13 +318,15 @@ func (w *walker) array(e, c []any, path string) float64 {
 		for i := range min(len(e), len(c)) {
 			sum += w.value(e[i], c[i], w.child(path, i))
 		}
-		if len(e) != len(c) {
+		if len(e) != len(c) && w.collect {
 			w.diff(path, e, c, itemCounts(len(c), len(e)))
 		}
 		return sum / float64(n)
 	}
 	if len(e) != len(c) {
-		w.diff(path, e, c, itemCounts(len(c), len(e)))
+		if w.collect {
+			w.diff(path, e, c, itemCounts(len(c), len(e)))
+		}
 		return 0
 	}
 	// Arrays earn no partial credit: elements are compared exactly (or, in
@@ -582,7 +598,7 @@ func CheckRule(r toolgrade.Rule, e any, eok bool, c any) string {
 			s = Similarity(e, c)
 		}
 		if s < r.Fuzzy {
-			return fmt.Sprintf("similarity %.2f below %.2f", s, r.Fuzzy)
+			return similarityBelow(s, r.Fuzzy)
 		}
 	}
 	return ""

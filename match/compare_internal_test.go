@@ -2,6 +2,7 @@ package match
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -85,6 +86,20 @@ func TestExactDiffsAgreeWithWalker(t *testing.T) {
 		wantScore := w.value(e, c, "")
 		if diff := cmp.Diff(w.diffs, got); diff != "" || score != wantScore {
 			t.Fatalf("Diff(%s, %s): score %v, the walker's %v; differences (-walker +exactDiffs):\n%s", jsonvalue.Format(e), jsonvalue.Format(c), score, wantScore, diff)
+		}
+	})
+}
+
+// The similarity notes read as fmt's %.2f writes them.
+func TestSimilarityNotes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.Float64().Draw(t, "s")
+		needed := rapid.Float64Range(0, 1).Draw(t, "needed")
+		if got, want := similarityNote(s), fmt.Sprintf("similarity %.2f", s); got != want {
+			t.Fatalf("similarityNote(%v) = %q, want %q", s, got, want)
+		}
+		if got, want := similarityBelow(s, needed), fmt.Sprintf("similarity %.2f below %.2f", s, needed); got != want {
+			t.Fatalf("similarityBelow(%v, %v) = %q, want %q", s, needed, got, want)
 		}
 	})
 }
