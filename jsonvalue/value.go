@@ -116,7 +116,9 @@ func IsIntegerLiteral(n string) bool {
 // an int) are compared as [From] converts them, so two equal Go maps are
 // equal; a value with no JSON form equals nothing.
 func Equal(a, b any) bool {
-	switch a := a.(type) {
+	// a, not the typed av, goes to foreignEqual: boxing av again would
+	// allocate.
+	switch av := a.(type) {
 	case nil:
 		return b == nil || foreignEqual(a, b)
 	case bool:
@@ -124,29 +126,29 @@ func Equal(a, b any) bool {
 		if !ok {
 			return foreignEqual(a, b)
 		}
-		return a == bb
+		return av == bb
 	case string:
 		bs, ok := b.(string)
 		if !ok {
 			return foreignEqual(a, b)
 		}
-		return a == bs
+		return av == bs
 	case json.Number:
 		bn, ok := b.(json.Number)
 		if !ok {
 			return foreignEqual(a, b)
 		}
-		return CompareNumbers(a, bn) == 0
+		return CompareNumbers(av, bn) == 0
 	case []any:
 		bl, ok := b.([]any)
 		if !ok {
 			return foreignEqual(a, b)
 		}
-		if len(a) != len(bl) {
+		if len(av) != len(bl) {
 			return false
 		}
-		for i := range a {
-			if !Equal(a[i], bl[i]) {
+		for i := range av {
+			if !Equal(av[i], bl[i]) {
 				return false
 			}
 		}
@@ -156,18 +158,18 @@ func Equal(a, b any) bool {
 		if !ok {
 			return foreignEqual(a, b)
 		}
-		if len(a) != len(bo) {
+		if len(av) != len(bo) {
 			return false
 		}
-		for i := range a {
+		for i := range av {
 			// Same order is the common case; look up otherwise.
 			var bv any
-			if a[i].Key == bo[i].Key {
+			if av[i].Key == bo[i].Key {
 				bv = bo[i].Value
-			} else if bv, ok = bo.Get(a[i].Key); !ok {
+			} else if bv, ok = bo.Get(av[i].Key); !ok {
 				return false
 			}
-			if !Equal(a[i].Value, bv) {
+			if !Equal(av[i].Value, bv) {
 				return false
 			}
 		}
