@@ -93,6 +93,37 @@ func BenchmarkDecodeCase(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeCaseTree decodes one case from its parsed value tree,
+// as dataset.DecodeCaseFor does after the parser: the default cases and
+// the small ones (at most 3 expected calls) of BenchmarkEvalSmall.
+func BenchmarkDecodeCaseTree(b *testing.B) {
+	for _, size := range []struct {
+		name  string
+		calls int
+	}{{"default", 8}, {"small", 3}} {
+		b.Run(size.name, func(b *testing.B) {
+			g := bench.NewGenerator(1)
+			g.MaxCalls = size.calls
+			var trees []any
+			for _, l := range g.Lines(2000) {
+				v, err := jsonvalue.Parse(l)
+				if err != nil {
+					b.Fatal(err)
+				}
+				trees = append(trees, v)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := dataset.DecodeCase(trees[i%len(trees)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
 // argPairs are the arguments of expected calls with those of a called call
 // of the same tool, as pairing compares them.
 var argPairs = sync.OnceValue(func() [][2]any {

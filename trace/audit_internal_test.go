@@ -282,7 +282,7 @@ func checkPartition(t *testing.T, data []byte) {
 			fname = d
 		}
 		f, _ := lookup(fname)
-		b, err := f.extract(v)
+		b, err := f.extract(v, false)
 		if err != nil {
 			continue
 		}
@@ -421,15 +421,15 @@ func TestSniffersNeedTheirKeys(t *testing.T) {
 	}
 	for i := range registry {
 		f := &registry[i]
-		if f.keys == nil {
+		if f.keys == nil && f.keyPrefixes == nil {
 			continue
 		}
 		for _, o := range objects {
 			if sniff(f.trace, o) == no && sniff(f.item, any(o)) == no {
 				continue
 			}
-			if !hasAny(o, f.keys...) {
-				t.Errorf("%s claims an object with none of its keys %q: keys %s", f.name, f.keys, quoteKeys(o))
+			if !hasNeededKey(f, o) {
+				t.Errorf("%s claims an object with none of its keys %q or key prefixes %q: keys %s", f.name, f.keys, f.keyPrefixes, quoteKeys(o))
 				break
 			}
 		}
@@ -445,7 +445,7 @@ func BenchmarkAudit(b *testing.B) {
 	}
 	v := parseValue(b, string(data))
 	f, _ := lookup("tau_bench")
-	r, err := f.extract(v)
+	r, err := f.extract(v, false)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -217,6 +217,15 @@ func (b *builder) result(where, id, name string, output any) {
 // link links a result as result does; with fail set, the trace reports it
 // as a failure and it is kept as given (see [builder.setFailed]).
 func (b *builder) link(where, id, name string, output any, fail bool) {
+	if !b.linked(id, name, output, fail) {
+		b.unlinked(where, id, name, output)
+	}
+}
+
+// linked links a result as link does, and reports whether it answered a
+// call (or was a repeated view of a result); else the caller reports it
+// with unlinked, building its place only then.
+func (b *builder) linked(id, name string, output any, fail bool) bool {
 	b.seen++
 	b.ledger.account(output)
 	if id != "" {
@@ -244,10 +253,10 @@ func (b *builder) link(where, id, name string, output any, fail bool) {
 		}
 		if k >= 0 {
 			b.give(k, output, fail)
-			return
+			return true
 		}
 		if seen {
-			return
+			return true
 		}
 	}
 	for k := b.open; k < len(b.calls); k++ {
@@ -256,9 +265,14 @@ func (b *builder) link(where, id, name string, output any, fail bool) {
 		}
 		if name == "" || b.calls[k].Name == name {
 			b.give(k, output, fail)
-			return
+			return true
 		}
 	}
+	return false
+}
+
+// unlinked reports a result at where that answers no call.
+func (b *builder) unlinked(where, id, name string, output any) {
 	switch {
 	case id != "":
 		b.skip(output, where, "tool result for unknown call id %q", id)

@@ -2,8 +2,11 @@ package trace
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	docsniff "github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -109,10 +112,13 @@ type format struct {
 	textual func(s string) level
 	// keys are the keys the object sniffers need, one of which any
 	// object they claim has (as a magic string is in every file of an
-	// image format): an object with none of them is not asked about. nil
-	// asks about every object (for sniffers that look at key prefixes).
-	keys    []string
-	keyMask uint64 // keyBit of each of keys
+	// image format): an object with none of them is not asked about.
+	// keyPrefixes are beginnings of keys the sniffers need as well (span
+	// attributes such as "gen_ai.system"): an object with a key that
+	// starts with one is asked about too. Both nil asks about every
+	// object; an empty keys claims none (a sniffer of strings).
+	keys        []string
+	keyPrefixes []string
 	// explicit formats are never detected: only --format chooses them.
 	explicit bool
 }
@@ -142,8 +148,8 @@ func register(f format) {
 	if slices.ContainsFunc(registry, func(g format) bool { return g.name == f.name }) {
 		panic("trace: format " + f.name + " registered twice")
 	}
-	for _, k := range f.keys {
-		f.keyMask |= keyBit(k)
+	if len(registry) == maxFormats {
+		panic("trace: more than " + strconv.Itoa(maxFormats) + " formats: grow formatSet")
 	}
 	i, _ := slices.BinarySearchFunc(registry, f.name, func(g format, name string) int { return strings.Compare(g.name, name) })
 	registry = slices.Insert(registry, i, f)
@@ -172,16 +178,28 @@ func lookup(name string) (*format, error) {
 // reasons or file names. Of the formats whose sniffers claim a trace, the
 // surest wins; formats equally sure are taken in alphabetical order (the
 // fixtures' test keeps them apart where it matters).
+//
+// An object is shown only to the sniffers of the formats whose keys it
+// has (see format.keys): the answer is the one asking every sniffer would
+// give, as long as each sniffer claims only objects with one of its keys
+// (TestSniffersNeedTheirKeys, and TestFastDetectionAsksEnough compares
+// the two).
+
+// A detector detects formats. every asks every sniffer about every
+// object, which the tests compare the keyed detection with.
+type detector struct{ every bool }
 
 // detect names the format of a decoded trace, or returns an error that
 // says what the trace looks like and what call-shaped objects it holds.
-func detect(v any) (string, error) {
+func detect(v any) (string, error) { return detector{}.detect(v) }
+
+func (d detector) detect(v any) (string, error) {
 	var f string
 	switch v := v.(type) {
 	case jsonvalue.Object:
-		f = detectObject(v)
+		f = d.object(v)
 	case []any:
-		f = detectList(v)
+		f = d.list(v)
 	}
 	if f == "" {
 		return "", unrecognized(v)
@@ -189,18 +207,18 @@ func detect(v any) (string, error) {
 	return f, nil
 }
 
-// detectObject names the format of a trace that is one JSON object: the
+// object names the format of a trace that is one JSON object: the
 // surest trace sniffer at weak or above; else, for an object holding
 // "messages", the format of that list; else the surest fallback; else
 // the object judged as one element.
-func detectObject(o jsonvalue.Object) string {
-	mask := keyMask(o)
-	best, at := surest(func(f *format) level { return sniffObject(f, f.trace, o, mask) })
+func (d detector) object(o jsonvalue.Object) string {
+	formats := d.candidates(o)
+	best, at := surestOf(formats, func(f *format) level { return sniff(f.trace, o) })
 	if at >= weak {
 		return best
 	}
 	if msgs, ok := get(o, "messages").([]any); ok {
-		if f := detectList(msgs); f != "" && f != "pythonic" {
+		if f := d.list(msgs); f != "" && f != "pythonic" {
 			return f
 		}
 		return "openai_chat"
@@ -208,7 +226,7 @@ func detectObject(o jsonvalue.Object) string {
 	if at > no {
 		return best
 	}
-	if f, _ := classify(o); f != "" {
+	if f, _ := surestOf(formats, func(f *format) level { return sniff(f.item, any(o)) }); f != "" {
 		return f // one message, item, event or call
 	}
 	return ""
@@ -218,13 +236,15 @@ func detectObject(o jsonvalue.Object) string {
 // element that fits one format only decides; otherwise the surest vote
 // does, the first of equally sure ones. An empty list is openai_chat (a
 // conversation without messages).
-func detectList(l []any) string {
+func detectList(l []any) string { return detector{}.list(l) }
+
+func (d detector) list(l []any) string {
 	if len(l) == 0 {
 		return "openai_chat"
 	}
 	vote, at := "", no
 	for _, e := range l {
-		f, l := classify(e)
+		f, l := d.classify(e)
 		if l == decisive {
 			return f
 		}
@@ -236,41 +256,98 @@ func detectList(l []any) string {
 }
 
 // classify says which format one element belongs to, and how surely.
-func classify(e any) (string, level) {
+func (d detector) classify(e any) (string, level) {
 	o, ok := e.(jsonvalue.Object)
 	if !ok {
 		return surest(func(f *format) level { return sniff(f.item, e) })
 	}
-	mask := keyMask(o)
-	return surest(func(f *format) level { return sniffObject(f, f.item, e, mask) })
+	return surestOf(d.candidates(o), func(f *format) level { return sniff(f.item, e) })
 }
 
-// sniffObject runs an object sniffer of f, unless the object (whose
-// keyMask is mask) has none of the keys f needs.
-func sniffObject[T any](f *format, s func(T) level, o T, mask uint64) level {
-	if s == nil || f.keys != nil && f.keyMask&mask == 0 {
-		return no
+// candidates are the formats whose sniffers are asked about o.
+func (d detector) candidates(o jsonvalue.Object) formatSet {
+	if d.every {
+		return sniffers().every
 	}
-	return s(o)
+	return sniffers().of(o)
 }
 
-// keyBit sets one of 64 bits for a key, cheaply: keys share bits, so a
-// mask tells only which keys an object cannot have.
-func keyBit(k string) uint64 {
-	h := uint(len(k))
-	if len(k) > 0 {
-		h += uint(k[0])*7 + uint(k[len(k)-1])*3 + uint(k[len(k)/2])*5
-	}
-	return 1 << (h & 63)
+// A formatSet is a set of formats by their index in the registry.
+type formatSet [2]uint64
+
+const maxFormats = 128
+
+func (s *formatSet) add(i int)         { s[i>>6] |= 1 << (i & 63) }
+func (s *formatSet) union(t formatSet) { s[0], s[1] = s[0]|t[0], s[1]|t[1] }
+
+// A sniffIndex finds the formats whose sniffers need a key of an object.
+type sniffIndex struct {
+	byKey    map[string]formatSet
+	prefixes []string // keyPrefixes, and for each the formats that need it
+	byPrefix []formatSet
+	// first marks the first bytes of the keys of byKey and of prefixes:
+	// a key that starts otherwise is looked up nowhere.
+	first  [256]bool
+	always formatSet // formats whose sniffers look at every object
+	every  formatSet // every format detection chooses from
 }
 
-// keyMask is the keyBit of every key of o.
-func keyMask(o jsonvalue.Object) uint64 {
-	var m uint64
-	for _, kv := range o {
-		m |= keyBit(kv.Key)
+var sniffers = sync.OnceValue(func() *sniffIndex {
+	x := &sniffIndex{byKey: map[string]formatSet{}}
+	for i := range registry {
+		f := &registry[i]
+		if f.explicit || f.trace == nil && f.item == nil {
+			continue
+		}
+		x.every.add(i)
+		if f.keys == nil && f.keyPrefixes == nil {
+			x.always.add(i)
+		}
+		for _, k := range f.keys {
+			s := x.byKey[k]
+			s.add(i)
+			x.byKey[k] = s
+			x.first[firstByte(k)] = true
+		}
+		for _, p := range f.keyPrefixes {
+			j := slices.Index(x.prefixes, p)
+			if j < 0 {
+				j = len(x.prefixes)
+				x.prefixes, x.byPrefix = append(x.prefixes, p), append(x.byPrefix, formatSet{})
+			}
+			x.byPrefix[j].add(i)
+			x.first[firstByte(p)] = true
+		}
 	}
-	return m
+	return x
+})
+
+func firstByte(k string) byte {
+	if k == "" {
+		return 0
+	}
+	return k[0]
+}
+
+// of returns the formats to ask about o: those that need one of its
+// keys, and those that look at every object.
+func (x *sniffIndex) of(o jsonvalue.Object) formatSet {
+	s := x.always
+	for i := range o {
+		k := o[i].Key
+		if !x.first[firstByte(k)] {
+			continue
+		}
+		if fs, ok := x.byKey[k]; ok {
+			s.union(fs)
+		}
+		for j, p := range x.prefixes {
+			if strings.HasPrefix(k, p) {
+				s.union(x.byPrefix[j])
+			}
+		}
+	}
+	return s
 }
 
 // detectText names the format of a plain-text trace, or "".
@@ -319,6 +396,24 @@ func surest(sniffer func(f *format) level) (string, level) {
 				best, at = f.name, l
 				if at == decisive {
 					break // none surer, and ties go to the first
+				}
+			}
+		}
+	}
+	return best, at
+}
+
+// surestOf is surest among the formats of set.
+func surestOf(set formatSet, sniffer func(f *format) level) (string, level) {
+	best, at := "", no
+	for w, word := range set {
+		for word != 0 {
+			f := &registry[w<<6|bits.TrailingZeros64(word)]
+			word &= word - 1
+			if l := sniffer(f); l > at {
+				best, at = f.name, l
+				if at == decisive {
+					return best, at // none surer, and ties go to the first
 				}
 			}
 		}

@@ -80,10 +80,10 @@ func readOpenAIChat(b *builder, v any) error {
 			var s chatStream
 			return s.choices(b, v, get(v, "choices"), "")
 		case v.Has("role"):
-			chatParts(b, v, "")
+			chatParts(b, v, place{"", -1})
 			return chatMessage(b, v, "")
 		case has(v, "message"):
-			chatParts(b, obj(v, "message"), "message")
+			chatParts(b, obj(v, "message"), place{"message", -1})
 			return chatMessage(b, obj(v, "message"), "message")
 		}
 	}
@@ -108,25 +108,41 @@ func chatMessages(b *builder, msgs []any, path string) error {
 			}
 			continue
 		}
-		if r := str(msg, "role"); r != "" && !chatRoles[r] {
+		// Paths are built only for errors and skipped items: most
+		// messages have none.
+		r := str(msg, "role")
+		if r != "" && !chatRoles[r] {
 			b.skip(msg, index(path, i), "message with role %q", r)
 			continue
 		}
-		if r := str(msg, "role"); r == "tool" || r == "function" {
-			chatResult(b, msg, index(path, i))
+		if r == "tool" || r == "function" {
+			chatResult(b, msg, place{path, i})
 			continue
 		}
-		if str(msg, "role") == "user" {
+		if r == "user" {
 			users++
 			b.userMessage(users, get(msg, "content"))
 		}
-		// Paths are built only for errors: most messages have none.
 		if err := chatMessage(b, msg, ""); err != nil {
 			return toolgrade.InField(index(path, i), err)
 		}
-		chatParts(b, msg, index(path, i))
+		chatParts(b, msg, place{path, i})
 	}
 	return nil
+}
+
+// A place is where an item of a trace is: path, or its element i when i
+// is 0 or more. It is made a path only when one is reported.
+type place struct {
+	path string
+	i    int
+}
+
+func (p place) String() string {
+	if p.i < 0 {
+		return p.path
+	}
+	return index(p.path, p.i)
 }
 
 // chatPartTypes are the content part types of Chat Completions messages,
@@ -136,14 +152,14 @@ var chatPartTypes = map[string]bool{"text": true, "image_url": true, "input_audi
 // chatParts reports the content parts of the message at path that are of
 // no Chat Completions type (another API's tool_use block, say): a call in
 // them would otherwise go unseen.
-func chatParts(b *builder, msg jsonvalue.Object, path string) {
+func chatParts(b *builder, msg jsonvalue.Object, at place) {
 	parts, ok := get(msg, "content").([]any)
 	if !ok {
 		return
 	}
 	for j, p := range parts {
 		if t, _ := get(p, "type").(string); !chatPartTypes[t] {
-			b.skip(p, index(join(path, "content"), j), "content part of type %q", t)
+			b.skip(p, index(join(at.String(), "content"), j), "content part of type %q", t)
 		}
 	}
 }
@@ -179,20 +195,23 @@ func chatMessage(b *builder, msg jsonvalue.Object, path string) error {
 		b.add(fc, c)
 	}
 	if r := str(msg, "role"); r == "tool" || r == "function" {
-		chatResult(b, msg, path)
+		chatResult(b, msg, place{path, -1})
 	}
 	return nil
 }
 
-// chatResult reads a tool (or legacy function) message at path: the result
-// of the call it names.
-func chatResult(b *builder, msg jsonvalue.Object, path string) {
+// chatResult reads a tool (or legacy function) message at a place: the
+// result of the call it names.
+func chatResult(b *builder, msg jsonvalue.Object, at place) {
 	b.saw()
+	callID := ""
 	if str(msg, "role") == "tool" {
-		b.result(path, id(get(msg, "tool_call_id")), str(msg, "name"), get(msg, "content"))
-		return
+		callID = id(get(msg, "tool_call_id"))
 	}
-	b.result(path, "", str(msg, "name"), get(msg, "content"))
+	name, content := str(msg, "name"), get(msg, "content")
+	if !b.linked(callID, name, content, false) {
+		b.unlinked(at.String(), callID, name, content)
+	}
 }
 
 // chatToolCall reads one tool_calls entry.

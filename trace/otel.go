@@ -25,6 +25,9 @@ func spansFormat(name string) format {
 	return format{
 		name: name,
 		read: readSpans,
+		keys: []string{"resourceSpans", "resource_spans", "resourceLogs", "resource_logs", "attributes", "parts",
+			"openinference.span.kind", "ai.operationId", "ai.prompt.messages", "ai.response.toolCalls"},
+		keyPrefixes: []string{"llm.input_messages", "llm.output_messages", "tool_call.", "ai.toolCall.", "gen_ai."}, // see attributeFormat
 		trace: func(o jsonvalue.Object) level {
 			switch {
 			case o.Has("resourceSpans") || o.Has("resource_spans"):

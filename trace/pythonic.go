@@ -19,6 +19,7 @@ func init() {
 		read:    readPythonicList,
 		text:    readPythonic,
 		textual: isCalls,
+		keys:    []string{}, // its element sniffer claims strings, no object
 		item: func(e any) level {
 			s, ok := e.(string)
 			if !ok {

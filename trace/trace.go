@@ -225,7 +225,8 @@ func Extract(v any, forced string) (Trace, error) {
 	if s, ok := v.(string); ok {
 		return Read([]byte(s), forced)
 	}
-	if forced == "" {
+	detected := forced == ""
+	if detected {
 		f, err := detect(v)
 		if err != nil {
 			return Trace{}, err
@@ -236,7 +237,7 @@ func Extract(v any, forced string) (Trace, error) {
 	if err != nil {
 		return Trace{}, err
 	}
-	b, err := f.extract(v)
+	b, err := f.extract(v, detected)
 	if err != nil {
 		return Trace{}, err
 	}
@@ -244,20 +245,21 @@ func Extract(v any, forced string) (Trace, error) {
 }
 
 // extract reads a decoded trace with the format's reader, before the
-// audit.
-func (f *format) extract(v any) (*builder, error) {
+// audit. detected says v was detected as of the format, which the checks
+// for a format forced on foreign input need not ask again.
+func (f *format) extract(v any, detected bool) (*builder, error) {
 	if f.read == nil {
 		d, _ := detect(v)
 		return nil, fmt.Errorf("%s: %w", f.name, notThisFormat{fmt.Errorf("want text, got %s%s", describe(v), detectedAs(d))})
 	}
 	var b builder
 	if err := f.read(&b, v); err != nil {
-		if d, _ := detect(v); d != f.name {
+		if !detected && detectedAsOther(f, v) {
 			err = notThisFormat{err} // a forced format on foreign input
 		}
 		return nil, fmt.Errorf("%s: %w", f.name, err)
 	}
-	if !b.found() && !empty(v) {
+	if !detected && !b.found() && !empty(v) {
 		if d, _ := detect(v); d != f.name {
 			return nil, fmt.Errorf("%s: %w in %s%s", f.name, ErrNotThisFormat, describe(v), detectedAs(d))
 		}
@@ -280,6 +282,13 @@ func (b *builder) trace(name string, v any) (Trace, error) {
 		return tr, &MissedError{Format: name, Missed: missed}
 	}
 	return tr, nil
+}
+
+// detectedAsOther reports whether v is detected as another format than f,
+// or as none.
+func detectedAsOther(f *format, v any) bool {
+	d, _ := detect(v)
+	return d != f.name
 }
 
 // detectedAs says what format a trace is detected as, for the error of a

@@ -1,0 +1,169 @@
+package trace
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolgrade/toolgrade/jsonvalue"
+	"pgregory.net/rapid"
+)
+
+// hasNeededKey reports whether o has one of the keys, or a key with one
+// of the key prefixes, that f's sniffers need.
+func hasNeededKey(f *format, o jsonvalue.Object) bool {
+	for _, m := range o {
+		if slices.Contains(f.keys, m.Key) || slices.ContainsFunc(f.keyPrefixes, func(p string) bool { return strings.HasPrefix(m.Key, p) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameDetection checks that the keyed detection answers as asking every
+// sniffer does: for v as a trace, and for every object and list in it as
+// a trace and as an element.
+func sameDetection(t interface{ Fatalf(string, ...any) }, where string, v any) {
+	fast, every := detector{}, detector{every: true}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case jsonvalue.Object:
+			if f, g := fast.object(v), every.object(v); f != g {
+				t.Fatalf("%s: object with keys %s detected as %q, asking every sniffer as %q", where, quoteKeys(v), f, g)
+			}
+			f, fl := fast.classify(v)
+			if g, gl := every.classify(v); f != g || fl != gl {
+				t.Fatalf("%s: element with keys %s classified as %q (%d), asking every sniffer as %q (%d)", where, quoteKeys(v), f, fl, g, gl)
+			}
+			for _, m := range v {
+				walk(m.Value)
+			}
+		case []any:
+			if f, g := fast.list(v), every.list(v); f != g {
+				t.Fatalf("%s: %s detected as %q, asking every sniffer as %q", where, describe(v), f, g)
+			}
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	f, ferr := fast.detect(v)
+	g, gerr := every.detect(v)
+	if f != g || (ferr == nil) != (gerr == nil) || ferr != nil && ferr.Error() != gerr.Error() {
+		t.Fatalf("%s: detected as %q (%v), asking every sniffer as %q (%v)", where, f, ferr, g, gerr)
+	}
+}
+
+// TestFastDetectionAsksEnough: detection that shows an object only to the
+// sniffers of formats whose keys it has answers as asking every sniffer
+// does, on every sample and every object and list in it.
+func TestFastDetectionAsksEnough(t *testing.T) {
+	n := 0
+	for _, s := range samplesForTest(t) {
+		if v, ok := decodeForTest(s.data); ok {
+			sameDetection(t, s.path, v)
+			n++
+		}
+	}
+	if n < 100 {
+		t.Errorf("only %d samples: where are the test data?", n)
+	}
+}
+
+// sampleMembers are the members of every object of the samples, and
+// their keys, for generated objects.
+func sampleMembers(t testing.TB) []jsonvalue.Member {
+	var members []jsonvalue.Member
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case jsonvalue.Object:
+			members = append(members, v...)
+			for _, m := range v {
+				walk(m.Value)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	for _, s := range samplesForTest(t) {
+		if v, ok := decodeForTest(s.data); ok {
+			walk(v)
+		}
+	}
+	return members
+}
+
+// TestFastDetectionAsksEnoughGenerated: the same on objects and lists
+// made of the samples' members mixed at random (a message's role beside
+// another format's keys), nested a few levels, and on every key of any
+// format's sniffers set to every kind of value.
+func TestFastDetectionAsksEnoughGenerated(t *testing.T) {
+	members := sampleMembers(t)
+	var keys []string
+	for _, f := range registry {
+		keys = append(keys, f.keys...)
+		for _, p := range f.keyPrefixes {
+			keys = append(keys, p, p+"x")
+		}
+	}
+	keys = append(keys, "role", "type", "content", "messages", "name", "arguments", "tool_calls", "other")
+	scalars := []any{nil, true, "", "user", "assistant", "tool", "function_call", "tool_use", jsonvalue.Object{}, []any{}}
+	var value func(t *rapid.T, depth int) any
+	object := func(t *rapid.T, depth int) jsonvalue.Object {
+		n := rapid.IntRange(0, 5).Draw(t, "members")
+		o := make(jsonvalue.Object, 0, n)
+		for range n {
+			var m jsonvalue.Member
+			if rapid.Bool().Draw(t, "sampled") {
+				m = rapid.SampledFrom(members).Draw(t, "member")
+			} else {
+				m.Key = rapid.SampledFrom(keys).Draw(t, "key")
+				m.Value = value(t, depth+1)
+			}
+			if !o.Has(m.Key) {
+				o = append(o, m)
+			}
+		}
+		return o
+	}
+	value = func(t *rapid.T, depth int) any {
+		if depth > 3 {
+			return rapid.SampledFrom(scalars).Draw(t, "scalar")
+		}
+		switch rapid.IntRange(0, 3).Draw(t, "kind") {
+		case 0:
+			return object(t, depth)
+		case 1:
+			l := make([]any, rapid.IntRange(0, 3).Draw(t, "elements"))
+			for i := range l {
+				l[i] = value(t, depth+1)
+			}
+			return l
+		case 2:
+			return rapid.SampledFrom(members).Draw(t, "sampled").Value
+		}
+		return rapid.SampledFrom(scalars).Draw(t, "scalar")
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		sameDetection(t, "generated", value(t, 0))
+	})
+}
+
+// TestFastDetectionOfErrors: the unrecognized error is the same whichever
+// way detection asked.
+func TestFastDetectionOfErrors(t *testing.T) {
+	for _, s := range []string{`{"foo": 1}`, `[{"name": "f", "arguments": {}}]`, `{"attributes": {}}`, `[]`, `{}`} {
+		v := parseValue(t, s)
+		_, ferr := detect(v)
+		_, gerr := detector{every: true}.detect(v)
+		if (ferr == nil) != (gerr == nil) || ferr != nil && (ferr.Error() != gerr.Error() || !errors.Is(ferr, ErrUnknownFormat)) {
+			t.Errorf("%s: %v, asking every sniffer %v", s, ferr, gerr)
+		}
+	}
+}
