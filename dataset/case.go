@@ -123,53 +123,99 @@ const (
 	numFields
 )
 
-// aliases maps every key a case may use to its field and its rank among
-// the field's aliases.
-var aliases = func() map[string][2]int {
-	m := map[string][2]int{}
-	for field, keys := range [numFields][]string{
-		fieldInput: inputKeys, fieldActualOutput: actualOutputKeys, fieldExpectedOutput: expectedOutputKeys,
-		fieldTrajectory:         trajectoryKeys,
-		fieldExpectedTrajectory: expectedTrajectories, fieldCalled: calledKeys, fieldExpected: expectedKeys,
-		fieldTurns: {"turns"}, fieldInvocations: {"invocations"},
-	} {
-		for rank, k := range keys {
-			m[k] = [2]int{field, rank}
-		}
-	}
-	return m
-}()
+// fieldKeys are the keys of each field, its aliases in rank order.
+var fieldKeys = [numFields][]string{
+	fieldInput: inputKeys, fieldActualOutput: actualOutputKeys, fieldExpectedOutput: expectedOutputKeys,
+	fieldTrajectory:         trajectoryKeys,
+	fieldExpectedTrajectory: expectedTrajectories, fieldCalled: calledKeys, fieldExpected: expectedKeys,
+	fieldTurns: {"turns"}, fieldInvocations: {"invocations"},
+}
 
 // A found field: the key it was found under and its value.
 type found struct {
 	key  string
 	v    any
-	rank int
+	rank int8
 }
 
 func (f found) ok() bool { return f.key != "" }
 
+// add takes a member whose key is an alias of its field of rank rank:
+// the first-ranked alias present wins, and the first of a repeated key.
+func (f *found) add(m *jsonvalue.Member, rank int8) {
+	if !f.ok() || rank < f.rank {
+		*f = found{m.Key, m.Value, rank}
+	}
+}
+
 // fields finds every field of a case in one pass over its members: a case
 // has a handful, and looking up each alias in turn cost more than reading
-// them. The first-ranked alias present wins, and the first of a repeated key.
+// them.
 func fields(obj jsonvalue.Object) [numFields]found {
 	var out [numFields]found
-	for i := len(obj) - 1; i >= 0; i-- {
+	for i := range obj {
 		m := &obj[i]
-		a, ok := aliases[m.Key]
-		if !ok {
-			continue
-		}
-		if f := &out[a[0]]; !f.ok() || a[1] <= f.rank {
-			*f = found{m.Key, m.Value, a[1]}
+		if k := caseKeys[m.Key]; k.field > 0 {
+			out[k.field-1].add(m, k.rank)
 		}
 	}
 	return out
 }
 
+// caseMembers is what one pass over the members of a case finds: its
+// fields, the first id and trial, the tool definitions under the first of
+// toolKeys present, and whether a key is not the case format's.
+type caseMembers struct {
+	fields       [numFields]found
+	id, trial    *jsonvalue.Member
+	tools        *jsonvalue.Member
+	toolsRank    int8
+	unknownField bool
+}
+
+// value is the value of a member found, nil when none was.
+func value(m *jsonvalue.Member) any {
+	if m == nil {
+		return nil
+	}
+	return m.Value
+}
+
+func readCase(obj jsonvalue.Object) caseMembers {
+	var r caseMembers
+	for i := range obj {
+		m := &obj[i]
+		k, ok := caseKeys[m.Key]
+		r.unknownField = r.unknownField || !k.known
+		switch {
+		case !ok:
+		case k.field > 0:
+			r.fields[k.field-1].add(m, k.rank)
+		case k.tools > 0:
+			if r.tools == nil || k.tools < r.toolsRank {
+				r.tools, r.toolsRank = m, k.tools
+			}
+		case m.Key == "id":
+			if r.id == nil {
+				r.id = m
+			}
+		case m.Key == "trial":
+			if r.trial == nil {
+				r.trial = m
+			}
+		}
+	}
+	return r
+}
+
 func caseID(obj jsonvalue.Object) (string, error) {
-	v, ok := obj.Get("id")
-	if !ok || v == nil {
+	v, _ := obj.Get("id")
+	return idValue(v)
+}
+
+// idValue reads the value of a case's "id" (nil when there is none).
+func idValue(v any) (string, error) {
+	if v == nil {
 		return "", nil
 	}
 	switch v := v.(type) {
@@ -201,18 +247,21 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	if !ok {
 		return nil, fmt.Errorf("want a case object, got %s", sniff.Describe(v))
 	}
-	if err := misspelledError(obj); err != nil {
-		return nil, err
+	r := readCase(obj)
+	if r.unknownField {
+		if err := misspelledError(obj); err != nil {
+			return nil, err
+		}
 	}
 	c := &toolgrade.Case{Raw: obj}
 	var err error
-	if c.ID, err = caseID(obj); err != nil {
+	if c.ID, err = idValue(value(r.id)); err != nil {
 		return nil, err
 	}
-	if c.Trial, err = trial(obj); err != nil {
+	if c.Trial, err = trialValue(value(r.trial)); err != nil {
 		return nil, err
 	}
-	f := fields(obj)
+	f := r.fields
 	// Ragas' user_input is the conversation of a MultiTurnSample (a list
 	// of messages) but the query of a SingleTurnSample (a string).
 	if t := &f[fieldTrajectory]; t.key == "user_input" {
@@ -237,8 +286,10 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	if err != nil && !leftAsWritten(f[fieldExpected], f[fieldExpectedTrajectory], "expected_tools", "expected_trajectory", metrics) {
 		return nil, err
 	}
-	if err := checkTools(obj); err != nil {
-		return nil, err
+	if t := r.tools; t != nil {
+		if _, err := schema.Parse(t.Value); err != nil {
+			return nil, toolgrade.InField(t.Key, err)
+		}
 	}
 	if !f[fieldExpected].ok() {
 		// An expected trajectory's user messages do not pin its calls to
@@ -381,22 +432,10 @@ func checkInput(f found) error {
 	return &toolgrade.FieldError{Path: f.key, Err: fmt.Errorf("want the user's query: text, or a list of content parts or messages; got %s", jsonvalue.Kind(f.v))}
 }
 
-// toolKeys are the fields under which a case gives its tools.
-var toolKeys = schema.CaseKeys()
-
-// checkTools checks the tool definitions a case gives: they must be tool
+// toolKeys are the fields under which a case gives its tools, the first
+// present read (see schema.Definitions). Those a case gives must be tool
 // definitions, or metrics that read them would read none.
-func checkTools(obj jsonvalue.Object) error {
-	for _, k := range toolKeys {
-		if v, ok := obj.Get(k); ok {
-			if _, err := schema.Parse(v); err != nil {
-				return toolgrade.InField(k, err)
-			}
-			return nil
-		}
-	}
-	return nil
-}
+var toolKeys = schema.CaseKeys()
 
 // turnKeys are the fields of an entry of "turns".
 var turnKeys = slices.Concat(inputKeys, actualOutputKeys, expectedOutputKeys, calledKeys, expectedKeys, trajectoryKeys, expectedTrajectories)
@@ -507,12 +546,11 @@ func pinnedTurns(c *toolgrade.Case, inputs []any) error {
 	return nil
 }
 
-// trial reads the optional "trial" field, the index of a trial among the
+// trialValue reads the optional "trial" field, the index of a trial among the
 // repeated runs of a case with the same id: a whole number from 1, or
 // null (0).
-func trial(obj jsonvalue.Object) (int, error) {
-	v, ok := obj.Get("trial")
-	if !ok || v == nil {
+func trialValue(v any) (int, error) {
+	if v == nil {
 		return 0, nil
 	}
 	n, isNum := v.(json.Number)

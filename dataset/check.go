@@ -68,18 +68,37 @@ var synonyms = map[string]string{
 
 // Known reports whether name is a field of the case format or one a
 // profile reads.
-func Known(name string) bool {
-	_, ok := knownFields[name]
-	return ok
+func Known(name string) bool { return caseKeys[name].known }
+
+// A keyInfo says what a key of a case is, so that one lookup answers what
+// decoding and checking a case ask of each of its keys.
+type keyInfo struct {
+	known bool // in caseFields or peerFields
+	grade bool // in gradeFields
+	// field is 1 + the field the key is an alias of (see fields), and
+	// rank its rank among the field's aliases; 0 for no field.
+	field, rank int8
+	// tools is 1 + the key's index in toolKeys; 0 for none.
+	tools int8
 }
 
-// knownFields holds caseFields and peerFields: every key of every case is
-// looked up in it, twice.
-var knownFields = func() map[string]struct{} {
-	m := make(map[string]struct{}, len(caseFields)+len(peerFields))
-	for _, f := range slices.Concat(caseFields, peerFields) {
-		m[f] = struct{}{}
+// caseKeys holds every key of the case format, of the peers' fields and
+// of the fields to grade.
+var caseKeys = func() map[string]keyInfo {
+	m := map[string]keyInfo{}
+	set := func(keys []string, f func(k *keyInfo, i int)) {
+		for i, key := range keys {
+			k := m[key]
+			f(&k, i)
+			m[key] = k
+		}
 	}
+	set(slices.Concat(caseFields, peerFields), func(k *keyInfo, _ int) { k.known = true })
+	set(gradeFields, func(k *keyInfo, _ int) { k.grade = true })
+	for field, keys := range fieldKeys {
+		set(keys, func(k *keyInfo, rank int) { k.field, k.rank = int8(field+1), int8(rank) })
+	}
+	set(toolKeys, func(k *keyInfo, i int) { k.tools = int8(i + 1) })
 	return m
 }()
 
@@ -147,20 +166,28 @@ var ErrNothingToGrade = errors.New("nothing to grade")
 // (BFCL's possible_answer, ADK's invocations, DeepFabric's samples), set
 // to something other than null. An empty list counts: it says "no calls".
 func Gradeable(obj jsonvalue.Object) bool {
-	for _, m := range obj {
-		// A raw output may be null: a provider that returned nothing is
-		// promptfoo's to grade.
-		if m.Value == nil && m.Key != "output" || !slices.Contains(gradeFields, m.Key) {
-			continue
+	for i := range obj {
+		if gradeable(&obj[i], caseKeys[obj[i].Key]) {
+			return true
 		}
-		if m.Key == "user_input" {
-			if _, ok := m.Value.([]any); !ok {
-				continue // Ragas' single-turn query
-			}
-		}
-		return true
 	}
 	return false
+}
+
+// gradeable reports whether a member of a case, whose key is k, gives a
+// metric something to grade.
+func gradeable(m *jsonvalue.Member, k keyInfo) bool {
+	// A raw output may be null: a provider that returned nothing is
+	// promptfoo's to grade.
+	if m.Value == nil && m.Key != "output" || !k.grade {
+		return false
+	}
+	if m.Key == "user_input" {
+		if _, ok := m.Value.([]any); !ok {
+			return false // Ragas' single-turn query
+		}
+	}
+	return true
 }
 
 // nothingToGrade explains a case with nothing to grade, naming the trace
@@ -297,12 +324,16 @@ func (ch *Checker) Check(c *toolgrade.Case) error {
 		return nil
 	}
 	var unknown []string
-	for _, m := range obj {
-		if !Known(m.Key) && !slices.Contains(unknown, m.Key) {
+	graded := false
+	for i := range obj {
+		m := &obj[i]
+		k := caseKeys[m.Key]
+		if !k.known && !slices.Contains(unknown, m.Key) {
 			unknown = append(unknown, m.Key)
 		}
+		graded = graded || gradeable(m, k)
 	}
-	if !Gradeable(obj) {
+	if !graded {
 		return nothingToGrade(obj)
 	}
 	if len(unknown) > 0 {
@@ -319,6 +350,9 @@ func (ch *Checker) Check(c *toolgrade.Case) error {
 		ch.mu.Unlock()
 	}
 	for _, m := range obj {
+		if len(ch.NotGraded) == 0 {
+			break
+		}
 		if why, ok := ch.NotGraded[m.Key]; ok && m.Value != nil {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("field %s is not graded: %s", m.Key, why))
 		}
