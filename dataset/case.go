@@ -155,7 +155,7 @@ func fields(obj jsonvalue.Object) [numFields]found {
 	var out [numFields]found
 	for i := range obj {
 		m := &obj[i]
-		if k := caseKeys[m.Key]; k.field > 0 {
+		if k := caseKey(m.Key); k.field > 0 {
 			out[k.field-1].add(m, k.rank)
 		}
 	}
@@ -185,10 +185,9 @@ func readCase(obj jsonvalue.Object) caseMembers {
 	var r caseMembers
 	for i := range obj {
 		m := &obj[i]
-		k, ok := caseKeys[m.Key]
+		k := caseKey(m.Key)
 		r.unknownField = r.unknownField || !k.known
 		switch {
-		case !ok:
 		case k.field > 0:
 			r.fields[k.field-1].add(m, k.rank)
 		case k.tools > 0:
