@@ -16,12 +16,17 @@ func init() {
 		item: itemObject(func(o jsonvalue.Object) level {
 			t := str(o, "type")
 			switch {
-			case anthropicEvents[t]:
+			case t != "" && anthropicEvents[t]:
 				return decisive
 			case t == "message":
 				return when(anthropicMessage(o), decisive)
-			case o.Has("role") && !langChainKinds[langChainKind(t)] && !byCalls(o):
-				f, l := classifyBlocks(list(o, "content"))
+			case o.Has("role"):
+				// Content blocks decide; the cheap look for them first.
+				blocks := list(o, "content")
+				if len(blocks) == 0 || langChainKinds[langChainKind(t)] || byCalls(o) {
+					return no
+				}
+				f, l := classifyBlocks(blocks)
 				return when(f == "anthropic_messages", l)
 			}
 			return no

@@ -17,10 +17,12 @@ func init() {
 			if hasAny(o, "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStart", "messageStop") {
 				return decisive // a ConverseStream event
 			}
-			if !o.Has("role") || byCalls(o) {
+			// Content blocks decide; the cheap look for them first.
+			blocks := list(o, "content")
+			if len(blocks) == 0 || !o.Has("role") || byCalls(o) {
 				return no
 			}
-			f, l := classifyBlocks(list(o, "content"))
+			f, l := classifyBlocks(blocks)
 			return when(f == "bedrock_converse", l)
 		}),
 	})

@@ -16,7 +16,7 @@ func init() {
 			switch {
 			case o.Has("lc") && o.Has("kwargs"):
 				return decisive // dumpd's constructor form
-			case langChainKinds[langChainKind(str(o, "type"))] && (o.Has("content") || o.Has("data")):
+			case has(o, "type") && langChainKinds[langChainKind(str(o, "type"))] && (o.Has("content") || o.Has("data")):
 				return decisive
 			case o.Has("role"):
 				tc, ok := firstEntry(o, "tool_calls")

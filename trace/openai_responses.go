@@ -30,8 +30,13 @@ func init() {
 				return decisive
 			case t == "message":
 				return when(!anthropicMessage(o), decisive)
-			case o.Has("role") && !byCalls(o):
-				f, l := classifyBlocks(list(o, "content"))
+			case o.Has("role"):
+				// Content blocks decide; the cheap look for them first.
+				blocks := list(o, "content")
+				if len(blocks) == 0 || byCalls(o) {
+					return no
+				}
+				f, l := classifyBlocks(blocks)
 				return when(f == "openai_responses", l)
 			}
 			return no
