@@ -201,10 +201,11 @@ type audit struct {
 	// path holds the index of each member or element from the root to
 	// the value being walked; where renders it (pointer-free, so that the
 	// walk writes no pointers).
-	path   []int32
-	parsed int // bytes of JSON text parsed
-	nested int // strings being parsed, one inside another
-	notes  []string
+	path    []int32
+	pathBuf [16]int32 // path's first array
+	parsed  int       // bytes of JSON text parsed
+	nested  int       // strings being parsed, one inside another
+	notes   []string
 }
 
 // audit walks v and returns the call-shaped objects in it that b does not
@@ -235,7 +236,7 @@ func shapeID(o jsonvalue.Object) string {
 // run walks a whole input.
 func (a *audit) run(v any) {
 	a.root = v
-	a.path = make([]int32, 0, 16)
+	a.path = a.pathBuf[:0]
 	a.walk(v, "", 0)
 }
 

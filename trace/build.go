@@ -168,6 +168,14 @@ func (b *builder) add(src any, c toolgrade.Call) int {
 	return len(b.calls) - 1
 }
 
+// reserve makes room for n more calls, which the reader has counted.
+func (b *builder) reserve(n int) {
+	if n > 0 {
+		b.calls = slices.Grow(b.calls, n)
+		b.answered = slices.Grow(b.answered, n)
+	}
+}
+
 // records splits what the reader read into the records it marked, and
 // returns with them the calls of the whole file, their turns counted
 // across the records (see [Trace.Records]).

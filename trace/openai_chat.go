@@ -93,7 +93,11 @@ func readOpenAIChat(b *builder, v any) error {
 // chatMessages reads a list of messages, responses and stream chunks.
 func chatMessages(b *builder, msgs []any, path string) error {
 	var s chatStream
-	users := 0
+	users, calls := 0, 0
+	for _, m := range msgs {
+		calls += len(list(m, "tool_calls"))
+	}
+	b.reserve(calls)
 	for i, m := range msgs {
 		msg, ok := m.(jsonvalue.Object)
 		if !ok {
