@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -238,6 +239,38 @@ func TestNothingToGradeNeverPasses(t *testing.T) {
 		}
 		if rs[0].Err != nil && !errors.Is(rs[0].Err, dataset.ErrNothingToGrade) && !strings.Contains(rs[0].Error, "unknown field") {
 			t.Logf("error: %s", rs[0].Error)
+		}
+	})
+}
+
+// TestCheckerNotGraded: a case gets a warning for each field it sets
+// (not null) that NotGraded names, in order, and for no other.
+func TestCheckerNotGraded(t *testing.T) {
+	keys := []string{"process", "expected_state", "final_state", "turns", "output", "input_messages", "value", "trace", "snapshot", "x", "id", "y2", "metadata"}
+	rapid.Check(t, func(t *rapid.T) {
+		notGraded := map[string]string{}
+		for _, k := range rapid.SliceOfDistinct(rapid.SampledFrom(keys), rapid.ID).Draw(t, "not graded") {
+			notGraded[k] = "why " + k
+		}
+		obj := jsonvalue.Object{{Key: "tools_called", Value: []any{}}}
+		var want []string
+		for _, k := range rapid.SliceOfDistinct(rapid.SampledFrom(keys), rapid.ID).Draw(t, "set") {
+			var v any = "v"
+			if rapid.Bool().Draw(t, "null") {
+				v = nil
+			}
+			obj = append(obj, jsonvalue.Member{Key: k, Value: v})
+			if why, ok := notGraded[k]; ok && v != nil {
+				want = append(want, "field "+k+" is not graded: "+why)
+			}
+		}
+		ch := &dataset.Checker{NotGraded: notGraded}
+		c := &toolgrade.Case{Raw: obj}
+		if err := ch.Check(c); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(c.Warnings, want) {
+			t.Fatalf("warnings %q, want %q", c.Warnings, want)
 		}
 	})
 }
