@@ -260,11 +260,9 @@ func (d *CallDecoder) DecodeCalls(v any) ([]Call, error) {
 	case []any:
 		calls := make([]Call, len(v))
 		for i, e := range v {
-			c, err := d.DecodeCall(e)
-			if err != nil {
+			if err := d.decode(&calls[i], e); err != nil {
 				return nil, InField("["+strconv.Itoa(i)+"]", err)
 			}
-			calls[i] = c
 		}
 		return calls, nil
 	}
@@ -273,45 +271,65 @@ func (d *CallDecoder) DecodeCalls(v any) ([]Call, error) {
 
 // DecodeCall reads one call.
 func (d *CallDecoder) DecodeCall(v any) (Call, error) {
+	var c Call
+	if err := d.decode(&c, v); err != nil {
+		return Call{}, err
+	}
+	return c, nil
+}
+
+// DecodeCallInto reads one call into c, as DecodeCall does: on error, c
+// is the zero Call. A list's calls decode in place, where a call returned
+// was copied on the way.
+func (d *CallDecoder) DecodeCallInto(c *Call, v any) error {
+	*c = Call{}
+	if err := d.decode(c, v); err != nil {
+		*c = Call{}
+		return err
+	}
+	return nil
+}
+
+// decode reads one call into c, which is zero.
+func (d *CallDecoder) decode(c *Call, v any) error {
 	obj, ok := v.(jsonvalue.Object)
 	if !ok {
-		return Call{}, fmt.Errorf("want a call object, got %s", jsonvalue.Kind(v))
+		return fmt.Errorf("want a call object, got %s", jsonvalue.Kind(v))
 	}
-	var c Call
 	keys := d.argsKeys()
-	f, err := d.readCallFields(obj, keys)
-	if err != nil {
-		return Call{}, err
+	var f callFields
+	if err := d.readCallFields(&f, obj, keys); err != nil {
+		return err
 	}
 	src := &f
 	if f.function != nil {
 		fo, ok := f.function.(jsonvalue.Object)
 		if !ok {
-			return Call{}, &FieldError{Path: "function", Err: fmt.Errorf("want the function called, {\"name\", \"arguments\"}, got %s", jsonvalue.Kind(f.function))}
+			return &FieldError{Path: "function", Err: fmt.Errorf("want the function called, {\"name\", \"arguments\"}, got %s", jsonvalue.Kind(f.function))}
 		}
 		switch {
 		case f.hasName:
-			return Call{}, &FieldError{Path: "name", Err: errors.New(`given both beside "function" and in it: give the name once`)}
+			return &FieldError{Path: "name", Err: errors.New(`given both beside "function" and in it: give the name once`)}
 		case f.argsKey != "":
-			return Call{}, &FieldError{Path: f.argsKey, Err: errors.New(`given beside "function": give the arguments in it, as "arguments"`)}
+			return &FieldError{Path: f.argsKey, Err: errors.New(`given beside "function": give the arguments in it, as "arguments"`)}
 		}
 		// An OpenAI tool_calls entry: its function has the name and the
 		// arguments, and nothing else.
-		inner, err := d.readFunctionFields(fo, keys)
-		if err != nil {
-			return Call{}, InField("function", err)
+		var inner callFields
+		if err := d.readFunctionFields(&inner, fo, keys); err != nil {
+			return InField("function", err)
 		}
 		src = &inner
 	}
 	if !src.hasName {
-		return Call{}, &FieldError{Path: "name", Err: errors.New("missing")}
+		return &FieldError{Path: "name", Err: errors.New("missing")}
 	}
 	if c.Name, ok = src.name.(string); !ok {
-		return Call{}, &FieldError{Path: "name", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(src.name))}
+		return &FieldError{Path: "name", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(src.name))}
 	}
 	if c.Name == "" {
 		// Two calls that name no tool would match each other.
-		return Call{}, &FieldError{Path: "name", Err: errors.New("empty: a call names the tool it calls")}
+		return &FieldError{Path: "name", Err: errors.New("empty: a call names the tool it calls")}
 	}
 	if src.argsKey != "" {
 		c.Args, c.ArgsRaw, c.Invalid = DecodeArgs(src.args)
@@ -325,12 +343,12 @@ func (d *CallDecoder) DecodeCall(v any) (Call, error) {
 		case json.Number:
 			c.ID = string(id)
 		default:
-			return Call{}, &FieldError{Path: "id", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(id))}
+			return &FieldError{Path: "id", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(id))}
 		}
 	}
 	if f.typ != nil {
 		if c.Type, ok = f.typ.(string); !ok {
-			return Call{}, &FieldError{Path: "type", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(f.typ))}
+			return &FieldError{Path: "type", Err: fmt.Errorf("want a string, got %s", jsonvalue.Kind(f.typ))}
 		}
 	}
 	if f.status != nil {
@@ -340,25 +358,25 @@ func (d *CallDecoder) DecodeCall(v any) (Call, error) {
 		case "error":
 			c.Status = StatusError
 		default:
-			return Call{}, &FieldError{Path: "status", Err: fmt.Errorf(`want "ok" or "error", got %s`, jsonvalue.Format(f.status))}
+			return &FieldError{Path: "status", Err: fmt.Errorf(`want "ok" or "error", got %s`, jsonvalue.Format(f.status))}
 		}
 	}
 	if f.turn != nil {
 		n, isNum := f.turn.(json.Number)
 		t := jsonvalue.NumberFloat(n)
 		if !isNum || t < 1 || t != float64(int64(t)) || t > 1e6 {
-			return Call{}, &FieldError{Path: "turn", Err: fmt.Errorf("want the turn's number, a whole number from 1, got %s", jsonvalue.Format(f.turn))}
+			return &FieldError{Path: "turn", Err: fmt.Errorf("want the turn's number, a whole number from 1, got %s", jsonvalue.Format(f.turn))}
 		}
 		c.Turn = int(t)
 	}
 	if f.rules != nil {
 		rules, err := DecodeRules(f.rules)
 		if err != nil {
-			return Call{}, InField("rules", err)
+			return InField("rules", err)
 		}
 		c.Rules = rules
 	}
-	return c, nil
+	return nil
 }
 
 // callFields are the members of a call object that DecodeCall reads.
@@ -370,8 +388,7 @@ type callFields struct {
 
 // readCallFields reads a call object's fields in one pass over its members
 // instead of looking each alias up: it runs for every call of every case.
-func (d *CallDecoder) readCallFields(obj jsonvalue.Object, argsKeys []string) (callFields, error) {
-	var f callFields
+func (d *CallDecoder) readCallFields(f *callFields, obj jsonvalue.Object, argsKeys []string) error {
 	for i := range obj {
 		m := &obj[i]
 		switch m.Key {
@@ -393,17 +410,16 @@ func (d *CallDecoder) readCallFields(obj jsonvalue.Object, argsKeys []string) (c
 			f.function = m.Value
 		default:
 			if err := f.readArgs(m, argsKeys, d.Ignored); err != nil {
-				return f, err
+				return err
 			}
 		}
 	}
-	return f, nil
+	return nil
 }
 
 // readFunctionFields reads the function object of an OpenAI tool_calls
 // entry: its name and its arguments.
-func (d *CallDecoder) readFunctionFields(obj jsonvalue.Object, argsKeys []string) (callFields, error) {
-	var f callFields
+func (d *CallDecoder) readFunctionFields(f *callFields, obj jsonvalue.Object, argsKeys []string) error {
 	for i := range obj {
 		m := &obj[i]
 		switch m.Key {
@@ -411,7 +427,7 @@ func (d *CallDecoder) readFunctionFields(obj jsonvalue.Object, argsKeys []string
 			f.name, f.hasName = m.Value, true
 		case "parameters":
 			if !obj.Has("arguments") {
-				return f, &FieldError{Path: m.Key, Err: errors.New(`a call's function gives its arguments as "arguments"; "parameters" is the JSON Schema of a tool definition (do these belong in available_tools?)`)}
+				return &FieldError{Path: m.Key, Err: errors.New(`a call's function gives its arguments as "arguments"; "parameters" is the JSON Schema of a tool definition (do these belong in available_tools?)`)}
 			}
 			fallthrough
 		default:
@@ -420,11 +436,11 @@ func (d *CallDecoder) readFunctionFields(obj jsonvalue.Object, argsKeys []string
 				if errors.As(err, &uk) {
 					uk.Hint = `a call's "function" has "name" and "arguments" (a tool definition's has "description" and "parameters": does it belong in available_tools?)`
 				}
-				return f, err
+				return err
 			}
 		}
 	}
-	return f, nil
+	return nil
 }
 
 // readArgs reads a member that is not one of a call's own fields: its

@@ -149,3 +149,28 @@ func TestCallString(t *testing.T) {
 		t.Errorf("String() of an invalid call = %s", got)
 	}
 }
+
+// TestDecodeCallInto: decoding into a call gives what DecodeCall returns,
+// whatever the call held before, and the zero call with an error.
+func TestDecodeCallInto(t *testing.T) {
+	d := &toolgrade.CallDecoder{ArgsKeys: []string{"args", "arguments"}}
+	for _, in := range []string{
+		`{"name": "f", "args": {"a": 1}, "id": "c1", "output": "x", "status": "ok", "turn": 2, "type": "function"}`,
+		`{"id": 3, "type": "function", "function": {"name": "g", "arguments": "{\"b\": [1]}"}}`,
+		`{"name": "h", "args": "{not json"}`,
+		`{"name": "r", "args": {"n": 1}, "rules": {"n": {"approx": 1, "tol": 0.5}}}`,
+		`{"name": ""}`, `{"args": {}}`, `{"name": "f", "args": {}, "arguments": {}}`, `{"name": "f", "turn": 0}`,
+		`{"name": "f", "bogus": 1}`, `[1]`, `{"function": {"name": "f", "parameters": {}}}`,
+	} {
+		v := mustParse(t, in)
+		want, wantErr := d.DecodeCall(v)
+		got := toolgrade.Call{Name: "stale", Args: "stale", Turn: 9, Invalid: true}
+		err := d.DecodeCallInto(&got, v)
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Errorf("%s: error %v, DecodeCall's %v", in, err, wantErr)
+		}
+		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b toolgrade.Rule) bool { return a.Tol == b.Tol && a.HasTol == b.HasTol })); diff != "" {
+			t.Errorf("%s: (-DecodeCall +DecodeCallInto)\n%s", in, diff)
+		}
+	}
+}

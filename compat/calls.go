@@ -54,22 +54,26 @@ func DecodeCalls(v any) ([]toolgrade.Call, error) {
 	}
 	out := make([]toolgrade.Call, len(list))
 	for i, e := range list {
-		c, err := DecodeCall(e)
-		if err != nil {
+		if err := decodeInto(&out[i], e); err != nil {
 			return nil, toolgrade.InField("["+strconv.Itoa(i)+"]", err)
 		}
-		out[i] = c
 	}
 	return out, nil
 }
 
 // DecodeCall reads one call as [DecodeCalls] does.
 func DecodeCall(v any) (toolgrade.Call, error) {
-	c, err := calls.DecodeCall(v)
-	if err != nil {
-		return c, explain(err)
+	var c toolgrade.Call
+	err := decodeInto(&c, v)
+	return c, err
+}
+
+// decodeInto reads one call into c; a list's calls are read in place.
+func decodeInto(c *toolgrade.Call, v any) error {
+	if err := calls.DecodeCallInto(c, v); err != nil {
+		return explain(err)
 	}
-	return c, schemaAsArgs(&c, v)
+	return schemaAsArgs(c, v)
 }
 
 // CallKeys lists every key of a call object [DecodeCall] reads.
