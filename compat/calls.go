@@ -47,12 +47,20 @@ var calls = toolgrade.CallDecoder{ArgsKeys: argsKeys, Ignored: ignoredKeys}
 // "inputParameters", "arguments", "input", "parameters"). Errors name the
 // element and field, relative to the list ("[1].args"); a key that is not
 // a call's says what it may have meant.
-func DecodeCalls(v any) ([]toolgrade.Call, error) {
+func DecodeCalls(v any) ([]toolgrade.Call, error) { return DecodeCallsIn(nil, v) }
+
+// DecodeCallsIn is [DecodeCalls] reading the calls into buf when it has
+// room for them (a case's lists share one array): the list returned is
+// then buf[:n:n], n the number of calls.
+func DecodeCallsIn(buf []toolgrade.Call, v any) ([]toolgrade.Call, error) {
 	list, ok := v.([]any)
 	if !ok {
 		return calls.DecodeCalls(v) // null, or the error
 	}
-	out := make([]toolgrade.Call, len(list))
+	if len(buf) < len(list) {
+		buf = make([]toolgrade.Call, len(list))
+	}
+	out := buf[:len(list):len(list)]
 	for i, e := range list {
 		if err := decodeInto(&out[i], e); err != nil {
 			return nil, toolgrade.InField("["+strconv.Itoa(i)+"]", err)

@@ -277,11 +277,14 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	c.Input, c.ActualOutput, c.ExpectedOutput = f[fieldInput].v, f[fieldActualOutput].v, f[fieldExpectedOutput].v
 	c.Trajectory, c.ExpectedTrajectory = f[fieldTrajectory].v, f[fieldExpectedTrajectory].v
 	var inputs []any // the user turns of the called trajectory
-	c.Called, inputs, err = calls(c, f[fieldCalled], f[fieldTrajectory])
+	// The two lists of calls share one array.
+	nc, ne := len(listOf(f[fieldCalled])), len(listOf(f[fieldExpected]))
+	buf := make([]toolgrade.Call, nc+ne)
+	c.Called, inputs, err = calls(c, f[fieldCalled], f[fieldTrajectory], buf[:nc])
 	if err != nil && !leftAsWritten(f[fieldCalled], f[fieldTrajectory], "tools_called", "trajectory", metrics) {
 		return nil, err
 	}
-	c.Expected, _, err = calls(c, f[fieldExpected], f[fieldExpectedTrajectory])
+	c.Expected, _, err = calls(c, f[fieldExpected], f[fieldExpectedTrajectory], buf[nc:])
 	if err != nil && !leftAsWritten(f[fieldExpected], f[fieldExpectedTrajectory], "expected_tools", "expected_trajectory", metrics) {
 		return nil, err
 	}
@@ -313,6 +316,12 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	return c, nil
 }
 
+// listOf is the list of calls a field gives, if it gives one.
+func listOf(f found) []any {
+	l, _ := f.v.([]any)
+	return l
+}
+
 // leftAsWritten reports whether the calls of a case that do not decode,
 // from list (the case field named listField) or, without it, from trace
 // (traceField), are left to the metrics that read that field as written:
@@ -334,12 +343,13 @@ func leftAsWritten(list, trace found, listField, traceField string, metrics []to
 	return left
 }
 
-// calls reads a list of calls from list when present, else extracts them
-// from trace, adding the items the trace reader skipped to c's warnings.
+// calls reads a list of calls from list when present (into buf when it
+// has room), else extracts them from trace, adding the items the trace
+// reader skipped to c's warnings.
 // It also returns the trace's user turns. A trace given beside the list
 // must be one (metrics such as grounding read it), and a warning says so
 // when its calls are not the list's.
-func calls(c *toolgrade.Case, list, tr found) ([]toolgrade.Call, []any, error) {
+func calls(c *toolgrade.Case, list, tr found, buf []toolgrade.Call) ([]toolgrade.Call, []any, error) {
 	var t trace.Trace
 	var run trace.Record
 	if tr.ok() && tr.v != nil {
@@ -355,7 +365,7 @@ func calls(c *toolgrade.Case, list, tr found) ([]toolgrade.Call, []any, error) {
 		}
 	}
 	if list.ok() {
-		calls, err := compat.DecodeCalls(list.v)
+		calls, err := compat.DecodeCallsIn(buf, list.v)
 		if err != nil {
 			return nil, nil, toolgrade.InField(list.key, err)
 		}
@@ -490,7 +500,7 @@ func decodeTurns(c *toolgrade.Case, key string, v any, cf [numFields]found, inpu
 			if side.top {
 				return toolgrade.InField(at, fmt.Errorf("%s are given both for the case and in its turns: give them in one place", side.what))
 			}
-			calls, _, err := calls(c, side.list, side.tr)
+			calls, _, err := calls(c, side.list, side.tr, nil)
 			if err != nil {
 				return toolgrade.InField(at, err)
 			}
