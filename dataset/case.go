@@ -350,37 +350,47 @@ func leftAsWritten(list, trace found, listField, traceField string, metrics []to
 // must be one (metrics such as grounding read it), and a warning says so
 // when its calls are not the list's.
 func calls(c *toolgrade.Case, list, tr found, buf []toolgrade.Call) ([]toolgrade.Call, []any, error) {
-	var t trace.Trace
-	var run trace.Record
 	if tr.ok() && tr.v != nil {
-		var err error
-		if t, err = trace.Extract(tr.v, ""); err != nil {
-			if list.ok() {
-				err = fmt.Errorf("not a trace toolgrade reads (the calls graded are %s's): %w", list.key, err)
-			}
-			return nil, nil, toolgrade.InField(tr.key, err)
-		}
-		if run, err = caseRun(c.ID, t); err != nil {
-			return nil, nil, toolgrade.InField(tr.key, err)
-		}
+		return traceCalls(c, list, tr, buf)
 	}
 	if list.ok() {
 		calls, err := compat.DecodeCallsIn(buf, list.v)
 		if err != nil {
 			return nil, nil, toolgrade.InField(list.key, err)
 		}
-		if tr.ok() && tr.v != nil && !sameCalls(calls, run.Calls) {
+		return calls, nil, nil
+	}
+	return nil, nil, nil
+}
+
+// traceCalls is calls for a case that gives a trace: apart, so that the
+// lists alone do not pay for its large frame.
+func traceCalls(c *toolgrade.Case, list, tr found, buf []toolgrade.Call) ([]toolgrade.Call, []any, error) {
+	t, err := trace.Extract(tr.v, "")
+	if err != nil {
+		if list.ok() {
+			err = fmt.Errorf("not a trace toolgrade reads (the calls graded are %s's): %w", list.key, err)
+		}
+		return nil, nil, toolgrade.InField(tr.key, err)
+	}
+	run, err := caseRun(c.ID, t)
+	if err != nil {
+		return nil, nil, toolgrade.InField(tr.key, err)
+	}
+	if list.ok() {
+		calls, err := compat.DecodeCallsIn(buf, list.v)
+		if err != nil {
+			return nil, nil, toolgrade.InField(list.key, err)
+		}
+		if !sameCalls(calls, run.Calls) {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("%s holds other calls than %s (%d and %d): %s are graded", tr.key, list.key, len(run.Calls), len(calls), list.key))
 		}
 		return calls, nil, nil
 	}
-	if tr.ok() && tr.v != nil {
-		for _, w := range append(run.Warnings(), t.Notes...) {
-			c.Warnings = append(c.Warnings, tr.key+": "+w)
-		}
-		return run.Calls, run.Inputs, nil
+	for _, w := range append(run.Warnings(), t.Notes...) {
+		c.Warnings = append(c.Warnings, tr.key+": "+w)
 	}
-	return nil, nil, nil
+	return run.Calls, run.Inputs, nil
 }
 
 // caseRun returns the run of a trace that a case with the given id
