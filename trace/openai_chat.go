@@ -103,36 +103,86 @@ func chatMessages(b *builder, msgs []any, path string) error {
 		if !ok {
 			return fieldError(index(path, i), "want a message object, got %s", jsonvalue.Kind(m))
 		}
-		if !hasAny(msg, "role", "choices", "tool_calls", "function_call") {
+		f := readChatFields(msg)
+		if f.role == nil && f.choices == nil && f.toolCalls == nil && f.functionCall == nil {
 			return wantError("a chat message or completion chunk at "+index(path, i), msg)
 		}
-		if choices, ok := msg.Get("choices"); ok {
-			if err := s.choices(b, msg, choices, index(path, i)); err != nil {
+		if f.choices != nil {
+			if err := s.choices(b, msg, f.choices.Value, index(path, i)); err != nil {
 				return err
 			}
 			continue
 		}
 		// Paths are built only for errors and skipped items: most
 		// messages have none.
-		r := str(msg, "role")
-		if r != "" && !chatRoles[r] {
+		r := memberString(f.role)
+		if r != "" && !chatRole(r) {
 			b.skip(msg, index(path, i), "message with role %q", r)
 			continue
 		}
 		if r == "tool" || r == "function" {
-			chatResult(b, msg, place{path, i})
+			chatResultOf(b, &f, place{path, i})
 			continue
 		}
 		if r == "user" {
 			users++
-			b.userMessage(users, get(msg, "content"))
+			b.userMessage(users, memberValue(f.content))
 		}
-		if err := chatMessage(b, msg, ""); err != nil {
+		if err := chatMessageOf(b, &f, ""); err != nil {
 			return toolgrade.InField(index(path, i), err)
 		}
-		chatParts(b, msg, place{path, i})
+		chatPartsOf(b, memberValue(f.content), place{path, i})
 	}
 	return nil
+}
+
+// chatFields are the members of a message that the reader reads, each
+// the first with its key, found in one pass over the message.
+type chatFields struct {
+	role, choices, toolCalls, functionCall, content, toolCallID, name *jsonvalue.Member
+}
+
+func readChatFields(msg jsonvalue.Object) chatFields {
+	var f chatFields
+	for i := range msg {
+		var p **jsonvalue.Member
+		switch msg[i].Key {
+		case "role":
+			p = &f.role
+		case "choices":
+			p = &f.choices
+		case "tool_calls":
+			p = &f.toolCalls
+		case "function_call":
+			p = &f.functionCall
+		case "content":
+			p = &f.content
+		case "tool_call_id":
+			p = &f.toolCallID
+		case "name":
+			p = &f.name
+		default:
+			continue
+		}
+		if *p == nil {
+			*p = &msg[i]
+		}
+	}
+	return f
+}
+
+// memberValue is a member's value, nil for no member.
+func memberValue(m *jsonvalue.Member) any {
+	if m == nil {
+		return nil
+	}
+	return m.Value
+}
+
+// memberString is a member's value if it is a string, else "".
+func memberString(m *jsonvalue.Member) string {
+	s, _ := memberValue(m).(string)
+	return s
 }
 
 // A place is where an item of a trace is: path, or its element i when i
@@ -149,33 +199,53 @@ func (p place) String() string {
 	return index(p.path, p.i)
 }
 
-// chatPartTypes are the content part types of Chat Completions messages,
-// none of which holds a call.
-var chatPartTypes = map[string]bool{"text": true, "image_url": true, "input_audio": true, "file": true, "refusal": true}
+// chatPartType reports the content part types of Chat Completions
+// messages, none of which holds a call.
+func chatPartType(t string) bool {
+	switch t {
+	case "text", "image_url", "input_audio", "file", "refusal":
+		return true
+	}
+	return false
+}
 
 // chatParts reports the content parts of the message at path that are of
 // no Chat Completions type (another API's tool_use block, say): a call in
 // them would otherwise go unseen.
-func chatParts(b *builder, msg jsonvalue.Object, at place) {
-	parts, ok := get(msg, "content").([]any)
+func chatParts(b *builder, msg jsonvalue.Object, at place) { chatPartsOf(b, get(msg, "content"), at) }
+
+// chatPartsOf is chatParts given the message's content.
+func chatPartsOf(b *builder, content any, at place) {
+	parts, ok := content.([]any)
 	if !ok {
 		return
 	}
 	for j, p := range parts {
-		if t, _ := get(p, "type").(string); !chatPartTypes[t] {
+		if t, _ := get(p, "type").(string); !chatPartType(t) {
 			b.skip(p, index(join(at.String(), "content"), j), "content part of type %q", t)
 		}
 	}
 }
 
-// chatRoles are the message roles of the Chat Completions family.
-var chatRoles = map[string]bool{"system": true, "developer": true, "user": true,
-	"assistant": true, "tool": true, "function": true}
+// chatRole reports the message roles of the Chat Completions family.
+func chatRole(r string) bool {
+	switch r {
+	case "system", "developer", "user", "assistant", "tool", "function":
+		return true
+	}
+	return false
+}
 
 // chatMessage reads one message: its calls, or the result it carries.
 func chatMessage(b *builder, msg jsonvalue.Object, path string) error {
+	f := readChatFields(msg)
+	return chatMessageOf(b, &f, path)
+}
+
+// chatMessageOf is chatMessage given the message's fields.
+func chatMessageOf(b *builder, f *chatFields, path string) error {
 	b.saw()
-	if tcs, ok := msg.Get("tool_calls"); ok && tcs != nil {
+	if tcs := memberValue(f.toolCalls); tcs != nil {
 		l, ok := tcs.([]any)
 		if !ok {
 			return fieldError(join(path, "tool_calls"), "want a list, got %s", jsonvalue.Kind(tcs))
@@ -188,7 +258,7 @@ func chatMessage(b *builder, msg jsonvalue.Object, path string) error {
 			b.add(tc, c)
 		}
 	}
-	if fc, ok := msg.Get("function_call"); ok && fc != nil {
+	if fc := memberValue(f.functionCall); fc != nil {
 		p := join(path, "function_call")
 		n, err := name(fc, "name", p)
 		if err != nil {
@@ -198,21 +268,21 @@ func chatMessage(b *builder, msg jsonvalue.Object, path string) error {
 		args(&c, fc, "arguments")
 		b.add(fc, c)
 	}
-	if r := str(msg, "role"); r == "tool" || r == "function" {
-		chatResult(b, msg, place{path, -1})
+	if r := memberString(f.role); r == "tool" || r == "function" {
+		chatResultOf(b, f, place{path, -1})
 	}
 	return nil
 }
 
-// chatResult reads a tool (or legacy function) message at a place: the
-// result of the call it names.
-func chatResult(b *builder, msg jsonvalue.Object, at place) {
+// chatResultOf reads a tool (or legacy function) message at a place,
+// given its fields: the result of the call it names.
+func chatResultOf(b *builder, f *chatFields, at place) {
 	b.saw()
 	callID := ""
-	if str(msg, "role") == "tool" {
-		callID = id(get(msg, "tool_call_id"))
+	if memberString(f.role) == "tool" {
+		callID = id(memberValue(f.toolCallID))
 	}
-	name, content := str(msg, "name"), get(msg, "content")
+	name, content := memberString(f.name), memberValue(f.content)
 	if !b.linked(callID, name, content, false) {
 		b.unlinked(at.String(), callID, name, content)
 	}
