@@ -21,9 +21,12 @@ import (
 
 // records are the generated lines split off by the JSON Lines reader, not
 // yet decoded.
-func records(tb testing.TB) []toolgrade.Record {
+func records(tb testing.TB) []toolgrade.Record { return linesRecords(tb, lines()) }
+
+// linesRecords are the given lines split off by the JSON Lines reader.
+func linesRecords(tb testing.TB, lines [][]byte) []toolgrade.Record {
 	var recs []toolgrade.Record
-	for rec, err := range dataset.Reader("bench.jsonl", bytes.NewReader(bytes.Join(lines(), []byte("\n"))), dataset.JSONL) {
+	for rec, err := range dataset.Reader("bench.jsonl", bytes.NewReader(bytes.Join(lines, []byte("\n"))), dataset.JSONL) {
 		if err != nil {
 			tb.Fatal(err)
 		}
