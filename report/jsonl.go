@@ -25,10 +25,16 @@ import (
 func JSONL(w io.Writer) Writer { return &jsonlReport{w: bufio.NewWriterSize(w, 64<<10)} }
 
 type jsonlReport struct {
-	w    *bufio.Writer
-	line []byte
-	// trials holds the current case's consecutive trials only.
+	w *bufio.Writer
+	// trials holds the current case's consecutive trials, once it has
+	// more than one: most cases have one, and grouping it cost more than
+	// writing its line.
 	trials reliability.Trials
+	// first is what trials need of the current case's first trial, until
+	// a second comes (see keep).
+	first        toolgrade.Result
+	firstMetrics []toolgrade.MetricResult
+	firstCase    toolgrade.Case
 
 	// The consecutive lines of one case, held until the next case, and
 	// how many they are.
@@ -45,19 +51,36 @@ func (j *jsonlReport) Add(r *toolgrade.Result) error {
 			return err
 		}
 	}
-	n := j.trials.Add(r)
-	line := r.AppendJSON(j.line[:0])
+	n := 1
+	if j.held {
+		if j.groupLen == 1 {
+			j.trials.Add(&j.first)
+		}
+		n = j.trials.Add(r)
+		j.group = append(j.group, '\n')
+	} else {
+		j.keep(r)
+	}
+	line := r.AppendJSON(j.group)
 	if n := reliability.TrialIndex(r); n > 0 {
 		line = append(line[:len(line)-1], `,"trial":`...)
 		line = append(strconv.AppendInt(line, int64(n), 10), '}')
 	}
-	j.line = line
-	if j.held {
-		j.group = append(j.group, '\n')
-	}
-	j.group = append(j.group, line...)
+	j.group = line
 	j.groupKey, j.groupLen, j.held = key, n, true
 	return nil
+}
+
+// keep copies what trials read of r, the first trial of a case, so that
+// it can be added should a second trial follow: r is not the writer's to
+// hold.
+func (j *jsonlReport) keep(r *toolgrade.Result) {
+	j.firstMetrics = append(j.firstMetrics[:0], r.Metrics...)
+	j.first = toolgrade.Result{ID: r.ID, Success: r.Success, Error: r.Error, Metrics: j.firstMetrics}
+	if r.Case != nil {
+		j.firstCase.Trial = r.Case.Trial
+		j.first.Case = &j.firstCase
+	}
 }
 
 // flush writes the held lines, the last with the case's figures when it
@@ -70,11 +93,11 @@ func (j *jsonlReport) flush() error {
 		cr, _ := j.trials.Case(j.groupKey, reliability.DefaultConfidence, nil)
 		j.group = appendReliability(append(j.group[:len(j.group)-1], `,"reliability":`...), &cr, reliability.DefaultConfidence)
 		j.group = append(j.group, '}')
+		j.trials.Reset()
 	}
 	j.group = append(j.group, '\n')
 	_, err := j.w.Write(j.group)
 	j.group, j.held = j.group[:0], false
-	j.trials.Reset()
 	return err
 }
 
