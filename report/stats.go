@@ -74,10 +74,13 @@ type Stats struct {
 	warned   int
 	warnings []FieldCount
 
-	tools    map[string]*ToolCounts
-	toolsBy  string // the metric whose pairing the tool counts follow
-	failures failureHeap
-	traj     trajectoryCounts // failed calls, broken rules and data flows (trajectory.go)
+	// tools are the run's tools in first-seen order, found by a scan
+	// while few and then by toolIndex (see runTool).
+	tools     []*ToolCounts
+	toolIndex map[string]*ToolCounts
+	toolsBy   string // the metric whose pairing the tool counts follow
+	failures  failureHeap
+	traj      trajectoryCounts // failed calls, broken rules and data flows (trajectory.go)
 
 	// Scratch for addTools, reused across results: the tools of the
 	// current case (a case names few, so a linear scan beats the map),
@@ -260,17 +263,40 @@ func (s *Stats) tool(name string) *ToolCounts {
 			return t
 		}
 	}
-	if s.tools == nil {
-		s.tools = map[string]*ToolCounts{}
-	}
-	t := s.tools[name]
-	if t == nil {
-		// A case's strings share the memory its input was read into; a
-		// copy keeps only the name alive.
-		t = &ToolCounts{Name: strings.Clone(name)}
-		s.tools[t.Name] = t
-	}
+	t := s.runTool(name)
 	s.caseTools = append(s.caseTools, t)
+	return t
+}
+
+// maxScannedTools is how many tools a run has before they are found by a
+// map: a run names few tools, and comparing a name with each of a few
+// costs less than hashing it.
+const maxScannedTools = 32
+
+// runTool returns the run's counts of the named tool, adding them if new.
+func (s *Stats) runTool(name string) *ToolCounts {
+	if s.toolIndex == nil {
+		for _, t := range s.tools {
+			if t.Name == name {
+				return t
+			}
+		}
+	} else if t := s.toolIndex[name]; t != nil {
+		return t
+	}
+	// A case's strings share the memory its input was read into; a copy
+	// keeps only the name alive.
+	t := &ToolCounts{Name: strings.Clone(name)}
+	s.tools = append(s.tools, t)
+	switch {
+	case s.toolIndex != nil:
+		s.toolIndex[t.Name] = t
+	case len(s.tools) > maxScannedTools:
+		s.toolIndex = make(map[string]*ToolCounts, 2*len(s.tools))
+		for _, t := range s.tools {
+			s.toolIndex[t.Name] = t
+		}
+	}
 	return t
 }
 

@@ -80,6 +80,40 @@ func TestStatsTools(t *testing.T) {
 	}
 }
 
+// TestStatsManyTools: a run's tools are counted alike whether they are
+// few (found by a scan) or many (found by a map): the tools of 100 cases,
+// each calling two of n tools, sum up to what the cases named.
+func TestStatsManyTools(t *testing.T) {
+	for _, n := range []int{3, 32, 33, 100} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			var s report.Stats
+			want := map[string]report.ToolCounts{}
+			for i := range 100 {
+				a, b := "tool"+strconv.Itoa(i%n), "tool"+strconv.Itoa((i*7+1)%n)
+				c := &toolgrade.Case{ID: strconv.Itoa(i), Expected: calls(t, `[{"name":"`+a+`"}]`), Called: calls(t, `[{"name":"`+b+`"}]`)}
+				s.Add(&toolgrade.Result{ID: c.ID, Success: true, Metrics: []toolgrade.MetricResult{{Score: 1}}, Case: c})
+				ta, tb := want[a], want[b]
+				ta.Name, tb.Name = a, b
+				ta.Expected++
+				want[a] = ta
+				tb = want[b] // a and b may be one tool
+				tb.Name = b
+				tb.Called++
+				want[b] = tb
+			}
+			got, _ := s.Tools()
+			if len(got) != len(want) {
+				t.Fatalf("%d tools, want %d", len(got), len(want))
+			}
+			for _, g := range got {
+				if g != want[g.Name] {
+					t.Errorf("%+v, want %+v", g, want[g.Name])
+				}
+			}
+		})
+	}
+}
+
 // TestStatsFailuresAreTheWorst: however many results of distinct cases
 // stream by, the kept failures are exactly the Worst worst of all of
 // them, in order.
