@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -42,6 +43,9 @@ type Trials struct {
 	// chunkMax, if set, replaces maxChunk (tests cross chunks with it).
 	hash     func(string) uint64
 	chunkMax int
+	// tagHome, if set, replaces tagBits as the most slot bits a grown
+	// table takes from the tags (tests make the table rehash with it).
+	tagHome uint
 
 	cases   []caseTrials   // the cases with several trials
 	later   []laterTrial   // their trials after the first
@@ -51,8 +55,16 @@ type Trials struct {
 
 	tq tCache // Student's t quantiles, by degrees of freedom (estimate.go)
 
-	scores     []float64        // the scores records give by index
-	scoreIndex map[uint64]uint8 // their bits → index
+	scores     []float64   // the scores records give by index
+	scoreIndex *scoreTable // their bits → index
+}
+
+// A scoreTable finds a score's index in Trials.scores by its bits: open
+// addressing, at most half full. A map cost a hash call per metric of
+// every result.
+type scoreTable [2 * maxScores]struct {
+	bits  uint64
+	index uint16 // plus one; 0 is empty
 }
 
 // A record is, end to end:
@@ -189,12 +201,34 @@ func (t *Trials) hashBytes(b []byte) uint64 {
 	return maphash.Bytes(t.seed, b)
 }
 
+// slotBits is log2 of len(t.slots) for a table of n slots.
+func slotBits(n int) uint { return uint(bits.TrailingZeros(uint(n))) }
+
+// home is the slot a key whose hash is h goes to first: the hash's top
+// bits, which its tag holds too, so that the table grows without hashing
+// its keys again while it has no more than 1<<tagBits slots.
+func home(h uint64, slotBits uint) int {
+	if slotBits == 0 {
+		return 0
+	}
+	return int(h >> (64 - slotBits))
+}
+
+// rehashPast is the size, in bits, past which a growing table hashes its
+// keys again: its slots' tags hold no more of their hashes.
+func (t *Trials) rehashPast() uint {
+	if t.tagHome > 0 {
+		return t.tagHome
+	}
+	return tagBits
+}
+
 // find returns the slot of key, whose hash is h, and whether it holds the
 // key; if not, the slot is the empty one where the key goes.
 func (t *Trials) find(key string, h uint64) (int, bool) {
 	mask := len(t.slots) - 1
 	tag := h >> refBits
-	for i := int(h) & mask; ; i = (i + 1) & mask {
+	for i := home(h, slotBits(len(t.slots))); ; i = (i + 1) & mask {
 		s := t.slots[i]
 		if s == 0 {
 			return i, false
@@ -214,13 +248,18 @@ func (t *Trials) grow() {
 		t.seed = maphash.MakeSeed()
 	}
 	t.slots = make([]uint64, max(8, 2*len(old)))
-	mask := len(t.slots) - 1
+	mask, sb := len(t.slots)-1, slotBits(len(t.slots))
 	for _, s := range old {
 		if s == 0 {
 			continue
 		}
-		k, _ := recordKey(t.record(s&refMask - 1))
-		i := int(t.hashBytes(k)) & mask
+		var i int
+		if sb <= t.rehashPast() {
+			i = home(s, sb) // the tag's top bits are the hash's
+		} else {
+			k, _ := recordKey(t.record(s&refMask - 1))
+			i = home(t.hashBytes(k), sb)
+		}
 		for t.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
@@ -281,20 +320,25 @@ func (t *Trials) appendRecord(key string, flags byte, first int32, r *toolgrade.
 
 // scoreOf returns the index of a score in t.scores, adding it if there is
 // room.
-func (t *Trials) scoreOf(bits uint64) (byte, bool) {
-	if i, ok := t.scoreIndex[bits]; ok {
-		return i, true
-	}
-	if len(t.scores) == maxScores {
-		return 0, false
-	}
+func (t *Trials) scoreOf(x uint64) (byte, bool) {
 	if t.scoreIndex == nil {
-		t.scoreIndex = map[uint64]uint8{}
+		t.scoreIndex = new(scoreTable)
 	}
-	i := uint8(len(t.scores))
-	t.scores = append(t.scores, math.Float64frombits(bits))
-	t.scoreIndex[bits] = i
-	return i, true
+	const mask = len(scoreTable{}) - 1
+	for i := int((x*0x9e3779b97f4a7c15)>>(64-bits.Len(uint(mask)))) & mask; ; i = (i + 1) & mask {
+		s := &t.scoreIndex[i]
+		switch {
+		case s.index == 0:
+			if len(t.scores) == maxScores {
+				return 0, false
+			}
+			t.scores = append(t.scores, math.Float64frombits(x))
+			s.bits, s.index = x, uint16(len(t.scores))
+			return byte(s.index - 1), true
+		case s.bits == x:
+			return byte(s.index - 1), true
+		}
+	}
 }
 
 // replay returns the trials of the case whose record is at ref, as of its

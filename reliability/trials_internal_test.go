@@ -127,20 +127,22 @@ func randomResults(rng *rand.Rand, n, ids int) []*toolgrade.Result {
 func TestTrialsAgreeCaseByCase(t *testing.T) {
 	gates := map[string]PassK{"m2 (strict)": {K: 2, Min: 0.5}}
 	for _, tc := range []struct {
-		name  string
-		hash  func(string) uint64
-		chunk int
+		name    string
+		hash    func(string) uint64
+		chunk   int
+		tagHome uint
 	}{
-		{"maphash", nil, 0},
-		{"colliding", func(s string) uint64 { return uint64(len(s)%8) * 0x9E3779B97F4A7C15 }, 0},
-		{"same tag", func(s string) uint64 { return uint64(len(s) % 8) }, 64},
-		{"small chunks", nil, 100},
+		{"maphash", nil, 0, 0},
+		{"colliding", func(s string) uint64 { return uint64(len(s)%8) * 0x9E3779B97F4A7C15 }, 0, 0},
+		{"same tag", func(s string) uint64 { return uint64(len(s) % 8) }, 64, 0},
+		{"small chunks", nil, 100, 0},
+		{"rehashed as it grows", nil, 0, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, 2))
 			for round := range 12 {
 				results := randomResults(rng, 1+rng.IntN(600), 1+rng.IntN(300))
-				tr := Trials{hash: tc.hash, chunkMax: tc.chunk}
+				tr := Trials{hash: tc.hash, chunkMax: tc.chunk, tagHome: tc.tagHome}
 				byKey := map[string][]*toolgrade.Result{}
 				for _, r := range results {
 					tr.add(r)
