@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"slices"
+	"strconv"
 
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -42,7 +43,7 @@ func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 // "warnings" (a list of strings) follows "metrics" when the case has any,
 // and "error" follows when the record could not be read. Each metric
 // result is written as [MetricResult.AppendJSON] says.
-func (r *Result) AppendJSON(b []byte) []byte { return resultCodec.Append(b, r) }
+func (r *Result) AppendJSON(b []byte) []byte { return appendResult(b, r) }
 
 // AppendJSON appends the metric result's JSON object, its members in the
 // order [MetricResult] states: score is null when the metric erred;
@@ -114,7 +115,7 @@ var (
 
 	metricCodec = jsonvalue.NewCodec(appendMetric, decodeMetric)
 
-	resultCodec = jsonvalue.NewCodec(resultFields.Append, func(x any, r *Result) error {
+	resultCodec = jsonvalue.NewCodec(appendResult, func(x any, r *Result) error {
 		// The JSON Lines report adds these to trials; they are its own.
 		if obj, ok := x.(jsonvalue.Object); ok && (obj.Has("trial") || obj.Has("reliability")) {
 			x = slices.DeleteFunc(slices.Clone(obj), func(m jsonvalue.Member) bool { return m.Key == "trial" || m.Key == "reliability" })
@@ -122,10 +123,14 @@ var (
 		return resultFields.Decode(x, r)
 	})
 
-	resultFields = jsonvalue.Struct(
+	// metricFieldsCodec and resultFields define the contract: reading
+	// goes through them, and they write what appendMetric and
+	// appendResult must (TestResultLineAgreesWithFields).
+	metricFieldsCodec = jsonvalue.NewCodec(appendMetricFields, decodeMetric)
+	resultFields      = jsonvalue.Struct(
 		jsonvalue.NewField("id", func(r *Result) *string { return &r.ID }, jsonvalue.String),
 		jsonvalue.NewField("success", func(r *Result) *bool { return &r.Success }, jsonvalue.Bool),
-		jsonvalue.NewField("metrics", func(r *Result) *[]MetricResult { return &r.Metrics }, jsonvalue.List[[]MetricResult](metricCodec)),
+		jsonvalue.NewField("metrics", func(r *Result) *[]MetricResult { return &r.Metrics }, jsonvalue.List[[]MetricResult](metricFieldsCodec)),
 		jsonvalue.NewField("warnings", func(r *Result) *[]string { return &r.Warnings }, jsonvalue.List[[]string](jsonvalue.String)).
 			Omit(func(r *Result) bool { return len(r.Warnings) == 0 }),
 		jsonvalue.NewField("error", func(r *Result) *string { return &r.Error }, jsonvalue.String).OmitZero(),
@@ -205,7 +210,7 @@ func metricField(name string) (Place, *jsonvalue.Field[MetricResult]) {
 	return 0, nil
 }
 
-func appendMetric(b []byte, m *MetricResult) []byte {
+func appendMetricFields(b []byte, m *MetricResult) []byte {
 	b = jsonvalue.AppendFields(append(b, '{'), metricRuns[0], m, false) // name comes first
 	for p := AfterScore; p <= AfterReason; p++ {
 		if len(m.Details) > 0 {
@@ -214,6 +219,126 @@ func appendMetric(b []byte, m *MetricResult) []byte {
 		b = jsonvalue.AppendFields(b, metricRuns[p+1], m, true)
 	}
 	return append(b, '}')
+}
+
+// appendResult writes what resultFields write, member by member: every
+// case's line goes through it, and the fields' loop cost more than
+// writing the line (TestResultLineAgreesWithFields holds the two equal).
+func appendResult(b []byte, r *Result) []byte {
+	b = jsonvalue.AppendString(append(b, `{"id":`...), r.ID)
+	if r.Success {
+		b = append(b, `,"success":true,"metrics":[`...)
+	} else {
+		b = append(b, `,"success":false,"metrics":[`...)
+	}
+	for i := range r.Metrics {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendMetric(b, &r.Metrics[i])
+	}
+	b = append(b, ']')
+	if len(r.Warnings) > 0 {
+		b = append(b, `,"warnings":[`...)
+		for i, w := range r.Warnings {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonvalue.AppendString(b, w)
+		}
+		b = append(b, ']')
+	}
+	if r.Error != "" {
+		b = jsonvalue.AppendString(append(b, `,"error":`...), r.Error)
+	}
+	return append(b, '}')
+}
+
+// appendMetric writes what appendMetricFields writes, member by member
+// (see appendResult).
+func appendMetric(b []byte, m *MetricResult) []byte {
+	b = jsonvalue.AppendString(append(b, `{"name":`...), m.Name)
+	b = jsonvalue.AppendString(append(b, `,"profile":`...), m.Profile)
+	b = append(b, `,"score":`...)
+	if m.Error != "" {
+		b = append(b, `null,"success":null`...)
+	} else {
+		b = jsonvalue.AppendFloat(b, m.Score)
+		switch {
+		case m.Threshold == nil:
+			b = append(b, `,"success":null`...)
+		case m.Success:
+			b = append(b, `,"success":true`...)
+		default:
+			b = append(b, `,"success":false`...)
+		}
+	}
+	b = append(b, `,"threshold":`...)
+	if m.Threshold != nil {
+		b = jsonvalue.AppendFloat(b, *m.Threshold)
+	} else {
+		b = append(b, "null"...)
+	}
+	if m.Precision != nil {
+		b = jsonvalue.AppendFloat(append(b, `,"precision":`...), *m.Precision)
+	}
+	if m.Recall != nil {
+		b = jsonvalue.AppendFloat(append(b, `,"recall":`...), *m.Recall)
+	}
+	if m.F1 != nil {
+		b = jsonvalue.AppendFloat(append(b, `,"f1":`...), *m.F1)
+	}
+	details := len(m.Details) > 0
+	if details {
+		b = m.appendDetails(b, AfterScore)
+	}
+	if m.Matches != nil || m.Missing != nil || m.Unexpected != nil {
+		b = append(b, `,"matches":[`...)
+		for i := range m.Matches {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendMatch(b, &m.Matches[i])
+		}
+		b = appendInts(append(b, `],"missing":`...), m.Missing)
+		b = appendInts(append(b, `,"unexpected":`...), m.Unexpected)
+	}
+	if details {
+		b = m.appendDetails(b, AfterMatches)
+	}
+	if m.Reason != "" {
+		b = jsonvalue.AppendString(append(b, `,"reason":`...), m.Reason)
+	}
+	if details {
+		b = m.appendDetails(b, AfterReason)
+	}
+	if m.Error != "" {
+		b = jsonvalue.AppendString(append(b, `,"error":`...), m.Error)
+	} else {
+		b = append(b, `,"error":null`...)
+	}
+	return append(b, '}')
+}
+
+func appendMatch(b []byte, p *Match) []byte {
+	if len(p.Diffs) > 0 {
+		return matchCodec.Append(b, p)
+	}
+	b = strconv.AppendInt(append(b, `{"expected":`...), int64(p.Expected), 10)
+	b = strconv.AppendInt(append(b, `,"called":`...), int64(p.Called), 10)
+	b = jsonvalue.AppendFloat(append(b, `,"score":`...), p.Score)
+	return append(b, '}')
+}
+
+func appendInts(b []byte, ns []int) []byte {
+	b = append(b, '[')
+	for i, n := range ns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return append(b, ']')
 }
 
 // appendDetails writes the details of place p, in their order.

@@ -1,10 +1,10 @@
 package toolgrade_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"reflect"
 	"slices"
@@ -17,6 +17,7 @@ import (
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/match"
 	"github.com/toolgrade/toolgrade/process"
+	"pgregory.net/rapid"
 )
 
 // fullResult sets every field of every level of the result contract, and
@@ -99,6 +100,86 @@ func TestResultRoundTrip(t *testing.T) {
 	if again := string(out.AppendJSON(nil)); again != line {
 		t.Errorf("written again:\n%s\nwant:\n%s", again, line)
 	}
+}
+
+// TestResultLineAgreesWithFields: the result line, written member by
+// member, is what the contract's field codecs write, for every result
+// of the golden files and fullResult's, and for random ones.
+func TestResultLineAgreesWithFields(t *testing.T) {
+	check := func(t interface{ Fatalf(string, ...any) }, r *toolgrade.Result) {
+		if got, want := string(r.AppendJSON(nil)), string(toolgrade.AppendResultFields(nil, r)); got != want {
+			t.Fatalf("line:\n%s\nfields:\n%s", got, want)
+		}
+	}
+	full, _ := fullResult()
+	check(t, &full)
+	check(t, &toolgrade.Result{})
+	for _, line := range resultLines(t) {
+		r, err := toolgrade.ParseResult([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, &r)
+	}
+	details := full.Metrics[0].Details
+	rapid.Check(t, func(t *rapid.T) {
+		text := rapid.SampledFrom([]string{"", "a", "quote \" and \\ and \n", "日本", "\x7f\x00"})
+		num := rapid.SampledFrom([]float64{0, math.Copysign(0, -1), 1, 0.5, 1.0 / 3, -2, 1e-7, 1e21, math.NaN(), math.Inf(1)})
+		ptr := func(label string) *float64 {
+			if rapid.Bool().Draw(t, label+" set") {
+				return toolgrade.Float(num.Draw(t, label))
+			}
+			return nil
+		}
+		ints := func(label string) []int {
+			if rapid.Bool().Draw(t, label+" nil") {
+				return nil
+			}
+			return rapid.SliceOfN(rapid.IntRange(-1, 9), 0, 3).Draw(t, label)
+		}
+		r := toolgrade.Result{ID: text.Draw(t, "id"), Success: rapid.Bool().Draw(t, "success"), Error: text.Draw(t, "error"),
+			Warnings: rapid.SliceOfN(text, 0, 2).Draw(t, "warnings")}
+		for range rapid.IntRange(0, 3).Draw(t, "metrics") {
+			m := toolgrade.MetricResult{Name: text.Draw(t, "name"), Profile: text.Draw(t, "profile"), Score: num.Draw(t, "score"),
+				Threshold: ptr("threshold"), Success: rapid.Bool().Draw(t, "verdict"),
+				Precision: ptr("precision"), Recall: ptr("recall"), F1: ptr("f1"),
+				Missing: ints("missing"), Unexpected: ints("unexpected"), Reason: text.Draw(t, "reason"), Error: text.Draw(t, "metric error")}
+			if !rapid.Bool().Draw(t, "matches nil") {
+				m.Matches = []toolgrade.Match{}
+				for range rapid.IntRange(0, 3).Draw(t, "matches") {
+					p := toolgrade.Match{Expected: rapid.IntRange(0, 12).Draw(t, "expected"), Called: rapid.IntRange(0, 12).Draw(t, "called"), Score: num.Draw(t, "match score")}
+					if rapid.Bool().Draw(t, "diffs") {
+						p.Diffs = []toolgrade.ArgDiff{{Path: text.Draw(t, "path"), Expected: text.Draw(t, "want"), Got: nil, Note: text.Draw(t, "note")}}
+					}
+					m.Matches = append(m.Matches, p)
+				}
+			}
+			for _, d := range details {
+				if rapid.IntRange(0, 3).Draw(t, "detail") == 0 {
+					m.Details = append(m.Details, d)
+				}
+			}
+			r.Metrics = append(r.Metrics, m)
+		}
+		check(t, &r)
+	})
+}
+
+// resultLines are the result lines of the golden files.
+func resultLines(t testing.TB) []string {
+	var lines []string
+	for _, name := range []string{"cmd/toolgrade/testdata/examples_agent.golden.jsonl", "cmd/toolgrade/testdata/examples_mcp_schema.golden.jsonl", "report/testdata/trajectory.jsonl"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.Lines(string(data)) {
+			if line = strings.TrimSpace(line); line != "" {
+				lines = append(lines, line)
+			}
+		}
+	}
+	return lines
 }
 
 // checkEveryField fails when a field of v, at any depth, is the zero
@@ -260,17 +341,8 @@ func TestGradeRefusesBrokenDetails(t *testing.T) {
 func FuzzParseResult(f *testing.F) {
 	_, full := fullResult()
 	f.Add([]byte(full))
-	for _, name := range []string{"cmd/toolgrade/testdata/examples_agent.golden.jsonl", "cmd/toolgrade/testdata/examples_mcp_schema.golden.jsonl", "report/testdata/trajectory.jsonl"} {
-		file, err := os.Open(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		sc := bufio.NewScanner(file)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			f.Add([]byte(sc.Text()))
-		}
-		file.Close()
+	for _, line := range resultLines(f) {
+		f.Add([]byte(line))
 	}
 	f.Add([]byte(`{"id":"a","success":true,"metrics":[{"name":"m","profile":"p","score":-0,"success":null,"threshold":null,"x":{"b":1,"b":2},"reason":"","error":""}]}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
@@ -279,6 +351,9 @@ func FuzzParseResult(f *testing.F) {
 			return
 		}
 		again := r.AppendJSON(nil)
+		if fields := toolgrade.AppendResultFields(nil, &r); string(fields) != string(again) {
+			t.Fatalf("line:\n%s\nfields:\n%s", again, fields)
+		}
 		r2, err := toolgrade.ParseResult(again)
 		if err != nil {
 			t.Fatalf("%v reading back\n%s\nfrom\n%s", err, again, line)
