@@ -86,9 +86,12 @@ type Stats struct {
 	// current case (a case names few, so a linear scan beats the map),
 	// and the calls left unexplained.
 	caseTools []*ToolCounts
-	extra     []int
-	stands    []standIn
-	missing   []int
+	// the counts of each expected call's tool and each called call's,
+	// by index
+	expectedTools, calledTools []*ToolCounts
+	extra                      []int
+	stands                     []standIn
+	missing                    []int
 }
 
 // A FieldCount is a case field and the number of cases that had it.
@@ -302,13 +305,21 @@ func (s *Stats) runTool(name string) *ToolCounts {
 
 func (s *Stats) addTools(r *toolgrade.Result, failed []int) {
 	c := r.Case
+	// Each call's tool is looked up once: expected[i] counts
+	// c.Expected[i]'s tool, called[j] c.Called[j]'s.
 	s.caseTools = s.caseTools[:0]
+	expected, called := s.expectedTools[:0], s.calledTools[:0]
 	for i := range c.Expected {
-		s.tool(c.Expected[i].Name).Expected++
+		t := s.tool(c.Expected[i].Name)
+		t.Expected++
+		expected = append(expected, t)
 	}
 	for i := range c.Called {
-		s.tool(c.Called[i].Name).Called++
+		t := s.tool(c.Called[i].Name)
+		t.Called++
+		called = append(called, t)
 	}
+	s.expectedTools, s.calledTools = expected, called
 	m := pairing(r)
 	if m == nil {
 		return
@@ -320,27 +331,27 @@ func (s *Stats) addTools(r *toolgrade.Result, failed []int) {
 		if !inRange(p.Expected, c.Expected) || !inRange(p.Called, c.Called) {
 			continue
 		}
-		switch e, g := c.Expected[p.Expected].Name, c.Called[p.Called].Name; {
-		case !sameTool(e, g):
-			s.tool(e).Missed++
-			s.tool(g).Extra++
+		switch e, g := expected[p.Expected], called[p.Called]; {
+		case e != g && !sameTool(e.Name, g.Name): // one tool has one counts
+			e.Missed++
+			g.Extra++
 		case p.Score < 1:
-			s.tool(e).WrongArgs++
+			e.WrongArgs++
 		}
 	}
 	s.stands, s.missing, s.extra = standIns(m, c, s.stands[:0], s.missing[:0], s.extra[:0])
 	for _, p := range s.stands {
 		if _, ok := slices.BinarySearch(failed, p.called); ok {
-			s.tool(c.Expected[p.expected].Name).Failed++
+			expected[p.expected].Failed++
 		} else {
-			s.tool(c.Expected[p.expected].Name).WrongArgs++
+			expected[p.expected].WrongArgs++
 		}
 	}
 	for _, i := range s.missing {
-		s.tool(c.Expected[i].Name).Missed++
+		expected[i].Missed++
 	}
 	for _, j := range s.extra {
-		s.tool(c.Called[j].Name).Extra++
+		called[j].Extra++
 	}
 }
 
