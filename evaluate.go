@@ -172,8 +172,11 @@ type run struct {
 // claims it first: the one that took the batch, or, once the input is
 // done, an idle one.
 type batch struct {
-	seq     int
-	recs    []Record
+	seq  int
+	recs []Record
+	// metrics holds the records' metric results, len(run.metrics) a
+	// record, in one allocation instead of one per record.
+	metrics []MetricResult
 	out     graded
 	claimed atomic.Int64 // records claimed for grading
 	graded  atomic.Int64 // records graded
@@ -206,7 +209,8 @@ func (r *run) grade(b *batch) bool {
 			return n > 0
 		}
 		res := &b.out.results[i]
-		*res = gradeRecord(r.ctx, b.recs[i], r.metrics)
+		n := len(r.metrics)
+		*res = gradeRecord(r.ctx, b.recs[i], r.metrics, b.metrics[i*n:(i+1)*n:(i+1)*n])
 		if c := res.Case; c != nil && res.Error == "" {
 			b.out.digests[i] = caseDigest(c)
 		}
@@ -266,7 +270,8 @@ func (r *run) take() *batch {
 	}
 	r.seq++
 	r.batch = min(2*r.batch, maxBatch)
-	b := &batch{seq: seq, recs: recs, out: graded{results: make([]Result, len(recs)), digests: make([]uint64, len(recs))}}
+	b := &batch{seq: seq, recs: recs, metrics: make([]MetricResult, len(recs)*len(r.metrics)),
+		out: graded{results: make([]Result, len(recs)), digests: make([]uint64, len(recs))}}
 	r.taken[seq%len(r.taken)].Store(b)
 	return b
 }
@@ -344,7 +349,7 @@ func Grade(ctx context.Context, c *Case, metrics ...Metric) Result {
 	if err != nil {
 		return ErrorResult(c.ID, err, metrics)
 	}
-	return grade(ctx, c, metrics)
+	return grade(ctx, c, metrics, nil)
 }
 
 // MaxCallPairs is the most pairs of an expected and a called call a case
@@ -356,12 +361,16 @@ func Grade(ctx context.Context, c *Case, metrics ...Metric) Result {
 // made.
 const MaxCallPairs = 10_000_000
 
-// grade is Grade for a case whose values are in the model.
-func grade(ctx context.Context, c *Case, metrics []Metric) Result {
+// grade is Grade for a case whose values are in the model. The metric
+// results go into into when it has room for them.
+func grade(ctx context.Context, c *Case, metrics []Metric, into []MetricResult) Result {
 	if n, k := len(c.Expected), len(c.Called); n*k > MaxCallPairs {
 		return ErrorResult(c.ID, fmt.Errorf("%d expected calls against %d calls made are %d pairs to compare, more than the %d a case may have: split the case, or grade its turns as cases of their own", n, k, n*k, MaxCallPairs), metrics)
 	}
-	r := Result{ID: c.ID, Success: true, Metrics: make([]MetricResult, len(metrics)), Case: c, Warnings: c.Warnings}
+	if len(into) != len(metrics) {
+		into = make([]MetricResult, len(metrics))
+	}
+	r := Result{ID: c.ID, Success: true, Metrics: into, Case: c, Warnings: c.Warnings}
 	for i, m := range metrics {
 		r.Metrics[i] = gradeSafely(ctx, m, c)
 		if !r.Metrics[i].Verdict() {
@@ -371,7 +380,7 @@ func grade(ctx context.Context, c *Case, metrics []Metric) Result {
 	return r
 }
 
-func gradeRecord(ctx context.Context, rec Record, metrics []Metric) Result {
+func gradeRecord(ctx context.Context, rec Record, metrics []Metric, into []MetricResult) Result {
 	c, err := decodeSafely(rec)
 	if err != nil {
 		id := ""
@@ -388,7 +397,7 @@ func gradeRecord(ctx context.Context, rec Record, metrics []Metric) Result {
 	}
 	// Readers decode into the value model (see Record), so the check that
 	// Grade makes, a walk over every value, is spared on every case read.
-	return grade(ctx, c, metrics)
+	return grade(ctx, c, metrics, into)
 }
 
 // ErrorResult is the result of a case that could not be read: every metric
