@@ -75,13 +75,26 @@ func (j *jsonlReport) Add(r *toolgrade.Result) error {
 // it can be added should a second trial follow: r is not the writer's to
 // hold.
 func (j *jsonlReport) keep(r *toolgrade.Result) {
-	j.firstMetrics = append(j.firstMetrics[:0], r.Metrics...)
+	j.firstMetrics = j.firstMetrics[:0]
+	for i := range r.Metrics {
+		m := &r.Metrics[i]
+		// What makes the verdict, the score and the metric's name.
+		k := toolgrade.MetricResult{Name: m.Name, Profile: m.Profile, Score: m.Score, Success: m.Success, Error: m.Error}
+		if m.Threshold != nil {
+			k.Threshold = &zeroThreshold
+		}
+		j.firstMetrics = append(j.firstMetrics, k)
+	}
 	j.first = toolgrade.Result{ID: r.ID, Success: r.Success, Error: r.Error, Metrics: j.firstMetrics}
 	if r.Case != nil {
 		j.firstCase.Trial = r.Case.Trial
 		j.first.Case = &j.firstCase
 	}
 }
+
+// zeroThreshold stands for a kept metric's threshold: only whether it
+// has one counts (see toolgrade.MetricResult.Verdict).
+var zeroThreshold float64
 
 // flush writes the held lines, the last with the case's figures when it
 // has had more than one trial.
