@@ -104,10 +104,11 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	next, stop := iter.Pull2(records)
-	defer stop()
-	r := &run{ctx: ctx, next: next, metrics: metrics, emit: emit, cancel: cancel,
+	r := &run{ctx: ctx, metrics: metrics, emit: emit, cancel: cancel,
 		batch: 1, ready: make([]graded, 4*o.workers), taken: make([]atomic.Pointer[batch], 4*o.workers)}
+	next, stop := iter.Pull(r.pulls(records))
+	defer stop()
+	r.next = next
 	r.moved.L = &r.mu
 	var wg sync.WaitGroup
 	for range o.workers {
@@ -143,7 +144,7 @@ type run struct {
 
 	// Reading: the pulled records, one worker at a time.
 	readMu  sync.Mutex
-	next    func() (Record, error, bool)
+	next    func() (pull, bool)
 	seq     int // the number of the next batch
 	batch   int // the size of the next batch
 	done    bool
@@ -248,22 +249,14 @@ func (r *run) take() *batch {
 		r.moved.Wait()
 	}
 	r.mu.Unlock()
-	recs := make([]Record, 0, r.batch)
-	for len(recs) < r.batch {
-		if r.ctx.Err() != nil {
-			r.done = true
-			break
-		}
-		rec, err, ok := r.next()
-		if !ok {
-			r.done = true
-			break
-		}
-		if err != nil {
-			r.readErr, r.done = err, true
-			break
-		}
-		recs = append(recs, rec)
+	if r.ctx.Err() != nil {
+		r.done = true
+		return nil
+	}
+	p, ok := r.next()
+	recs := p.recs
+	if !ok || p.end {
+		r.readErr, r.done = p.err, true
 	}
 	if len(recs) == 0 {
 		return nil
@@ -274,6 +267,45 @@ func (r *run) take() *batch {
 		out: graded{results: make([]Result, len(recs)), digests: make([]uint64, len(recs))}}
 	r.taken[seq%len(r.taken)].Store(b)
 	return b
+}
+
+// A pull is what the reading coroutine hands over at once (see
+// run.pulls): a batch of records, and whether the input ends with them,
+// with its fatal error if any.
+type pull struct {
+	recs []Record
+	end  bool
+	err  error
+}
+
+// pulls reads records in batches of r.batch (as it is when each batch
+// starts: take sets it while it waits for the batch), so that the
+// coroutine [Evaluate] pulls them through switches once a batch rather
+// than once a record. A batch ends early, and the input with it, at a
+// fatal error (a (nil, err) pair), and once ctx is done: as before each
+// record, ctx is checked after each, so that a done run reads no more.
+func (r *run) pulls(records iter.Seq2[Record, error]) iter.Seq[pull] {
+	return func(yield func(pull) bool) {
+		recs := make([]Record, 0, r.batch)
+		for rec, err := range records {
+			if err != nil {
+				yield(pull{recs: recs, end: true, err: err})
+				return
+			}
+			recs = append(recs, rec)
+			switch {
+			case r.ctx.Err() != nil:
+				yield(pull{recs: recs, end: true})
+				return
+			case len(recs) >= r.batch:
+				if !yield(pull{recs: recs}) {
+					return
+				}
+				recs = make([]Record, 0, r.batch)
+			}
+		}
+		yield(pull{recs: recs, end: true})
+	}
 }
 
 // A graded batch is the results of a batch of records, each with the

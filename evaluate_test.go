@@ -115,6 +115,37 @@ func TestEvaluateStopsOnReadError(t *testing.T) {
 	}
 }
 
+// TestEvaluateStopsReadingWhenDone: once the run's context is done, no
+// record is read past the one in hand, in the middle of a batch or at its
+// start.
+func TestEvaluateStopsReadingWhenDone(t *testing.T) {
+	for _, at := range []int{0, 1, 5, 40} {
+		t.Run(strconv.Itoa(at), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			read := 0
+			recs := func(yield func(toolgrade.Record, error) bool) {
+				for i := range 100 {
+					read++
+					if i == at {
+						cancel()
+					}
+					if !yield(&toolgrade.Case{ID: strconv.Itoa(i)}, nil) {
+						return
+					}
+				}
+			}
+			err := toolgrade.Evaluate(ctx, recs, []toolgrade.Metric{sleepy{}}, func(*toolgrade.Result) error { return nil }, toolgrade.Workers(1))
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("Evaluate error = %v, want context.Canceled", err)
+			}
+			if read != at+1 {
+				t.Errorf("read %d records, want %d", read, at+1)
+			}
+		})
+	}
+}
+
 func TestEvaluateStopsOnEmitError(t *testing.T) {
 	writeErr := errors.New("disk full")
 	n := 0
