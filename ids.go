@@ -53,68 +53,60 @@ func caseDigest(c *Case) uint64 {
 	return 1
 }
 
-// An idTable holds the ids of a run, each with its case's digest, in 8
-// bytes a slot of an open-addressing table at most 3/4 full: 39 bits of
-// the id's hash, which also place it, and 24 of the digest. A million ids
-// take 16 MB; a Go map of both hashes took three times that in a run's
+// An idTable holds the ids of a run, each with its case's digest: an
+// open-addressing table at most 3/4 full of the ids' 64-bit hashes, with
+// the digests' low 16 bits beside them, 10 bytes a slot. A million ids
+// take 20 MB; a Go map of both hashes took three times that in a run's
 // peak memory.
 //
-// What it may get wrong, it gets wrong rarely: two ids whose 39 bits
-// agree are taken for one (about once in 200,000 runs of a million
-// distinct ids, each probe comparing with a few others), and two cases of
-// one id whose digests agree in 24 bits are taken for one case (once in
-// 16 million such pairs, which are themselves a mistake in the input).
+// What it may get wrong, it gets wrong rarely: two distinct ids whose
+// hashes agree are taken for one (for a million ids, about once in 40
+// million runs), and two cases of one id whose digests agree in 16 bits
+// are taken for one case (once in 65,536 such pairs, which are themselves
+// a mistake in the input). It kept 39 bits of the hash, in 8 bytes with
+// 24 of the digest, until 200,000 distinct ids met two that agreed in one
+// run in thirty (a million in more than half): a case wrongly refused as
+// ErrIDTaken. Whole hashes and 32 bits of the digest took a million-case
+// run past 100 MB.
 type idTable struct {
-	slots []uint64 // tagBit | tag << digestBits | digest; 0 is empty
-	n     int
+	ids     []uint64 // the ids' hashes, 0 for an empty slot (a hash of 0 is kept as 1)
+	digests []uint16
+	n       int
 }
-
-const (
-	digestBits = 24
-	idTagBit   = 1 << 63 // set in every used slot
-)
 
 // put records the id with hash h and its case's digest d, and reports
 // whether the id is new or was recorded with a digest that agrees.
 func (t *idTable) put(h, d uint64) bool {
-	if 4*(t.n+1) > 3*len(t.slots) {
+	if 4*(t.n+1) > 3*len(t.ids) {
 		t.grow()
 	}
-	entry := idTagBit | h>>(64-63+digestBits)<<digestBits | d&(1<<digestBits-1)
-	const tagMask = ^uint64(1<<digestBits - 1)
-	mask := uint64(len(t.slots) - 1)
-	for i := slotOf(entry) & mask; ; i = (i + 1) & mask {
-		switch s := t.slots[i]; {
-		case s == 0:
-			t.slots[i] = entry
+	h = max(h, 1)
+	mask := uint64(len(t.ids) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch t.ids[i] {
+		case 0:
+			t.ids[i], t.digests[i] = h, uint16(d)
 			t.n++
 			return true
-		case s&tagMask == entry&tagMask:
-			return s == entry
+		case h:
+			return t.digests[i] == uint16(d)
 		}
 	}
-}
-
-// slotOf places an entry by its id's bits alone, so that the table can
-// grow without the ids.
-func slotOf(entry uint64) uint64 {
-	x := entry >> digestBits
-	x *= 0x9e3779b97f4a7c15
-	return x ^ x>>29
 }
 
 func (t *idTable) grow() {
-	old := t.slots
-	t.slots = make([]uint64, max(1024, 2*len(old)))
-	mask := uint64(len(t.slots) - 1)
-	for _, e := range old {
-		if e == 0 {
+	ids, digests := t.ids, t.digests
+	size := max(1024, 2*len(ids))
+	t.ids, t.digests = make([]uint64, size), make([]uint16, size)
+	mask := uint64(size - 1)
+	for k, h := range ids {
+		if h == 0 {
 			continue
 		}
-		i := slotOf(e) & mask
-		for t.slots[i] != 0 {
+		i := h & mask
+		for t.ids[i] != 0 {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = e
+		t.ids[i], t.digests[i] = h, digests[k]
 	}
 }
