@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -31,8 +32,12 @@ import (
 // The histograms count every case. The table of cases holds every failing
 // case and the first passing ones, up to limits that keep the page small
 // enough for a browser (and the writer's memory bounded); the page says
-// how many it left out. For each case kept, the writer holds what the
-// page shows (argument values shortened) until Finish.
+// how many it left out. Each case kept is written out as its row of the
+// table when it comes (argument values shortened), to a nameless
+// temporary file until Finish: held in memory, the rows of a long run
+// would be marked again by every collection of the garbage collector, or,
+// as text, make it collect more often. Call Finish, even after an error,
+// to close it.
 func HTML(w io.Writer) Writer { return &htmlReport{w: w} }
 
 // Limits on what the page keeps and shows of the data.
@@ -47,12 +52,16 @@ const (
 )
 
 type htmlReport struct {
-	w                  io.Writer
-	cases              []htmlCase
-	failing, passing   int // cases listed
-	omitFail, omitPass int // cases left out of the table
+	w io.Writer
+	// rows is the text of the kept cases' rows; where each shows its
+	// trial, if the run repeats cases, only Finish knows.
+	rows               *rowSpool // nil until a case is kept
+	failing, passing   int       // cases listed
+	omitFail, omitPass int       // cases left out of the table
 	scores             []scoreBins
-	trialCalls         map[string]*trialSample // htmltrials.go
+	trials             trialSamples // htmltrials.go
+	samples            *spool       // the trial samples' encodings; nil until one is kept
+	scratch            []byte
 }
 
 // scoreBins counts one metric's scores in ten bins of width 0.1 (1 falls
@@ -115,7 +124,10 @@ type htmlLine struct {
 type htmlDiff struct{ Path, Expected, Got, Note string }
 
 func (h *htmlReport) Add(r *toolgrade.Result) error {
-	trial := h.noteTrial(r)
+	trial, err := h.noteTrial(r)
+	if err != nil {
+		return err
+	}
 	for i := range r.Metrics {
 		if m := &r.Metrics[i]; m.Error == "" {
 			h.count(Label(m.Name, m.Profile), m.Score)
@@ -179,8 +191,61 @@ func (h *htmlReport) Add(r *toolgrade.Result) error {
 	if r.Error == "" {
 		c.Timeline = timeline(r, &t)
 	}
-	h.cases = append(h.cases, c)
+	return h.writeRow(&c)
+}
+
+// A rowTrial is where a row of the table shows its case's trial (an
+// offset in the rows' text), and the trial; 0 when not known.
+type rowTrial struct{ at, trial int64 }
+
+// rowSpool holds the rows of the kept cases, written, until Finish, and
+// where each shows its trial if the run turns out to repeat cases.
+type rowSpool struct {
+	*spool
+	page    pageWriter // to the spool
+	trialAt []rowTrial
+}
+
+// writeRow writes a kept case's row to the rows' spool, noting where its
+// trial goes.
+func (h *htmlReport) writeRow(c *htmlCase) error {
+	if h.rows == nil {
+		sp, err := newSpool("toolgrade-html-*")
+		if err != nil {
+			return fmt.Errorf("html: %w", err)
+		}
+		h.rows = &rowSpool{spool: sp, page: pageWriter{w: sp.w}}
+	}
+	r := h.rows
+	r.page.caseID(c)
+	r.trialAt = append(r.trialAt, rowTrial{at: r.size(), trial: int64(c.Trial)})
+	r.page.caseRest(c)
 	return nil
+}
+
+// writeRows copies the rows to w, each with its trial when trials is set.
+func (r *rowSpool) writeRows(w *pageWriter, trials bool) error {
+	if r == nil {
+		return nil
+	}
+	copyTo := func(to int64, from *int64) error {
+		sec, err := r.section(*from, to)
+		if err == nil {
+			_, err = w.w.ReadFrom(sec)
+		}
+		*from = to
+		return err
+	}
+	var from int64
+	for _, t := range r.trialAt {
+		if trials && t.trial > 0 {
+			if err := copyTo(t.at, &from); err != nil {
+				return err
+			}
+			w.put(` <small>trial %d</small>`, int(t.trial))
+		}
+	}
+	return copyTo(r.size(), &from)
 }
 
 // sides lays out a case's calls side by side for each metric that paired
@@ -355,6 +420,10 @@ func value(v any, n int) string {
 }
 
 func (h *htmlReport) Finish(s *Stats) error {
+	if h.rows != nil {
+		defer h.rows.close()
+	}
+	defer h.samples.close()
 	tools, by := s.Tools()
 	page := htmlPage{
 		Run:        s.Run.fields(),
@@ -367,12 +436,15 @@ func (h *htmlReport) Finish(s *Stats) error {
 		Tools:      tools,
 		ToolsBy:    by,
 		Chart:      toolChart(tools),
-		Cases:      h.cases,
+		Rows:       h.rows,
 		OmitFail:   h.omitFail,
 		OmitPass:   h.omitPass,
 		MaxFailing: htmlFailing,
 		MaxPassing: htmlPassing,
-		Rel:        h.reliability(s.Reliability()),
+	}
+	var err error
+	if page.Rel, err = h.reliability(s.Reliability()); err != nil {
+		return err
 	}
 	for _, m := range s.Metrics {
 		p, r, f := prf(&m)
@@ -404,7 +476,8 @@ type htmlPage struct {
 	Tools           []ToolCounts
 	ToolsBy         string
 	Chart           htmlChart
-	Cases           []htmlCase
+	// Rows are the rows of the table of cases, written; nil without any.
+	Rows *rowSpool
 	// Cases left out of the table (counted everywhere else), and the
 	// limits that left them out.
 	OmitFail, OmitPass     int

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -32,7 +33,9 @@ func writePage(w io.Writer, pg *htmlPage) error {
 	if len(pg.Tools) > 0 {
 		p.tools(pg)
 	}
-	p.cases(pg)
+	if err := p.cases(pg); err != nil {
+		return fmt.Errorf("html: %w", err)
+	}
 	p.raw(pageScript)
 	return p.w.Flush()
 }
@@ -223,7 +226,7 @@ func (p *pageWriter) tools(pg *htmlPage) {
 </section>`)
 }
 
-func (p *pageWriter) cases(pg *htmlPage) {
+func (p *pageWriter) cases(pg *htmlPage) error {
 	p.put(`
 
 <section id="cases">
@@ -246,25 +249,27 @@ func (p *pageWriter) cases(pg *htmlPage) {
 		p.put(`<th class="num">%s</th>`, m.Label)
 	}
 	p.put("<th>reason</th></tr></thead>\n<tbody>\n")
-	for i := range pg.Cases {
-		p.caseRow(&pg.Cases[i], pg.Trials)
+	if err := pg.Rows.writeRows(p, pg.Trials); err != nil {
+		return err
 	}
 	p.put(`</tbody>
 </table>
 </section>
 
 `)
+	return nil
 }
 
-// caseRow is a case's row: its id (and trial, when the run repeated
-// cases), verdict and scores, and its details, which open from the row's
-// reason: open from the start for a case that failed or erred.
-func (p *pageWriter) caseRow(c *htmlCase, trials bool) {
+// A case's row is its id (and trial, when the run repeated cases: see
+// [pageWriter.cases]), verdict and scores, and its details, which open
+// from the row's reason: open from the start for a case that failed or
+// erred. caseID writes it up to where the trial goes, caseRest the rest.
+func (p *pageWriter) caseID(c *htmlCase) {
 	p.put(`<tr class="case" data-status="%s">
 <td><code>%s</code>`, c.Status, c.ID)
-	if trials && c.Trial > 0 {
-		p.put(` <small>trial %d</small>`, c.Trial)
-	}
+}
+
+func (p *pageWriter) caseRest(c *htmlCase) {
 	if c.Where != "" {
 		p.put(`<br><small>%s</small>`, c.Where)
 	}

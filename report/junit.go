@@ -44,8 +44,7 @@ type junitReport struct {
 type junitSuite struct {
 	name, profile           string
 	tests, failures, errors int
-	spool                   *os.File
-	buf                     *bufio.Writer
+	spool                   *spool
 }
 
 // junitMessage bounds the message attribute; the element text has it all.
@@ -57,17 +56,66 @@ func (j *junitReport) suite(m *toolgrade.MetricResult) (*junitSuite, error) {
 			return s, nil
 		}
 	}
-	f, err := os.CreateTemp("", "toolgrade-junit-*.xml")
+	sp, err := newSpool("toolgrade-junit-*.xml")
 	if err != nil {
 		return nil, fmt.Errorf("junit: %w", err)
 	}
-	// Nameless from the start where the system allows it (an open file
-	// stays readable), so that not even a kill leaves it behind; else
-	// Finish removes it.
-	os.Remove(f.Name())
-	s := &junitSuite{name: m.Name, profile: m.Profile, spool: f, buf: bufio.NewWriterSize(f, 64<<10)}
+	s := &junitSuite{name: m.Name, profile: m.Profile, spool: sp}
 	j.suites = append(j.suites, s)
 	return s, nil
+}
+
+// A spool is text a report holds until Finish in a temporary file, written
+// through a buffer, and read back by range. The file is nameless from the
+// start where the system allows it (an open file stays readable), so that
+// not even a kill leaves it behind; else close removes it.
+type spool struct {
+	f   *os.File
+	out countingWriter // to f
+	w   *bufio.Writer  // to out
+}
+
+func newSpool(pattern string) (*spool, error) {
+	f, err := os.CreateTemp("", pattern)
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name())
+	s := &spool{f: f, out: countingWriter{w: f}}
+	s.w = bufio.NewWriterSize(&s.out, 64<<10)
+	return s, nil
+}
+
+// size is the number of bytes written.
+func (s *spool) size() int64 { return s.out.n + int64(s.w.Buffered()) }
+
+// section returns the bytes [from, to) for reading, once what is
+// buffered is written (its error, if that fails).
+func (s *spool) section(from, to int64) (*io.SectionReader, error) {
+	if err := s.w.Flush(); err != nil {
+		return nil, err
+	}
+	return io.NewSectionReader(s.f, from, to-from), nil
+}
+
+// close closes and removes the file; nothing for a nil spool.
+func (s *spool) close() {
+	if s != nil {
+		s.f.Close()
+		os.Remove(s.f.Name())
+	}
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // trialMark ends a test case's name in a suite's spool: NUL, the trial's
@@ -87,7 +135,7 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 			return err
 		}
 		s.tests++
-		b := s.buf
+		b := s.spool.w
 		b.WriteString("    <testcase name=\"")
 		writeXML(b, r.ID)
 		b.WriteByte(trialMark)
@@ -128,8 +176,7 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 func (j *junitReport) Finish(st *Stats) error {
 	defer func() {
 		for _, s := range j.suites {
-			s.spool.Close()
-			os.Remove(s.spool.Name())
+			s.spool.close()
 		}
 	}()
 	tests, failures, errs := 0, 0, 0
@@ -165,12 +212,9 @@ func (j *junitReport) Finish(st *Stats) error {
 			}
 		}
 		writeProperties(w, props)
-		err := s.buf.Flush()
+		r, err := s.spool.section(0, s.spool.size())
 		if err == nil {
-			_, err = s.spool.Seek(0, io.SeekStart)
-		}
-		if err == nil {
-			err = copySpool(w, s.spool, repeated)
+			err = copySpool(w, r, repeated)
 		}
 		if err != nil {
 			return fmt.Errorf("junit: %w", err)
