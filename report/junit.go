@@ -189,7 +189,7 @@ func (j *junitReport) Finish(st *Stats) error {
 		failures += rel.Cases - rel.Passed
 	}
 	repeated := st.repeated() != nil
-	w := bufio.NewWriter(j.w)
+	w := bufio.NewWriterSize(j.w, 256<<10)
 	fmt.Fprintf(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"toolgrade\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n", tests, failures, errs)
 	for k, s := range j.suites {
 		w.WriteString("  <testsuite name=\"")
