@@ -2,9 +2,11 @@ package report
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -26,10 +28,11 @@ import (
 // a case that could not be read or scored carries an <error>.
 //
 // A suite's counts come before its test cases, so each suite is spooled to
-// a temporary file until Finish: memory stays flat however long the run,
-// but for the few bytes a case that number its trials. The file has no
-// name once created (on Unix), so nothing is left behind on any exit;
-// call Finish, even after an error, to close it. The run's metadata
+// a temporary file until Finish, and so are the ids of the results, to
+// number the trials of a run that turns out to repeat cases: memory stays
+// flat however long the run. The files have no name once created (on
+// Unix), so nothing is left behind on any exit; call Finish, even after
+// an error, to close them. The run's metadata
 // ([RunInfo]) goes into the first suite's properties.
 // Characters XML 1.0 forbids (most control characters, invalid UTF-8) are
 // written as visible escapes such as \u001b.
@@ -38,7 +41,10 @@ func JUnit(w io.Writer) Writer { return &junitReport{w: w} }
 type junitReport struct {
 	w      io.Writer
 	suites []*junitSuite // in first-seen order
-	trials reliability.Trials
+	// ids holds the id of every result, in order (see [junitReport.places]);
+	// n counts them.
+	ids *spool
+	n   int
 }
 
 type junitSuite struct {
@@ -118,16 +124,28 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// trialMark ends a test case's name in a suite's spool: NUL, the trial's
-// index, NUL. XML text has no NUL (writeXML escapes it), so Finish finds
+// trialMark ends a test case's name in a suite's spool: NUL, the
+// result's number in the run, a space, its trial index (0 when it has
+// none), NUL. XML text has no NUL (writeXML escapes it), so Finish finds
 // each and writes it as " [trial N]", or as nothing when no case repeated.
 const trialMark = 0
 
 func (j *junitReport) Add(r *toolgrade.Result) error {
-	trial := j.trials.Add(r)
-	if t := reliability.TrialIndex(r); t > 0 {
-		trial = t
+	// The trial is the result's index, else its place among the results
+	// of its case, which Finish counts from the ids only if the run
+	// repeated cases: counted here, it would keep every id for the run.
+	if j.ids == nil {
+		sp, err := newSpool("toolgrade-junit-ids-*")
+		if err != nil {
+			return fmt.Errorf("junit: %w", err)
+		}
+		j.ids = sp
 	}
+	var size [binary.MaxVarintLen64]byte
+	j.ids.w.Write(binary.AppendUvarint(size[:0], uint64(len(r.ID))))
+	j.ids.w.WriteString(r.ID) // an error stays in the buffer for Finish
+	mark := strconv.Itoa(j.n) + " " + strconv.Itoa(max(reliability.TrialIndex(r), 0))
+	j.n++
 	for i := range r.Metrics {
 		m := &r.Metrics[i]
 		s, err := j.suite(m)
@@ -139,7 +157,7 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 		b.WriteString("    <testcase name=\"")
 		writeXML(b, r.ID)
 		b.WriteByte(trialMark)
-		b.WriteString(strconv.Itoa(trial))
+		b.WriteString(mark)
 		b.WriteByte(trialMark)
 		b.WriteString("\" classname=\"")
 		writeXML(b, Label(m.Name, m.Profile))
@@ -178,6 +196,7 @@ func (j *junitReport) Finish(st *Stats) error {
 		for _, s := range j.suites {
 			s.spool.close()
 		}
+		j.ids.close()
 	}()
 	tests, failures, errs := 0, 0, 0
 	for _, s := range j.suites {
@@ -188,7 +207,13 @@ func (j *junitReport) Finish(st *Stats) error {
 		tests += rel.Cases
 		failures += rel.Cases - rel.Passed
 	}
-	repeated := st.repeated() != nil
+	var places []int32
+	if st.repeated() != nil {
+		var err error
+		if places, err = j.places(); err != nil {
+			return fmt.Errorf("junit: %w", err)
+		}
+	}
 	w := bufio.NewWriterSize(j.w, 256<<10)
 	fmt.Fprintf(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"toolgrade\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n", tests, failures, errs)
 	for k, s := range j.suites {
@@ -214,7 +239,7 @@ func (j *junitReport) Finish(st *Stats) error {
 		writeProperties(w, props)
 		r, err := s.spool.section(0, s.spool.size())
 		if err == nil {
-			err = copySpool(w, r, repeated)
+			err = copySpool(w, r, places)
 		}
 		if err != nil {
 			return fmt.Errorf("junit: %w", err)
@@ -228,9 +253,39 @@ func (j *junitReport) Finish(st *Stats) error {
 	return w.Flush()
 }
 
+// places reads the ids back and returns each result's place among the
+// results of its case (1 for the first), by the result's number.
+func (j *junitReport) places() ([]int32, error) {
+	places := make([]int32, j.n)
+	if j.n == 0 {
+		return places, nil
+	}
+	sec, err := j.ids.section(0, j.ids.size())
+	if err != nil {
+		return nil, err
+	}
+	r := bufio.NewReaderSize(sec, 64<<10)
+	seen := map[string]int32{}
+	var id []byte
+	for i := range places {
+		n, err := binary.ReadUvarint(r)
+		if err != nil {
+			return nil, err
+		}
+		id = slices.Grow(id[:0], int(n))[:n]
+		if _, err := io.ReadFull(r, id); err != nil {
+			return nil, err
+		}
+		seen[string(id)]++
+		places[i] = seen[string(id)]
+	}
+	return places, nil
+}
+
 // copySpool copies a suite's spool to w, each test case's trial mark
-// written as " [trial N]" when the run repeated cases, else left out.
-func copySpool(w *bufio.Writer, spool io.Reader, repeated bool) error {
+// written as " [trial N]" when the run repeated cases (places, by result,
+// is then set; see [junitReport.places]), else left out.
+func copySpool(w *bufio.Writer, spool io.Reader, places []int32) error {
 	r := bufio.NewReaderSize(spool, 64<<10)
 	for {
 		chunk, err := r.ReadSlice(trialMark)
@@ -246,13 +301,23 @@ func copySpool(w *bufio.Writer, spool io.Reader, repeated bool) error {
 			return err
 		}
 		w.Write(chunk[:len(chunk)-1])
-		n, err := r.ReadSlice(trialMark)
+		m, err := r.ReadSlice(trialMark)
 		if err != nil {
 			return fmt.Errorf("a trial mark is cut short: %w", err)
 		}
-		if repeated {
-			w.WriteString(" [trial " + string(n[:len(n)-1]) + "]")
+		if places == nil {
+			continue
 		}
+		num, index, _ := strings.Cut(string(m[:len(m)-1]), " ")
+		i, err := strconv.Atoi(num)
+		if err != nil || i < 0 || i >= len(places) {
+			return fmt.Errorf("a trial mark %q names no result", m)
+		}
+		trial := strconv.Itoa(int(places[i]))
+		if index != "0" {
+			trial = index
+		}
+		w.WriteString(" [trial " + trial + "]")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -159,4 +160,37 @@ func TestJUnitAnyText(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestJUnitTrialNames: when ids repeat, each test case is named by its
+// result's trial: the index the case gives, else its place among the
+// results of its id, counting results without metrics (which have no test
+// case); when none repeats, names are the ids alone.
+func TestJUnitTrialNames(t *testing.T) {
+	result := func(id string, trial int, metrics bool) *toolgrade.Result {
+		r := &toolgrade.Result{ID: id, Success: true, Case: &toolgrade.Case{ID: id, Trial: trial}}
+		if !metrics {
+			r.Success, r.Error = false, "unreadable"
+			return r
+		}
+		r.Metrics = []toolgrade.MetricResult{{Name: "tool_correctness", Score: 1, Threshold: toolgrade.Float(0.5), Success: true}}
+		return r
+	}
+	names := func(results []*toolgrade.Result) []string {
+		var out []string
+		for _, c := range parseJUnit(t, junit(t, results)).Suites[0].Cases {
+			out = append(out, *c.Name)
+		}
+		return out
+	}
+	repeated := []*toolgrade.Result{result("a", 0, true), result("b", 0, true), result("a", 0, false), result("a", 0, true),
+		result("b", 7, true), result("c", 0, true), result("a", 0, true)}
+	want := []string{"a [trial 1]", "b [trial 1]", "a [trial 3]", "b [trial 7]", "c [trial 1]", "a [trial 4]"}
+	if got := names(repeated); !slices.Equal(got, want) {
+		t.Errorf("with repeated ids, names %q, want %q", got, want)
+	}
+	once := []*toolgrade.Result{result("a", 0, true), result("b", 2, true), result("c", 0, false)}
+	if got, want := names(once), []string{"a", "b"}; !slices.Equal(got, want) {
+		t.Errorf("without repeated ids, names %q, want %q", got, want)
+	}
 }
