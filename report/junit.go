@@ -45,6 +45,8 @@ type junitReport struct {
 	// n counts them.
 	ids *spool
 	n   int
+	// mark is the current result's trial mark (see trialMark).
+	mark []byte
 }
 
 type junitSuite struct {
@@ -141,10 +143,11 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 		}
 		j.ids = sp
 	}
-	var size [binary.MaxVarintLen64]byte
-	j.ids.w.Write(binary.AppendUvarint(size[:0], uint64(len(r.ID))))
+	j.mark = binary.AppendUvarint(j.mark[:0], uint64(len(r.ID)))
+	j.ids.w.Write(j.mark)
 	j.ids.w.WriteString(r.ID) // an error stays in the buffer for Finish
-	mark := strconv.Itoa(j.n) + " " + strconv.Itoa(max(reliability.TrialIndex(r), 0))
+	j.mark = strconv.AppendInt(append(strconv.AppendInt(append(j.mark[:0], trialMark), int64(j.n), 10), ' '), int64(max(reliability.TrialIndex(r), 0)), 10)
+	j.mark = append(j.mark, trialMark)
 	j.n++
 	for i := range r.Metrics {
 		m := &r.Metrics[i]
@@ -156,9 +159,7 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 		b := s.spool.w
 		b.WriteString("    <testcase name=\"")
 		writeXML(b, r.ID)
-		b.WriteByte(trialMark)
-		b.WriteString(mark)
-		b.WriteByte(trialMark)
+		b.Write(j.mark)
 		b.WriteString("\" classname=\"")
 		writeXML(b, Label(m.Name, m.Profile))
 		switch {
