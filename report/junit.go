@@ -173,16 +173,20 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 		case !m.Verdict():
 			s.failures++
 			sc, th := scoreAgainst(m.Score, *m.Threshold)
-			msg := "score " + sc + " below threshold " + th
-			if m.Reason != "" {
-				msg += ": " + m.Reason
-			}
+			// The text is head, ": " and the reason, written in pieces
+			// rather than copied into one string.
+			head := "score " + sc + " below threshold " + th
 			b.WriteString("\">\n      <failure type=\"threshold\" message=\"")
-			writeXML(b, clipRunes(firstLine(msg), junitMessage))
+			writeXML(b, failureMessage(head, m.Reason))
 			b.WriteString("\">")
-			writeXML(b, msg)
+			writeXML(b, head)
+			if m.Reason != "" {
+				b.WriteString(": ")
+				writeXML(b, m.Reason)
+			}
 			for _, l := range metricDetails(m, r.Case) {
-				writeXML(b, "\n"+l)
+				writeXML(b, "\n")
+				writeXML(b, l)
 			}
 			b.WriteString("</failure>\n    </testcase>\n")
 		default:
@@ -336,6 +340,30 @@ func writeProperties(w *bufio.Writer, props []runField) {
 		w.WriteString("\"/>\n")
 	}
 	w.WriteString("    </properties>\n")
+}
+
+// failureMessage is the message of a failure whose text is head, ": "
+// and reason (head alone without a reason): the start of its first line.
+// The reason's first line is cut to one character more than the message
+// holds before it is joined to head, so as not to copy it all; clipRunes
+// reads no further.
+func failureMessage(head, reason string) string {
+	if reason == "" {
+		return clipRunes(head, junitMessage)
+	}
+	return clipRunes(head+": "+firstRunes(firstLine(reason), junitMessage+1), junitMessage)
+}
+
+// firstRunes is s cut after n characters (each invalid byte counting as
+// one, as clipRunes counts them).
+func firstRunes(s string, n int) string {
+	for pos := range s {
+		if n == 0 {
+			return s[:pos]
+		}
+		n--
+	}
+	return s
 }
 
 func firstLine(s string) string {
