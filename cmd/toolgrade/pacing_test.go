@@ -24,8 +24,9 @@ func TestPaceGC(t *testing.T) {
 		if p, l := gcSettings(); p != gcTargetHeap/(4<<20)*100 || l != gcMemoryLimit {
 			t.Errorf("GOGC %d, limit %d; want %d and %d before the first collection", p, l, gcTargetHeap/(4<<20)*100, gcMemoryLimit)
 		}
-		// After a collection GOGC follows the live heap, which is far
-		// below the target here; the limit stays at least gcMemoryLimit.
+		// After a collection GOGC follows the live heap (gcPace, tested
+		// below; other tests of the package running at the same time make
+		// it vary); the limit stays at least gcMemoryLimit.
 		first, _ := gcSettings()
 		deadline := time.Now().Add(5 * time.Second)
 		for {
@@ -35,8 +36,8 @@ func TestPaceGC(t *testing.T) {
 				break
 			}
 		}
-		if p, l := gcSettings(); p == first || p < 100 || l < gcMemoryLimit {
-			t.Errorf("after collections GOGC %d, limit %d; want GOGC re-tuned (not %d, at least 100) and limit at least %d", p, l, first, gcMemoryLimit)
+		if p, l := gcSettings(); p == first || p < 1 || l < gcMemoryLimit {
+			t.Errorf("after collections GOGC %d, limit %d; want GOGC re-tuned (not %d, positive) and limit at least %d", p, l, first, gcMemoryLimit)
 		}
 		restore()
 		if p, l := gcSettings(); p != percent0 || l != limit0 {
