@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"math/big"
+	"math/bits"
 	"reflect"
 	"slices"
 	"strconv"
@@ -706,7 +707,7 @@ func hashValue(k uint64, v any) uint64 {
 	case []any:
 		h := k ^ 6
 		for _, e := range v {
-			h = mix(h ^ hashValue(k, e))
+			h = mix(h ^ hashElem(k, e))
 		}
 		return mix(h + uint64(len(v)))
 	case Object:
@@ -714,7 +715,7 @@ func hashValue(k uint64, v any) uint64 {
 		// count.
 		var sum uint64
 		for i := range v {
-			sum += mix(hashString(k, v[i].Key)*0x9e3779b97f4a7c15 ^ hashValue(k, v[i].Value))
+			sum += mix(hashString(k, v[i].Key)*0x9e3779b97f4a7c15 ^ hashElem(k, v[i].Value))
 		}
 		return mix(sum ^ k ^ 7)
 	}
@@ -725,10 +726,20 @@ func hashValue(k uint64, v any) uint64 {
 	return hashValue(k, fv)
 }
 
+// hashElem is hashValue for a member or element, which is most often a
+// string: hashed here without the call and the type switch.
+func hashElem(k uint64, v any) uint64 {
+	if s, ok := v.(string); ok {
+		return HashString(k, s)
+	}
+	return hashValue(k, v)
+}
+
 // hashString hashes s eight bytes at a time, the last eight (or, in a
-// short string, its first and last bytes) read as a whole, overlapping the
-// others: case text is mostly short, and maphash's setup and a byte loop
-// over the tail cost more than the hashing.
+// short string, its first and last four, or first, middle and last byte)
+// read as a whole, overlapping the others: case text is mostly short, and
+// maphash's setup and a byte loop over the tail cost more than the
+// hashing.
 func hashString(h uint64, s string) uint64 {
 	n := len(s)
 	h ^= uint64(n) * 0x9e3779b97f4a7c15
@@ -741,23 +752,27 @@ func hashString(h uint64, s string) uint64 {
 		}
 		t = word(s, n-8)
 	case n >= 4:
-		t = uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-			uint64(s[n-4])<<32 | uint64(s[n-3])<<40 | uint64(s[n-2])<<48 | uint64(s[n-1])<<56
+		t = load4(s, 0) | load4(s, n-4)<<32
 	case n > 0:
 		t = uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
 	}
 	return mix(h ^ t)
 }
 
-// mix scrambles the bits of x (the finalizer of MurmurHash3), so that the
-// hashes of parts can be combined with xor and addition.
+// load4 returns the four bytes of s at offset i, the first in the lowest
+// byte.
+func load4(s string, i int) uint64 {
+	w := s[i : i+4]
+	return uint64(uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24)
+}
+
+// mix scrambles the bits of x, so that the hashes of parts can be
+// combined with xor and addition: the two halves of its 128-bit product
+// with an odd constant, xored (one multiplication; the finalizer of
+// MurmurHash3, used before, took two and three shifts).
 func mix(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	return x
+	hi, lo := bits.Mul64(x^0x2d358dccaa6c78a5, 0x8bb84b93962eacc9)
+	return hi ^ lo
 }
 
 // numberHash hashes a number as [CompareNumbers] sees it: its sign,
@@ -765,18 +780,18 @@ func mix(x uint64) uint64 {
 // hashes alike.
 func numberHash(k uint64, n json.Number) uint64 {
 	d, neg := string(n), uint64(0)
-	if strings.HasPrefix(d, "-") {
+	if len(d) > 0 && d[0] == '-' {
 		d, neg = d[1:], 1
 	}
-	if IsIntegerLiteral(d) && d != "" && (d[0] != '0' || d == "0") && !strings.HasPrefix(d, "-") {
-		// An integer as JSON spells it, the common case: its digits but
-		// the trailing zeros are the significant ones, and its exponent
-		// is their number.
-		t := strings.TrimRight(d, "0")
-		if t == "" {
+	// The number is hashed as digits × 10^exp, its significant digits
+	// (without leading or trailing zeros) and that exponent.
+	if v, exp, ok := plainDecimal(d); ok {
+		// A number spelled without an exponent, in at most 19 digits:
+		// the common case, read in one pass.
+		if v == 0 {
 			return k // zero, whatever its sign
 		}
-		return mix(hashString(k, t)^neg) + uint64(len(d))
+		return mix(digitsHash(k, v, neg)) + uint64(exp)
 	}
 	dec, ok := decimalOf(string(n))
 	if !ok {
@@ -785,20 +800,77 @@ func numberHash(k uint64, n json.Number) uint64 {
 	if dec.n == 0 {
 		return k
 	}
-	var buf [64]byte
-	digits := buf[:0]
-	for j := range dec.n {
-		digits = append(digits, dec.digit(dec.skip+j))
-	}
-	h := hashString(k, string(digits))
-	if dec.neg {
-		h ^= 1
+	var h uint64
+	if dec.n <= 19 {
+		var v uint64
+		for j := range dec.n {
+			v = v*10 + uint64(dec.digit(dec.skip+j)-'0')
+		}
+		h = digitsHash(k, v, b2u(dec.neg))
+	} else {
+		var buf [64]byte
+		digits := buf[:0]
+		for j := range dec.n {
+			digits = append(digits, dec.digit(dec.skip+j))
+		}
+		h = hashString(k, string(digits)) ^ b2u(dec.neg)
 	}
 	switch {
 	case dec.bigExp == nil:
-		return mix(h) + uint64(dec.exp)
+		return mix(h) + uint64(dec.exp-int64(dec.n))
 	case dec.bigExp.IsInt64(): // the same exponent, spelled long
-		return mix(h) + uint64(dec.bigExp.Int64())
+		return mix(h) + uint64(dec.bigExp.Int64()-int64(dec.n))
 	}
 	return mix(h) + hashString(k, dec.bigExp.String())
+}
+
+// plainDecimal reads an unsigned number spelled as JSON spells it without
+// an exponent, in at most 19 digits, as v × 10^exp, v without trailing
+// zeros (0 for zero). It reports false for any other spelling.
+func plainDecimal(d string) (v uint64, exp int, ok bool) {
+	if len(d) == 0 || len(d) > 20 {
+		return 0, 0, false
+	}
+	i := 0
+	for i < len(d) && d[i]-'0' <= 9 {
+		v = v*10 + uint64(d[i]-'0')
+		i++
+	}
+	switch {
+	case i == 0 || i > 1 && d[0] == '0': // no digit, or a leading zero
+		return 0, 0, false
+	case i == len(d):
+		if i > 19 {
+			return 0, 0, false
+		}
+	case d[i] != '.' || i == len(d)-1:
+		return 0, 0, false
+	default:
+		for j := i + 1; j < len(d); j++ {
+			if d[j]-'0' > 9 {
+				return 0, 0, false
+			}
+			v = v*10 + uint64(d[j]-'0')
+		}
+		exp = i + 1 - len(d)
+	}
+	for v != 0 && v%10 == 0 {
+		v /= 10
+		exp++
+	}
+	return v, exp, true
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// digitsHash hashes a number's significant digits, up to 19 of them (no
+// leading or trailing zeros), read as the whole number v, and its sign.
+// Longer runs of digits are hashed as text.
+func digitsHash(k, v, neg uint64) uint64 {
+	return mix(k^v*0x9e3779b97f4a7c15) ^ neg
 }

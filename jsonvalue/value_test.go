@@ -416,3 +416,55 @@ func TestEqualForeignValues(t *testing.T) {
 		})
 	}
 }
+
+// TestHashNumberSpellings: every spelling of a number (as an integer,
+// with a fraction, with trailing zeros, in scientific notation, with
+// more significant digits than a uint64 holds) is Equal to the others
+// and hashes alike; numbers that differ hash differently.
+func TestHashNumberSpellings(t *testing.T) {
+	seed := uint64(0x5eed)
+	spellings := func(t *rapid.T, label string) []string {
+		sign := rapid.SampledFrom([]string{"", "-"}).Draw(t, label+"sign")
+		digits := rapid.StringMatching(`[1-9][0-9]{0,24}`).Draw(t, label+"digits")
+		exp := rapid.IntRange(-30, 30).Draw(t, label+"exp") // the value is digits × 10^exp
+		var plain string
+		switch {
+		case exp >= 0:
+			plain = digits + strings.Repeat("0", exp)
+		case -exp < len(digits):
+			plain = digits[:len(digits)+exp] + "." + digits[len(digits)+exp:]
+		default:
+			plain = "0." + strings.Repeat("0", -exp-len(digits)) + digits
+		}
+		sci := digits[:1]
+		if len(digits) > 1 {
+			sci += "." + digits[1:]
+		}
+		sci += "e" + strconv.Itoa(exp+len(digits)-1)
+		padded := plain + "00"
+		if !strings.Contains(plain, ".") {
+			padded = plain + ".000"
+		}
+		out := []string{plain, sci, padded, digits + "E" + strconv.Itoa(exp), digits + "0e" + strconv.Itoa(exp-1)}
+		for i := range out {
+			out[i] = sign + out[i]
+		}
+		return out
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		a := spellings(t, "a")
+		for _, s := range a[1:] {
+			x, y := json.Number(a[0]), json.Number(s)
+			if !jsonvalue.Equal(x, y) {
+				t.Fatalf("%s and %s are not Equal", x, y)
+			}
+			if jsonvalue.Hash(seed, x) != jsonvalue.Hash(seed, y) {
+				t.Fatalf("%s and %s are equal but hash differently", x, y)
+			}
+		}
+		b := json.Number(rapid.SampledFrom(spellings(t, "b")).Draw(t, "b"))
+		if !jsonvalue.Equal(json.Number(a[0]), b) && jsonvalue.Hash(seed, json.Number(a[0])) == jsonvalue.Hash(seed, b) {
+			t.Fatalf("%s and %s differ but hash alike", a[0], b)
+		}
+	})
+}

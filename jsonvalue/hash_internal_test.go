@@ -1,0 +1,43 @@
+package jsonvalue
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// FuzzPlainDecimal: the hash's one-pass reading of a number without an
+// exponent accepts only what decimalOf reads, and reads it alike: the
+// same significant digits and exponent (decimalOf's 0.digits × 10^exp is
+// digits × 10^(exp-n)).
+func FuzzPlainDecimal(f *testing.F) {
+	for _, s := range []string{
+		"0", "1", "10", "100", "676893", "0.25", "0.025", "2.50", "1.0", "0.0", "00", "01", ".5", "5.", "1..2", "1.2.3",
+		"-1", "", "1e2", "9999999999999999999", "12345678901234567890", "1234567890123456789.000", "0.00000000000000000001234",
+		"1.2345678901234567891", "+1", "1 ", "١",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, exp, ok := plainDecimal(s)
+		if !ok {
+			return
+		}
+		dec, decOK := decimalOf(s)
+		if !decOK || dec.neg || dec.bigExp != nil || dec.n > 19 {
+			t.Fatalf("plainDecimal(%q) = %d, %d; decimalOf reads %+v, %v", s, v, exp, dec, decOK)
+		}
+		var digits strings.Builder
+		for j := range dec.n {
+			digits.WriteByte(dec.digit(dec.skip + j))
+		}
+		want := digits.String()
+		if dec.n == 0 {
+			want = "0"
+		}
+		got := strconv.FormatUint(v, 10)
+		if got != want || dec.n > 0 && int64(exp) != dec.exp-int64(dec.n) {
+			t.Fatalf("plainDecimal(%q) = %s, %d; decimalOf: %s, %d", s, got, exp, want, dec.exp)
+		}
+	})
+}
