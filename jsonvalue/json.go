@@ -757,6 +757,37 @@ const hexDigits = "0123456789abcdef"
 // string reads back as it was; other bytes that are not UTF-8 (which no
 // parsed value has) are written as \ufffd.
 func AppendString(dst []byte, s string) []byte {
+	// Most strings written are short (keys, names, argument values) and
+	// need no escape: written with a few stores, without the loops.
+	if n, l := len(s), len(dst); n <= 16 && cap(dst)-l >= 18 {
+		out := dst[l : l+18]
+		var lo, hi uint64
+		switch {
+		case n >= 8:
+			lo, hi = word(s, 0), word(s, n-8)
+			if stops(lo)|stops(hi) != 0 {
+				return appendString(dst, s)
+			}
+			binary.LittleEndian.PutUint64(out[n-7:n+1], hi)
+		case n >= 4:
+			lo = load4(s, 0) | load4(s, n-4)<<(8*(n-4))
+		case n > 0:
+			lo = uint64(s[0]) | uint64(s[n/2])<<(8*(n/2)) | uint64(s[n-1])<<(8*(n-1))
+		}
+		// Below 8 bytes, the bytes above the string's are zero, which
+		// stops flags (as control characters): they are masked off.
+		if n < 8 && stops(lo)&(msb>>(64-8*n)) != 0 {
+			return appendString(dst, s)
+		}
+		binary.LittleEndian.PutUint64(out[1:9], lo)
+		out[0], out[n+1] = '"', '"'
+		return dst[:l+n+2]
+	}
+	return appendString(dst, s)
+}
+
+// appendString is AppendString for any string.
+func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	// Reasons quote JSON, so escapes come every few bytes, and stopping
 	// for each must cost little.

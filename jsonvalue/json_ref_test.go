@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 func refParseJSON(data []byte) (any, error) {
@@ -495,8 +496,11 @@ func TestAppendJSONStringEveryPosition(t *testing.T) {
 		for n := 0; n <= 24; n++ {
 			for at := 0; at <= n; at++ {
 				s := strings.Repeat("a", at) + special + strings.Repeat("b", n-at)
-				if got, want := AppendString([]byte("x"), s), refAppendJSONString([]byte("x"), s); !bytes.Equal(got, want) {
-					t.Fatalf("AppendJSONString(%q) = %q, reference %q", s, got, want)
+				want := refAppendJSONString([]byte("x"), s)
+				for _, dst := range [][]byte{[]byte("x"), append(make([]byte, 0, 64), 'x')} {
+					if got := AppendString(dst, s); !bytes.Equal(got, want) {
+						t.Fatalf("AppendJSONString(%q) into %d bytes of room = %q, reference %q", s, cap(dst)-1, got, want)
+					}
 				}
 			}
 		}
@@ -524,4 +528,48 @@ func TestParseStringEveryPosition(t *testing.T) {
 			}
 		}
 	}
+}
+
+// stringPieces are what AppendString treats apart: plain text, the
+// escapes of quoted JSON, control characters, DEL, characters of two to
+// four bytes (U+2028 and U+2029 among them, which JSON leaves alone),
+// HTML's characters (left alone too), lone surrogates as WTF-8, and bytes
+// that are not UTF-8, cut sequences among them.
+var stringPieces = []string{
+	"a", "plain", "text of more than eight bytes", `"`, `\`, `\"`, `":"`, "\n", "\r", "\t", "\x00", "\x01", "\x1f", "\x7f",
+	"é", "ü", "東", "😀", "\u2028", "\u2029", "<", ">", "&", "'", "\xed\xa0\x80", "\xed\xbf\xbf", "\xff", "\xc3", "\xe6\x9d", "\xc0\x80",
+}
+
+// TestAppendStringAgreesWithReference: strings drawn from stringPieces,
+// escapes as dense as in a reason quoting JSON, are written as the
+// reference writes them, and after any bytes already in dst.
+func TestAppendStringAgreesWithReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pieces := rapid.SliceOfN(rapid.SampledFrom(stringPieces), 0, 40).Draw(t, "pieces")
+		s := strings.Join(pieces, "")
+		prefix := rapid.StringN(0, 9, -1).Draw(t, "dst")
+		room := rapid.IntRange(0, 40).Draw(t, "room") // short strings are written in place when dst has room
+		dst := append(make([]byte, 0, len(prefix)+room), prefix...)
+		if got, want := AppendString(dst, s), refAppendJSONString([]byte(prefix), s); !bytes.Equal(got, want) {
+			t.Fatalf("AppendString(%q) = %q, reference %q", s, got, want)
+		}
+	})
+}
+
+// FuzzAppendString: AppendString writes any bytes as the reference
+// writer does.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range stringPieces {
+		f.Add(s)
+	}
+	f.Add(`{"from":"team","to":"north","passengers":4,"nonstop":false}`)
+	f.Add("Zürich \"東京\" \\ \x01\xed\xa0\x80\xff\u2028")
+	f.Fuzz(func(t *testing.T, s string) {
+		want := refAppendJSONString([]byte("x"), s)
+		for _, dst := range [][]byte{[]byte("x"), append(make([]byte, 0, 64), 'x')} {
+			if got := AppendString(dst, s); !bytes.Equal(got, want) {
+				t.Fatalf("AppendString(%q) into %d bytes of room = %q, reference %q", s, cap(dst)-1, got, want)
+			}
+		}
+	})
 }

@@ -1,0 +1,53 @@
+package jsonvalue_test
+
+import (
+	"testing"
+
+	"github.com/toolgrade/toolgrade/jsonvalue"
+)
+
+// BenchmarkAppendString writes the strings a small case's result line
+// holds: a reason quoting arguments as JSON (an escape every few bytes),
+// the short keys and values of arguments, and text with non-ASCII.
+func BenchmarkAppendString(b *testing.B) {
+	for _, bc := range []struct{ name, s string }{
+		{"reason", `missing book_flight({"from":"notes","to":"Zürich","passengers":2,"nonstop":true,"max_price":null}) (expected #1): called #1 differs: from missing (expected "notes"); unexpected create_event({"title":"paris meeting table 東京","when":{"date":"2025-07-04","time":"10:...) (called #2)`},
+		{"short", "from"},
+		{"word", "passengers"},
+		{"plain", "Case 0: please invoice budget table invoice budget"},
+		{"unicode", "Done: release report 東京 weather release, café in Zürich."},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.s)))
+			b.ReportAllocs()
+			buf := make([]byte, 0, 1024)
+			for b.Loop() {
+				buf = jsonvalue.AppendString(buf[:0], bc.s)
+			}
+		})
+	}
+}
+
+// BenchmarkHash hashes what a small case's digest hashes (see the root
+// package's shared-id check): its input, and the arguments of its
+// expected calls, by meaning.
+func BenchmarkHash(b *testing.B) {
+	for _, bc := range []struct{ name, doc string }{
+		{"input", `"Case 1: please quarterly budget draft release invoice london london"`},
+		{"args", `{"from":"team","to":"north","passengers":4,"nonstop":false,"max_price":null}`},
+		{"args-list", `{"to":["fatima@example.com","goran@example.com"],"subject":"budget quarterly","body":"north london london weather notes table london draft paris"}`},
+		{"args-numbers", `{"user_id":676893,"fields":["name","email","plan"],"limit":20,"ratio":0.25}`},
+	} {
+		v, err := jsonvalue.ParseString(bc.doc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var h uint64
+			for b.Loop() {
+				h += jsonvalue.Hash(h, v)
+			}
+		})
+	}
+}
