@@ -39,6 +39,7 @@ type Option interface{ apply(*evalOptions) }
 
 type evalOptions struct {
 	workers int
+	checks  []func(*Case) error
 }
 
 type optionFunc func(*evalOptions)
@@ -52,6 +53,22 @@ func Workers(n int) Option {
 	return optionFunc(func(o *evalOptions) {
 		if n > 0 {
 			o.workers = min(n, MaxWorkers)
+		}
+	})
+}
+
+// CheckCases has each case a record decodes checked by check before it is
+// graded, on Evaluate's workers, several at once: an error makes the
+// case's result an error result, as a record that does not decode gives.
+// check may add to the case's Warnings. Checks given in several options
+// run in their order, up to the first error; a case that does not decode
+// is not checked. It does what a wrapper of every record would do, without
+// a wrapper for each: toolgrade eval checks a run file's failed runs
+// (runner.CheckRun) and the fields of each case (dataset.Checker) so.
+func CheckCases(check func(*Case) error) Option {
+	return optionFunc(func(o *evalOptions) {
+		if check != nil {
+			o.checks = append(o.checks, check)
 		}
 	})
 }
@@ -104,7 +121,7 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &run{ctx: ctx, metrics: metrics, emit: emit, cancel: cancel,
+	r := &run{ctx: ctx, metrics: metrics, checks: o.checks, emit: emit, cancel: cancel,
 		batch: 1, ready: make([]graded, 4*o.workers), taken: make([]atomic.Pointer[batch], 4*o.workers)}
 	next, stop := iter.Pull(r.pulls(records))
 	defer stop()
@@ -140,6 +157,7 @@ type run struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	metrics []Metric
+	checks  []func(*Case) error // see CheckCases
 	emit    func(*Result) error
 
 	// Reading: the pulled records, one worker at a time.
@@ -211,7 +229,7 @@ func (r *run) grade(b *batch) bool {
 		}
 		res := &b.out.results[i]
 		n := len(r.metrics)
-		*res = gradeRecord(r.ctx, b.recs[i], r.metrics, b.metrics[i*n:(i+1)*n:(i+1)*n])
+		*res = gradeRecord(r.ctx, b.recs[i], r.metrics, r.checks, b.metrics[i*n:(i+1)*n:(i+1)*n])
 		if c := res.Case; c != nil && res.Error == "" {
 			b.out.digests[i] = caseDigest(c)
 		}
@@ -412,8 +430,8 @@ func grade(ctx context.Context, c *Case, metrics []Metric, into []MetricResult) 
 	return r
 }
 
-func gradeRecord(ctx context.Context, rec Record, metrics []Metric, into []MetricResult) Result {
-	c, err := decodeSafely(rec)
+func gradeRecord(ctx context.Context, rec Record, metrics []Metric, checks []func(*Case) error, into []MetricResult) Result {
+	c, err := decodeSafely(rec, checks)
 	if err != nil {
 		id := ""
 		if c != nil {
@@ -444,13 +462,24 @@ func ErrorResult(id string, err error, metrics []Metric) Result {
 	return r
 }
 
-func decodeSafely(rec Record) (c *Case, err error) {
+// decodeSafely decodes rec and checks its case, turning a panic into an
+// error.
+func decodeSafely(rec Record, checks []func(*Case) error) (c *Case, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error decoding the case: %v\n%s", p, debug.Stack())
 		}
 	}()
-	return rec.Decode()
+	c, err = rec.Decode()
+	if err != nil || c == nil {
+		return c, err
+	}
+	for _, check := range checks {
+		if err := check(c); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
 }
 
 // gradeSafely turns a panic in a metric into an error result, so that one

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -445,4 +446,65 @@ func TestWorkersBounded(t *testing.T) {
 	if err != nil || n != 10 {
 		t.Errorf("Evaluate = %v, %d results; want 10", err, n)
 	}
+}
+
+// TestEvaluateCheckCases: checks see each case that decodes, in their
+// order up to the first error, which makes the case an error result
+// naming it; a case that does not decode is not checked, and a check's
+// panic is an error result, not the end of the run.
+func TestEvaluateCheckCases(t *testing.T) {
+	var seen sync.Map
+	first := func(c *toolgrade.Case) error {
+		seen.Store(c.ID, true)
+		switch c.ID {
+		case "1":
+			return errors.New("first says no")
+		case "4":
+			panic("check panicked")
+		}
+		c.Warnings = append(c.Warnings, "checked")
+		return nil
+	}
+	second := func(c *toolgrade.Case) error {
+		if c.ID == "1" {
+			t.Error("the second check ran after the first's error")
+		}
+		if c.ID == "2" {
+			return errors.New("second says no")
+		}
+		return nil
+	}
+	var got []string
+	err := toolgrade.Evaluate(context.Background(), records(6, func(i int) bool { return i == 3 }), []toolgrade.Metric{constant{}},
+		func(r *toolgrade.Result) error {
+			msg, _, _ := strings.Cut(r.Error, "\n") // a panic's error goes on with the stack
+			got = append(got, fmt.Sprintf("%s %q %q", r.ID, msg, r.Warnings))
+			return nil
+		}, toolgrade.CheckCases(first), toolgrade.CheckCases(nil), toolgrade.CheckCases(second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := seen.Load("3"); ok {
+		t.Error("a case that did not decode was checked")
+	}
+	want := []string{
+		`0 "" ["checked"]`,
+		`1 "first says no" []`,
+		`2 "second says no" []`,
+		`3 "cases.jsonl:3: field input: broken" []`,
+		`4 "internal error decoding the case: check panicked" []`,
+		`5 "" ["checked"]`,
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("results:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// constant scores every case 1.
+type constant struct{}
+
+func (constant) Name() string    { return "constant" }
+func (constant) Profile() string { return "test" }
+func (constant) Grade(context.Context, *toolgrade.Case) toolgrade.MetricResult {
+	return toolgrade.MetricResult{Name: "constant", Profile: "test", Score: 1, Threshold: toolgrade.Float(1), Success: true}
 }

@@ -24,35 +24,34 @@ import (
 // adkKeys are the keys of an EvalSet's or EvalSetResult's list of cases.
 var adkKeys = []string{"eval_cases", "evalCases", "eval_case_results", "evalCaseResults"}
 
-// adkFiles passes records to yield, each ADK EvalSet or EvalSetResult
-// among them as its eval cases, one record each.
-func adkFiles(yield func(toolgrade.Record, error) bool) func(toolgrade.Record, error) bool {
-	return func(rec toolgrade.Record, err error) bool {
-		r, ok := rec.(*record)
-		if !ok || r.yaml || !strings.Contains(r.data, `"eval`) {
-			return yield(rec, err)
+// adkFile yields r, a record that holds "eval, as its eval cases, one
+// record each, if it is an ADK EvalSet or EvalSetResult, and as itself
+// otherwise; it reports whether to go on.
+func adkFile(r *record, yield func(toolgrade.Record, error) bool) bool {
+	v, perr := jsonvalue.ParseString(r.data)
+	o, _ := v.(jsonvalue.Object)
+	for _, k := range adkKeys {
+		cases, found := o.Get(k)
+		if perr != nil || !found {
+			continue
 		}
-		v, perr := jsonvalue.ParseString(r.data)
-		o, _ := v.(jsonvalue.Object)
-		for _, k := range adkKeys {
-			cases, found := o.Get(k)
-			if perr != nil || !found {
-				continue
-			}
-			list, ok := cases.([]any)
-			if !ok {
-				return yield(r, nil) // decoding says what is wrong with it
-			}
-			for i, c := range list {
-				ac := &adkCase{obj: c, result: strings.Contains(k, "esult"), where: fmt.Sprintf("%s[%d]", k, i), record: r}
-				if !yield(ac, nil) {
-					return false
-				}
-			}
-			return true
+		list, ok := cases.([]any)
+		if !ok {
+			return yield(r, nil) // decoding says what is wrong with it
 		}
-		return yield(rec, err)
+		// The eval cases' ids are not qualified by the file's name, which
+		// only the records of a file were given.
+		file := *r
+		file.qualified = false
+		for i, c := range list {
+			ac := &adkCase{obj: c, result: strings.Contains(k, "esult"), where: fmt.Sprintf("%s[%d]", k, i), record: &file}
+			if !yield(ac, nil) {
+				return false
+			}
+		}
+		return true
 	}
+	return yield(r, nil)
 }
 
 // adkCase is one eval case of an ADK EvalSet, or one eval case's result
@@ -253,10 +252,8 @@ func (sp *splitter) readQuoted(br *bufio.Reader, yield func(toolgrade.Record, er
 	if err != nil || !ok {
 		return fmt.Errorf("%s:1: want a JSON array or object, or a JSON string holding one, got %s", name, describeJSON(v, err))
 	}
-	for rec, err := range (Source{MaxRecord: int64(sp.max)}).Reader(name, strings.NewReader(s), JSON) {
-		if !yield(rec, err) {
-			return errStop
-		}
+	if !(Source{MaxRecord: int64(sp.max), Metrics: sp.metrics}).reader(name, strings.NewReader(s), JSON, sp.qualified, yield) {
+		return errStop
 	}
 	return nil
 }

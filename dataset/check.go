@@ -3,7 +3,6 @@ package dataset
 import (
 	"errors"
 	"fmt"
-	"iter"
 	"slices"
 	"strings"
 	"sync"
@@ -340,20 +339,6 @@ type FieldCount struct {
 	Cases int
 }
 
-// Records passes src on with every decoded case checked.
-func (ch *Checker) Records(src iter.Seq2[toolgrade.Record, error]) iter.Seq2[toolgrade.Record, error] {
-	return func(yield func(toolgrade.Record, error) bool) {
-		for rec, err := range src {
-			if rec != nil {
-				rec = checkedRecord{rec, ch}
-			}
-			if !yield(rec, err) {
-				return
-			}
-		}
-	}
-}
-
 // Ignored returns the unknown fields met, each with the number of cases
 // that had it, most frequent first.
 func (ch *Checker) Ignored() []FieldCount {
@@ -421,21 +406,15 @@ func (ch *Checker) Check(c *toolgrade.Case) error {
 	return nil
 }
 
-type checkedRecord struct {
-	toolgrade.Record
-	ch *Checker
-}
-
-func (r checkedRecord) Decode() (*toolgrade.Case, error) {
-	c, err := r.Record.Decode()
-	if err != nil || c == nil {
-		return c, err
-	}
-	if err := r.ch.Check(c); err != nil {
+// CheckCase is [Checker.Check] for a case read from a file, whose error
+// then names the file and the line the case starts on; given to
+// [toolgrade.CheckCases], it checks every case of a run.
+func (ch *Checker) CheckCase(c *toolgrade.Case) error {
+	if err := ch.Check(c); err != nil {
 		if c.Source != "" {
-			return c, fmt.Errorf("%s:%d: %w", c.Source, c.Line, err)
+			return fmt.Errorf("%s:%d: %w", c.Source, c.Line, err)
 		}
-		return c, err
+		return err
 	}
-	return c, nil
+	return nil
 }

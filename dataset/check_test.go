@@ -30,8 +30,8 @@ func grade(t interface {
 		t.Fatal(err)
 	}
 	var out []*toolgrade.Result
-	err = toolgrade.Evaluate(context.Background(), ch.Records(dataset.Reader(name, strings.NewReader(text), dataset.Auto)),
-		[]toolgrade.Metric{m}, func(r *toolgrade.Result) error { out = append(out, r); return nil })
+	err = toolgrade.Evaluate(context.Background(), dataset.Reader(name, strings.NewReader(text), dataset.Auto),
+		[]toolgrade.Metric{m}, func(r *toolgrade.Result) error { out = append(out, r); return nil }, toolgrade.CheckCases(ch.CheckCase))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -106,19 +106,17 @@ type Source struct {
 	// MaxRecord is the most bytes one record may hold (0:
 	// budget.DefaultLine, 64 MiB).
 	MaxRecord int64
+	// Metrics, when set, are the run's: records decode their cases for
+	// them, as [DecodeCaseFor] does (see [RecordsFor]).
+	Metrics []toolgrade.Metric
 }
 
 // Files reads the named files one after another, as [Files] does.
 func (s Source) Files(names ...string) iter.Seq2[toolgrade.Record, error] {
 	return func(yield func(toolgrade.Record, error) bool) {
 		for _, name := range names {
-			for rec, err := range s.read(name) {
-				if r, ok := rec.(*record); ok && len(names) > 1 {
-					r.qualified = true
-				}
-				if !yield(rec, err) || err != nil {
-					return
-				}
+			if !s.read(name, len(names) > 1, yield) {
+				return
 			}
 		}
 	}
@@ -126,7 +124,7 @@ func (s Source) Files(names ...string) iter.Seq2[toolgrade.Record, error] {
 
 // RecordsFor passes src on with the records this package reads set to
 // decode their cases for a run of metrics, as [DecodeCaseFor] does; other
-// records pass unchanged.
+// records pass unchanged. [Source.Metrics] does so without a pass.
 func RecordsFor(metrics []toolgrade.Metric, src iter.Seq2[toolgrade.Record, error]) iter.Seq2[toolgrade.Record, error] {
 	return func(yield func(toolgrade.Record, error) bool) {
 		for rec, err := range src {
@@ -140,112 +138,106 @@ func RecordsFor(metrics []toolgrade.Metric, src iter.Seq2[toolgrade.Record, erro
 	}
 }
 
-func (s Source) read(name string) iter.Seq2[toolgrade.Record, error] {
-	return func(yield func(toolgrade.Record, error) bool) {
-		r := s.Stdin
-		if r == nil {
-			r = os.Stdin
-		}
-		if name != "-" {
-			f, err := os.Open(name)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			defer f.Close()
-			if sniff.IsDirectory(name) {
-				yield(nil, &sniff.DirectoryError{Name: name})
-				return
-			}
-			r = f // read as text by Reader
-		}
-		for rec, err := range s.Reader(name, r, Auto) {
-			if !yield(rec, err) {
-				return
-			}
-		}
+// read reads the named file ("-": standard input), its records qualified
+// by its name when it is one of several; it reports whether to go on.
+func (s Source) read(name string, qualified bool, yield func(toolgrade.Record, error) bool) bool {
+	r := s.Stdin
+	if r == nil {
+		r = os.Stdin
 	}
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			yield(nil, err)
+			return false
+		}
+		defer f.Close()
+		if sniff.IsDirectory(name) {
+			yield(nil, &sniff.DirectoryError{Name: name})
+			return false
+		}
+		r = f // read as text by Reader
+	}
+	return s.reader(name, r, Auto, qualified, yield)
 }
 
 // Reader reads cases from r, as [Reader] does.
 func (s Source) Reader(name string, r io.Reader, format Format) iter.Seq2[toolgrade.Record, error] {
+	return func(yield func(toolgrade.Record, error) bool) {
+		s.reader(name, r, format, false, yield)
+	}
+}
+
+// reader reads cases from r, as [Reader] does, and reports whether to go
+// on: false once yield says to stop, or after a fatal error (yielded).
+func (s Source) reader(name string, r io.Reader, format Format, qualified bool, yield func(toolgrade.Record, error) bool) bool {
 	if format == Auto {
 		format = formatOf(name)
 	}
-	sp := splitter{name: name, max: int(s.MaxRecord)}
+	sp := splitter{name: name, max: int(s.MaxRecord), qualified: qualified, metrics: s.Metrics}
 	if sp.max <= 0 {
 		sp.max = int(budget.DefaultLine)
 	}
-	return func(yield func(toolgrade.Record, error) bool) {
-		yield = adkFiles(yield)
-		text, err := sniff.Text(r)
-		if err != nil {
-			yield(nil, fmt.Errorf("%s: %w", name, err))
-			return
+	fail := func(err error) bool {
+		yield(nil, err)
+		return false
+	}
+	text, err := sniff.Text(r)
+	if err != nil {
+		return fail(fmt.Errorf("%s: %w", name, err))
+	}
+	br := bufio.NewReaderSize(text, 64<<10)
+	if format == Auto || format == JSON {
+		first, err := peekNonSpace(br)
+		if err != nil && err != io.EOF {
+			return fail(fmt.Errorf("%s: %w", name, err))
 		}
-		br := bufio.NewReaderSize(text, 64<<10)
-		if format == Auto || format == JSON {
-			first, err := peekNonSpace(br)
-			if err != nil && err != io.EOF {
-				yield(nil, fmt.Errorf("%s: %w", name, err))
-				return
+		switch {
+		case err == io.EOF:
+			return true // empty input: no cases
+		case first == '[':
+			format = JSON
+		case first == '{':
+			format = JSONL // decided line by line below
+		case first == '"' && format == JSON:
+			err := sp.readQuoted(br, yield)
+			if err != nil && !errors.Is(err, errStop) {
+				return fail(err)
 			}
-			switch {
-			case err == io.EOF:
-				return // empty input: no cases
-			case first == '[':
-				format = JSON
-			case first == '{':
-				format = JSONL // decided line by line below
-			case first == '"' && format == JSON:
-				if err := sp.readQuoted(br, yield); err != nil && !errors.Is(err, errStop) {
-					yield(nil, err)
-				}
-				return
-			default:
-				line := peekLine(br)
-				if format == JSON {
-					yield(nil, fmt.Errorf("%s:1: not a JSON case file: it starts with %q, where a JSON case file holds an array of case objects or the objects one after another (see docs/cases.md)", name, line))
-					return
-				}
-				if sep := sniff.CSV(line); sep != "" || isCSVName(name) {
-					yield(nil, csvError(name, line, sep))
-					return
-				}
-				format = YAML
-			}
-		}
-		// The first record says what kind of file this is: one of
-		// toolgrade's other files is refused whole, with what to do.
-		first := true
-		checked := func(rec toolgrade.Record, err error) bool {
-			if first && err == nil {
-				first = false
-				if err := rec.(*record).notCases(); err != nil {
-					yield(nil, err)
-					return false
-				}
-			}
-			return yield(rec, err)
-		}
-		switch format {
-		case JSONL:
-			err = sp.readLines(br, checked)
-		case JSON:
-			err = sp.readValues(br, 1, checked)
-		case YAML:
-			err = sp.readYAML(br, checked)
+			return err == nil
 		default:
-			err = fmt.Errorf("unknown format %q", format)
-		}
-		if err != nil && !errors.Is(err, errStop) {
-			if de := sniff.Failed(text); de != nil {
-				// Said once, with its line, whatever the reader made of it.
-				err = fmt.Errorf("%s:%d: %s", name, de.Line, de.Msg)
+			line := peekLine(br)
+			if format == JSON {
+				return fail(fmt.Errorf("%s:1: not a JSON case file: it starts with %q, where a JSON case file holds an array of case objects or the objects one after another (see docs/cases.md)", name, line))
 			}
-			yield(nil, err)
+			if sep := sniff.CSV(line); sep != "" || isCSVName(name) {
+				return fail(csvError(name, line, sep))
+			}
+			format = YAML
 		}
 	}
+	// The first record says what kind of file this is: one of
+	// toolgrade's other files is refused whole, with what to do. An ADK
+	// eval file's record is its eval cases.
+	sp.yield, sp.first = yield, true
+	switch format {
+	case JSONL:
+		err = sp.readLines(br)
+	case JSON:
+		err = sp.readValues(br, 1)
+	case YAML:
+		err = sp.readYAML(br)
+	default:
+		err = fmt.Errorf("unknown format %q", format)
+	}
+	if err != nil && !errors.Is(err, errStop) {
+		if de := sniff.Failed(text); de != nil {
+			// Said once, with its line, whatever the reader made of it.
+			err = fmt.Errorf("%s:%d: %s", name, de.Line, de.Msg)
+		}
+		return fail(err)
+	}
+	return err == nil
 }
 
 // Sniff reads r's first case as [Reader] does, and returns the error that
@@ -320,11 +312,53 @@ func csvError(name, line, sep string) error {
 	return fmt.Errorf("%s: %s (its first line is %q), not cases: toolgrade reads cases as JSON Lines, JSON or YAML; convert it, one case object per line, with the calls as lists (see docs/cases.md)", name, what, line)
 }
 
-// A splitter splits one input into records of at most max bytes.
+// A splitter splits one input into records of at most max bytes, and
+// hands them to yield.
 type splitter struct {
 	name string
 	max  int
+	// qualified and metrics are the records' (see record).
+	qualified bool
+	metrics   []toolgrade.Metric
+
+	yield func(toolgrade.Record, error) bool
+	// first: no record was yielded yet, so the next says what kind of
+	// file this is.
+	first bool
+	// recs are records allocated together, handed out one at a time:
+	// one allocation for many records instead of one each.
+	recs []record
 }
+
+// emit yields r, with the splitter's name, qualified and metrics, from the
+// splitter's chunk of records; it reports whether to go on. The file's first record
+// is checked to be a case (notCases), and an ADK eval file's record is
+// yielded as its eval cases (adkFiles).
+func (sp *splitter) emit(r record) bool {
+	if len(sp.recs) == 0 {
+		sp.recs = make([]record, recordChunk)
+	}
+	rec := &sp.recs[0]
+	sp.recs = sp.recs[1:]
+	*rec = r
+	rec.source, rec.qualified, rec.metrics = sp.name, sp.qualified, sp.metrics
+	if sp.first {
+		sp.first = false
+		if err := rec.notCases(); err != nil {
+			sp.yield(nil, err)
+			return false
+		}
+	}
+	if !rec.yaml && strings.Contains(rec.data, `"eval`) {
+		return adkFile(rec, sp.yield)
+	}
+	return sp.yield(rec, nil)
+}
+
+// recordChunk is how many records a splitter allocates at once. The
+// records of a chunk stay in memory together, with the lines they share
+// read blocks with: a few batches of Evaluate's.
+const recordChunk = 32
 
 // tooLarge is the error of a record past the budget that starts on line.
 func (sp *splitter) tooLarge(line int, what string) error {
@@ -352,7 +386,7 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 // readLines splits JSON Lines. If the first record is not a complete JSON
 // value on its line (a pretty-printed object), the input is read as JSON
 // values one after another instead.
-func (sp *splitter) readLines(br *bufio.Reader, yield func(toolgrade.Record, error) bool) error {
+func (sp *splitter) readLines(br *bufio.Reader) error {
 	name := sp.name
 	lineNo := 0
 	first := formatOf(name) != JSONL // a .jsonl file is JSON Lines, broken lines and all
@@ -379,11 +413,10 @@ func (sp *splitter) readLines(br *bufio.Reader, yield func(toolgrade.Record, err
 			if !completeValue(trimmed) {
 				// Not JSON Lines after all: rescan from here as values.
 				rest := io.MultiReader(strings.NewReader(line+"\n"), lr.Rest())
-				return sp.readValues(bufio.NewReaderSize(rest, 64<<10), lineNo, yield)
+				return sp.readValues(bufio.NewReaderSize(rest, 64<<10), lineNo)
 			}
 		}
-		rec := &record{data: trimmed, source: name, line: lineNo}
-		if !yield(rec, nil) {
+		if !sp.emit(record{data: trimmed, line: lineNo}) {
 			return errStop
 		}
 	}

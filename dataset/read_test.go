@@ -577,12 +577,29 @@ func FuzzReader(f *testing.F) {
 
 // TestGeneratedIDsAcrossFiles: a case without an id is "line-N" when one
 // file is read, and "FILE:line-N" when several are, so that the first
-// lines of two files are two cases, not two trials of one.
+// lines of two files are two cases, not two trials of one; in every
+// format. The eval cases of an ADK file are named by their file's record
+// without its name, as they always were.
 func TestGeneratedIDsAcrossFiles(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	for _, f := range []string{a, b} {
 		if err := os.WriteFile(f, []byte("{\"tools_called\": []}\n{\"id\": \"own\", \"tools_called\": []}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	others := map[string]string{
+		"c.json":   `[{"tools_called": []}, {"tools_called": []}]`,
+		"d.yaml":   "- tools_called: []\n- id: own\n  tools_called: []\n",
+		"e.json":   `{"eval_set_id": "s", "eval_cases": [{"conversation": []}]}`,
+		"f.json":   `"[{\"tools_called\": []}]"`,
+		"g.jsonl":  `{"tools_called": []} {"tools_called": []}` + "\n",
+		"h.pretty": "{\n  \"tools_called\": []\n}\n",
+	}
+	path := map[string]string{}
+	for name, text := range others {
+		path[name] = filepath.Join(dir, name)
+		if err := os.WriteFile(path[name], []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -594,6 +611,11 @@ func TestGeneratedIDsAcrossFiles(t *testing.T) {
 		{"one file", []string{a}, []string{"line-1", "own"}},
 		{"two files", []string{a, b}, []string{a + ":line-1", "own", b + ":line-1", "own"}},
 		{"stdin and a file", []string{"-", b}, []string{"-:line-1", "own", b + ":line-1", "own"}},
+		{"one of each", []string{path["c.json"], path["d.yaml"], path["e.json"], path["f.json"], path["g.jsonl"], path["h.pretty"]},
+			[]string{path["c.json"] + ":line-1", path["c.json"] + ":line-1#2", path["d.yaml"] + ":line-1", "own",
+				"line-1:eval_cases[0]", path["f.json"] + ":line-1", path["g.jsonl"] + ":line-1", path["h.pretty"] + ":line-1"}},
+		{"one ADK file", []string{path["e.json"]}, []string{"line-1:eval_cases[0]"}},
+		{"one quoted file", []string{path["f.json"]}, []string{"line-1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-
-	"github.com/toolgrade/toolgrade"
 )
 
 // valueScanner splits JSON text into top-level values without decoding
@@ -145,7 +143,7 @@ func (s *valueScanner) str() error {
 
 // readValues yields the elements of a top-level JSON array, or the
 // top-level values of a stream of JSON values, starting at line firstLine.
-func (sp *splitter) readValues(br *bufio.Reader, firstLine int, yield func(toolgrade.Record, error) bool) error {
+func (sp *splitter) readValues(br *bufio.Reader, firstLine int) error {
 	name := sp.name
 	s := &valueScanner{br: br, sp: sp, name: name, line: firstLine}
 	c, err := s.skipSpace()
@@ -161,8 +159,7 @@ func (sp *splitter) readValues(br *bufio.Reader, firstLine int, yield func(toolg
 			lastLine, nth = s.recordLine, 0
 		}
 		nth++
-		rec := &record{data: string(s.buf), source: name, line: s.recordLine, nth: nth}
-		return yield(rec, nil)
+		return sp.emit(record{data: string(s.buf), line: s.recordLine, nth: nth})
 	}
 	if c != '[' {
 		// Values one after another.

@@ -2,6 +2,7 @@ package dataset_test
 
 import (
 	"context"
+	"iter"
 	"strings"
 	"testing"
 
@@ -91,21 +92,26 @@ func TestWrittenFields(t *testing.T) {
 			case !graded && (c != nil || err == nil || tt.name != "a later error" && err.Error() != want.Error()):
 				t.Fatalf("case %+v, error %v: want the error %q", c, err, want)
 			}
-			// Through the readers, as toolgrade eval reads a case file.
-			var results []*toolgrade.Result
-			recs := (&dataset.Checker{}).Records(dataset.RecordsFor(tt.metrics, dataset.Reader("cases.jsonl", strings.NewReader(tt.cs+"\n"), dataset.JSONL)))
-			if err := toolgrade.Evaluate(context.Background(), recs, tt.metrics, func(r *toolgrade.Result) error {
-				results = append(results, r)
-				return nil
-			}); err != nil {
-				t.Fatal(err)
-			}
-			r := results[0]
-			if graded != (r.Error == "") || graded && r.Metrics[0].Score != tt.score {
-				t.Fatalf("error %q, metrics %+v: want graded %v (score %v)", r.Error, r.Metrics, graded, tt.score)
-			}
-			if !graded && !strings.HasPrefix(r.Error, "cases.jsonl:1: field ") {
-				t.Errorf("error %q does not name the file, line and field", r.Error)
+			// Through the readers, as toolgrade eval reads a case file:
+			// with the Source's metrics, or set by RecordsFor.
+			for way, recs := range map[string]iter.Seq2[toolgrade.Record, error]{
+				"Source.Metrics": dataset.Source{Metrics: tt.metrics}.Reader("cases.jsonl", strings.NewReader(tt.cs+"\n"), dataset.JSONL),
+				"RecordsFor":     dataset.RecordsFor(tt.metrics, dataset.Reader("cases.jsonl", strings.NewReader(tt.cs+"\n"), dataset.JSONL)),
+			} {
+				var results []*toolgrade.Result
+				if err := toolgrade.Evaluate(context.Background(), recs, tt.metrics, func(r *toolgrade.Result) error {
+					results = append(results, r)
+					return nil
+				}, toolgrade.CheckCases((&dataset.Checker{}).CheckCase)); err != nil {
+					t.Fatal(err)
+				}
+				r := results[0]
+				if graded != (r.Error == "") || graded && r.Metrics[0].Score != tt.score {
+					t.Fatalf("%s: error %q, metrics %+v: want graded %v (score %v)", way, r.Error, r.Metrics, graded, tt.score)
+				}
+				if !graded && !strings.HasPrefix(r.Error, "cases.jsonl:1: field ") {
+					t.Errorf("%s: error %q does not name the file, line and field", way, r.Error)
+				}
 			}
 		})
 	}

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"go.yaml.in/yaml/v3"
 )
@@ -20,7 +19,7 @@ import (
 // readYAML splits a YAML stream into records: each document is one case,
 // unless it is a block list ("- " at the start of a line), whose items are
 // then one case each. Splitting works line by line, so a long list streams.
-func (sp *splitter) readYAML(br *bufio.Reader, yield func(toolgrade.Record, error) bool) error {
+func (sp *splitter) readYAML(br *bufio.Reader) error {
 	name := sp.name
 	const (
 		unknown = iota
@@ -35,9 +34,9 @@ func (sp *splitter) readYAML(br *bufio.Reader, yield func(toolgrade.Record, erro
 			chunk = chunk[:0]
 			return true
 		}
-		rec := &record{data: string(chunk), source: name, line: chunkLine, yaml: true, yamlItem: kind == list}
+		rec := record{data: string(chunk), line: chunkLine, yaml: true, yamlItem: kind == list}
 		chunk = chunk[:0]
-		return yield(rec, nil)
+		return sp.emit(rec)
 	}
 	lr := jsonvalue.NewLineReader(br)
 	lr.Limit(sp.max)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"maps"
 	"slices"
 	"strconv"
@@ -389,34 +388,16 @@ func RunError(c *toolgrade.Case) string {
 	return msg
 }
 
-// Records passes a stream of case records on, making each run-file line
-// whose run failed (see [RunError]) an error record, so that a case that
-// was an error result when it ran is one again when its run file is
-// graded offline. Other records pass unchanged.
-func Records(src iter.Seq2[toolgrade.Record, error]) iter.Seq2[toolgrade.Record, error] {
-	return func(yield func(toolgrade.Record, error) bool) {
-		for rec, err := range src {
-			if rec != nil {
-				rec = runRecord{rec}
-			}
-			if !yield(rec, err) {
-				return
-			}
-		}
-	}
-}
-
-type runRecord struct{ toolgrade.Record }
-
-func (r runRecord) Decode() (*toolgrade.Case, error) {
-	c, err := r.Record.Decode()
-	if err != nil || c == nil {
-		return c, err
-	}
+// CheckRun returns the error a run-file line records for its case (see
+// [RunError]), or nil, so that a case that was an error result when it
+// ran is one again when its run file is graded offline: given to
+// [toolgrade.CheckCases], it makes every such case of a run an error
+// result. Other cases pass unchanged.
+func CheckRun(c *toolgrade.Case) error {
 	if msg := RunError(c); msg != "" {
-		return c, errors.New(msg)
+		return errors.New(msg)
 	}
-	return c, nil
+	return nil
 }
 
 // A Tally counts a run's cases, processing errors and model usage, for

@@ -91,13 +91,16 @@ func TestRunFileGolden(t *testing.T) {
 func TestRunFileReadsBack(t *testing.T) {
 	runs, out := runFile(t)
 	i := 0
-	for rec, err := range runner.Records(dataset.Reader("run.jsonl", bytes.NewReader(out), dataset.JSONL)) {
+	for rec, err := range dataset.Reader("run.jsonl", bytes.NewReader(out), dataset.JSONL) {
 		if err != nil {
 			t.Fatal(err)
 		}
 		run := runs[i]
 		i++
 		c, err := rec.Decode()
+		if err == nil {
+			err = runner.CheckRun(c)
+		}
 		if c == nil || c.ID != run.ID {
 			t.Fatalf("line %d: case %+v, want id %s", i, c, run.ID)
 		}

@@ -239,7 +239,11 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 		if paths, err = m.inputPaths(cfg, f.config, paths); err != nil {
 			return err
 		}
-		read = func() iter.Seq2[toolgrade.Record, error] { return m.records(paths) }
+		read = func() iter.Seq2[toolgrade.Record, error] {
+			src := m.cases()
+			src.Metrics = metrics
+			return src.Files(paths...)
+		}
 		counted = paths
 	}
 	if in.here && !f.quiet {
@@ -286,7 +290,14 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 	ctx := cmd.Context()
 	checker := &dataset.Checker{StrictFields: f.strictFields, NotGraded: config.NotGraded(metrics)}
 	restoreGC := paceGC(m.Getenv)
-	err = toolgrade.Evaluate(ctx, checker.Records(runner.Records(dataset.RecordsFor(metrics, read()))), metrics, add, toolgrade.Workers(workers))
+	// The records of the case files decode for the metrics as they are
+	// read; other records (snapshot --check's) are set to here.
+	records := read()
+	if in.read != nil {
+		records = dataset.RecordsFor(metrics, records)
+	}
+	err = toolgrade.Evaluate(ctx, records, metrics, add, toolgrade.Workers(workers),
+		toolgrade.CheckCases(runner.CheckRun), toolgrade.CheckCases(checker.CheckCase))
 	restoreGC()
 	for _, fc := range checker.Ignored() {
 		reports.stats.Ignored = append(reports.stats.Ignored, report.FieldCount{Field: fc.Field, Cases: fc.Cases})

@@ -130,8 +130,8 @@ func (m *Main) judgeBatch(cmd *cobra.Command, f *evalFlags, cfg *config.Config, 
 	ctx := cmd.Context()
 	// The same records as eval's grading pass, so that the same prompts
 	// are asked.
-	err = toolgrade.Evaluate(ctx, runner.Records(dataset.RecordsFor(metrics, read())), metrics, func(*toolgrade.Result) error { return nil },
-		toolgrade.Workers(runtime.GOMAXPROCS(0)))
+	err = toolgrade.Evaluate(ctx, dataset.RecordsFor(metrics, read()), metrics, func(*toolgrade.Result) error { return nil },
+		toolgrade.Workers(runtime.GOMAXPROCS(0)), toolgrade.CheckCases(runner.CheckRun))
 	if err == nil && stdin != nil {
 		_, err = stdin.Seek(0, io.SeekStart)
 	}
