@@ -24,6 +24,27 @@ import (
 // adkKeys are the keys of an EvalSet's or EvalSetResult's list of cases.
 var adkKeys = []string{"eval_cases", "evalCases", "eval_case_results", "evalCaseResults"}
 
+// mayBeADK reports whether a record's text holds `"eval`, as the key of
+// an ADK file's eval cases does; only such a record is parsed to find out
+// (adkFile). It is strings.Contains(data, `"eval`), which the reader asks
+// of every record, looking for the rare 'v' instead of the first byte,
+// '"', which JSON is full of and on which strings.Index stops every few
+// bytes: a sixth of the instructions on a small case's line.
+func mayBeADK(data string) bool {
+	for i := 2; i < len(data)-2; {
+		j := strings.IndexByte(data[i:len(data)-2], 'v')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if data[i-2:i+3] == `"eval` {
+			return true
+		}
+		i++
+	}
+	return false
+}
+
 // adkFile yields r, a record that holds "eval, as its eval cases, one
 // record each, if it is an ADK EvalSet or EvalSetResult, and as itself
 // otherwise; it reports whether to go on.

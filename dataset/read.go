@@ -349,7 +349,7 @@ func (sp *splitter) emit(r record) bool {
 			return false
 		}
 	}
-	if !rec.yaml && strings.Contains(rec.data, `"eval`) {
+	if !rec.yaml && mayBeADK(rec.data) {
 		return adkFile(rec, sp.yield)
 	}
 	return sp.yield(rec, nil)
