@@ -364,45 +364,59 @@ func (ch *Checker) Check(c *toolgrade.Case) error {
 	if obj == nil {
 		return nil
 	}
-	var unknown []string
-	graded := false
-	for i := range obj {
-		m := &obj[i]
-		k := caseKey(m.Key)
-		if !k.known && !slices.Contains(unknown, m.Key) {
-			unknown = append(unknown, m.Key)
-		}
-		graded = graded || gradeable(m, k)
-	}
-	if !graded {
-		return nothingToGrade(obj)
-	}
-	if len(unknown) > 0 {
-		if ch.StrictFields {
-			return fmt.Errorf("unknown field `%s` (not part of the case format, and --strict-fields is set): remove it, or drop --strict-fields to keep it as metadata", unknown[0])
-		}
-		ch.mu.Lock()
-		if ch.ignored == nil {
-			ch.ignored = map[string]int{}
-		}
-		for _, k := range unknown {
-			ch.ignored[k]++
-		}
-		ch.mu.Unlock()
-	}
 	ch.notGradedOnce.Do(func() {
 		for k := range ch.NotGraded {
 			ch.notGraded |= keyBit(k)
 		}
 	})
-	for _, m := range obj {
-		if ch.notGraded&keyBit(m.Key) == 0 {
-			continue // a map lookup for every key of every case cost more
+	graded, unknown, notGraded := false, false, false
+	for i := range obj {
+		m := &obj[i]
+		k := caseKey(m.Key)
+		unknown = unknown || !k.known
+		graded = graded || gradeable(m, k)
+		// A map lookup for every key of every case cost more.
+		notGraded = notGraded || ch.notGraded&keyBit(m.Key) != 0
+	}
+	if !graded {
+		return nothingToGrade(obj)
+	}
+	if unknown {
+		if err := ch.unknown(obj); err != nil {
+			return err
 		}
+	}
+	if !notGraded {
+		return nil
+	}
+	for _, m := range obj {
 		if why, ok := ch.NotGraded[m.Key]; ok && m.Value != nil {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("field %s is not graded: %s", m.Key, why))
 		}
 	}
+	return nil
+}
+
+// unknown counts the fields of obj that are not part of the case format,
+// each once, or, with StrictFields, returns the error of the first.
+func (ch *Checker) unknown(obj jsonvalue.Object) error {
+	var unknown []string
+	for _, m := range obj {
+		if !caseKey(m.Key).known && !slices.Contains(unknown, m.Key) {
+			unknown = append(unknown, m.Key)
+		}
+	}
+	if ch.StrictFields {
+		return fmt.Errorf("unknown field `%s` (not part of the case format, and --strict-fields is set): remove it, or drop --strict-fields to keep it as metadata", unknown[0])
+	}
+	ch.mu.Lock()
+	if ch.ignored == nil {
+		ch.ignored = map[string]int{}
+	}
+	for _, k := range unknown {
+		ch.ignored[k]++
+	}
+	ch.mu.Unlock()
 	return nil
 }
 

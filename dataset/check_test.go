@@ -274,3 +274,25 @@ func TestCheckerNotGraded(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkCheck checks a small generated case as toolgrade eval does
+// with its default metric, which leaves eight fields not graded.
+func BenchmarkCheck(b *testing.B) {
+	v, err := jsonvalue.ParseString(`{"id":"case-0","input":"Case 0: please invoice budget table","tools_called":[{"name":"book_flight","args":{"to":"north"}}],"expected_tools":[{"name":"book_flight","args":{"to":"north"}}],"actual_output":"Booked."}`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := dataset.DecodeCase(v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ch := &dataset.Checker{NotGraded: map[string]string{}}
+	for _, k := range []string{"process", "expected_state", "final_state", "state_rules", "output", "input_messages", "value", "trace"} {
+		ch.NotGraded[k] = "not graded"
+	}
+	for b.Loop() {
+		if err := ch.CheckCase(c); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
