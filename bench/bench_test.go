@@ -36,9 +36,12 @@ func linesRecords(tb testing.TB, lines [][]byte) []toolgrade.Record {
 }
 
 // cases are the generated cases, decoded.
-var cases = sync.OnceValue(func() []*toolgrade.Case {
+var cases = sync.OnceValue(func() []*toolgrade.Case { return decodeAll(records(nil)) })
+
+// decodeAll decodes records that must decode.
+func decodeAll(recs []toolgrade.Record) []*toolgrade.Case {
 	var out []*toolgrade.Case
-	for _, rec := range records(nil) {
+	for _, rec := range recs {
 		c, err := rec.Decode()
 		if err != nil {
 			panic(err)
@@ -46,7 +49,7 @@ var cases = sync.OnceValue(func() []*toolgrade.Case {
 		out = append(out, c)
 	}
 	return out
-})
+}
 
 // BenchmarkParseJSON reads one case line into the value model:
 // jsonvalue.Parse copies the line once, jsonvalue.ParseString shares it.
@@ -205,9 +208,10 @@ func BenchmarkAssign(b *testing.B) {
 
 // BenchmarkMatch grades one decoded case with the native metric: pair
 // scores, optimal pairing, differences and the reason.
-func BenchmarkMatch(b *testing.B) {
+func BenchmarkMatch(b *testing.B) { benchmarkMatch(b, cases()) }
+
+func benchmarkMatch(b *testing.B, cs []*toolgrade.Case) {
 	m := nativeMetric(b)
-	cs := cases()
 	ctx := context.Background()
 	b.ReportAllocs()
 	i := 0
@@ -222,33 +226,11 @@ func BenchmarkMatch(b *testing.B) {
 var smallCases = sync.OnceValue(func() []*toolgrade.Case {
 	g := bench.NewGenerator(1)
 	g.MaxCalls = 3
-	var out []*toolgrade.Case
-	input := bytes.Join(g.Lines(2000), []byte("\n"))
-	for rec, err := range dataset.Reader("small.jsonl", bytes.NewReader(input), dataset.JSONL) {
-		if err != nil {
-			panic(err)
-		}
-		c, err := rec.Decode()
-		if err != nil {
-			panic(err)
-		}
-		out = append(out, c)
-	}
-	return out
+	return decodeAll(linesRecords(nil, g.Lines(2000)))
 })
 
 // BenchmarkMatchSmall is BenchmarkMatch on the small cases.
-func BenchmarkMatchSmall(b *testing.B) {
-	m := nativeMetric(b)
-	cs := smallCases()
-	ctx := context.Background()
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		m.Grade(ctx, cs[i%len(cs)])
-		i++
-	}
-}
+func BenchmarkMatchSmall(b *testing.B) { benchmarkMatch(b, smallCases()) }
 
 // BenchmarkResultJSON writes one graded case as a result line.
 func BenchmarkResultJSON(b *testing.B) {

@@ -249,17 +249,21 @@ func exactDiffs(dst []toolgrade.ArgDiff, e, c any, path string) []toolgrade.ArgD
 	return append(dst, toolgrade.ArgDiff{Path: path, Expected: e, Got: c})
 }
 
+// counterpart returns the value of key in c, looking first at position
+// i, where arguments in the same order have it, and whether it was there.
+func counterpart(c jsonvalue.Object, i int, key string) (v any, ok, inPlace bool) {
+	if i < len(c) && c[i].Key == key {
+		return c[i].Value, true, true
+	}
+	v, ok = c.Get(key)
+	return v, ok, false
+}
+
 func exactObjectDiffs(dst []toolgrade.ArgDiff, e, c jsonvalue.Object, path string) []toolgrade.ArgDiff {
 	aligned := len(e) == len(c)
 	for i, m := range e {
-		var cv any
-		var cok bool
-		if i < len(c) && c[i].Key == m.Key {
-			cv, cok = c[i].Value, true
-		} else {
-			aligned = false
-			cv, cok = c.Get(m.Key)
-		}
+		cv, cok, inPlace := counterpart(c, i, m.Key)
+		aligned = aligned && inPlace
 		switch {
 		case !cok:
 			dst = append(dst, toolgrade.ArgDiff{Path: join(path, m.Key), Expected: m.Value, Note: "missing"})
@@ -394,14 +398,8 @@ func (w *walker) object(e, c jsonvalue.Object, path string) float64 {
 	// sizes agree, c has no key that e lacks (keys are unique).
 	aligned := len(e) == len(c)
 	for i, m := range e {
-		var cv any
-		var cok bool
-		if i < len(c) && c[i].Key == m.Key {
-			cv, cok = c[i].Value, true
-		} else {
-			aligned = false
-			cv, cok = c.Get(m.Key)
-		}
+		cv, cok, inPlace := counterpart(c, i, m.Key)
+		aligned = aligned && inPlace
 		if !visit(m.Key, m.Value, true, cv, cok) {
 			return 0
 		}
