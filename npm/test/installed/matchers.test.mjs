@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
@@ -24,9 +24,11 @@ function link(name) {
   if (!existsSync(to)) symlinkSync(resolve(tools, name), to, "junction");
 }
 
-test("a Vitest project: toCallTools passes a right call and fails a wrong one with the reason", { skip: skip(vitest && join(vitest, "vitest.mjs")) }, () => {
+test("a Vitest project: toCallTools passes a right call and fails a wrong one with the reason", { skip: skip(vitest && join(vitest, "vitest.mjs")) }, (t) => {
   link("vitest");
-  const report = join(mkdtempSync(join(tmpdir(), "toolgrade-vitest-")), "report.json");
+  const dir = mkdtempSync(join(tmpdir(), "toolgrade-vitest-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const report = join(dir, "report.json");
   const r = spawnSync(process.execPath, [join(vitest, "vitest.mjs"), "run", "--root", "vitest-project", "--reporter=json", `--outputFile=${report}`],
     { encoding: "utf8", env: { ...process.env, CI: "true" } });
   assert.ok(existsSync(report), `vitest wrote no report (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
