@@ -37,6 +37,10 @@ func sameDetection(t interface{ Fatalf(string, ...any) }, where string, v any) {
 			if g, gl := every.classify(v); f != g || fl != gl {
 				t.Fatalf("%s: element with keys %s classified as %q (%d), asking every sniffer as %q (%d)", where, quoteKeys(v), f, fl, g, gl)
 			}
+			// surestItem, the loop of classify, against the plain one.
+			if g, gl := surest(func(f *format) level { return sniff(f.item, any(v)) }); f != g || fl != gl {
+				t.Fatalf("%s: element with keys %s classified as %q (%d), asking every sniffer in turn as %q (%d)", where, quoteKeys(v), f, fl, g, gl)
+			}
 			for _, m := range v {
 				walk(m.Value)
 			}

@@ -155,6 +155,16 @@ func register(f format) {
 	registry = slices.Insert(registry, i, f)
 }
 
+// formatsByName indexes the registry, complete once the package's init
+// functions have run, by name.
+var formatsByName = sync.OnceValue(func() map[string]*format {
+	m := make(map[string]*format, len(registry))
+	for i := range registry {
+		m[registry[i].name] = &registry[i]
+	}
+	return m
+})
+
 // Formats returns the names of the supported formats in alphabetical
 // order, for --format flags.
 func Formats() []string {
@@ -165,11 +175,10 @@ func Formats() []string {
 	return names
 }
 
+// lookup finds a format by name: every trace of a case looks its format up.
 func lookup(name string) (*format, error) {
-	for i := range registry {
-		if registry[i].name == name {
-			return &registry[i], nil
-		}
+	if f, ok := formatsByName()[name]; ok {
+		return f, nil
 	}
 	return nil, fmt.Errorf("%w %q (want one of %s)", ErrNoSuchFormat, name, strings.Join(Formats(), ", "))
 }
@@ -226,7 +235,7 @@ func (d detector) object(o jsonvalue.Object) string {
 	if at > no {
 		return best
 	}
-	if f, _ := surestOf(formats, func(f *format) level { return sniff(f.item, any(o)) }); f != "" {
+	if f, _ := surestItem(formats, o); f != "" {
 		return f // one message, item, event or call
 	}
 	return ""
@@ -261,7 +270,30 @@ func (d detector) classify(e any) (string, level) {
 	if !ok {
 		return surest(func(f *format) level { return sniff(f.item, e) })
 	}
-	return surestOf(d.candidates(o), func(f *format) level { return sniff(f.item, e) })
+	return surestItem(d.candidates(o), e)
+}
+
+// surestItem is surestOf asking the element sniffers about e: the loop
+// of every element of every list detected, without a closure between it
+// and the sniffers.
+func surestItem(set formatSet, e any) (string, level) {
+	best, at := "", no
+	for w, word := range set {
+		for word != 0 {
+			f := &registry[w<<6|bits.TrailingZeros64(word)]
+			word &= word - 1
+			if f.item == nil {
+				continue
+			}
+			if l := f.item(e); l > at {
+				best, at = f.name, l
+				if at == decisive {
+					return best, at // none surer, and ties go to the first
+				}
+			}
+		}
+	}
+	return best, at
 }
 
 // candidates are the formats whose sniffers are asked about o.
@@ -286,10 +318,12 @@ type sniffIndex struct {
 	prefixes []string // keyPrefixes, and for each the formats that need it
 	byPrefix []formatSet
 	// first marks the first bytes of the keys of byKey and of prefixes:
-	// a key that starts otherwise is looked up nowhere.
-	first  [256]bool
-	always formatSet // formats whose sniffers look at every object
-	every  formatSet // every format detection chooses from
+	// a key that starts otherwise is looked up nowhere. firstOfPrefix
+	// marks those of prefixes alone: a key that starts otherwise is
+	// compared with none.
+	first, firstOfPrefix [256]bool
+	always               formatSet // formats whose sniffers look at every object
+	every                formatSet // every format detection chooses from
 }
 
 var sniffers = sync.OnceValue(func() *sniffIndex {
@@ -317,6 +351,7 @@ var sniffers = sync.OnceValue(func() *sniffIndex {
 			}
 			x.byPrefix[j].add(i)
 			x.first[firstByte(p)] = true
+			x.firstOfPrefix[firstByte(p)] = true
 		}
 	}
 	return x
@@ -335,11 +370,15 @@ func (x *sniffIndex) of(o jsonvalue.Object) formatSet {
 	s := x.always
 	for i := range o {
 		k := o[i].Key
-		if !x.first[firstByte(k)] {
+		c := firstByte(k)
+		if !x.first[c] {
 			continue
 		}
 		if fs, ok := x.byKey[k]; ok {
 			s.union(fs)
+		}
+		if !x.firstOfPrefix[c] {
+			continue
 		}
 		for j, p := range x.prefixes {
 			if strings.HasPrefix(k, p) {
