@@ -232,10 +232,10 @@ func (b *builder) link(where, id, name string, output any, fail bool) {
 
 // linked links a result as link does, and reports whether it answered a
 // call (or was a repeated view of a result); else the caller reports it
-// with unlinked, building its place only then.
+// with unlinked, building its place only then. The output is accounted
+// for once: by give when it answers a call, else here.
 func (b *builder) linked(id, name string, output any, fail bool) bool {
 	b.seen++
-	b.ledger.account(output)
 	if id != "" {
 		// The latest calls with the id that await a result, back to the
 		// last one answered: one, or several a server numbered alike
@@ -264,6 +264,7 @@ func (b *builder) linked(id, name string, output any, fail bool) bool {
 			return true
 		}
 		if seen {
+			b.ledger.account(output)
 			return true
 		}
 	}
@@ -276,6 +277,7 @@ func (b *builder) linked(id, name string, output any, fail bool) bool {
 			return true
 		}
 	}
+	b.ledger.account(output)
 	return false
 }
 
