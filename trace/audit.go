@@ -265,7 +265,11 @@ func (a *audit) walk(v any, parent string, depth int) {
 			}
 			return
 		}
+		deep := depth >= maxAuditDepth
 		for i, m := range v {
+			if !deep && inert(m.Value) {
+				continue
+			}
 			a.path = append(a.path, int32(i))
 			a.walk(m.Value, m.Key, depth+1)
 			a.path = a.path[:len(a.path)-1]
@@ -274,17 +278,37 @@ func (a *audit) walk(v any, parent string, depth int) {
 		if len(v) == 0 || a.ledger.has(v) {
 			return
 		}
+		deep := depth >= maxAuditDepth
 		for i, e := range v {
+			if !deep && inert(e) {
+				continue
+			}
 			a.path = append(a.path, int32(i))
 			a.walk(e, parent, depth+1)
 			a.path = a.path[:len(a.path)-1]
 		}
 	case string:
-		if len(v) >= 2 && (v[0] == '{' || v[0] == '[' || v[0] <= ' ') {
+		if mayHoldJSON(v) {
 			a.text(v, parent, depth)
 		}
 	}
 }
+
+// inert reports a value walk does nothing with, short of the depth
+// budget: a scalar, or a string that cannot hold JSON. The loops skip
+// them without a call.
+func inert(v any) bool {
+	switch v := v.(type) {
+	case jsonvalue.Object, []any:
+		return false
+	case string:
+		return !mayHoldJSON(v)
+	}
+	return true
+}
+
+// mayHoldJSON reports a string whose JSON text the audit looks into.
+func mayHoldJSON(s string) bool { return len(s) >= 2 && (s[0] == '{' || s[0] == '[' || s[0] <= ' ') }
 
 // shown reports whether a call-shaped object shows a call read again: a
 // model's input history, a saved response, an event or a permission

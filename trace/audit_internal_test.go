@@ -170,6 +170,8 @@ func TestAuditBudgets(t *testing.T) {
 	big = strings.ReplaceAll(big, `{"name":"f","args":{}}]`, `{\"name\":\"f\",\"args\":{}}]`)
 	for _, tt := range []struct{ name, input, note string }{
 		{"depth", deep, "the audit stopped at depth"},
+		// a scalar past the depth is walked to, and noted, as an object is
+		{"depth of a scalar", strings.Repeat(`{"a":`, maxAuditDepth+1) + `1` + strings.Repeat(`}`, maxAuditDepth+1), "the audit stopped at depth"},
 		{"text", big, "the audit did not parse"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
