@@ -238,7 +238,7 @@ func exactDiffs(dst []toolgrade.ArgDiff, e, c any, path string) []toolgrade.ArgD
 				return append(dst, toolgrade.ArgDiff{Path: path, Expected: e, Got: c, Note: itemCounts(len(cv), len(ev))})
 			}
 			for i := range ev {
-				dst = exactDiffs(dst, ev[i], cv[i], join(path, strconv.Itoa(i)))
+				dst = exactMemberDiffs(dst, ev[i], cv[i], path, strconv.Itoa(i))
 			}
 			return dst
 		}
@@ -247,6 +247,20 @@ func exactDiffs(dst []toolgrade.ArgDiff, e, c any, path string) []toolgrade.ArgD
 		return dst
 	}
 	return append(dst, toolgrade.ArgDiff{Path: path, Expected: e, Got: c})
+}
+
+// exactMemberDiffs is exactDiffs of member (or item) key of the values at
+// path, whose path is made only when a difference needs it: most members
+// are leaves that are equal.
+func exactMemberDiffs(dst []toolgrade.ArgDiff, e, c any, path, key string) []toolgrade.ArgDiff {
+	if isLeaf(e) {
+		// exactDiffs of a leaf, without its type switch.
+		if jsonvalue.Equal(e, c) {
+			return dst
+		}
+		return append(dst, toolgrade.ArgDiff{Path: join(path, key), Expected: e, Got: c})
+	}
+	return exactDiffs(dst, e, c, join(path, key))
 }
 
 // counterpart returns the value of key in c, looking first at position
@@ -267,9 +281,8 @@ func exactObjectDiffs(dst []toolgrade.ArgDiff, e, c jsonvalue.Object, path strin
 		switch {
 		case !cok:
 			dst = append(dst, toolgrade.ArgDiff{Path: join(path, m.Key), Expected: m.Value, Note: "missing"})
-		case isLeaf(m.Value) && jsonvalue.Equal(m.Value, cv):
 		default:
-			dst = exactDiffs(dst, m.Value, cv, join(path, m.Key))
+			dst = exactMemberDiffs(dst, m.Value, cv, path, m.Key)
 		}
 	}
 	for i := 0; !aligned && i < len(c); i++ {
