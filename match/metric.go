@@ -883,8 +883,20 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		part()
 		b = append(b, "outputs not compared (output: ignore)"...)
 	}
+	if n := len(exp); n < len(allMatched) && string(b) == allMatched[n] {
+		return allMatched[n] // the usual reason, not allocated again
+	}
 	return string(b)
 }
+
+// allMatched holds the reason of a case whose n expected calls all
+// matched with nothing more to say, the most common reason, at n.
+var allMatched = func() (reasons [9]string) {
+	for n := range reasons {
+		reasons[n] = "all " + strconv.Itoa(n) + " expected calls matched"
+	}
+	return reasons
+}()
 
 // closest finds the unpaired called call of the same name whose arguments
 // are most alike, to explain why an expected call went missing.

@@ -1,7 +1,9 @@
 package match
 
 import (
+	"context"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,5 +51,24 @@ func TestAppendExpected(t *testing.T) {
 				t.Errorf("appendExpected = %s, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// The reasons kept for cases whose calls all matched read as the reason
+// written for them, and a case graded so gets that text.
+func TestAllMatchedReasons(t *testing.T) {
+	for n, reason := range allMatched {
+		if want := "all " + strconv.Itoa(n) + " expected calls matched"; reason != want {
+			t.Errorf("allMatched[%d] = %q, want %q", n, reason, want)
+		}
+	}
+	m, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := []toolgrade.Call{{Name: "a"}, {Name: "b", Args: jsonvalue.Object{{Key: "x", Value: "y"}}}}
+	c := &toolgrade.Case{Expected: calls, Called: calls}
+	if got, want := m.Grade(context.Background(), c).Reason, "all 2 expected calls matched"; got != want {
+		t.Errorf("Reason = %q, want %q", got, want)
 	}
 }
