@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"pgregory.net/rapid"
 )
 
 // refLines splits s as a LineReader must: at "\n", less a trailing "\r",
@@ -191,4 +192,80 @@ func FuzzLineReaderLimit(f *testing.F) {
 			t.Errorf("lines of %q within %d (-want +got):\n%s", s, n, diff)
 		}
 	})
+}
+
+// chunkReader reads its input in the sizes it is given, in turn.
+type chunkReader struct {
+	s     string
+	sizes []int
+	i     int
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if r.s == "" {
+		return 0, io.EOF
+	}
+	n := min(len(p), len(r.s), r.sizes[r.i%len(r.sizes)])
+	r.i++
+	n = copy(p, r.s[:n])
+	r.s = r.s[n:]
+	return n, nil
+}
+
+// TestLineReaderBlocks checks lines across blocks (whose memory is not
+// zeroed first) against the reference, read in random sizes, with and
+// without a limit, and that lines handed out stay as they were while the
+// reader goes on into new blocks.
+func TestLineReaderBlocks(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		lens := rapid.SliceOfN(rapid.IntRange(0, 300<<10), 1, 8).Draw(t, "lens")
+		ends := rapid.SliceOfN(rapid.SampledFrom([]string{"\n", "\r\n", "\r"}), len(lens), len(lens)).Draw(t, "ends")
+		last := rapid.Bool().Draw(t, "last newline")
+		var sb strings.Builder
+		for i, n := range lens {
+			sb.WriteString(strings.Repeat(string(rune('a'+i)), n))
+			if i < len(lens)-1 || last {
+				sb.WriteString(ends[i])
+			}
+		}
+		s := sb.String()
+		sizes := rapid.SliceOfN(rapid.IntRange(1, 400<<10), 1, 4).Draw(t, "sizes")
+		limit := rapid.SampledFrom([]int{0, 1, 1000, 200 << 10, 1 << 20}).Draw(t, "limit")
+		want := refLines(s)
+		if limit > 0 {
+			want = refLimited(s, limit)
+		}
+		lr := jsonvalue.NewLineReader(&chunkReader{s: s, sizes: sizes})
+		lr.Limit(limit)
+		var got []string
+		for {
+			line, err := lr.Next()
+			if err == io.EOF {
+				break
+			}
+			if errors.Is(err, jsonvalue.ErrLineTooLong) {
+				line = "<too long>"
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, line)
+		}
+		if !cmp.Equal(want, got) {
+			t.Fatalf("lines differ: want %d lines, got %d", len(want), len(got))
+		}
+	})
+}
+
+func BenchmarkLineReader(b *testing.B) {
+	line := strings.Repeat("x", 700) + "\n"
+	data := strings.Repeat(line, 4<<20/len(line))
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		lr := jsonvalue.NewLineReader(strings.NewReader(data))
+		for {
+			if _, err := lr.Next(); err != nil {
+				break
+			}
+		}
+	}
 }
