@@ -239,14 +239,7 @@ func appendResult(b []byte, r *Result) []byte {
 	}
 	b = append(b, ']')
 	if len(r.Warnings) > 0 {
-		b = append(b, `,"warnings":[`...)
-		for i, w := range r.Warnings {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonvalue.AppendString(b, w)
-		}
-		b = append(b, ']')
+		b = jsonvalue.AppendStrings(append(b, `,"warnings":`...), r.Warnings)
 	}
 	if r.Error != "" {
 		b = jsonvalue.AppendString(append(b, `,"error":`...), r.Error)

@@ -749,6 +749,18 @@ type floatText struct {
 	text string
 }
 
+// AppendStrings appends list as a JSON array of strings.
+func AppendStrings(dst []byte, list []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range list {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendString(dst, s)
+	}
+	return append(dst, ']')
+}
+
 const hexDigits = "0123456789abcdef"
 
 // AppendString appends s as a JSON string. Only what JSON requires is

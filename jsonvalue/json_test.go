@@ -243,3 +243,20 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestAppendStrings(t *testing.T) {
+	for _, tc := range []struct {
+		list []string
+		want string
+	}{
+		{nil, `[]`},
+		{[]string{"a"}, `["a"]`},
+		{[]string{"a", `b"c`, ""}, `["a","b\"c",""]`},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			if got := string(jsonvalue.AppendStrings([]byte("x"), tc.list)); got != "x"+tc.want {
+				t.Errorf("AppendStrings(%q) = %s, want x%s", tc.list, got, tc.want)
+			}
+		})
+	}
+}

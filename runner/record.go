@@ -303,14 +303,7 @@ func (r *Run) appendRun(b []byte, replaced jsonvalue.Object) []byte {
 	}
 	b = append(b, ']')
 	if len(r.Notes) > 0 {
-		b = append(b, `,"notes":[`...)
-		for i, n := range r.Notes {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonvalue.AppendString(b, n)
-		}
-		b = append(b, ']')
+		b = jsonvalue.AppendStrings(append(b, `,"notes":`...), r.Notes)
 	}
 	if r.Error != "" {
 		b = append(b, `,"error":`...)

@@ -39,14 +39,7 @@ func extract(req jsonvalue.Object) ([]byte, error) {
 	}
 	b = append(b, ']')
 	if len(tr.Notes) > 0 {
-		b = append(b, `,"notes":[`...)
-		for i, n := range tr.Notes {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonvalue.AppendString(b, n)
-		}
-		b = append(b, ']')
+		b = jsonvalue.AppendStrings(append(b, `,"notes":`...), tr.Notes)
 	}
 	return b, nil
 }
