@@ -297,6 +297,40 @@ func (d *CallDecoder) decode(c *Call, v any) error {
 		return fmt.Errorf("want a call object, got %s", jsonvalue.Kind(v))
 	}
 	keys := d.argsKeys()
+	if len(keys) > 0 && keys[0] == "args" && decodeUsual(c, obj) {
+		return nil
+	}
+	return d.decodeObject(c, obj, keys)
+}
+
+// decodeUsual reads the usual call, {"name", "args"} and nothing else,
+// as decodeObject does for a decoder that reads "args" first, without
+// its table of fields; it reports false, c untouched, for any other
+// call. TestDecodeUsual holds the two to agree.
+func decodeUsual(c *Call, obj jsonvalue.Object) bool {
+	if len(obj) != 2 {
+		return false
+	}
+	name, args := &obj[0], &obj[1]
+	if name.Key != "name" {
+		name, args = args, name
+	}
+	if name.Key != "name" || args.Key != "args" {
+		return false
+	}
+	s, ok := name.Value.(string)
+	if !ok || s == "" {
+		return false
+	}
+	c.Name = s
+	c.Args, c.ArgsRaw, c.Invalid = DecodeArgs(args.Value)
+	c.ArgsNull = args.Value == nil
+	return true
+}
+
+// decodeObject is decode for any call object.
+func (d *CallDecoder) decodeObject(c *Call, obj jsonvalue.Object, keys []string) error {
+	var ok bool
 	var f callFields
 	if err := d.readCallFields(&f, obj, keys); err != nil {
 		return err

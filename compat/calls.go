@@ -96,8 +96,8 @@ func IgnoredCallKeys() map[string]string { return ignoredKeys }
 // schema as the arguments.
 func schemaAsArgs(c *toolgrade.Call, v any) error {
 	schema, _ := c.Args.(jsonvalue.Object)
-	if len(schema) < 2 || !schema.Has("properties") || !v.(jsonvalue.Object).Has("parameters") {
-		return nil // the usual case, found at the cost of a look at the arguments
+	if len(schema) < 2 || !v.(jsonvalue.Object).Has("parameters") || !schema.Has("properties") {
+		return nil // the usual case, found at the cost of a look at the call's few keys
 	}
 	if t, _ := schema.Get("type"); t == "object" {
 		return &toolgrade.FieldError{Path: "parameters", Err: errors.New(`a JSON Schema ({"type": "object", "properties": ...}): this is a tool definition, not a call (tool definitions go in available_tools); a call gives the values of its arguments as "args"`)}

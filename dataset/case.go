@@ -181,8 +181,9 @@ func value(m *jsonvalue.Member) any {
 	return m.Value
 }
 
-func readCase(obj jsonvalue.Object) caseMembers {
-	var r caseMembers
+// readCase reads the members of a case into r, which is zero: a
+// caseMembers is large, and returned it was copied twice.
+func readCase(r *caseMembers, obj jsonvalue.Object) {
 	for i := range obj {
 		m := &obj[i]
 		k := caseKey(m.Key)
@@ -204,7 +205,6 @@ func readCase(obj jsonvalue.Object) caseMembers {
 			}
 		}
 	}
-	return r
 }
 
 func caseID(obj jsonvalue.Object) (string, error) {
@@ -246,21 +246,22 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	if !ok {
 		return nil, fmt.Errorf("want a case object, got %s", sniff.Describe(v))
 	}
-	r := readCase(obj)
+	var r caseMembers
+	readCase(&r, obj)
 	if r.unknownField {
 		if err := misspelledError(obj); err != nil {
 			return nil, err
 		}
 	}
-	c := &toolgrade.Case{Raw: obj}
-	var err error
-	if c.ID, err = idValue(value(r.id)); err != nil {
+	id, err := idValue(value(r.id))
+	if err != nil {
 		return nil, err
 	}
-	if c.Trial, err = trialValue(value(r.trial)); err != nil {
+	trial, err := trialValue(value(r.trial))
+	if err != nil {
 		return nil, err
 	}
-	f := r.fields
+	f := &r.fields
 	// Ragas' user_input is the conversation of a MultiTurnSample (a list
 	// of messages) but the query of a SingleTurnSample (a string).
 	if t := &f[fieldTrajectory]; t.key == "user_input" {
@@ -271,20 +272,21 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 			*t = found{}
 		}
 	}
-	if err := checkInput(f[fieldInput]); err != nil {
+	if err := checkInput(&f[fieldInput]); err != nil {
 		return nil, err
 	}
+	// The case and its two lists of calls share one allocation.
+	nc, ne := len(listOf(&f[fieldCalled])), len(listOf(&f[fieldExpected]))
+	c, buf := newCase(nc + ne)
+	c.Raw, c.ID, c.Trial = obj, id, trial
 	c.Input, c.ActualOutput, c.ExpectedOutput = f[fieldInput].v, f[fieldActualOutput].v, f[fieldExpectedOutput].v
 	c.Trajectory, c.ExpectedTrajectory = f[fieldTrajectory].v, f[fieldExpectedTrajectory].v
 	var inputs []any // the user turns of the called trajectory
-	// The two lists of calls share one array.
-	nc, ne := len(listOf(f[fieldCalled])), len(listOf(f[fieldExpected]))
-	buf := make([]toolgrade.Call, nc+ne)
-	c.Called, inputs, err = calls(c, f[fieldCalled], f[fieldTrajectory], buf[:nc])
+	c.Called, inputs, err = calls(c, &f[fieldCalled], &f[fieldTrajectory], buf[:nc])
 	if err != nil && !leftAsWritten(f[fieldCalled], f[fieldTrajectory], "tools_called", "trajectory", metrics) {
 		return nil, err
 	}
-	c.Expected, _, err = calls(c, f[fieldExpected], f[fieldExpectedTrajectory], buf[nc:])
+	c.Expected, _, err = calls(c, &f[fieldExpected], &f[fieldExpectedTrajectory], buf[nc:])
 	if err != nil && !leftAsWritten(f[fieldExpected], f[fieldExpectedTrajectory], "expected_tools", "expected_trajectory", metrics) {
 		return nil, err
 	}
@@ -317,9 +319,54 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 }
 
 // listOf is the list of calls a field gives, if it gives one.
-func listOf(f found) []any {
+func listOf(f *found) []any {
 	l, _ := f.v.([]any)
 	return l
+}
+
+// The blocks newCase carves a case and its calls from, by the number of
+// calls.
+type (
+	caseCalls2 struct {
+		c     toolgrade.Case
+		calls [2]toolgrade.Call
+	}
+	caseCalls4 struct {
+		c     toolgrade.Case
+		calls [4]toolgrade.Call
+	}
+	caseCalls6 struct {
+		c     toolgrade.Case
+		calls [6]toolgrade.Call
+	}
+	caseCalls8 struct {
+		c     toolgrade.Case
+		calls [8]toolgrade.Call
+	}
+)
+
+var noCalls [0]toolgrade.Call
+
+// newCase returns a new case and room for n calls, in one allocation
+// for a usual case: allocation was a fifth of decoding one.
+func newCase(n int) (*toolgrade.Case, []toolgrade.Call) {
+	switch {
+	case n == 0:
+		return new(toolgrade.Case), noCalls[:] // empty, not nil, as make gave
+	case n <= 2:
+		b := new(caseCalls2)
+		return &b.c, b.calls[:n:n]
+	case n <= 4:
+		b := new(caseCalls4)
+		return &b.c, b.calls[:n:n]
+	case n <= 6:
+		b := new(caseCalls6)
+		return &b.c, b.calls[:n:n]
+	case n <= 8:
+		b := new(caseCalls8)
+		return &b.c, b.calls[:n:n]
+	}
+	return new(toolgrade.Case), make([]toolgrade.Call, n)
 }
 
 // leftAsWritten reports whether the calls of a case that do not decode,
@@ -349,9 +396,9 @@ func leftAsWritten(list, trace found, listField, traceField string, metrics []to
 // It also returns the trace's user turns. A trace given beside the list
 // must be one (metrics such as grounding read it), and a warning says so
 // when its calls are not the list's.
-func calls(c *toolgrade.Case, list, tr found, buf []toolgrade.Call) ([]toolgrade.Call, []any, error) {
+func calls(c *toolgrade.Case, list, tr *found, buf []toolgrade.Call) ([]toolgrade.Call, []any, error) {
 	if tr.ok() && tr.v != nil {
-		return traceCalls(c, list, tr, buf)
+		return traceCalls(c, *list, *tr, buf)
 	}
 	if list.ok() {
 		calls, err := compat.DecodeCallsIn(buf, list.v)
@@ -434,7 +481,7 @@ func sameCalls(a, b []toolgrade.Call) bool {
 // checkInput checks the user's input: text, or a list of content parts or
 // chat messages (objects), or null. Anything else would be graded, and
 // shown to a judge, as if the case had said nothing.
-func checkInput(f found) error {
+func checkInput(f *found) error {
 	switch v := f.v.(type) {
 	case nil, string:
 		return nil
@@ -464,7 +511,7 @@ var turnKeys = slices.Concat(inputKeys, actualOutputKeys, expectedOutputKeys, ca
 // the case's lists with their turn number. Called calls may instead come
 // from the case's own trajectory, split at its user messages; then the
 // turns must be as many as those messages.
-func decodeTurns(c *toolgrade.Case, key string, v any, cf [numFields]found, inputs []any) error {
+func decodeTurns(c *toolgrade.Case, key string, v any, cf *[numFields]found, inputs []any) error {
 	list, ok := v.([]any)
 	if !ok {
 		return &toolgrade.FieldError{Path: key, Err: fmt.Errorf("want a list of turns, got %s", jsonvalue.Kind(v))}
@@ -490,7 +537,7 @@ func decodeTurns(c *toolgrade.Case, key string, v any, cf [numFields]found, inpu
 			}
 		}
 		f := fields(obj)
-		if err := checkInput(f[fieldInput]); err != nil {
+		if err := checkInput(&f[fieldInput]); err != nil {
 			return toolgrade.InField(at, err)
 		}
 		t := &c.Turns[i]
@@ -510,7 +557,7 @@ func decodeTurns(c *toolgrade.Case, key string, v any, cf [numFields]found, inpu
 			if side.top {
 				return toolgrade.InField(at, fmt.Errorf("%s are given both for the case and in its turns: give them in one place", side.what))
 			}
-			calls, _, err := calls(c, side.list, side.tr, nil)
+			calls, _, err := calls(c, &side.list, &side.tr, nil)
 			if err != nil {
 				return toolgrade.InField(at, err)
 			}

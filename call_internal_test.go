@@ -1,0 +1,49 @@
+package toolgrade
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+	"pgregory.net/rapid"
+)
+
+// TestDecodeUsual holds decode, which reads the usual call on a path of
+// its own (decodeUsual), to decodeObject, which reads every call: on
+// generated call objects, mostly near the usual shape, and decoders with
+// and without "args" first, both give the same call or the same error.
+func TestDecodeUsual(t *testing.T) {
+	keys := []string{"name", "args", "arguments", "input", "id", "type", "output", "status", "turn", "function", "description", "rules", "nmae"}
+	values := []any{nil, "", "get_weather", `{"city":"Paris"}`, `{"city":`, json.Number("2"), true,
+		jsonvalue.Object{{Key: "city", Value: "Paris"}}, []any{"a"}, jsonvalue.Object{}}
+	decoders := []*CallDecoder{
+		{},
+		{ArgsKeys: []string{"args", "arguments", "input"}, Ignored: map[string]string{"description": "metadata"}},
+		{ArgsKeys: []string{"arguments", "args"}},
+		{ArgsKeys: []string{}},
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		var obj jsonvalue.Object
+		if rapid.Bool().Draw(t, "usual") {
+			obj = jsonvalue.Object{{Key: "name", Value: rapid.SampledFrom(values).Draw(t, "name")}, {Key: "args", Value: rapid.SampledFrom(values).Draw(t, "args")}}
+			if rapid.Bool().Draw(t, "swap") {
+				obj[0], obj[1] = obj[1], obj[0]
+			}
+		}
+		for range rapid.IntRange(0, 3).Draw(t, "more") {
+			obj = append(obj, jsonvalue.Member{Key: rapid.SampledFrom(keys).Draw(t, "key"), Value: rapid.SampledFrom(values).Draw(t, "value")})
+		}
+		d := rapid.SampledFrom(decoders).Draw(t, "decoder")
+		var got, want Call
+		gotErr := d.decode(&got, obj)
+		wantErr := d.decodeObject(&want, obj, d.argsKeys())
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("%s: error %v, want %v", jsonvalue.Append(nil, obj), gotErr, wantErr)
+		}
+		if gotErr == nil && !cmp.Equal(got, want) {
+			t.Fatalf("%s: call %s", jsonvalue.Append(nil, obj), cmp.Diff(want, got))
+		}
+	})
+}
