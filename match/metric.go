@@ -434,6 +434,9 @@ func (m *ToolCorrectness) pairBy(dst []toolgrade.Match, scores [][]float64, whol
 	case m.opts.Pairing == PairingGreedy:
 		return greedy(dst, scores)
 	}
+	if pairs, ok := forcedPairs(dst, scores); ok {
+		return pairs
+	}
 	if whole {
 		return optimalWhole(dst, scores)
 	}
