@@ -125,13 +125,7 @@ func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule,
 		}
 	}
 	if mode == ArgsExact && len(rules) == 0 && !collect {
-		// The walker would say the same: 1 exactly when the values are
-		// equal. Equal gets there without paths or closures, and scoring
-		// every pair of a case is most of the work of grading.
-		if jsonvalue.Equal(expected, called) {
-			return 1, nil
-		}
-		return 0, nil
+		return exactScore(expected, called), nil
 	}
 	if mode == ArgsExact && len(rules) == 0 {
 		// The walker would list the same differences: exactDiffs is it
@@ -160,6 +154,29 @@ func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule,
 		return 0, w.diffs
 	}
 	return s, w.diffs
+}
+
+// exactScore is Score in ArgsExact without rules: 1 exactly when the
+// values are equal, as the walker would say. Equal gets there without
+// paths or closures, and scoring every pair of a case is most of the
+// work of grading. expected nil accepts any arguments, and called nil
+// is an empty object, as in compare.
+func exactScore(expected, called any) float64 {
+	if expected == nil {
+		return 1
+	}
+	if called == nil {
+		if e, ok := expected.(jsonvalue.Object); ok {
+			if len(e) == 0 {
+				return 1
+			}
+			return 0
+		}
+	}
+	if jsonvalue.Equal(expected, called) {
+		return 1
+	}
+	return 0
 }
 
 // walker compares two values in one mode. ArgsExact, ArgsContains and

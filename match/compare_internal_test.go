@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"pgregory.net/rapid"
 )
@@ -100,6 +101,74 @@ func TestSimilarityNotes(t *testing.T) {
 		}
 		if got, want := similarityBelow(s, needed), fmt.Sprintf("similarity %.2f below %.2f", s, needed); got != want {
 			t.Fatalf("similarityBelow(%v, %v) = %q, want %q", s, needed, got, want)
+		}
+	})
+}
+
+// genCall draws a call for scoring: names that agree or differ (some by a
+// random suffix), arguments from argValue, and now and then a type, a
+// status, an output, a rule or invalid arguments.
+func genCall(t *rapid.T, label string) toolgrade.Call {
+	c := toolgrade.Call{
+		Name: rapid.SampledFrom([]string{"a", "b", "a_x1y2"}).Draw(t, label+".name"),
+		Args: argValue(2).Draw(t, label+".args"),
+	}
+	switch rapid.IntRange(0, 9).Draw(t, label+".extra") {
+	case 0:
+		c.Args, c.ArgsRaw, c.Invalid = nil, "{oops", true
+	case 1:
+		c.Type = rapid.SampledFrom([]string{"function", "mcp"}).Draw(t, label+".type")
+	case 2:
+		c.Status = toolgrade.Status(rapid.IntRange(0, 2).Draw(t, label+".status"))
+	case 3:
+		c.Output = argValue(1).Draw(t, label+".output")
+	case 4:
+		c.Rules = map[string]toolgrade.Rule{"x": {Optional: true}}
+	}
+	return c
+}
+
+// TestScoreRowAgreesWithPairScore holds scoreRow, which scores exact
+// arguments without rules on a path of its own (exactScore), to
+// PairScore, under generated options and calls.
+func TestScoreRowAgreesWithPairScore(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		opts := Options{
+			Args:           rapid.SampledFrom([]Mode{ArgsExact, ArgsPartial, ArgsContains, ArgsIgnore}).Draw(t, "args"),
+			NormalizeNames: rapid.Bool().Draw(t, "normalize"),
+			Output:         rapid.SampledFrom([]Output{OutputIgnore, OutputExact}).Draw(t, "output"),
+			FailedCalls:    rapid.SampledFrom([]FailedCalls{FailedRetry, FailedCount}).Draw(t, "failed"),
+		}
+		if rapid.Bool().Draw(t, "override") {
+			opts.ArgsOverrides = map[string]Mode{"b": ArgsExact, "a": ArgsPartial}
+		}
+		m, err := New(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := genCall(t, "expected")
+		got := make([]toolgrade.Call, rapid.IntRange(1, 4).Draw(t, "k"))
+		for j := range got {
+			got[j] = genCall(t, fmt.Sprint("called", j))
+			if rapid.IntRange(0, 2).Draw(t, fmt.Sprint("same", j)) == 0 {
+				got[j].Name, got[j].Args = e.Name, e.Args
+			}
+		}
+		row := make([]float64, len(got))
+		for j := range row {
+			row[j] = -1 // every cell must be written
+		}
+		whole := m.scoreRow(row, &e, got)
+		wantWhole := true
+		for j := range got {
+			want := m.PairScore(&e, &got[j])
+			if row[j] != want {
+				t.Fatalf("scoreRow[%d] = %v, PairScore %v (expected %+v, called %+v)", j, row[j], want, e, got[j])
+			}
+			wantWhole = wantWhole && (want == 0 || want == 1)
+		}
+		if whole != wantWhole {
+			t.Fatalf("whole = %v, want %v", whole, wantWhole)
 		}
 	})
 }

@@ -400,20 +400,39 @@ func (m *ToolCorrectness) pair(c *toolgrade.Case, dst []toolgrade.Match) (pairs 
 // call got[j], as PairScore does, looking up e's name and comparer once;
 // whole reports whether every score is 0 or 1.
 func (m *ToolCorrectness) scoreRow(row []float64, e *toolgrade.Call, got []toolgrade.Call) (whole bool) {
+	if e.Invalid {
+		clear(row)
+		return true
+	}
 	name := m.name(e)
+	norm := m.opts.NormalizeNames
+	// Arguments compared exactly without rules, and no output that could
+	// undo a match, are scored by exactScore without argScore's layers.
+	exact := len(e.Rules) == 0 && (m.opts.Output != OutputExact || e.Output == nil)
 	var cmp Comparer
 	looked := false
 	whole = true
 	for j := range got {
 		c := &got[j]
-		if e.Invalid || c.Invalid || name != m.name(c) || !typeMatches(e.Type, c.Type) || !m.statusFits(e, c) {
+		called := c.Name
+		if norm {
+			called = toolgrade.NormalizeToolName(called)
+		}
+		// Most pairs differ in name: that is asked first.
+		if called != name || c.Invalid || !typeMatches(e.Type, c.Type) || !m.statusFits(e, c) {
 			row[j] = 0
 			continue
 		}
 		if !looked {
 			cmp, looked = m.comparer(name), true
+			exact = exact && (cmp.Mode == ArgsExact || cmp.Mode == "")
 		}
-		s := m.argScore(cmp, e, c)
+		var s float64
+		if exact {
+			s = exactScore(e.Args, c.Args)
+		} else {
+			s = m.argScore(cmp, e, c)
+		}
 		row[j] = s
 		if s != 0 && s != 1 {
 			whole = false
