@@ -346,11 +346,15 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) toolgrade.
 	if !m.plain(c) {
 		return m.gradeTrajectory(c)
 	}
-	// The pairs of a usual case are found on the stack; result copies
-	// them into the memory the result keeps.
-	var pairBuf [8]toolgrade.Match
-	pairs, greedy := m.pair(c, pairBuf[:0])
-	r := m.result(c, pairs, nil)
+	// What the result keeps comes in one allocation (see resultMem),
+	// made first so that the pairs are found in it: there are no more
+	// pairs than expected calls, nor more missing and unexpected calls
+	// than calls.
+	n, k := len(c.Expected), len(c.Called)
+	mem := newResultMem(n, n+k)
+	pairs, greedy := m.pair(c, mem.matches[:0])
+	var r toolgrade.MetricResult
+	m.resultIn(&r, c, pairs, nil, mem)
 	if greedy {
 		r.Reason = greedyNote(len(c.Expected), len(c.Called)) + "; " + r.Reason
 	}
@@ -470,17 +474,27 @@ func (m *ToolCorrectness) pairBy(dst []toolgrade.Match, scores [][]float64, whol
 // the reason, which only words what was found. g is nil for a plain
 // case (see plain), else the grading along its trajectory.
 func (m *ToolCorrectness) result(c *toolgrade.Case, found []toolgrade.Match, g *grading) toolgrade.MetricResult {
+	n, k := len(c.Expected), len(c.Called)
+	var r toolgrade.MetricResult
+	m.resultIn(&r, c, found, g, newResultMem(max(n, len(found)), max(n+k-2*len(found), 0)))
+	return r
+}
+
+// resultIn is result writing into r, which is zero, with the memory mem
+// (see newResultMem) for what the result keeps: the pairs, copied unless
+// found was found in it, then the near misses; the missing and
+// unexpected calls; the threshold, precision, recall and F1; room for a
+// detail.
+func (m *ToolCorrectness) resultIn(r *toolgrade.MetricResult, c *toolgrade.Case, found []toolgrade.Match, g *grading, mem resultMem) {
 	exp, got := c.Expected, c.Called
 	n, k := len(exp), len(got)
-	// What the result keeps shares one allocation (see resultMem): the
-	// pairs, copied (found may be on the caller's stack), then the near
-	// misses; the missing and unexpected calls; the threshold,
-	// precision, recall and F1; room for a detail.
-	mem := newResultMem(max(n, len(found)), max(n+k-2*len(found), 0))
 	nums := mem.nums
 	nums[0] = m.threshold
-	r := toolgrade.MetricResult{Name: m.Name(), Profile: m.Profile(), Threshold: &nums[0]}
-	pairs := append(mem.matches[:0:len(found)], found...)
+	r.Name, r.Profile, r.Threshold = m.Name(), m.Profile(), &nums[0]
+	pairs := mem.matches[:len(found):len(found)]
+	if len(found) > 0 && &pairs[0] != &found[0] {
+		copy(pairs, found)
+	}
 
 	sum := 0.0
 	for i := range pairs {
@@ -516,8 +530,8 @@ func (m *ToolCorrectness) result(c *toolgrade.Case, found []toolgrade.Match, g *
 		failed, retried = m.failures(c, pairs, g)
 	}
 	var missBuf [4]miss
-	misses := m.misses(missBuf[:0], c, &r, g, turns)
-	r.Reason = m.reason(c, &r, raw, kept, misses, retried, turns)
+	misses := m.misses(missBuf[:0], c, r, g, turns)
+	r.Reason = m.reason(c, r, raw, kept, misses, retried, turns)
 
 	// The near misses follow the pairs: there are no more of them than
 	// missing calls.
@@ -549,7 +563,6 @@ func (m *ToolCorrectness) result(c *toolgrade.Case, found []toolgrade.Match, g *
 		r.Details = orRoom(r.Details, mem.details)
 		r.SetDetail(near)
 	}
-	return r
 }
 
 // orRoom returns details, or room for some when there are none yet, so
