@@ -297,18 +297,20 @@ func (d *CallDecoder) decode(c *Call, v any) error {
 		return fmt.Errorf("want a call object, got %s", jsonvalue.Kind(v))
 	}
 	keys := d.argsKeys()
-	if len(keys) > 0 && keys[0] == "args" && decodeUsual(c, obj) {
+	if len(keys) > 0 && keys[0] == "args" && DecodeUsualCall(c, obj) {
 		return nil
 	}
 	return d.decodeObject(c, obj, keys)
 }
 
-// decodeUsual reads the usual call, {"name", "args"} and nothing else,
-// as decodeObject does for a decoder that reads "args" first, without
-// its table of fields; it reports false, c untouched, for any other
-// call. TestDecodeUsual holds the two to agree.
-func decodeUsual(c *Call, obj jsonvalue.Object) bool {
-	if len(obj) != 2 {
+// DecodeUsualCall reads the usual call, {"name", "args"} with a name and
+// nothing else, into c as a [CallDecoder] that reads "args" first does
+// (its other fields zero), and reports true; for any other value it
+// reports false and leaves c alone. Most calls of a list are usual:
+// trying this first skips the decoder's table of fields.
+func DecodeUsualCall(c *Call, v any) bool {
+	obj, ok := v.(jsonvalue.Object)
+	if !ok || len(obj) != 2 {
 		return false
 	}
 	name, args := &obj[0], &obj[1]
@@ -322,9 +324,8 @@ func decodeUsual(c *Call, obj jsonvalue.Object) bool {
 	if !ok || s == "" {
 		return false
 	}
-	c.Name = s
-	c.Args, c.ArgsRaw, c.Invalid = DecodeArgs(args.Value)
-	c.ArgsNull = args.Value == nil
+	a, raw, invalid := DecodeArgs(args.Value)
+	*c = Call{Name: s, Args: a, ArgsRaw: raw, Invalid: invalid, ArgsNull: args.Value == nil}
 	return true
 }
 

@@ -11,7 +11,7 @@ import (
 )
 
 // TestDecodeUsual holds decode, which reads the usual call on a path of
-// its own (decodeUsual), to decodeObject, which reads every call: on
+// its own (DecodeUsualCall), to decodeObject, which reads every call: on
 // generated call objects, mostly near the usual shape, and decoders with
 // and without "args" first, both give the same call or the same error.
 func TestDecodeUsual(t *testing.T) {

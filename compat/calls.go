@@ -62,6 +62,9 @@ func DecodeCallsIn(buf []toolgrade.Call, v any) ([]toolgrade.Call, error) {
 	}
 	out := buf[:len(list):len(list)]
 	for i, e := range list {
+		if toolgrade.DecodeUsualCall(&out[i], e) {
+			continue // as decodeInto reads it: argsKeys reads "args" first, and it has no "parameters"
+		}
 		if err := decodeInto(&out[i], e); err != nil {
 			return nil, toolgrade.InField("["+strconv.Itoa(i)+"]", err)
 		}

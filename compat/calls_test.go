@@ -2,14 +2,18 @@ package compat_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"pgregory.net/rapid"
 )
 
 // Every argument key of the table is read, from a call that gives its
@@ -147,6 +151,49 @@ func FuzzDecodeCall(f *testing.F) {
 		}
 		if hasArgs && c.Args == nil && !c.Invalid && !c.ArgsNull {
 			t.Fatalf("%s: the arguments were not read", s)
+		}
+	})
+}
+
+// TestDecodeCallsInAsEach holds DecodeCallsIn, which reads usual calls
+// with toolgrade.DecodeUsualCall first, to DecodeCall of each call in
+// turn: generated lists of calls, most usual, some with a schema as
+// their parameters or keys a call does not have, decode alike or fail
+// alike, into a buffer that held other calls.
+func TestDecodeCallsInAsEach(t *testing.T) {
+	schema := jsonvalue.Object{{Key: "type", Value: "object"}, {Key: "properties", Value: jsonvalue.Object{}}}
+	values := []any{nil, "", "f", `{"q":1}`, `{"q":`, json.Number("1"), jsonvalue.Object{{Key: "q", Value: "x"}}, schema}
+	keys := []string{"name", "args", "arguments", "parameters", "id", "description", "argz"}
+	rapid.Check(t, func(t *rapid.T) {
+		var list []any
+		for range rapid.IntRange(0, 4).Draw(t, "calls") {
+			obj := jsonvalue.Object{{Key: "name", Value: "f"}, {Key: "args", Value: rapid.SampledFrom(values).Draw(t, "args")}}
+			if rapid.Bool().Draw(t, "unusual") {
+				obj[0].Value = rapid.SampledFrom(values).Draw(t, "name")
+				obj[1].Key = rapid.SampledFrom(keys).Draw(t, "key")
+			}
+			for range rapid.IntRange(0, 2).Draw(t, "more") / 2 {
+				obj = append(obj, jsonvalue.Member{Key: rapid.SampledFrom(keys).Draw(t, "key"), Value: rapid.SampledFrom(values).Draw(t, "value")})
+			}
+			list = append(list, obj)
+		}
+		buf := slices.Repeat([]toolgrade.Call{{Name: "old", ID: "x", Turn: 3}}, len(list))
+		got, gotErr := compat.DecodeCallsIn(buf, list)
+		var want []toolgrade.Call
+		var wantErr error
+		for i, e := range list {
+			c, err := compat.DecodeCall(e)
+			if err != nil {
+				wantErr = toolgrade.InField("["+strconv.Itoa(i)+"]", err)
+				break
+			}
+			want = append(want, c)
+		}
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("error %v, want %v", gotErr, wantErr)
+		}
+		if gotErr == nil && !cmp.Equal(got, want, cmpopts.EquateEmpty()) {
+			t.Fatalf("calls (-each +list):\n%s", cmp.Diff(want, got, cmpopts.EquateEmpty()))
 		}
 	})
 }
