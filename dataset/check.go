@@ -321,6 +321,9 @@ type Checker struct {
 
 	notGradedOnce sync.Once
 	notGraded     uint64 // keyBit of every key of NotGraded
+	// notGradedField: a key of NotGraded is one of the fields a case is
+	// decoded into (see fields), whose keys are else not looked up.
+	notGradedField bool
 }
 
 // keyBit sets one of 64 bits for a key, cheaply: keys share bits, so a
@@ -367,6 +370,7 @@ func (ch *Checker) Check(c *toolgrade.Case) error {
 	ch.notGradedOnce.Do(func() {
 		for k := range ch.NotGraded {
 			ch.notGraded |= keyBit(k)
+			ch.notGradedField = ch.notGradedField || caseKey(k).field > 0
 		}
 	})
 	graded, unknown, notGraded := false, false, false
@@ -375,8 +379,12 @@ func (ch *Checker) Check(c *toolgrade.Case) error {
 		k := caseKey(m.Key)
 		unknown = unknown || !k.known
 		graded = graded || gradeable(m, k)
-		// A map lookup for every key of every case cost more.
-		notGraded = notGraded || ch.notGraded&keyBit(m.Key) != 0
+		// A map lookup for every key of every case cost more, and the
+		// case's fields (its calls, input, output), which NotGraded
+		// seldom has, need not be looked for.
+		if k.field == 0 || ch.notGradedField {
+			notGraded = notGraded || ch.notGraded&keyBit(m.Key) != 0
+		}
 	}
 	if !graded {
 		return nothingToGrade(obj)

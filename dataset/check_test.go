@@ -246,7 +246,7 @@ func TestNothingToGradeNeverPasses(t *testing.T) {
 // TestCheckerNotGraded: a case gets a warning for each field it sets
 // (not null) that NotGraded names, in order, and for no other.
 func TestCheckerNotGraded(t *testing.T) {
-	keys := []string{"process", "expected_state", "final_state", "turns", "output", "input_messages", "value", "trace", "snapshot", "x", "id", "y2", "metadata"}
+	keys := []string{"process", "expected_state", "final_state", "turns", "output", "input_messages", "value", "trace", "snapshot", "x", "id", "y2", "metadata", "actual_output", "input"}
 	rapid.Check(t, func(t *rapid.T) {
 		notGraded := map[string]string{}
 		for _, k := range rapid.SliceOfDistinct(rapid.SampledFrom(keys), rapid.ID).Draw(t, "not graded") {
