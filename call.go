@@ -324,8 +324,12 @@ func DecodeUsualCall(c *Call, v any) bool {
 	if !ok || s == "" {
 		return false
 	}
-	a, raw, invalid := DecodeArgs(args.Value)
-	*c = Call{Name: s, Args: a, ArgsRaw: raw, Invalid: invalid, ArgsNull: args.Value == nil}
+	if _, text := args.Value.(string); text {
+		a, raw, invalid := DecodeArgs(args.Value)
+		*c = Call{Name: s, Args: a, ArgsRaw: raw, Invalid: invalid}
+		return true
+	}
+	*c = Call{Name: s, Args: args.Value, ArgsNull: args.Value == nil} // as DecodeArgs reads a value that is not text
 	return true
 }
 

@@ -375,7 +375,16 @@ func (m *ToolCorrectness) pair(c *toolgrade.Case, dst []toolgrade.Match) (pairs 
 	}
 	// The score matrix of a usual case lives on the stack: the rows are
 	// stored into the array itself, not through a slice of it, which
-	// would move cellBuf to the heap.
+	// would move the cells to the heap. A small one is zeroed apart from
+	// the larger.
+	if n <= 4 && n*k <= 16 {
+		var rowBuf [4][]float64
+		var cellBuf [16]float64
+		for i := range n {
+			rowBuf[i] = cellBuf[i*k : (i+1)*k]
+		}
+		return m.scorePairs(dst, rowBuf[:n], exp, got), false
+	}
 	var rowBuf [8][]float64
 	var cellBuf [64]float64
 	var scores [][]float64
@@ -391,13 +400,19 @@ func (m *ToolCorrectness) pair(c *toolgrade.Case, dst []toolgrade.Match) (pairs 
 			scores[i] = cells[i*k : (i+1)*k]
 		}
 	}
+	return m.scorePairs(dst, scores, exp, got), false
+}
+
+// scorePairs fills scores, a row for each expected call and a column for
+// each called call, and pairs by it, appending the pairs to dst.
+func (m *ToolCorrectness) scorePairs(dst []toolgrade.Match, scores [][]float64, exp, got []toolgrade.Call) []toolgrade.Match {
 	whole := true
 	for i := range exp {
 		if !m.scoreRow(scores[i], &exp[i], got) {
 			whole = false
 		}
 	}
-	return m.pairBy(dst, scores, whole), false
+	return m.pairBy(dst, scores, whole)
 }
 
 // scoreRow sets row[j] to the pair score of expected call e and called
