@@ -21,6 +21,9 @@ func (m *ToolCorrectness) plain(c *toolgrade.Case) bool {
 		if e.Turn > 0 {
 			return false // c.ByTurn()
 		}
+		if len(e.Rules) == 0 {
+			continue // ranging over a nil map still starts an iterator
+		}
 		for _, r := range e.Rules {
 			if r.From != nil {
 				return false
