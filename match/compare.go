@@ -179,6 +179,60 @@ func exactScore(expected, called any) float64 {
 	return 0
 }
 
+// partialScore is Score in ArgsPartial without rules, as the walker
+// gives it, without its paths and closures: closest weighs the calls
+// that may explain a missing call by it. An object earns the mean credit
+// of the union of its keys and the call's (a key on one side only earns
+// 0), summed in the walker's order; any other value 1 when equal, else
+// 0 (arrays earn no partial credit).
+func partialScore(expected, called any) float64 {
+	if expected == nil {
+		return 1
+	}
+	if called == nil {
+		if _, ok := expected.(jsonvalue.Object); ok {
+			called = jsonvalue.Object{}
+		}
+	}
+	return partialValue(expected, called)
+}
+
+func partialValue(e, c any) float64 {
+	eo, ok := e.(jsonvalue.Object)
+	if !ok {
+		if jsonvalue.Equal(e, c) {
+			return 1
+		}
+		return 0
+	}
+	co, ok := c.(jsonvalue.Object)
+	if !ok {
+		if jsonvalue.Equal(e, c) {
+			return 1
+		}
+		return 0
+	}
+	total, count := 0.0, 0
+	aligned := len(eo) == len(co)
+	for i, m := range eo {
+		cv, cok, inPlace := counterpart(co, i, m.Key)
+		aligned = aligned && inPlace
+		count++
+		if cok {
+			total += partialValue(m.Value, cv)
+		}
+	}
+	for i := 0; !aligned && i < len(co); i++ {
+		if !eo.Has(co[i].Key) {
+			count++
+		}
+	}
+	if count == 0 {
+		return 1
+	}
+	return total / float64(count)
+}
+
 // walker compares two values in one mode. ArgsExact, ArgsContains and
 // ArgsWithin give 0 or 1, ArgsPartial a share, ArgsFuzzy a similarity.
 type walker struct {

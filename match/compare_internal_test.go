@@ -172,3 +172,20 @@ func TestScoreRowAgreesWithPairScore(t *testing.T) {
 		}
 	})
 }
+
+// TestPartialScoreAgreesWithWalker holds partialScore, with which closest
+// weighs candidates, to Score in ArgsPartial without rules, float for
+// float.
+func TestPartialScoreAgreesWithWalker(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		e := argValue(3).Draw(t, "expected")
+		c := e
+		if rapid.Bool().Draw(t, "different") {
+			c = argValue(3).Draw(t, "called")
+		}
+		want := Comparer{Mode: ArgsPartial}.Score(e, c, nil)
+		if got := partialScore(e, c); got != want {
+			t.Fatalf("partialScore(%s, %s) = %v, Score %v", jsonvalue.Format(e), jsonvalue.Format(c), got, want)
+		}
+	})
+}

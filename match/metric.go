@@ -965,7 +965,13 @@ func (m *ToolCorrectness) closest(e *toolgrade.Call, got []toolgrade.Call, unpai
 	}
 	for j := range got {
 		if unpaired[j] && m.name(&got[j]) == name {
-			if s := (Comparer{Mode: ArgsPartial}).Score(e.Args, got[j].Args, e.Rules); s > bestScore {
+			var s float64
+			if len(e.Rules) == 0 {
+				s = partialScore(e.Args, got[j].Args)
+			} else {
+				s = (Comparer{Mode: ArgsPartial}).Score(e.Args, got[j].Args, e.Rules)
+			}
+			if s > bestScore {
 				best, bestScore = j, s
 			}
 		}
