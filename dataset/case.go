@@ -599,11 +599,11 @@ func nearestTurnKey(k string) string {
 // by their own "turn".
 func pinnedTurns(c *toolgrade.Case, inputs []any) error {
 	n := c.TurnCount()
+	if n == 0 && len(inputs) == 0 {
+		return nil // no call names a turn: none is pinned (c.ByTurn() is false)
+	}
 	if c.ByTurn() && len(c.Called) > 0 && !slices.ContainsFunc(c.Called, func(call toolgrade.Call) bool { return call.Turn > 0 }) {
 		return &toolgrade.FieldError{Path: "expected_tools", Err: errors.New(`calls are pinned to turns ("turn"), but the called calls have none: give a trajectory with its user messages, "turn" on each called call, or the case's turns`)}
-	}
-	if n == 0 && len(inputs) == 0 {
-		return nil
 	}
 	c.Turns = make([]toolgrade.Turn, max(n, len(inputs)))
 	for i, in := range inputs {
