@@ -325,19 +325,36 @@ func listOf(f *found) []any {
 }
 
 // The blocks newCase carves a case and its calls from, by the number of
-// calls.
+// calls: one for each number, so that a block is the size the case and
+// its calls were apart.
 type (
+	caseCalls1 struct {
+		c     toolgrade.Case
+		calls [1]toolgrade.Call
+	}
 	caseCalls2 struct {
 		c     toolgrade.Case
 		calls [2]toolgrade.Call
+	}
+	caseCalls3 struct {
+		c     toolgrade.Case
+		calls [3]toolgrade.Call
 	}
 	caseCalls4 struct {
 		c     toolgrade.Case
 		calls [4]toolgrade.Call
 	}
+	caseCalls5 struct {
+		c     toolgrade.Case
+		calls [5]toolgrade.Call
+	}
 	caseCalls6 struct {
 		c     toolgrade.Case
 		calls [6]toolgrade.Call
+	}
+	caseCalls7 struct {
+		c     toolgrade.Case
+		calls [7]toolgrade.Call
 	}
 	caseCalls8 struct {
 		c     toolgrade.Case
@@ -350,21 +367,33 @@ var noCalls [0]toolgrade.Call
 // newCase returns a new case and room for n calls, in one allocation
 // for a usual case: allocation was a fifth of decoding one.
 func newCase(n int) (*toolgrade.Case, []toolgrade.Call) {
-	switch {
-	case n == 0:
+	switch n {
+	case 0:
 		return new(toolgrade.Case), noCalls[:] // empty, not nil, as make gave
-	case n <= 2:
+	case 1:
+		b := new(caseCalls1)
+		return &b.c, b.calls[:]
+	case 2:
 		b := new(caseCalls2)
-		return &b.c, b.calls[:n:n]
-	case n <= 4:
+		return &b.c, b.calls[:]
+	case 3:
+		b := new(caseCalls3)
+		return &b.c, b.calls[:]
+	case 4:
 		b := new(caseCalls4)
-		return &b.c, b.calls[:n:n]
-	case n <= 6:
+		return &b.c, b.calls[:]
+	case 5:
+		b := new(caseCalls5)
+		return &b.c, b.calls[:]
+	case 6:
 		b := new(caseCalls6)
-		return &b.c, b.calls[:n:n]
-	case n <= 8:
+		return &b.c, b.calls[:]
+	case 7:
+		b := new(caseCalls7)
+		return &b.c, b.calls[:]
+	case 8:
 		b := new(caseCalls8)
-		return &b.c, b.calls[:n:n]
+		return &b.c, b.calls[:]
 	}
 	return new(toolgrade.Case), make([]toolgrade.Call, n)
 }
