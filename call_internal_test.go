@@ -3,6 +3,7 @@ package toolgrade
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -42,8 +43,57 @@ func TestDecodeUsual(t *testing.T) {
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 			t.Fatalf("%s: error %v, want %v", jsonvalue.Append(nil, obj), gotErr, wantErr)
 		}
-		if gotErr == nil && !cmp.Equal(got, want) {
-			t.Fatalf("%s: call %s", jsonvalue.Append(nil, obj), cmp.Diff(want, got))
+		if gotErr == nil && !cmp.Equal(got, want, sameRegexp) {
+			t.Fatalf("%s: call %s", jsonvalue.Append(nil, obj), cmp.Diff(want, got, sameRegexp))
+		}
+	})
+}
+
+// sameRegexp compares the regular expressions of rules by their text.
+var sameRegexp = cmp.Comparer(func(a, b *regexp.Regexp) bool { return a.String() == b.String() })
+
+// FuzzDecodeUsual is TestDecodeUsual on calls parsed from any JSON text:
+// decode and decodeObject give the same call or the same error.
+func FuzzDecodeUsual(f *testing.F) {
+	for _, seed := range []string{
+		`{"name":"f","args":{"q":1}}`,
+		`{"args":{"q":1},"name":"f"}`,
+		`{"name":"f","args":"{\"q\":1}"}`,
+		`{"name":"f","args":"{oops"}`,
+		`{"name":"f","args":null}`,
+		`{"name":"","args":{}}`,
+		`{"name":1,"args":{}}`,
+		`{"name":"f","name":"g"}`,
+		`{"args":{},"args":{}}`,
+		`{"name":"f","arguments":{}}`,
+		`{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}`,
+		`{"name":"f","args":{},"status":"error"}`,
+		`{"name":"f","args":{"q":"a"},"rules":{"q":{"regex":"a+"}}}`,
+		`[]`,
+	} {
+		f.Add(seed)
+	}
+	decoders := []*CallDecoder{{}, {ArgsKeys: []string{"args", "arguments", "input"}}}
+	f.Fuzz(func(t *testing.T, text string) {
+		v, err := jsonvalue.ParseString(text)
+		if err != nil {
+			return
+		}
+		for _, d := range decoders {
+			var got, want Call
+			gotErr := d.decode(&got, v)
+			var wantErr error
+			if obj, ok := v.(jsonvalue.Object); ok {
+				wantErr = d.decodeObject(&want, obj, d.argsKeys())
+			} else {
+				wantErr = gotErr // not an object: neither path reads it
+			}
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Fatalf("%s: error %v, want %v", text, gotErr, wantErr)
+			}
+			if gotErr == nil && !cmp.Equal(got, want, sameRegexp) {
+				t.Fatalf("%s: call %s", text, cmp.Diff(want, got, sameRegexp))
+			}
 		}
 	})
 }
