@@ -3,6 +3,7 @@ package jsonvalue_test
 import (
 	"testing"
 
+	"github.com/toolgrade/toolgrade/bench"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -50,4 +51,63 @@ func BenchmarkHash(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkParse reads what eval reads: the lines of small generated
+// cases (bench/gen -calls 3, about 720 bytes each, a fifth of them with
+// an OpenAI transcript), and the tool-call arguments those transcripts
+// carry as JSON text, parsed again on their own. An op is one document.
+func BenchmarkParse(b *testing.B) {
+	g := bench.NewGenerator(1)
+	g.MaxCalls = 3
+	var lines, args []string
+	for _, l := range g.Lines(2000) {
+		lines = append(lines, string(l))
+		v, err := jsonvalue.Parse(l)
+		if err != nil {
+			b.Fatal(err)
+		}
+		args = appendArguments(args, v)
+	}
+	for _, bc := range []struct {
+		name string
+		docs []string
+	}{{"small", lines}, {"arguments", args}} {
+		b.Run(bc.name, func(b *testing.B) {
+			size := 0
+			for _, d := range bc.docs {
+				size += len(d)
+			}
+			b.SetBytes(int64(size / len(bc.docs)))
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := jsonvalue.ParseString(bc.docs[i%len(bc.docs)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// appendArguments appends the "arguments" strings found anywhere in v.
+func appendArguments(list []string, v any) []string {
+	switch v := v.(type) {
+	case jsonvalue.Object:
+		for _, m := range v {
+			if s, ok := m.Value.(string); ok && m.Key == "arguments" {
+				if _, err := jsonvalue.ParseString(s); err == nil { // some are cut on purpose
+					list = append(list, s)
+				}
+			} else {
+				list = appendArguments(list, m.Value)
+			}
+		}
+	case []any:
+		for _, e := range v {
+			list = appendArguments(list, e)
+		}
+	}
+	return list
 }
