@@ -224,11 +224,17 @@ func (p *parser) object(i, depth int) (any, int, error) {
 			return nil, i, p.errorf(i, "unexpected %s, want a string key", p.describe(i))
 		}
 		keyAt := i
-		// Most keys are a few bytes of plain ASCII: a byte loop finds their
-		// end sooner than a call to the word-at-a-time scan.
+		// Keys and string values are scanned here rather than by calls to
+		// string and plainRun: a call costs the loop its registers (Go's
+		// calls save none). The scan stops at the first byte that is not
+		// plain text; anything but the closing quote goes on in string.
 		j := i + 1
-		for j < len(d) && plainByte[d[j]] {
-			j++
+		for j+8 <= len(d) {
+			if m := stops(word(d, j)); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
 		}
 		var key string
 		if j < len(d) && d[j] == '"' {
@@ -267,12 +273,26 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		// to value.
 		var v any
 		var err error
-		if j = skipSpace(d, j+1); j < len(d) && d[j] == '"' {
-			var s string
-			if s, j, err = p.string(j, j+1); err != nil {
-				return nil, j, err
+		if j = skipSpace(d, j+1); j < len(d) && d[j] == '"' && depth < MaxDepth {
+			k := j + 1 // as for the key
+			for k+8 <= len(d) {
+				if m := stops(word(d, k)); m != 0 {
+					k += bits.TrailingZeros64(m) >> 3
+					break
+				}
+				k += 8
 			}
-			v = p.slab.string(s, len(d)-j)
+			var s string
+			if k < len(d) && d[k] == '"' {
+				s, k = d[j+1:k], k+1
+			} else if s, k, err = p.string(j, k); err != nil {
+				return nil, k, err
+			}
+			var ok bool
+			if v, ok = p.slab.stringInChunk(s); !ok {
+				v = p.slab.string(s, len(d)-k)
+			}
+			j = k
 		} else if v, j, err = p.value(j, depth+1); err != nil {
 			return nil, j, err
 		}
@@ -343,12 +363,25 @@ func (p *parser) array(i, depth int) (any, int, error) {
 		var v any
 		var j int
 		var err error
-		if i < len(d) && d[i] == '"' { // as in object
+		if i < len(d) && d[i] == '"' && depth < MaxDepth { // as in object
+			j = i + 1
+			for j+8 <= len(d) {
+				if m := stops(word(d, j)); m != 0 {
+					j += bits.TrailingZeros64(m) >> 3
+					break
+				}
+				j += 8
+			}
 			var s string
-			if s, j, err = p.string(i, i+1); err != nil {
+			if j < len(d) && d[j] == '"' {
+				s, j = d[i+1:j], j+1
+			} else if s, j, err = p.string(i, j); err != nil {
 				return nil, j, err
 			}
-			v = p.slab.string(s, len(d)-j)
+			var ok bool
+			if v, ok = p.slab.stringInChunk(s); !ok {
+				v = p.slab.string(s, len(d)-j)
+			}
 		} else if v, j, err = p.value(i, depth+1); err != nil {
 			return nil, j, err
 		}

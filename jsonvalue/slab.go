@@ -74,10 +74,26 @@ func (s *slab) chunkLen(rest, perValue, need int) int {
 
 // string returns str boxed as a string.
 func (s *slab) string(str string, rest int) any {
+	if v, ok := s.stringInChunk(str); ok {
+		return v
+	}
 	if !forging || str == "" {
 		return str // "" is boxed without an allocation
 	}
 	return box(stringType, keep(s, &s.strs, str, rest, strBytes))
+}
+
+// stringInChunk is string for the common case, small enough to be
+// inlined: a string that fits in the chunk.
+func (s *slab) stringInChunk(str string) (any, bool) {
+	strs := s.strs
+	if n := len(strs); n < cap(strs) && str != "" && forging {
+		strs = strs[:n+1]
+		strs[n] = str
+		s.strs = strs
+		return box(stringType, unsafe.Pointer(&strs[n])), true
+	}
+	return nil, false
 }
 
 // number returns num boxed as a json.Number.
@@ -134,7 +150,15 @@ func carve[T any](s *slab, chunk *[]T, src []T, rest, perValue int) []T {
 	}
 	out := (*chunk)[:n:n]
 	*chunk = (*chunk)[n:]
-	copy(out, src)
+	// Most containers are small: copied in a loop, without the calls
+	// copy makes for values that hold pointers (typedslicecopy, memmove).
+	if n <= 8 {
+		for k := range out {
+			out[k] = src[k]
+		}
+	} else {
+		copy(out, src)
+	}
 	return out
 }
 
