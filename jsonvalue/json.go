@@ -86,32 +86,31 @@ type parser struct {
 	scratch []byte // escaped strings are unescaped here
 	slab    slab   // where values go; shared with the documents before and after
 
-	// The deepest the stacks went in this document: a finished container
-	// leaves its entries behind (they are overwritten by the next ones),
-	// and the document clears them all once at its end.
+	// The deepest the stacks went since they were last cleared: a finished
+	// container leaves its entries behind (they are overwritten by the next
+	// ones), and they are cleared once a generation (see clearStacks).
 	elemsUsed, membersUsed int
 }
 
 func (p *parser) document() (any, error) {
 	d := p.data
-	p.slab.begin(len(d))
+	if p.slab.begin(len(d)) {
+		p.clearStacks()
+	}
 	v, i, err := p.value(skipSpace(d, 0), 0)
 	if err == nil {
 		if i = skipSpace(d, i); i < len(d) {
 			err = p.errorf(i, "unexpected %s after the value", p.describe(i))
 		}
 	}
-	// Drop what the document left on the stacks, so that the pool keeps
-	// nothing alive, and stacks grown by a huge document, so that it keeps
-	// little memory.
-	clear(p.elems[:max(p.elemsUsed, len(p.elems))])
-	clear(p.members[:max(p.membersUsed, len(p.members))])
+	p.elemsUsed = max(p.elemsUsed, len(p.elems))
+	p.membersUsed = max(p.membersUsed, len(p.members))
 	p.elems, p.members = p.elems[:0], p.members[:0]
-	p.elemsUsed, p.membersUsed = 0, 0
 	if p.slab.budget == 0 {
 		// A document of genInput or more fills its generation alone: let
 		// it go now rather than keep it alive from the pool.
 		p.slab = slab{}
+		p.clearStacks()
 	}
 	if cap(p.elems) > maxPooledStack {
 		p.elems = nil
@@ -126,6 +125,18 @@ func (p *parser) document() (any, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// clearStacks drops what documents left on the stacks. Until then, the
+// stacks point only into the documents of the slab's generation (tens of
+// kilobytes, which a pooled parser's slab keeps alive in good part
+// anyway); a new generation clears them, so that a pooled parser keeps
+// nothing older alive, and clearing costs once a generation instead of
+// once a document.
+func (p *parser) clearStacks() {
+	clear(p.elems[:max(p.elemsUsed, len(p.elems))])
+	clear(p.members[:max(p.membersUsed, len(p.members))])
+	p.elemsUsed, p.membersUsed = 0, 0
 }
 
 // errorf reports a syntax error at byte offset i.

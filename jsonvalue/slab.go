@@ -57,12 +57,15 @@ const (
 	elemBytes   = 80
 )
 
-// begin readies the slab for a document of n bytes.
-func (s *slab) begin(n int) {
+// begin readies the slab for a document of n bytes, and reports whether
+// the document starts a new generation.
+func (s *slab) begin(n int) (fresh bool) {
 	if n > s.budget {
 		*s = slab{budget: max(genInput, n)}
+		fresh = true
 	}
 	s.budget -= n
+	return fresh
 }
 
 // chunkLen is the length of a new chunk of a kind of value that takes

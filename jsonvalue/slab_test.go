@@ -98,6 +98,38 @@ func TestSlabGenerationsEnd(t *testing.T) {
 	runtime.KeepAlive(last)
 }
 
+// TestStacksKeepNoOldGeneration: what a document left on the parser's
+// stacks (a wide object, whose members lie deeper on the stack than the
+// next documents reach) does not keep it alive once later documents have
+// started a new generation.
+func TestStacksKeepNoOldGeneration(t *testing.T) {
+	// One P, so that every document goes through the same pooled parser.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 300 {
+		fmt.Fprintf(&b, `"k%d":{"a":[%d]},`, i, i)
+	}
+	b.WriteString(`"end":{}}`)
+	v, err := ParseString(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := weak.Make(&v.(Object)[299].Value.(Object)[0])
+	v = nil
+	// More than a generation of input, none ending one exactly (which
+	// would clear the stacks too).
+	for i := range 200 {
+		if _, err := ParseString(fmt.Sprintf(`{"id":%d,"s":"%s"}`, i, strings.Repeat("x", 103))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.GC()
+	if w.Value() != nil {
+		t.Error("a document left on the stacks is still in memory a generation later")
+	}
+}
+
 // TestSlabLargeDocumentNotKept: a document that fills a generation alone is
 // not kept alive by the parser it went through once it is dropped.
 func TestSlabLargeDocumentNotKept(t *testing.T) {
