@@ -217,7 +217,7 @@ func (p *parser) literal(i int, word string) (int, error) {
 	return i, nil
 }
 
-// indexFrom is the number of members past which an object indexes its keys
+// indexFrom is the number of members from which an object indexes its keys
 // to find repeats, instead of scanning them.
 const indexFrom = 16
 
@@ -256,21 +256,25 @@ func (p *parser) object(i, depth int) (any, int, error) {
 				return nil, j, err
 			}
 		}
-		if index == nil && len(p.members)-base == indexFrom {
-			index = make(map[string]struct{}, 2*indexFrom)
-			for _, m := range p.members[base:] {
-				index[m.Key] = struct{}{}
-			}
-		}
+		// A key whose bit is new is new. Otherwise it is compared with the
+		// keys before it, or, in an object of indexFrom members or more,
+		// looked up in an index made at the first such key.
 		bit := keyBit(key)
-		switch {
-		case index != nil:
-			if _, ok := index[key]; ok {
+		if seen&bit != 0 || index != nil {
+			if index == nil && len(p.members)-base >= indexFrom {
+				index = make(map[string]struct{}, 2*(len(p.members)-base))
+				for _, m := range p.members[base:] {
+					index[m.Key] = struct{}{}
+				}
+			}
+			if index != nil {
+				if _, ok := index[key]; ok {
+					return nil, keyAt, p.duplicate(keyAt, key)
+				}
+				index[key] = struct{}{}
+			} else if Object(p.members[base:]).index(key) >= 0 {
 				return nil, keyAt, p.duplicate(keyAt, key)
 			}
-			index[key] = struct{}{}
-		case seen&bit != 0 && Object(p.members[base:]).index(key) >= 0:
-			return nil, keyAt, p.duplicate(keyAt, key)
 		}
 		seen |= bit
 		// Compact input has no space between tokens: test for the token
