@@ -681,16 +681,19 @@ func word(s string, i int) uint64 {
 		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 }
 
-// stops sets the high bit of each byte of x that is a quote, a backslash, a
-// control character or a byte of 0x80 or more (part of a multi-byte
-// character): the bytes plainByte rejects.
+// stops sets the high bit of the first byte of x that is a quote, a
+// backslash, a control character or a byte of 0x80 or more (part of a
+// multi-byte character): the bytes plainByte rejects. Bytes after it may
+// be flagged too, whatever they are; none before it is, and no flag means
+// no such byte (TestStopsFindsTheFirstStop).
 func stops(x uint64) uint64 {
+	// A byte's high bit is set in v - 1 when v is zero (the xors make a
+	// quote's and a backslash's zero), and in x - 0x20 when x < 0x20 or
+	// x >= 0xA0; 0x80 to 0x9F are 0xA0 to 0xBF in q, and set it in q - 1.
+	// Only a byte so flagged borrows from the byte after it.
 	q := x ^ (lsb * '"')
 	b := x ^ (lsb * '\\')
-	// A byte's high bit is set in (v - 1) &^ v when v is zero, and in
-	// (v - 0x20) &^ v when v < 0x20. Borrows only cross a byte that is
-	// flagged itself, so the lowest flagged byte is exact.
-	return ((q-lsb)&^q | (b-lsb)&^b | (x-0x20*lsb)&^x | x) & msb
+	return ((q - lsb) | (b - lsb) | (x - 0x20*lsb)) & msb
 }
 
 // plainRun returns the index of the first byte of s at or after i that is
