@@ -308,8 +308,23 @@ func (p *parser) object(i, depth int) (any, int, error) {
 				v = p.slab.string(s, len(d)-k)
 			}
 			j = k
-		} else if v, j, err = p.value(j, depth+1); err != nil {
-			return nil, j, err
+		} else {
+			// Containers are read without the call to value too.
+			c := byte(0)
+			if j < len(d) && depth < MaxDepth {
+				c = d[j]
+			}
+			switch c {
+			case '{':
+				v, j, err = p.object(j, depth+1)
+			case '[':
+				v, j, err = p.array(j, depth+1)
+			default:
+				v, j, err = p.value(j, depth+1)
+			}
+			if err != nil {
+				return nil, j, err
+			}
 		}
 		p.members = append(p.members, Member{key, v})
 		if j >= len(d) || d[j] != ',' && d[j] != '}' {
@@ -397,8 +412,22 @@ func (p *parser) array(i, depth int) (any, int, error) {
 			if v, ok = p.slab.stringInChunk(s); !ok {
 				v = p.slab.string(s, len(d)-j)
 			}
-		} else if v, j, err = p.value(i, depth+1); err != nil {
-			return nil, j, err
+		} else {
+			c := byte(0)
+			if i < len(d) && depth < MaxDepth {
+				c = d[i]
+			}
+			switch c { // containers, as in object
+			case '{':
+				v, j, err = p.object(i, depth+1)
+			case '[':
+				v, j, err = p.array(i, depth+1)
+			default:
+				v, j, err = p.value(i, depth+1)
+			}
+			if err != nil {
+				return nil, j, err
+			}
 		}
 		p.elems = append(p.elems, v)
 		if j >= len(d) || d[j] != ',' && d[j] != ']' {
