@@ -1,7 +1,11 @@
 package jsonvalue
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/bits"
+	"reflect"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -47,4 +51,141 @@ func TestStopsFindsTheFirstStop(t *testing.T) {
 			t.Fatalf("stops(%q) = %#x: first stop at %d, want %d", w, m, got, first)
 		}
 	})
+}
+
+// TestParseDepthAgreesWithReference: at the edge of MaxDepth, in arrays
+// and in objects, every kind of value (a string among them, which the
+// containers read without the call to value) is refused or read as the
+// reference parser has it.
+func TestParseDepthAgreesWithReference(t *testing.T) {
+	for _, inner := range []string{`"x"`, `1`, `true`, `[]`, `{}`, `["x"]`, `{"k":"v"}`, `[{"k":["x"]}]`} {
+		for _, n := range []int{MaxDepth - 1, MaxDepth, MaxDepth + 1} {
+			for name, doc := range map[string]string{
+				"arrays":  strings.Repeat("[", n) + inner + strings.Repeat("]", n),
+				"objects": strings.Repeat(`{"a":`, n) + inner + strings.Repeat("}", n),
+			} {
+				want, wantErr := refParseJSON([]byte(doc))
+				got, err := ParseString(doc)
+				if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+					t.Errorf("%s in %d %s: error %v, reference %v", inner, n, name, err, wantErr)
+				}
+			}
+		}
+	}
+}
+
+// TestParseGeneratedAgreesWithReference: documents generated from random
+// values, written compactly or with white space between any tokens, then
+// sometimes broken (a byte dropped, doubled or replaced by one of JSON's
+// own), are read exactly as the reference parser reads them, value for
+// value and error for error; and a valid document reads the same with
+// and without white space. The tuned loops read compact input and strings
+// without escapes their own way: this holds them to the simple one.
+func TestParseGeneratedAgreesWithReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v := genValue(t, 0)
+		compact := string(Append(nil, v))
+		spaced := string(appendSpaced(nil, v, rapid.SampledFrom([]string{"", " ", "\n", "\t ", "\r\n  "}).Draw(t, "space")))
+		for _, doc := range []string{compact, spaced} {
+			got, err := ParseString(doc)
+			if err != nil || !reflect.DeepEqual(got, v) {
+				t.Fatalf("ParseString(%q) = %#v, %v; want %#v", doc, got, err, v)
+			}
+		}
+		doc := rapid.SampledFrom([]string{compact, spaced}).Draw(t, "doc")
+		if len(doc) > 0 {
+			at := rapid.IntRange(0, len(doc)-1).Draw(t, "at")
+			switch rapid.IntRange(0, 3).Draw(t, "break") {
+			case 1:
+				doc = doc[:at] + doc[at+1:]
+			case 2:
+				doc = doc[:at] + doc[at:at+1] + doc[at:]
+			case 3:
+				doc = doc[:at] + rapid.SampledFrom([]string{`"`, `\`, `:`, `,`, `{`, `}`, `[`, `]`, " ", "0", "-", ".", "e", "\x01", "\xff", "é"}).Draw(t, "by") + doc[at+1:]
+			}
+		}
+		want, wantErr := refParseJSON([]byte(doc))
+		got, err := ParseString(doc)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("ParseString(%q) = %#v, %v; reference %#v, %v", doc, got, err, want, wantErr)
+		}
+	})
+}
+
+// genValue draws a value of the model: strings of the pieces that the
+// string loops treat apart, around and across their eight-byte words, keys
+// that repeat now and then, numbers of every form, nesting a few deep.
+func genValue(t *rapid.T, depth int) any {
+	str := rapid.Custom(func(t *rapid.T) string {
+		return strings.Join(rapid.SliceOfN(rapid.SampledFrom([]string{
+			"a", "key", "plain text!", "0123456789abcdef", `"`, `\`, "/", "\n", "\x01", "\x7f", "é", "東", "😀", "\xed\xa0\x80",
+		}), 0, 6).Draw(t, "pieces"), "")
+	})
+	kind := rapid.IntRange(0, 7).Draw(t, "kind")
+	if depth >= 4 {
+		kind %= 3
+	}
+	switch kind {
+	case 0:
+		return str.Draw(t, "string")
+	case 1:
+		return json.Number(rapid.SampledFrom([]string{"0", "-0", "7", "-12", "676893", "0.5", "-1.25e-3", "1E+9", "12e5", "3.0"}).Draw(t, "number"))
+	case 2:
+		return rapid.SampledFrom([]any{true, false, nil}).Draw(t, "literal")
+	case 3, 4:
+		n := rapid.IntRange(0, 20).Draw(t, "members")
+		if n == 0 {
+			return Object{}
+		}
+		obj := Object{}
+		for range n {
+			key := rapid.OneOf(rapid.SampledFrom([]string{"id", "name", "args", "k", ""}), str).Draw(t, "key")
+			if obj.index(key) >= 0 {
+				continue // repeated keys are made by breaking documents
+			}
+			obj = append(obj, Member{key, genValue(t, depth+1)})
+		}
+		return obj
+	default:
+		n := rapid.IntRange(0, 6).Draw(t, "elems")
+		arr := []any{}
+		for range n {
+			arr = append(arr, genValue(t, depth+1))
+		}
+		return arr
+	}
+}
+
+// appendSpaced is Append with space before and after every token.
+func appendSpaced(dst []byte, v any, space string) []byte {
+	dst = append(dst, space...)
+	switch v := v.(type) {
+	case Object:
+		dst = append(dst, '{')
+		for i, m := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, space...)
+			dst = AppendString(dst, m.Key)
+			dst = append(dst, space...)
+			dst = append(dst, ':')
+			dst = appendSpaced(dst, m.Value, space)
+		}
+		dst = append(dst, space...)
+		dst = append(dst, '}')
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendSpaced(dst, e, space)
+		}
+		dst = append(dst, space...)
+		dst = append(dst, ']')
+	default:
+		dst = Append(dst, v)
+	}
+	return append(dst, space...)
 }
