@@ -319,6 +319,8 @@ func (p *parser) object(i, depth int) (any, int, error) {
 				v, j, err = p.object(j, depth+1)
 			case '[':
 				v, j, err = p.array(j, depth+1)
+			case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+				v, j, err = p.number(j)
 			default:
 				v, j, err = p.value(j, depth+1)
 			}
