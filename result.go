@@ -4,7 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"slices"
-	"strconv"
+	"strings"
+	"sync/atomic"
 
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -250,23 +251,17 @@ func appendResult(b []byte, r *Result) []byte {
 // appendMetric writes what appendMetricFields writes, member by member
 // (see appendResult).
 func appendMetric(b []byte, m *MetricResult) []byte {
-	b = jsonvalue.AppendString(append(b, `{"name":`...), m.Name)
-	b = jsonvalue.AppendString(append(b, `,"profile":`...), m.Profile)
-	b = append(b, `,"score":`...)
-	if m.Error != "" {
-		b = append(b, `null,"success":null`...)
-	} else {
-		b = jsonvalue.AppendFloat(b, m.Score)
-		switch {
-		case m.Threshold == nil:
-			b = append(b, `,"success":null`...)
-		case m.Success:
-			b = append(b, `,"success":true`...)
-		default:
-			b = append(b, `,"success":false`...)
-		}
+	b = appendMetricHead(b, m)
+	switch {
+	case m.Error != "":
+		b = append(b, `null,"success":null,"threshold":`...)
+	case m.Threshold == nil:
+		b = append(jsonvalue.AppendFloat(b, m.Score), `,"success":null,"threshold":`...)
+	case m.Success:
+		b = append(jsonvalue.AppendFloat(b, m.Score), `,"success":true,"threshold":`...)
+	default:
+		b = append(jsonvalue.AppendFloat(b, m.Score), `,"success":false,"threshold":`...)
 	}
-	b = append(b, `,"threshold":`...)
 	if m.Threshold != nil {
 		b = jsonvalue.AppendFloat(b, *m.Threshold)
 	} else {
@@ -306,19 +301,40 @@ func appendMetric(b []byte, m *MetricResult) []byte {
 		b = m.appendDetails(b, AfterReason)
 	}
 	if m.Error != "" {
-		b = jsonvalue.AppendString(append(b, `,"error":`...), m.Error)
-	} else {
-		b = append(b, `,"error":null`...)
+		return append(jsonvalue.AppendString(append(b, `,"error":`...), m.Error), '}')
 	}
-	return append(b, '}')
+	return append(b, `,"error":null}`...)
 }
+
+// appendMetricHead writes the start of m's object, up to the score's
+// value: {"name":...,"profile":...,"score":. A run's metrics are few, and
+// each line repeats them: the text of the last one written is kept.
+func appendMetricHead(b []byte, m *MetricResult) []byte {
+	if h := lastMetricHead.Load(); h != nil && h.name == m.Name && h.profile == m.Profile {
+		return append(b, h.text...)
+	}
+	n := len(b)
+	b = jsonvalue.AppendString(append(b, `{"name":`...), m.Name)
+	b = jsonvalue.AppendString(append(b, `,"profile":`...), m.Profile)
+	b = append(b, `,"score":`...)
+	// The name and profile may share the memory of the input they were
+	// read from: the copies keep only themselves alive.
+	lastMetricHead.Store(&metricHead{strings.Clone(m.Name), strings.Clone(m.Profile), string(b[n:])})
+	return b
+}
+
+var lastMetricHead atomic.Pointer[metricHead]
+
+// A metricHead is the text appendMetricHead writes for a metric's name and
+// profile.
+type metricHead struct{ name, profile, text string }
 
 func appendMatch(b []byte, p *Match) []byte {
 	if len(p.Diffs) > 0 {
 		return matchCodec.Append(b, p)
 	}
-	b = strconv.AppendInt(append(b, `{"expected":`...), int64(p.Expected), 10)
-	b = strconv.AppendInt(append(b, `,"called":`...), int64(p.Called), 10)
+	b = jsonvalue.AppendInt(append(b, `{"expected":`...), p.Expected)
+	b = jsonvalue.AppendInt(append(b, `,"called":`...), p.Called)
 	b = jsonvalue.AppendFloat(append(b, `,"score":`...), p.Score)
 	return append(b, '}')
 }
@@ -329,7 +345,7 @@ func appendInts(b []byte, ns []int) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(n), 10)
+		b = jsonvalue.AppendInt(b, n)
 	}
 	return append(b, ']')
 }

@@ -135,7 +135,7 @@ func TestResultLineAgreesWithFields(t *testing.T) {
 			if rapid.Bool().Draw(t, label+" nil") {
 				return nil
 			}
-			return rapid.SliceOfN(rapid.IntRange(-1, 9), 0, 3).Draw(t, label)
+			return rapid.SliceOfN(rapid.IntRange(-1, 120), 0, 3).Draw(t, label)
 		}
 		r := toolgrade.Result{ID: text.Draw(t, "id"), Success: rapid.Bool().Draw(t, "success"), Error: text.Draw(t, "error"),
 			Warnings: rapid.SliceOfN(text, 0, 2).Draw(t, "warnings")}
@@ -147,7 +147,7 @@ func TestResultLineAgreesWithFields(t *testing.T) {
 			if !rapid.Bool().Draw(t, "matches nil") {
 				m.Matches = []toolgrade.Match{}
 				for range rapid.IntRange(0, 3).Draw(t, "matches") {
-					p := toolgrade.Match{Expected: rapid.IntRange(0, 12).Draw(t, "expected"), Called: rapid.IntRange(0, 12).Draw(t, "called"), Score: num.Draw(t, "match score")}
+					p := toolgrade.Match{Expected: rapid.IntRange(0, 120).Draw(t, "expected"), Called: rapid.IntRange(0, 120).Draw(t, "called"), Score: num.Draw(t, "match score")}
 					if rapid.Bool().Draw(t, "diffs") {
 						p.Diffs = []toolgrade.ArgDiff{{Path: text.Draw(t, "path"), Expected: text.Draw(t, "want"), Got: nil, Note: text.Draw(t, "note")}}
 					}

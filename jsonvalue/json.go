@@ -794,6 +794,12 @@ func Append(dst []byte, v any) []byte {
 // AppendFloat appends a float64 as the shortest JSON number that reads back
 // to the same value; NaN and infinities, which JSON lacks, become null.
 func AppendFloat(dst []byte, f float64) []byte {
+	switch math.Float64bits(f) {
+	case 0: // the most common scores, before any other test
+		return append(dst, '0')
+	case 0x3ff0000000000000: // 1
+		return append(dst, '1')
+	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return append(dst, "null"...)
 	}
@@ -801,7 +807,7 @@ func AppendFloat(dst []byte, f float64) []byte {
 	if abs < 1<<53 && f == math.Trunc(f) && (f != 0 || !math.Signbit(f)) {
 		// Whole numbers, the most common scores (0 and 1), spell as
 		// integers; the shortest form of one below 2^53 is exactly that.
-		return strconv.AppendInt(dst, int64(f), 10)
+		return AppendInt(dst, int(f))
 	}
 	key := math.Float64bits(f)
 	slot := &floatTexts[key*0x9e3779b97f4a7c15>>(64-floatTextBits)]
@@ -829,6 +835,18 @@ const floatTextBits = 10
 type floatText struct {
 	bits uint64
 	text string
+}
+
+// AppendInt appends n in decimal. Numbers below 100, most indexes and
+// counts written, take a store or two instead of strconv's call.
+func AppendInt(dst []byte, n int) []byte {
+	switch {
+	case uint(n) < 10:
+		return append(dst, byte('0'+n))
+	case uint(n) < 100:
+		return append(dst, byte('0'+n/10), byte('0'+n%10))
+	}
+	return strconv.AppendInt(dst, int64(n), 10)
 }
 
 // AppendStrings appends list as a JSON array of strings.
