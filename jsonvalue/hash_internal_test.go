@@ -41,3 +41,21 @@ func FuzzPlainDecimal(f *testing.F) {
 		}
 	})
 }
+
+// TestHashTellsMembersApart: an object's hash depends on which value
+// each key has, not only on the keys and the values apart.
+func TestHashTellsMembersApart(t *testing.T) {
+	for _, pair := range [][2]string{
+		{`{"a":1,"b":2}`, `{"a":2,"b":1}`}, {`{"a":"x","b":"y"}`, `{"a":"y","b":"x"}`}, {`{"a":"b"}`, `{"b":"a"}`},
+		{`{"a":{"b":1},"c":2}`, `{"a":{"b":2},"c":1}`}, {`{"a":null}`, `{"a":{}}`}, {`{"a":[]}`, `{"a":{}}`},
+		{`{"a":1}`, `{"a":1,"b":1}`}, {`{"ab":"c"}`, `{"a":"bc"}`}, {`{}`, `[]`},
+	} {
+		a, _ := ParseString(pair[0])
+		b, _ := ParseString(pair[1])
+		for seed := range uint64(100) {
+			if Hash(seed, a) == Hash(seed, b) {
+				t.Errorf("%s and %s hash alike with seed %d", pair[0], pair[1], seed)
+			}
+		}
+	}
+}

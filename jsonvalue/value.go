@@ -712,10 +712,10 @@ func hashValue(k uint64, v any) uint64 {
 		return mix(h + uint64(len(v)))
 	case Object:
 		// Members hash alone and add up, so that their order does not
-		// count.
+		// count: each its value's hash seeded with its key's.
 		var sum uint64
 		for i := range v {
-			sum += mix(hashString(k, v[i].Key)*0x9e3779b97f4a7c15 ^ hashElem(k, v[i].Value))
+			sum += hashElem(hashString(k, v[i].Key), v[i].Value)
 		}
 		return mix(sum ^ k ^ 7)
 	}
