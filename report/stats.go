@@ -74,20 +74,17 @@ type Stats struct {
 	warned   int
 	warnings []FieldCount
 
-	// tools are the run's tools in first-seen order, found by a scan
-	// while few and then by toolIndex (see runTool).
+	// tools are the run's tools in first-seen order, found by name in
+	// toolSlots (see tool).
 	tools     []*ToolCounts
-	toolIndex map[string]*ToolCounts
+	toolSlots []toolSlot
 	toolsBy   string // the metric whose pairing the tool counts follow
 	failures  failureHeap
 	traj      trajectoryCounts // failed calls, broken rules and data flows (trajectory.go)
 
-	// Scratch for addTools, reused across results: the tools of the
-	// current case (a case names few, so a linear scan beats the map),
-	// and the calls left unexplained.
-	caseTools []*ToolCounts
-	// the counts of each expected call's tool and each called call's,
-	// by index
+	// Scratch for addTools, reused across results: the counts of each
+	// expected call's tool and each called call's, by index, and the
+	// calls left unexplained.
 	expectedTools, calledTools []*ToolCounts
 	extra                      []int
 	stands                     []standIn
@@ -260,54 +257,92 @@ func sameTool(a, b string) bool {
 	return a == b || toolgrade.NormalizeToolName(a) == toolgrade.NormalizeToolName(b)
 }
 
-func (s *Stats) tool(name string) *ToolCounts {
-	for _, t := range s.caseTools {
-		if t.Name == name {
-			return t
-		}
-	}
-	t := s.runTool(name)
-	s.caseTools = append(s.caseTools, t)
-	return t
+// A toolSlot is a slot of Stats.toolSlots, an open-addressing table of
+// the run's tools (a power of two, at most half full) placed by a hash of
+// their name's length and first and last eight bytes. For a name of up to
+// 16 bytes (most are) those words are the whole name, compared without
+// reading it again; a longer one is compared whole. Comparing each name
+// of a case with the run's tools, or hashing it for a map, cost several
+// times as much.
+type toolSlot struct {
+	lo, hi uint64 // see nameWords
+	n      int    // the name's length
+	t      *ToolCounts
 }
 
-// maxScannedTools is how many tools a run has before they are found by a
-// map: a run names few tools, and comparing a name with each of a few
-// costs less than hashing it.
-const maxScannedTools = 32
+// nameWords returns the first and last eight bytes of a name, the first
+// byte lowest; a name of fewer than eight bytes is all in lo, zeros above
+// its bytes, and hi is 0.
+func nameWords(s string) (lo, hi uint64) {
+	switch n := len(s); {
+	case n >= 8:
+		return word(s[:8]), word(s[n-8:])
+	case n >= 4:
+		return uint64(word4(s[:4])) | uint64(word4(s[n-4:]))<<(8*(n-4)), 0
+	case n > 0:
+		return uint64(s[0]) | uint64(s[n/2])<<(8*(n/2)) | uint64(s[n-1])<<(8*(n-1)), 0
+	}
+	return 0, 0
+}
 
-// runTool returns the run's counts of the named tool, adding them if new.
-func (s *Stats) runTool(name string) *ToolCounts {
-	if s.toolIndex == nil {
-		for _, t := range s.tools {
-			if t.Name == name {
-				return t
-			}
-		}
-	} else if t := s.toolIndex[name]; t != nil {
-		return t
+func word(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func word4(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// tool returns the run's counts of the named tool, adding them if new.
+func (s *Stats) tool(name string) *ToolCounts {
+	if 2*(len(s.tools)+1) > len(s.toolSlots) {
+		s.growTools()
 	}
-	// A case's strings share the memory its input was read into; a copy
-	// keeps only the name alive.
-	t := &ToolCounts{Name: strings.Clone(name)}
-	s.tools = append(s.tools, t)
-	switch {
-	case s.toolIndex != nil:
-		s.toolIndex[t.Name] = t
-	case len(s.tools) > maxScannedTools:
-		s.toolIndex = make(map[string]*ToolCounts, 2*len(s.tools))
-		for _, t := range s.tools {
-			s.toolIndex[t.Name] = t
+	lo, hi := nameWords(name)
+	n := len(name)
+	mask := uint64(len(s.toolSlots) - 1)
+	for i := toolHash(lo, hi, n) & mask; ; i = (i + 1) & mask {
+		slot := &s.toolSlots[i]
+		if slot.t == nil {
+			// A case's strings share the memory its input was read into;
+			// a copy keeps only the name alive.
+			t := &ToolCounts{Name: strings.Clone(name)}
+			s.tools = append(s.tools, t)
+			*slot = toolSlot{lo, hi, n, t}
+			return t
+		}
+		if slot.lo == lo && slot.hi == hi && slot.n == n && (n <= 16 || slot.t.Name == name) {
+			return slot.t
 		}
 	}
-	return t
+}
+
+func toolHash(lo, hi uint64, n int) uint64 {
+	h := (lo ^ hi*0x9e3779b97f4a7c15 ^ uint64(n)) * 0xbf58476d1ce4e5b9
+	return h ^ h>>29
+}
+
+// growTools doubles toolSlots, placing the tools again.
+func (s *Stats) growTools() {
+	s.toolSlots = make([]toolSlot, max(16, 2*len(s.toolSlots)))
+	mask := uint64(len(s.toolSlots) - 1)
+	for _, t := range s.tools {
+		lo, hi := nameWords(t.Name)
+		i := toolHash(lo, hi, len(t.Name)) & mask
+		for s.toolSlots[i].t != nil {
+			i = (i + 1) & mask
+		}
+		s.toolSlots[i] = toolSlot{lo, hi, len(t.Name), t}
+	}
 }
 
 func (s *Stats) addTools(r *toolgrade.Result, failed []int) {
 	c := r.Case
 	// Each call's tool is looked up once: expected[i] counts
 	// c.Expected[i]'s tool, called[j] c.Called[j]'s.
-	s.caseTools = s.caseTools[:0]
 	expected, called := s.expectedTools[:0], s.calledTools[:0]
 	for i := range c.Expected {
 		t := s.tool(c.Expected[i].Name)
