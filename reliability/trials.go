@@ -107,7 +107,14 @@ const (
 	minChunk = 4 << 10      // the first chunk's size; each next one doubles, up to maxChunk
 )
 
-type metricName struct{ name, profile string }
+type metricName struct {
+	name, profile string // copies
+	// seenName and seenProfile are the name and profile as a result last
+	// gave them, not copied: a run's results share their metric's
+	// strings, which compare equal by their pointers, without reading
+	// them.
+	seenName, seenProfile string
+}
 
 // caseTrials holds a case's trials: kept for a case that has several, and
 // replayed from its record for the moment it is needed otherwise.
@@ -417,14 +424,15 @@ func (t *Trials) addMetric(c *caseTrials, mi int32, verdict, scored bool, score 
 // metricIndex returns the index of m's metric, adding it if new; j is m's
 // position in its result, where the same metric usually was before.
 func (t *Trials) metricIndex(j int, m *toolgrade.MetricResult) int32 {
-	if j < len(t.metrics) && t.metrics[j].name == m.Name && t.metrics[j].profile == m.Profile {
+	if j < len(t.metrics) && t.metrics[j].seenName == m.Name && t.metrics[j].seenProfile == m.Profile {
 		return int32(j)
 	}
 	mi := slices.IndexFunc(t.metrics, func(n metricName) bool { return n.name == m.Name && n.profile == m.Profile })
 	if mi < 0 {
-		t.metrics = append(t.metrics, metricName{strings.Clone(m.Name), strings.Clone(m.Profile)})
+		t.metrics = append(t.metrics, metricName{name: strings.Clone(m.Name), profile: strings.Clone(m.Profile)})
 		mi = len(t.metrics) - 1
 	}
+	t.metrics[mi].seenName, t.metrics[mi].seenProfile = m.Name, m.Profile
 	return int32(mi)
 }
 

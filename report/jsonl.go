@@ -32,9 +32,7 @@ type jsonlReport struct {
 	trials reliability.Trials
 	// first is what trials need of the current case's first trial, until
 	// a second comes (see keep).
-	first        toolgrade.Result
-	firstMetrics []toolgrade.MetricResult
-	firstCase    toolgrade.Case
+	first firstTrial
 
 	// The consecutive lines of one case, held until the next case, and
 	// how many they are.
@@ -54,7 +52,8 @@ func (j *jsonlReport) Add(r *toolgrade.Result) error {
 	n := 1
 	if j.held {
 		if j.groupLen == 1 {
-			j.trials.Add(&j.first)
+			first := j.first.result()
+			j.trials.Add(&first)
 		}
 		n = j.trials.Add(r)
 		j.group = append(j.group, '\n')
@@ -71,25 +70,57 @@ func (j *jsonlReport) Add(r *toolgrade.Result) error {
 	return nil
 }
 
-// keep copies what trials read of r, the first trial of a case, so that
-// it can be added should a second trial follow: r is not the writer's to
-// hold.
+// A firstTrial is what trials read of a case's first trial, kept in case
+// a second follows: most cases have one, and copying their metric results
+// whole cost more than this.
+type firstTrial struct {
+	id, err  string
+	success  bool
+	trial    int
+	hasCase  bool
+	metrics  []firstMetric
+	results  []toolgrade.MetricResult // result's scratch
+	caseHere toolgrade.Case           // result's case
+}
+
+// A firstMetric is what makes a metric's verdict, its score and its name.
+type firstMetric struct {
+	name, profile, err string
+	score              float64
+	success, verdict   bool // verdict: the metric has a threshold
+}
+
+// keep copies what trials read of r, the first trial of a case: r is not
+// the writer's to hold.
 func (j *jsonlReport) keep(r *toolgrade.Result) {
-	j.firstMetrics = j.firstMetrics[:0]
+	f := &j.first
+	f.id, f.err, f.success, f.hasCase = r.ID, r.Error, r.Success, r.Case != nil
+	if r.Case != nil {
+		f.trial = r.Case.Trial
+	}
+	f.metrics = f.metrics[:0]
 	for i := range r.Metrics {
 		m := &r.Metrics[i]
-		// What makes the verdict, the score and the metric's name.
-		k := toolgrade.MetricResult{Name: m.Name, Profile: m.Profile, Score: m.Score, Success: m.Success, Error: m.Error}
-		if m.Threshold != nil {
+		f.metrics = append(f.metrics, firstMetric{m.Name, m.Profile, m.Error, m.Score, m.Success, m.Threshold != nil})
+	}
+}
+
+// result is the kept trial as the result trials read.
+func (f *firstTrial) result() toolgrade.Result {
+	f.results = f.results[:0]
+	for _, m := range f.metrics {
+		k := toolgrade.MetricResult{Name: m.name, Profile: m.profile, Score: m.score, Success: m.success, Error: m.err}
+		if m.verdict {
 			k.Threshold = &zeroThreshold
 		}
-		j.firstMetrics = append(j.firstMetrics, k)
+		f.results = append(f.results, k)
 	}
-	j.first = toolgrade.Result{ID: r.ID, Success: r.Success, Error: r.Error, Metrics: j.firstMetrics}
-	if r.Case != nil {
-		j.firstCase.Trial = r.Case.Trial
-		j.first.Case = &j.firstCase
+	r := toolgrade.Result{ID: f.id, Success: f.success, Error: f.err, Metrics: f.results}
+	if f.hasCase {
+		f.caseHere.Trial = f.trial
+		r.Case = &f.caseHere
 	}
+	return r
 }
 
 // zeroThreshold stands for a kept metric's threshold: only whether it

@@ -75,9 +75,14 @@ func shellSafe(r rune) bool {
 
 // A threshold is one metric's threshold as its results gave it.
 type threshold struct {
-	name, profile string
-	value         *float64 // nil: no threshold (no verdict)
-	varies        bool     // results gave different thresholds
+	name, profile string // copies
+	// seenName and seenProfile are the name and profile as a result last
+	// gave them, not copied: a run's results share their metric's
+	// strings, which compare equal by their pointers, without reading
+	// them.
+	seenName, seenProfile string
+	value                 *float64 // nil: no threshold (no verdict)
+	varies                bool     // results gave different thresholds
 }
 
 // addThresholds notes the thresholds of r's metrics.
@@ -87,9 +92,9 @@ func (s *Stats) addThresholds(r *toolgrade.Result) {
 		if m.Error != "" {
 			continue // an erred metric has no say
 		}
-		k := slices.IndexFunc(s.thresholds, func(t threshold) bool { return t.name == m.Name && t.profile == m.Profile })
+		k := slices.IndexFunc(s.thresholds, func(t threshold) bool { return t.seenName == m.Name && t.seenProfile == m.Profile })
 		if k < 0 {
-			t := threshold{name: strings.Clone(m.Name), profile: strings.Clone(m.Profile)}
+			t := threshold{name: strings.Clone(m.Name), profile: strings.Clone(m.Profile), seenName: m.Name, seenProfile: m.Profile}
 			if m.Threshold != nil {
 				t.value = toolgrade.Float(*m.Threshold)
 			}
@@ -97,6 +102,7 @@ func (s *Stats) addThresholds(r *toolgrade.Result) {
 			continue
 		}
 		t := &s.thresholds[k]
+		t.seenName, t.seenProfile = m.Name, m.Profile
 		if (t.value == nil) != (m.Threshold == nil) || t.value != nil && *t.value != *m.Threshold {
 			t.varies = true
 		}
