@@ -648,9 +648,18 @@ func AppendFormat(dst []byte, v any) []byte {
 }
 
 // appendJSONUpTo is [Append] that stops early once dst is longer than
-// limit: the text up to limit is the same.
+// limit: the text up to limit is the same, and longer than limit when
+// Append's is.
 func appendJSONUpTo(dst []byte, v any, limit int) []byte {
 	switch v := v.(type) {
+	case string: // most values of arguments: without Append's type switch
+		// Of a string that runs past the limit, what lies beyond it is
+		// cut: its bytes up to the limit and a few more (a character's
+		// bytes cut apart are written otherwise than whole) read the same.
+		if n := limit + 8 - len(dst); n < len(v) {
+			v = v[:max(n, 0)]
+		}
+		return AppendString(dst, v)
 	case []any:
 		dst = append(dst, '[')
 		for i, e := range v {

@@ -2,8 +2,10 @@ package jsonvalue
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -58,4 +60,53 @@ func TestAppendIntAgreesWithStrconv(t *testing.T) {
 			t.Fatalf("AppendInt(%d) = %s, strconv %s", n, got, want)
 		}
 	}
+}
+
+// genFormatValue draws values of the model whose text runs past
+// AppendFormat's limit at any point: strings of the pieces AppendString
+// treats apart (multi-byte characters and escapes among them), numbers,
+// literals, arrays and objects.
+func genFormatValue(depth int) *rapid.Generator[any] {
+	return rapid.Custom(func(t *rapid.T) any {
+		kinds := 4
+		if depth > 0 {
+			kinds = 6
+		}
+		switch rapid.IntRange(0, kinds-1).Draw(t, "kind") {
+		case 0:
+			return rapid.SampledFrom([]any{nil, true, false}).Draw(t, "literal")
+		case 1:
+			return json.Number(rapid.SampledFrom([]string{"0", "1", "-2.50", "1e400", "123456789012"}).Draw(t, "number"))
+		case 2, 3:
+			return strings.Join(rapid.SliceOfN(rapid.SampledFrom(stringPieces), 0, 12).Draw(t, "pieces"), "")
+		case 4:
+			return rapid.SliceOfN(genFormatValue(depth-1), 0, 5).Draw(t, "elems")
+		}
+		var o Object
+		for i, v := range rapid.SliceOfN(genFormatValue(depth-1), 0, 5).Draw(t, "members") {
+			o = append(o, Member{Key: rapid.SampledFrom([]string{"a", "key", "é\"", strconv.Itoa(i)}).Draw(t, "key") + strconv.Itoa(i), Value: v})
+		}
+		return o
+	})
+}
+
+// TestAppendFormatAgreesWithAppend: AppendFormat writes what Append
+// writes, cut after 77 bytes (at a character's start) and marked when it
+// runs past 80, however early it stops writing.
+func TestAppendFormatAgreesWithAppend(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v := genFormatValue(3).Draw(t, "v")
+		want := Append(nil, v)
+		if len(want) > 80 {
+			cut := 77
+			for cut > 0 && want[cut]&0xC0 == 0x80 {
+				cut--
+			}
+			want = append(want[:cut], "..."...)
+		}
+		prefix := []byte(rapid.StringN(0, 5, -1).Draw(t, "prefix"))
+		if got := AppendFormat(bytes.Clone(prefix), v); !bytes.Equal(got, append(prefix, want...)) {
+			t.Fatalf("AppendFormat(%s) = %q, want %q", Append(nil, v), got[len(prefix):], want)
+		}
+	})
 }
