@@ -794,34 +794,38 @@ func Append(dst []byte, v any) []byte {
 // AppendFloat appends a float64 as the shortest JSON number that reads back
 // to the same value; NaN and infinities, which JSON lacks, become null.
 func AppendFloat(dst []byte, f float64) []byte {
-	switch math.Float64bits(f) {
+	key := math.Float64bits(f)
+	switch key {
 	case 0: // the most common scores, before any other test
 		return append(dst, '0')
 	case 0x3ff0000000000000: // 1
 		return append(dst, '1')
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return append(dst, "null"...)
-	}
-	abs := math.Abs(f)
-	if abs < 1<<53 && f == math.Trunc(f) && (f != 0 || !math.Signbit(f)) {
-		// Whole numbers, the most common scores (0 and 1), spell as
-		// integers; the shortest form of one below 2^53 is exactly that.
-		return AppendInt(dst, int(f))
-	}
-	key := math.Float64bits(f)
 	slot := &floatTexts[key*0x9e3779b97f4a7c15>>(64-floatTextBits)]
 	if t := slot.Load(); t != nil && t.bits == key {
 		return append(dst, t.text...)
 	}
 	n := len(dst)
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
-	} else {
-		dst = strconv.AppendFloat(dst, f, 'f', -1, 64)
-	}
+	dst = appendFloat(dst, f)
 	slot.Store(&floatText{key, string(dst[n:])})
 	return dst
+}
+
+// appendFloat is AppendFloat without the texts remembered.
+func appendFloat(dst []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(dst, "null"...)
+	}
+	abs := math.Abs(f)
+	if abs < 1<<53 && f == math.Trunc(f) && (f != 0 || !math.Signbit(f)) {
+		// Whole numbers spell as integers; the shortest form of one
+		// below 2^53 is exactly that.
+		return AppendInt(dst, int(f))
+	}
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		return strconv.AppendFloat(dst, f, 'e', -1, 64)
+	}
+	return strconv.AppendFloat(dst, f, 'f', -1, 64)
 }
 
 // floatTexts remembers the text of floats written lately, by a hash of

@@ -41,8 +41,11 @@ func TestAppendFloatAgreesWithStrconv(t *testing.T) {
 		default:
 			f = math.Float64frombits(rapid.Uint64().Draw(t, "bits"))
 		}
-		if got, want := AppendFloat([]byte("x"), f), refAppendFloat([]byte("x"), f); !bytes.Equal(got, want) {
-			t.Fatalf("AppendFloat(%v) = %s, strconv %s", f, got, want)
+		want := refAppendFloat([]byte("x"), f)
+		for range 2 { // the second remembered
+			if got := AppendFloat([]byte("x"), f); !bytes.Equal(got, want) {
+				t.Fatalf("AppendFloat(%v) = %s, strconv %s", f, got, want)
+			}
 		}
 	})
 }

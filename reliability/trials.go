@@ -2,13 +2,14 @@ package reliability
 
 import (
 	"encoding/binary"
-	"hash/maphash"
 	"math"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // Trials groups results by case id: results with the same id are trials
@@ -38,8 +39,12 @@ type Trials struct {
 	chunks [][]byte // the log: records end to end, none across chunks
 	n      int      // distinct cases (records)
 
-	seed maphash.Seed
-	// hash, if set, replaces maphash (tests force collisions with it);
+	// seed seeds the keys' hash (jsonvalue.HashString: keys are
+	// confirmed against their records, so the hash need only spread them;
+	// maphash cost twice as much on ids of a few bytes); 0 until the
+	// table is first made.
+	seed uint64
+	// hash, if set, replaces the hash (tests force collisions with it);
 	// chunkMax, if set, replaces maxChunk (tests cross chunks with it).
 	hash     func(string) uint64
 	chunkMax int
@@ -198,14 +203,14 @@ func (t *Trials) hashString(s string) uint64 {
 	if t.hash != nil {
 		return t.hash(s)
 	}
-	return maphash.String(t.seed, s)
+	return jsonvalue.HashString(t.seed, s)
 }
 
 func (t *Trials) hashBytes(b []byte) uint64 {
 	if t.hash != nil {
 		return t.hash(string(b))
 	}
-	return maphash.Bytes(t.seed, b)
+	return jsonvalue.HashString(t.seed, string(b))
 }
 
 // slotBits is log2 of len(t.slots) for a table of n slots.
@@ -251,8 +256,8 @@ func (t *Trials) find(key string, h uint64) (int, bool) {
 // grow doubles the table, rehashing every key from its record.
 func (t *Trials) grow() {
 	old := t.slots
-	if len(old) == 0 && t.seed == (maphash.Seed{}) {
-		t.seed = maphash.MakeSeed()
+	if len(old) == 0 && t.seed == 0 {
+		t.seed = rand.Uint64() | 1
 	}
 	t.slots = make([]uint64, max(8, 2*len(old)))
 	mask, sb := len(t.slots)-1, slotBits(len(t.slots))

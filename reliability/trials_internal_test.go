@@ -132,7 +132,7 @@ func TestTrialsAgreeCaseByCase(t *testing.T) {
 		chunk   int
 		tagHome uint
 	}{
-		{"maphash", nil, 0, 0},
+		{"own hash", nil, 0, 0},
 		{"colliding", func(s string) uint64 { return uint64(len(s)%8) * 0x9E3779B97F4A7C15 }, 0, 0},
 		{"same tag", func(s string) uint64 { return uint64(len(s) % 8) }, 64, 0},
 		{"small chunks", nil, 100, 0},
