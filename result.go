@@ -3,6 +3,7 @@ package toolgrade
 import (
 	"cmp"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -251,31 +252,7 @@ func appendResult(b []byte, r *Result) []byte {
 // appendMetric writes what appendMetricFields writes, member by member
 // (see appendResult).
 func appendMetric(b []byte, m *MetricResult) []byte {
-	b = appendMetricHead(b, m)
-	switch {
-	case m.Error != "":
-		b = append(b, `null,"success":null,"threshold":`...)
-	case m.Threshold == nil:
-		b = append(jsonvalue.AppendFloat(b, m.Score), `,"success":null,"threshold":`...)
-	case m.Success:
-		b = append(jsonvalue.AppendFloat(b, m.Score), `,"success":true,"threshold":`...)
-	default:
-		b = append(jsonvalue.AppendFloat(b, m.Score), `,"success":false,"threshold":`...)
-	}
-	if m.Threshold != nil {
-		b = jsonvalue.AppendFloat(b, *m.Threshold)
-	} else {
-		b = append(b, "null"...)
-	}
-	if m.Precision != nil {
-		b = jsonvalue.AppendFloat(append(b, `,"precision":`...), *m.Precision)
-	}
-	if m.Recall != nil {
-		b = jsonvalue.AppendFloat(append(b, `,"recall":`...), *m.Recall)
-	}
-	if m.F1 != nil {
-		b = jsonvalue.AppendFloat(append(b, `,"f1":`...), *m.F1)
-	}
+	b = appendFigures(appendMetricHead(b, m), m)
 	details := len(m.Details) > 0
 	if details {
 		b = m.appendDetails(b, AfterScore)
@@ -324,6 +301,109 @@ func appendMetricHead(b []byte, m *MetricResult) []byte {
 }
 
 var lastMetricHead atomic.Pointer[metricHead]
+
+// appendFigures writes m's figures, from the score's value to the f1's:
+// score, success, threshold, precision, recall and f1 as appendMetric
+// writes them. A run's results give few sets of figures (ratios of small
+// counts), each written over and over: the text of each set met lately
+// is kept, by a hash of the figures.
+func appendFigures(b []byte, m *MetricResult) []byte {
+	k := figures{flags: figuresMet}
+	switch {
+	case m.Error != "": // score and success are null
+		k.flags |= figuresErred
+	case m.Threshold != nil && m.Success: // else success is null or false
+		k.flags |= figuresPassed
+	}
+	if k.flags&figuresErred == 0 {
+		k.score = math.Float64bits(m.Score)
+	}
+	k.threshold = k.optional(m.Threshold, figuresThreshold)
+	k.precision = k.optional(m.Precision, figuresPrecision)
+	k.recall = k.optional(m.Recall, figuresRecall)
+	k.f1 = k.optional(m.F1, figuresF1)
+	h := (k.score ^ k.threshold*0x9e3779b97f4a7c15 ^ k.precision*0xbf58476d1ce4e5b9 ^ k.recall*0x94d049bb133111eb ^
+		k.f1*0xd6e8feb86659fd93 ^ uint64(k.flags)) * 0xff51afd7ed558ccd
+	slot := &figureTexts[h>>(64-figureTextBits)]
+	if t := slot.Load(); t != nil && t.same(&k) {
+		return append(b, t.text...)
+	}
+	n := len(b)
+	b = appendFiguresOf(b, m)
+	slot.Store(&figuresText{k, string(b[n:])})
+	return b
+}
+
+// appendFiguresOf is appendFigures without the texts kept.
+func appendFiguresOf(b []byte, m *MetricResult) []byte {
+	switch {
+	case m.Error != "":
+		b = append(b, `null,"success":null,"threshold":`...)
+	case m.Threshold == nil:
+		b = append(jsonvalue.AppendFloat(b, m.Score), `,"success":null,"threshold":`...)
+	case m.Success:
+		b = append(jsonvalue.AppendFloat(b, m.Score), `,"success":true,"threshold":`...)
+	default:
+		b = append(jsonvalue.AppendFloat(b, m.Score), `,"success":false,"threshold":`...)
+	}
+	if m.Threshold != nil {
+		b = jsonvalue.AppendFloat(b, *m.Threshold)
+	} else {
+		b = append(b, "null"...)
+	}
+	if m.Precision != nil {
+		b = jsonvalue.AppendFloat(append(b, `,"precision":`...), *m.Precision)
+	}
+	if m.Recall != nil {
+		b = jsonvalue.AppendFloat(append(b, `,"recall":`...), *m.Recall)
+	}
+	if m.F1 != nil {
+		b = jsonvalue.AppendFloat(append(b, `,"f1":`...), *m.F1)
+	}
+	return b
+}
+
+// figures are what appendFigures writes, as the bits of each number (0
+// where it is not written) and flags for the rest.
+type figures struct {
+	score, threshold, precision, recall, f1 uint64
+	flags                                   uint8
+}
+
+const (
+	figuresMet = 1 << iota // a set of figures (the zero value is none)
+	figuresErred
+	figuresPassed
+	figuresThreshold
+	figuresPrecision
+	figuresRecall
+	figuresF1
+)
+
+// optional returns the bits of an optional figure, 0 without it, and
+// flags that it is there.
+func (f *figures) optional(x *float64, flag uint8) uint64 {
+	if x == nil {
+		return 0
+	}
+	f.flags |= flag
+	return math.Float64bits(*x)
+}
+
+// same is ==, field by field: the compiler's == for the struct is a call.
+func (f *figures) same(g *figures) bool {
+	return f.score == g.score && f.threshold == g.threshold && f.precision == g.precision &&
+		f.recall == g.recall && f.f1 == g.f1 && f.flags == g.flags
+}
+
+type figuresText struct {
+	figures
+	text string
+}
+
+var figureTexts [1 << figureTextBits]atomic.Pointer[figuresText]
+
+const figureTextBits = 10
 
 // A metricHead is the text appendMetricHead writes for a metric's name and
 // profile.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"slices"
@@ -365,4 +366,40 @@ func FuzzParseResult(f *testing.F) {
 			t.Fatalf("written again:\n%s\nfirst:\n%s", third, again)
 		}
 	})
+}
+
+// TestResultLineFiguresRemembered: metric results whose figures differ
+// in one thing only (a verdict, a threshold, an error, a figure left out)
+// are each written as the fields write them, however often and in
+// whatever order: the line keeps the text of figures written lately.
+func TestResultLineFiguresRemembered(t *testing.T) {
+	nums := []*float64{nil, toolgrade.Float(0), toolgrade.Float(0.5), toolgrade.Float(1), toolgrade.Float(math.Copysign(0, -1))}
+	var results []toolgrade.Result
+	for _, score := range []float64{0, 0.5, 1} {
+		for _, threshold := range nums[:3] {
+			for _, success := range []bool{false, true} {
+				for _, erred := range []string{"", "bad"} {
+					for _, p := range nums {
+						for _, rec := range nums[:3] {
+							for _, f1 := range nums[:3] {
+								m := toolgrade.MetricResult{Name: "m", Profile: "default", Score: score, Threshold: threshold, Success: success,
+									Error: erred, Precision: p, Recall: rec, F1: f1}
+								results = append(results, toolgrade.Result{ID: "c", Metrics: []toolgrade.MetricResult{m}})
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 3 {
+		rng.Shuffle(len(results), func(i, j int) { results[i], results[j] = results[j], results[i] })
+		for i := range results {
+			r := &results[i]
+			if got, want := string(r.AppendJSON(nil)), string(toolgrade.AppendResultFields(nil, r)); got != want {
+				t.Fatalf("round %d: line:\n%s\nfields:\n%s", round, got, want)
+			}
+		}
+	}
 }
