@@ -724,7 +724,12 @@ func hashValue(k uint64, v any) uint64 {
 		// count: each its value's hash seeded with its key's.
 		var sum uint64
 		for i := range v {
-			sum += hashElem(hashString(k, v[i].Key), v[i].Value)
+			kh := hashString(k, v[i].Key)
+			if s, ok := v[i].Value.(string); ok { // most values: hashElem, without the call
+				sum += hashString(kh^4, s)
+			} else {
+				sum += hashValue(kh, v[i].Value)
+			}
 		}
 		return mix(sum ^ k ^ 7)
 	}

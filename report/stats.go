@@ -374,6 +374,9 @@ func (s *Stats) addTools(r *toolgrade.Result, failed []int) {
 			e.WrongArgs++
 		}
 	}
+	if len(m.Missing) == 0 && len(m.Unexpected) == 0 {
+		return // every call paired: most cases
+	}
 	s.stands, s.missing, s.extra = standIns(m, c, s.stands[:0], s.missing[:0], s.extra[:0])
 	for _, p := range s.stands {
 		if _, ok := slices.BinarySearch(failed, p.called); ok {

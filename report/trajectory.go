@@ -99,7 +99,9 @@ func trajectoryOf(r *toolgrade.Result) trajectory {
 			}
 		}
 	}
-	t.failed, t.retried = uniqueSorted(t.failed), uniqueSorted(t.retried)
+	if len(t.failed) > 1 || len(t.retried) > 1 { // most cases have no failed or retried call
+		t.failed, t.retried = uniqueSorted(t.failed), uniqueSorted(t.retried)
+	}
 	return t
 }
 
