@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -295,9 +294,11 @@ func appendMetricHead(b []byte, m *MetricResult) []byte {
 	b = jsonvalue.AppendString(append(b, `{"name":`...), m.Name)
 	b = jsonvalue.AppendString(append(b, `,"profile":`...), m.Profile)
 	b = append(b, `,"score":`...)
-	// The name and profile may share the memory of the input they were
-	// read from: the copies keep only themselves alive.
-	lastMetricHead.Store(&metricHead{strings.Clone(m.Name), strings.Clone(m.Profile), string(b[n:])})
+	// The name and profile are kept as given, not copied: a run's
+	// results share their metric's strings, which compare equal by their
+	// pointers, without reading them. (Read from a file, they may hold
+	// one block of its input alive.)
+	lastMetricHead.Store(&metricHead{m.Name, m.Profile, string(b[n:])})
 	return b
 }
 
