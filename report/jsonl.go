@@ -34,9 +34,8 @@ type jsonlReport struct {
 	// a second comes (see keep).
 	first firstTrial
 
-	// The consecutive lines of one case, held until the next case, and
-	// how many they are.
-	group    []byte
+	// The current case, how many trials of it came in a row, and whether
+	// its last line is written but for its end (see Add).
 	groupKey string
 	groupLen int
 	held     bool
@@ -44,31 +43,45 @@ type jsonlReport struct {
 
 func (j *jsonlReport) Add(r *toolgrade.Result) error {
 	key := r.ID
-	if j.held && key != j.groupKey {
-		if err := j.flush(); err != nil {
-			return err
-		}
-	}
 	n := 1
-	if j.held {
+	if j.held && key == j.groupKey {
 		if j.groupLen == 1 {
 			first := j.first.result()
 			j.trials.Add(&first)
 		}
 		n = j.trials.Add(r)
-		j.group = append(j.group, '\n')
+		if _, err := j.w.WriteString("}\n"); err != nil { // the trial before ends
+			return err
+		}
 	} else {
+		if err := j.flush(); err != nil {
+			return err
+		}
 		j.keep(r)
 	}
-	line := r.AppendJSON(j.group)
-	if n := reliability.TrialIndex(r); n > 0 {
-		line = append(line[:len(line)-1], `,"trial":`...)
-		line = append(strconv.AppendInt(line, int64(n), 10), '}')
+	// The line is written into the writer's buffer, but for its closing
+	// brace, which the next result's case decides: the figures over the
+	// trials go before the last trial's.
+	buf := j.w.AvailableBuffer()
+	if cap(buf) < minLineRoom {
+		if err := j.w.Flush(); err != nil {
+			return err
+		}
+		buf = j.w.AvailableBuffer()
 	}
-	j.group = line
+	line := r.AppendJSON(buf)
+	line = line[:len(line)-1]
+	if n := reliability.TrialIndex(r); n > 0 {
+		line = strconv.AppendInt(append(line, `,"trial":`...), int64(n), 10)
+	}
 	j.groupKey, j.groupLen, j.held = key, n, true
-	return nil
+	_, err := j.w.Write(line)
+	return err
 }
+
+// minLineRoom is the room in the writer's buffer a line is written into:
+// a longer line is written through a buffer of its own.
+const minLineRoom = 4 << 10
 
 // A firstTrial is what trials read of a case's first trial, kept in case
 // a second follows: most cases have one, and copying their metric results
@@ -127,21 +140,20 @@ func (f *firstTrial) result() toolgrade.Result {
 // has one counts (see toolgrade.MetricResult.Verdict).
 var zeroThreshold float64
 
-// flush writes the held lines, the last with the case's figures when it
-// has had more than one trial.
+// flush ends the current case's last line, with the case's figures when
+// it has had more than one trial.
 func (j *jsonlReport) flush() error {
 	if !j.held {
 		return nil
 	}
+	b := j.w.AvailableBuffer()
 	if j.groupLen > 1 {
 		cr, _ := j.trials.Case(j.groupKey, reliability.DefaultConfidence, nil)
-		j.group = appendReliability(append(j.group[:len(j.group)-1], `,"reliability":`...), &cr, reliability.DefaultConfidence)
-		j.group = append(j.group, '}')
+		b = appendReliability(append(b, `,"reliability":`...), &cr, reliability.DefaultConfidence)
 		j.trials.Reset()
 	}
-	j.group = append(j.group, '\n')
-	_, err := j.w.Write(j.group)
-	j.group, j.held = j.group[:0], false
+	j.held = false
+	_, err := j.w.Write(append(b, '}', '\n'))
 	return err
 }
 
