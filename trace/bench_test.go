@@ -2,8 +2,10 @@ package trace_test
 
 import (
 	"os"
+	"sync"
 	"testing"
 
+	"github.com/toolgrade/toolgrade/bench"
 	"github.com/toolgrade/toolgrade/internal/shared"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/trace"
@@ -63,5 +65,39 @@ func BenchmarkReadHermes(b *testing.B) {
 		if _, err := trace.Read(data, ""); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// chatTrajectories are the agent_trajectory values of generated small
+// cases (at most 3 expected calls, as bench/'s small data), each parsed
+// from its line as a case file's is.
+var chatTrajectories = sync.OnceValue(func() []any {
+	g := bench.NewGenerator(1)
+	g.MaxCalls = 3
+	var out []any
+	for _, l := range g.Lines(5000) {
+		v, err := jsonvalue.Parse(l)
+		if err != nil {
+			panic(err)
+		}
+		if t, ok := v.(jsonvalue.Object).Get("agent_trajectory"); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+})
+
+// BenchmarkExtractChat reads the calls of one small case's OpenAI chat
+// transcript, as a case's agent_trajectory is read: detection, the
+// reader, the arguments' JSON, the audit.
+func BenchmarkExtractChat(b *testing.B) {
+	trajectories := chatTrajectories()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := trace.Extract(trajectories[i%len(trajectories)], ""); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }

@@ -171,3 +171,86 @@ func TestFastDetectionOfErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainChatAsksEnough: a plain chat message (see plainChat) is shown
+// only to plainSniffers, and every other format's sniffers answer no to
+// it: on generated messages whose texts are every string of the samples
+// (so that a format that tells its messages by their text is met with
+// that text), alone, in lists, and one member away from plain.
+func TestPlainChatAsksEnough(t *testing.T) {
+	members := sampleMembers(t)
+	var texts, contents []string
+	for _, m := range members {
+		if s, ok := m.Value.(string); ok {
+			texts = append(texts, s)
+			if m.Key == "content" || m.Key == "text" {
+				contents = append(contents, s)
+			}
+		}
+	}
+	text := rapid.OneOf(rapid.SampledFrom(contents), rapid.SampledFrom(texts), rapid.String())
+	roles := []string{"system", "user", "assistant", "tool"}
+	toolCall := func(t *rapid.T) any {
+		fn := jsonvalue.Object{{Key: "name", Value: text.Draw(t, "name")}, {Key: "arguments", Value: text.Draw(t, "arguments")}}
+		if rapid.Bool().Draw(t, "swap") {
+			fn[0], fn[1] = fn[1], fn[0]
+		}
+		tc := jsonvalue.Object{{Key: "id", Value: text.Draw(t, "id")}, {Key: "type", Value: rapid.SampledFrom([]string{"function", "custom", ""}).Draw(t, "type")}, {Key: "function", Value: fn}}
+		tc = rapid.Permutation(tc).Draw(t, "order")
+		return tc[rapid.IntRange(0, 1).Draw(t, "from"):]
+	}
+	message := func(t *rapid.T) jsonvalue.Object {
+		o := jsonvalue.Object{{Key: "role", Value: rapid.SampledFrom(roles).Draw(t, "role")}}
+		if rapid.Bool().Draw(t, "content") {
+			var c any
+			if rapid.IntRange(0, 4).Draw(t, "null") > 0 {
+				c = text.Draw(t, "text")
+			}
+			o = append(o, jsonvalue.Member{Key: "content", Value: c})
+		}
+		if rapid.Bool().Draw(t, "call id") {
+			o = append(o, jsonvalue.Member{Key: "tool_call_id", Value: text.Draw(t, "call id")})
+		}
+		if rapid.Bool().Draw(t, "tool calls") {
+			l := make([]any, rapid.IntRange(0, 3).Draw(t, "calls"))
+			for i := range l {
+				l[i] = toolCall(t)
+			}
+			o = append(o, jsonvalue.Member{Key: "tool_calls", Value: l})
+		}
+		o = rapid.Permutation(o).Draw(t, "order")
+		if rapid.IntRange(0, 3).Draw(t, "plain") == 0 { // one member away
+			m := rapid.SampledFrom(members).Draw(t, "member")
+			if i := rapid.IntRange(0, len(o)).Draw(t, "at"); i < len(o) && rapid.Bool().Draw(t, "replace") {
+				o[i].Value = m.Value
+			} else {
+				o = append(o, m)
+			}
+		}
+		return o
+	}
+	x := sniffers()
+	rapid.Check(t, func(t *rapid.T) {
+		msgs := make([]any, rapid.IntRange(1, 4).Draw(t, "messages"))
+		for i := range msgs {
+			o := message(t)
+			msgs[i] = o
+			if !plainChat(o) {
+				continue
+			}
+			for i := range registry {
+				f := &registry[i]
+				if x.plain[i>>6]&(1<<(i&63)) != 0 {
+					continue
+				}
+				if l := sniff(f.item, any(o)); l != no {
+					t.Fatalf("%s's element sniffer claims the plain chat message %v (%d): add it to plainSniffers", f.name, o, l)
+				}
+				if l := sniff(f.trace, o); l != no {
+					t.Fatalf("%s's trace sniffer claims the plain chat message %v (%d): add it to plainSniffers", f.name, o, l)
+				}
+			}
+		}
+		sameDetection(t, "generated chat", msgs)
+	})
+}

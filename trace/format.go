@@ -298,10 +298,111 @@ func surestItem(set formatSet, e any) (string, level) {
 
 // candidates are the formats whose sniffers are asked about o.
 func (d detector) candidates(o jsonvalue.Object) formatSet {
-	if d.every {
-		return sniffers().every
+	switch x := sniffers(); {
+	case d.every:
+		return x.every
+	case plainChat(o):
+		return x.plain
+	default:
+		return x.of(o)
 	}
-	return sniffers().of(o)
+}
+
+// plainSniffers are the formats whose sniffers may claim a plain chat
+// message (see plainChat): Chat Completions', and mini-SWE-agent's, which
+// tells its messages by their text. Every other sniffer answers no to
+// one, which TestPlainChatAsksEnough holds them to.
+var plainSniffers = []string{"mini_swe_agent", "openai_chat"}
+
+// plainChat reports a Chat Completions message of the plainest form, as
+// most transcripts are written, one per message: only "role" (system,
+// user, assistant or tool), "content" (text or null), "tool_call_id"
+// (text) and "tool_calls" (a list whose first entry is {"id", "type",
+// "function": {"name", "arguments"}}, each text), each once. The key
+// index would show it to every format whose messages have a role; only
+// plainSniffers can claim it.
+func plainChat(o jsonvalue.Object) bool {
+	var seen uint8
+	for i := range o {
+		var bit uint8
+		switch v := o[i].Value; o[i].Key {
+		case "role":
+			bit = 1
+			switch r, _ := v.(string); r {
+			case "system", "user", "assistant", "tool":
+			default:
+				return false
+			}
+		case "content":
+			bit = 2
+			if _, ok := v.(string); !ok && v != nil {
+				return false
+			}
+		case "tool_call_id":
+			bit = 4
+			if _, ok := v.(string); !ok {
+				return false
+			}
+		case "tool_calls":
+			bit = 8
+			if l, ok := v.([]any); !ok || len(l) > 0 && !plainToolCall(l[0]) {
+				return false
+			}
+		default:
+			return false
+		}
+		if !once(&seen, bit) {
+			return false
+		}
+	}
+	return seen&1 != 0
+}
+
+// plainToolCall reports a tool_calls entry of the plainest form: only
+// "id", "type" and "function", which holds only "name" and "arguments",
+// each text once.
+func plainToolCall(e any) bool {
+	o, _ := e.(jsonvalue.Object)
+	var seen uint8
+	for i := range o {
+		var bit uint8
+		switch v := o[i].Value; o[i].Key {
+		case "id", "type":
+			bit = 1
+			if o[i].Key == "type" {
+				bit = 2
+			}
+			if _, ok := v.(string); !ok {
+				return false
+			}
+		case "function":
+			bit = 4
+			if fn, ok := v.(jsonvalue.Object); !ok || len(fn) != 2 || fn[0].Key == fn[1].Key || !plainFunction(fn[0]) || !plainFunction(fn[1]) {
+				return false
+			}
+		default:
+			return false
+		}
+		if !once(&seen, bit) {
+			return false
+		}
+	}
+	return seen&4 != 0
+}
+
+// plainFunction reports a member of a plain tool call's function.
+func plainFunction(m jsonvalue.Member) bool {
+	_, text := m.Value.(string)
+	return text && (m.Key == "name" || m.Key == "arguments")
+}
+
+// once sets bit in seen, and reports whether it was not set already.
+func once(seen *uint8, bit uint8) bool {
+	if *seen&bit != 0 {
+		return false
+	}
+	*seen |= bit
+	return true
 }
 
 // A formatSet is a set of formats by their index in the registry.
@@ -324,6 +425,7 @@ type sniffIndex struct {
 	first, firstOfPrefix [256]bool
 	always               formatSet // formats whose sniffers look at every object
 	every                formatSet // every format detection chooses from
+	plain                formatSet // those asked about a plain chat message
 }
 
 var sniffers = sync.OnceValue(func() *sniffIndex {
@@ -336,6 +438,10 @@ var sniffers = sync.OnceValue(func() *sniffIndex {
 		x.every.add(i)
 		if f.keys == nil && f.keyPrefixes == nil {
 			x.always.add(i)
+			x.plain.add(i)
+		}
+		if slices.Contains(plainSniffers, f.name) {
+			x.plain.add(i)
 		}
 		for _, k := range f.keys {
 			s := x.byKey[k]
