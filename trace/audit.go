@@ -499,6 +499,7 @@ func (l *ledger) merge(other *ledger) {
 type textSet struct {
 	few  []string
 	many map[string]bool
+	buf  [4]string // few's first array
 }
 
 const fewTexts = 256
@@ -508,8 +509,7 @@ func (s *textSet) add(t string) {
 	case s.many != nil:
 		s.many[t] = true
 	case s.few == nil:
-		s.few = make([]string, 1, 8)
-		s.few[0] = t
+		s.few = append(s.buf[:0], t)
 	case len(s.few) < fewTexts:
 		s.few = append(s.few, t)
 	default:
@@ -543,6 +543,7 @@ func (s *textSet) merge(other *textSet) {
 type set[K comparable] struct {
 	few  []K
 	many map[K]bool
+	buf  [4]K // few's first array
 }
 
 const fewKeys = 16
@@ -552,8 +553,7 @@ func (s *set[K]) add(k K) {
 	case s.many != nil:
 		s.many[k] = true
 	case s.few == nil:
-		s.few = make([]K, 1, 8)
-		s.few[0] = k
+		s.few = append(s.buf[:0], k)
 	case len(s.few) < fewKeys:
 		s.few = append(s.few, k)
 	default:

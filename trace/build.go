@@ -15,7 +15,10 @@ import (
 type builder struct {
 	calls    []toolgrade.Call
 	answered []bool // a result was linked (the result itself may be null)
-	open     int    // every call before open has a result
+	// answeredBuf backs answered while it is short: most traces hold a
+	// few calls, and the builder is allocated anyway.
+	answeredBuf [8]bool
+	open        int // every call before open has a result
 	// unique drops a call whose id and name were seen before: formats
 	// that repeat one call in several views (a chat span's output and the
 	// next span's input) set it. Formats that may reuse ids for new calls
@@ -164,6 +167,9 @@ func (b *builder) add(src any, c toolgrade.Call) int {
 	}
 	c.Turn = b.turn
 	b.calls = append(b.calls, c)
+	if b.answered == nil {
+		b.answered = b.answeredBuf[:0]
+	}
 	b.answered = append(b.answered, false)
 	return len(b.calls) - 1
 }
@@ -172,6 +178,9 @@ func (b *builder) add(src any, c toolgrade.Call) int {
 func (b *builder) reserve(n int) {
 	if n > 0 {
 		b.calls = slices.Grow(b.calls, n)
+		if b.answered == nil {
+			b.answered = b.answeredBuf[:0]
+		}
 		b.answered = slices.Grow(b.answered, n)
 	}
 }
