@@ -195,17 +195,19 @@ type audit struct {
 	// calls are the calls read: an object that shows one of them again
 	// (its id, and its name when it has one) is accounted for.
 	calls  []toolgrade.Call
-	visit  func(a *audit, o jsonvalue.Object, kind string)
+	visit  func(o jsonvalue.Object)
 	missed []Skip
 	root   any
 	// path holds the index of each member or element from the root to
-	// the value being walked; where renders it (pointer-free, so that the
-	// walk writes no pointers).
-	path    []int32
-	pathBuf [16]int32 // path's first array
-	parsed  int       // bytes of JSON text parsed
-	nested  int       // strings being parsed, one inside another
-	notes   []string
+	// the value being walked, its first depth entries, then pathMore's:
+	// where renders it. It is pointer-free, so that the walk writes no
+	// pointers, and an array, so that the audit allocates nothing for it.
+	path     [32]int32
+	pathMore []int32
+	depth    int
+	parsed   int // bytes of JSON text parsed
+	nested   int // strings being parsed, one inside another
+	notes    []string
 }
 
 // audit walks v and returns the call-shaped objects in it that b does not
@@ -236,8 +238,25 @@ func shapeID(o jsonvalue.Object) string {
 // run walks a whole input.
 func (a *audit) run(v any) {
 	a.root = v
-	a.path = a.pathBuf[:0]
 	a.walk(v, "", 0)
+}
+
+// push adds index i to the path.
+func (a *audit) push(i int) {
+	if a.depth < len(a.path) {
+		a.path[a.depth] = int32(i)
+	} else {
+		a.pathMore = append(a.pathMore[:a.depth-len(a.path)], int32(i))
+	}
+	a.depth++
+}
+
+// at is the path's index at depth d.
+func (a *audit) at(d int) int32 {
+	if d < len(a.path) {
+		return a.path[d]
+	}
+	return a.pathMore[d-len(a.path)]
 }
 
 func (a *audit) walk(v any, parent string, depth int) {
@@ -259,7 +278,7 @@ func (a *audit) walk(v any, parent string, depth int) {
 				kind += " " + strconv.Quote(name)
 			}
 			if a.visit != nil {
-				a.visit(a, v, kind)
+				a.visit(v)
 			} else {
 				a.missed = append(a.missed, Skip{Where: a.where(), Kind: kind})
 			}
@@ -270,9 +289,9 @@ func (a *audit) walk(v any, parent string, depth int) {
 			if !deep && inert(m.Value) {
 				continue
 			}
-			a.path = append(a.path, int32(i))
+			a.push(i)
 			a.walk(m.Value, m.Key, depth+1)
-			a.path = a.path[:len(a.path)-1]
+			a.depth--
 		}
 	case []any:
 		if len(v) == 0 || a.ledger.has(v) {
@@ -283,9 +302,9 @@ func (a *audit) walk(v any, parent string, depth int) {
 			if !deep && inert(e) {
 				continue
 			}
-			a.path = append(a.path, int32(i))
+			a.push(i)
 			a.walk(e, parent, depth+1)
-			a.path = a.path[:len(a.path)-1]
+			a.depth--
 		}
 	case string:
 		if mayHoldJSON(v) {
@@ -360,7 +379,8 @@ func (a *audit) note(format string, args ...any) {
 func (a *audit) where() string {
 	var sb strings.Builder
 	v := a.root
-	for _, i := range a.path {
+	for d := range a.depth {
+		i := a.at(d)
 		if s, ok := v.(string); ok {
 			v, _ = a.ledger.parse(s) // parsed already, by the walk
 		}

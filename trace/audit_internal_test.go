@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -321,7 +322,10 @@ func oracle(a *audit, root, v any, path []int32, parent string, covered bool, ne
 		covered = covered || l.has(v)
 		if rule, name := callShape(v, parent); rule != "" && !l.shell(v) {
 			if !covered && !a.shown(v, name) {
-				w := audit{ledger: l, root: root, path: path}
+				w := audit{ledger: l, root: root}
+				for _, i := range path {
+					w.push(int(i))
+				}
 				*out = append(*out, w.where())
 			}
 			return
@@ -455,6 +459,24 @@ func BenchmarkAudit(b *testing.B) {
 	for b.Loop() {
 		if missed, _ := r.audit(v); len(missed) > 0 {
 			b.Fatal(missed)
+		}
+	}
+}
+
+// TestAuditWhereDeep: a call-shaped object deeper than the path's array
+// is located as one near the root is.
+func TestAuditWhereDeep(t *testing.T) {
+	for _, depth := range []int{0, 1, 31, 32, 33, 100} {
+		var open, close, path strings.Builder
+		for d := range depth { // index d%3 of a list at each level
+			fmt.Fprintf(&open, `{"a":[%s`, strings.Repeat("0,", d%3))
+			close.WriteString("]}")
+			fmt.Fprintf(&path, ".a[%d]", d%3)
+		}
+		found := callShapes(parseValue(t, open.String()+`{"name":"f","args":{}}`+close.String()))
+		want := strings.TrimPrefix(path.String(), ".")
+		if len(found) != 1 || found[0].Where != want {
+			t.Errorf("depth %d: found %v, want one at %q", depth, found, want)
 		}
 	}
 }

@@ -19,7 +19,7 @@ func init() {
 // were read by shape.
 func readGeneric(b *builder, v any) error {
 	b.unique = true // an object repeating a call (its id and name) is read once
-	a := audit{ledger: &b.ledger, visit: func(_ *audit, o jsonvalue.Object, _ string) {
+	a := audit{ledger: &b.ledger, visit: func(o jsonvalue.Object) {
 		b.add(o, shapeCall(o))
 	}}
 	a.run(v)
