@@ -266,7 +266,7 @@ func (a *audit) walk(v any, parent string, depth int) {
 	}
 	switch v := v.(type) {
 	case jsonvalue.Object:
-		if len(v) == 0 || a.ledger.has(v) {
+		if len(v) == 0 || a.ledger.objects.has(&v[0]) {
 			return
 		}
 		if rule, name := callShape(v, parent); rule != "" && !a.ledger.shell(v) {
@@ -294,7 +294,7 @@ func (a *audit) walk(v any, parent string, depth int) {
 			a.depth--
 		}
 	case []any:
-		if len(v) == 0 || a.ledger.has(v) {
+		if len(v) == 0 || a.ledger.lists.has(&v[0]) {
 			return
 		}
 		deep := depth >= maxAuditDepth
@@ -344,7 +344,7 @@ func (a *audit) shown(o jsonvalue.Object, name string) bool {
 
 // text walks the JSON a string holds, within the budgets.
 func (a *audit) text(s, parent string, depth int) {
-	if !looksJSONText(s) || a.ledger.hasText(s) {
+	if a.ledger.hasText(s) || !looksJSONText(s) { // a result read, most often
 		return
 	}
 	switch {
