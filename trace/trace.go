@@ -102,6 +102,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -241,7 +242,22 @@ func Extract(v any, forced string) (Trace, error) {
 	if err != nil {
 		return Trace{}, err
 	}
-	return b.trace(f.name, v)
+	tr, err := b.trace(f.name, v)
+	b.free()
+	return tr, err
+}
+
+// builders keep builders from one trace to the next: a builder is large
+// (the first arrays of its lists are inside it), and every transcript of
+// a dataset needs one.
+var builders = sync.Pool{New: func() any { return new(builder) }}
+
+// free returns b to builders, holding nothing of the trace it read: what
+// the trace returned took from it (its calls, skipped items, inputs and
+// notes) is its own from now on.
+func (b *builder) free() {
+	*b = builder{}
+	builders.Put(b)
 }
 
 // extract reads a decoded trace with the format's reader, before the
@@ -252,8 +268,9 @@ func (f *format) extract(v any, detected bool) (*builder, error) {
 		d, _ := detect(v)
 		return nil, fmt.Errorf("%s: %w", f.name, notThisFormat{fmt.Errorf("want text, got %s%s", describe(v), detectedAs(d))})
 	}
-	var b builder
-	if err := f.read(&b, v); err != nil {
+	b := builders.Get().(*builder)
+	if err := f.read(b, v); err != nil {
+		b.free()
 		if !detected && detectedAsOther(f, v) {
 			err = notThisFormat{err} // a forced format on foreign input
 		}
@@ -261,10 +278,11 @@ func (f *format) extract(v any, detected bool) (*builder, error) {
 	}
 	if !detected && !b.found() && !empty(v) {
 		if d, _ := detect(v); d != f.name {
+			b.free()
 			return nil, fmt.Errorf("%s: %w in %s%s", f.name, ErrNotThisFormat, describe(v), detectedAs(d))
 		}
 	}
-	return &b, nil
+	return b, nil
 }
 
 // trace returns what the reader read from v, audited: with a
