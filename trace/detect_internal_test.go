@@ -254,3 +254,80 @@ func TestPlainChatAsksEnough(t *testing.T) {
 		sameDetection(t, "generated chat", msgs)
 	})
 }
+
+// TestOnePassSniffers: the chat and mini-SWE-agent element sniffers,
+// which read a message's keys in one pass, answer as the plain lookups
+// they replace, on objects made of the samples' members and of the keys
+// they read (repeated keys too: the first counts).
+func TestOnePassSniffers(t *testing.T) {
+	chatRef := func(o jsonvalue.Object) level {
+		switch {
+		case o.Has("choices"):
+			return decisive
+		case !o.Has("role"):
+			return no
+		}
+		if tc, ok := firstEntry(o, "tool_calls"); ok && !has(tc, "requestor") && !isInspectCall(tc) && (has(tc, "function") || has(tc, "custom")) {
+			return decisive
+		}
+		if o.Has("function_call") || str(o, "role") == "function" {
+			return decisive
+		}
+		return fallback
+	}
+	miniRef := func(o jsonvalue.Object) level {
+		text, _ := get(o, "content").(string)
+		switch r := str(o, "role"); {
+		case hasAny(obj(o, "extra"), "actions", "returncode", "interrupt_type", "exit_status"), r == "exit":
+			return decisive
+		case r == "assistant" && (strings.Contains(text, "```mswea_bash_command") || strings.Contains(text, "<mswea_bash_command>")):
+			return decisive
+		case r == "user" && strings.HasPrefix(text, "<returncode>"):
+			return decisive
+		}
+		return no
+	}
+	mini, _ := lookup("mini_swe_agent")
+	members := sampleMembers(t)
+	keys := []string{"role", "content", "tool_calls", "function_call", "choices", "extra", "requestor", "function", "custom", "other"}
+	var values []any
+	for _, m := range members {
+		if slices.Contains(keys, m.Key) {
+			values = append(values, m.Value)
+		}
+	}
+	telling := rapid.SampledFrom([]any{"user", "assistant", "function", "exit", "<returncode>0", "```mswea_bash_command", nil, true,
+		jsonvalue.Object{{Key: "returncode", Value: "0"}}})
+	sampled := rapid.OneOf(telling, rapid.SampledFrom(values))
+	var object func(t *rapid.T, depth int) jsonvalue.Object
+	value := func(t *rapid.T, depth int) any {
+		if depth < 2 && rapid.IntRange(0, 3).Draw(t, "nested") == 0 {
+			if rapid.Bool().Draw(t, "list") {
+				return []any{object(t, depth+1)}
+			}
+			return object(t, depth+1)
+		}
+		return sampled.Draw(t, "value")
+	}
+	object = func(t *rapid.T, depth int) jsonvalue.Object {
+		o := make(jsonvalue.Object, rapid.IntRange(0, 5).Draw(t, "members"))
+		for i := range o {
+			o[i] = jsonvalue.Member{Key: rapid.SampledFrom(keys).Draw(t, "key"), Value: value(t, depth)}
+		}
+		return o
+	}
+	check := func(t interface{ Fatalf(string, ...any) }, o jsonvalue.Object) {
+		if got, want := chatItem(o), chatRef(o); got != want {
+			t.Fatalf("chatItem(%v) = %d, want %d", o, got, want)
+		}
+		if got, want := mini.item(o), miniRef(o); got != want {
+			t.Fatalf("mini_swe_agent's item(%v) = %d, want %d", o, got, want)
+		}
+	}
+	for _, m := range members {
+		if o, ok := m.Value.(jsonvalue.Object); ok {
+			check(t, o)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) { check(t, object(t, 0)) })
+}

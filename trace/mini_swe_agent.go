@@ -19,9 +19,29 @@ func init() {
 			return when(strings.HasPrefix(str(o, "trajectory_format"), "mini-swe-agent"), decisive)
 		},
 		item: itemObject(func(o jsonvalue.Object) level {
-			text, _ := get(o, "content").(string)
-			switch r := str(o, "role"); {
-			case hasAny(obj(o, "extra"), "actions", "returncode", "interrupt_type", "exit_status"), r == "exit":
+			// One pass over the keys: every chat message of a transcript
+			// is asked until one decides.
+			var text, r string
+			var extra jsonvalue.Object
+			var seen uint8
+			for i := range o {
+				switch m := &o[i]; m.Key {
+				case "content":
+					if once(&seen, 1) {
+						text, _ = m.Value.(string)
+					}
+				case "role":
+					if once(&seen, 2) {
+						r, _ = m.Value.(string)
+					}
+				case "extra":
+					if once(&seen, 4) {
+						extra, _ = m.Value.(jsonvalue.Object)
+					}
+				}
+			}
+			switch {
+			case hasAny(extra, "actions", "returncode", "interrupt_type", "exit_status"), r == "exit":
 				return decisive
 			case r == "assistant" && (strings.Contains(text, "```mswea_bash_command") || strings.Contains(text, "<mswea_bash_command>")):
 				return decisive

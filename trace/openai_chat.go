@@ -27,19 +27,65 @@ func init() {
 // tool_calls entry with its function, a legacy function call; any other
 // message with a role may be one.
 func chatItem(o jsonvalue.Object) level {
-	switch {
-	case o.Has("choices"):
-		return decisive
-	case !o.Has("role"):
+	// One pass over the keys: every message of a transcript is asked
+	// until one decides.
+	var role string
+	var calls any
+	hasRole, hasCalls, functionCall := false, false, false
+	for i := range o {
+		switch m := &o[i]; m.Key {
+		case "choices":
+			return decisive
+		case "role":
+			if !hasRole {
+				hasRole = true
+				role, _ = m.Value.(string)
+			}
+		case "tool_calls":
+			if !hasCalls {
+				hasCalls = true
+				calls = m.Value
+			}
+		case "function_call":
+			functionCall = true
+		}
+	}
+	if !hasRole {
 		return no
 	}
-	if tc, ok := firstEntry(o, "tool_calls"); ok && !has(tc, "requestor") && !isInspectCall(tc) && (has(tc, "function") || has(tc, "custom")) {
+	if l, _ := calls.([]any); len(l) > 0 && chatCallEntry(l[0]) {
 		return decisive
 	}
-	if o.Has("function_call") || str(o, "role") == "function" {
+	if functionCall || role == "function" {
 		return decisive
 	}
 	return fallback
+}
+
+// chatCallEntry reports a tool_calls entry only Chat Completions writes:
+// with a function object (not an Inspect function name) or custom, and no
+// requestor (τ²-bench's).
+func chatCallEntry(tc any) bool {
+	o, _ := tc.(jsonvalue.Object)
+	var fn any
+	hasFunction, custom := false, false
+	for i := range o {
+		switch m := &o[i]; m.Key {
+		case "requestor":
+			return false
+		case "function":
+			if !hasFunction {
+				hasFunction = true
+				fn = m.Value
+			}
+		case "custom":
+			custom = true
+		}
+	}
+	if _, inspect := fn.(string); inspect {
+		return false
+	}
+	return hasFunction || custom
 }
 
 // firstEntry returns the first element of the list under key.
