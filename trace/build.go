@@ -541,12 +541,18 @@ func functionCall(b *builder, tc any, path string) error {
 // name reads the required tool name of a call object at path.
 func name(v any, key, path string) (string, error) {
 	x, ok := first(v, key)
+	return nameOf(x, ok, join(path, key))
+}
+
+// nameOf is name given the name's value x, and ok when there is one,
+// found at path.
+func nameOf(x any, ok bool, path string) (string, error) {
 	if !ok {
-		return "", fieldError(join(path, key), "missing")
+		return "", fieldError(path, "missing")
 	}
 	s, ok := x.(string)
 	if !ok {
-		return "", fieldError(join(path, key), "want a string, got %s", jsonvalue.Kind(x))
+		return "", fieldError(path, "want a string, got %s", jsonvalue.Kind(x))
 	}
 	return s, nil
 }

@@ -340,17 +340,38 @@ func chatToolCall(tc any, path string) (toolgrade.Call, error) {
 	if !ok {
 		return toolgrade.Call{}, fieldError(path, "want a tool call object, got %s", jsonvalue.Kind(tc))
 	}
-	c := toolgrade.Call{ID: id(get(o, "id"))}
+	// One pass over the entry's keys, the first of each counting, and
+	// one over its function's: a transcript's calls are mostly these.
+	var callID, fn, cu any
+	var seen uint8
+	for i := range o {
+		switch m := &o[i]; m.Key {
+		case "id":
+			if once(&seen, 1) {
+				callID = m.Value
+			}
+		case "function":
+			if once(&seen, 2) {
+				fn = m.Value
+			}
+		case "custom":
+			if once(&seen, 4) {
+				cu = m.Value
+			}
+		}
+	}
+	c := toolgrade.Call{ID: id(callID)}
 	var err error
 	switch {
-	case has(o, "function"):
-		fn := get(o, "function")
-		if c.Name, err = name(fn, "name", join(path, "function")); err != nil {
+	case seen&2 != 0:
+		n, hasName, a, hasArgs := nameAndArguments(fn)
+		if c.Name, err = nameOf(n, hasName, join(path, "function.name")); err != nil {
 			return c, err
 		}
-		args(&c, fn, "arguments")
-	case has(o, "custom"):
-		cu := get(o, "custom")
+		if hasArgs {
+			c.Args, c.ArgsRaw, c.Invalid = toolgrade.DecodeArgs(a)
+		}
+	case seen&4 != 0:
 		if c.Name, err = name(cu, "name", join(path, "custom")); err != nil {
 			return c, err
 		}
@@ -363,6 +384,25 @@ func chatToolCall(tc any, path string) (toolgrade.Call, error) {
 		args(&c, o, "arguments", "args", "input")
 	}
 	return c, nil
+}
+
+// nameAndArguments returns the first "name" and "arguments" members of a
+// function object, each with whether it is there.
+func nameAndArguments(fn any) (name any, hasName bool, arguments any, hasArgs bool) {
+	o, _ := fn.(jsonvalue.Object)
+	for i := range o {
+		switch m := &o[i]; m.Key {
+		case "name":
+			if !hasName {
+				name, hasName = m.Value, true
+			}
+		case "arguments":
+			if !hasArgs {
+				arguments, hasArgs = m.Value, true
+			}
+		}
+	}
+	return name, hasName, arguments, hasArgs
 }
 
 // chatStream joins the fragments of streamed calls. Fragments belong to
