@@ -261,7 +261,7 @@ func (a *audit) at(d int) int32 {
 
 func (a *audit) walk(v any, parent string, depth int) {
 	if depth > maxAuditDepth {
-		a.note("the audit stopped at depth %d at %s", maxAuditDepth, a.where())
+		a.tooDeep()
 		return
 	}
 	switch v := v.(type) {
@@ -270,18 +270,7 @@ func (a *audit) walk(v any, parent string, depth int) {
 			return
 		}
 		if rule, name := callShape(v, parent); rule != "" && !a.ledger.shell(v) {
-			if a.shown(v, name) {
-				return // a call read, shown again: all of it accounted for
-			}
-			kind := rule
-			if name != "" {
-				kind += " " + strconv.Quote(name)
-			}
-			if a.visit != nil {
-				a.visit(v)
-			} else {
-				a.missed = append(a.missed, Skip{Where: a.where(), Kind: kind})
-			}
+			a.callShaped(v, rule, name)
 			return
 		}
 		deep := depth >= maxAuditDepth
@@ -310,6 +299,29 @@ func (a *audit) walk(v any, parent string, depth int) {
 		if mayHoldJSON(v) {
 			a.text(v, parent, depth)
 		}
+	}
+}
+
+// tooDeep notes where the depth budget stopped the walk.
+func (a *audit) tooDeep() {
+	a.note("the audit stopped at depth %d at %s", maxAuditDepth, a.where())
+}
+
+// callShaped handles a call-shaped object the ledger does not account
+// for: shown again, read by the generic reader, or missed. It is apart
+// from walk, which runs for every value, so that walk's frame stays small.
+func (a *audit) callShaped(o jsonvalue.Object, rule, name string) {
+	if a.shown(o, name) {
+		return // a call read, shown again: all of it accounted for
+	}
+	kind := rule
+	if name != "" {
+		kind += " " + strconv.Quote(name)
+	}
+	if a.visit != nil {
+		a.visit(o)
+	} else {
+		a.missed = append(a.missed, Skip{Where: a.where(), Kind: kind})
 	}
 }
 
