@@ -135,7 +135,8 @@ func callShape(o jsonvalue.Object, parent string) (rule, name string) {
 	named, nameKey := false, ""
 	var argVal any
 	hasArgs, hasDesc, argKey := false, false, ""
-	for _, m := range o {
+	for i := range o {
+		m := &o[i]
 		switch m.Key {
 		case "type":
 			typ, _ = m.Value.(string)
@@ -274,7 +275,8 @@ func (a *audit) walk(v any, parent string, depth int) {
 			return
 		}
 		deep := depth >= maxAuditDepth
-		for i, m := range v {
+		for i := range v {
+			m := &v[i]
 			if !deep && inert(m.Value) {
 				continue
 			}
