@@ -449,7 +449,7 @@ func traceCalls(c *toolgrade.Case, list, tr found, buf []toolgrade.Call) ([]tool
 		}
 		return nil, nil, toolgrade.InField(tr.key, err)
 	}
-	run, err := caseRun(c.ID, t)
+	run, err := caseRun(c.ID, &t)
 	if err != nil {
 		return nil, nil, toolgrade.InField(tr.key, err)
 	}
@@ -473,7 +473,10 @@ func traceCalls(c *toolgrade.Case, list, tr found, buf []toolgrade.Call) ([]tool
 // grades: the trace itself, its one record, or, in a file of several
 // records (a BFCL result file, an ADK EvalSet), the record with the
 // case's id.
-func caseRun(id string, t trace.Trace) (trace.Record, error) {
+func caseRun(id string, t *trace.Trace) (trace.Record, error) {
+	if t.Records == nil {
+		return trace.Record{Calls: t.Calls, Inputs: t.Inputs, Skipped: t.Skipped}, nil // the usual: one run (see Runs)
+	}
 	runs := t.Runs()
 	if len(runs) == 1 {
 		return runs[0], nil
