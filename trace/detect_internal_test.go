@@ -331,3 +331,20 @@ func TestOnePassSniffers(t *testing.T) {
 	}
 	rapid.Check(t, func(t *rapid.T) { check(t, object(t, 0)) })
 }
+
+// FuzzFastDetection: detection that shows an object only to the sniffers
+// that may claim it (by its keys, or as a plain chat message) answers as
+// asking every sniffer does, on any JSON.
+func FuzzFastDetection(f *testing.F) {
+	for _, s := range samplesForTest(f) {
+		if len(s.data) < 1<<16 {
+			f.Add(s.data)
+		}
+	}
+	f.Add([]byte(`[{"role":"user","content":"<returncode>0</returncode>"},{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c","content":"{}"}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if v, ok := decodeForTest(data); ok {
+			sameDetection(t, "fuzzed", v)
+		}
+	})
+}
