@@ -303,6 +303,7 @@ func chatMessageOf(b *builder, f *chatFields, path string) error {
 			}
 			b.add(tc, c)
 		}
+		b.read(l) // every entry is a call read: the audit need not walk them
 	}
 	if fc := memberValue(f.functionCall); fc != nil {
 		p := join(path, "function_call")
