@@ -122,7 +122,7 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &run{ctx: ctx, metrics: metrics, checks: o.checks, emit: emit, cancel: cancel,
-		batch: 1, ready: make([]graded, 4*o.workers), taken: make([]atomic.Pointer[batch], 4*o.workers)}
+		batch: 1, ahead: 2 * o.workers, queue: make([]*batch, 0, 2*o.workers), ready: make([]graded, 4*o.workers), taken: make([]atomic.Pointer[batch], 4*o.workers)}
 	next, stop := iter.Pull(r.pulls(records))
 	defer stop()
 	r.next = next
@@ -144,15 +144,19 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 }
 
 // A run is the state [Evaluate]'s workers share. There is no reader or
-// writer goroutine: a worker takes the next batch of records itself, and
+// writer goroutine: a worker reads the next batches of records itself, and
 // the worker that finishes the oldest batch not yet emitted emits it, and
 // any finished after it. Handing batches between goroutines made them wait
 // to be woken: on two cores, a sixth of the time one of them was idle.
 //
-// Once the input is done, a worker with nothing left to take grades
-// records of the batches other workers are still grading, one at a time:
-// with cases that wait (on a judge), a worker alone on a batch of them
-// would otherwise keep the judge's other slots idle while its batch lasts.
+// Batches are read ahead into a queue, a few per worker, so that a worker
+// that reads (and waits on the kernel for the file's next block) leaves
+// the others batches to grade. A worker with nothing to take (the queue is
+// empty while another reads, the window of batches in flight is full, or
+// the input is done) grades records of the batches other workers are
+// grading, one at a time, oldest first: with cases that wait (on a judge),
+// a worker alone on a batch of them would otherwise keep the judge's
+// other slots idle while its batch lasts.
 type run struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -160,23 +164,26 @@ type run struct {
 	checks  []func(*Case) error // see CheckCases
 	emit    func(*Result) error
 
-	// Reading: the pulled records, one worker at a time.
-	readMu  sync.Mutex
+	// Reading: the worker that set reading pulls records (next) into
+	// queue, up to ahead batches, and alone uses next and batch.
 	next    func() (pull, bool)
-	seq     int // the number of the next batch
 	batch   int // the size of the next batch
-	done    bool
+	ahead   int // the batches read ahead that a worker tops the queue up to
+	reading bool
+	queue   []*batch // read, not yet taken: the oldest first
+	seq     int      // the number of the next batch read
+	done    bool     // the input is done (or the run stops): nothing more is read
 	readErr error
 
-	// taken[seq%len(taken)] is batch seq while it is graded, so that idle
-	// workers can find it; as many slots as ready has.
+	// taken[seq%len(taken)] is batch seq while it is queued or graded, so
+	// that idle workers can find it; as many slots as ready has.
 	taken []atomic.Pointer[batch]
 
 	// Emitting. A batch numbered seq waits in ready[seq%len(ready)] until
-	// the batches before it are emitted; a worker waits to take a batch
-	// that far ahead of the oldest one not emitted (head).
+	// the batches before it are emitted; no batch is read that far ahead
+	// of the oldest one not emitted (head).
 	mu       sync.Mutex
-	moved    sync.Cond // head moved
+	moved    sync.Cond // head moved, a batch was queued, or reading stopped
 	ready    []graded
 	head     int
 	emitting bool // a worker is emitting; it will emit what is ready
@@ -188,24 +195,27 @@ type run struct {
 }
 
 // A batch is records taken together. Each is graded by whichever worker
-// claims it first: the one that took the batch, or, once the input is
-// done, an idle one.
+// claims it first: the one that took the batch, or an idle one.
 type batch struct {
 	seq  int
-	recs []Record
+	recs []Record // in recsIn
 	// metrics holds the records' metric results, len(run.metrics) a
 	// record, in one allocation instead of one per record.
 	metrics []MetricResult
-	out     graded
+	out     graded       // in resultsIn and digestsIn
 	claimed atomic.Int64 // records claimed for grading
 	graded  atomic.Int64 // records graded
+
+	// A batch's records, results and digests are allocated with it.
+	recsIn    [maxBatch]Record
+	resultsIn [maxBatch]Result
+	digestsIn [maxBatch]uint64
 }
 
 func (r *run) work() {
 	for {
 		b := r.take()
 		if b == nil {
-			r.help()
 			return
 		}
 		r.grade(b)
@@ -240,89 +250,145 @@ func (r *run) grade(b *batch) bool {
 	}
 }
 
-// help grades what is left of the batches other workers took, oldest
-// first; the input is done, so no batch is taken after it starts.
-func (r *run) help() {
+// help grades what is left of the batches queued or taken, oldest first,
+// and reports whether it graded any.
+func (r *run) help() bool {
 	r.mu.Lock()
 	head := r.head
 	r.mu.Unlock()
 	for k := range r.taken {
-		if b := r.taken[(head+k)%len(r.taken)].Load(); b != nil {
-			r.grade(b)
+		if b := r.taken[(head+k)%len(r.taken)].Load(); b != nil && r.grade(b) {
+			return true
 		}
+	}
+	return false
+}
+
+// take returns the next batch of records to grade, reading more first
+// when the queue runs low and no other worker reads; nil when the input
+// is done and every batch is taken, or the run stops. A worker with
+// nothing to take helps grade the batches in flight, and waits only when
+// none has a record left to claim.
+func (r *run) take() *batch {
+	r.mu.Lock()
+	helped := true // whether to try to help before waiting
+	for {
+		switch {
+		case r.ctx.Err() != nil:
+			r.done = true
+			r.mu.Unlock()
+			return nil
+		case len(r.queue) > 0:
+			b := r.queue[0]
+			r.queue = r.queue[:copy(r.queue, r.queue[1:])]
+			read := r.mayRead()
+			r.mu.Unlock()
+			if read {
+				r.read()
+			}
+			return b
+		case r.mayRead():
+			r.mu.Unlock()
+			r.read()
+			r.mu.Lock()
+			continue
+		case r.done && !r.reading:
+			r.mu.Unlock()
+			for r.help() {
+			}
+			return nil
+		}
+		// Another worker reads, or the window is full: grade what is in
+		// flight meanwhile, and wait only when nothing is left to claim.
+		if helped {
+			r.mu.Unlock()
+			helped = r.help()
+			r.mu.Lock()
+			continue
+		}
+		r.moved.Wait()
+		helped = true
 	}
 }
 
-// take reads the next batch of records and returns it; nil when the input
-// is done.
-func (r *run) take() *batch {
-	r.readMu.Lock()
-	defer r.readMu.Unlock()
-	if r.done {
-		return nil
+// mayRead reports whether the calling worker may read ahead now, and if
+// so marks it as reading. r.mu is held.
+func (r *run) mayRead() bool {
+	if r.reading || r.done || len(r.queue) >= r.ahead || r.seq-r.head >= len(r.ready) || r.emitErr != nil {
+		return false
 	}
-	seq := r.seq
-	r.mu.Lock()
-	for seq-r.head >= len(r.ready) && r.emitErr == nil {
-		r.moved.Wait()
+	r.reading = true
+	return true
+}
+
+// read reads batches into the queue until it holds r.ahead of them, the
+// window of batches in flight is full, or the input is done. The caller
+// set r.reading (mayRead); read clears it.
+func (r *run) read() {
+	for {
+		p, ok := r.next()
+		r.mu.Lock()
+		if !ok || p.end {
+			r.readErr, r.done = p.err, true
+		}
+		if b := p.batch; b != nil && len(b.recs) > 0 {
+			b.seq = r.seq
+			r.seq++
+			r.batch = min(2*r.batch, maxBatch)
+			n := len(b.recs)
+			b.metrics = make([]MetricResult, n*len(r.metrics))
+			b.out = graded{results: b.resultsIn[:n], digests: b.digestsIn[:n]}
+			r.taken[b.seq%len(r.taken)].Store(b)
+			r.queue = append(r.queue, b)
+		}
+		r.reading = false
+		more := r.mayRead()
+		r.moved.Broadcast()
+		r.mu.Unlock()
+		if !more {
+			return
+		}
 	}
-	r.mu.Unlock()
-	if r.ctx.Err() != nil {
-		r.done = true
-		return nil
-	}
-	p, ok := r.next()
-	recs := p.recs
-	if !ok || p.end {
-		r.readErr, r.done = p.err, true
-	}
-	if len(recs) == 0 {
-		return nil
-	}
-	r.seq++
-	r.batch = min(2*r.batch, maxBatch)
-	b := &batch{seq: seq, recs: recs, metrics: make([]MetricResult, len(recs)*len(r.metrics)),
-		out: graded{results: make([]Result, len(recs)), digests: make([]uint64, len(recs))}}
-	r.taken[seq%len(r.taken)].Store(b)
-	return b
 }
 
 // A pull is what the reading coroutine hands over at once (see
-// run.pulls): a batch of records, and whether the input ends with them,
-// with its fatal error if any.
+// run.pulls): a batch of records (nil or empty: none), and whether the
+// input ends with them, with its fatal error if any.
 type pull struct {
-	recs []Record
-	end  bool
-	err  error
+	batch *batch
+	end   bool
+	err   error
 }
 
 // pulls reads records in batches of r.batch (as it is when each batch
-// starts: take sets it while it waits for the batch), so that the
-// coroutine [Evaluate] pulls them through switches once a batch rather
-// than once a record. A batch ends early, and the input with it, at a
-// fatal error (a (nil, err) pair), and once ctx is done: as before each
-// record, ctx is checked after each, so that a done run reads no more.
+// starts: the reading worker sets it), so that the coroutine [Evaluate]
+// pulls them through switches once a batch rather than once a record. A
+// batch ends early, and the input with it, at a fatal error (a (nil, err)
+// pair), and once ctx is done: as before each record, ctx is checked
+// after each, so that a done run reads no more.
 func (r *run) pulls(records iter.Seq2[Record, error]) iter.Seq[pull] {
 	return func(yield func(pull) bool) {
-		recs := make([]Record, 0, r.batch)
+		b := new(batch)
+		b.recs = b.recsIn[:0:r.batch]
 		for rec, err := range records {
 			if err != nil {
-				yield(pull{recs: recs, end: true, err: err})
+				yield(pull{batch: b, end: true, err: err})
 				return
 			}
-			recs = append(recs, rec)
+			b.recs = append(b.recs, rec)
 			switch {
 			case r.ctx.Err() != nil:
-				yield(pull{recs: recs, end: true})
+				yield(pull{batch: b, end: true})
 				return
-			case len(recs) >= r.batch:
-				if !yield(pull{recs: recs}) {
+			case len(b.recs) == cap(b.recs):
+				if !yield(pull{batch: b}) {
 					return
 				}
-				recs = make([]Record, 0, r.batch)
+				b = new(batch)
+				b.recs = b.recsIn[:0:r.batch]
 			}
 		}
-		yield(pull{recs: recs, end: true})
+		yield(pull{batch: b, end: true})
 	}
 }
 
@@ -372,7 +438,8 @@ func (r *run) finish(seq int, b graded) {
 func (r *run) emitBatch(batch graded) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			r.panicked, err = &p, errEmitPanicked
+			r.panicked, err = new(any), errEmitPanicked
+			*r.panicked = p
 		}
 	}()
 	for i := range batch.results {
