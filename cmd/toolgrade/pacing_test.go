@@ -75,8 +75,9 @@ func TestGCPace(t *testing.T) {
 		wantPercent int
 		wantLimit   uint64
 	}{
-		{"little alive: collect at 32 MB", 4 * mb, 4 * mb, 700, 40 * mb},
-		{"16 MB alive", 16 * mb, 16 * mb, 100, 40 * mb},
+		{"little alive: collect at 48 MB", 4 * mb, 4 * mb, 1100, 56 * mb},
+		{"16 MB alive", 16 * mb, 16 * mb, 200, 56 * mb},
+		{"more alive without pointers: still 48 MB", 24 * mb, 4 * mb, 100, 53 * mb},
 		{"much alive without pointers: grow by 16 MB", 64 * mb, 4 * mb, 25, 85 * mb},
 		{"much alive to scan: double", 64 * mb, 32 * mb, 100, 160 * mb},
 		{"a scannable quarter: double", 64 * mb, 16 * mb, 100, 160 * mb},
