@@ -88,6 +88,9 @@ const MaxWorkers = 1024
 // while the hand-off still costs well under 1% of grading.
 const maxBatch = 16
 
+// readAhead is how many batches per worker are read ahead of those taken.
+const readAhead = 2
+
 // yieldEvery is how many batches a worker grades between offering its P to
 // the scheduler (see run.work): a millisecond or so of work.
 const yieldEvery = 4
@@ -121,8 +124,11 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Each worker may grade batches up to four ahead of the oldest one not
+	// emitted, beyond the batches read ahead for it.
+	ahead, window := readAhead*o.workers, (readAhead+4)*o.workers
 	r := &run{ctx: ctx, metrics: metrics, checks: o.checks, emit: emit, cancel: cancel,
-		batch: 1, ahead: 2 * o.workers, queue: make([]*batch, 0, 2*o.workers), ready: make([]graded, 4*o.workers), taken: make([]atomic.Pointer[batch], 4*o.workers)}
+		batch: 1, ahead: ahead, queue: make([]*batch, 0, ahead), ready: make([]graded, window), taken: make([]atomic.Pointer[batch], window)}
 	next, stop := iter.Pull(r.pulls(records))
 	defer stop()
 	r.next = next

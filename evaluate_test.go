@@ -182,8 +182,8 @@ func TestEvaluateBoundsRecordsInFlight(t *testing.T) {
 	// While one case holds up a worker, the others must not read more than
 	// a few batches ahead of what was emitted: memory must not grow with
 	// the input.
-	const workers, limit = 2, 4 * 2 * 16 // batches per worker × workers × batch size
-	var read atomic.Int64                // the reader and the emitter may be different goroutines
+	const workers, limit = 2, (2 + 4) * 2 * 16 // batches per worker (read ahead, graded ahead) × workers × batch size
+	var read atomic.Int64                      // the reader and the emitter may be different goroutines
 	emitted := 0
 	counted := func(yield func(toolgrade.Record, error) bool) {
 		for rec, err := range records(3000, func(int) bool { return false }) {
