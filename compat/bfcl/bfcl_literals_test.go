@@ -2,6 +2,7 @@ package bfcl
 
 import (
 	"encoding/json"
+	"regexp"
 	"strconv"
 	"testing"
 	"unicode/utf8"
@@ -231,4 +232,12 @@ func FuzzBFCLJS(f *testing.F) {
 			checkLiteral(t, v)
 		}
 	})
+}
+
+// The converters compile their regular expressions on first use: every
+// one must compile (MustCompile panics otherwise).
+func TestConvertersCompile(t *testing.T) {
+	for _, re := range []func() *regexp.Regexp{javaInt, javaFloat, javaDouble, javaLong, javaAsList, javaAddBlock, javaAdd, javaEmptyArrayList, javaArray, javaHashMap, javaPut, javaEmptyHashMap, jsInt, jsFloat, jsBigint, jsArray2D, jsArray, jsInner, jsObject} {
+		re()
+	}
 }
