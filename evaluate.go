@@ -127,6 +127,12 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 	// Each worker may grade batches up to four ahead of the oldest one not
 	// emitted, beyond the batches read ahead for it.
 	ahead, window := readAhead*o.workers, (readAhead+4)*o.workers
+	if o.workers == 1 {
+		// A lone worker reads nothing ahead: it would wait for the next
+		// records before grading those it holds, and an input that comes
+		// slowly (cases piped as they are made) would see results late.
+		ahead = 0
+	}
 	r := &run{ctx: ctx, metrics: metrics, checks: o.checks, emit: emit, cancel: cancel,
 		batch: 1, ahead: ahead, queue: make([]*batch, 0, ahead), ready: make([]graded, window), taken: make([]atomic.Pointer[batch], window)}
 	next, stop := iter.Pull(r.pulls(records))
@@ -287,13 +293,13 @@ func (r *run) take() *batch {
 		case len(r.queue) > 0:
 			b := r.queue[0]
 			r.queue = r.queue[:copy(r.queue, r.queue[1:])]
-			read := r.mayRead()
+			read := r.mayRead(r.ahead)
 			r.mu.Unlock()
 			if read {
 				r.read()
 			}
 			return b
-		case r.mayRead():
+		case r.mayRead(max(r.ahead, 1)):
 			r.mu.Unlock()
 			r.read()
 			r.mu.Lock()
@@ -317,18 +323,20 @@ func (r *run) take() *batch {
 	}
 }
 
-// mayRead reports whether the calling worker may read ahead now, and if
-// so marks it as reading. r.mu is held.
-func (r *run) mayRead() bool {
-	if r.reading || r.done || len(r.queue) >= r.ahead || r.seq-r.head >= len(r.ready) || r.emitErr != nil {
+// mayRead reports whether the calling worker may read now, the queue
+// holding fewer than upTo batches, and if so marks it as reading. r.mu is
+// held.
+func (r *run) mayRead(upTo int) bool {
+	if r.reading || r.done || len(r.queue) >= upTo || r.seq-r.head >= len(r.ready) || r.emitErr != nil {
 		return false
 	}
 	r.reading = true
 	return true
 }
 
-// read reads batches into the queue until it holds r.ahead of them, the
-// window of batches in flight is full, or the input is done. The caller
+// read reads a batch into the queue, and more until the queue holds
+// r.ahead of them, the window of batches in flight is full, or the input
+// is done. The caller
 // set r.reading (mayRead); read clears it.
 func (r *run) read() {
 	for {
@@ -348,7 +356,7 @@ func (r *run) read() {
 			r.queue = append(r.queue, b)
 		}
 		r.reading = false
-		more := r.mayRead()
+		more := r.mayRead(r.ahead)
 		r.moved.Broadcast()
 		r.mu.Unlock()
 		if !more {

@@ -207,6 +207,44 @@ func TestEvaluateBoundsRecordsInFlight(t *testing.T) {
 	}
 }
 
+// TestEvaluateGradesBeforeReadingOn: the first result is emitted before
+// the record after it is read, as when cases are piped in as they are
+// made: no worker holds a graded-to-be batch while it waits for more input.
+func TestEvaluateGradesBeforeReadingOn(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		t.Run(strconv.Itoa(workers), func(t *testing.T) {
+			first := make(chan struct{})
+			late := false
+			recs := func(yield func(toolgrade.Record, error) bool) {
+				for i := range 3 {
+					if i == 1 {
+						select {
+						case <-first:
+						case <-time.After(3 * time.Second):
+							late = true
+						}
+					}
+					if !yield(&toolgrade.Case{ID: strconv.Itoa(i)}, nil) {
+						return
+					}
+				}
+			}
+			err := toolgrade.Evaluate(context.Background(), recs, []toolgrade.Metric{stall{}}, func(r *toolgrade.Result) error {
+				if r.ID == "0" {
+					close(first)
+				}
+				return nil
+			}, toolgrade.Workers(workers))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if late {
+				t.Error("the second record was read before the first result was emitted")
+			}
+		})
+	}
+}
+
 // waiting grades a case by waiting until workers cases wait with it, as a
 // metric waiting on a judge with that many requests in flight would, or
 // until patience runs out (a stranded case: fewer were graded at once).
