@@ -21,9 +21,17 @@ const gcTargetHeap = 48 << 20
 // third with a limit twice the target).
 const gcMemoryLimit = gcTargetHeap + 8<<20
 
-// gcGrowth is how far a live heap of more than gcGrowth, mostly without
-// pointers, grows between collections (see gcPace).
-const gcGrowth = 16 << 20
+// gcMemoryCeiling is the most memory limit a run whose heap doubles
+// between collections is given beyond its goal and 5 MB (see gcPace).
+const gcMemoryCeiling = 80 << 20
+
+// gcSmallLive is the most a live heap can be for a run to collect at
+// gcTargetHeap whatever it holds (see gcPace).
+const gcSmallLive = 16 << 20
+
+// gcGrowth is how far a larger live heap, mostly without pointers, grows
+// between collections (see gcPace).
+const gcGrowth = 12 << 20
 
 // paceGC paces the garbage collector for a grading run, unless GOGC is set
 // in the environment, and returns a function that restores the previous
@@ -83,26 +91,32 @@ func paceGC(getenv func(string) string) (restore func()) {
 }
 
 // gcPace returns the GOGC and the memory limit for a run whose last
-// collection found live bytes alive, scan of them scannable. The next
-// collection starts when the heap reaches gcTargetHeap, under a limit of
-// gcMemoryLimit. Beyond gcGrowth alive, a live heap mostly without
-// pointers (the ids seen, the trial figures), cheap to mark, is let grow
-// by gcGrowth (or to gcTargetHeap), under a limit 5 MB above that (8 MB
-// let a run of a million cases peak at 111-115 MB now and then, where 5
-// MB keeps it at 92-96 MB; 2 MB nearly doubled the collections); one the
-// collector must scan (a report's cases) doubles, as by default, instead
-// of being marked all over again at every few megabytes.
+// collection found live bytes alive, scan of them scannable. Up to
+// gcSmallLive alive, the next collection starts when the heap reaches
+// gcTargetHeap, under a limit of gcMemoryLimit. Beyond it, a live heap
+// mostly without pointers (the ids seen, the trial figures), cheap to
+// mark, is let grow by gcGrowth (or to gcTargetHeap), under a limit 5 MB
+// above that (8 MB let a run of a million cases peak at 111-115 MB now and
+// then; 2 MB nearly doubled the collections; a growth of 16 MB rather than
+// 12 peaked at 94-100 MB where 12 keeps it at 89-96 MB); one the collector
+// must scan (a report's cases) doubles, as by default, instead of being
+// marked all over again at every few megabytes.
 func gcPace(live, scan uint64) (percent int, memLimit uint64) {
 	var goal uint64
 	switch {
-	case live <= gcGrowth:
+	case live <= gcSmallLive:
 		goal, memLimit = gcTargetHeap, gcMemoryLimit
 	case scan < live/4:
 		goal = max(live+gcGrowth, gcTargetHeap)
 		memLimit = goal + 5<<20
 	default:
 		goal = 2 * live
-		memLimit = goal + 32<<20 // room for the pages the heap leaves idle
+		// Room for the pages the heap leaves idle, but no more than
+		// gcMemoryCeiling allows: the scannable share of a run's heap
+		// wavers around a quarter with the cases in flight, and a limit of
+		// 2*live+32 MB taken at one such collection let a million cases
+		// peak at 110-115 MB now and then.
+		memLimit = min(goal+32<<20, max(gcMemoryCeiling, goal+5<<20))
 	}
 	return int((goal - live) * 100 / live), memLimit
 }

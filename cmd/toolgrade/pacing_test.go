@@ -78,9 +78,11 @@ func TestGCPace(t *testing.T) {
 		{"little alive: collect at 48 MB", 4 * mb, 4 * mb, 1100, 56 * mb},
 		{"16 MB alive", 16 * mb, 16 * mb, 200, 56 * mb},
 		{"more alive without pointers: still 48 MB", 24 * mb, 4 * mb, 100, 53 * mb},
-		{"much alive without pointers: grow by 16 MB", 64 * mb, 4 * mb, 25, 85 * mb},
-		{"much alive to scan: double", 64 * mb, 32 * mb, 100, 160 * mb},
-		{"a scannable quarter: double", 64 * mb, 16 * mb, 100, 160 * mb},
+		{"much alive without pointers: grow by 12 MB", 64 * mb, 4 * mb, 18, 81 * mb},
+		{"much alive to scan: double", 64 * mb, 32 * mb, 100, 133 * mb},
+		{"a scannable quarter: double", 64 * mb, 16 * mb, 100, 133 * mb},
+		{"a scannable quarter of a middling heap: double, the limit capped", 37 * mb, 10 * mb, 100, 80 * mb},
+		{"a scannable quarter of a small heap: room for idle pages", 20 * mb, 5 * mb, 100, 72 * mb},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, l := gcPace(tc.live, tc.scan)
