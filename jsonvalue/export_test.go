@@ -15,3 +15,16 @@ func SetForging(on bool) (restore func()) {
 	forging = on
 	return func() { forging = was }
 }
+
+// NoZero reports whether the LineReader's blocks are made without
+// zeroing (lines.go).
+func NoZero() bool { return noZero }
+
+// SetNoZero turns blocks made without zeroing on or off and returns a
+// function that restores it. Tests that call it must not run in parallel
+// with others.
+func SetNoZero(on bool) (restore func()) {
+	was := noZero
+	noZero = on
+	return func() { noZero = was }
+}

@@ -2,7 +2,9 @@ package jsonvalue_test
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -63,8 +65,22 @@ func TestLineReader(t *testing.T) {
 	}
 }
 
-// Lines handed out are never overwritten by the reads that follow.
+// Lines handed out are never overwritten by the reads that follow, in
+// blocks made with and without zeroing; lines are checked after
+// collections, which would free a block that nothing seemed to refer to.
 func TestLineReaderLinesStay(t *testing.T) {
+	if !jsonvalue.NoZero() {
+		t.Error("blocks are zeroed: strings.Builder no longer shares its buffer (see newBlock)")
+	}
+	for _, noZero := range []bool{true, false} {
+		t.Run(fmt.Sprintf("noZero=%v", noZero), func(t *testing.T) {
+			defer jsonvalue.SetNoZero(noZero)()
+			testLinesStay(t)
+		})
+	}
+}
+
+func testLinesStay(t *testing.T) {
 	var b strings.Builder
 	for i := range 20000 {
 		b.WriteString(strings.Repeat(string(rune('a'+i%26)), i%50))
@@ -78,7 +94,11 @@ func TestLineReaderLinesStay(t *testing.T) {
 			break
 		}
 		kept = append(kept, line)
+		if len(kept)%5000 == 0 {
+			runtime.GC()
+		}
 	}
+	runtime.GC()
 	if diff := cmp.Diff(refLines(b.String()), kept); diff != "" {
 		t.Errorf("kept lines changed (-want +got):\n%s", diff)
 	}
