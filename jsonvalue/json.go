@@ -43,7 +43,7 @@ func (e *SyntaxError) Error() string {
 // Parse copies data once and the result shares that copy, so data may
 // be reused as soon as Parse returns. Values of one document share
 // their memory: a string kept from a document keeps the copy alive, and a
-// value kept keeps up to some tens of kilobytes of its neighbours, from
+// value kept keeps up to about 100 kilobytes of its neighbours, from
 // this document and the ones parsed just before and after it (see
 // slab.go); clone what is kept from a large document that is otherwise
 // dropped.
@@ -128,7 +128,7 @@ func (p *parser) document() (any, error) {
 }
 
 // clearStacks drops what documents left on the stacks. Until then, the
-// stacks point only into the documents of the slab's generation (tens of
+// stacks point only into the documents of the slab's generation (under 100
 // kilobytes, which a pooled parser's slab keeps alive in good part
 // anyway); a new generation clears them, so that a pooled parser keeps
 // nothing older alive, and clearing costs once a generation instead of

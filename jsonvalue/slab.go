@@ -25,7 +25,7 @@ import (
 // that no value points into an older generation's chunks: if one could,
 // every generation would keep the one before it alive, and memory would
 // grow without end. The cost is that a value kept from a document keeps
-// its generation's chunks alive (tens of kilobytes at most).
+// its generation's chunks alive (under 100 kilobytes).
 type slab struct {
 	strs    []string // headers of boxed strings and json.Numbers
 	objs    []Object // headers of boxed objects
@@ -39,7 +39,7 @@ type slab struct {
 }
 
 // genInput is the input a generation of chunks is sized for.
-const genInput = 16 << 10
+const genInput = 32 << 10
 
 // maxChunk bounds a chunk's length, so that a value kept from a large
 // document keeps little of the rest alive.
