@@ -14,14 +14,14 @@ import (
 // graded as trials of one case, they would make one flaky case of two.
 var ErrIDTaken = errors.New("the id of another case")
 
-// checkID turns res, whose case has the given digest, into an error
-// result if an earlier result had its id and another case (see
-// [Evaluate]).
-func (r *run) checkID(res *Result, digest uint64) {
+// checkID turns res, whose case has the given digest and whose id has
+// the hash idHash(res.ID), into an error result if an earlier result had
+// its id and another case (see [Evaluate]).
+func (r *run) checkID(res *Result, digest, idHash uint64) {
 	if digest == 0 {
 		return // not read: no case to compare
 	}
-	if r.ids.put(maphash.String(idSeed, res.ID), digest) {
+	if r.ids.put(idHash, digest) {
 		return
 	}
 	err := fmt.Errorf("id %s is %w, whose input, expected output or expected calls differ: cases that share an id are trials of one case; give this one an id of its own", jsonvalue.AppendString(nil, res.ID), ErrIDTaken)
@@ -31,6 +31,9 @@ func (r *run) checkID(res *Result, digest uint64) {
 }
 
 var idSeed = maphash.MakeSeed()
+
+// idHash is the hash an idTable keeps of an id.
+func idHash(id string) uint64 { return maphash.String(idSeed, id) }
 
 // digestSeed varies the hash of case digests from run to run.
 var digestSeed = rand.Uint64()
@@ -86,6 +89,7 @@ type idTable struct {
 	ids     []uint64 // the ids' hashes, 0 for an empty slot (a hash of 0 is kept as 1)
 	digests []uint16
 	n       int
+	sink    uint64 // what prefetch read, kept so that its reads are made
 }
 
 // put records the id with hash h and its case's digest d, and reports
@@ -106,6 +110,21 @@ func (t *idTable) put(h, d uint64) bool {
 			return t.digests[i] == uint16(d)
 		}
 	}
+}
+
+// prefetch reads the slots where put looks first for the given hashes,
+// so that the cache misses of a batch of ids come at once rather than one
+// a put (put's load was a run's costliest instruction). What it reads
+// changes nothing.
+func (t *idTable) prefetch(hashes []uint64) {
+	if len(t.ids) == 0 {
+		return
+	}
+	mask, sum := uint64(len(t.ids)-1), uint64(0)
+	for _, h := range hashes {
+		sum += t.ids[max(h, 1)&mask]
+	}
+	t.sink = sum
 }
 
 func (t *idTable) grow() {

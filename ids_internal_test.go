@@ -10,9 +10,13 @@ import (
 // hashes differ in a few bits alike.
 func TestIDTable(t *testing.T) {
 	var tab idTable
+	tab.prefetch([]uint64{0, 1}) // an empty table: nothing to read
 	rng := rand.New(rand.NewPCG(1, 2))
 	hashes := make([]uint64, 50_000)
 	for i := range hashes {
+		if i%100 == 0 {
+			tab.prefetch(hashes[max(0, i-16) : i+1]) // changes nothing
+		}
 		if i%2 == 0 {
 			hashes[i] = rng.Uint64()
 		} else {
@@ -26,6 +30,7 @@ func TestIDTable(t *testing.T) {
 		t.Fatalf("%d ids in %d slots", tab.n, len(tab.ids))
 	}
 	for i, h := range hashes {
+		tab.prefetch(hashes[i:min(i+16, len(hashes))])
 		if !tab.put(h, uint64(i)) {
 			t.Fatalf("id %d: its own digest disagrees", i)
 		}
