@@ -357,6 +357,12 @@ func failureMessage(head, reason string) string {
 // firstRunes is s cut after n characters (each invalid byte counting as
 // one, as clipRunes counts them).
 func firstRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if asciiPrefix(s, n) {
+		return s[:n]
+	}
 	for pos := range s {
 		if n == 0 {
 			return s[:pos]

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"pgregory.net/rapid"
 )
@@ -35,5 +37,50 @@ func TestFailureMessage(t *testing.T) {
 			reason += piece.Draw(t, "piece")
 		}
 		check(t, rapid.SampledFrom([]string{"score 0.333 below threshold 1.000", "score 0.9997 below threshold 1.0000"}).Draw(t, "head"), reason)
+	})
+}
+
+// TestClipRunesASCII: clipRunes and firstRunes, which decide a text whose
+// start is ASCII without counting its characters, cut every text where
+// counting them cuts it, for every bound.
+func TestClipRunesASCII(t *testing.T) {
+	clipCounted := func(s string, n int) string {
+		if utf8.RuneCountInString(s) <= n {
+			return s
+		}
+		i := 0
+		for pos := range s {
+			if i == n-1 {
+				return s[:pos] + "…"
+			}
+			i++
+		}
+		return s
+	}
+	firstCounted := func(s string, n int) string {
+		for pos := range s {
+			if n == 0 {
+				return s[:pos]
+			}
+			n--
+		}
+		return s
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		piece := rapid.SampledFrom([]string{"a", "b", " ", "é", "€", "\n", "\xff", "\xe2\x82", "𝄞"})
+		ascii := rapid.IntRange(0, 12).Draw(t, "ascii")
+		s := strings.Repeat("x", ascii)
+		for range rapid.IntRange(0, 12).Draw(t, "pieces") {
+			s += piece.Draw(t, "piece")
+		}
+		n := rapid.IntRange(-1, 26).Draw(t, "n")
+		if got, want := clipRunes(s, n), clipCounted(s, n); got != want {
+			t.Fatalf("clipRunes(%q, %d) = %q, want %q", s, n, got, want)
+		}
+		if n >= 0 {
+			if got, want := firstRunes(s, n), firstCounted(s, n); got != want {
+				t.Fatalf("firstRunes(%q, %d) = %q, want %q", s, n, got, want)
+			}
+		}
 	})
 }

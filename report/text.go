@@ -346,7 +346,14 @@ func bidiControl(r rune) bool {
 
 // clipRunes shortens s to at most n runes, marking the cut.
 func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	switch {
+	case len(s) <= n: // no more characters than bytes
+		return s
+	case n > 0 && asciiPrefix(s, n):
+		// More than n characters (a byte follows n of one byte each): most
+		// texts, decided without counting them.
+		return s[:n-1] + "…"
+	case utf8.RuneCountInString(s) <= n:
 		return s
 	}
 	i := 0
@@ -357,4 +364,15 @@ func clipRunes(s string, n int) string {
 		i++
 	}
 	return s
+}
+
+// asciiPrefix reports whether the first n bytes of s (n at most len(s))
+// are ASCII, each a character of its own.
+func asciiPrefix(s string, n int) bool {
+	for i := range n {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
