@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -47,12 +48,16 @@ type junitReport struct {
 	n   int
 	// mark is the current result's trial mark (see trialMark).
 	mark []byte
+	// buf and text are reused by Add to put test cases together.
+	buf, text []byte
 }
 
 type junitSuite struct {
 	name, profile           string
 	tests, failures, errors int
 	spool                   *spool
+	class                   []byte               // the suite's label, escaped
+	heads                   map[[2]uint64]string // see [junitSuite.head]
 }
 
 // junitMessage bounds the message attribute; the element text has it all.
@@ -68,7 +73,7 @@ func (j *junitReport) suite(m *toolgrade.MetricResult) (*junitSuite, error) {
 	if err != nil {
 		return nil, fmt.Errorf("junit: %w", err)
 	}
-	s := &junitSuite{name: m.Name, profile: m.Profile, spool: sp}
+	s := &junitSuite{name: m.Name, profile: m.Profile, spool: sp, class: appendXML(nil, Label(m.Name, m.Profile))}
 	j.suites = append(j.suites, s)
 	return s, nil
 }
@@ -156,45 +161,76 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 			return err
 		}
 		s.tests++
-		b := s.spool.w
-		b.WriteString("    <testcase name=\"")
-		writeXML(b, r.ID)
-		b.Write(j.mark)
-		b.WriteString("\" classname=\"")
-		writeXML(b, Label(m.Name, m.Profile))
+		// The test case is put together here and written at once.
+		b := append(j.buf[:0], "    <testcase name=\""...)
+		b = appendXML(b, r.ID)
+		b = append(b, j.mark...)
+		b = append(b, "\" classname=\""...)
+		b = append(b, s.class...)
 		switch {
 		case m.Error != "":
 			s.errors++
-			b.WriteString("\">\n      <error type=\"error\" message=\"")
-			writeXML(b, clipRunes(firstLine(m.Error), junitMessage))
-			b.WriteString("\">")
-			writeXML(b, m.Error)
-			b.WriteString("</error>\n    </testcase>\n")
+			b = append(b, "\">\n      <error type=\"error\" message=\""...)
+			b = appendXML(b, clipRunes(firstLine(m.Error), junitMessage))
+			b = append(b, "\">"...)
+			b = appendXML(b, m.Error)
+			b = append(b, "</error>\n    </testcase>\n"...)
 		case !m.Verdict():
 			s.failures++
-			sc, th := scoreAgainst(m.Score, *m.Threshold)
-			// The text is head, ": " and the reason, written in pieces
-			// rather than copied into one string.
-			head := "score " + sc + " below threshold " + th
-			b.WriteString("\">\n      <failure type=\"threshold\" message=\"")
-			writeXML(b, failureMessage(head, m.Reason))
-			b.WriteString("\">")
-			writeXML(b, head)
+			head := s.head(m.Score, *m.Threshold)
+			b = append(b, "\">\n      <failure type=\"threshold\" message=\""...)
+			// The text is head, ": " and the reason. When that is the
+			// message too (one line, too short to cut), it is escaped once.
+			text := len(b)
+			b = appendXML(b, head)
 			if m.Reason != "" {
-				b.WriteString(": ")
-				writeXML(b, m.Reason)
+				b = append(b, ": "...)
+				b = appendXML(b, m.Reason)
+			}
+			if messageIsText(head, m.Reason) {
+				b = append(b, "\">"...)
+				b = append(b, b[text:len(b)-2]...)
+			} else {
+				j.text = append(j.text[:0], b[text:]...)
+				b = appendXML(b[:text], failureMessage(head, m.Reason))
+				b = append(b, "\">"...)
+				b = append(b, j.text...)
 			}
 			for _, l := range metricDetails(m, r.Case) {
-				writeXML(b, "\n")
-				writeXML(b, l)
+				b = append(b, "&#xA;"...)
+				b = appendXML(b, l)
 			}
-			b.WriteString("</failure>\n    </testcase>\n")
+			b = append(b, "</failure>\n    </testcase>\n"...)
 		default:
-			b.WriteString("\"/>\n")
+			b = append(b, "\"/>\n"...)
 		}
+		s.spool.w.Write(b) // an error stays in the buffer for Finish
+		j.buf = b
 	}
 	return nil
 }
+
+// head is the start of a failure's text, "score S below threshold T".
+// A metric's results fail at few distinct scores, so the texts are kept,
+// up to junitHeads of them.
+func (s *junitSuite) head(score, threshold float64) string {
+	k := [2]uint64{math.Float64bits(score), math.Float64bits(threshold)} // -0 is not 0
+	if h, ok := s.heads[k]; ok {
+		return h
+	}
+	sc, th := scoreAgainst(score, threshold)
+	h := "score " + sc + " below threshold " + th
+	if s.heads == nil {
+		s.heads = map[[2]uint64]string{}
+	}
+	if len(s.heads) < junitHeads {
+		s.heads[k] = h
+	}
+	return h
+}
+
+// junitHeads bounds the failure heads a suite keeps.
+const junitHeads = 1024
 
 func (j *junitReport) Finish(st *Stats) error {
 	defer func() {
@@ -354,6 +390,13 @@ func failureMessage(head, reason string) string {
 	return clipRunes(head+": "+firstRunes(firstLine(reason), junitMessage+1), junitMessage)
 }
 
+// messageIsText reports, without making it, that the failure message of
+// head and reason is their whole text: one line, too short to be cut.
+func messageIsText(head, reason string) bool {
+	return reason == "" && len(head) <= junitMessage ||
+		len(head)+2+len(reason) <= junitMessage && strings.IndexByte(reason, '\n') < 0
+}
+
 // firstRunes is s cut after n characters (each invalid byte counting as
 // one, as clipRunes counts them).
 func firstRunes(s string, n int) string {
@@ -379,11 +422,18 @@ func firstLine(s string) string {
 	return s
 }
 
-// writeXML writes s escaped for XML text or a quoted attribute, line
+// writeXML writes s escaped as [appendXML] does. Write errors stay in w
+// for Flush to report.
+func writeXML(w *bufio.Writer, s string) {
+	var buf [256]byte
+	w.Write(appendXML(buf[:0], s))
+}
+
+// appendXML appends s escaped for XML text or a quoted attribute, line
 // breaks and tabs as character references so that attributes keep them.
 // Characters XML 1.0 cannot carry at all are written as visible escapes
-// instead. Write errors stay in w for Flush to report.
-func writeXML(w *bufio.Writer, s string) {
+// instead.
+func appendXML(dst []byte, s string) []byte {
 	for len(s) > 0 {
 		// Printable ASCII other than the five escaped goes out as it is,
 		// a run at a time: most of a report's text.
@@ -392,17 +442,18 @@ func writeXML(w *bufio.Writer, s string) {
 			n++
 		}
 		if n > 0 {
-			w.WriteString(s[:n])
+			dst = append(dst, s[:n]...)
 			s = s[n:]
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s)
-		writeXMLRune(w, s, r)
+		dst = appendXMLRune(dst, s, r)
 		s = s[size:]
 	}
+	return dst
 }
 
-// plainXML holds the bytes writeXML writes as they are.
+// plainXML holds the bytes appendXML writes as they are.
 var plainXML = func() (t [256]bool) {
 	for c := 0x20; c < 0x7f; c++ {
 		t[c] = !strings.ContainsRune(`<>&"'`, rune(c))
@@ -410,31 +461,31 @@ var plainXML = func() (t [256]bool) {
 	return t
 }()
 
-// writeXMLRune writes r, the first character of s, as writeXML does.
-func writeXMLRune(w *bufio.Writer, s string, r rune) {
+// appendXMLRune appends r, the first character of s, as appendXML does.
+func appendXMLRune(dst []byte, s string, r rune) []byte {
 	switch {
 	case r == '<':
-		w.WriteString("&lt;")
+		return append(dst, "&lt;"...)
 	case r == '>':
-		w.WriteString("&gt;")
+		return append(dst, "&gt;"...)
 	case r == '&':
-		w.WriteString("&amp;")
+		return append(dst, "&amp;"...)
 	case r == '"':
-		w.WriteString("&#34;")
+		return append(dst, "&#34;"...)
 	case r == '\'':
-		w.WriteString("&#39;")
+		return append(dst, "&#39;"...)
 	case r == '\n':
-		w.WriteString("&#xA;")
+		return append(dst, "&#xA;"...)
 	case r == '\r':
-		w.WriteString("&#xD;")
+		return append(dst, "&#xD;"...)
 	case r == '\t':
-		w.WriteString("&#x9;")
+		return append(dst, "&#x9;"...)
 	case r == utf8.RuneError && !strings.HasPrefix(s, "\uFFFD"):
-		fmt.Fprintf(w, `\x%02x`, s[0]) // an invalid byte
+		return fmt.Appendf(dst, `\x%02x`, s[0]) // an invalid byte
 	case !xmlChar(r):
-		fmt.Fprintf(w, `\u%04x`, r)
+		return fmt.Appendf(dst, `\u%04x`, r)
 	default:
-		w.WriteRune(r)
+		return utf8.AppendRune(dst, r)
 	}
 }
 

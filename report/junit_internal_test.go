@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -21,13 +22,26 @@ func TestFailureMessage(t *testing.T) {
 		return clipRunes(firstLine(msg), junitMessage)
 	}
 	check := func(t interface{ Fatalf(string, ...any) }, head, reason string) {
-		if got, want := failureMessage(head, reason), joined(head, reason); got != want {
+		got, want := failureMessage(head, reason), joined(head, reason)
+		if got != want {
 			t.Fatalf("failureMessage(%q, %q) = %q, want %q", head, reason, got, want)
+		}
+		// Add escapes the text once for both when messageIsText says so.
+		whole := head
+		if reason != "" {
+			whole += ": " + reason
+		}
+		if messageIsText(head, reason) && got != whole {
+			t.Fatalf("messageIsText(%q, %q), but the message is %q", head, reason, got)
 		}
 	}
 	long := string(make([]byte, 300))
 	for _, reason := range []string{"", "short", long, "é" + long, long[:195] + "\xffé\xe2\x82", long[:197] + "€€€€", "line one\n" + long} {
 		check(t, "score 0.333 below threshold 1.000", reason)
+	}
+	for n := junitMessage - 40; n <= junitMessage+4; n++ { // one line, about as long as a message
+		check(t, "score 0.333 below threshold 1.000", strings.Repeat("a", n-len("score 0.333 below threshold 1.000: ")))
+		check(t, "score 0.333 below threshold 1.000", strings.Repeat("é", n/2-20))
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		piece := rapid.SampledFrom([]string{"a", "é", "€", "\n", "\xff", "\xe2\x82", "𝄞", "word "})
@@ -38,6 +52,37 @@ func TestFailureMessage(t *testing.T) {
 		}
 		check(t, rapid.SampledFrom([]string{"score 0.333 below threshold 1.000", "score 0.9997 below threshold 1.0000"}).Draw(t, "head"), reason)
 	})
+}
+
+// TestJUnitSuiteHead: the failure heads a suite keeps are the ones made
+// afresh, for scores met again and again, -0 and NaN among them, past the
+// number the suite keeps.
+func TestJUnitSuiteHead(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var s junitSuite
+		scores := rapid.SampledFrom([]float64{0, math.Copysign(0, -1), 0.5, 0.9997, 0.99999999999999989, 1, math.NaN(), math.Inf(-1), 0.1 + 0.2})
+		for range rapid.IntRange(0, 50).Draw(t, "results") {
+			score, threshold := scores.Draw(t, "score"), scores.Draw(t, "threshold")
+			if rapid.Bool().Draw(t, "fresh") {
+				score = rapid.Float64().Draw(t, "any")
+			}
+			sc, th := scoreAgainst(score, threshold)
+			if got, want := s.head(score, threshold), "score "+sc+" below threshold "+th; got != want {
+				t.Fatalf("head(%v, %v) = %q, want %q", score, threshold, got, want)
+			}
+		}
+	})
+	var s junitSuite
+	for i := range junitHeads + 10 {
+		f := float64(i) / 7
+		sc, th := scoreAgainst(f, 1)
+		if got, want := s.head(f, 1), "score "+sc+" below threshold "+th; got != want {
+			t.Fatalf("head(%v, 1) = %q, want %q", f, got, want)
+		}
+	}
+	if len(s.heads) != junitHeads {
+		t.Fatalf("the suite keeps %d heads, want %d", len(s.heads), junitHeads)
+	}
 }
 
 // TestClipRunesASCII: clipRunes and firstRunes, which decide a text whose
