@@ -179,23 +179,7 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 			s.failures++
 			head := s.head(m.Score, *m.Threshold)
 			b = append(b, "\">\n      <failure type=\"threshold\" message=\""...)
-			// The text is head, ": " and the reason. When that is the
-			// message too (one line, too short to cut), it is escaped once.
-			text := len(b)
-			b = appendXML(b, head)
-			if m.Reason != "" {
-				b = append(b, ": "...)
-				b = appendXML(b, m.Reason)
-			}
-			if messageIsText(head, m.Reason) {
-				b = append(b, "\">"...)
-				b = append(b, b[text:len(b)-2]...)
-			} else {
-				j.text = append(j.text[:0], b[text:]...)
-				b = appendXML(b[:text], failureMessage(head, m.Reason))
-				b = append(b, "\">"...)
-				b = append(b, j.text...)
-			}
+			b, j.text = appendFailure(b, j.text, head, m.Reason)
 			for _, l := range metricDetails(m, r.Case) {
 				b = append(b, "&#xA;"...)
 				b = appendXML(b, l)
@@ -388,6 +372,49 @@ func failureMessage(head, reason string) string {
 		return clipRunes(head, junitMessage)
 	}
 	return clipRunes(head+": "+firstRunes(firstLine(reason), junitMessage+1), junitMessage)
+}
+
+// appendFailure appends a failure's message attribute (its quotes and
+// what comes before them being the caller's), '">' and the start of its
+// text, head, ": " and reason, escaped, as
+// appendXML(failureMessage(head, reason)) + "\">" + appendXML(text) is.
+// Most often the message is the whole text, or its start and an ellipsis
+// (a reason that starts with a long line of ASCII): the text is escaped
+// once and copied, the message made of it. scratch is reused and
+// returned.
+func appendFailure(b, scratch []byte, head, reason string) ([]byte, []byte) {
+	text := len(b)
+	b = appendXML(b, head)
+	if reason == "" {
+		if !messageIsText(head, reason) {
+			b = appendXML(b[:text], failureMessage(head, reason))
+			b = append(b, "\">"...)
+			return appendXML(b, head), scratch
+		}
+		b = append(b, "\">"...)
+		return append(b, b[text:len(b)-2]...), scratch
+	}
+	b = append(b, ": "...)
+	// k is how many bytes of the reason a message of ASCII holds: more
+	// text and the message is its first junitMessage-1 bytes and "…".
+	k := junitMessage - len(head) - 2
+	if k >= 1 && len(reason) > k && asciiPrefix(head, len(head)) && asciiPrefix(reason, k) && strings.IndexByte(reason[:k+1], '\n') < 0 {
+		b = appendXML(b, reason[:k-1]) // ASCII: escaped apart, the same bytes
+		cut := len(b)
+		b = appendXML(b, reason[k-1:])
+		scratch = append(scratch[:0], b[text:]...)
+		b = append(b[:cut], "…\">"...)
+		return append(b, scratch...), scratch
+	}
+	b = appendXML(b, reason)
+	if messageIsText(head, reason) {
+		b = append(b, "\">"...)
+		return append(b, b[text:len(b)-2]...), scratch
+	}
+	scratch = append(scratch[:0], b[text:]...)
+	b = appendXML(b[:text], failureMessage(head, reason))
+	b = append(b, "\">"...)
+	return append(b, scratch...), scratch
 }
 
 // messageIsText reports, without making it, that the failure message of

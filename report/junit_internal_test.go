@@ -54,6 +54,30 @@ func TestFailureMessage(t *testing.T) {
 	})
 }
 
+// TestAppendFailure: a failure's message and text, put together from the
+// text escaped once, are the message and the text escaped apart, for
+// reasons whose first line is short, about as long as a message, or long,
+// in ASCII or not, and for heads too long for any reason.
+func TestAppendFailure(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		head := rapid.SampledFrom([]string{"score 0.333 below threshold 1.000", "score 0.9997 below threshold 1.0000", strings.Repeat("h", junitMessage-2), strings.Repeat("h", junitMessage+5), "é" + strings.Repeat("h", 50)}).Draw(t, "head")
+		piece := rapid.SampledFrom([]string{"a", "é", "€", "\n", "\xff", "\"", "<", "\x01", "word ", strings.Repeat("x", 40), strings.Repeat("y", 150)})
+		reason := ""
+		for range rapid.IntRange(0, 30).Draw(t, "pieces") {
+			reason += piece.Draw(t, "piece")
+		}
+		text := head
+		if reason != "" {
+			text += ": " + reason
+		}
+		want := string(appendXML([]byte("<"), failureMessage(head, reason))) + "\">" + string(appendXML(nil, text))
+		got, _ := appendFailure([]byte("<"), []byte("scratch"), head, reason)
+		if string(got) != want {
+			t.Fatalf("appendFailure(%q, %q) =\n%q, want\n%q", head, reason, got, want)
+		}
+	})
+}
+
 // TestJUnitSuiteHead: the failure heads a suite keeps are the ones made
 // afresh, for scores met again and again, -0 and NaN among them, past the
 // number the suite keeps.
