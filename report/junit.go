@@ -378,15 +378,15 @@ func failureMessage(head, reason string) string {
 // what comes before them being the caller's), '">' and the start of its
 // text, head, ": " and reason, escaped, as
 // appendXML(failureMessage(head, reason)) + "\">" + appendXML(text) is.
-// Most often the message is the whole text, or its start and an ellipsis
-// (a reason that starts with a long line of ASCII): the text is escaped
-// once and copied, the message made of it. scratch is reused and
-// returned.
+// The message is the start of the text, cut where a character starts, and
+// maybe an ellipsis: the text is escaped once, in two pieces (escaping
+// reads forward only, so the pieces are the whole's bytes), and the
+// message copied from it. scratch is reused and returned.
 func appendFailure(b, scratch []byte, head, reason string) ([]byte, []byte) {
 	text := len(b)
 	b = appendXML(b, head)
 	if reason == "" {
-		if !messageIsText(head, reason) {
+		if len(head) > junitMessage {
 			b = appendXML(b[:text], failureMessage(head, reason))
 			b = append(b, "\">"...)
 			return appendXML(b, head), scratch
@@ -395,33 +395,57 @@ func appendFailure(b, scratch []byte, head, reason string) ([]byte, []byte) {
 		return append(b, b[text:len(b)-2]...), scratch
 	}
 	b = append(b, ": "...)
-	// k is how many bytes of the reason a message of ASCII holds: more
-	// text and the message is its first junitMessage-1 bytes and "…".
-	k := junitMessage - len(head) - 2
-	if k >= 1 && len(reason) > k && asciiPrefix(head, len(head)) && asciiPrefix(reason, k) && strings.IndexByte(reason[:k+1], '\n') < 0 {
-		b = appendXML(b, reason[:k-1]) // ASCII: escaped apart, the same bytes
-		cut := len(b)
-		b = appendXML(b, reason[k-1:])
+	q, ellipsis, ok := messageEnd(head, reason)
+	if !ok {
+		b = appendXML(b, reason)
 		scratch = append(scratch[:0], b[text:]...)
-		b = append(b[:cut], "…\">"...)
+		b = appendXML(b[:text], failureMessage(head, reason))
+		b = append(b, "\">"...)
 		return append(b, scratch...), scratch
 	}
-	b = appendXML(b, reason)
-	if messageIsText(head, reason) {
+	b = appendXML(b, reason[:q])
+	end := len(b)
+	b = appendXML(b, reason[q:])
+	if q == len(reason) {
 		b = append(b, "\">"...)
 		return append(b, b[text:len(b)-2]...), scratch
 	}
 	scratch = append(scratch[:0], b[text:]...)
-	b = appendXML(b[:text], failureMessage(head, reason))
+	b = b[:end]
+	if ellipsis {
+		b = append(b, "…"...)
+	}
 	b = append(b, "\">"...)
 	return append(b, scratch...), scratch
 }
 
-// messageIsText reports, without making it, that the failure message of
-// head and reason is their whole text: one line, too short to be cut.
-func messageIsText(head, reason string) bool {
-	return reason == "" && len(head) <= junitMessage ||
-		len(head)+2+len(reason) <= junitMessage && strings.IndexByte(reason, '\n') < 0
+// messageEnd returns how many bytes of reason the failure message of head
+// and reason holds, and whether an ellipsis follows them (see
+// [failureMessage]); not ok when head is not ASCII or leaves the reason
+// no room.
+func messageEnd(head, reason string) (q int, ellipsis, ok bool) {
+	k := junitMessage - len(head) - 2 // characters of the reason it holds
+	if k < 1 || !asciiPrefix(head, len(head)) {
+		return 0, false, false
+	}
+	reason = firstLine(reason)
+	switch {
+	case len(reason) <= k: // no more characters than bytes
+		return len(reason), false, true
+	case asciiPrefix(reason, k): // more than k characters
+		return k - 1, true, true
+	}
+	n := 0
+	for pos := range reason {
+		if n == k-1 {
+			q = pos
+		}
+		if n == k {
+			return q, true, true
+		}
+		n++
+	}
+	return len(reason), false, true
 }
 
 // firstRunes is s cut after n characters (each invalid byte counting as

@@ -22,26 +22,13 @@ func TestFailureMessage(t *testing.T) {
 		return clipRunes(firstLine(msg), junitMessage)
 	}
 	check := func(t interface{ Fatalf(string, ...any) }, head, reason string) {
-		got, want := failureMessage(head, reason), joined(head, reason)
-		if got != want {
+		if got, want := failureMessage(head, reason), joined(head, reason); got != want {
 			t.Fatalf("failureMessage(%q, %q) = %q, want %q", head, reason, got, want)
-		}
-		// Add escapes the text once for both when messageIsText says so.
-		whole := head
-		if reason != "" {
-			whole += ": " + reason
-		}
-		if messageIsText(head, reason) && got != whole {
-			t.Fatalf("messageIsText(%q, %q), but the message is %q", head, reason, got)
 		}
 	}
 	long := string(make([]byte, 300))
 	for _, reason := range []string{"", "short", long, "é" + long, long[:195] + "\xffé\xe2\x82", long[:197] + "€€€€", "line one\n" + long} {
 		check(t, "score 0.333 below threshold 1.000", reason)
-	}
-	for n := junitMessage - 40; n <= junitMessage+4; n++ { // one line, about as long as a message
-		check(t, "score 0.333 below threshold 1.000", strings.Repeat("a", n-len("score 0.333 below threshold 1.000: ")))
-		check(t, "score 0.333 below threshold 1.000", strings.Repeat("é", n/2-20))
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		piece := rapid.SampledFrom([]string{"a", "é", "€", "\n", "\xff", "\xe2\x82", "𝄞", "word "})
@@ -59,22 +46,34 @@ func TestFailureMessage(t *testing.T) {
 // reasons whose first line is short, about as long as a message, or long,
 // in ASCII or not, and for heads too long for any reason.
 func TestAppendFailure(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		head := rapid.SampledFrom([]string{"score 0.333 below threshold 1.000", "score 0.9997 below threshold 1.0000", strings.Repeat("h", junitMessage-2), strings.Repeat("h", junitMessage+5), "é" + strings.Repeat("h", 50)}).Draw(t, "head")
-		piece := rapid.SampledFrom([]string{"a", "é", "€", "\n", "\xff", "\"", "<", "\x01", "word ", strings.Repeat("x", 40), strings.Repeat("y", 150)})
-		reason := ""
-		for range rapid.IntRange(0, 30).Draw(t, "pieces") {
-			reason += piece.Draw(t, "piece")
-		}
+	check := func(t interface{ Fatalf(string, ...any) }, head, reason string) {
 		text := head
 		if reason != "" {
 			text += ": " + reason
 		}
 		want := string(appendXML([]byte("<"), failureMessage(head, reason))) + "\">" + string(appendXML(nil, text))
-		got, _ := appendFailure([]byte("<"), []byte("scratch"), head, reason)
-		if string(got) != want {
+		if got, _ := appendFailure([]byte("<"), []byte("scratch"), head, reason); string(got) != want {
 			t.Fatalf("appendFailure(%q, %q) =\n%q, want\n%q", head, reason, got, want)
 		}
+	}
+	// First lines of about as many characters as a message holds.
+	head := "score 0.333 below threshold 1.000"
+	for n := junitMessage - len(head) - 6; n <= junitMessage-len(head)+2; n++ {
+		for _, fill := range []string{"a", "\"", "é", "\xff", "𝄞"} {
+			for _, more := range []string{"", "b", "é", "\n", "\nmore", "b\nmore"} {
+				check(t, head, "é"+strings.Repeat(fill, n-1)+more)
+				check(t, head, strings.Repeat(fill, n)+more)
+			}
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		head := rapid.SampledFrom([]string{head, "score 0.9997 below threshold 1.0000", strings.Repeat("h", junitMessage-2), strings.Repeat("h", junitMessage+5), "é" + strings.Repeat("h", 50)}).Draw(t, "head")
+		piece := rapid.SampledFrom([]string{"a", "é", "€", "\n", "\xff", "\xe2\x82", "\"", "<", "\x01", "word ", strings.Repeat("x", 40), strings.Repeat("y", 150)})
+		reason := ""
+		for range rapid.IntRange(0, 30).Draw(t, "pieces") {
+			reason += piece.Draw(t, "piece")
+		}
+		check(t, head, reason)
 	})
 }
 
