@@ -299,20 +299,29 @@ func failureRows(f *Failure) []failureRow {
 // spaces and other control characters are shown escaped.
 func terminal(s string) string { return printable(s, false) }
 
+// printableClean reports whether printable leaves s as it is: no control
+// character, bidirectional control or invalid byte. Printable ASCII, most
+// text, is passed over a byte at a time.
+func printableClean(s string) bool {
+	i := 0
+	for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {
+		i++
+	}
+	for _, r := range s[i:] {
+		if unicode.IsControl(r) || r == utf8.RuneError || bidiControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
 // printable shows control characters, bidirectional controls and invalid
 // bytes escaped (\u001b, \u202e, \xff), so that data cannot drive a
 // terminal, break a format, or show in another order than it has.
 // Newlines and tabs are kept when keepLines is set, else they become
 // spaces.
 func printable(s string, keepLines bool) string {
-	clean := true
-	for _, r := range s {
-		if unicode.IsControl(r) || r == utf8.RuneError || bidiControl(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if printableClean(s) {
 		return s
 	}
 	var b strings.Builder
