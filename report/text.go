@@ -378,7 +378,15 @@ func clipRunes(s string, n int) string {
 // asciiPrefix reports whether the first n bytes of s (n at most len(s))
 // are ASCII, each a character of its own.
 func asciiPrefix(s string, n int) bool {
-	for i := range n {
+	s = s[:n]
+	for ; len(s) >= 8; s = s[8:] { // eight bytes at a time: one load
+		w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		if w&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for i := range len(s) {
 		if s[i] >= utf8.RuneSelf {
 			return false
 		}

@@ -30,3 +30,32 @@ func TestPrintableClean(t *testing.T) {
 		}
 	})
 }
+
+// TestASCIIPrefix: reading eight bytes at a time, asciiPrefix decides as
+// looking at each byte does, for every bound.
+func TestASCIIPrefix(t *testing.T) {
+	for at := range 20 { // one byte of 20 not ASCII
+		s := []byte("abcdefghijklmnopqrst")
+		s[at] = 0x80
+		for n := range len(s) + 1 {
+			if got, want := asciiPrefix(string(s), n), n <= at; got != want {
+				t.Fatalf("asciiPrefix(%q, %d) = %v, want %v", s, n, got, want)
+			}
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		piece := rapid.SampledFrom([]string{"a", "~", "\x00", "\x7f", "\x80", "\xff", "é", "€", "abcdefgh"})
+		s := ""
+		for range rapid.IntRange(0, 40).Draw(t, "pieces") {
+			s += piece.Draw(t, "piece")
+		}
+		n := rapid.IntRange(0, len(s)).Draw(t, "n")
+		want := true
+		for i := range n {
+			want = want && s[i] < utf8.RuneSelf
+		}
+		if got := asciiPrefix(s, n); got != want {
+			t.Fatalf("asciiPrefix(%q, %d) = %v, want %v", s, n, got, want)
+		}
+	})
+}
