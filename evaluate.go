@@ -251,7 +251,7 @@ func (r *run) grade(b *batch) bool {
 		}
 		res := &b.out.results[i]
 		n := len(r.metrics)
-		*res = gradeRecord(r.ctx, b.recs[i], r.metrics, r.checks, b.metrics[i*n:(i+1)*n:(i+1)*n])
+		gradeRecord(r.ctx, b.recs[i], r.metrics, r.checks, b.metrics[i*n:(i+1)*n:(i+1)*n], res)
 		if c := res.Case; c != nil && res.Error == "" {
 			b.out.digests[i] = caseDigest(c)
 		}
@@ -487,7 +487,9 @@ func Grade(ctx context.Context, c *Case, metrics ...Metric) Result {
 	if err != nil {
 		return ErrorResult(c.ID, err, metrics)
 	}
-	return grade(ctx, c, metrics, nil)
+	var r Result
+	grade(ctx, c, metrics, nil, &r)
+	return r
 }
 
 // MaxCallPairs is the most pairs of an expected and a called call a case
@@ -499,43 +501,50 @@ func Grade(ctx context.Context, c *Case, metrics ...Metric) Result {
 // made.
 const MaxCallPairs = 10_000_000
 
-// grade is Grade for a case whose values are in the model. The metric
-// results go into into when it has room for them.
-func grade(ctx context.Context, c *Case, metrics []Metric, into []MetricResult) Result {
+// grade is Grade for a case whose values are in the model, into r. The
+// metric results go into into when it has room for them. Results are
+// written in place, not returned: a Result and its MetricResults, copied
+// from one frame to the next, cost more than grading's bookkeeping.
+func grade(ctx context.Context, c *Case, metrics []Metric, into []MetricResult, r *Result) {
 	if n, k := len(c.Expected), len(c.Called); n*k > MaxCallPairs {
-		return ErrorResult(c.ID, fmt.Errorf("%d expected calls against %d calls made are %d pairs to compare, more than the %d a case may have: split the case, or grade its turns as cases of their own", n, k, n*k, MaxCallPairs), metrics)
+		*r = ErrorResult(c.ID, fmt.Errorf("%d expected calls against %d calls made are %d pairs to compare, more than the %d a case may have: split the case, or grade its turns as cases of their own", n, k, n*k, MaxCallPairs), metrics)
+		return
 	}
 	if len(into) != len(metrics) {
 		into = make([]MetricResult, len(metrics))
 	}
-	r := Result{ID: c.ID, Success: true, Metrics: into, Case: c, Warnings: c.Warnings}
+	*r = Result{ID: c.ID, Success: true, Metrics: into, Case: c, Warnings: c.Warnings}
 	for i, m := range metrics {
-		r.Metrics[i] = gradeSafely(ctx, m, c)
-		if !r.Metrics[i].Verdict() {
+		mr := &into[i]
+		gradeSafely(ctx, m, c, mr)
+		if !mr.Verdict() {
 			r.Success = false
 		}
 	}
-	return r
 }
 
-func gradeRecord(ctx context.Context, rec Record, metrics []Metric, checks []func(*Case) error, into []MetricResult) Result {
+// gradeRecord decodes, checks and grades rec into r.
+func gradeRecord(ctx context.Context, rec Record, metrics []Metric, checks []func(*Case) error, into []MetricResult, r *Result) {
 	c, err := decodeSafely(rec, checks)
 	if err != nil {
 		id := ""
 		if c != nil {
 			id = c.ID
 		}
-		return ErrorResult(id, err, metrics)
+		*r = ErrorResult(id, err, metrics)
+		return
 	}
 	if ctx.Err() != nil {
-		return ErrorResult(c.ID, ctx.Err(), metrics)
+		*r = ErrorResult(c.ID, ctx.Err(), metrics)
+		return
 	}
 	if _, built := rec.(*Case); built {
-		return Grade(ctx, c, metrics...) // built in code: may hold Go values
+		*r = Grade(ctx, c, metrics...) // built in code: may hold Go values
+		return
 	}
 	// Readers decode into the value model (see Record), so the check that
 	// Grade makes, a walk over every value, is spared on every case read.
-	return grade(ctx, c, metrics, into)
+	grade(ctx, c, metrics, into, r)
 }
 
 // ErrorResult is the result of a case that could not be read: every metric
@@ -570,26 +579,27 @@ func decodeSafely(rec Record, checks []func(*Case) error) (c *Case, err error) {
 	return c, nil
 }
 
-// gradeSafely turns a panic in a metric into an error result, so that one
-// bad case cannot end a run, and so does a result whose details would
-// break its line (a detail named like a core member, or two of a name);
-// it bounds the result's text.
-func gradeSafely(ctx context.Context, m Metric, c *Case) (r MetricResult) {
+// gradeSafely grades c with m into r, turning a panic in the metric into
+// an error result, so that one bad case cannot end a run, and so does a
+// result whose details would break its line (a detail named like a core
+// member, or two of a name); it bounds the result's text.
+func gradeSafely(ctx context.Context, m Metric, c *Case, r *MetricResult) {
 	defer func() {
 		if p := recover(); p != nil {
-			r = MetricResult{Name: m.Name(), Profile: m.Profile()}
+			*r = MetricResult{Name: m.Name(), Profile: m.Profile()}
 			r.Fail(fmt.Errorf("internal error in metric %s: %v\n%s", m.Name(), p, debug.Stack()))
 		}
-		r.Reason, r.Error = cutText(r.Reason), cutText(r.Error)
+		if len(r.Reason) > MaxTextBytes || len(r.Error) > MaxTextBytes {
+			r.Reason, r.Error = cutText(r.Reason), cutText(r.Error)
+		}
 	}()
-	r = m.Grade(ctx, c)
+	*r = m.Grade(ctx, c)
 	if len(r.Details) > 0 {
 		if err := r.checkDetails(); err != nil {
-			r = MetricResult{Name: r.Name, Profile: r.Profile}
+			*r = MetricResult{Name: r.Name, Profile: r.Profile}
 			r.Fail(fmt.Errorf("internal error: %w", err))
 		}
 	}
-	return r
 }
 
 // MaxTextBytes bounds the reason and the error of a metric's result:
