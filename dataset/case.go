@@ -155,8 +155,8 @@ func fields(obj jsonvalue.Object) [numFields]found {
 	var out [numFields]found
 	for i := range obj {
 		m := &obj[i]
-		if k := caseKey(m.Key); k.field > 0 {
-			out[k.field-1].add(m, k.rank)
+		if k := caseKey(m.Key); k.field() > 0 {
+			out[k.field()-1].add(m, k.rank())
 		}
 	}
 	return out
@@ -184,27 +184,29 @@ func value(m *jsonvalue.Member) any {
 // readCase reads the members of a case into r, which is zero: a
 // caseMembers is large, and returned it was copied twice.
 func readCase(r *caseMembers, obj jsonvalue.Object) {
+	all := keyKnown
 	for i := range obj {
 		m := &obj[i]
 		k := caseKey(m.Key)
-		r.unknownField = r.unknownField || !k.known
+		all &= k
 		switch {
-		case k.field > 0:
-			r.fields[k.field-1].add(m, k.rank)
-		case k.tools > 0:
-			if r.tools == nil || k.tools < r.toolsRank {
-				r.tools, r.toolsRank = m, k.tools
+		case k.field() > 0:
+			r.fields[k.field()-1].add(m, k.rank())
+		case k.tools() > 0:
+			if r.tools == nil || k.tools() < r.toolsRank {
+				r.tools, r.toolsRank = m, k.tools()
 			}
-		case m.Key == "id":
+		case k == keyID:
 			if r.id == nil {
 				r.id = m
 			}
-		case m.Key == "trial":
+		case k == keyTrial:
 			if r.trial == nil {
 				r.trial = m
 			}
 		}
 	}
+	r.unknownField = all == 0
 }
 
 func caseID(obj jsonvalue.Object) (string, error) {

@@ -67,80 +67,140 @@ var synonyms = map[string]string{
 
 // Known reports whether name is a field of the case format or one a
 // profile reads.
-func Known(name string) bool { return caseKey(name).known }
+func Known(name string) bool { return caseKey(name).known() }
 
 // A keyInfo says what a key of a case is, so that one lookup answers what
-// decoding and checking a case ask of each of its keys.
-type keyInfo struct {
-	known bool // in caseFields or peerFields
-	grade bool // in gradeFields
+// decoding and checking a case ask of each of its keys. It is packed in
+// one word, which a call returns in one register: as five fields it cost
+// its callers a store and a load of each.
+type keyInfo uint32
+
+// The bits of a keyInfo.
+const (
+	keyKnown keyInfo = 1 << iota // in caseFields or peerFields
+	keyGrade                     // in gradeFields
+
 	// field is 1 + the field the key is an alias of (see fields), and
 	// rank its rank among the field's aliases; 0 for no field.
-	field, rank int8
+	fieldShift = 2 // 4 bits
+	rankShift  = 6 // 2 bits
 	// tools is 1 + the key's index in toolKeys; 0 for none.
-	tools int8
-}
+	toolsShift = 8 // 2 bits
+	// id is a known key's own number, from 1 (0 for an unknown key): a
+	// set of keys is a mask of them (see Checker.Check).
+	idShift = 10 // 6 bits
+)
+
+// The keys readCase looks for by their id.
+const (
+	keyID    = keyKnown | 9<<idShift
+	keyTrial = keyKnown | 16<<idShift
+)
+
+func (k keyInfo) known() bool { return k&keyKnown != 0 }
+func (k keyInfo) grade() bool { return k&keyGrade != 0 }
+func (k keyInfo) field() int8 { return int8(k >> fieldShift & 15) }
+func (k keyInfo) rank() int8  { return int8(k >> rankShift & 3) }
+func (k keyInfo) tools() int8 { return int8(k >> toolsShift & 3) }
+func (k keyInfo) id() uint    { return uint(k >> idShift & 63) }
 
 // caseKey says what a key of a case is. It is a switch, which the
-// compiler makes a binary search of compares, about a tenth of the cost
-// of a map lookup; TestCaseKey checks it against the lists of keys above
-// (caseFields, peerFields, gradeFields, fieldKeys, toolKeys).
+// compiler makes a jump on the length and a few byte compares, about a
+// tenth of the cost of a map lookup; TestCaseKey checks it against the
+// lists of keys above (caseFields, peerFields, gradeFields, fieldKeys,
+// toolKeys), and that each known key has an id of its own.
 func caseKey(k string) keyInfo {
 	switch k {
 	case "actual_output":
-		return keyInfo{known: true, field: 1 + fieldActualOutput}
+		return keyKnown | (1+fieldActualOutput)<<fieldShift | 1<<idShift
 	case "actual_response":
-		return keyInfo{known: true, field: 1 + fieldActualOutput, rank: 2}
+		return keyKnown | (1+fieldActualOutput)<<fieldShift | 2<<rankShift | 2<<idShift
 	case "agent_trajectory":
-		return keyInfo{known: true, grade: true, field: 1 + fieldTrajectory, rank: 1}
+		return keyKnown | keyGrade | (1+fieldTrajectory)<<fieldShift | 1<<rankShift | 3<<idShift
 	case "availableTools":
-		return keyInfo{known: true, tools: 2}
+		return keyKnown | 2<<toolsShift | 4<<idShift
 	case "available_tools":
-		return keyInfo{known: true, tools: 1}
-	case "bfcl_id", "final_response", "function", "id", "input_messages", "messages", "process", "run", "snapshot", "state_rules", "trial":
-		return keyInfo{known: true}
+		return keyKnown | 1<<toolsShift | 5<<idShift
+	case "bfcl_id":
+		return keyKnown | 6<<idShift
+	case "final_response":
+		return keyKnown | 7<<idShift
+	case "function":
+		return keyKnown | 8<<idShift
+	case "id":
+		return keyID
+	case "input_messages":
+		return keyKnown | 10<<idShift
+	case "messages":
+		return keyKnown | 11<<idShift
+	case "process":
+		return keyKnown | 12<<idShift
+	case "run":
+		return keyKnown | 13<<idShift
+	case "snapshot":
+		return keyKnown | 14<<idShift
+	case "state_rules":
+		return keyKnown | 15<<idShift
+	case "trial":
+		return keyTrial
 	case "expectedTools":
-		return keyInfo{known: true, grade: true, field: 1 + fieldExpected, rank: 1}
+		return keyKnown | keyGrade | (1+fieldExpected)<<fieldShift | 1<<rankShift | 17<<idShift
 	case "expected_agent_trajectory":
-		return keyInfo{known: true, grade: true, field: 1 + fieldExpectedTrajectory, rank: 1}
+		return keyKnown | keyGrade | (1+fieldExpectedTrajectory)<<fieldShift | 1<<rankShift | 18<<idShift
 	case "expected_output":
-		return keyInfo{known: true, field: 1 + fieldExpectedOutput}
+		return keyKnown | (1+fieldExpectedOutput)<<fieldShift | 19<<idShift
 	case "expected_response":
-		return keyInfo{known: true, field: 1 + fieldExpectedOutput, rank: 1}
-	case "expected_state", "final_state", "ground_truth", "output", "possible_answer", "question", "samples", "trace", "value":
-		return keyInfo{known: true, grade: true}
+		return keyKnown | (1+fieldExpectedOutput)<<fieldShift | 1<<rankShift | 20<<idShift
+	case "expected_state":
+		return keyKnown | keyGrade | 21<<idShift
+	case "final_state":
+		return keyKnown | keyGrade | 22<<idShift
+	case "ground_truth":
+		return keyKnown | keyGrade | 23<<idShift
+	case "output":
+		return keyKnown | keyGrade | 24<<idShift
+	case "possible_answer":
+		return keyKnown | keyGrade | 25<<idShift
+	case "question":
+		return keyKnown | keyGrade | 26<<idShift
+	case "samples":
+		return keyKnown | keyGrade | 27<<idShift
+	case "trace":
+		return keyKnown | keyGrade | 28<<idShift
+	case "value":
+		return keyKnown | keyGrade | 29<<idShift
 	case "expected_tools":
-		return keyInfo{known: true, grade: true, field: 1 + fieldExpected}
+		return keyKnown | keyGrade | (1+fieldExpected)<<fieldShift | 30<<idShift
 	case "expected_trajectory":
-		return keyInfo{known: true, grade: true, field: 1 + fieldExpectedTrajectory}
+		return keyKnown | keyGrade | (1+fieldExpectedTrajectory)<<fieldShift | 31<<idShift
 	case "generated_response":
-		return keyInfo{known: true, field: 1 + fieldActualOutput, rank: 1}
+		return keyKnown | (1+fieldActualOutput)<<fieldShift | 1<<rankShift | 32<<idShift
 	case "input":
-		return keyInfo{known: true, field: 1 + fieldInput}
+		return keyKnown | (1+fieldInput)<<fieldShift | 33<<idShift
 	case "invocations":
-		return keyInfo{known: true, grade: true, field: 1 + fieldInvocations}
+		return keyKnown | keyGrade | (1+fieldInvocations)<<fieldShift | 34<<idShift
 	case "query":
-		return keyInfo{known: true, field: 1 + fieldInput, rank: 1}
+		return keyKnown | (1+fieldInput)<<fieldShift | 1<<rankShift | 35<<idShift
 	case "reference":
-		return keyInfo{known: true, field: 1 + fieldExpectedOutput, rank: 2}
+		return keyKnown | (1+fieldExpectedOutput)<<fieldShift | 2<<rankShift | 36<<idShift
 	case "reference_tool_calls":
-		return keyInfo{known: true, grade: true, field: 1 + fieldExpected, rank: 2}
+		return keyKnown | keyGrade | (1+fieldExpected)<<fieldShift | 2<<rankShift | 37<<idShift
 	case "response":
-		return keyInfo{known: true, field: 1 + fieldActualOutput, rank: 3}
+		return keyKnown | (1+fieldActualOutput)<<fieldShift | 3<<rankShift | 38<<idShift
 	case "tools":
-		return keyInfo{known: true, tools: 3}
+		return keyKnown | 3<<toolsShift | 39<<idShift
 	case "toolsCalled":
-		return keyInfo{known: true, grade: true, field: 1 + fieldCalled, rank: 1}
+		return keyKnown | keyGrade | (1+fieldCalled)<<fieldShift | 1<<rankShift | 40<<idShift
 	case "tools_called":
-		return keyInfo{known: true, grade: true, field: 1 + fieldCalled}
+		return keyKnown | keyGrade | (1+fieldCalled)<<fieldShift | 41<<idShift
 	case "trajectory":
-		return keyInfo{known: true, grade: true, field: 1 + fieldTrajectory}
+		return keyKnown | keyGrade | (1+fieldTrajectory)<<fieldShift | 42<<idShift
 	case "turns":
-		return keyInfo{known: true, grade: true, field: 1 + fieldTurns}
+		return keyKnown | keyGrade | (1+fieldTurns)<<fieldShift | 43<<idShift
 	case "user_input":
-		return keyInfo{known: true, grade: true, field: 1 + fieldTrajectory, rank: 2}
+		return keyKnown | keyGrade | (1+fieldTrajectory)<<fieldShift | 2<<rankShift | 44<<idShift
 	}
-	return keyInfo{}
+	return 0
 }
 
 // misspelled returns the case field that name most likely meant, if name
@@ -220,7 +280,7 @@ func Gradeable(obj jsonvalue.Object) bool {
 func gradeable(m *jsonvalue.Member, k keyInfo) bool {
 	// A raw output may be null: a provider that returned nothing is
 	// promptfoo's to grade.
-	if m.Value == nil && m.Key != "output" || !k.grade {
+	if m.Value == nil && m.Key != "output" || !k.grade() {
 		return false
 	}
 	if m.Key == "user_input" {
@@ -320,10 +380,9 @@ type Checker struct {
 	ignored map[string]int
 
 	notGradedOnce sync.Once
-	notGraded     uint64 // keyBit of every key of NotGraded
-	// notGradedField: a key of NotGraded is one of the fields a case is
-	// decoded into (see fields), whose keys are else not looked up.
-	notGradedField bool
+	// The keys of NotGraded: the ids of those that are known (see
+	// keyInfo), and the keyBit of the others.
+	notGradedIDs, notGradedOthers uint64
 }
 
 // keyBit sets one of 64 bits for a key, cheaply: keys share bits, so a
@@ -369,23 +428,28 @@ func (ch *Checker) Check(c *toolgrade.Case) error {
 	}
 	ch.notGradedOnce.Do(func() {
 		for k := range ch.NotGraded {
-			ch.notGraded |= keyBit(k)
-			ch.notGradedField = ch.notGradedField || caseKey(k).field > 0
+			if info := caseKey(k); info.known() {
+				ch.notGradedIDs |= 1 << info.id()
+			} else {
+				ch.notGradedOthers |= keyBit(k)
+			}
 		}
 	})
-	graded, unknown, notGraded := false, false, false
+	// One pass over the keys, each looked up once: the set of their ids
+	// (an unknown key's is 0) says which NotGraded names; an unknown key
+	// (rare) is looked for by its bit in a pass of its own.
+	var ids uint64
+	graded := false
 	for i := range obj {
 		m := &obj[i]
 		k := caseKey(m.Key)
-		unknown = unknown || !k.known
-		graded = graded || gradeable(m, k)
-		// A map lookup for every key of every case cost more, and the
-		// case's fields (its calls, input, output), which NotGraded
-		// seldom has, need not be looked for.
-		if k.field == 0 || ch.notGradedField {
-			notGraded = notGraded || ch.notGraded&keyBit(m.Key) != 0
+		ids |= 1 << k.id()
+		if k.grade() && !graded {
+			graded = gradeable(m, k)
 		}
 	}
+	unknown := ids&1 != 0
+	notGraded := ids&ch.notGradedIDs != 0 || unknown && ch.notGradedOthers != 0 && ch.othersSet(obj)
 	if !graded {
 		return nothingToGrade(obj)
 	}
@@ -405,12 +469,23 @@ func (ch *Checker) Check(c *toolgrade.Case) error {
 	return nil
 }
 
+// othersSet reports whether obj may have an unknown key of NotGraded: one
+// whose keyBit is among theirs.
+func (ch *Checker) othersSet(obj jsonvalue.Object) bool {
+	for i := range obj {
+		if k := obj[i].Key; !caseKey(k).known() && ch.notGradedOthers&keyBit(k) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // unknown counts the fields of obj that are not part of the case format,
 // each once, or, with StrictFields, returns the error of the first.
 func (ch *Checker) unknown(obj jsonvalue.Object) error {
 	var unknown []string
 	for _, m := range obj {
-		if !caseKey(m.Key).known && !slices.Contains(unknown, m.Key) {
+		if !caseKey(m.Key).known() && !slices.Contains(unknown, m.Key) {
 			unknown = append(unknown, m.Key)
 		}
 	}
