@@ -154,7 +154,8 @@ func (s *Stats) Add(r *toolgrade.Result) {
 	trials := s.trials.Add(r)
 	s.reliability = nil
 	s.addThresholds(r)
-	t := trajectoryOf(r)
+	var t trajectory
+	t.read(r)
 	if r.Case != nil {
 		s.addTools(r, t.failed)
 	}
@@ -297,27 +298,49 @@ func word4(s string) uint32 {
 }
 
 // tool returns the run's counts of the named tool, adding them if new.
+// A name of eight bytes or more (most) has its words read here, without
+// a call.
 func (s *Stats) tool(name string) *ToolCounts {
-	if 2*(len(s.tools)+1) > len(s.toolSlots) {
+	var lo, hi uint64
+	n := len(name)
+	if n >= 8 {
+		lo, hi = word(name[:8]), word(name[n-8:])
+	} else {
+		lo, hi = nameWords(name)
+	}
+	if len(s.toolSlots) == 0 {
 		s.growTools()
 	}
-	lo, hi := nameWords(name)
-	n := len(name)
 	mask := uint64(len(s.toolSlots) - 1)
 	for i := toolHash(lo, hi, n) & mask; ; i = (i + 1) & mask {
 		slot := &s.toolSlots[i]
 		if slot.t == nil {
-			// A case's strings share the memory its input was read into;
-			// a copy keeps only the name alive.
-			t := &ToolCounts{Name: strings.Clone(name)}
-			s.tools = append(s.tools, t)
-			*slot = toolSlot{lo, hi, n, t}
-			return t
+			return s.addTool(name, lo, hi)
 		}
 		if slot.lo == lo && slot.hi == hi && slot.n == n && (n <= 16 || slot.t.Name == name) {
 			return slot.t
 		}
 	}
+}
+
+// addTool adds the counts of a tool new to the run, whose name's words
+// are lo and hi, keeping toolSlots at most half full.
+func (s *Stats) addTool(name string, lo, hi uint64) *ToolCounts {
+	// A case's strings share the memory its input was read into; a copy
+	// keeps only the name alive.
+	t := &ToolCounts{Name: strings.Clone(name)}
+	s.tools = append(s.tools, t)
+	if 2*len(s.tools) > len(s.toolSlots) {
+		s.growTools() // places t too
+		return t
+	}
+	mask := uint64(len(s.toolSlots) - 1)
+	i := toolHash(lo, hi, len(name)) & mask
+	for s.toolSlots[i].t != nil {
+		i = (i + 1) & mask
+	}
+	s.toolSlots[i] = toolSlot{lo, hi, len(name), t}
+	return t
 }
 
 func toolHash(lo, hi uint64, n int) uint64 {
@@ -471,7 +494,7 @@ func (s *Stats) addFailure(r *toolgrade.Result, t *trajectory, trials int) {
 		limit = DefaultWorst
 	}
 	full := at < 0 && len(s.failures) >= limit
-	if full && !worse(f, s.failures[0]) {
+	if full && !worse(&f, &s.failures[0]) {
 		return
 	}
 	f.ID = strings.Clone(r.ID) // kept past the case, as tool names are
@@ -550,9 +573,9 @@ func (s *Stats) Failures() []Failure {
 			return d
 		}
 		switch {
-		case worse(a, b):
+		case worse(&a, &b):
 			return -1
-		case worse(b, a):
+		case worse(&b, &a):
 			return 1
 		}
 		return 0
@@ -583,8 +606,9 @@ func (s *Stats) repeated() *reliability.Suite {
 func (s *Stats) Failed() int { return s.Cases - s.Passed - s.Errors }
 
 // worse orders failures: more failing trials are worse, then a lower
-// rank, then the earlier case.
-func worse(a, b Failure) bool {
+// rank, then the earlier case. (A Failure is large: copied for each
+// comparison, it cost more than the comparison.)
+func worse(a, b *Failure) bool {
 	if a.failed != b.failed {
 		return a.failed > b.failed
 	}
@@ -599,7 +623,7 @@ func worse(a, b Failure) bool {
 type failureHeap []Failure
 
 func (h failureHeap) Len() int           { return len(h) }
-func (h failureHeap) Less(i, j int) bool { return worse(h[j], h[i]) }
+func (h failureHeap) Less(i, j int) bool { return worse(&h[j], &h[i]) }
 func (h failureHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *failureHeap) Push(x any)        { *h = append(*h, x.(Failure)) }
 func (h *failureHeap) Pop() any {

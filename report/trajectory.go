@@ -60,6 +60,13 @@ type caseDiff struct {
 // failed.
 func trajectoryOf(r *toolgrade.Result) trajectory {
 	var t trajectory
+	t.read(r)
+	return t
+}
+
+// read is trajectoryOf into t, which is zero: a trajectory is large, and
+// returned it was copied.
+func (t *trajectory) read(r *toolgrade.Result) {
 	if r.Case != nil {
 		for j := range r.Case.Called {
 			if r.Case.Called[j].Failed() {
@@ -102,7 +109,6 @@ func trajectoryOf(r *toolgrade.Result) trajectory {
 	if len(t.failed) > 1 || len(t.retried) > 1 { // most cases have no failed or retried call
 		t.failed, t.retried = uniqueSorted(t.failed), uniqueSorted(t.retried)
 	}
-	return t
 }
 
 func uniqueSorted(xs []int) []int {
