@@ -131,20 +131,37 @@ var fieldKeys = [numFields][]string{
 	fieldTurns: {"turns"}, fieldInvocations: {"invocations"},
 }
 
-// A found field: the key it was found under and its value.
+// A found field: the member it was found in (nil for none) and the rank
+// of its key among the field's aliases. A pointer, not the member's key
+// and value: a case's fields are zeroed, and written, as it is read.
 type found struct {
-	key  string
-	v    any
+	m    *jsonvalue.Member
 	rank int8
 }
 
-func (f found) ok() bool { return f.key != "" }
+func (f found) ok() bool { return f.m != nil }
+
+// key is the key the field was found under, "" for none.
+func (f found) key() string {
+	if f.m == nil {
+		return ""
+	}
+	return f.m.Key
+}
+
+// val is the field's value, nil for none.
+func (f found) val() any {
+	if f.m == nil {
+		return nil
+	}
+	return f.m.Value
+}
 
 // add takes a member whose key is an alias of its field of rank rank:
 // the first-ranked alias present wins, and the first of a repeated key.
 func (f *found) add(m *jsonvalue.Member, rank int8) {
 	if !f.ok() || rank < f.rank {
-		*f = found{m.Key, m.Value, rank}
+		*f = found{m, rank}
 	}
 }
 
@@ -266,8 +283,8 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	f := &r.fields
 	// Ragas' user_input is the conversation of a MultiTurnSample (a list
 	// of messages) but the query of a SingleTurnSample (a string).
-	if t := &f[fieldTrajectory]; t.key == "user_input" {
-		if _, isList := t.v.([]any); !isList {
+	if t := &f[fieldTrajectory]; t.key() == "user_input" {
+		if _, isList := t.val().([]any); !isList {
 			if !f[fieldInput].ok() {
 				f[fieldInput] = *t
 			}
@@ -281,8 +298,8 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	nc, ne := len(listOf(&f[fieldCalled])), len(listOf(&f[fieldExpected]))
 	c, buf := newCase(nc + ne)
 	c.Raw, c.ID, c.Trial = obj, id, trial
-	c.Input, c.ActualOutput, c.ExpectedOutput = f[fieldInput].v, f[fieldActualOutput].v, f[fieldExpectedOutput].v
-	c.Trajectory, c.ExpectedTrajectory = f[fieldTrajectory].v, f[fieldExpectedTrajectory].v
+	c.Input, c.ActualOutput, c.ExpectedOutput = f[fieldInput].val(), f[fieldActualOutput].val(), f[fieldExpectedOutput].val()
+	c.Trajectory, c.ExpectedTrajectory = f[fieldTrajectory].val(), f[fieldExpectedTrajectory].val()
 	var inputs []any // the user turns of the called trajectory
 	c.Called, inputs, err = calls(c, &f[fieldCalled], &f[fieldTrajectory], buf[:nc])
 	if err != nil && !leftAsWritten(f[fieldCalled], f[fieldTrajectory], "tools_called", "trajectory", metrics) {
@@ -304,8 +321,8 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 			c.Expected[i].Turn = 0
 		}
 	}
-	turnsKey, t := "turns", f[fieldTurns].v
-	if inv := f[fieldInvocations].v; t == nil && inv != nil {
+	turnsKey, t := "turns", f[fieldTurns].val()
+	if inv := f[fieldInvocations].val(); t == nil && inv != nil {
 		// ADK's invocations are turns: read them so, for the metrics that
 		// grade turn by turn (the adk profile reads them itself).
 		turnsKey, t = "invocations", inv
@@ -322,7 +339,7 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 
 // listOf is the list of calls a field gives, if it gives one.
 func listOf(f *found) []any {
-	l, _ := f.v.([]any)
+	l, _ := f.val().([]any)
 	return l
 }
 
@@ -406,9 +423,9 @@ func newCase(n int) (*toolgrade.Case, []toolgrade.Call) {
 // one of metrics does, and none of the others reads the calls (either
 // field) or fails to say what it reads.
 func leftAsWritten(list, trace found, listField, traceField string, metrics []toolgrade.Metric) bool {
-	key, fields := list.key, []string{listField}
+	key, fields := list.key(), []string{listField}
 	if !list.ok() {
-		key, fields = trace.key, []string{listField, traceField}
+		key, fields = trace.key(), []string{listField, traceField}
 	}
 	left := false
 	for _, m := range metrics {
@@ -428,13 +445,13 @@ func leftAsWritten(list, trace found, listField, traceField string, metrics []to
 // must be one (metrics such as grounding read it), and a warning says so
 // when its calls are not the list's.
 func calls(c *toolgrade.Case, list, tr *found, buf []toolgrade.Call) ([]toolgrade.Call, []any, error) {
-	if tr.ok() && tr.v != nil {
+	if tr.ok() && tr.val() != nil {
 		return traceCalls(c, *list, *tr, buf)
 	}
 	if list.ok() {
-		calls, err := compat.DecodeCallsIn(buf, list.v)
+		calls, err := compat.DecodeCallsIn(buf, list.val())
 		if err != nil {
-			return nil, nil, toolgrade.InField(list.key, err)
+			return nil, nil, toolgrade.InField(list.key(), err)
 		}
 		return calls, nil, nil
 	}
@@ -444,29 +461,29 @@ func calls(c *toolgrade.Case, list, tr *found, buf []toolgrade.Call) ([]toolgrad
 // traceCalls is calls for a case that gives a trace: apart, so that the
 // lists alone do not pay for its large frame.
 func traceCalls(c *toolgrade.Case, list, tr found, buf []toolgrade.Call) ([]toolgrade.Call, []any, error) {
-	t, err := trace.Extract(tr.v, "")
+	t, err := trace.Extract(tr.val(), "")
 	if err != nil {
 		if list.ok() {
-			err = fmt.Errorf("not a trace toolgrade reads (the calls graded are %s's): %w", list.key, err)
+			err = fmt.Errorf("not a trace toolgrade reads (the calls graded are %s's): %w", list.key(), err)
 		}
-		return nil, nil, toolgrade.InField(tr.key, err)
+		return nil, nil, toolgrade.InField(tr.key(), err)
 	}
 	run, err := caseRun(c.ID, &t)
 	if err != nil {
-		return nil, nil, toolgrade.InField(tr.key, err)
+		return nil, nil, toolgrade.InField(tr.key(), err)
 	}
 	if list.ok() {
-		calls, err := compat.DecodeCallsIn(buf, list.v)
+		calls, err := compat.DecodeCallsIn(buf, list.val())
 		if err != nil {
-			return nil, nil, toolgrade.InField(list.key, err)
+			return nil, nil, toolgrade.InField(list.key(), err)
 		}
 		if !sameCalls(calls, run.Calls) {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s holds other calls than %s (%d and %d): %s are graded", tr.key, list.key, len(run.Calls), len(calls), list.key))
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s holds other calls than %s (%d and %d): %s are graded", tr.key(), list.key(), len(run.Calls), len(calls), list.key()))
 		}
 		return calls, nil, nil
 	}
 	for _, w := range append(run.Warnings(), t.Notes...) {
-		c.Warnings = append(c.Warnings, tr.key+": "+w)
+		c.Warnings = append(c.Warnings, tr.key()+": "+w)
 	}
 	return run.Calls, run.Inputs, nil
 }
@@ -516,20 +533,20 @@ func sameCalls(a, b []toolgrade.Call) bool {
 // chat messages (objects), or null. Anything else would be graded, and
 // shown to a judge, as if the case had said nothing.
 func checkInput(f *found) error {
-	switch v := f.v.(type) {
+	switch v := f.val().(type) {
 	case nil, string:
 		return nil
 	case []any:
 		for i, e := range v {
 			if _, ok := e.(jsonvalue.Object); !ok {
 				if _, ok := e.(string); !ok {
-					return &toolgrade.FieldError{Path: fmt.Sprintf("%s[%d]", f.key, i), Err: fmt.Errorf("want a content part or a message (an object), got %s", jsonvalue.Kind(e))}
+					return &toolgrade.FieldError{Path: fmt.Sprintf("%s[%d]", f.key(), i), Err: fmt.Errorf("want a content part or a message (an object), got %s", jsonvalue.Kind(e))}
 				}
 			}
 		}
 		return nil
 	}
-	return &toolgrade.FieldError{Path: f.key, Err: fmt.Errorf("want the user's query: text, or a list of content parts or messages; got %s", jsonvalue.Kind(f.v))}
+	return &toolgrade.FieldError{Path: f.key(), Err: fmt.Errorf("want the user's query: text, or a list of content parts or messages; got %s", jsonvalue.Kind(f.val()))}
 }
 
 // toolKeys are the fields under which a case gives its tools, the first
@@ -575,7 +592,7 @@ func decodeTurns(c *toolgrade.Case, key string, v any, cf *[numFields]found, inp
 			return toolgrade.InField(at, err)
 		}
 		t := &c.Turns[i]
-		t.Input, t.ActualOutput, t.ExpectedOutput = f[fieldInput].v, f[fieldActualOutput].v, f[fieldExpectedOutput].v
+		t.Input, t.ActualOutput, t.ExpectedOutput = f[fieldInput].val(), f[fieldActualOutput].val(), f[fieldExpectedOutput].val()
 		for _, side := range []struct {
 			list, tr found
 			top      bool
@@ -605,7 +622,7 @@ func decodeTurns(c *toolgrade.Case, key string, v any, cf *[numFields]found, inp
 	case cf[fieldCalled].ok():
 		for k := range c.Called {
 			if t := c.Called[k].Turn; t == 0 || t > len(list) {
-				return toolgrade.InField(fmt.Sprintf("%s[%d]", cf[fieldCalled].key, k), fmt.Errorf(`want "turn" from 1 to %d, to say which of the case's turns the call belongs to`, len(list)))
+				return toolgrade.InField(fmt.Sprintf("%s[%d]", cf[fieldCalled].key(), k), fmt.Errorf(`want "turn" from 1 to %d, to say which of the case's turns the call belongs to`, len(list)))
 			}
 		}
 	case topCalled:
