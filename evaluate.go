@@ -7,7 +7,6 @@ import (
 	"iter"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -630,6 +629,16 @@ type Summary struct {
 	Usage   Usage
 }
 
+// metricIndex is the index of m's metric in s.Metrics, -1 for none.
+func (s *Summary) metricIndex(m *MetricResult) int {
+	for i := range s.Metrics {
+		if ms := &s.Metrics[i]; ms.Name == m.Name && ms.Profile == m.Profile {
+			return i
+		}
+	}
+	return -1
+}
+
 // A MetricSummary aggregates one metric's results.
 type MetricSummary struct {
 	Name    string
@@ -652,7 +661,7 @@ func (s *Summary) Add(r *Result) {
 	erred := false
 	for i := range r.Metrics {
 		m := &r.Metrics[i]
-		idx := slices.IndexFunc(s.Metrics, func(ms MetricSummary) bool { return ms.Name == m.Name && ms.Profile == m.Profile })
+		idx := s.metricIndex(m)
 		if idx < 0 {
 			s.Metrics = append(s.Metrics, MetricSummary{Name: m.Name, Profile: m.Profile})
 			idx = len(s.Metrics) - 1

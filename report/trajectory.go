@@ -381,6 +381,9 @@ type ruleCount struct {
 }
 
 func (tc *trajectoryCounts) add(t *trajectory) {
+	if len(t.failed) == 0 && len(t.flows) == 0 && len(t.rules) == 0 {
+		return // most cases
+	}
 	if len(t.failed) > 0 {
 		tc.failed += len(t.failed)
 		tc.retried += len(t.retried)
