@@ -92,7 +92,7 @@ func (s *Stats) addThresholds(r *toolgrade.Result) {
 		if m.Error != "" {
 			continue // an erred metric has no say
 		}
-		k := slices.IndexFunc(s.thresholds, func(t threshold) bool { return t.seenName == m.Name && t.seenProfile == m.Profile })
+		k := s.thresholdIndex(m)
 		if k < 0 {
 			t := threshold{name: strings.Clone(m.Name), profile: strings.Clone(m.Profile), seenName: m.Name, seenProfile: m.Profile}
 			if m.Threshold != nil {
@@ -107,6 +107,18 @@ func (s *Stats) addThresholds(r *toolgrade.Result) {
 			t.varies = true
 		}
 	}
+}
+
+// thresholdIndex is the index of m's metric in s.thresholds, -1 for
+// none. (A closure given each threshold, as slices.IndexFunc wants, was
+// given a copy of it.)
+func (s *Stats) thresholdIndex(m *toolgrade.MetricResult) int {
+	for i := range s.thresholds {
+		if t := &s.thresholds[i]; t.seenName == m.Name && t.seenProfile == m.Profile {
+			return i
+		}
+	}
+	return -1
 }
 
 // thresholdText is a metric's threshold as the reports show it: "0.500",
