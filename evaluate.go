@@ -248,7 +248,7 @@ func (r *run) grade(b *batch) bool {
 		if i >= len(b.recs) {
 			return n > 0
 		}
-		res := &b.out.results[i]
+		res := &b.out.results[i] // zero: each batch is new
 		n := len(r.metrics)
 		gradeRecord(r.ctx, b.recs[i], r.metrics, r.checks, b.metrics[i*n:(i+1)*n:(i+1)*n], res)
 		if c := res.Case; c != nil && res.Error == "" {
@@ -500,10 +500,12 @@ func Grade(ctx context.Context, c *Case, metrics ...Metric) Result {
 // made.
 const MaxCallPairs = 10_000_000
 
-// grade is Grade for a case whose values are in the model, into r. The
-// metric results go into into when it has room for them. Results are
-// written in place, not returned: a Result and its MetricResults, copied
-// from one frame to the next, cost more than grading's bookkeeping.
+// grade is Grade for a case whose values are in the model, into r, which
+// is zero. The metric results go into into when it has room for them.
+// Results are written in place, not returned: a Result and its
+// MetricResults, copied from one frame to the next, cost more than
+// grading's bookkeeping; and r's members are set one by one, not as a
+// whole Result built beside it and copied.
 func grade(ctx context.Context, c *Case, metrics []Metric, into []MetricResult, r *Result) {
 	if n, k := len(c.Expected), len(c.Called); n*k > MaxCallPairs {
 		*r = ErrorResult(c.ID, fmt.Errorf("%d expected calls against %d calls made are %d pairs to compare, more than the %d a case may have: split the case, or grade its turns as cases of their own", n, k, n*k, MaxCallPairs), metrics)
@@ -512,7 +514,7 @@ func grade(ctx context.Context, c *Case, metrics []Metric, into []MetricResult, 
 	if len(into) != len(metrics) {
 		into = make([]MetricResult, len(metrics))
 	}
-	*r = Result{ID: c.ID, Success: true, Metrics: into, Case: c, Warnings: c.Warnings}
+	r.ID, r.Success, r.Metrics, r.Case, r.Warnings = c.ID, true, into, c, c.Warnings
 	for i, m := range metrics {
 		mr := &into[i]
 		gradeSafely(ctx, m, c, mr)
@@ -522,7 +524,7 @@ func grade(ctx context.Context, c *Case, metrics []Metric, into []MetricResult, 
 	}
 }
 
-// gradeRecord decodes, checks and grades rec into r.
+// gradeRecord decodes, checks and grades rec into r, which is zero.
 func gradeRecord(ctx context.Context, rec Record, metrics []Metric, checks []func(*Case) error, into []MetricResult, r *Result) {
 	c, err := decodeSafely(rec, checks)
 	if err != nil {
