@@ -173,8 +173,8 @@ func TestFastDetectionOfErrors(t *testing.T) {
 }
 
 // TestPlainChatAsksEnough: a plain chat message (see plainChat) is shown
-// only to plainSniffers, and every other format's sniffers answer no to
-// it: on generated messages whose texts are every string of the samples
+// only to plainSniffers, every other format's sniffers answer no to it,
+// and plainMessage.claim answers as all of them do: on generated messages whose texts are every string of the samples
 // (so that a format that tells its messages by their text is met with
 // that text), alone, in lists, and one member away from plain.
 func TestPlainChatAsksEnough(t *testing.T) {
@@ -188,7 +188,10 @@ func TestPlainChatAsksEnough(t *testing.T) {
 			}
 		}
 	}
-	text := rapid.OneOf(rapid.SampledFrom(contents), rapid.SampledFrom(texts), rapid.String())
+	// The texts plainMessage.claim tells a mini-SWE-agent message by,
+	// whole and cut.
+	marks := []string{"<returncode>0</returncode>\n<output>ok</output>", "x<returncode>", "<returncode", "```mswea_bash_command\nls\n```", "run <mswea_bash_command>ls</mswea_bash_command>", "```mswea_bash_comman", "<mswea_bash_command"}
+	text := rapid.OneOf(rapid.SampledFrom(contents), rapid.SampledFrom(texts), rapid.SampledFrom(marks), rapid.String())
 	roles := []string{"system", "user", "assistant", "tool"}
 	toolCall := func(t *rapid.T) any {
 		fn := jsonvalue.Object{{Key: "name", Value: text.Draw(t, "name")}, {Key: "arguments", Value: text.Draw(t, "arguments")}}
@@ -230,13 +233,23 @@ func TestPlainChatAsksEnough(t *testing.T) {
 		return o
 	}
 	x := sniffers()
+	if !x.plainFast {
+		t.Fatal("plain chat messages are asked of every plain sniffer: plainSniffers is not the registry's set")
+	}
 	rapid.Check(t, func(t *rapid.T) {
 		msgs := make([]any, rapid.IntRange(1, 4).Draw(t, "messages"))
 		for i := range msgs {
 			o := message(t)
 			msgs[i] = o
-			if !plainChat(o) {
+			m, plain := readPlainChat(o)
+			if !plain {
 				continue
+			}
+			// The answer given without asking, as asking every sniffer
+			// gives it.
+			f, l := m.claim()
+			if g, k := surestItem(x.every, o); f != g || l != k {
+				t.Fatalf("plain chat message %v: claimed %s (%d), every sniffer says %s (%d)", o, f, l, g, k)
 			}
 			for i := range registry {
 				f := &registry[i]

@@ -270,7 +270,18 @@ func (d detector) classify(e any) (string, level) {
 	if !ok {
 		return surest(func(f *format) level { return sniff(f.item, e) })
 	}
-	return surestItem(d.candidates(o), e)
+	if d.every {
+		return surestItem(sniffers().every, e)
+	}
+	x := sniffers()
+	m, plain := readPlainChat(o)
+	switch {
+	case !plain:
+		return surestItem(x.of(o), e)
+	case x.plainFast:
+		return m.claim()
+	}
+	return surestItem(x.plain, e)
 }
 
 // surestItem is surestOf asking the element sniffers about e: the loop
@@ -322,6 +333,19 @@ var plainSniffers = []string{"mini_swe_agent", "openai_chat"}
 // index would show it to every format whose messages have a role; only
 // plainSniffers can claim it.
 func plainChat(o jsonvalue.Object) bool {
+	_, plain := readPlainChat(o)
+	return plain
+}
+
+// A plainMessage is what plainSniffers look at in a plain chat message:
+// its role, its text ("" for null), and whether it has tool calls.
+type plainMessage struct {
+	role, text string
+	calls      bool
+}
+
+// readPlainChat reads a message as plainChat tells it, in one pass.
+func readPlainChat(o jsonvalue.Object) (m plainMessage, plain bool) {
 	var seen uint8
 	for i := range o {
 		var bit uint8
@@ -330,32 +354,53 @@ func plainChat(o jsonvalue.Object) bool {
 			bit = 1
 			switch r, _ := v.(string); r {
 			case "system", "user", "assistant", "tool":
+				m.role = r
 			default:
-				return false
+				return m, false
 			}
 		case "content":
 			bit = 2
-			if _, ok := v.(string); !ok && v != nil {
-				return false
+			s, ok := v.(string)
+			if !ok && v != nil {
+				return m, false
 			}
+			m.text = s
 		case "tool_call_id":
 			bit = 4
 			if _, ok := v.(string); !ok {
-				return false
+				return m, false
 			}
 		case "tool_calls":
 			bit = 8
-			if l, ok := v.([]any); !ok || len(l) > 0 && !plainToolCall(l[0]) {
-				return false
+			l, ok := v.([]any)
+			if !ok || len(l) > 0 && !plainToolCall(l[0]) {
+				return m, false
 			}
+			m.calls = len(l) > 0
 		default:
-			return false
+			return m, false
 		}
 		if !once(&seen, bit) {
-			return false
+			return m, false
 		}
 	}
-	return seen&1 != 0
+	return m, seen&1 != 0
+}
+
+// claim is what plainSniffers answer about a plain chat message, asked
+// in the registry's order as surestItem asks them: mini-SWE-agent's
+// sniffer decides by the message's text (see miniSWEText), else Chat
+// Completions' decides by a tool call (the first entry of a plain
+// tool_calls list has a function) and falls back on the role.
+// TestPlainClaim holds it to asking them.
+func (m plainMessage) claim() (string, level) {
+	switch {
+	case miniSWEText(m.role, m.text):
+		return "mini_swe_agent", decisive
+	case m.calls:
+		return "openai_chat", decisive
+	}
+	return "openai_chat", fallback
 }
 
 // plainToolCall reports a tool_calls entry of the plainest form: only
@@ -426,6 +471,10 @@ type sniffIndex struct {
 	always               formatSet // formats whose sniffers look at every object
 	every                formatSet // every format detection chooses from
 	plain                formatSet // those asked about a plain chat message
+	// plainFast says that of plain only plainSniffers have element
+	// sniffers, so that a plain chat message's answer as an element is
+	// plainMessage.claim.
+	plainFast bool
 }
 
 var sniffers = sync.OnceValue(func() *sniffIndex {
@@ -460,6 +509,16 @@ var sniffers = sync.OnceValue(func() *sniffIndex {
 			x.firstOfPrefix[firstByte(p)] = true
 		}
 	}
+	var items, want formatSet // of plain, those with element sniffers; plainSniffers
+	for i := range registry {
+		if registry[i].item != nil {
+			items.add(i)
+		}
+		if slices.Contains(plainSniffers, registry[i].name) {
+			want.add(i)
+		}
+	}
+	x.plainFast = formatSet{x.plain[0] & items[0], x.plain[1] & items[1]} == want && slices.IsSorted(plainSniffers)
 	return x
 })
 

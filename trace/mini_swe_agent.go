@@ -43,14 +43,25 @@ func init() {
 			switch {
 			case hasAny(extra, "actions", "returncode", "interrupt_type", "exit_status"), r == "exit":
 				return decisive
-			case r == "assistant" && (strings.Contains(text, "```mswea_bash_command") || strings.Contains(text, "<mswea_bash_command>")):
-				return decisive
-			case r == "user" && strings.HasPrefix(text, "<returncode>"):
+			case miniSWEText(r, text):
 				return decisive
 			}
 			return no
 		}),
 	})
+}
+
+// miniSWEText reports a message that only mini-swe-agent writes, by its
+// role and text: an action in its fence or tags, or an observation of a
+// return code.
+func miniSWEText(role, text string) bool {
+	switch role {
+	case "assistant":
+		return strings.Contains(text, "```mswea_bash_command") || strings.Contains(text, "<mswea_bash_command>")
+	case "user":
+		return strings.HasPrefix(text, "<returncode>")
+	}
+	return false
 }
 
 // readMiniSWEAgent reads a mini-swe-agent trajectory: the .traj.json a
