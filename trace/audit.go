@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -416,7 +417,18 @@ func (a *audit) where() string {
 }
 
 // looksJSONText says whether a string may hold a JSON object or array.
+// Most strings it is asked about (every result read, every text that
+// starts like JSON) tell at their ends, with nothing to trim;
+// TestLooksJSONText holds that to trimming first.
 func looksJSONText(s string) bool {
+	if len(s) >= 2 {
+		switch c, e := s[0], s[len(s)-1]; {
+		case c == '{' && e == '}', c == '[' && e == ']':
+			return true
+		case c < utf8.RuneSelf && c > ' ' && c != '{' && c != '[':
+			return false // starts with no space to trim, and not as JSON
+		}
+	}
 	s = strings.TrimSpace(s)
 	return len(s) >= 2 && (s[0] == '{' && s[len(s)-1] == '}' || s[0] == '[' && s[len(s)-1] == ']')
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
+	"pgregory.net/rapid"
 )
 
 func parseValue(t testing.TB, s string) any {
@@ -479,4 +480,35 @@ func TestAuditWhereDeep(t *testing.T) {
 			t.Errorf("depth %d: found %v, want one at %q", depth, found, want)
 		}
 	}
+}
+
+// trimmedJSONText is looksJSONText as it was written first: trim, then
+// look at the ends.
+func trimmedJSONText(s string) bool {
+	s = strings.TrimSpace(s)
+	return len(s) >= 2 && (s[0] == '{' && s[len(s)-1] == '}' || s[0] == '[' && s[len(s)-1] == ']')
+}
+
+// TestLooksJSONText: telling JSON text by its ends first answers as
+// trimming first does, on strings made of the bytes that matter (brackets,
+// every space TrimSpace trims, the first bytes of Unicode spaces).
+func TestLooksJSONText(t *testing.T) {
+	pieces := []string{"{", "}", "[", "]", " ", "\t", "\n", "\v", "\f", "\r", "\u00a0", "\u0085", "\u2028", "\u3000", "\xc2", "\x00", "\x7f", "x", `"`, "é", ""}
+	rapid.Check(t, func(t *rapid.T) {
+		s := strings.Join(rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 6).Draw(t, "pieces"), "")
+		if got, want := looksJSONText(s), trimmedJSONText(s); got != want {
+			t.Fatalf("looksJSONText(%q) = %v, trimming first %v", s, got, want)
+		}
+	})
+}
+
+func FuzzLooksJSONText(f *testing.F) {
+	for _, s := range []string{"{}", " {} ", "\u00a0[1]", "[x}", "x", "{", "\t{\"a\":1}\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := looksJSONText(s), trimmedJSONText(s); got != want {
+			t.Fatalf("looksJSONText(%q) = %v, trimming first %v", s, got, want)
+		}
+	})
 }

@@ -380,6 +380,9 @@ func (b *builder) close(k int) {
 
 // finish decodes what is still streaming and returns the calls.
 func (b *builder) finish() []toolgrade.Call {
+	if len(b.pending) == 0 {
+		return b.calls // most traces: nothing streamed
+	}
 	for k := range b.pending {
 		b.close(k)
 	}
