@@ -167,6 +167,34 @@ func callShape(o jsonvalue.Object, parent string) (rule, name string) {
 	return fmt.Sprintf("object with %q and %q", nameKey, argKey), name
 }
 
+// mayBeCallShaped reports an object callShape may find call-shaped: one
+// under a key that makes it a call by its place, or with a key callShape
+// looks at (see shapeKey). Most objects of a trace (messages, spans) have
+// none, and walk tells them so without the call to callShape.
+func mayBeCallShaped(o jsonvalue.Object, parent string) bool {
+	if byPlace(parent) != "" {
+		return true
+	}
+	for i := range o {
+		if shapeKey(o[i].Key) {
+			return true
+		}
+	}
+	return false
+}
+
+// shapeKey reports a key callShape looks at. TestShapeKeys holds it to
+// every key callShape's and byPlace's switches name.
+func shapeKey(k string) bool {
+	switch k {
+	case "type", "method", "description",
+		"name", "toolName", "tool_name", "tool", "function",
+		"arguments", "args", "input", "parameters", "toolArgs", "tool_input", "kwargs":
+		return true
+	}
+	return false
+}
+
 // callName is the tool name a call-shaped object gives, if any.
 func callName(o jsonvalue.Object) string {
 	if n, ok := get(o, "name").(string); ok {
@@ -271,9 +299,11 @@ func (a *audit) walk(v any, parent string, depth int) {
 		if len(v) == 0 || a.ledger.objects.has(&v[0]) {
 			return
 		}
-		if rule, name := callShape(v, parent); rule != "" && !a.ledger.shell(v) {
-			a.callShaped(v, rule, name)
-			return
+		if mayBeCallShaped(v, parent) {
+			if rule, name := callShape(v, parent); rule != "" && !a.ledger.shell(v) {
+				a.callShaped(v, rule, name)
+				return
+			}
 		}
 		deep := depth >= maxAuditDepth
 		for i := range v {

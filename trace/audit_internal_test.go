@@ -3,9 +3,13 @@ package trace
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -509,6 +513,72 @@ func FuzzLooksJSONText(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := looksJSONText(s), trimmedJSONText(s); got != want {
 			t.Fatalf("looksJSONText(%q) = %v, trimming first %v", s, got, want)
+		}
+	})
+}
+
+// TestShapeKeys: every key callShape's switch names is a shapeKey, read
+// from the source, so that walk's shortcut (mayBeCallShaped) never skips
+// an object callShape would find call-shaped; and on generated objects,
+// one mayBeCallShaped turns down callShape finds no call.
+func TestShapeKeys(t *testing.T) {
+	file, err := parser.ParseFile(token.NewFileSet(), "audit.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, d := range file.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "callShape" {
+			continue
+		}
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			sw, ok := n.(*ast.SwitchStmt)
+			if !ok {
+				return true
+			}
+			if sel, ok := sw.Tag.(*ast.SelectorExpr); !ok || sel.Sel.Name != "Key" {
+				t.Errorf("callShape switches on %T: teach TestShapeKeys what it tells", sw.Tag)
+				return true
+			}
+			for _, st := range sw.Body.List {
+				for _, e := range st.(*ast.CaseClause).List {
+					lit, ok := e.(*ast.BasicLit)
+					if !ok || lit.Kind != token.STRING {
+						t.Fatalf("callShape's case %T is no string", e)
+					}
+					k, _ := strconv.Unquote(lit.Value)
+					keys = append(keys, k)
+				}
+			}
+			return true
+		})
+	}
+	if len(keys) < 10 {
+		t.Fatalf("found %d keys in callShape's switch: %q", len(keys), keys)
+	}
+	for _, k := range keys {
+		if !shapeKey(k) {
+			t.Errorf("callShape looks at %q, which shapeKey does not name", k)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+
+	others := []string{"role", "content", "tool_calls", "tool_call_id", "id", "params", "messages", "parts", "text", "Name", "types", ""}
+	parents := []string{"", "messages", "tool_calls", "function_call", "functionCall", "toolUse", "content", "input"}
+	values := []any{nil, true, "", "f", "tools/call", "function_call", "tool_use", "tool_result", "{}", jsonvalue.Object{}, jsonvalue.Object{{Key: "type", Value: "object"}}, jsonvalue.Object{{Key: "name", Value: "g"}}, []any{}}
+	rapid.Check(t, func(t *rapid.T) {
+		key := rapid.OneOf(rapid.SampledFrom(keys), rapid.SampledFrom(others), rapid.String())
+		n := rapid.IntRange(0, 5).Draw(t, "members")
+		o := make(jsonvalue.Object, n)
+		for i := range o {
+			o[i] = jsonvalue.Member{Key: key.Draw(t, "key"), Value: rapid.SampledFrom(values).Draw(t, "value")}
+		}
+		parent := rapid.OneOf(rapid.SampledFrom(parents), rapid.String()).Draw(t, "parent")
+		if rule, _ := callShape(o, parent); rule != "" && !mayBeCallShaped(o, parent) {
+			t.Fatalf("%v under %q: call-shaped (%s), and mayBeCallShaped turns it down", o, parent, rule)
 		}
 	})
 }
