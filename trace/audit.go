@@ -184,7 +184,7 @@ func mayBeCallShaped(o jsonvalue.Object, parent string) bool {
 }
 
 // shapeKey reports a key callShape looks at. TestShapeKeys holds it to
-// every key callShape's and byPlace's switches name.
+// every key callShape's switch names.
 func shapeKey(k string) bool {
 	switch k {
 	case "type", "method", "description",

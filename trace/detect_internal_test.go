@@ -33,8 +33,8 @@ func sameDetection(t interface{ Fatalf(string, ...any) }, where string, v any) {
 			if f, g := fast.object(v), every.object(v); f != g {
 				t.Fatalf("%s: object with keys %s detected as %q, asking every sniffer as %q", where, quoteKeys(v), f, g)
 			}
-			f, fl := fast.classify(v)
-			if g, gl := every.classify(v); f != g || fl != gl {
+			f, fl := fast.classify(sniffers(), v)
+			if g, gl := every.classify(sniffers(), v); f != g || fl != gl {
 				t.Fatalf("%s: element with keys %s classified as %q (%d), asking every sniffer as %q (%d)", where, quoteKeys(v), f, fl, g, gl)
 			}
 			// surestItem, the loop of classify, against the plain one.
@@ -247,7 +247,7 @@ func TestPlainChatAsksEnough(t *testing.T) {
 			}
 			// The answer given without asking, as asking every sniffer
 			// gives it.
-			f, l := m.claim()
+			f, l := m.claim(x)
 			if g, k := surestItem(x.every, o); f != g || l != k {
 				t.Fatalf("plain chat message %v: claimed %s (%d), every sniffer says %s (%d)", o, f, l, g, k)
 			}

@@ -203,57 +203,73 @@ type detector struct{ every bool }
 func detect(v any) (string, error) { return detector{}.detect(v) }
 
 func (d detector) detect(v any) (string, error) {
-	var f string
+	f, err := d.find(v)
+	return f.String(), err
+}
+
+// find is detect giving the format itself, which Extract reads with.
+func (d detector) find(v any) (*format, error) {
+	var f *format
 	switch v := v.(type) {
 	case jsonvalue.Object:
 		f = d.object(v)
 	case []any:
 		f = d.list(v)
 	}
-	if f == "" {
-		return "", unrecognized(v)
+	if f == nil {
+		return nil, unrecognized(v)
 	}
 	return f, nil
+}
+
+// String is the format's name, "" for none.
+func (f *format) String() string {
+	if f == nil {
+		return ""
+	}
+	return f.name
 }
 
 // object names the format of a trace that is one JSON object: the
 // surest trace sniffer at weak or above; else, for an object holding
 // "messages", the format of that list; else the surest fallback; else
 // the object judged as one element.
-func (d detector) object(o jsonvalue.Object) string {
+func (d detector) object(o jsonvalue.Object) *format {
 	formats := d.candidates(o)
 	best, at := surestOf(formats, func(f *format) level { return sniff(f.trace, o) })
 	if at >= weak {
 		return best
 	}
 	if msgs, ok := get(o, "messages").([]any); ok {
-		if f := d.list(msgs); f != "" && f != "pythonic" {
+		if f := d.list(msgs); f != nil && f.name != "pythonic" {
 			return f
 		}
-		return "openai_chat"
+		return sniffers().chat
 	}
 	if at > no {
 		return best
 	}
-	if f, _ := surestItem(formats, o); f != "" {
+	if f, _ := surestItem(formats, o); f != nil {
 		return f // one message, item, event or call
 	}
-	return ""
+	return nil
 }
 
 // detectList names the format of a trace that is a list: the first
 // element that fits one format only decides; otherwise the surest vote
 // does, the first of equally sure ones. An empty list is openai_chat (a
 // conversation without messages).
-func detectList(l []any) string { return detector{}.list(l) }
+func detectList(l []any) string { return detector{}.list(l).String() }
 
-func (d detector) list(l []any) string {
+func (d detector) list(l []any) *format {
+	x := sniffers()
 	if len(l) == 0 {
-		return "openai_chat"
+		return x.chat
 	}
-	vote, at := "", no
+	var vote *format
+	at := no
 	for _, e := range l {
-		f, l := d.classify(e)
+		f, l := d.classify(x, e)
 		if l == decisive {
 			return f
 		}
@@ -264,22 +280,22 @@ func (d detector) list(l []any) string {
 	return vote
 }
 
-// classify says which format one element belongs to, and how surely.
-func (d detector) classify(e any) (string, level) {
+// classify says which format one element belongs to, and how surely,
+// given the sniffers' index.
+func (d detector) classify(x *sniffIndex, e any) (*format, level) {
 	o, ok := e.(jsonvalue.Object)
 	if !ok {
 		return surest(func(f *format) level { return sniff(f.item, e) })
 	}
 	if d.every {
-		return surestItem(sniffers().every, e)
+		return surestItem(x.every, e)
 	}
-	x := sniffers()
 	m, plain := readPlainChat(o)
 	switch {
 	case !plain:
 		return surestItem(x.of(o), e)
 	case x.plainFast:
-		return m.claim()
+		return m.claim(x)
 	}
 	return surestItem(x.plain, e)
 }
@@ -287,8 +303,9 @@ func (d detector) classify(e any) (string, level) {
 // surestItem is surestOf asking the element sniffers about e: the loop
 // of every element of every list detected, without a closure between it
 // and the sniffers.
-func surestItem(set formatSet, e any) (string, level) {
-	best, at := "", no
+func surestItem(set formatSet, e any) (*format, level) {
+	var best *format
+	at := no
 	for w, word := range set {
 		for word != 0 {
 			f := &registry[w<<6|bits.TrailingZeros64(word)]
@@ -297,7 +314,7 @@ func surestItem(set formatSet, e any) (string, level) {
 				continue
 			}
 			if l := f.item(e); l > at {
-				best, at = f.name, l
+				best, at = f, l
 				if at == decisive {
 					return best, at // none surer, and ties go to the first
 				}
@@ -393,14 +410,14 @@ func readPlainChat(o jsonvalue.Object) (m plainMessage, plain bool) {
 // Completions' decides by a tool call (the first entry of a plain
 // tool_calls list has a function) and falls back on the role.
 // TestPlainClaim holds it to asking them.
-func (m plainMessage) claim() (string, level) {
+func (m plainMessage) claim(x *sniffIndex) (*format, level) {
 	switch {
 	case miniSWEText(m.role, m.text):
-		return "mini_swe_agent", decisive
+		return x.mini, decisive
 	case m.calls:
-		return "openai_chat", decisive
+		return x.chat, decisive
 	}
-	return "openai_chat", fallback
+	return x.chat, fallback
 }
 
 // plainToolCall reports a tool_calls entry of the plainest form: only
@@ -475,6 +492,9 @@ type sniffIndex struct {
 	// sniffers, so that a plain chat message's answer as an element is
 	// plainMessage.claim.
 	plainFast bool
+	// chat and mini are the formats of plainSniffers; chat is also what
+	// a list of no messages is.
+	chat, mini *format
 }
 
 var sniffers = sync.OnceValue(func() *sniffIndex {
@@ -519,6 +539,7 @@ var sniffers = sync.OnceValue(func() *sniffIndex {
 		}
 	}
 	x.plainFast = formatSet{x.plain[0] & items[0], x.plain[1] & items[1]} == want && slices.IsSorted(plainSniffers)
+	x.chat, x.mini = formatsByName()["openai_chat"], formatsByName()["mini_swe_agent"]
 	return x
 })
 
@@ -557,7 +578,7 @@ func (x *sniffIndex) of(o jsonvalue.Object) formatSet {
 // detectText names the format of a plain-text trace, or "".
 func detectText(s string) string {
 	best, _ := surest(func(f *format) level { return sniff(f.textual, s) })
-	return best
+	return best.String()
 }
 
 // textFormat chooses the format to read a plain-text trace with: the one
@@ -567,37 +588,40 @@ func detectText(s string) string {
 // was meant cannot be told, and either would lose the other's calls.
 func textFormat(s string) (*format, error) {
 	best, at := surest(func(f *format) level { return sniff(f.textual, s) })
-	if best == "" {
+	if best == nil {
 		return nil, nil
 	}
 	var sure, reading []string
+	var reader *format
 	for i := range registry {
 		if f := &registry[i]; !f.explicit && sniff(f.textual, s) == at {
 			sure = append(sure, f.name)
 			var b builder
 			if f.text(&b, s) == nil && len(b.calls) > 0 {
 				reading = append(reading, f.name)
+				reader = f
 			}
 		}
 	}
 	switch {
 	case len(sure) == 1 || len(reading) == 0:
 	case len(reading) == 1:
-		best = reading[0]
+		best = reader
 	default:
 		return nil, fmt.Errorf("%w: %s holds the calls of %s transcripts; choose one with --format", ErrUnknownFormat, describeText(s), strings.Join(reading, " and "))
 	}
-	return lookup(best)
+	return best, nil
 }
 
 // surest returns the format the sniffer is surest of, the first in
 // alphabetical order of equally sure ones; explicit formats take no part.
-func surest(sniffer func(f *format) level) (string, level) {
-	best, at := "", no
+func surest(sniffer func(f *format) level) (*format, level) {
+	var best *format
+	at := no
 	for i := range registry {
 		if f := &registry[i]; !f.explicit {
 			if l := sniffer(f); l > at {
-				best, at = f.name, l
+				best, at = f, l
 				if at == decisive {
 					break // none surer, and ties go to the first
 				}
@@ -608,14 +632,15 @@ func surest(sniffer func(f *format) level) (string, level) {
 }
 
 // surestOf is surest among the formats of set.
-func surestOf(set formatSet, sniffer func(f *format) level) (string, level) {
-	best, at := "", no
+func surestOf(set formatSet, sniffer func(f *format) level) (*format, level) {
+	var best *format
+	at := no
 	for w, word := range set {
 		for word != 0 {
 			f := &registry[w<<6|bits.TrailingZeros64(word)]
 			word &= word - 1
 			if l := sniffer(f); l > at {
-				best, at = f.name, l
+				best, at = f, l
 				if at == decisive {
 					return best, at // none surer, and ties go to the first
 				}

@@ -227,14 +227,13 @@ func Extract(v any, forced string) (Trace, error) {
 		return Read([]byte(s), forced)
 	}
 	detected := forced == ""
+	var f *format
+	var err error
 	if detected {
-		f, err := detect(v)
-		if err != nil {
-			return Trace{}, err
-		}
-		forced = f
+		f, err = detector{}.find(v)
+	} else {
+		f, err = lookup(forced)
 	}
-	f, err := lookup(forced)
 	if err != nil {
 		return Trace{}, err
 	}
