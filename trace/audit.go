@@ -495,8 +495,10 @@ func (l *ledger) account(v any) {
 			return
 		}
 		l.objects.add(&v[0])
-		if orig, ok := l.aliases[&v[0]]; ok {
-			l.account(orig)
+		if l.aliases != nil { // most readers copy nothing: no look-up
+			if orig, ok := l.aliases[&v[0]]; ok {
+				l.account(orig)
+			}
 		}
 		if len(v) == 2 && v[0].Key == "content" && v[1].Key == "is_error" && v[1].Value == true {
 			l.account(v[0].Value) // a failed result: see failed

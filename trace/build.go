@@ -177,7 +177,11 @@ func (b *builder) add(src any, c toolgrade.Call) int {
 // reserve makes room for n more calls, which the reader has counted.
 func (b *builder) reserve(n int) {
 	if n > 0 {
-		b.calls = slices.Grow(b.calls, n)
+		if b.calls == nil {
+			b.calls = make([]toolgrade.Call, 0, n) // of the size asked, without growing
+		} else {
+			b.calls = slices.Grow(b.calls, n)
+		}
 		if b.answered == nil {
 			b.answered = b.answeredBuf[:0]
 		}

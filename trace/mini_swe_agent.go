@@ -57,7 +57,8 @@ func init() {
 func miniSWEText(role, text string) bool {
 	switch role {
 	case "assistant":
-		return strings.Contains(text, "```mswea_bash_command") || strings.Contains(text, "<mswea_bash_command>")
+		// Most such messages carry tool calls and no text at all.
+		return len(text) >= len("<mswea_bash_command>") && (strings.Contains(text, "```mswea_bash_command") || strings.Contains(text, "<mswea_bash_command>"))
 	case "user":
 		return strings.HasPrefix(text, "<returncode>")
 	}
