@@ -75,6 +75,10 @@ func (b *builder) record(recordID any, where string) {
 // (not one that only carries tool results), with its content.
 func (b *builder) userTurn(input any) {
 	b.turn++
+	if b.inputs == nil {
+		b.inputs = []any{input} // most transcripts have one: no growing
+		return
+	}
 	b.inputs = append(b.inputs, input)
 }
 

@@ -144,12 +144,13 @@ func chatMessages(b *builder, msgs []any, path string) error {
 		calls += len(list(m, "tool_calls"))
 	}
 	b.reserve(calls)
+	var f chatFields
 	for i, m := range msgs {
 		msg, ok := m.(jsonvalue.Object)
 		if !ok {
 			return fieldError(index(path, i), "want a message object, got %s", jsonvalue.Kind(m))
 		}
-		f := readChatFields(msg)
+		f.read(msg)
 		if f.role == nil && f.choices == nil && f.toolCalls == nil && f.functionCall == nil {
 			return wantError("a chat message or completion chunk at "+index(path, i), msg)
 		}
@@ -188,8 +189,10 @@ type chatFields struct {
 	role, choices, toolCalls, functionCall, content, toolCallID, name *jsonvalue.Member
 }
 
-func readChatFields(msg jsonvalue.Object) chatFields {
-	var f chatFields
+// read finds a message's fields, in place: a transcript's loop reads
+// every message into one.
+func (f *chatFields) read(msg jsonvalue.Object) {
+	*f = chatFields{}
 	for i := range msg {
 		var p **jsonvalue.Member
 		switch msg[i].Key {
@@ -214,7 +217,6 @@ func readChatFields(msg jsonvalue.Object) chatFields {
 			*p = &msg[i]
 		}
 	}
-	return f
 }
 
 // memberValue is a member's value, nil for no member.
@@ -284,7 +286,8 @@ func chatRole(r string) bool {
 
 // chatMessage reads one message: its calls, or the result it carries.
 func chatMessage(b *builder, msg jsonvalue.Object, path string) error {
-	f := readChatFields(msg)
+	var f chatFields
+	f.read(msg)
 	return chatMessageOf(b, &f, path)
 }
 
