@@ -904,6 +904,20 @@ func AppendString(dst []byte, s string) []byte {
 
 // appendString is AppendString for any string.
 func appendString(dst []byte, s string) []byte {
+	// A plain string of up to 32 bytes (addresses, dates, phrases) is
+	// written as AppendString writes one of up to 16.
+	if n, l := len(s), len(dst); n > 16 && n <= 32 && cap(dst)-l >= 34 {
+		a, b, c, d := word(s, 0), word(s, 8), word(s, n-16), word(s, n-8)
+		if stops(a)|stops(b)|stops(c)|stops(d) == 0 {
+			out := dst[l : l+34]
+			binary.LittleEndian.PutUint64(out[1:9], a)
+			binary.LittleEndian.PutUint64(out[9:17], b)
+			binary.LittleEndian.PutUint64(out[n-15:n-7], c)
+			binary.LittleEndian.PutUint64(out[n-7:n+1], d)
+			out[0], out[n+1] = '"', '"'
+			return dst[:l+n+2]
+		}
+	}
 	dst = append(dst, '"')
 	// Reasons quote JSON, so escapes come every few bytes, and stopping
 	// for each must cost little.

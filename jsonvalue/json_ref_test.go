@@ -493,7 +493,7 @@ func TestAppendFloatRemembered(t *testing.T) {
 // every offset in and across the eight-byte words the writer copies.
 func TestAppendJSONStringEveryPosition(t *testing.T) {
 	for _, special := range []string{`"`, `\`, "\n", "\x01", "\x7f", "é", "東", "\xff", "\xe6\x9d", `"\`} {
-		for n := 0; n <= 24; n++ {
+		for n := 0; n <= 40; n++ { // across the shortcuts for up to 16 and 32 bytes
 			for at := 0; at <= n; at++ {
 				s := strings.Repeat("a", at) + special + strings.Repeat("b", n-at)
 				want := refAppendJSONString([]byte("x"), s)
@@ -548,7 +548,7 @@ func TestAppendStringAgreesWithReference(t *testing.T) {
 		pieces := rapid.SliceOfN(rapid.SampledFrom(stringPieces), 0, 40).Draw(t, "pieces")
 		s := strings.Join(pieces, "")
 		prefix := rapid.StringN(0, 9, -1).Draw(t, "dst")
-		room := rapid.IntRange(0, 40).Draw(t, "room") // short strings are written in place when dst has room
+		room := rapid.IntRange(0, 80).Draw(t, "room") // short strings are written in place when dst has room
 		dst := append(make([]byte, 0, len(prefix)+room), prefix...)
 		if got, want := AppendString(dst, s), refAppendJSONString([]byte(prefix), s); !bytes.Equal(got, want) {
 			t.Fatalf("AppendString(%q) = %q, reference %q", s, got, want)
