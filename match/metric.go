@@ -823,6 +823,16 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 	if len(exp) == 0 && len(got) == 0 {
 		return "no calls expected and none made"
 	}
+	allMatch := len(r.Missing) == 0 && len(r.Unexpected) == 0 && allFull(r.Matches)
+	shortOrder := m.opts.Order == OrderExact && len(exp) != kept
+	strictZero := m.opts.Strict && raw < 1
+	argsIgnored := m.opts.Args == ArgsIgnore && len(m.opts.ArgsOverrides) == 0 && slices.ContainsFunc(exp, func(e toolgrade.Call) bool { return e.Args != nil })
+	outputIgnored := m.opts.Output == OutputIgnore && slices.ContainsFunc(exp, func(e toolgrade.Call) bool { return e.Output != nil })
+	if n := len(exp); allMatch && n < len(allMatched) && !shortOrder && len(retried) == 0 && len(turns) == 0 && !strictZero && !argsIgnored && !outputIgnored {
+		// Every call paired fully, and nothing more to say: the usual
+		// reason, not written again (nor the buffer below cleared).
+		return allMatched[n]
+	}
 	// Every part is non-empty, so an empty buffer means no part yet. The
 	// buffer lives on the stack: 1 KiB holds 99% of reasons (cases of up
 	// to 8 calls); a longer one grows onto the heap.
@@ -833,26 +843,26 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 			b = append(b, "; "...)
 		}
 	}
-	if len(r.Missing) == 0 && len(r.Unexpected) == 0 && allFull(r.Matches) {
+	if allMatch {
 		b = append(b, "all "...)
-		b = strconv.AppendInt(b, int64(len(exp)), 10)
+		b = jsonvalue.AppendInt(b, len(exp))
 		b = append(b, " expected calls matched"...)
 	}
-	if m.opts.Order == OrderExact && len(exp) != kept {
+	if shortOrder {
 		part()
 		b = append(b, "exact order needs "...)
-		b = strconv.AppendInt(b, int64(len(exp)), 10)
+		b = jsonvalue.AppendInt(b, len(exp))
 		b = append(b, " calls, got "...)
-		b = strconv.AppendInt(b, int64(kept), 10)
+		b = jsonvalue.AppendInt(b, kept)
 	}
 	for _, p := range r.Matches {
 		if p.Score < 1 {
 			part()
 			b = append(b, exp[p.Expected].Name...)
 			b = append(b, " (expected #"...)
-			b = strconv.AppendInt(b, int64(p.Expected), 10)
+			b = jsonvalue.AppendInt(b, p.Expected)
 			b = append(b, ", called #"...)
-			b = strconv.AppendInt(b, int64(p.Called), 10)
+			b = jsonvalue.AppendInt(b, p.Called)
 			b = append(b, ") scored "...)
 			b = appendScore(b, p.Score)
 			b = append(b, ": "...)
@@ -865,7 +875,7 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		b = append(b, "missing "...)
 		b = appendExpected(b, e)
 		b = append(b, " (expected #"...)
-		b = strconv.AppendInt(b, int64(ms.expected), 10)
+		b = jsonvalue.AppendInt(b, ms.expected)
 		if e.Failed() {
 			b = append(b, " to fail"...)
 		}
@@ -874,7 +884,7 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 			continue
 		}
 		b = append(b, ": called #"...)
-		b = strconv.AppendInt(b, int64(ms.called), 10)
+		b = jsonvalue.AppendInt(b, ms.called)
 		switch ms.why {
 		case missFailed:
 			b = append(b, " failed"...)
@@ -899,7 +909,7 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		b = append(b, "unexpected "...)
 		b = got[j].AppendString(b)
 		b = append(b, " (called #"...)
-		b = strconv.AppendInt(b, int64(j), 10)
+		b = jsonvalue.AppendInt(b, j)
 		if got[j].Failed() {
 			b = append(b, ", failed"...)
 		}
@@ -909,7 +919,7 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		part()
 		b = append(b, got[j].Name...)
 		b = append(b, " (called #"...)
-		b = strconv.AppendInt(b, int64(j), 10)
+		b = jsonvalue.AppendInt(b, j)
 		b = append(b, ") failed and was retried"...)
 		if m.opts.FailedCalls == FailedRetry {
 			b = append(b, ": not counted"...)
@@ -919,22 +929,19 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		part()
 		b = describeTurns(b, turns, m.opts.TurnAggregate)
 	}
-	if m.opts.Strict && raw < 1 {
+	if strictZero {
 		part()
 		b = append(b, "strict: score "...)
 		b = appendScore(b, raw)
 		b = append(b, " counts as 0"...)
 	}
-	if m.opts.Args == ArgsIgnore && len(m.opts.ArgsOverrides) == 0 && slices.ContainsFunc(exp, func(e toolgrade.Call) bool { return e.Args != nil }) {
+	if argsIgnored {
 		part()
 		b = append(b, "arguments not compared (args: ignore)"...)
 	}
-	if m.opts.Output == OutputIgnore && slices.ContainsFunc(exp, func(e toolgrade.Call) bool { return e.Output != nil }) {
+	if outputIgnored {
 		part()
 		b = append(b, "outputs not compared (output: ignore)"...)
-	}
-	if n := len(exp); n < len(allMatched) && string(b) == allMatched[n] {
-		return allMatched[n] // the usual reason, not allocated again
 	}
 	return string(b)
 }

@@ -71,4 +71,19 @@ func TestAllMatchedReasons(t *testing.T) {
 	if got, want := m.Grade(context.Background(), c).Reason, "all 2 expected calls matched"; got != want {
 		t.Errorf("Reason = %q, want %q", got, want)
 	}
+	// Beyond the kept reasons, and with more to say, the text is written.
+	var many []toolgrade.Call
+	for i := range len(allMatched) {
+		many = append(many, toolgrade.Call{Name: "f" + strconv.Itoa(i)})
+	}
+	if got, want := m.Grade(context.Background(), &toolgrade.Case{Expected: many, Called: many}).Reason, "all 9 expected calls matched"; got != want {
+		t.Errorf("Reason = %q, want %q", got, want)
+	}
+	ignore, err := New(Options{Args: ArgsIgnore})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ignore.Grade(context.Background(), c).Reason, "all 2 expected calls matched; arguments not compared (args: ignore)"; got != want {
+		t.Errorf("Reason = %q, want %q", got, want)
+	}
 }
