@@ -940,6 +940,12 @@ func appendString(dst []byte, s string) []byte {
 			if i += k; s[i] != '"' && s[i] != '\\' {
 				break
 			}
+			// A member's quotes in JSON, ":" and ",", escaped at once.
+			if w := x >> (8 * k & 63) & 0xFFFFFF; k <= 5 && (w == '"'|':'<<8|'"'<<16 || w == '"'|','<<8|'"'<<16) {
+				dst = append(dst, '\\', '"', byte(w>>8), '\\', '"')
+				i += 3
+				continue
+			}
 			dst = append(dst, '\\', s[i])
 			i++
 		}
@@ -967,10 +973,21 @@ func appendString(dst []byte, s string) []byte {
 			i++
 			continue
 		}
-		if n := utf8Len(s, i); n > 0 {
-			dst = append(dst, s[i:i+n]...)
-			i += n
-		} else if r, ok := surrogateAt(s, i); ok {
+		switch n := utf8Len(s, i); n {
+		case 2: // most characters of reasons beyond ASCII: without memmove's call
+			dst = append(dst, s[i], s[i+1])
+			i += 2
+			continue
+		case 3:
+			dst = append(dst, s[i], s[i+1], s[i+2])
+			i += 3
+			continue
+		case 4:
+			dst = append(dst, s[i:i+4]...)
+			i += 4
+			continue
+		}
+		if r, ok := surrogateAt(s, i); ok {
 			dst = append(dst, '\\', 'u', hexDigits[r>>12], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
 			i += 3
 		} else {

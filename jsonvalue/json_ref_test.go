@@ -492,7 +492,7 @@ func TestAppendFloatRemembered(t *testing.T) {
 // multi-byte or invalid sequence) is written as the reference writes it at
 // every offset in and across the eight-byte words the writer copies.
 func TestAppendJSONStringEveryPosition(t *testing.T) {
-	for _, special := range []string{`"`, `\`, "\n", "\x01", "\x7f", "é", "東", "\xff", "\xe6\x9d", `"\`} {
+	for _, special := range []string{`"`, `\`, "\n", "\x01", "\x7f", "é", "東", "😀", "\xff", "\xe6\x9d", `"\`, `":"`, `","`, `":`, `:"`} {
 		for n := 0; n <= 40; n++ { // across the shortcuts for up to 16 and 32 bytes
 			for at := 0; at <= n; at++ {
 				s := strings.Repeat("a", at) + special + strings.Repeat("b", n-at)
@@ -536,7 +536,7 @@ func TestParseStringEveryPosition(t *testing.T) {
 // HTML's characters (left alone too), lone surrogates as WTF-8, and bytes
 // that are not UTF-8, cut sequences among them.
 var stringPieces = []string{
-	"a", "plain", "text of more than eight bytes", `"`, `\`, `\"`, `":"`, "\n", "\r", "\t", "\x00", "\x01", "\x1f", "\x7f",
+	"a", "plain", "text of more than eight bytes", `"`, `\`, `\"`, `":"`, `","`, "\n", "\r", "\t", "\x00", "\x01", "\x1f", "\x7f",
 	"é", "ü", "東", "😀", "\u2028", "\u2029", "<", ">", "&", "'", "\xed\xa0\x80", "\xed\xbf\xbf", "\xff", "\xc3", "\xe6\x9d", "\xc0\x80",
 }
 
