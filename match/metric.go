@@ -544,8 +544,11 @@ func (m *ToolCorrectness) resultIn(r *toolgrade.MetricResult, c *toolgrade.Case,
 	if g != nil || m.opts.FailedCalls == FailedCount { // else plain saw no failure
 		failed, retried = m.failures(c, pairs, g)
 	}
-	var missBuf [4]miss
-	misses := m.misses(missBuf[:0], c, r, g, turns)
+	var misses []miss
+	if len(r.Missing) > 0 { // its room cleared only then
+		var room [4]miss
+		misses = m.misses(room[:0], c, r, g, turns)
+	}
 	r.Reason = m.reason(c, r, raw, kept, misses, retried, turns)
 
 	// The near misses follow the pairs: there are no more of them than
@@ -594,6 +597,9 @@ func orRoom(details, room []toolgrade.Detail) []toolgrade.Detail {
 func unpaired(ints []int, pairs []toolgrade.Match, n, k int) (missing, unexpected []int) {
 	if n > 64 || k > 64 {
 		return toolgrade.Unpaired(pairs, n, k)
+	}
+	if len(pairs) == n && n == k { // every call paired
+		return ints[:0:0], ints[:0:0]
 	}
 	var usedE, usedC uint64
 	for _, p := range pairs {
