@@ -84,14 +84,11 @@ func confidence(conf float64) float64 {
 // confidence conf, with the pass_k gates by metric label (see [Label]);
 // false when no result had the id.
 func (t *Trials) Case(id string, conf float64, gates map[string]PassK) (Case, bool) {
-	if len(t.slots) == 0 {
-		return Case{}, false
-	}
-	i, ok := t.find(id, t.hashString(id))
+	ref, ok := t.refOf(id)
 	if !ok {
 		return Case{}, false
 	}
-	return t.caseAt(t.slots[i]&refMask-1, confidence(conf), gates), true
+	return t.caseAt(ref, confidence(conf), gates), true
 }
 
 // caseAt returns the figures of the case whose record is at ref.

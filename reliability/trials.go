@@ -38,6 +38,14 @@ type Trials struct {
 	slots  []uint64
 	chunks [][]byte // the log: records end to end, none across chunks
 	n      int      // distinct cases (records)
+	hashed int      // those found through slots (the others are in series)
+
+	// series are the ids made of a prefix and a number, by prefix (see
+	// series); last is the one used last.
+	series []series
+	last   int
+	// flat, if set, keeps every key in the table (tests compare the two).
+	flat bool
 
 	// seed seeds the keys' hash (jsonvalue.HashString: keys are
 	// confirmed against their records, so the hash need only spread them;
@@ -62,6 +70,156 @@ type Trials struct {
 
 	scores     []float64   // the scores records give by index
 	scoreIndex *scoreTable // their bits → index
+}
+
+// A series keeps the refs of the cases whose keys are one prefix and a
+// number, as most runs' ids are (case-1, case-2, ...; line-17 for cases
+// without an id), in an array by the number: ids numbered in order then
+// find their records through memory read in order, where the table's
+// slots, spread by the hash, were a cache miss a case (the largest cost
+// of a run's statistics). Numbers too far apart for the array (more than
+// four entries a case) go to the table, as do the keys of prefixes past
+// the first maxSeries.
+type series struct {
+	prefix string   // a copy
+	base   uint64   // the number of refs[0]
+	refs   []uint64 // ref+1 of the record of prefix+(base+i); 0: none
+	held   int      // refs set
+	// lo and hi bound the numbers of the prefix whose keys went to the
+	// table (none while hi < lo): a key among them that the array covers
+	// later is looked for in the table too.
+	lo, hi uint64
+}
+
+// maxSeries bounds the prefixes kept in series; minSeries is the first
+// length of a series' array.
+const (
+	maxSeries = 16
+	minSeries = 64
+)
+
+// numbered splits key into a prefix and the number its last digits spell,
+// key being prefix + the number in decimal: leading zeros stay in the
+// prefix (case-007 is case-00 and 7). It reports false for a key that
+// ends in no digit, or in more than 18.
+func numbered(key string) (prefix string, num uint64, ok bool) {
+	i := len(key)
+	for i > 0 && key[i-1]-'0' <= 9 {
+		i--
+	}
+	for i < len(key)-1 && key[i] == '0' {
+		i++
+	}
+	if i == len(key) || len(key)-i > 18 {
+		return "", 0, false
+	}
+	for _, c := range []byte(key[i:]) {
+		num = num*10 + uint64(c-'0')
+	}
+	return key[:i], num, true
+}
+
+// entry returns the entry of number num, growing the array to it if the
+// series stays dense enough; nil if it does not.
+func (s *series) entry(num uint64) *uint64 {
+	if s.held == 0 && s.hi < s.lo {
+		s.base = num // empty: start the array anywhere
+	}
+	i := num - s.base
+	if num < s.base {
+		return nil
+	}
+	if i >= uint64(len(s.refs)) {
+		if i >= uint64(max(minSeries, 4*(s.held+1))) {
+			return nil
+		}
+		n := max(minSeries, len(s.refs))
+		for uint64(n) <= i {
+			n *= 2
+		}
+		refs := make([]uint64, n)
+		copy(refs, s.refs)
+		s.refs = refs
+	}
+	return &s.refs[i]
+}
+
+// spilled reports whether the key of number num may be in the table.
+func (s *series) spilled(num uint64) bool { return s.lo <= num && num <= s.hi }
+
+// spill notes that the key of number num goes to the table.
+func (s *series) spill(num uint64) {
+	if s.hi < s.lo {
+		s.lo, s.hi = num, num
+		return
+	}
+	s.lo, s.hi = min(s.lo, num), max(s.hi, num)
+}
+
+// seriesOf returns the series of prefix; if it has none, a new one if
+// admit is set and there is room, else nil.
+func (t *Trials) seriesOf(prefix string, admit bool) *series {
+	if t.last < len(t.series) && t.series[t.last].prefix == prefix {
+		return &t.series[t.last]
+	}
+	for k := range t.series {
+		if t.series[k].prefix == prefix {
+			t.last = k
+			return &t.series[k]
+		}
+	}
+	if !admit || len(t.series) == maxSeries || t.flat {
+		return nil
+	}
+	t.series = append(t.series, series{prefix: strings.Clone(prefix), lo: 1})
+	t.last = len(t.series) - 1
+	return &t.series[t.last]
+}
+
+// spot returns where the ref of key is kept, as ref+1 in its low refBits
+// bits, and whether it is there; if not, the spot is where it goes: an
+// entry of series s, or (s nil) a slot of the table, with key's hash h.
+func (t *Trials) spot(key string) (spot *uint64, h uint64, s *series, found bool) {
+	if prefix, num, ok := numbered(key); ok {
+		if s = t.seriesOf(prefix, true); s != nil {
+			if e := s.entry(num); e != nil {
+				if *e != 0 || !s.spilled(num) || len(t.slots) == 0 {
+					return e, 0, s, *e != 0
+				}
+				h = t.hashString(key)
+				if i, ok := t.find(key, h); ok {
+					return &t.slots[i], h, nil, true
+				}
+				return e, 0, s, false
+			}
+			s.spill(num)
+		}
+	}
+	if (t.hashed+1)*5 > len(t.slots)*4 {
+		t.grow()
+	}
+	h = t.hashString(key)
+	i, ok := t.find(key, h)
+	return &t.slots[i], h, nil, ok
+}
+
+// refOf returns the ref of key's record, if there is one.
+func (t *Trials) refOf(key string) (uint64, bool) {
+	if prefix, num, ok := numbered(key); ok {
+		if s := t.seriesOf(prefix, false); s != nil {
+			if i := num - s.base; num >= s.base && i < uint64(len(s.refs)) && s.refs[i] != 0 {
+				return s.refs[i] - 1, true
+			}
+			if !s.spilled(num) {
+				return 0, false
+			}
+		}
+	}
+	if len(t.slots) == 0 {
+		return 0, false
+	}
+	i, ok := t.find(key, t.hashString(key))
+	return t.slots[i]&refMask - 1, ok
 }
 
 // A scoreTable finds a score's index in Trials.scores by its bits: open
@@ -459,7 +617,12 @@ func (t *Trials) Reset() {
 		t.chunks = t.chunks[:1]
 		t.chunks[0] = t.chunks[0][:0]
 	}
-	t.n, t.max = 0, 0
+	t.n, t.hashed, t.max = 0, 0, 0
+	for k := range t.series {
+		s := &t.series[k]
+		clear(s.refs)
+		s.held, s.lo, s.hi = 0, 1, 0
+	}
 	t.cases, t.later, t.extra = t.cases[:0], t.later[:0], t.extra[:0]
 }
 
@@ -475,12 +638,8 @@ func (t *Trials) Add(r *toolgrade.Result) int {
 // more than one (nil for a first trial); the pointer is valid until the
 // next add.
 func (t *Trials) add(r *toolgrade.Result) *caseTrials {
-	if (t.n+1)*5 > len(t.slots)*4 {
-		t.grow()
-	}
 	key := r.ID
-	h := t.hashString(key)
-	i, found := t.find(key, h)
+	spot, h, s, found := t.spot(key)
 	if !found {
 		idx := int32(TrialIndex(r))
 		if idx == 0 {
@@ -494,12 +653,18 @@ func (t *Trials) add(r *toolgrade.Result) *caseTrials {
 			flags |= recErred
 		}
 		ref := t.appendRecord(key, flags, idx, r)
-		t.slots[i] = h>>refBits<<refBits | (ref + 1)
+		if s != nil {
+			s.held++
+			*spot = ref + 1
+		} else {
+			t.hashed++
+			*spot = h>>refBits<<refBits | (ref + 1)
+		}
 		t.n++
 		t.max = max(t.max, 1)
 		return nil
 	}
-	ref := t.slots[i]&refMask - 1
+	ref := *spot&refMask - 1
 	b := t.record(ref)
 	var c *caseTrials
 	if b[0]&recRepeated == 0 {

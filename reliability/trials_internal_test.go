@@ -131,18 +131,21 @@ func TestTrialsAgreeCaseByCase(t *testing.T) {
 		hash    func(string) uint64
 		chunk   int
 		tagHome uint
+		flat    bool
 	}{
-		{"own hash", nil, 0, 0},
-		{"colliding", func(s string) uint64 { return uint64(len(s)%8) * 0x9E3779B97F4A7C15 }, 0, 0},
-		{"same tag", func(s string) uint64 { return uint64(len(s) % 8) }, 64, 0},
-		{"small chunks", nil, 100, 0},
-		{"rehashed as it grows", nil, 0, 4},
+		{"own hash", nil, 0, 0, true},
+		{"colliding", func(s string) uint64 { return uint64(len(s)%8) * 0x9E3779B97F4A7C15 }, 0, 0, true},
+		{"same tag", func(s string) uint64 { return uint64(len(s) % 8) }, 64, 0, true},
+		{"small chunks", nil, 100, 0, true},
+		{"rehashed as it grows", nil, 0, 4, true},
+		{"series", nil, 0, 0, false},
+		{"series and colliding", func(s string) uint64 { return uint64(len(s)%8) * 0x9E3779B97F4A7C15 }, 100, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, 2))
 			for round := range 12 {
 				results := randomResults(rng, 1+rng.IntN(600), 1+rng.IntN(300))
-				tr := Trials{hash: tc.hash, chunkMax: tc.chunk, tagHome: tc.tagHome}
+				tr := Trials{hash: tc.hash, chunkMax: tc.chunk, tagHome: tc.tagHome, flat: tc.flat}
 				byKey := map[string][]*toolgrade.Result{}
 				for _, r := range results {
 					tr.add(r)
