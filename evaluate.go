@@ -457,16 +457,17 @@ func (r *run) emitBatch(batch graded) (err error) {
 	}()
 	// The ids' slots in r.ids are far apart in memory: read together
 	// first, their cache misses overlap instead of coming one a case.
-	var hashes [maxBatch]uint64
+	// Ids kept in series need no hash, and their entries are close.
+	var places [maxBatch]idPlace
 	for i := range batch.results {
-		hashes[i] = idHash(batch.results[i].ID)
+		places[i] = r.ids.place(batch.results[i].ID)
 	}
-	r.ids.prefetch(hashes[:len(batch.results)])
+	r.ids.prefetch(places[:len(batch.results)])
 	for i := range batch.results {
 		if err := r.ctx.Err(); err != nil {
 			return err // a case graded as the run was canceled is not a result
 		}
-		r.checkID(&batch.results[i], batch.digests[i], hashes[i])
+		r.checkID(&batch.results[i], batch.digests[i], places[i])
 		if err := r.emit(&batch.results[i]); err != nil {
 			return err
 		}

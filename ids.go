@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -14,14 +15,14 @@ import (
 // graded as trials of one case, they would make one flaky case of two.
 var ErrIDTaken = errors.New("the id of another case")
 
-// checkID turns res, whose case has the given digest and whose id has
-// the hash idHash(res.ID), into an error result if an earlier result had
-// its id and another case (see [Evaluate]).
-func (r *run) checkID(res *Result, digest, idHash uint64) {
+// checkID turns res, whose case has the given digest and whose id
+// r.ids placed at p, into an error result if an earlier result had its id
+// and another case (see [Evaluate]).
+func (r *run) checkID(res *Result, digest uint64, p idPlace) {
 	if digest == 0 {
 		return // not read: no case to compare
 	}
-	if r.ids.put(idHash, digest) {
+	if r.ids.put(res.ID, p, digest) {
 		return
 	}
 	err := fmt.Errorf("id %s is %w, whose input, expected output or expected calls differ: cases that share an id are trials of one case; give this one an id of its own", jsonvalue.AppendString(nil, res.ID), ErrIDTaken)
@@ -85,16 +86,186 @@ func caseDigest(c *Case) uint64 {
 // run in thirty (a million in more than half): a case wrongly refused as
 // ErrIDTaken. Whole hashes and 32 bits of the digest took a million-case
 // run past 100 MB.
+//
+// Ids made of a prefix and a number (case-1, case-2, ...; line-17 for
+// cases without an id of their own), as most runs' are, are kept apart:
+// in an array by the number for each of the first maxIDSeries prefixes,
+// 4 bytes an id, with 16 bits of the digest as in the table. Ids numbered
+// in order then need no hash and meet no cache miss (the table's slots,
+// spread by the hash, were a miss a case), and no two are taken for one.
 type idTable struct {
 	ids     []uint64 // the ids' hashes, 0 for an empty slot (a hash of 0 is kept as 1)
 	digests []uint16
 	n       int
 	sink    uint64 // what prefetch read, kept so that its reads are made
+
+	series []idSeries
+	last   int  // the series used last
+	flat   bool // every id in the table (tests compare the two)
 }
 
-// put records the id with hash h and its case's digest d, and reports
+// An idSeries holds the ids of one prefix whose numbers are close enough
+// together (at most four entries an id): digests[i] is 1<<16 | the low 16
+// bits of the digest of the case whose id is prefix+(base+i), 0 for none.
+// The ids of the prefix that went to the table are numbered from lo to
+// hi (none while hi < lo): one among them that the array covers later is
+// looked for in the table too.
+type idSeries struct {
+	prefix  string
+	base    uint64
+	digests []uint32
+	held    int
+	lo, hi  uint64
+}
+
+// maxIDSeries bounds the prefixes kept in series; minIDSeries is the
+// first length of a series' array.
+const (
+	maxIDSeries = 16
+	minIDSeries = 64
+)
+
+// numbered splits id into a prefix and the number its last digits spell,
+// id being prefix + the number in decimal: leading zeros stay in the
+// prefix (case-007 is case-00 and 7). It reports false for an id that
+// ends in no digit, or in more than 18.
+func numbered(id string) (prefix string, num uint64, ok bool) {
+	i := len(id)
+	for i > 0 && id[i-1]-'0' <= 9 {
+		i--
+	}
+	for i < len(id)-1 && id[i] == '0' {
+		i++
+	}
+	if i == len(id) || len(id)-i > 18 {
+		return "", 0, false
+	}
+	for _, c := range []byte(id[i:]) {
+		num = num*10 + uint64(c-'0')
+	}
+	return id[:i], num, true
+}
+
+// seriesOf returns the series of prefix; if it has none, a new one if
+// admit is set and there is room, else nil.
+func (t *idTable) seriesOf(prefix string, admit bool) *idSeries {
+	if t.last < len(t.series) && t.series[t.last].prefix == prefix {
+		return &t.series[t.last]
+	}
+	for k := range t.series {
+		if t.series[k].prefix == prefix {
+			t.last = k
+			return &t.series[k]
+		}
+	}
+	if !admit || len(t.series) == maxIDSeries || t.flat {
+		return nil
+	}
+	t.series = append(t.series, idSeries{prefix: strings.Clone(prefix), lo: 1})
+	t.last = len(t.series) - 1
+	return &t.series[t.last]
+}
+
+// entry returns the entry of number num, growing the array to it if the
+// series stays dense enough; nil if it does not.
+func (s *idSeries) entry(num uint64) *uint32 {
+	if s.held == 0 && s.hi < s.lo {
+		s.base = num // empty: start the array anywhere
+	}
+	i := num - s.base
+	if num < s.base {
+		return nil
+	}
+	if i >= uint64(len(s.digests)) {
+		if i >= uint64(max(minIDSeries, 4*(s.held+1))) {
+			return nil
+		}
+		n := max(minIDSeries, len(s.digests))
+		for uint64(n) <= i {
+			n *= 2
+		}
+		d := make([]uint32, n)
+		copy(d, s.digests)
+		s.digests = d
+	}
+	return &s.digests[i]
+}
+
+// An idPlace is where put is to look for an id, as place found it: the
+// id's number in the series of index series-1, or (series 0) the id's
+// hash h for the table. Either may have changed by the time of put, which
+// then looks again.
+type idPlace struct {
+	num, h uint64
+	series int
+}
+
+// place returns where put will look for id as things stand: an id that
+// goes to a series needs no hash.
+func (t *idTable) place(id string) idPlace {
+	if prefix, num, ok := numbered(id); ok && len(t.series) > 0 {
+		if s := t.seriesOf(prefix, false); s != nil && num >= s.base && !(s.lo <= num && num <= s.hi) &&
+			num-s.base < uint64(max(len(s.digests), 4*(s.held+1))) {
+			return idPlace{num: num, series: t.last + 1}
+		}
+	}
+	return idPlace{h: max(idHash(id), 1)}
+}
+
+// put records id, placed at p, with its case's digest d, and reports
 // whether the id is new or was recorded with a digest that agrees.
-func (t *idTable) put(h, d uint64) bool {
+func (t *idTable) put(id string, p idPlace, d uint64) bool {
+	var s *idSeries
+	num, h := p.num, p.h
+	if p.series > 0 {
+		s = &t.series[p.series-1]
+	} else if prefix, n, ok := numbered(id); ok {
+		s, num = t.seriesOf(prefix, true), n
+	}
+	if s != nil {
+		if e := s.entry(num); e != nil {
+			if *e != 0 {
+				return uint16(*e) == uint16(d)
+			}
+			if s.lo <= num && num <= s.hi && t.n > 0 { // it may be in the table
+				if h == 0 {
+					h = idHash(id)
+				}
+				if dd, ok := t.get(h); ok {
+					return dd == uint16(d)
+				}
+			}
+			*e = 1<<16 | uint32(uint16(d))
+			s.held++
+			return true
+		}
+		if s.hi < s.lo {
+			s.lo, s.hi = num, num
+		}
+		s.lo, s.hi = min(s.lo, num), max(s.hi, num)
+	}
+	if h == 0 {
+		h = idHash(id)
+	}
+	return t.putHash(h, d)
+}
+
+// get returns the digest the table holds for the id whose hash is h.
+func (t *idTable) get(h uint64) (uint16, bool) {
+	h = max(h, 1)
+	mask := uint64(len(t.ids) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch t.ids[i] {
+		case 0:
+			return 0, false
+		case h:
+			return t.digests[i], true
+		}
+	}
+}
+
+// putHash is put for an id kept in the table, whose hash is h.
+func (t *idTable) putHash(h, d uint64) bool {
 	if 4*(t.n+1) > 3*len(t.ids) {
 		t.grow()
 	}
@@ -116,13 +287,15 @@ func (t *idTable) put(h, d uint64) bool {
 // so that the cache misses of a batch of ids come at once rather than one
 // a put (put's load was a run's costliest instruction). What it reads
 // changes nothing.
-func (t *idTable) prefetch(hashes []uint64) {
+func (t *idTable) prefetch(places []idPlace) {
 	if len(t.ids) == 0 {
 		return
 	}
 	mask, sum := uint64(len(t.ids)-1), uint64(0)
-	for _, h := range hashes {
-		sum += t.ids[max(h, 1)&mask]
+	for i := range places {
+		if h := places[i].h; h != 0 {
+			sum += t.ids[h&mask]
+		}
 	}
 	t.sink = sum
 }
