@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -93,15 +94,20 @@ func caseDigest(c *Case) uint64 {
 // 4 bytes an id, with 16 bits of the digest as in the table. Ids numbered
 // in order then need no hash and meet no cache miss (the table's slots,
 // spread by the hash, were a miss a case), and no two are taken for one.
+// When the table holds more than half the ids (ids that are not numbered
+// in order), the series move into it.
 type idTable struct {
 	ids     []uint64 // the ids' hashes, 0 for an empty slot (a hash of 0 is kept as 1)
 	digests []uint16
-	n       int
+	n       int    // ids in the table
+	all     int    // ids anywhere
 	sink    uint64 // what prefetch read, kept so that its reads are made
 
 	series []idSeries
-	last   int  // the series used last
-	flat   bool // every id in the table (tests compare the two)
+	last   int // the series used last
+	// flat keeps every id in the table: set once the series hold too few
+	// ids to pay (see flatten), and by tests, which compare the two.
+	flat bool
 }
 
 // An idSeries holds the ids of one prefix whose numbers are close enough
@@ -203,7 +209,9 @@ type idPlace struct {
 // place returns where put will look for id as things stand: an id that
 // goes to a series needs no hash.
 func (t *idTable) place(id string) idPlace {
-	if prefix, num, ok := numbered(id); ok && len(t.series) > 0 {
+	if t.flat {
+		// no series
+	} else if prefix, num, ok := numbered(id); ok && len(t.series) > 0 {
 		if s := t.seriesOf(prefix, false); s != nil && num >= s.base && !(s.lo <= num && num <= s.hi) &&
 			num-s.base < uint64(max(len(s.digests), 4*(s.held+1))) {
 			return idPlace{num: num, series: t.last + 1}
@@ -217,10 +225,14 @@ func (t *idTable) place(id string) idPlace {
 func (t *idTable) put(id string, p idPlace, d uint64) bool {
 	var s *idSeries
 	num, h := p.num, p.h
-	if p.series > 0 {
+	switch {
+	case t.flat:
+	case p.series > 0:
 		s = &t.series[p.series-1]
-	} else if prefix, n, ok := numbered(id); ok {
-		s, num = t.seriesOf(prefix, true), n
+	default:
+		if prefix, n, ok := numbered(id); ok {
+			s, num = t.seriesOf(prefix, true), n
+		}
 	}
 	if s != nil {
 		if e := s.entry(num); e != nil {
@@ -237,6 +249,7 @@ func (t *idTable) put(id string, p idPlace, d uint64) bool {
 			}
 			*e = 1<<16 | uint32(uint16(d))
 			s.held++
+			t.added()
 			return true
 		}
 		if s.hi < s.lo {
@@ -247,7 +260,41 @@ func (t *idTable) put(id string, p idPlace, d uint64) bool {
 	if h == 0 {
 		h = idHash(id)
 	}
-	return t.putHash(h, d)
+	n := t.n
+	ok := t.putHash(h, d)
+	if t.n > n {
+		t.added()
+	}
+	return ok
+}
+
+// flattenEvery is how many new ids apart put asks whether the series
+// pay (see flatten).
+const flattenEvery = 1024
+
+// added counts a new id, and flattens the table when it is time.
+func (t *idTable) added() {
+	t.all++
+	if t.all%flattenEvery == 0 && 2*t.n > t.all && !t.flat {
+		t.flatten()
+	}
+}
+
+// flatten moves the ids in series into the table, for good: when most
+// ids are in the table, their prefixes and numbers (read to find their
+// series, for nothing) cost more than the series save.
+func (t *idTable) flatten() {
+	var id []byte
+	for k := range t.series {
+		s := &t.series[k]
+		for i, e := range s.digests {
+			if e != 0 {
+				id = strconv.AppendUint(append(id[:0], s.prefix...), s.base+uint64(i), 10)
+				t.putHash(maphash.Bytes(idSeed, id), uint64(e))
+			}
+		}
+	}
+	t.series, t.flat = nil, true
 }
 
 // get returns the digest the table holds for the id whose hash is h.

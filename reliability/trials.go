@@ -44,7 +44,8 @@ type Trials struct {
 	// series); last is the one used last.
 	series []series
 	last   int
-	// flat, if set, keeps every key in the table (tests compare the two).
+	// flat keeps every key in the table: set once the series hold too
+	// few cases to pay (see flatten), and by tests, which compare the two.
 	flat bool
 
 	// seed seeds the keys' hash (jsonvalue.HashString: keys are
@@ -79,7 +80,8 @@ type Trials struct {
 // slots, spread by the hash, were a cache miss a case (the largest cost
 // of a run's statistics). Numbers too far apart for the array (more than
 // four entries a case) go to the table, as do the keys of prefixes past
-// the first maxSeries.
+// the first maxSeries. When the table holds more than half the cases
+// (ids that are not numbered in order), the series move into it.
 type series struct {
 	prefix string   // a copy
 	base   uint64   // the number of refs[0]
@@ -180,7 +182,9 @@ func (t *Trials) seriesOf(prefix string, admit bool) *series {
 // bits, and whether it is there; if not, the spot is where it goes: an
 // entry of series s, or (s nil) a slot of the table, with key's hash h.
 func (t *Trials) spot(key string) (spot *uint64, h uint64, s *series, found bool) {
-	if prefix, num, ok := numbered(key); ok {
+	if t.flat {
+		// no series
+	} else if prefix, num, ok := numbered(key); ok {
 		if s = t.seriesOf(prefix, true); s != nil {
 			if e := s.entry(num); e != nil {
 				if *e != 0 || !s.spilled(num) || len(t.slots) == 0 {
@@ -201,6 +205,36 @@ func (t *Trials) spot(key string) (spot *uint64, h uint64, s *series, found bool
 	h = t.hashString(key)
 	i, ok := t.find(key, h)
 	return &t.slots[i], h, nil, ok
+}
+
+// flattenEvery is how many new cases apart add asks whether the series
+// pay (see flatten).
+const flattenEvery = 1024
+
+// flatten moves the cases in series into the table, for good: when most
+// cases are in the table, the keys' prefixes and numbers (read to find
+// their series, for nothing) cost more than the series save.
+func (t *Trials) flatten() {
+	for k := range t.series {
+		for _, e := range t.series[k].refs {
+			if e == 0 {
+				continue
+			}
+			if (t.hashed+1)*5 > len(t.slots)*4 {
+				t.grow()
+			}
+			key, _ := recordKey(t.record(e - 1))
+			h := t.hashBytes(key)
+			mask := len(t.slots) - 1
+			i := home(h, slotBits(len(t.slots)))
+			for t.slots[i] != 0 { // the key is in no other slot
+				i = (i + 1) & mask
+			}
+			t.slots[i] = h>>refBits<<refBits | e
+			t.hashed++
+		}
+	}
+	t.series, t.flat = nil, true
 }
 
 // refOf returns the ref of key's record, if there is one.
@@ -661,6 +695,9 @@ func (t *Trials) add(r *toolgrade.Result) *caseTrials {
 			*spot = h>>refBits<<refBits | (ref + 1)
 		}
 		t.n++
+		if t.n%flattenEvery == 0 && 2*t.hashed > t.n && !t.flat {
+			t.flatten()
+		}
 		t.max = max(t.max, 1)
 		return nil
 	}
