@@ -1,6 +1,7 @@
 package jsonvalue
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,6 +56,28 @@ func TestHashTellsMembersApart(t *testing.T) {
 		for seed := range uint64(100) {
 			if Hash(seed, a) == Hash(seed, b) {
 				t.Errorf("%s and %s hash alike with seed %d", pair[0], pair[1], seed)
+			}
+		}
+	}
+}
+
+// TestHashFastPathsAgree: the members and elements hashValue hashes
+// without the call (strings and numbers) hash as the call would: values
+// outside the model, which From converts to the same, take the call.
+func TestHashFastPathsAgree(t *testing.T) {
+	type name string
+	for _, tc := range []struct {
+		model, outside any
+	}{
+		{Object{{"n", json.Number("676893")}, {"s", "north"}}, Object{{"n", 676893}, {"s", name("north")}}},
+		{Object{{"ratio", json.Number("0.25")}, {"k", json.Number("-3")}}, Object{{"ratio", 0.25}, {"k", int8(-3)}}},
+		{Object{{"to", []any{"fatima@example.com", "a longer string than sixteen bytes, past two words"}}},
+			Object{{"to", []any{name("fatima@example.com"), name("a longer string than sixteen bytes, past two words")}}}},
+		{[]any{"x", json.Number("1e2"), Object{{"s", "y"}}}, []any{name("x"), 100, map[string]any{"s": name("y")}}},
+	} {
+		for seed := range uint64(20) {
+			if a, b := Hash(seed, tc.model), Hash(seed, tc.outside); a != b {
+				t.Fatalf("%s: %#x, as Go values %#x", Append(nil, tc.model), a, b)
 			}
 		}
 	}

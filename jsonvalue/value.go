@@ -716,19 +716,30 @@ func hashValue(k uint64, v any) uint64 {
 	case []any:
 		h := k ^ 6
 		for _, e := range v {
-			h = mix(h ^ hashElem(k, e))
+			var eh uint64
+			if s, ok := e.(string); ok { // most elements: without the call
+				eh = hashString(k^4, s)
+			} else {
+				eh = hashValue(k, e)
+			}
+			h = mix(h ^ eh)
 		}
 		return mix(h + uint64(len(v)))
 	case Object:
 		// Members hash alone and add up, so that their order does not
-		// count: each its value's hash seeded with its key's.
+		// count: each its value's hash seeded with its key's. Strings and
+		// numbers, most values, are hashed here as the cases above hash
+		// them, without the call and the type switch.
 		var sum uint64
 		for i := range v {
 			kh := hashString(k, v[i].Key)
-			if s, ok := v[i].Value.(string); ok { // most values: hashElem, without the call
-				sum += hashString(kh^4, s)
-			} else {
-				sum += hashValue(kh, v[i].Value)
+			switch mv := v[i].Value; {
+			case isString(mv):
+				sum += hashString(kh^4, mv.(string))
+			case isNumber(mv):
+				sum += mix(numberHash(kh, mv.(json.Number)) ^ 5)
+			default:
+				sum += hashValue(kh, mv)
 			}
 		}
 		return mix(sum ^ k ^ 7)
@@ -740,25 +751,38 @@ func hashValue(k uint64, v any) uint64 {
 	return hashValue(k, fv)
 }
 
-// hashElem is hashValue for a member or element, which is most often a
-// string: hashed here without the call and the type switch.
-func hashElem(k uint64, v any) uint64 {
-	if s, ok := v.(string); ok {
-		return HashString(k, s)
-	}
-	return hashValue(k, v)
+func isString(v any) bool {
+	_, ok := v.(string)
+	return ok
 }
 
-// hashString hashes s eight bytes at a time, the last eight (or, in a
-// short string, its first and last four, or first, middle and last byte)
-// read as a whole, overlapping the others: case text is mostly short, and
-// maphash's setup and a byte loop over the tail cost more than the
-// hashing.
+func isNumber(v any) bool {
+	_, ok := v.(json.Number)
+	return ok
+}
+
+// hashString hashes s eight bytes at a time, sixteen in a longer string
+// (two words folded by one 128-bit multiplication), the last eight (or,
+// in a short string, its first and last four, or first, middle and last
+// byte) read as a whole, overlapping the others: case text is mostly
+// short, and maphash's setup and a byte loop over the tail cost more than
+// the hashing.
 func hashString(h uint64, s string) uint64 {
 	n := len(s)
 	h ^= uint64(n) * 0x9e3779b97f4a7c15
 	var t uint64
 	switch {
+	case n > 16:
+		i := 0
+		for ; i+16 < n; i += 16 {
+			hi, lo := bits.Mul64(h^word(s, i), word(s, i+8)^0xbf58476d1ce4e5b9)
+			h = hi ^ lo
+		}
+		if i+8 < n {
+			h = (h ^ word(s, i)) * 0xbf58476d1ce4e5b9
+			h ^= h >> 31
+		}
+		t = word(s, n-8)
 	case n >= 8:
 		for i := 0; i+8 < n; i += 8 {
 			h = (h ^ word(s, i)) * 0xbf58476d1ce4e5b9
