@@ -22,8 +22,10 @@ import (
 // need not scan it): a record in a log of records, one per case in the
 // order first seen, with the case's key and its first trial's index,
 // verdicts and scores (about 20 bytes for a case with one metric and a
-// short id), and a slot in an open-addressing table that finds the record
-// from the key's hash (8 bytes, at most 80% full). Only when an id comes
+// short id), and what finds the record from the key: an entry in an
+// array by the key's number for keys numbered in order (8 bytes, see
+// series), else a slot in an open-addressing table by the key's hash (8
+// bytes, at most 80% full). Only when an id comes
 // again is its first trial replayed from its record into a caseTrials,
 // which sums the case's trials from then on; the record then points to it.
 //
