@@ -3,6 +3,7 @@ package toolgrade
 import (
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -165,6 +166,25 @@ func TestIDTableSeriesAgree(t *testing.T) {
 					t.Fatalf("%q with digest %d: %v, the table alone %v", p.id, p.digest, a, b)
 				}
 			}
+		}
+	})
+}
+
+// FuzzNumbered: an id read as numbered is its prefix and its number in
+// decimal; one not read so ends in no digit, or in more than 18 after
+// its leading zeros.
+func FuzzNumbered(f *testing.F) {
+	for _, s := range []string{"case-17", "case-007", "0", "", "1999999999999999999", "999999999999999999", "x0000000000000000000001"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		prefix, num, ok := numbered(id)
+		run := id[len(strings.TrimRight(id, "0123456789")):]
+		switch {
+		case !ok && run != "" && len(strings.TrimLeft(run, "0")) <= 18:
+			t.Fatalf("numbered(%q) refused", id)
+		case ok && prefix+strconv.FormatUint(num, 10) != id:
+			t.Fatalf("numbered(%q) = %q, %d", id, prefix, num)
 		}
 	})
 }

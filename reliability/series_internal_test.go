@@ -149,3 +149,28 @@ func suiteText(s *Suite) string {
 	fmt.Fprintf(&b, "%+v flaky %d", c, len(s.Flaky))
 	return b.String()
 }
+
+// FuzzNumbered: a key read as numbered is its prefix and its number in
+// decimal, the prefix ending in no digit but leading zeros; a key not
+// read so ends in no digit, or in more than 18 after its leading zeros.
+func FuzzNumbered(f *testing.F) {
+	for _, s := range []string{"case-17", "case-007", "0", "00", "", "x", "1999999999999999999", "999999999999999999", "x000000000000000000000001", "a1b2", "line-3#12"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		prefix, num, ok := numbered(key)
+		digits := len(key) - len(strings.TrimRight(key, "0123456789"))
+		if !ok {
+			if digits != 0 && len(strings.TrimLeft(key[len(key)-digits:], "0")) <= 18 {
+				t.Fatalf("numbered(%q) refused", key)
+			}
+			return
+		}
+		if prefix+strconv.FormatUint(num, 10) != key {
+			t.Fatalf("numbered(%q) = %q, %d", key, prefix, num)
+		}
+		if rest := strings.TrimRight(prefix, "0"); rest != "" && rest[len(rest)-1]-'0' <= 9 {
+			t.Fatalf("numbered(%q): prefix %q ends in a digit other than a leading zero", key, prefix)
+		}
+	})
+}
