@@ -6,8 +6,8 @@ import (
 	"hash/maphash"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/series"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -90,10 +90,12 @@ func caseDigest(c *Case) uint64 {
 //
 // Ids made of a prefix and a number (case-1, case-2, ...; line-17 for
 // cases without an id of their own), as most runs' are, are kept apart:
-// in an array by the number for each of the first maxIDSeries prefixes,
-// 4 bytes an id, with 16 bits of the digest as in the table. Ids numbered
-// in order then need no hash and meet no cache miss (the table's slots,
-// spread by the hash, were a miss a case), and no two are taken for one.
+// in an array by the number for each of the first series.Max prefixes, 4
+// bytes an id, 1<<16 | the low 16 bits of the digest (0 for none). Ids
+// numbered in order then need no hash and meet no cache miss (the
+// table's slots, spread by the hash, were a miss a case), and no two are
+// taken for one. Numbers too far apart for the array go to the table; one
+// among them that the array covers later is looked for in the table too.
 // When the table holds more than half the ids (ids that are not numbered
 // in order), the series move into it.
 type idTable struct {
@@ -103,98 +105,10 @@ type idTable struct {
 	all     int    // ids anywhere
 	sink    uint64 // what prefetch read, kept so that its reads are made
 
-	series []idSeries
-	last   int // the series used last
+	series series.Set[uint32]
 	// flat keeps every id in the table: set once the series hold too few
 	// ids to pay (see flatten), and by tests, which compare the two.
 	flat bool
-}
-
-// An idSeries holds the ids of one prefix whose numbers are close enough
-// together (at most four entries an id): digests[i] is 1<<16 | the low 16
-// bits of the digest of the case whose id is prefix+(base+i), 0 for none.
-// The ids of the prefix that went to the table are numbered from lo to
-// hi (none while hi < lo): one among them that the array covers later is
-// looked for in the table too.
-type idSeries struct {
-	prefix  string
-	base    uint64
-	digests []uint32
-	held    int
-	lo, hi  uint64
-}
-
-// maxIDSeries bounds the prefixes kept in series; minIDSeries is the
-// first length of a series' array.
-const (
-	maxIDSeries = 16
-	minIDSeries = 64
-)
-
-// numbered splits id into a prefix and the number its last digits spell,
-// id being prefix + the number in decimal: leading zeros stay in the
-// prefix (case-007 is case-00 and 7). It reports false for an id that
-// ends in no digit, or in more than 18.
-func numbered(id string) (prefix string, num uint64, ok bool) {
-	i := len(id)
-	for i > 0 && id[i-1]-'0' <= 9 {
-		i--
-	}
-	for i < len(id)-1 && id[i] == '0' {
-		i++
-	}
-	if i == len(id) || len(id)-i > 18 {
-		return "", 0, false
-	}
-	for _, c := range []byte(id[i:]) {
-		num = num*10 + uint64(c-'0')
-	}
-	return id[:i], num, true
-}
-
-// seriesOf returns the series of prefix; if it has none, a new one if
-// admit is set and there is room, else nil.
-func (t *idTable) seriesOf(prefix string, admit bool) *idSeries {
-	if t.last < len(t.series) && t.series[t.last].prefix == prefix {
-		return &t.series[t.last]
-	}
-	for k := range t.series {
-		if t.series[k].prefix == prefix {
-			t.last = k
-			return &t.series[k]
-		}
-	}
-	if !admit || len(t.series) == maxIDSeries || t.flat {
-		return nil
-	}
-	t.series = append(t.series, idSeries{prefix: strings.Clone(prefix), lo: 1})
-	t.last = len(t.series) - 1
-	return &t.series[t.last]
-}
-
-// entry returns the entry of number num, growing the array to it if the
-// series stays dense enough; nil if it does not.
-func (s *idSeries) entry(num uint64) *uint32 {
-	if s.held == 0 && s.hi < s.lo {
-		s.base = num // empty: start the array anywhere
-	}
-	i := num - s.base
-	if num < s.base {
-		return nil
-	}
-	if i >= uint64(len(s.digests)) {
-		if i >= uint64(max(minIDSeries, 4*(s.held+1))) {
-			return nil
-		}
-		n := max(minIDSeries, len(s.digests))
-		for uint64(n) <= i {
-			n *= 2
-		}
-		d := make([]uint32, n)
-		copy(d, s.digests)
-		s.digests = d
-	}
-	return &s.digests[i]
 }
 
 // An idPlace is where put is to look for an id, as place found it: the
@@ -211,10 +125,9 @@ type idPlace struct {
 func (t *idTable) place(id string) idPlace {
 	if t.flat {
 		// no series
-	} else if prefix, num, ok := numbered(id); ok && len(t.series) > 0 {
-		if s := t.seriesOf(prefix, false); s != nil && num >= s.base && !(s.lo <= num && num <= s.hi) &&
-			num-s.base < uint64(max(len(s.digests), 4*(s.held+1))) {
-			return idPlace{num: num, series: t.last + 1}
+	} else if prefix, num, ok := series.Split(id); ok && len(t.series.List) > 0 {
+		if s := t.series.Of(prefix, false); s != nil && s.Fits(num) {
+			return idPlace{num: num, series: t.series.Last() + 1}
 		}
 	}
 	return idPlace{h: max(idHash(id), 1)}
@@ -223,23 +136,23 @@ func (t *idTable) place(id string) idPlace {
 // put records id, placed at p, with its case's digest d, and reports
 // whether the id is new or was recorded with a digest that agrees.
 func (t *idTable) put(id string, p idPlace, d uint64) bool {
-	var s *idSeries
+	var s *series.Series[uint32]
 	num, h := p.num, p.h
 	switch {
 	case t.flat:
 	case p.series > 0:
-		s = &t.series[p.series-1]
+		s = &t.series.List[p.series-1]
 	default:
-		if prefix, n, ok := numbered(id); ok {
-			s, num = t.seriesOf(prefix, true), n
+		if prefix, n, ok := series.Split(id); ok {
+			s, num = t.series.Of(prefix, true), n
 		}
 	}
 	if s != nil {
-		if e := s.entry(num); e != nil {
+		if e := s.Entry(num); e != nil {
 			if *e != 0 {
 				return uint16(*e) == uint16(d)
 			}
-			if s.lo <= num && num <= s.hi && t.n > 0 { // it may be in the table
+			if s.Spilled(num) && t.n > 0 { // it may be in the table
 				if h == 0 {
 					h = idHash(id)
 				}
@@ -248,14 +161,10 @@ func (t *idTable) put(id string, p idPlace, d uint64) bool {
 				}
 			}
 			*e = 1<<16 | uint32(uint16(d))
-			s.held++
+			s.Held++
 			t.added()
 			return true
 		}
-		if s.hi < s.lo {
-			s.lo, s.hi = num, num
-		}
-		s.lo, s.hi = min(s.lo, num), max(s.hi, num)
 	}
 	if h == 0 {
 		h = idHash(id)
@@ -285,16 +194,15 @@ func (t *idTable) added() {
 // series, for nothing) cost more than the series save.
 func (t *idTable) flatten() {
 	var id []byte
-	for k := range t.series {
-		s := &t.series[k]
-		for i, e := range s.digests {
+	for _, s := range t.series.List {
+		for i, e := range s.Entries {
 			if e != 0 {
-				id = strconv.AppendUint(append(id[:0], s.prefix...), s.base+uint64(i), 10)
+				id = strconv.AppendUint(append(id[:0], s.Prefix...), s.Base+uint64(i), 10)
 				t.putHash(maphash.Bytes(idSeed, id), uint64(e))
 			}
 		}
 	}
-	t.series, t.flat = nil, true
+	t.series, t.flat = series.Set[uint32]{}, true
 }
 
 // get returns the digest the table holds for the id whose hash is h.

@@ -3,9 +3,9 @@ package toolgrade
 import (
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/toolgrade/toolgrade/internal/series"
 	"pgregory.net/rapid"
 )
 
@@ -78,36 +78,8 @@ func placesOf(hashes []uint64) []idPlace {
 	return out
 }
 
-// TestNumbered: an id is its prefix and its number spelled in decimal,
-// leading zeros kept in the prefix.
-func TestNumbered(t *testing.T) {
-	for _, tt := range []struct {
-		id, prefix string
-		num        uint64
-		ok         bool
-	}{
-		{"case-17", "case-", 17, true},
-		{"case-0", "case-", 0, true},
-		{"case-007", "case-00", 7, true},
-		{"42", "", 42, true},
-		{"f.jsonl:line-12#3", "f.jsonl:line-12#", 3, true},
-		{"999999999999999999", "", 999_999_999_999_999_999, true},
-		{"x1000000000000000000", "", 0, false}, // 19 digits
-		{"", "", 0, false},
-		{"case-", "", 0, false},
-		{"٣", "", 0, false},
-	} {
-		t.Run(tt.id, func(t *testing.T) {
-			prefix, num, ok := numbered(tt.id)
-			if prefix != tt.prefix || num != tt.num || ok != tt.ok {
-				t.Fatalf("numbered(%q) = %q, %d, %v; want %q, %d, %v", tt.id, prefix, num, ok, tt.prefix, tt.num, tt.ok)
-			}
-			if ok && prefix+strconv.FormatUint(num, 10) != tt.id {
-				t.Fatalf("%q is not %q and %d", tt.id, prefix, num)
-			}
-		})
-	}
-}
+// maxIDSeries is the most prefixes the id table keeps in series.
+const maxIDSeries = series.Max
 
 // TestIDTableSeriesAgree holds the ids kept in series to the table alone,
 // fed as a run feeds them (in batches, placed first): every put answers
@@ -166,25 +138,6 @@ func TestIDTableSeriesAgree(t *testing.T) {
 					t.Fatalf("%q with digest %d: %v, the table alone %v", p.id, p.digest, a, b)
 				}
 			}
-		}
-	})
-}
-
-// FuzzNumbered: an id read as numbered is its prefix and its number in
-// decimal; one not read so ends in no digit, or in more than 18 after
-// its leading zeros.
-func FuzzNumbered(f *testing.F) {
-	for _, s := range []string{"case-17", "case-007", "0", "", "1999999999999999999", "999999999999999999", "x0000000000000000000001"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, id string) {
-		prefix, num, ok := numbered(id)
-		run := id[len(strings.TrimRight(id, "0123456789")):]
-		switch {
-		case !ok && run != "" && len(strings.TrimLeft(run, "0")) <= 18:
-			t.Fatalf("numbered(%q) refused", id)
-		case ok && prefix+strconv.FormatUint(num, 10) != id:
-			t.Fatalf("numbered(%q) = %q, %d", id, prefix, num)
 		}
 	})
 }

@@ -9,50 +9,16 @@ import (
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/series"
 	"pgregory.net/rapid"
 )
-
-// TestNumbered: a key is its prefix and its number spelled in decimal,
-// leading zeros kept in the prefix.
-func TestNumbered(t *testing.T) {
-	for _, tt := range []struct {
-		key, prefix string
-		num         uint64
-		ok          bool
-	}{
-		{"case-17", "case-", 17, true},
-		{"case-0", "case-", 0, true},
-		{"case-007", "case-00", 7, true},
-		{"case-000", "case-00", 0, true},
-		{"42", "", 42, true},
-		{"0", "", 0, true},
-		{"a.jsonl:line-12#3", "a.jsonl:line-12#", 3, true},
-		{"999999999999999999", "", 999_999_999_999_999_999, true},
-		{"x1999999999999999999", "", 0, false}, // 19 digits
-		{"x01999999999999999999", "", 0, false},
-		{"", "", 0, false},
-		{"case-", "", 0, false},
-		{"case-1a", "", 0, false},
-		{"é٣", "", 0, false}, // a digit, but not an ASCII one
-	} {
-		t.Run(tt.key, func(t *testing.T) {
-			prefix, num, ok := numbered(tt.key)
-			if prefix != tt.prefix || num != tt.num || ok != tt.ok {
-				t.Fatalf("numbered(%q) = %q, %d, %v; want %q, %d, %v", tt.key, prefix, num, ok, tt.prefix, tt.num, tt.ok)
-			}
-			if ok && prefix+strconv.FormatUint(num, 10) != tt.key {
-				t.Fatalf("%q is not %q and %d", tt.key, prefix, num)
-			}
-		})
-	}
-}
 
 // numberedKeys draws a run's keys: prefixes and numbers in order, out of
 // order, far apart, repeated, with leading zeros, and more prefixes than
 // the series keep, among keys that end in no number.
 func numberedKeys(t *rapid.T) []string {
 	prefixes := rapid.SliceOfN(rapid.SampledFrom([]string{"case-", "", "a.jsonl:line-", "b.jsonl:line-", "line-3#", "case-0", "id", "x"}), 1, 4).Draw(t, "prefixes")
-	for i := range []int{0, 2, 2 * maxSeries}[rapid.IntRange(0, 2).Draw(t, "more prefixes")] {
+	for i := range []int{0, 2, 2 * series.Max}[rapid.IntRange(0, 2).Draw(t, "more prefixes")] {
 		prefixes = append(prefixes, "p"+strconv.Itoa(i)+"-")
 	}
 	n := rapid.IntRange(1, 3000).Draw(t, "keys")
@@ -148,29 +114,4 @@ func suiteText(s *Suite) string {
 	}
 	fmt.Fprintf(&b, "%+v flaky %d", c, len(s.Flaky))
 	return b.String()
-}
-
-// FuzzNumbered: a key read as numbered is its prefix and its number in
-// decimal, the prefix ending in no digit but leading zeros; a key not
-// read so ends in no digit, or in more than 18 after its leading zeros.
-func FuzzNumbered(f *testing.F) {
-	for _, s := range []string{"case-17", "case-007", "0", "00", "", "x", "1999999999999999999", "999999999999999999", "x000000000000000000000001", "a1b2", "line-3#12"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, key string) {
-		prefix, num, ok := numbered(key)
-		digits := len(key) - len(strings.TrimRight(key, "0123456789"))
-		if !ok {
-			if digits != 0 && len(strings.TrimLeft(key[len(key)-digits:], "0")) <= 18 {
-				t.Fatalf("numbered(%q) refused", key)
-			}
-			return
-		}
-		if prefix+strconv.FormatUint(num, 10) != key {
-			t.Fatalf("numbered(%q) = %q, %d", key, prefix, num)
-		}
-		if rest := strings.TrimRight(prefix, "0"); rest != "" && rest[len(rest)-1]-'0' <= 9 {
-			t.Fatalf("numbered(%q): prefix %q ends in a digit other than a leading zero", key, prefix)
-		}
-	})
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/series"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -24,8 +25,8 @@ import (
 // verdicts and scores (about 20 bytes for a case with one metric and a
 // short id), and what finds the record from the key: an entry in an
 // array by the key's number for keys numbered in order (8 bytes, see
-// series), else a slot in an open-addressing table by the key's hash (8
-// bytes, at most 80% full). Only when an id comes
+// Trials.series), else a slot in an open-addressing table by the key's
+// hash (8 bytes, at most 80% full). Only when an id comes
 // again is its first trial replayed from its record into a caseTrials,
 // which sums the case's trials from then on; the record then points to it.
 //
@@ -42,10 +43,13 @@ type Trials struct {
 	n      int      // distinct cases (records)
 	hashed int      // those found through slots (the others are in series)
 
-	// series are the ids made of a prefix and a number, by prefix (see
-	// series); last is the one used last.
-	series []series
-	last   int
+	// series keep ref+1 of the records of cases whose keys are a prefix
+	// and a number, by the number: the table's slots, spread by the hash,
+	// were a cache miss a case (the largest cost of a run's statistics).
+	// The keys the series do not take go to the table; when it holds more
+	// than half the cases (ids not numbered in order), the series move
+	// into it.
+	series series.Set[uint64]
 	// flat keeps every key in the table: set once the series hold too
 	// few cases to pay (see flatten), and by tests, which compare the two.
 	flat bool
@@ -75,121 +79,16 @@ type Trials struct {
 	scoreIndex *scoreTable // their bits → index
 }
 
-// A series keeps the refs of the cases whose keys are one prefix and a
-// number, as most runs' ids are (case-1, case-2, ...; line-17 for cases
-// without an id), in an array by the number: ids numbered in order then
-// find their records through memory read in order, where the table's
-// slots, spread by the hash, were a cache miss a case (the largest cost
-// of a run's statistics). Numbers too far apart for the array (more than
-// four entries a case) go to the table, as do the keys of prefixes past
-// the first maxSeries. When the table holds more than half the cases
-// (ids that are not numbered in order), the series move into it.
-type series struct {
-	prefix string   // a copy
-	base   uint64   // the number of refs[0]
-	refs   []uint64 // ref+1 of the record of prefix+(base+i); 0: none
-	held   int      // refs set
-	// lo and hi bound the numbers of the prefix whose keys went to the
-	// table (none while hi < lo): a key among them that the array covers
-	// later is looked for in the table too.
-	lo, hi uint64
-}
-
-// maxSeries bounds the prefixes kept in series; minSeries is the first
-// length of a series' array.
-const (
-	maxSeries = 16
-	minSeries = 64
-)
-
-// numbered splits key into a prefix and the number its last digits spell,
-// key being prefix + the number in decimal: leading zeros stay in the
-// prefix (case-007 is case-00 and 7). It reports false for a key that
-// ends in no digit, or in more than 18.
-func numbered(key string) (prefix string, num uint64, ok bool) {
-	i := len(key)
-	for i > 0 && key[i-1]-'0' <= 9 {
-		i--
-	}
-	for i < len(key)-1 && key[i] == '0' {
-		i++
-	}
-	if i == len(key) || len(key)-i > 18 {
-		return "", 0, false
-	}
-	for _, c := range []byte(key[i:]) {
-		num = num*10 + uint64(c-'0')
-	}
-	return key[:i], num, true
-}
-
-// entry returns the entry of number num, growing the array to it if the
-// series stays dense enough; nil if it does not.
-func (s *series) entry(num uint64) *uint64 {
-	if s.held == 0 && s.hi < s.lo {
-		s.base = num // empty: start the array anywhere
-	}
-	i := num - s.base
-	if num < s.base {
-		return nil
-	}
-	if i >= uint64(len(s.refs)) {
-		if i >= uint64(max(minSeries, 4*(s.held+1))) {
-			return nil
-		}
-		n := max(minSeries, len(s.refs))
-		for uint64(n) <= i {
-			n *= 2
-		}
-		refs := make([]uint64, n)
-		copy(refs, s.refs)
-		s.refs = refs
-	}
-	return &s.refs[i]
-}
-
-// spilled reports whether the key of number num may be in the table.
-func (s *series) spilled(num uint64) bool { return s.lo <= num && num <= s.hi }
-
-// spill notes that the key of number num goes to the table.
-func (s *series) spill(num uint64) {
-	if s.hi < s.lo {
-		s.lo, s.hi = num, num
-		return
-	}
-	s.lo, s.hi = min(s.lo, num), max(s.hi, num)
-}
-
-// seriesOf returns the series of prefix; if it has none, a new one if
-// admit is set and there is room, else nil.
-func (t *Trials) seriesOf(prefix string, admit bool) *series {
-	if t.last < len(t.series) && t.series[t.last].prefix == prefix {
-		return &t.series[t.last]
-	}
-	for k := range t.series {
-		if t.series[k].prefix == prefix {
-			t.last = k
-			return &t.series[k]
-		}
-	}
-	if !admit || len(t.series) == maxSeries || t.flat {
-		return nil
-	}
-	t.series = append(t.series, series{prefix: strings.Clone(prefix), lo: 1})
-	t.last = len(t.series) - 1
-	return &t.series[t.last]
-}
-
 // spot returns where the ref of key is kept, as ref+1 in its low refBits
 // bits, and whether it is there; if not, the spot is where it goes: an
 // entry of series s, or (s nil) a slot of the table, with key's hash h.
-func (t *Trials) spot(key string) (spot *uint64, h uint64, s *series, found bool) {
+func (t *Trials) spot(key string) (spot *uint64, h uint64, s *series.Series[uint64], found bool) {
 	if t.flat {
 		// no series
-	} else if prefix, num, ok := numbered(key); ok {
-		if s = t.seriesOf(prefix, true); s != nil {
-			if e := s.entry(num); e != nil {
-				if *e != 0 || !s.spilled(num) || len(t.slots) == 0 {
+	} else if prefix, num, ok := series.Split(key); ok {
+		if s = t.series.Of(prefix, true); s != nil {
+			if e := s.Entry(num); e != nil {
+				if *e != 0 || !s.Spilled(num) || len(t.slots) == 0 {
 					return e, 0, s, *e != 0
 				}
 				h = t.hashString(key)
@@ -198,7 +97,6 @@ func (t *Trials) spot(key string) (spot *uint64, h uint64, s *series, found bool
 				}
 				return e, 0, s, false
 			}
-			s.spill(num)
 		}
 	}
 	if (t.hashed+1)*5 > len(t.slots)*4 {
@@ -217,8 +115,8 @@ const flattenEvery = 1024
 // cases are in the table, the keys' prefixes and numbers (read to find
 // their series, for nothing) cost more than the series save.
 func (t *Trials) flatten() {
-	for k := range t.series {
-		for _, e := range t.series[k].refs {
+	for k := range t.series.List {
+		for _, e := range t.series.List[k].Entries {
 			if e == 0 {
 				continue
 			}
@@ -236,17 +134,17 @@ func (t *Trials) flatten() {
 			t.hashed++
 		}
 	}
-	t.series, t.flat = nil, true
+	t.series, t.flat = series.Set[uint64]{}, true
 }
 
 // refOf returns the ref of key's record, if there is one.
 func (t *Trials) refOf(key string) (uint64, bool) {
-	if prefix, num, ok := numbered(key); ok {
-		if s := t.seriesOf(prefix, false); s != nil {
-			if i := num - s.base; num >= s.base && i < uint64(len(s.refs)) && s.refs[i] != 0 {
-				return s.refs[i] - 1, true
+	if prefix, num, ok := series.Split(key); ok {
+		if s := t.series.Of(prefix, false); s != nil {
+			if e := s.Get(num); e != 0 {
+				return e - 1, true
 			}
-			if !s.spilled(num) {
+			if !s.Spilled(num) {
 				return 0, false
 			}
 		}
@@ -654,11 +552,7 @@ func (t *Trials) Reset() {
 		t.chunks[0] = t.chunks[0][:0]
 	}
 	t.n, t.hashed, t.max = 0, 0, 0
-	for k := range t.series {
-		s := &t.series[k]
-		clear(s.refs)
-		s.held, s.lo, s.hi = 0, 1, 0
-	}
+	t.series.Reset()
 	t.cases, t.later, t.extra = t.cases[:0], t.later[:0], t.extra[:0]
 }
 
@@ -690,7 +584,7 @@ func (t *Trials) add(r *toolgrade.Result) *caseTrials {
 		}
 		ref := t.appendRecord(key, flags, idx, r)
 		if s != nil {
-			s.held++
+			s.Held++
 			*spot = ref + 1
 		} else {
 			t.hashed++
