@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects a document may
@@ -158,7 +159,7 @@ func (p *parser) describe(i int) string {
 // JSON white space.
 func skipSpace(d string, i int) int {
 	// Most calls find no space at all: one comparison decides.
-	for i < len(d) && d[i] <= ' ' {
+	for uint(i) < uint(len(d)) && d[i] <= ' ' {
 		switch d[i] {
 		case ' ', '\t', '\n', '\r':
 			i++
@@ -224,14 +225,14 @@ const indexFrom = 16
 func (p *parser) object(i, depth int) (any, int, error) {
 	d := p.data
 	i = skipSpace(d, i+1) // past {
-	if i < len(d) && d[i] == '}' {
+	if uint(i) < uint(len(d)) && d[i] == '}' {
 		return emptyObject, i + 1, nil
 	}
 	base := len(p.members)
 	var index map[string]struct{} // the keys of a large object, to find a repeat
 	var seen uint64               // a bit per key hash: a repeat finds its bit set
 	for {
-		if i >= len(d) || d[i] != '"' {
+		if uint(i) >= uint(len(d)) || d[i] != '"' {
 			return nil, i, p.errorf(i, "unexpected %s, want a string key", p.describe(i))
 		}
 		keyAt := i
@@ -241,15 +242,15 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		// plain text; anything but the closing quote goes on in string.
 		j := i + 1
 		for j+8 <= len(d) {
-			if m := stops(word(d, j)); m != 0 {
+			if m := stops(wordAt(d, j)); m != 0 {
 				j += bits.TrailingZeros64(m) >> 3
 				break
 			}
 			j += 8
 		}
 		var key string
-		if j < len(d) && d[j] == '"' {
-			key, j = d[i+1:j], j+1
+		if uint(j) < uint(len(d)) && d[j] == '"' {
+			key, j = sub(d, i+1, j), j+1
 		} else {
 			var err error
 			if key, j, err = p.string(i, j); err != nil {
@@ -279,8 +280,8 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		seen |= bit
 		// Compact input has no space between tokens: test for the token
 		// first and skip space only when it is not there.
-		if j >= len(d) || d[j] != ':' {
-			if j = skipSpace(d, j); j >= len(d) || d[j] != ':' {
+		if uint(j) >= uint(len(d)) || d[j] != ':' {
+			if j = skipSpace(d, j); uint(j) >= uint(len(d)) || d[j] != ':' {
 				return nil, j, p.errorf(j, "unexpected %s after object key, want ':'", p.describe(j))
 			}
 		}
@@ -288,18 +289,18 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		// to value.
 		var v any
 		var err error
-		if j = skipSpace(d, j+1); j < len(d) && d[j] == '"' && depth < MaxDepth {
+		if j = skipSpace(d, j+1); uint(j) < uint(len(d)) && d[j] == '"' && depth < MaxDepth {
 			k := j + 1 // as for the key
 			for k+8 <= len(d) {
-				if m := stops(word(d, k)); m != 0 {
+				if m := stops(wordAt(d, k)); m != 0 {
 					k += bits.TrailingZeros64(m) >> 3
 					break
 				}
 				k += 8
 			}
 			var s string
-			if k < len(d) && d[k] == '"' {
-				s, k = d[j+1:k], k+1
+			if uint(k) < uint(len(d)) && d[k] == '"' {
+				s, k = sub(d, j+1, k), k+1
 			} else if s, k, err = p.string(j, k); err != nil {
 				return nil, k, err
 			}
@@ -311,7 +312,7 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		} else {
 			// Containers are read without the call to value too.
 			c := byte(0)
-			if j < len(d) && depth < MaxDepth {
+			if uint(j) < uint(len(d)) && depth < MaxDepth {
 				c = d[j]
 			}
 			switch c {
@@ -329,8 +330,8 @@ func (p *parser) object(i, depth int) (any, int, error) {
 			}
 		}
 		p.members = append(p.members, Member{key, v})
-		if j >= len(d) || d[j] != ',' && d[j] != '}' {
-			if j = skipSpace(d, j); j >= len(d) {
+		if uint(j) >= uint(len(d)) || d[j] != ',' && d[j] != '}' {
+			if j = skipSpace(d, j); uint(j) >= uint(len(d)) {
 				return nil, j, p.errorf(j, "unexpected end of input in object")
 			}
 		}
@@ -387,7 +388,7 @@ func (o Object) index(key string) int {
 func (p *parser) array(i, depth int) (any, int, error) {
 	d := p.data
 	i = skipSpace(d, i+1) // past [
-	if i < len(d) && d[i] == ']' {
+	if uint(i) < uint(len(d)) && d[i] == ']' {
 		return emptyArray, i + 1, nil
 	}
 	base := len(p.elems)
@@ -395,18 +396,18 @@ func (p *parser) array(i, depth int) (any, int, error) {
 		var v any
 		var j int
 		var err error
-		if i < len(d) && d[i] == '"' && depth < MaxDepth { // as in object
+		if uint(i) < uint(len(d)) && d[i] == '"' && depth < MaxDepth { // as in object
 			j = i + 1
 			for j+8 <= len(d) {
-				if m := stops(word(d, j)); m != 0 {
+				if m := stops(wordAt(d, j)); m != 0 {
 					j += bits.TrailingZeros64(m) >> 3
 					break
 				}
 				j += 8
 			}
 			var s string
-			if j < len(d) && d[j] == '"' {
-				s, j = d[i+1:j], j+1
+			if uint(j) < uint(len(d)) && d[j] == '"' {
+				s, j = sub(d, i+1, j), j+1
 			} else if s, j, err = p.string(i, j); err != nil {
 				return nil, j, err
 			}
@@ -416,7 +417,7 @@ func (p *parser) array(i, depth int) (any, int, error) {
 			}
 		} else {
 			c := byte(0)
-			if i < len(d) && depth < MaxDepth {
+			if uint(i) < uint(len(d)) && depth < MaxDepth {
 				c = d[i]
 			}
 			switch c { // containers, as in object
@@ -432,8 +433,8 @@ func (p *parser) array(i, depth int) (any, int, error) {
 			}
 		}
 		p.elems = append(p.elems, v)
-		if j >= len(d) || d[j] != ',' && d[j] != ']' {
-			if j = skipSpace(d, j); j >= len(d) {
+		if uint(j) >= uint(len(d)) || d[j] != ',' && d[j] != ']' {
+			if j = skipSpace(d, j); uint(j) >= uint(len(d)) {
 				return nil, j, p.errorf(j, "unexpected end of input in array")
 			}
 		}
@@ -710,6 +711,57 @@ func word(s string, i int) uint64 {
 	w := s[i : i+8]
 	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
 		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+}
+
+// The parser's innermost loops read the input without the checks Go
+// makes of an index: they test their bounds once, as a scan's loop
+// condition or a caller's, and the checks made again of each load and
+// slice cost 0.6k instructions a small case line, 5% of the parser
+// (BenchmarkParse, callgrind). These two helpers are the only such
+// reads; each states what its caller must have tested.
+
+// wordAt is word for i+8 <= len(s), which the caller has tested: one
+// load. It reads the bytes in the machine's order, and turns them into
+// word's on a big-endian machine (a test the compiler folds away).
+func wordAt(s string, i int) uint64 {
+	x := *(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))
+	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
+		x = bits.ReverseBytes64(x)
+	}
+	return x
+}
+
+// sub is s[i:j] for 0 <= i <= j < len(s), which the caller has tested
+// (the closing quote at j, found in s). It writes the string's two words
+// itself: unsafe.String would test again what the caller did, and
+// slicing also guards against a pointer past the end for an empty result,
+// which j < len(s) already rules out. That relies on a string's layout,
+// its data's address then its length, as reflect.StringHeader had it:
+// stringLayout checks it when the package starts and stops the program
+// where it does not hold (a test of the layout in sub, or a second path,
+// costs the parser's loops 0.3k instructions a line; forging makes the
+// same check of interfaces, but has a slower way to fall back on).
+// TestSubAgreesWithSlicing holds sub to slicing.
+func sub(s string, i, j int) string {
+	var t string
+	*(*stringHeader)(unsafe.Pointer(&t)) = stringHeader{unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i), j - i}
+	return t
+}
+
+// stringHeader is the layout of a string.
+type stringHeader struct {
+	data unsafe.Pointer
+	len  int
+}
+
+var _ = stringLayout()
+
+func stringLayout() bool {
+	str := "probe"
+	if h := (*stringHeader)(unsafe.Pointer(&str)); h.data != unsafe.Pointer(unsafe.StringData(str)) || h.len != len(str) {
+		panic("jsonvalue: strings are not laid out as sub assumes (json.go)")
+	}
+	return true
 }
 
 // stops sets the high bit of the first byte of x that is a quote, a

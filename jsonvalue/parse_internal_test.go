@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"pgregory.net/rapid"
 )
@@ -188,4 +189,34 @@ func appendSpaced(dst []byte, v any, space string) []byte {
 		dst = Append(dst, v)
 	}
 	return append(dst, space...)
+}
+
+// TestWordAtAgreesWithWord: the unchecked load reads the same eight
+// bytes, in the same order, as word, at every offset that has eight.
+func TestWordAtAgreesWithWord(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := string(rapid.SliceOfN(rapid.Byte(), 8, 40).Draw(t, "s"))
+		for i := 0; i+8 <= len(s); i++ {
+			if got, want := wordAt(s, i), word(s, i); got != want {
+				t.Fatalf("wordAt(%q, %d) = %#x, want %#x", s, i, got, want)
+			}
+		}
+	})
+}
+
+// TestSubAgreesWithSlicing: sub is slicing, sharing the string's memory,
+// for every i <= j < len(s), the empty strings included.
+func TestSubAgreesWithSlicing(t *testing.T) {
+	s := `{"ab":"","c":"déf"}`
+	for i := range len(s) {
+		for j := i; j < len(s); j++ {
+			got := sub(s, i, j)
+			if got != s[i:j] || len(got) != j-i {
+				t.Fatalf("sub(%q, %d, %d) = %q, want %q", s, i, j, got, s[i:j])
+			}
+			if unsafe.StringData(got) != unsafe.StringData(s[i:j+1]) {
+				t.Fatalf("sub(%q, %d, %d) does not share the string's memory", s, i, j)
+			}
+		}
+	}
 }
