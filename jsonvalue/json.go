@@ -86,11 +86,6 @@ type parser struct {
 	members []Member
 	scratch []byte // escaped strings are unescaped here
 	slab    slab   // where values go; shared with the documents before and after
-
-	// The deepest the stacks went since they were last cleared: a finished
-	// container leaves its entries behind (they are overwritten by the next
-	// ones), and they are cleared once a generation (see clearStacks).
-	elemsUsed, membersUsed int
 }
 
 func (p *parser) document() (any, error) {
@@ -104,8 +99,6 @@ func (p *parser) document() (any, error) {
 			err = p.errorf(i, "unexpected %s after the value", p.describe(i))
 		}
 	}
-	p.elemsUsed = max(p.elemsUsed, len(p.elems))
-	p.membersUsed = max(p.membersUsed, len(p.members))
 	p.elems, p.members = p.elems[:0], p.members[:0]
 	if p.slab.budget == 0 {
 		// A document of genInput or more fills its generation alone: let
@@ -128,17 +121,30 @@ func (p *parser) document() (any, error) {
 	return v, nil
 }
 
-// clearStacks drops what documents left on the stacks. Until then, the
-// stacks point only into the documents of the slab's generation (under 100
-// kilobytes, which a pooled parser's slab keeps alive in good part
-// anyway); a new generation clears them, so that a pooled parser keeps
-// nothing older alive, and clearing costs once a generation instead of
-// once a document.
+// clearStacks drops what documents left on the stacks: a finished
+// container leaves its entries behind, past the stack's length (the next
+// ones overwrite them). Until then, the stacks point only into the
+// documents of the slab's generation (under 100 kilobytes, which a pooled
+// parser's slab keeps alive in good part anyway); a new generation clears
+// them, so that a pooled parser keeps nothing older alive, and clearing
+// costs once a generation instead of once a document. A stack is cleared
+// up to its capacity, so that containers need not note how deep they went
+// (0.1k instructions a small case line); one that a wide document grew
+// past clearedStack entries is dropped instead.
 func (p *parser) clearStacks() {
-	clear(p.elems[:max(p.elemsUsed, len(p.elems))])
-	clear(p.members[:max(p.membersUsed, len(p.members))])
-	p.elemsUsed, p.membersUsed = 0, 0
+	if cap(p.elems) > clearedStack {
+		p.elems = nil
+	}
+	if cap(p.members) > clearedStack {
+		p.members = nil
+	}
+	clear(p.elems[:cap(p.elems)])
+	clear(p.members[:cap(p.members)])
 }
+
+// clearedStack is the longest stack clearStacks clears rather than drops:
+// a few kilobytes once a generation.
+const clearedStack = 256
 
 // errorf reports a syntax error at byte offset i.
 func (p *parser) errorf(i int, format string, args ...any) error {
@@ -341,7 +347,6 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		case '}':
 			i = j + 1
 			obj := p.slab.object(p.members[base:], len(d)-i)
-			p.membersUsed = max(p.membersUsed, len(p.members))
 			p.members = p.members[:base]
 			return obj, i, nil
 		default:
@@ -444,7 +449,6 @@ func (p *parser) array(i, depth int) (any, int, error) {
 		case ']':
 			i = j + 1
 			arr := p.slab.array(p.elems[base:], len(d)-i)
-			p.elemsUsed = max(p.elemsUsed, len(p.elems))
 			p.elems = p.elems[:base]
 			return arr, i, nil
 		default:

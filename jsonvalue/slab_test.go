@@ -105,28 +105,34 @@ func TestSlabGenerationsEnd(t *testing.T) {
 func TestStacksKeepNoOldGeneration(t *testing.T) {
 	// One P, so that every document goes through the same pooled parser.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var b strings.Builder
-	b.WriteString("{")
-	for i := range 300 {
-		fmt.Fprintf(&b, `"k%d":{"a":[%d]},`, i, i)
-	}
-	b.WriteString(`"end":{}}`)
-	v, err := ParseString(b.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := weak.Make(&v.(Object)[299].Value.(Object)[0])
-	v = nil
-	// More than a generation of input, none ending one exactly (which
-	// would clear the stacks too): documents of about 120 bytes.
-	for i := range genInput / 100 {
-		if _, err := ParseString(fmt.Sprintf(`{"id":%d,"s":"%s"}`, i, strings.Repeat("x", 103))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	runtime.GC()
-	if w.Value() != nil {
-		t.Error("a document left on the stacks is still in memory a generation later")
+	// A stack that stays short enough is cleared, a longer one dropped.
+	for _, width := range []int{100, 300} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString("{")
+			for i := range width {
+				fmt.Fprintf(&b, `"k%d":{"a":[%d]},`, i, i)
+			}
+			b.WriteString(`"end":{}}`)
+			v, err := ParseString(b.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := weak.Make(&v.(Object)[width-1].Value.(Object)[0])
+			v = nil
+			// More than a generation of input, none ending one exactly
+			// (which would clear the stacks too): documents of about 120
+			// bytes.
+			for i := range genInput / 100 {
+				if _, err := ParseString(fmt.Sprintf(`{"id":%d,"s":"%s"}`, i, strings.Repeat("x", 103))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			runtime.GC()
+			if w.Value() != nil {
+				t.Error("a document left on the stacks is still in memory a generation later")
+			}
+		})
 	}
 }
 
