@@ -238,8 +238,12 @@ func (p *parser) object(i, depth int) (any, int, error) {
 	var index map[string]struct{} // the keys of a large object, to find a repeat
 	var seen uint64               // a bit per key hash: a repeat finds its bit set
 	for {
+		// Compact input has no space between tokens: each token is tested
+		// for first, and space skipped only when it is not there.
 		if uint(i) >= uint(len(d)) || d[i] != '"' {
-			return nil, i, p.errorf(i, "unexpected %s, want a string key", p.describe(i))
+			if i = skipSpace(d, i); uint(i) >= uint(len(d)) || d[i] != '"' {
+				return nil, i, p.errorf(i, "unexpected %s, want a string key", p.describe(i))
+			}
 		}
 		keyAt := i
 		// Keys and string values are scanned here rather than by calls to
@@ -284,18 +288,29 @@ func (p *parser) object(i, depth int) (any, int, error) {
 			}
 		}
 		seen |= bit
-		// Compact input has no space between tokens: test for the token
-		// first and skip space only when it is not there.
 		if uint(j) >= uint(len(d)) || d[j] != ':' {
 			if j = skipSpace(d, j); uint(j) >= uint(len(d)) || d[j] != ':' {
 				return nil, j, p.errorf(j, "unexpected %s after object key, want ':'", p.describe(j))
 			}
 		}
-		// Most values are strings: those are read here, without the call
-		// to value.
+		// The value's first byte is read once, space skipped only if it is
+		// space. Most values are strings: those are read here, without the
+		// call to value.
 		var v any
 		var err error
-		if j = skipSpace(d, j+1); uint(j) < uint(len(d)) && d[j] == '"' && depth < MaxDepth {
+		c := byte(0)
+		if j++; uint(j) < uint(len(d)) {
+			if c = d[j]; c <= ' ' {
+				j, c = skipSpace(d, j), 0
+				if uint(j) < uint(len(d)) {
+					c = d[j]
+				}
+			}
+		}
+		if depth >= MaxDepth {
+			c = 0 // for value to refuse
+		}
+		if c == '"' {
 			k := j + 1 // as for the key
 			for k+8 <= len(d) {
 				if m := stops(wordAt(d, k)); m != 0 {
@@ -316,11 +331,7 @@ func (p *parser) object(i, depth int) (any, int, error) {
 			}
 			j = k
 		} else {
-			// Containers are read without the call to value too.
-			c := byte(0)
-			if uint(j) < uint(len(d)) && depth < MaxDepth {
-				c = d[j]
-			}
+			// Containers and numbers are read without the call to value too.
 			switch c {
 			case '{':
 				v, j, err = p.object(j, depth+1)
@@ -336,22 +347,28 @@ func (p *parser) object(i, depth int) (any, int, error) {
 			}
 		}
 		p.members = append(p.members, Member{key, v})
-		if uint(j) >= uint(len(d)) || d[j] != ',' && d[j] != '}' {
-			if j = skipSpace(d, j); uint(j) >= uint(len(d)) {
-				return nil, j, p.errorf(j, "unexpected end of input in object")
+		if c = 0; uint(j) < uint(len(d)) {
+			if c = d[j]; c <= ' ' {
+				j, c = skipSpace(d, j), 0
+				if uint(j) < uint(len(d)) {
+					c = d[j]
+				}
 			}
 		}
-		switch d[j] {
-		case ',':
-			i = skipSpace(d, j+1)
-		case '}':
+		if c == ',' {
+			i = j + 1 // the loop's top skips space before the key
+			continue
+		}
+		if c == '}' {
 			i = j + 1
 			obj := p.slab.object(p.members[base:], len(d)-i)
 			p.members = p.members[:base]
 			return obj, i, nil
-		default:
-			return nil, j, p.errorf(j, "unexpected %s in object, want ',' or '}'", p.describe(j))
 		}
+		if uint(j) >= uint(len(d)) {
+			return nil, j, p.errorf(j, "unexpected end of input in object")
+		}
+		return nil, j, p.errorf(j, "unexpected %s in object, want ',' or '}'", p.describe(j))
 	}
 }
 
@@ -401,7 +418,19 @@ func (p *parser) array(i, depth int) (any, int, error) {
 		var v any
 		var j int
 		var err error
-		if uint(i) < uint(len(d)) && d[i] == '"' && depth < MaxDepth { // as in object
+		c := byte(0) // as in object
+		if uint(i) < uint(len(d)) {
+			if c = d[i]; c <= ' ' {
+				i, c = skipSpace(d, i), 0
+				if uint(i) < uint(len(d)) {
+					c = d[i]
+				}
+			}
+		}
+		if depth >= MaxDepth {
+			c = 0
+		}
+		if c == '"' {
 			j = i + 1
 			for j+8 <= len(d) {
 				if m := stops(wordAt(d, j)); m != 0 {
@@ -421,15 +450,13 @@ func (p *parser) array(i, depth int) (any, int, error) {
 				v = p.slab.string(s, len(d)-j)
 			}
 		} else {
-			c := byte(0)
-			if uint(i) < uint(len(d)) && depth < MaxDepth {
-				c = d[i]
-			}
-			switch c { // containers, as in object
+			switch c {
 			case '{':
 				v, j, err = p.object(i, depth+1)
 			case '[':
 				v, j, err = p.array(i, depth+1)
+			case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+				v, j, err = p.number(i)
 			default:
 				v, j, err = p.value(i, depth+1)
 			}
@@ -438,22 +465,28 @@ func (p *parser) array(i, depth int) (any, int, error) {
 			}
 		}
 		p.elems = append(p.elems, v)
-		if uint(j) >= uint(len(d)) || d[j] != ',' && d[j] != ']' {
-			if j = skipSpace(d, j); uint(j) >= uint(len(d)) {
-				return nil, j, p.errorf(j, "unexpected end of input in array")
+		if c = 0; uint(j) < uint(len(d)) {
+			if c = d[j]; c <= ' ' {
+				j, c = skipSpace(d, j), 0
+				if uint(j) < uint(len(d)) {
+					c = d[j]
+				}
 			}
 		}
-		switch d[j] {
-		case ',':
-			i = skipSpace(d, j+1)
-		case ']':
+		if c == ',' {
+			i = j + 1 // the loop's top skips space before the element
+			continue
+		}
+		if c == ']' {
 			i = j + 1
 			arr := p.slab.array(p.elems[base:], len(d)-i)
 			p.elems = p.elems[:base]
 			return arr, i, nil
-		default:
-			return nil, j, p.errorf(j, "unexpected %s in array, want ',' or ']'", p.describe(j))
 		}
+		if uint(j) >= uint(len(d)) {
+			return nil, j, p.errorf(j, "unexpected end of input in array")
+		}
+		return nil, j, p.errorf(j, "unexpected %s in array, want ',' or ']'", p.describe(j))
 	}
 }
 
