@@ -497,33 +497,33 @@ func (p *parser) number(i int) (any, int, error) {
 		i++
 	}
 	switch {
-	case i < len(d) && d[i] == '0':
+	case uint(i) < uint(len(d)) && d[i] == '0':
 		i++
-	case i < len(d) && d[i] >= '1' && d[i] <= '9':
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+	case uint(i) < uint(len(d)) && d[i]-'1' < 9:
+		for uint(i) < uint(len(d)) && d[i]-'0' < 10 {
 			i++
 		}
 	default:
 		return nil, i, p.errorf(i, "invalid number: want a digit after '-'")
 	}
-	if i < len(d) && d[i] == '.' {
+	if uint(i) < uint(len(d)) && d[i] == '.' {
 		i++
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+		if uint(i) >= uint(len(d)) || d[i]-'0' >= 10 {
 			return nil, i, p.errorf(i, "invalid number: want a digit after '.'")
 		}
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+		for uint(i) < uint(len(d)) && d[i]-'0' < 10 {
 			i++
 		}
 	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+	if uint(i) < uint(len(d)) && (d[i] == 'e' || d[i] == 'E') {
 		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+		if uint(i) < uint(len(d)) && (d[i] == '+' || d[i] == '-') {
 			i++
 		}
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+		if uint(i) >= uint(len(d)) || d[i]-'0' >= 10 {
 			return nil, i, p.errorf(i, "invalid number: want a digit in the exponent")
 		}
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+		for uint(i) < uint(len(d)) && d[i]-'0' < 10 {
 			i++
 		}
 	}
@@ -546,7 +546,7 @@ func (p *parser) string(i, from int) (string, int, error) {
 		}
 		c := d[i]
 		if c == '"' {
-			return d[start:i], i + 1, nil
+			return sub(d, start, i), i + 1, nil
 		}
 		if c == '\\' {
 			break
@@ -757,9 +757,10 @@ func word(s string, i int) uint64 {
 // (BenchmarkParse, callgrind). These two helpers are the only such
 // reads; each states what its caller must have tested.
 
-// wordAt is word for i+8 <= len(s), which the caller has tested: one
-// load. It reads the bytes in the machine's order, and turns them into
-// word's on a big-endian machine (a test the compiler folds away).
+// wordAt is word for 0 <= i and i+8 <= len(s), which the caller has
+// tested: one load. It reads the bytes in the machine's order, and turns
+// them into word's on a big-endian machine (a test the compiler folds
+// away).
 func wordAt(s string, i int) uint64 {
 	x := *(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))
 	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
@@ -822,7 +823,7 @@ func stops(x uint64) uint64 {
 // and writing JSON.
 func plainRun(s string, i int) int {
 	for ; i+8 <= len(s); i += 8 {
-		if m := stops(word(s, i)); m != 0 {
+		if m := stops(wordAt(s, i)); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
