@@ -64,34 +64,34 @@ func parse(data string) (any, error) {
 	return v, err
 }
 
-// parsers keep their stacks between documents, so that reading a container
-// grows no slice: it is copied from the stack into the document's slab at
-// its final size.
+// parsers keep their slabs and levels between documents (see slab.go).
 var parsers = sync.Pool{New: func() any { return new(parser) }}
 
-// maxPooledStack bounds the stacks a pooled parser keeps.
+// maxPooledStack bounds the scratch buffer a pooled parser keeps, in
+// sixteenths.
 const maxPooledStack = 4096
 
-// A parser reads one document. Containers are read onto stacks shared by
-// the whole document (elems for arrays, members for objects) and copied out
-// once their size is known; a finished container truncates the stack back
-// to where it began, so that an enclosing one continues where it was.
+// A parser reads one document. The members of an object are read
+// straight into the chunk of its depth's level, and the elements of an
+// array into its level's other chunk (see level in slab.go): the
+// containers at one depth are read one after another, so each one's
+// entries lie together at the end of its chunk when it ends, and are its
+// backing array as they are, without a copy.
 //
 // The read position is passed in and returned rather than kept in the
 // parser, so that it stays in a register: this is the innermost loop of
 // reading a dataset.
 type parser struct {
 	data    string
-	elems   []any
-	members []Member
-	scratch []byte // escaped strings are unescaped here
-	slab    slab   // where values go; shared with the documents before and after
+	levels  []*level // by depth
+	scratch []byte   // escaped strings are unescaped here
+	slab    slab     // where values go; shared with the documents before and after
 }
 
 func (p *parser) document() (any, error) {
 	d := p.data
 	if p.slab.begin(len(d)) {
-		p.clearStacks()
+		p.newGeneration()
 	}
 	v, i, err := p.value(skipSpace(d, 0), 0)
 	if err == nil {
@@ -99,18 +99,14 @@ func (p *parser) document() (any, error) {
 			err = p.errorf(i, "unexpected %s after the value", p.describe(i))
 		}
 	}
-	p.elems, p.members = p.elems[:0], p.members[:0]
 	if p.slab.budget == 0 {
 		// A document of genInput or more fills its generation alone: let
 		// it go now rather than keep it alive from the pool.
 		p.slab = slab{}
-		p.clearStacks()
+		p.newGeneration()
 	}
-	if cap(p.elems) > maxPooledStack {
-		p.elems = nil
-	}
-	if cap(p.members) > maxPooledStack {
-		p.members = nil
+	if len(p.levels) > maxPooledLevels {
+		p.levels = p.levels[:maxPooledLevels:maxPooledLevels]
 	}
 	if cap(p.scratch) > maxPooledStack*16 {
 		p.scratch = nil
@@ -121,30 +117,25 @@ func (p *parser) document() (any, error) {
 	return v, nil
 }
 
-// clearStacks drops what documents left on the stacks: a finished
-// container leaves its entries behind, past the stack's length (the next
-// ones overwrite them). Until then, the stacks point only into the
-// documents of the slab's generation (under 100 kilobytes, which a pooled
-// parser's slab keeps alive in good part anyway); a new generation clears
-// them, so that a pooled parser keeps nothing older alive, and clearing
-// costs once a generation instead of once a document. A stack is cleared
-// up to its capacity, so that containers need not note how deep they went
-// (0.1k instructions a small case line); one that a wide document grew
-// past clearedStack entries is dropped instead.
-func (p *parser) clearStacks() {
-	if cap(p.elems) > clearedStack {
-		p.elems = nil
+// newGeneration drops the levels' chunks, which the values of the
+// slab's last generation keep (see level).
+func (p *parser) newGeneration() {
+	for _, lv := range p.levels {
+		lv.drop()
 	}
-	if cap(p.members) > clearedStack {
-		p.members = nil
-	}
-	clear(p.elems[:cap(p.elems)])
-	clear(p.members[:cap(p.members)])
 }
 
-// clearedStack is the longest stack clearStacks clears rather than drops:
-// a few kilobytes once a generation.
-const clearedStack = 256
+// maxPooledLevels is the most levels a pooled parser keeps: only a
+// document nested deeper uses more.
+const maxPooledLevels = 64
+
+// level returns the level of depth, making the levels up to it.
+func (p *parser) level(depth int) *level {
+	for len(p.levels) <= depth {
+		p.levels = append(p.levels, new(level))
+	}
+	return p.levels[depth]
+}
 
 // errorf reports a syntax error at byte offset i.
 func (p *parser) errorf(i int, format string, args ...any) error {
@@ -234,7 +225,13 @@ func (p *parser) object(i, depth int) (any, int, error) {
 	if uint(i) < uint(len(d)) && d[i] == '}' {
 		return emptyObject, i + 1, nil
 	}
-	base := len(p.members)
+	var lv *level
+	if depth < len(p.levels) {
+		lv = p.levels[depth]
+	} else {
+		lv = p.level(depth)
+	}
+	base := len(lv.members)
 	var index map[string]struct{} // the keys of a large object, to find a repeat
 	var seen uint64               // a bit per key hash: a repeat finds its bit set
 	for {
@@ -272,9 +269,9 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		// looked up in an index made at the first such key.
 		bit := keyBit(key)
 		if seen&bit != 0 || index != nil {
-			if index == nil && len(p.members)-base >= indexFrom {
-				index = make(map[string]struct{}, 2*(len(p.members)-base))
-				for _, m := range p.members[base:] {
+			if index == nil && len(lv.members)-base >= indexFrom {
+				index = make(map[string]struct{}, 2*(len(lv.members)-base))
+				for _, m := range lv.members[base:] {
 					index[m.Key] = struct{}{}
 				}
 			}
@@ -283,7 +280,7 @@ func (p *parser) object(i, depth int) (any, int, error) {
 					return nil, keyAt, p.duplicate(keyAt, key)
 				}
 				index[key] = struct{}{}
-			} else if Object(p.members[base:]).index(key) >= 0 {
+			} else if Object(lv.members[base:]).index(key) >= 0 {
 				return nil, keyAt, p.duplicate(keyAt, key)
 			}
 		}
@@ -346,7 +343,14 @@ func (p *parser) object(i, depth int) (any, int, error) {
 				return nil, j, err
 			}
 		}
-		p.members = append(p.members, Member{key, v})
+		ms := lv.members
+		if len(ms) == cap(ms) {
+			base = lv.moveMembers(base)
+			ms = lv.members
+		}
+		ms = ms[:len(ms)+1]
+		ms[len(ms)-1] = Member{key, v}
+		lv.members = ms
 		if c = 0; uint(j) < uint(len(d)) {
 			if c = d[j]; c <= ' ' {
 				j, c = skipSpace(d, j), 0
@@ -361,9 +365,8 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		}
 		if c == '}' {
 			i = j + 1
-			obj := p.slab.object(p.members[base:], len(d)-i)
-			p.members = p.members[:base]
-			return obj, i, nil
+			n := len(lv.members)
+			return p.slab.object(lv.members[base:n:n], len(d)-i), i, nil
 		}
 		if uint(j) >= uint(len(d)) {
 			return nil, j, p.errorf(j, "unexpected end of input in object")
@@ -413,7 +416,13 @@ func (p *parser) array(i, depth int) (any, int, error) {
 	if uint(i) < uint(len(d)) && d[i] == ']' {
 		return emptyArray, i + 1, nil
 	}
-	base := len(p.elems)
+	var lv *level
+	if depth < len(p.levels) {
+		lv = p.levels[depth]
+	} else {
+		lv = p.level(depth)
+	}
+	base := len(lv.elems)
 	for {
 		var v any
 		var j int
@@ -464,7 +473,14 @@ func (p *parser) array(i, depth int) (any, int, error) {
 				return nil, j, err
 			}
 		}
-		p.elems = append(p.elems, v)
+		es := lv.elems
+		if len(es) == cap(es) {
+			base = lv.moveElems(base)
+			es = lv.elems
+		}
+		es = es[:len(es)+1]
+		es[len(es)-1] = v
+		lv.elems = es
 		if c = 0; uint(j) < uint(len(d)) {
 			if c = d[j]; c <= ' ' {
 				j, c = skipSpace(d, j), 0
@@ -479,9 +495,8 @@ func (p *parser) array(i, depth int) (any, int, error) {
 		}
 		if c == ']' {
 			i = j + 1
-			arr := p.slab.array(p.elems[base:], len(d)-i)
-			p.elems = p.elems[:base]
-			return arr, i, nil
+			n := len(lv.elems)
+			return p.slab.array(lv.elems[base:n:n], len(d)-i), i, nil
 		}
 		if uint(j) >= uint(len(d)) {
 			return nil, j, p.errorf(j, "unexpected end of input in array")

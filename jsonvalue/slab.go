@@ -12,10 +12,10 @@ import (
 // way each costs an allocation or two: the backing array of every object
 // and array, and, because strings, numbers and slices are not
 // pointer-shaped, a copy of the header of every one of them when it is
-// put into an `any`. A slab instead carves backing arrays out of larger
-// chunks (capacity capped, so that appending to one copies it instead of
-// overwriting its neighbour), and keeps the headers of boxed values in
-// chunks too, making interfaces that point into them (see box).
+// put into an `any`. Backing arrays are instead read into larger chunks,
+// one pair for each depth (see level), and a slab keeps the headers of
+// boxed values in chunks too, making interfaces that point into them (see
+// box).
 //
 // Chunks are shared by consecutive documents, a generation at a time: a
 // stream of small documents (the cases of a dataset, the arguments of tool
@@ -27,11 +27,9 @@ import (
 // grow without end. The cost is that a value kept from a document keeps
 // its generation's chunks alive (under 100 kilobytes).
 type slab struct {
-	strs    []string // headers of boxed strings and json.Numbers
-	objs    []Object // headers of boxed objects
-	arrs    [][]any  // headers of boxed arrays
-	members []Member // backing arrays of objects
-	elems   []any    // backing arrays of arrays
+	strs []string // headers of boxed strings and json.Numbers
+	objs []Object // headers of boxed objects
+	arrs [][]any  // headers of boxed arrays
 
 	// budget is the input the generation can still take after the
 	// document being read.
@@ -50,11 +48,9 @@ const maxChunk = 1024
 // chunk that runs short costs one more allocation; one too long costs
 // memory that is zeroed and collected but never used.
 const (
-	strBytes    = 30
-	objBytes    = 60
-	arrBytes    = 200
-	memberBytes = 23
-	elemBytes   = 80
+	strBytes = 30
+	objBytes = 60
+	arrBytes = 200
 )
 
 // begin readies the slab for a document of n bytes, and reports whether
@@ -107,18 +103,16 @@ func (s *slab) number(num string, rest int) any {
 	return box(numberType, keep(s, &s.strs, num, rest, strBytes))
 }
 
-// object returns an object holding a copy of members, boxed.
-func (s *slab) object(members []Member, rest int) any {
-	obj := Object(carve(s, &s.members, members, rest, memberBytes))
+// object returns obj boxed.
+func (s *slab) object(obj Object, rest int) any {
 	if !forging {
 		return obj
 	}
 	return box(objectType, keep(s, &s.objs, obj, rest, objBytes))
 }
 
-// array returns an array holding a copy of elems, boxed.
-func (s *slab) array(elems []any, rest int) any {
-	arr := carve(s, &s.elems, elems, rest, elemBytes)
+// array returns arr boxed.
+func (s *slab) array(arr []any, rest int) any {
 	if !forging {
 		return arr
 	}
@@ -143,26 +137,65 @@ func keep[T any](s *slab, chunk *[]T, v T, rest, perValue int) unsafe.Pointer {
 	return unsafe.Pointer(&(*chunk)[len(*chunk)-1])
 }
 
-// carve copies src into the next len(src) slots of *chunk, starting a new
-// chunk when too few are left, and returns the copy with its capacity
-// capped, so that appending to it cannot overwrite a neighbour.
-func carve[T any](s *slab, chunk *[]T, src []T, rest, perValue int) []T {
-	n := len(src)
-	if n > len(*chunk) {
-		*chunk = make([]T, s.chunkLen(rest, perValue, n))
-	}
-	out := (*chunk)[:n:n]
-	*chunk = (*chunk)[n:]
-	// Most containers are small: copied in a loop, without the calls
-	// copy makes for values that hold pointers (typedslicecopy, memmove).
-	if n <= 8 {
-		for k := range out {
-			out[k] = src[k]
-		}
-	} else {
-		copy(out, src)
-	}
-	return out
+// A level holds the chunks the objects and arrays at one depth are read
+// into. The containers at one depth are read one after another (each one
+// ends before the next begins), so a container's entries lie together at
+// the end of its chunk when it ends, and are its backing array as they
+// are, capacity capped so that appending to it copies it instead of
+// overwriting its neighbour: no entry is copied, and no stack is needed.
+// A container that outgrows its chunk moves what it read to a new one.
+//
+// The chunks belong to the slab's generation: the values read into them
+// keep them alive, and newGeneration drops them, so that no value points
+// into an older generation's chunks. What a failed document left in a
+// chunk stays unused.
+type level struct {
+	members []Member // in use up to its length
+	elems   []any
+
+	// The entries this depth took in the generation, in chunks before the
+	// current one, and the length of the next generation's first chunks.
+	usedMembers, usedElems int
+	memberHint, elemHint   int
+}
+
+// Bounds of a level's chunk: the length it starts with, and the longest
+// chunk, so that a value kept keeps little else alive and no chunk is a
+// large allocation (32 KB or more, which the runtime clears and hands out
+// a page at a time).
+const (
+	minLevelChunk = 8
+	maxMembers    = 1000 // 32 bytes each
+	maxElems      = 2000 // 16 bytes each
+)
+
+// drop ends the level's generation: its chunks are left to the values in
+// them, and the next ones are sized for what this generation took.
+func (lv *level) drop() {
+	lv.memberHint = min(lv.usedMembers+len(lv.members), maxMembers)
+	lv.elemHint = min(lv.usedElems+len(lv.elems), maxElems)
+	lv.members, lv.elems = nil, nil
+	lv.usedMembers, lv.usedElems = 0, 0
+}
+
+// moveMembers starts a new chunk of members, for a full one, with the
+// members from base on (the object being read), and returns their new
+// base, 0.
+func (lv *level) moveMembers(base int) int {
+	read := lv.members[base:]
+	lv.usedMembers += base
+	n := max(len(read)+1, min(max(lv.memberHint, 2*cap(lv.members), minLevelChunk), maxMembers))
+	lv.members = append(make([]Member, 0, n), read...)
+	return 0
+}
+
+// moveElems is moveMembers for elements.
+func (lv *level) moveElems(base int) int {
+	read := lv.elems[base:]
+	lv.usedElems += base
+	n := max(len(read)+1, min(max(lv.elemHint, 2*cap(lv.elems), minLevelChunk), maxElems))
+	lv.elems = append(make([]any, 0, n), read...)
+	return 0
 }
 
 // Boxing by hand.

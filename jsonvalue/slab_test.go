@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"weak"
+
+	"pgregory.net/rapid"
 )
 
 // TestSlabValuesSurviveCollection: values whose backing arrays are carved
@@ -151,4 +153,52 @@ func TestSlabLargeDocumentNotKept(t *testing.T) {
 	if w.Value() != nil {
 		t.Error("a dropped large document is still in memory after a collection")
 	}
+}
+
+// TestLevelsKeepEveryValue: the containers read into a level's chunks
+// (one pair for each depth, shared by the containers at that depth, see
+// level) keep what they held while later documents are read into the
+// same chunks: documents that fail part way, containers that outgrow
+// their chunk and move, wide ones, and new generations.
+func TestLevelsKeepEveryValue(t *testing.T) {
+	// One P, so that every document goes through the same pooled parser.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	rapid.Check(t, func(t *rapid.T) {
+		var kept []any
+		var texts []string
+		for range rapid.IntRange(1, 40).Draw(t, "documents") {
+			var doc string
+			if rapid.IntRange(0, 9).Draw(t, "wide") == 0 {
+				// Wider than any chunk at depths 1 and 2.
+				var b strings.Builder
+				b.WriteString(`[{`)
+				for i := range rapid.IntRange(1, 2*maxMembers+10).Draw(t, "members") {
+					if i > 0 {
+						b.WriteByte(',')
+					}
+					fmt.Fprintf(&b, `"k%d":[%d,"v"]`, i, i)
+				}
+				b.WriteString(`}]`)
+				doc = b.String()
+			} else {
+				doc = string(Append(nil, genValue(t, 0)))
+			}
+			if rapid.IntRange(0, 3).Draw(t, "cut") == 0 {
+				doc = doc[:rapid.IntRange(0, len(doc)).Draw(t, "at")]
+			}
+			v, err := ParseString(doc)
+			if err != nil {
+				continue
+			}
+			kept, texts = append(kept, v), append(texts, doc)
+			if rapid.IntRange(0, 9).Draw(t, "collect") == 0 {
+				runtime.GC()
+			}
+		}
+		for i, v := range kept {
+			if got := string(Append(nil, v)); got != texts[i] {
+				t.Fatalf("document %d reads back as %.200s, want %.200s", i, got, texts[i])
+			}
+		}
+	})
 }
