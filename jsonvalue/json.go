@@ -266,14 +266,17 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		}
 		// A key whose bit is new is new. Otherwise it is compared with the
 		// keys before it, or, in an object of indexFrom members or more,
-		// looked up in an index made at the first such key.
-		bit := keyBit(key)
-		if seen&bit != 0 || index != nil {
+		// looked up in an index made at the first such key (and from then
+		// on every bit is set, so that each key is).
+		if bit := keyBit(key); seen&bit == 0 {
+			seen |= bit
+		} else {
 			if index == nil && len(lv.members)-base >= indexFrom {
 				index = make(map[string]struct{}, 2*(len(lv.members)-base))
 				for _, m := range lv.members[base:] {
 					index[m.Key] = struct{}{}
 				}
+				seen = ^uint64(0)
 			}
 			if index != nil {
 				if _, ok := index[key]; ok {
@@ -284,7 +287,6 @@ func (p *parser) object(i, depth int) (any, int, error) {
 				return nil, keyAt, p.duplicate(keyAt, key)
 			}
 		}
-		seen |= bit
 		if uint(j) >= uint(len(d)) || d[j] != ':' {
 			if j = skipSpace(d, j); uint(j) >= uint(len(d)) || d[j] != ':' {
 				return nil, j, p.errorf(j, "unexpected %s after object key, want ':'", p.describe(j))

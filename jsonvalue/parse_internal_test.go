@@ -220,3 +220,58 @@ func TestSubAgreesWithSlicing(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedKeysAgreeWithReference: objects of up to 80 distinct keys
+// and perhaps a repeat of one of them, anywhere, before the index of keys
+// is made (indexFrom members) and after, spelled as it was or with an
+// escape: a repeat is found wherever it is, and reported as the reference
+// parser does.
+func TestRepeatedKeysAgreeWithReference(t *testing.T) {
+	// The case random keys seldom make: indexFrom keys of distinct bits,
+	// one whose bit is taken (the index is made), then a key of a bit
+	// still free, and its repeat.
+	var keys []string
+	var bits uint64
+	for c := 0; len(keys) <= indexFrom; c++ {
+		key := string(rune('a'+c%26)) + strings.Repeat("x", c/26)
+		if b := keyBit(key); bits&b == 0 && len(keys) < indexFrom || bits&b != 0 && len(keys) == indexFrom {
+			keys, bits = append(keys, key), bits|b
+		}
+	}
+	for c := 0; ; c++ {
+		if key := "y" + string(rune('a'+c%26)) + strings.Repeat("y", c/26); bits&keyBit(key) == 0 {
+			keys = append(keys, key, key)
+			break
+		}
+	}
+	doc := `{"` + strings.Join(keys, `":0,"`) + `":0}`
+	if _, err := ParseString(doc); err == nil || !strings.Contains(err.Error(), "duplicate key") {
+		t.Errorf("ParseString(%s) = %v, want a duplicate key", doc, err)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		keys := rapid.SliceOfNDistinct(rapid.StringMatching(`[a-z]{1,3}`), 0, 80, rapid.ID).Draw(t, "keys")
+		if len(keys) > 0 && rapid.Bool().Draw(t, "repeat") {
+			from := rapid.IntRange(0, len(keys)-1).Draw(t, "from")
+			to := rapid.IntRange(from+1, len(keys)).Draw(t, "to")
+			keys = append(keys[:to], append([]string{keys[from]}, keys[to:]...)...)
+		}
+		var b strings.Builder
+		b.WriteByte('{')
+		for i, key := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if rapid.IntRange(0, 9).Draw(t, "escaped") == 0 {
+				key = fmt.Sprintf(`\u%04x`, key[0]) + key[1:]
+			}
+			fmt.Fprintf(&b, `"%s":%d`, key, i)
+		}
+		b.WriteByte('}')
+		doc := b.String()
+		want, wantErr := refParseJSON([]byte(doc))
+		got, err := ParseString(doc)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("ParseString(%q) = %#v, %v; reference %#v, %v", doc, got, err, want, wantErr)
+		}
+	})
+}
