@@ -557,8 +557,18 @@ func (p *parser) string(i, from int) (string, int, error) {
 	// a time: text is mostly ASCII, and a check of the whole string after
 	// one "ü" cost more.
 	for i = from; ; {
-		i = plainRun(d, i)
-		if i >= len(d) {
+		// plainRun, its words scanned here without the call.
+		for i+8 <= len(d) {
+			if m := stops(wordAt(d, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i+8 > len(d) {
+			i = plainRun(d, i)
+		}
+		if uint(i) >= uint(len(d)) {
 			return "", i, p.errorf(i, "unterminated string")
 		}
 		c := d[i]
@@ -570,6 +580,17 @@ func (p *parser) string(i, from int) (string, int, error) {
 		}
 		if c < 0x20 {
 			return "", i, p.errorf(i, "control character %#02x in string", c)
+		}
+		// Two- and three-byte characters whose lead byte allows any
+		// continuation (Latin, most of CJK) are checked here, the rest by
+		// utf8Len.
+		if c-0xC2 <= 0xDF-0xC2 && uint(i+1) < uint(len(d)) && d[i+1]&0xC0 == 0x80 {
+			i += 2
+			continue
+		}
+		if c-0xE1 <= 0xEF-0xE1 && c != 0xED && uint(i+2) < uint(len(d)) && d[i+1]&0xC0 == 0x80 && d[i+2]&0xC0 == 0x80 {
+			i += 3
+			continue
 		}
 		n := utf8Len(d, i)
 		if n == 0 {

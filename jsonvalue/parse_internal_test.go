@@ -275,3 +275,26 @@ func TestRepeatedKeysAgreeWithReference(t *testing.T) {
 		}
 	})
 }
+
+// TestParseCharactersAgreeWithReference: every lead byte from 0x80 with
+// every byte after it, and the edges of the third, before and after the
+// string's first eight bytes (the scan's words, then its tail): the
+// parser's checks of two- and three-byte characters accept and refuse
+// what the reference parser does, at the same offset.
+func TestParseCharactersAgreeWithReference(t *testing.T) {
+	thirds := []byte{0x00, 0x22, 0x41, 0x5c, 0x7f, 0x80, 0x9f, 0xa0, 0xbf, 0xc0, 0xff}
+	for lead := 0x80; lead <= 0xff; lead++ {
+		for second := range 256 {
+			for _, third := range thirds {
+				for _, before := range []string{"", "0123456789"} {
+					doc := `"` + before + string([]byte{byte(lead), byte(second), third}) + `xyz"`
+					want, wantErr := refParseJSON([]byte(doc))
+					got, err := ParseString(doc)
+					if fmt.Sprint(err) != fmt.Sprint(wantErr) || got != want {
+						t.Fatalf("ParseString(%q) = %q, %v; reference %q, %v", doc, got, err, want, wantErr)
+					}
+				}
+			}
+		}
+	}
+}
