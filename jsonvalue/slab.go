@@ -184,7 +184,7 @@ func (lv *level) drop() {
 func (lv *level) moveMembers(base int) int {
 	read := lv.members[base:]
 	lv.usedMembers += base
-	n := max(len(read)+1, min(max(lv.memberHint, 2*cap(lv.members), minLevelChunk), maxMembers))
+	n := levelChunk(len(read), cap(lv.members), lv.memberHint, maxMembers)
 	lv.members = append(make([]Member, 0, n), read...)
 	return 0
 }
@@ -193,9 +193,26 @@ func (lv *level) moveMembers(base int) int {
 func (lv *level) moveElems(base int) int {
 	read := lv.elems[base:]
 	lv.usedElems += base
-	n := max(len(read)+1, min(max(lv.elemHint, 2*cap(lv.elems), minLevelChunk), maxElems))
+	n := levelChunk(len(read), cap(lv.elems), lv.elemHint, maxElems)
 	lv.elems = append(make([]any, 0, n), read...)
 	return 0
+}
+
+// levelChunk is the length of a level's next chunk, for a container that
+// has read n entries, after a chunk of length old (0 at the start of a
+// generation). The generation's first chunk is sized for what the last
+// generation took (hint); one more, for a generation that takes more,
+// adds an eighth of that, so that little of it is left unused when the
+// generation ends; while no generation has been measured, chunks double.
+func levelChunk(n, old, hint, limit int) int {
+	size := hint
+	if old > 0 || hint == 0 {
+		size = 2 * old
+		if hint > 0 {
+			size = hint / 8
+		}
+	}
+	return max(n+1, min(max(size, minLevelChunk), limit))
 }
 
 // Boxing by hand.
