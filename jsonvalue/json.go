@@ -67,9 +67,8 @@ func parse(data string) (any, error) {
 // parsers keep their slabs and levels between documents (see slab.go).
 var parsers = sync.Pool{New: func() any { return new(parser) }}
 
-// maxPooledStack bounds the scratch buffer a pooled parser keeps, in
-// sixteenths.
-const maxPooledStack = 4096
+// maxPooledScratch bounds the scratch buffer a pooled parser keeps.
+const maxPooledScratch = 64 << 10
 
 // A parser reads one document. The members of an object are read
 // straight into the chunk of its depth's level, and the elements of an
@@ -108,7 +107,7 @@ func (p *parser) document() (any, error) {
 	if len(p.levels) > maxPooledLevels {
 		p.levels = p.levels[:maxPooledLevels:maxPooledLevels]
 	}
-	if cap(p.scratch) > maxPooledStack*16 {
+	if cap(p.scratch) > maxPooledScratch {
 		p.scratch = nil
 	}
 	if err != nil {

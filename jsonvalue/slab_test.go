@@ -100,15 +100,15 @@ func TestSlabGenerationsEnd(t *testing.T) {
 	runtime.KeepAlive(last)
 }
 
-// TestStacksKeepNoOldGeneration: what a document left on the parser's
-// stacks (a wide object, whose members lie deeper on the stack than the
-// next documents reach) does not keep it alive once later documents have
-// started a new generation.
-func TestStacksKeepNoOldGeneration(t *testing.T) {
+// TestLevelsKeepNoOldGeneration: what a document left in the parser's
+// levels (a wide object, whose members fill more of its depth's chunk than
+// the next documents reach) does not keep it alive once later documents
+// have started a new generation.
+func TestLevelsKeepNoOldGeneration(t *testing.T) {
 	// One P, so that every document goes through the same pooled parser.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	// A stack that stays short enough is cleared, a longer one dropped.
-	for _, width := range []int{100, 300} {
+	// Narrower and wider than any chunk.
+	for _, width := range []int{100, 3000} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
 			var b strings.Builder
 			b.WriteString("{")
@@ -123,7 +123,7 @@ func TestStacksKeepNoOldGeneration(t *testing.T) {
 			w := weak.Make(&v.(Object)[width-1].Value.(Object)[0])
 			v = nil
 			// More than a generation of input, none ending one exactly
-			// (which would clear the stacks too): documents of about 120
+			// (which would end it too): documents of about 120
 			// bytes.
 			for i := range genInput / 100 {
 				if _, err := ParseString(fmt.Sprintf(`{"id":%d,"s":"%s"}`, i, strings.Repeat("x", 103))); err != nil {
@@ -132,7 +132,7 @@ func TestStacksKeepNoOldGeneration(t *testing.T) {
 			}
 			runtime.GC()
 			if w.Value() != nil {
-				t.Error("a document left on the stacks is still in memory a generation later")
+				t.Error("a document left in the levels is still in memory a generation later")
 			}
 		})
 	}
