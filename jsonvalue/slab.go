@@ -204,6 +204,9 @@ func (lv *level) moveElems(base int) int {
 // generation took (hint); one more, for a generation that takes more,
 // adds an eighth of that, so that little of it is left unused when the
 // generation ends; while no generation has been measured, chunks double.
+// Whatever that says, a chunk has room for twice what the container has
+// read, so that a container wider than any chunk moves a number of times
+// that grows with the log of its width, not with its width.
 func levelChunk(n, old, hint, limit int) int {
 	size := hint
 	if old > 0 || hint == 0 {
@@ -212,7 +215,7 @@ func levelChunk(n, old, hint, limit int) int {
 			size = hint / 8
 		}
 	}
-	return max(n+1, min(max(size, minLevelChunk), limit))
+	return max(2*n+1, min(max(size, minLevelChunk), limit))
 }
 
 // Boxing by hand.

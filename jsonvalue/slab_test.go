@@ -202,3 +202,35 @@ func TestLevelsKeepEveryValue(t *testing.T) {
 		}
 	})
 }
+
+// TestWideContainersMoveSeldom: an object and an array far wider than any
+// chunk move a few times, not once an entry (each move copies what the
+// container has read, so moving for every entry takes time that grows
+// with the square of its width): far fewer allocations than entries, the
+// chunks of their strings' headers and the object's index of keys
+// included.
+func TestWideContainersMoveSeldom(t *testing.T) {
+	const width = 20 * maxElems
+	for _, open := range []string{`{`, `[`} {
+		var b strings.Builder
+		b.WriteString(open)
+		for i := range width {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if open == `{` {
+				fmt.Fprintf(&b, `"k%d":`, i)
+			}
+			b.WriteString(`"v"`)
+		}
+		b.WriteString(map[string]string{`{`: `}`, `[`: `]`}[open])
+		doc := b.String()
+		if allocs := testing.AllocsPerRun(3, func() {
+			if _, err := ParseString(doc); err != nil {
+				t.Fatal(err)
+			}
+		}); allocs > width/20 {
+			t.Errorf("%s of %d entries: %.0f allocations, want a few", open, width, allocs)
+		}
+	}
+}
