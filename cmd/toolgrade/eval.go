@@ -289,16 +289,16 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 
 	ctx := cmd.Context()
 	checker := &dataset.Checker{StrictFields: f.strictFields, NotGraded: config.NotGraded(metrics)}
-	restoreGC := paceGC(m.Getenv)
+	gc := paceGC(m.Getenv)
 	// The records of the case files decode for the metrics as they are
 	// read; other records (snapshot --check's) are set to here.
 	records := read()
 	if in.read != nil {
 		records = dataset.RecordsFor(metrics, records)
 	}
-	err = toolgrade.Evaluate(ctx, records, metrics, add, toolgrade.Workers(workers),
+	err = toolgrade.Evaluate(ctx, records, metrics, gc.collecting(add), toolgrade.Workers(workers),
 		toolgrade.CheckCases(runner.CheckRun), toolgrade.CheckCases(checker.CheckCase))
-	restoreGC()
+	gc.stop()
 	for _, fc := range checker.Ignored() {
 		reports.stats.Ignored = append(reports.stats.Ignored, report.FieldCount{Field: fc.Field, Cases: fc.Cases})
 	}

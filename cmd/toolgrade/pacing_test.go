@@ -5,6 +5,8 @@ import (
 	"runtime/metrics"
 	"testing"
 	"time"
+
+	"github.com/toolgrade/toolgrade"
 )
 
 func gcSettings() (percent, limit uint64) {
@@ -20,7 +22,7 @@ func TestPaceGC(t *testing.T) {
 	}
 
 	t.Run("paced", func(t *testing.T) {
-		restore := paceGC(env(nil))
+		pacer := paceGC(env(nil))
 		if p, l := gcSettings(); p != gcTargetHeap/(4<<20)*100 || l != gcMemoryLimit {
 			t.Errorf("GOGC %d, limit %d; want %d and %d before the first collection", p, l, gcTargetHeap/(4<<20)*100, gcMemoryLimit)
 		}
@@ -39,7 +41,7 @@ func TestPaceGC(t *testing.T) {
 		if p, l := gcSettings(); p == first || p < 1 || l < gcMemoryLimit {
 			t.Errorf("after collections GOGC %d, limit %d; want GOGC re-tuned (not %d, positive) and limit at least %d", p, l, first, gcMemoryLimit)
 		}
-		restore()
+		pacer.stop()
 		if p, l := gcSettings(); p != percent0 || l != limit0 {
 			t.Errorf("after restore GOGC %d, limit %d; want %d and %d", p, l, percent0, limit0)
 		}
@@ -51,19 +53,22 @@ func TestPaceGC(t *testing.T) {
 	})
 
 	t.Run("GOGC set", func(t *testing.T) {
-		restore := paceGC(env(map[string]string{"GOGC": "100"}))
+		pacer := paceGC(env(map[string]string{"GOGC": "100"}))
 		if p, l := gcSettings(); p != percent0 || l != limit0 {
 			t.Errorf("GOGC %d, limit %d; want them left at %d and %d", p, l, percent0, limit0)
 		}
-		restore()
+		if pacer != nil {
+			t.Errorf("paceGC = %v, want nil: the collector left as it is", pacer)
+		}
+		pacer.stop()
 	})
 
 	t.Run("GOMEMLIMIT set", func(t *testing.T) {
-		restore := paceGC(env(map[string]string{"GOMEMLIMIT": "1GiB"}))
+		pacer := paceGC(env(map[string]string{"GOMEMLIMIT": "1GiB"}))
 		if _, l := gcSettings(); l != limit0 {
 			t.Errorf("limit %d; want it left at %d", l, limit0)
 		}
-		restore()
+		pacer.stop()
 	})
 }
 
@@ -74,21 +79,92 @@ func TestGCPace(t *testing.T) {
 		live, scan  uint64
 		wantPercent int
 		wantLimit   uint64
+		wantHand    uint64
 	}{
-		{"little alive: collect at 48 MB", 4 * mb, 4 * mb, 1100, 56 * mb},
-		{"16 MB alive", 16 * mb, 16 * mb, 200, 56 * mb},
-		{"more alive without pointers: still 48 MB", 24 * mb, 4 * mb, 100, 53 * mb},
-		{"much alive without pointers: grow by 12 MB", 64 * mb, 4 * mb, 18, 81 * mb},
-		{"much alive to scan: double", 64 * mb, 32 * mb, 100, 133 * mb},
-		{"a scannable quarter: double", 64 * mb, 16 * mb, 100, 133 * mb},
-		{"a scannable quarter of a middling heap: double, the limit capped", 37 * mb, 10 * mb, 100, 80 * mb},
-		{"a scannable quarter of a small heap: room for idle pages", 20 * mb, 5 * mb, 100, 72 * mb},
+		{"little alive: collect by hand at 40 MB, the runtime at 48", 4 * mb, 4 * mb, 1100, 64 * mb, 40 * mb},
+		{"16 MB alive", 16 * mb, 16 * mb, 200, 64 * mb, 40 * mb},
+		{"more alive without pointers: still 48 MB, not by hand", 24 * mb, 4 * mb, 100, 53 * mb, 0},
+		{"much alive without pointers: grow by 12 MB", 64 * mb, 4 * mb, 18, 81 * mb, 0},
+		{"much alive to scan: double", 64 * mb, 32 * mb, 100, 133 * mb, 0},
+		{"a scannable quarter: double", 64 * mb, 16 * mb, 100, 133 * mb, 0},
+		{"a scannable quarter of a middling heap: double, the limit capped", 37 * mb, 10 * mb, 100, 80 * mb, 0},
+		{"a scannable quarter of a small heap: room for idle pages", 20 * mb, 5 * mb, 100, 72 * mb, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, l := gcPace(tc.live, tc.scan)
-			if p != tc.wantPercent || l != tc.wantLimit {
-				t.Errorf("gcPace(%d MB, %d MB) = %d%%, %d MB; want %d%%, %d MB", tc.live/mb, tc.scan/mb, p, l/mb, tc.wantPercent, tc.wantLimit/mb)
+			p, l, h := gcPace(tc.live, tc.scan)
+			if p != tc.wantPercent || l != tc.wantLimit || h != tc.wantHand {
+				t.Errorf("gcPace(%d MB, %d MB) = %d%%, %d MB, by hand at %d MB; want %d%%, %d MB, %d MB", tc.live/mb, tc.scan/mb, p, l/mb, h/mb, tc.wantPercent, tc.wantLimit/mb, tc.wantHand/mb)
 			}
 		})
 	}
+}
+
+func forcedCollections() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+func TestPacerCollects(t *testing.T) {
+	var emitted int
+	emit := func(*toolgrade.Result) error { emitted++; return nil }
+	emitN := func(f func(*toolgrade.Result) error, n int) {
+		for range n {
+			if err := f(&toolgrade.Result{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	t.Run("GOGC set: emit as it is", func(t *testing.T) {
+		var pacer *gcPacer
+		emitted = 0
+		emitN(pacer.collecting(emit), 3)
+		if emitted != 3 {
+			t.Errorf("emitted %d results, want 3", emitted)
+		}
+	})
+
+	pacer := paceGC(func(string) string { return "" })
+	defer pacer.stop()
+	collecting := pacer.collecting(emit)
+	t.Run("below the hand goal", func(t *testing.T) {
+		pacer.hand.Store(1 << 50)
+		before := forcedCollections()
+		emitted = 0
+		emitN(collecting, 10*gcCheckEvery)
+		if n := forcedCollections() - before; n != 0 || emitted != 10*gcCheckEvery {
+			t.Errorf("%d collections by hand, %d results emitted; want none and %d", n, emitted, 10*gcCheckEvery)
+		}
+	})
+	t.Run("past the hand goal", func(t *testing.T) {
+		// The pacer's tuning after a collection (other tests', or the
+		// last try's) may set the goal back: try again then.
+		n := uint64(0)
+		for try := 0; try < 5 && n == 0; try++ {
+			s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+			metrics.Read(s)
+			pacer.cycles.Store(s[0].Value.Uint64())
+			pacer.hand.Store(1) // any heap is past it
+			before := forcedCollections()
+			emitted = 0
+			emitN(collecting, gcCheckEvery)
+			n = forcedCollections() - before
+			if emitted != gcCheckEvery {
+				t.Errorf("%d results emitted, want %d", emitted, gcCheckEvery)
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d collections by hand, want 1", n)
+		}
+	})
+	t.Run("a collection since the goal was set", func(t *testing.T) {
+		pacer.cycles.Store(0) // as if the runtime had collected since
+		pacer.hand.Store(1)
+		before := forcedCollections()
+		emitN(collecting, gcCheckEvery)
+		if n := forcedCollections() - before; n != 0 {
+			t.Errorf("%d collections by hand, want none: the heap's objects still count what the last one freed", n)
+		}
+	})
 }
