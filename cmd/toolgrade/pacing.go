@@ -65,8 +65,9 @@ type gcPacer struct {
 	hand   atomic.Uint64
 	cycles atomic.Uint64
 	// Used by the goroutine emitting results, one call at a time.
-	heap    [2]metrics.Sample
-	emitted int // results emitted since the heap was looked at
+	heap        [2]metrics.Sample
+	emitted     int // results emitted since the heap was looked at
+	collections int // collections by hand
 }
 
 // paceGC paces the garbage collector for a grading run, unless GOGC is set
@@ -148,20 +149,18 @@ func (p *gcPacer) stop() {
 }
 
 // collecting returns emit, which the run calls with each result in turn
-// (never two at once), made to collect garbage by hand (runtime.GC) when
+// (never two at once), made to collect garbage by hand (see collect) when
 // the heap has reached the pacer's hand goal.
 //
 // The runtime, left to itself, starts a collection a little before the
 // heap reaches its goal and marks on a quarter of the CPU while the
 // workers go on grading: 4 to 7 ms on two cores, through which every
 // pointer the workers write (the parser's values above all) passes a
-// write barrier. The barriers cost more than the marking: 7.2-7.6% of the
+// write barrier. The barriers cost more than the marking: 6.3-7.9% of the
 // CPU of a run of 200,000 small cases (wbBufFlush1, findObject,
-// tryDeferToSpanScan). A worker that collects by hand waits while the
-// collector marks, so that its processor marks at full speed (1.2-1.6
-// ms), and the barriers fell to 1.8-2.3%; the sweep that runtime.GC then
-// does, yielding after every span, costs some of it back (the scheduler's
-// lock, 3-4%).
+// tryDeferToSpanScan, gcWriteBarrier). A worker that collects by hand
+// waits while the collector marks, so that its processor marks at full
+// speed (1.3-2.6 ms in all), and the barriers fell to 2.0-2.1%.
 //
 // A collection the runtime started meanwhile (the results came too
 // slowly) is not followed by another: the heap's objects count what it
@@ -176,7 +175,7 @@ func (p *gcPacer) collecting(emit func(*toolgrade.Result) error) func(*toolgrade
 			metrics.Read(p.heap[:])
 			hand := p.hand.Load()
 			if hand > 0 && p.heap[0].Value.Uint64() >= hand && p.heap[1].Value.Uint64() == p.cycles.Load() {
-				runtime.GC()
+				p.collect()
 			}
 		}
 		return emit(r)
@@ -187,16 +186,17 @@ func (p *gcPacer) collecting(emit func(*toolgrade.Result) error) func(*toolgrade
 // collect by hand (0: never) for a run whose last collection found live
 // bytes alive, scan of them scannable. Up to gcSmallLive alive, the next
 // collection starts when the heap reaches gcTargetHeap, under a limit of
-// gcMemoryLimit, unless the run collects by hand at gcHandHeap first. Beyond it, a live heap
-// mostly without pointers (the ids seen, the trial figures), cheap to
-// mark, is let grow by gcGrowth (or to gcTargetHeap), under a limit 5 MB
-// above that (8 MB let a run of a million cases peak at 111-115 MB now and
-// then; 2 MB nearly doubled the collections; a growth of 16 MB rather than
-// 12 peaked at 94-100 MB where 12 keeps it at 89-96 MB); one the collector
-// must scan (a report's cases) doubles, as by default, instead of being
-// marked all over again at every few megabytes. Neither is collected by
-// hand: on a million cases that saved no CPU (0.3 s more user time, as
-// much less system time, in as many collections).
+// gcMemoryLimit, unless the run collects by hand at gcHandHeap first.
+// Beyond it, a live heap mostly without pointers (the ids seen, the trial
+// figures), cheap to mark, is let grow by gcGrowth (or to gcTargetHeap),
+// under a limit 5 MB above that (8 MB let a run of a million cases peak at
+// 111-115 MB now and then; 2 MB nearly doubled the collections; a growth
+// of 16 MB rather than 12 peaked at 94-100 MB where 12 keeps it at 89-96
+// MB); one the collector must scan (a report's cases) doubles, as by
+// default, instead of being marked all over again at every few megabytes.
+// Neither is collected by hand: on a million cases, collections by hand
+// with runtime.GC saved no CPU (0.3 s more user time, as much less system
+// time, in as many collections).
 func gcPace(live, scan uint64) (percent int, memLimit, hand uint64) {
 	var goal uint64
 	switch {
@@ -216,3 +216,30 @@ func gcPace(live, scan uint64) (percent int, memLimit, hand uint64) {
 	}
 	return int((goal - live) * 100 / live), memLimit, hand
 }
+
+// collect starts a collection and waits until its marking ends. It does
+// not call runtime.GC, which then sweeps every span itself and yields to
+// the scheduler after each one: that took the scheduler's lock for 3-4%
+// of a run's CPU, two thirds of what marking at full speed saved. GOGC
+// set to 1 puts the heap past the goal, so that an allocation large
+// enough to check it starts a collection; GOGC set to -1 waits for the
+// marking to end (and returns at once if none started); then GOGC is
+// put back. What the collection frees is swept as the runtime sweeps
+// after its own collections.
+func (p *gcPacer) collect() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	percent := debug.SetGCPercent(1)
+	runtime.KeepAlive(make([]byte, gcStartBytes))
+	debug.SetGCPercent(-1)
+	debug.SetGCPercent(percent)
+	p.collections++
+}
+
+// gcStartBytes is the allocation that starts a collection by hand: a
+// large object, whose allocation always checks the heap against its goal,
+// and too large to be put on the stack.
+const gcStartBytes = 128 << 10

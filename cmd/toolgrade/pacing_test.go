@@ -99,12 +99,6 @@ func TestGCPace(t *testing.T) {
 	}
 }
 
-func forcedCollections() uint64 {
-	s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
-}
-
 func TestPacerCollects(t *testing.T) {
 	var emitted int
 	emit := func(*toolgrade.Result) error { emitted++; return nil }
@@ -130,41 +124,46 @@ func TestPacerCollects(t *testing.T) {
 	collecting := pacer.collecting(emit)
 	t.Run("below the hand goal", func(t *testing.T) {
 		pacer.hand.Store(1 << 50)
-		before := forcedCollections()
+		before := pacer.collections
 		emitted = 0
 		emitN(collecting, 10*gcCheckEvery)
-		if n := forcedCollections() - before; n != 0 || emitted != 10*gcCheckEvery {
+		if n := pacer.collections - before; n != 0 || emitted != 10*gcCheckEvery {
 			t.Errorf("%d collections by hand, %d results emitted; want none and %d", n, emitted, 10*gcCheckEvery)
 		}
 	})
 	t.Run("past the hand goal", func(t *testing.T) {
 		// The pacer's tuning after a collection (other tests', or the
 		// last try's) may set the goal back: try again then.
-		n := uint64(0)
+		n, cycles := 0, uint64(0)
 		for try := 0; try < 5 && n == 0; try++ {
-			s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
-			metrics.Read(s)
-			pacer.cycles.Store(s[0].Value.Uint64())
+			pacer.cycles.Store(collections())
 			pacer.hand.Store(1) // any heap is past it
-			before := forcedCollections()
+			before, cyclesBefore := pacer.collections, collections()
 			emitted = 0
 			emitN(collecting, gcCheckEvery)
-			n = forcedCollections() - before
+			n, cycles = pacer.collections-before, collections()-cyclesBefore
 			if emitted != gcCheckEvery {
 				t.Errorf("%d results emitted, want %d", emitted, gcCheckEvery)
 			}
 		}
-		if n != 1 {
-			t.Errorf("%d collections by hand, want 1", n)
+		if n != 1 || cycles < 1 {
+			t.Errorf("%d collections by hand, %d done; want 1, and at least 1 done", n, cycles)
 		}
 	})
 	t.Run("a collection since the goal was set", func(t *testing.T) {
 		pacer.cycles.Store(0) // as if the runtime had collected since
 		pacer.hand.Store(1)
-		before := forcedCollections()
+		before := pacer.collections
 		emitN(collecting, gcCheckEvery)
-		if n := forcedCollections() - before; n != 0 {
+		if n := pacer.collections - before; n != 0 {
 			t.Errorf("%d collections by hand, want none: the heap's objects still count what the last one freed", n)
 		}
 	})
+}
+
+// collections returns the collections done.
+func collections() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
