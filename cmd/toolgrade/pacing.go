@@ -227,6 +227,10 @@ func gcPace(live, scan uint64) (percent int, memLimit, hand uint64) {
 // put back. What the collection frees is swept as the runtime sweeps
 // after its own collections.
 func (p *gcPacer) collect() {
+	// Runs in one process (tests, a program running several) must not
+	// interleave their settings: one would put back another's 1 or -1.
+	gcHandMu.Lock()
+	defer gcHandMu.Unlock()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stopped {
@@ -238,6 +242,9 @@ func (p *gcPacer) collect() {
 	debug.SetGCPercent(percent)
 	p.collections++
 }
+
+// gcHandMu makes collections by hand one at a time.
+var gcHandMu sync.Mutex
 
 // gcStartBytes is the allocation that starts a collection by hand: a
 // large object, whose allocation always checks the heap against its goal,
