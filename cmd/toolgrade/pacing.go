@@ -156,11 +156,12 @@ func (p *gcPacer) stop() {
 // heap reaches its goal and marks on a quarter of the CPU while the
 // workers go on grading: 4 to 7 ms on two cores, through which every
 // pointer the workers write (the parser's values above all) passes a
-// write barrier. The barriers cost more than the marking: 6.3-7.9% of the
+// write barrier. The barriers cost more than the marking: 7.0-7.9% of the
 // CPU of a run of 200,000 small cases (wbBufFlush1, findObject,
-// tryDeferToSpanScan, gcWriteBarrier). A worker that collects by hand
-// waits while the collector marks, so that its processor marks at full
-// speed (1.3-2.6 ms in all), and the barriers fell to 2.0-2.1%.
+// tryDeferToSpanScan, gcWriteBarrier, gcmarknewobject), the marking 2%.
+// A worker that collects by hand waits while the collector marks, so that
+// its processor marks at full speed (1.3-2.6 ms in all), and the barriers
+// fell to 1.4-2.1%.
 //
 // A collection the runtime started meanwhile (the results came too
 // slowly) is not followed by another: the heap's objects count what it
