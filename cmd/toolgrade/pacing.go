@@ -82,8 +82,9 @@ type gcPacer struct {
 // gcTargetHeap, and collects by hand a little before (see collecting):
 // the collector's cost falls to a few percent, and the peak heap is the
 // same for ten thousand cases as for ten million. What a run must keep
-// per case (the ids seen and the trial figures, some 54 bytes a case,
-// with no pointers in them) grows the heap by as much and little more;
+// per case (the ids seen and the trial figures, with no pointers in
+// them: some 32 bytes a case whose id is a prefix and a number in order,
+// 54 for other ids) grows the heap by as much and little more;
 // what the collector must scan, it lets double (see gcPace).
 func paceGC(getenv func(string) string) *gcPacer {
 	if getenv != nil && getenv("GOGC") != "" {
