@@ -14,10 +14,11 @@
 // [Parse] allocates little because a document's values share memory: its
 // objects' and arrays' backing arrays are read into larger chunks, one
 // pair for each depth, and the headers of the strings, numbers and
-// containers it boxes into `any` are kept in chunks too (see slab.go). A value kept from a document keeps up to some tens
-// of kilobytes of its neighbours alive, from this document and the ones
-// parsed just before and after it; clone what is kept from a large
-// document that is otherwise dropped.
+// containers it boxes into `any` are kept in chunks too (see slab.go). A
+// value kept from a document keeps up to some tens of kilobytes of its
+// neighbours alive, from this document and the ones parsed just before
+// and after it; clone what is kept from a large document that is
+// otherwise dropped.
 //
 // [LineReader] splits JSON Lines into strings that share large blocks, so
 // that neither a line nor the values parsed from it are copied.
