@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/internal/suggest"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/schema"
@@ -410,7 +411,7 @@ func (ch *Checker) Ignored() []FieldCount {
 	for f, n := range ch.ignored {
 		out = append(out, FieldCount{f, n})
 	}
-	slices.SortFunc(out, func(a, b FieldCount) int {
+	sorting.Sort(out, func(a, b FieldCount) int {
 		if a.Cases != b.Cases {
 			return b.Cases - a.Cases
 		}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/sorting"
 )
 
 // A Comparison compares the results of two runs over the same cases: a
@@ -258,7 +259,7 @@ func (c *Comparison) Regressed() []CaseChange {
 			out = append(out, ch)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b CaseChange) int {
+	sorting.Stable(out, func(a, b CaseChange) int {
 		if a.PassToFail != b.PassToFail {
 			if a.PassToFail {
 				return -1
@@ -274,7 +275,7 @@ func (c *Comparison) Regressed() []CaseChange {
 // rise first.
 func (c *Comparison) Improved() []CaseChange {
 	out := slices.Clone(c.improved)
-	slices.SortStableFunc(out, func(a, b CaseChange) int { return cmpFloat(b.Delta(), a.Delta()) })
+	sorting.Stable(out, func(a, b CaseChange) int { return cmpFloat(b.Delta(), a.Delta()) })
 	return out
 }
 

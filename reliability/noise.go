@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/toolgrade/toolgrade/internal/sorting"
 )
 
 // DefaultBootstrap is how many bootstrap resamples a noise-aware
@@ -268,7 +270,7 @@ func (c *Comparison) caseDeltas() []CaseDelta {
 			out = append(out, d)
 		})
 	}
-	slices.SortStableFunc(out, func(a, b CaseDelta) int { return cmpFloat(a.P, b.P) })
+	sorting.Stable(out, func(a, b CaseDelta) int { return cmpFloat(a.P, b.P) })
 	// Holm's step-down correction over every case and metric tested.
 	tests := c.holmTests()
 	for i := range out {
@@ -329,7 +331,7 @@ func (c *Comparison) flaky() []FlakyCase {
 			out = append(out, FlakyCase{ID: id, Passed: p, Trials: n, FlipRate: FlipRate(n, p)})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b FlakyCase) int { return cmpFloat(b.FlipRate, a.FlipRate) })
+	sorting.Stable(out, func(a, b FlakyCase) int { return cmpFloat(b.FlipRate, a.FlipRate) })
 	return out
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
+
+	"github.com/toolgrade/toolgrade/internal/sorting"
 )
 
 // A Suite is what a run's repeated trials say about each case and the
@@ -223,7 +225,7 @@ func (t *Trials) Suite(conf float64, gates map[string]PassK) *Suite {
 		m.Mean, m.MeanLo, m.MeanHi = scoreCI(a.means, conf)
 		rel.Metrics = append(rel.Metrics, m)
 	}
-	slices.SortStableFunc(rel.Flaky, func(a, b Case) int { return cmpFloat(b.FlipRate, a.FlipRate) })
+	sorting.Stable(rel.Flaky, func(a, b Case) int { return cmpFloat(b.FlipRate, a.FlipRate) })
 	return rel
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -307,7 +308,7 @@ func sides(r *toolgrade.Result, failed []int) []htmlSide {
 		for _, i := range missing {
 			rows = append(rows, keyed{i, htmlRow{Class: "missing", Score: score(0), Expected: callView(&exp[i], nil)}})
 		}
-		slices.SortStableFunc(rows, func(a, b keyed) int { return a.at - b.at })
+		sorting.Stable(rows, func(a, b keyed) int { return a.at - b.at })
 		for _, k := range rows {
 			side.Rows = append(side.Rows, k.row)
 		}

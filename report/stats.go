@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/reliability"
 )
 
@@ -209,7 +210,7 @@ func warningKind(w string) string {
 // warning with their cases, most frequent first.
 func (s *Stats) Warnings() (cases int, kinds []FieldCount) {
 	kinds = slices.Clone(s.warnings)
-	slices.SortStableFunc(kinds, func(a, b FieldCount) int { return b.Cases - a.Cases })
+	sorting.Stable(kinds, func(a, b FieldCount) int { return b.Cases - a.Cases })
 	return s.warned, kinds
 }
 
@@ -459,7 +460,7 @@ func (s *Stats) Tools() ([]ToolCounts, string) {
 	for _, t := range s.tools {
 		out = append(out, *t)
 	}
-	slices.SortFunc(out, func(a, b ToolCounts) int {
+	sorting.Sort(out, func(a, b ToolCounts) int {
 		if d := (b.Expected + b.Called) - (a.Expected + a.Called); d != 0 {
 			return d
 		}
@@ -567,7 +568,7 @@ func (s *Stats) Failures() []Failure {
 			out[i].Trials, out[i].Passed = c.Trials, c.Passed
 		}
 	}
-	slices.SortFunc(out, func(a, b Failure) int {
+	sorting.Sort(out, func(a, b Failure) int {
 		// a.Passed/a.Trials < b.Passed/b.Trials, in integers; 0 without trials.
 		if d := a.Passed*b.Trials - b.Passed*a.Trials; d != 0 {
 			return d

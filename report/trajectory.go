@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/match"
 	"github.com/toolgrade/toolgrade/process"
 )
@@ -444,7 +445,7 @@ func (tc *trajectoryCounts) lines() []summaryLine {
 	}
 	if tc.brokenCases > 0 {
 		rules := slices.Clone(tc.rules)
-		slices.SortStableFunc(rules, func(a, b ruleCount) int { return b.cases - a.cases })
+		sorting.Stable(rules, func(a, b ruleCount) int { return b.cases - a.cases })
 		l := summaryLine{lead: "broken process rules (" + nCases(tc.brokenCases) + ")"}
 		for _, rc := range rules[:min(len(rules), summaryRules)] {
 			l.items = append(l.items, clipRunes(rc.rule, trajRule)+" in "+nCases(rc.cases))

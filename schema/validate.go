@@ -11,6 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -67,7 +68,7 @@ func Validate(schema, value any) ([]Violation, error) {
 	}
 	var out []Violation
 	leaves(ve, &out)
-	slices.SortStableFunc(out, func(a, b Violation) int {
+	sorting.Stable(out, func(a, b Violation) int {
 		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Message, b.Message))
 	})
 	return slices.Compact(out), nil

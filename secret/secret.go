@@ -54,6 +54,7 @@ import (
 	"sync/atomic"
 
 	"github.com/toolgrade/toolgrade/internal/escape"
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -388,7 +389,7 @@ func (t *table) spans(b []byte, out []span) []span {
 	for i := range out {
 		out[i] = span{escapeStart(b, out[i].start), escapeEnd(b, out[i].end)}
 	}
-	slices.SortFunc(out, func(a, b span) int { return a.start - b.start })
+	sorting.Sort(out, func(a, b span) int { return a.start - b.start })
 	merged := out[:1]
 	for _, s := range out[1:] {
 		if last := &merged[len(merged)-1]; s.start < last.end {
