@@ -231,8 +231,10 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		lv = p.level(depth)
 	}
 	base := len(lv.members)
-	var index map[string]struct{} // the keys of a large object, to find a repeat
-	var seen uint64               // a bit per key hash: a repeat finds its bit set
+	if lv.index != nil {
+		lv.index = nil // left by an object that failed
+	}
+	var seen uint64 // a bit per key hash: a repeat finds its bit set
 	for {
 		// Compact input has no space between tokens: each token is tested
 		// for first, and space skipped only when it is not there.
@@ -270,14 +272,14 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		if bit := keyBit(key); seen&bit == 0 {
 			seen |= bit
 		} else {
-			if index == nil && len(lv.members)-base >= indexFrom {
-				index = make(map[string]struct{}, 2*(len(lv.members)-base))
+			if lv.index == nil && len(lv.members)-base >= indexFrom {
+				lv.index = make(map[string]struct{}, 2*(len(lv.members)-base))
 				for _, m := range lv.members[base:] {
-					index[m.Key] = struct{}{}
+					lv.index[m.Key] = struct{}{}
 				}
 				seen = ^uint64(0)
 			}
-			if index != nil {
+			if index := lv.index; index != nil {
 				if _, ok := index[key]; ok {
 					return nil, keyAt, p.duplicate(keyAt, key)
 				}
@@ -366,6 +368,9 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		}
 		if c == '}' {
 			i = j + 1
+			if lv.index != nil {
+				lv.index = nil
+			}
 			n := len(lv.members)
 			return p.slab.object(lv.members[base:n:n], len(d)-i), i, nil
 		}

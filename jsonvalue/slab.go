@@ -153,6 +153,12 @@ type level struct {
 	members []Member // in use up to its length
 	elems   []any
 
+	// index holds the keys of the object being read, made when it has
+	// indexFrom members and a key's bit is set (see parser.object); nil
+	// otherwise. It is kept here rather than in a variable of the
+	// object's loop, which has no register to spare for it.
+	index map[string]struct{}
+
 	// The entries this depth took in the generation, in chunks before the
 	// current one, and the length of the next generation's first chunks.
 	usedMembers, usedElems int
