@@ -250,7 +250,7 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		// plain text; anything but the closing quote goes on in string.
 		j := i + 1
 		for j+8 <= len(d) {
-			if m := stops(wordAt(d, j)); m != 0 {
+			if m := scanStops(wordAt(d, j)); m != 0 {
 				j += bits.TrailingZeros64(m) >> 3
 				break
 			}
@@ -313,7 +313,7 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		if c == '"' {
 			k := j + 1 // as for the key
 			for k+8 <= len(d) {
-				if m := stops(wordAt(d, k)); m != 0 {
+				if m := scanStops(wordAt(d, k)); m != 0 {
 					k += bits.TrailingZeros64(m) >> 3
 					break
 				}
@@ -448,7 +448,7 @@ func (p *parser) array(i, depth int) (any, int, error) {
 		if c == '"' {
 			j = i + 1
 			for j+8 <= len(d) {
-				if m := stops(wordAt(d, j)); m != 0 {
+				if m := scanStops(wordAt(d, j)); m != 0 {
 					j += bits.TrailingZeros64(m) >> 3
 					break
 				}
@@ -563,7 +563,7 @@ func (p *parser) string(i, from int) (string, int, error) {
 	for i = from; ; {
 		// plainRun, its words scanned here without the call.
 		for i+8 <= len(d) {
-			if m := stops(wordAt(d, i)); m != 0 {
+			if m := scanStops(wordAt(d, i)); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
@@ -858,6 +858,26 @@ func stops(x uint64) uint64 {
 	b := x ^ (lsb * '\\')
 	return ((q - lsb) | (b - lsb) | (x - 0x20*lsb)) & msb
 }
+
+// scanStops is stops for the parser's scans, its constants read from
+// memory as operands of the instructions that use them: Go gives the
+// loops no register to keep a constant in, and makes each of the five
+// again for each word, an instruction apiece.
+func scanStops(x uint64) uint64 {
+	q := x ^ stopQuotes
+	b := x ^ stopBackslashes
+	return ((q - stopOnes) | (b - stopOnes2) | (x - stopControls)) & stopHighs
+}
+
+// The constants of stops, as variables (never written) for scanStops.
+var (
+	stopQuotes      uint64 = lsb * '"'
+	stopBackslashes uint64 = lsb * '\\'
+	stopOnes        uint64 = lsb
+	stopOnes2       uint64 = lsb
+	stopControls    uint64 = 0x20 * lsb
+	stopHighs       uint64 = msb
+)
 
 // plainRun returns the index of the first byte of s at or after i that is
 // not plain string text (see stops), len(s) when there is none. It tests

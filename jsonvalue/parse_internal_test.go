@@ -51,6 +51,29 @@ func TestStopsFindsTheFirstStop(t *testing.T) {
 		if got != first || m&^msb != 0 {
 			t.Fatalf("stops(%q) = %#x: first stop at %d, want %d", w, m, got, first)
 		}
+		if s := scanStops(word(string(w), 0)); s != m {
+			t.Fatalf("scanStops(%q) = %#x, stops %#x", w, s, m)
+		}
+	})
+}
+
+// TestScanStopsIsStops: the parser's scans use scanStops, whose
+// constants are variables; it must be stops for every word.
+func TestScanStopsIsStops(t *testing.T) {
+	for c := range 256 {
+		for at := range 8 {
+			w := []byte("abcdefgh")
+			w[at] = byte(c)
+			if x := word(string(w), 0); scanStops(x) != stops(x) {
+				t.Fatalf("scanStops(%q) = %#x, stops %#x", w, scanStops(x), stops(x))
+			}
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		x := rapid.Uint64().Draw(t, "word")
+		if scanStops(x) != stops(x) {
+			t.Fatalf("scanStops(%#x) = %#x, stops %#x", x, scanStops(x), stops(x))
+		}
 	})
 }
 
