@@ -83,10 +83,12 @@ func (s *slab) string(str string, rest int) any {
 }
 
 // stringInChunk is string for the common case, small enough to be
-// inlined: a string that fits in the chunk.
+// inlined: a string that fits in the chunk. It need not test forging:
+// without it, nothing is kept in s.strs, whose capacity stays 0. An
+// empty string takes a slot like any other.
 func (s *slab) stringInChunk(str string) (any, bool) {
 	strs := s.strs
-	if n := len(strs); n < cap(strs) && str != "" && forging {
+	if n := len(strs); n < cap(strs) {
 		strs = strs[:n+1]
 		strs[n] = str
 		s.strs = strs
