@@ -612,8 +612,8 @@ func (p *parser) string(i, from int) (string, int, error) {
 		// AppendString has the mirror of this loop: one helper for
 		// both is not inlined (bench/README.md).
 		for i+8 <= len(d) {
-			x := word(d, i)
-			m := stops(x)
+			x := wordAt(d, i)
+			m := scanStops(x)
 			if m == 0 {
 				buf = binary.LittleEndian.AppendUint64(buf, x)
 				i += 8
