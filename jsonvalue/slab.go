@@ -89,9 +89,9 @@ func (s *slab) string(str string, rest int) any {
 func (s *slab) stringInChunk(str string) (any, bool) {
 	strs := s.strs
 	if n := len(strs); n < cap(strs) {
+		s.strs = s.strs[:n+1] // stores the length alone
 		strs = strs[:n+1]
 		strs[n] = str
-		s.strs = strs
 		return box(stringType, unsafe.Pointer(&strs[n])), true
 	}
 	return nil, false
