@@ -102,6 +102,13 @@ func (s *slab) number(num string, rest int) any {
 	if !forging {
 		return json.Number(num)
 	}
+	strs := s.strs
+	if n := len(strs); n < cap(strs) { // as in stringInChunk
+		s.strs = s.strs[:n+1]
+		strs = strs[:n+1]
+		strs[n] = num
+		return box(numberType, unsafe.Pointer(&strs[n]))
+	}
 	return box(numberType, keep(s, &s.strs, num, rest, strBytes))
 }
 
@@ -110,6 +117,13 @@ func (s *slab) object(obj Object, rest int) any {
 	if !forging {
 		return obj
 	}
+	objs := s.objs
+	if n := len(objs); n < cap(objs) { // as in stringInChunk
+		s.objs = s.objs[:n+1]
+		objs = objs[:n+1]
+		objs[n] = obj
+		return box(objectType, unsafe.Pointer(&objs[n]))
+	}
 	return box(objectType, keep(s, &s.objs, obj, rest, objBytes))
 }
 
@@ -117,6 +131,13 @@ func (s *slab) object(obj Object, rest int) any {
 func (s *slab) array(arr []any, rest int) any {
 	if !forging {
 		return arr
+	}
+	arrs := s.arrs
+	if n := len(arrs); n < cap(arrs) { // as in stringInChunk
+		s.arrs = s.arrs[:n+1]
+		arrs = arrs[:n+1]
+		arrs[n] = arr
+		return box(arrayType, unsafe.Pointer(&arrs[n]))
 	}
 	return box(arrayType, keep(s, &s.arrs, arr, rest, arrBytes))
 }
