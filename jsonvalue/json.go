@@ -354,6 +354,11 @@ func (p *parser) object(i, depth int) (any, int, error) {
 		ms = ms[:len(ms)+1]
 		ms[len(ms)-1] = Member{key, v}
 		lv.members = ms
+		// The next member's comma, in compact input, goes straight back.
+		if uint(j) < uint(len(d)) && d[j] == ',' {
+			i = j + 1 // the loop's top skips space before the key
+			continue
+		}
 		if c = 0; uint(j) < uint(len(d)) {
 			if c = d[j]; c <= ' ' {
 				j, c = skipSpace(d, j), 0
