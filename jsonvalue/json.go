@@ -377,7 +377,11 @@ func (p *parser) object(i, depth int) (any, int, error) {
 				lv.index = nil
 			}
 			n := len(lv.members)
-			return p.slab.object(lv.members[base:n:n], len(d)-i), i, nil
+			obj := Object(lv.members[base:n:n])
+			if v, ok := p.slab.objectInChunk(obj); ok {
+				return v, i, nil
+			}
+			return p.slab.object(obj, len(d)-i), i, nil
 		}
 		if uint(j) >= uint(len(d)) {
 			return nil, j, p.errorf(j, "unexpected end of input in object")
@@ -507,7 +511,11 @@ func (p *parser) array(i, depth int) (any, int, error) {
 		if c == ']' {
 			i = j + 1
 			n := len(lv.elems)
-			return p.slab.array(lv.elems[base:n:n], len(d)-i), i, nil
+			arr := lv.elems[base:n:n]
+			if v, ok := p.slab.arrayInChunk(arr); ok {
+				return v, i, nil
+			}
+			return p.slab.array(arr, len(d)-i), i, nil
 		}
 		if uint(j) >= uint(len(d)) {
 			return nil, j, p.errorf(j, "unexpected end of input in array")

@@ -127,6 +127,33 @@ func (s *slab) object(obj Object, rest int) any {
 	return box(objectType, keep(s, &s.objs, obj, rest, objBytes))
 }
 
+// objectInChunk and arrayInChunk are object and array for the common
+// case, small enough to be inlined, as stringInChunk is (and, as it,
+// need not test forging). The parser's loops call them first: object
+// and array, which also test forging and fall back on keep, are too
+// large to be inlined, and a call costs a loop its registers.
+func (s *slab) objectInChunk(obj Object) (any, bool) {
+	objs := s.objs
+	if n := len(objs); n < cap(objs) {
+		s.objs = s.objs[:n+1] // stores the length alone
+		objs = objs[:n+1]
+		objs[n] = obj
+		return box(objectType, unsafe.Pointer(&objs[n])), true
+	}
+	return nil, false
+}
+
+func (s *slab) arrayInChunk(arr []any) (any, bool) {
+	arrs := s.arrs
+	if n := len(arrs); n < cap(arrs) {
+		s.arrs = s.arrs[:n+1] // stores the length alone
+		arrs = arrs[:n+1]
+		arrs[n] = arr
+		return box(arrayType, unsafe.Pointer(&arrs[n])), true
+	}
+	return nil, false
+}
+
 // array returns arr boxed.
 func (s *slab) array(arr []any, rest int) any {
 	if !forging {
