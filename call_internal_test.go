@@ -46,6 +46,12 @@ func TestDecodeUsual(t *testing.T) {
 		if gotErr == nil && !cmp.Equal(got, want, sameRegexp) {
 			t.Fatalf("%s: call %s", jsonvalue.Append(nil, obj), cmp.Diff(want, got, sameRegexp))
 		}
+		// Over a call already written, a usual call leaves no field of it.
+		var clean Call
+		dirty := Call{Name: "x", Args: "a", ArgsRaw: "r", Output: "o", ID: "i", Type: "mcp", Rules: map[string]Rule{}, Turn: 2, ArgsNull: true, Invalid: true, Status: StatusError}
+		if usual := DecodeUsualCall(&clean, obj); usual != DecodeUsualCall(&dirty, obj) || usual && !cmp.Equal(clean, dirty, sameRegexp) {
+			t.Fatalf("%s: over a call written, %s", jsonvalue.Append(nil, obj), cmp.Diff(clean, dirty, sameRegexp))
+		}
 	})
 }
 
