@@ -139,7 +139,7 @@ func Equal(a, b any) bool {
 		if !ok {
 			return foreignEqual(a, b)
 		}
-		return CompareNumbers(av, bn) == 0
+		return av == bn || CompareNumbers(av, bn) == 0
 	case []any:
 		bl, ok := b.([]any)
 		if !ok {
