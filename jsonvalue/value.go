@@ -149,6 +149,15 @@ func Equal(a, b any) bool {
 			return false
 		}
 		for i := range av {
+			// Strings compared here, as in an object.
+			if s, ok := av[i].(string); ok {
+				if t, ok := bl[i].(string); ok {
+					if s != t {
+						return false
+					}
+					continue
+				}
+			}
 			if !Equal(av[i], bl[i]) {
 				return false
 			}
@@ -169,6 +178,15 @@ func Equal(a, b any) bool {
 				bv = bo[i].Value
 			} else if bv, ok = bo.Get(av[i].Key); !ok {
 				return false
+			}
+			// Two strings, the most common members, are compared here.
+			if s, ok := av[i].Value.(string); ok {
+				if t, ok := bv.(string); ok {
+					if s != t {
+						return false
+					}
+					continue
+				}
 			}
 			if !Equal(av[i].Value, bv) {
 				return false

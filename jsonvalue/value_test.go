@@ -468,3 +468,96 @@ func TestHashNumberSpellings(t *testing.T) {
 		}
 	})
 }
+
+// TestEqualAgreesWithReference holds Equal, with its shortcuts for
+// members in the same order and for strings in objects and arrays, to a
+// plain recursive reference, on values and near copies of them (a leaf
+// changed, members reordered).
+func TestEqualAgreesWithReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := mustParse(t, genValue(3).Draw(t, "a"))
+		var b any
+		if rapid.Bool().Draw(t, "other") {
+			b = mustParse(t, genValue(3).Draw(t, "b"))
+		} else {
+			b = nearCopy(t, a)
+		}
+		if got, want := jsonvalue.Equal(a, b), refEqual(a, b); got != want {
+			t.Fatalf("Equal(%s, %s) = %v, want %v", jsonvalue.Append(nil, a), jsonvalue.Append(nil, b), got, want)
+		}
+	})
+}
+
+// nearCopy copies v, now and then changing a string or number, or
+// reversing an object's members.
+func nearCopy(t *rapid.T, v any) any {
+	switch v := v.(type) {
+	case string:
+		if rapid.Bool().Draw(t, "change") {
+			return v + "x"
+		}
+	case json.Number:
+		if rapid.Bool().Draw(t, "change") {
+			return v + "1"
+		}
+	case []any:
+		c := make([]any, len(v))
+		for i := range v {
+			c[i] = nearCopy(t, v[i])
+		}
+		return c
+	case jsonvalue.Object:
+		c := make(jsonvalue.Object, len(v))
+		rev := rapid.Bool().Draw(t, "reverse")
+		for i := range v {
+			j := i
+			if rev {
+				j = len(v) - 1 - i
+			}
+			c[j] = jsonvalue.Member{Key: v[i].Key, Value: nearCopy(t, v[i].Value)}
+		}
+		return c
+	}
+	return v
+}
+
+// refEqual is Equal without shortcuts.
+func refEqual(a, b any) bool {
+	switch av := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		bv, ok := b.(bool)
+		return ok && av == bv
+	case string:
+		bv, ok := b.(string)
+		return ok && av == bv
+	case json.Number:
+		bv, ok := b.(json.Number)
+		return ok && jsonvalue.CompareNumbers(av, bv) == 0
+	case []any:
+		bv, ok := b.([]any)
+		if !ok || len(av) != len(bv) {
+			return false
+		}
+		for i := range av {
+			if !refEqual(av[i], bv[i]) {
+				return false
+			}
+		}
+		return true
+	case jsonvalue.Object:
+		bv, ok := b.(jsonvalue.Object)
+		if !ok || len(av) != len(bv) {
+			return false
+		}
+		for _, m := range av {
+			w, ok := bv.Get(m.Key)
+			if !ok || !refEqual(m.Value, w) {
+				return false
+			}
+		}
+		return true
+	}
+	panic("not a value of the model")
+}
