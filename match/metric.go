@@ -247,8 +247,10 @@ func (m *ToolCorrectness) CaseFields() []string {
 
 func (m *ToolCorrectness) comparer(tool string) Comparer {
 	mode := m.opts.Args
-	if o, ok := m.opts.ArgsOverrides[tool]; ok {
-		mode = o
+	if len(m.opts.ArgsOverrides) > 0 { // most options override no tool: no lookup then
+		if o, ok := m.opts.ArgsOverrides[tool]; ok {
+			mode = o
+		}
 	}
 	return Comparer{Mode: mode, FuzzyThreshold: m.opts.FuzzyThreshold}
 }
