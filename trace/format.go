@@ -409,7 +409,7 @@ func readPlainChat(o jsonvalue.Object) (m plainMessage, plain bool) {
 // sniffer decides by the message's text (see miniSWEText), else Chat
 // Completions' decides by a tool call (the first entry of a plain
 // tool_calls list has a function) and falls back on the role.
-// TestPlainClaim holds it to asking them.
+// TestPlainChatAsksEnough holds it to asking them.
 func (m plainMessage) claim(x *sniffIndex) (*format, level) {
 	switch {
 	case miniSWEText(m.role, m.text):
