@@ -2,9 +2,12 @@ package jsonvalue
 
 import (
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // FuzzPlainDecimal: the hash's one-pass reading of a number without an
@@ -81,4 +84,60 @@ func TestHashFastPathsAgree(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHashStringAsWords: hashString, which reads its words without index
+// checks, hashes every string as the same hash read with word does,
+// whatever its length (each branch of the switch, and each tail of the
+// loops), and reads no byte outside the string (checkptr, under -race,
+// fails a read past a string's memory).
+func TestHashStringAsWords(t *testing.T) {
+	check := func(t interface{ Fatalf(string, ...any) }, seed uint64, s string) {
+		if got, want := hashString(seed, s), hashStringByWord(seed, s); got != want {
+			t.Fatalf("hashString(%#x, %q) = %#x, read with word %#x", seed, s, got, want)
+		}
+	}
+	long := strings.Repeat("0123456789abcdef", 5)
+	for n := range len(long) + 1 {
+		for seed := range uint64(3) {
+			check(t, seed, long[:n])
+			check(t, seed, long[len(long)-n:])
+			check(t, seed, strings.Clone(long[:n])) // at the end of its memory
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		check(t, rapid.Uint64().Draw(t, "seed"), rapid.String().Draw(t, "s"))
+	})
+}
+
+// hashStringByWord is hashString as it was written before reading with
+// wordAt: every load checked.
+func hashStringByWord(h uint64, s string) uint64 {
+	n := len(s)
+	h ^= uint64(n) * 0x9e3779b97f4a7c15
+	var t uint64
+	switch {
+	case n > 16:
+		i := 0
+		for ; i+16 < n; i += 16 {
+			hi, lo := bits.Mul64(h^word(s, i), word(s, i+8)^0xbf58476d1ce4e5b9)
+			h = hi ^ lo
+		}
+		if i+8 < n {
+			h = (h ^ word(s, i)) * 0xbf58476d1ce4e5b9
+			h ^= h >> 31
+		}
+		t = word(s, n-8)
+	case n >= 8:
+		for i := 0; i+8 < n; i += 8 {
+			h = (h ^ word(s, i)) * 0xbf58476d1ce4e5b9
+			h ^= h >> 31
+		}
+		t = word(s, n-8)
+	case n >= 4:
+		t = load4(s, 0) | load4(s, n-4)<<32
+	case n > 0:
+		t = uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
+	}
+	return mix(h ^ t)
 }
