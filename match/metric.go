@@ -418,48 +418,48 @@ func (m *ToolCorrectness) scorePairs(dst []toolgrade.Match, scores [][]float64, 
 }
 
 // scoreRow sets row[j] to the pair score of expected call e and called
-// call got[j], as PairScore does, looking up e's name and comparer once;
-// whole reports whether every score is 0 or 1.
+// call got[j], as PairScore does; whole reports whether every score is 0
+// or 1. Its loop asks the name alone (most pairs differ in it) and leaves
+// the rest to cellScore: every value live across a call in the loop is
+// spilled and reloaded, and the fewer there are the cheaper each cell.
 func (m *ToolCorrectness) scoreRow(row []float64, e *toolgrade.Call, got []toolgrade.Call) (whole bool) {
 	if e.Invalid {
 		clear(row)
 		return true
 	}
 	name := m.name(e)
-	norm := m.opts.NormalizeNames
-	// Arguments compared exactly without rules, and no output that could
-	// undo a match, are scored by exactScore without argScore's layers.
-	exact := len(e.Rules) == 0 && (m.opts.Output != OutputExact || e.Output == nil)
-	var cmp Comparer
-	looked := false
 	whole = true
 	for j := range got {
-		c := &got[j]
-		called := c.Name
-		if norm {
+		called := got[j].Name
+		if m.opts.NormalizeNames {
 			called = toolgrade.NormalizeToolName(called)
 		}
-		// Most pairs differ in name: that is asked first.
-		if called != name || c.Invalid || !typeMatches(e.Type, c.Type) || !m.statusFits(e, c) {
+		if called != name {
 			row[j] = 0
 			continue
 		}
-		if !looked {
-			cmp, looked = m.comparer(name), true
-			exact = exact && (cmp.Mode == ArgsExact || cmp.Mode == "")
-		}
-		var s float64
-		if exact {
-			s = exactScore(e.Args, c.Args)
-		} else {
-			s = m.argScore(cmp, e, c)
-		}
+		s := m.cellScore(e, &got[j], name)
 		row[j] = s
 		if s != 0 && s != 1 {
 			whole = false
 		}
 	}
 	return whole
+}
+
+// cellScore is the pair score of expected call e and called call c of
+// the same name: arguments compared exactly without rules, and no output
+// that could undo a match, are scored by exactScore without argScore's
+// layers.
+func (m *ToolCorrectness) cellScore(e, c *toolgrade.Call, name string) float64 {
+	if c.Invalid || !typeMatches(e.Type, c.Type) || !m.statusFits(e, c) {
+		return 0
+	}
+	cmp := m.comparer(name)
+	if len(e.Rules) == 0 && (m.opts.Output != OutputExact || e.Output == nil) && (cmp.Mode == ArgsExact || cmp.Mode == "") {
+		return exactScore(e.Args, c.Args)
+	}
+	return m.argScore(cmp, e, c)
 }
 
 // pairBy pairs the rows of scores with its columns as the order and
