@@ -341,12 +341,14 @@ func (m *ToolCorrectness) diffsWith(e, c *toolgrade.Call, from resolver) []toolg
 // Grade scores one case. r, the function's own result, is written in
 // place: a local returned was copied out whole (69 instructions a case).
 func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) (r toolgrade.MetricResult) {
-	if err := expectedError(c); err != nil {
-		r.Name, r.Profile = m.Name(), m.Profile()
-		r.Fail(err)
-		return r
-	}
 	if !m.plain(c) {
+		// plain also turns away the expected calls expectedError refuses:
+		// one pass over them for the usual case.
+		if err := expectedError(c); err != nil {
+			r.Name, r.Profile = m.Name(), m.Profile()
+			r.Fail(err)
+			return r
+		}
 		return m.gradeTrajectory(c)
 	}
 	// What the result keeps comes in one allocation (see resultMem),
@@ -356,7 +358,7 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) (r toolgra
 	n, k := len(c.Expected), len(c.Called)
 	mem := newResultMem(n, n+k)
 	pairs, greedy := m.pair(c, mem.matches[:0])
-	m.resultIn(&r, c, pairs, nil, mem)
+	m.resultIn(&r, c, pairs, nil, &mem)
 	if greedy {
 		r.Reason = greedyNote(len(c.Expected), len(c.Called)) + "; " + r.Reason
 	}
@@ -493,7 +495,8 @@ func (m *ToolCorrectness) pairBy(dst []toolgrade.Match, scores [][]float64, whol
 func (m *ToolCorrectness) result(c *toolgrade.Case, found []toolgrade.Match, g *grading) toolgrade.MetricResult {
 	n, k := len(c.Expected), len(c.Called)
 	var r toolgrade.MetricResult
-	m.resultIn(&r, c, found, g, newResultMem(max(n, len(found)), max(n+k-2*len(found), 0)))
+	mem := newResultMem(max(n, len(found)), max(n+k-2*len(found), 0))
+	m.resultIn(&r, c, found, g, &mem)
 	return r
 }
 
@@ -502,7 +505,7 @@ func (m *ToolCorrectness) result(c *toolgrade.Case, found []toolgrade.Match, g *
 // found was found in it, then the near misses; the missing and
 // unexpected calls; the threshold, precision, recall and F1; room for a
 // detail.
-func (m *ToolCorrectness) resultIn(r *toolgrade.MetricResult, c *toolgrade.Case, found []toolgrade.Match, g *grading, mem resultMem) {
+func (m *ToolCorrectness) resultIn(r *toolgrade.MetricResult, c *toolgrade.Case, found []toolgrade.Match, g *grading, mem *resultMem) {
 	exp, got := c.Expected, c.Called
 	n, k := len(exp), len(got)
 	nums := mem.nums

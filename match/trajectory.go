@@ -13,13 +13,15 @@ import (
 
 // plain reports whether a case grades as a flat list of calls: no turns,
 // no failed call that counts otherwise than any call, no data-flow rule.
-// Such cases take Grade's direct path, which the others extend.
+// Such cases take Grade's direct path, which the others extend. A case
+// with an expected call that names no tool or whose arguments are not
+// JSON is not plain either: expectedError refuses it.
 func (m *ToolCorrectness) plain(c *toolgrade.Case) bool {
 	// One pass over each list: this runs for every case.
 	for i := range c.Expected {
 		e := &c.Expected[i]
-		if e.Turn > 0 {
-			return false // c.ByTurn()
+		if e.Turn > 0 || e.Name == "" || e.Invalid {
+			return false // c.ByTurn(), or expectedError
 		}
 		if len(e.Rules) == 0 {
 			continue // ranging over a nil map still starts an iterator
