@@ -331,6 +331,11 @@ func exactMemberDiffs(dst []toolgrade.ArgDiff, e, c any, path, key string) []too
 		}
 		return append(dst, toolgrade.ArgDiff{Path: join(path, key), Expected: e, Got: c})
 	}
+	// An object or array that is equal lists nothing: asked first, its
+	// path is not made nor its members walked.
+	if jsonvalue.Equal(e, c) {
+		return dst
+	}
 	return exactDiffs(dst, e, c, join(path, key))
 }
 
