@@ -88,14 +88,14 @@ type Comparer struct {
 // Score returns the credit of the called arguments in [0, 1]: 0 or 1 for
 // every mode but ArgsPartial.
 func (c Comparer) Score(expected, called any, rules map[string]toolgrade.Rule) float64 {
-	s, _ := c.compare(expected, called, rules, false)
+	s, _ := c.compare(nil, expected, called, rules, false)
 	return s
 }
 
 // Diff lists what differs between the expected and called arguments, with
 // argument paths in dotted form ("when.date", "attendees.0.name").
 func (c Comparer) Diff(expected, called any, rules map[string]toolgrade.Rule) []toolgrade.ArgDiff {
-	_, diffs := c.compare(expected, called, rules, true)
+	_, diffs := c.compare(nil, expected, called, rules, true)
 	return diffs
 }
 
@@ -105,7 +105,9 @@ func Similarity(expected, called any) float64 {
 	return w.value(expected, called, "")
 }
 
-func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule, collect bool) (float64, []toolgrade.ArgDiff) {
+// compare scores called against expected and, when collect is set, lists
+// their differences, appending them to dst[:0] (nil when there are none).
+func (c Comparer) compare(dst []toolgrade.ArgDiff, expected, called any, rules map[string]toolgrade.Rule, collect bool) (float64, []toolgrade.ArgDiff) {
 	mode := c.Mode
 	if mode == "" {
 		mode = ArgsExact
@@ -131,14 +133,17 @@ func (c Comparer) compare(expected, called any, rules map[string]toolgrade.Rule,
 		// The walker would list the same differences: exactDiffs is it
 		// without the rules, modes and closures, for the reasons of
 		// cases whose calls differ.
-		diffs := exactDiffs(nil, expected, called, "")
+		diffs := exactDiffs(dst[:0], expected, called, "")
 		if len(diffs) == 0 {
 			return 1, nil
 		}
 		return 0, diffs
 	}
-	w := walker{mode: mode, rules: rules, collect: collect, from: c.From}
+	w := walker{mode: mode, rules: rules, collect: collect, from: c.From, diffs: dst[:0]}
 	s := w.value(expected, called, "")
+	if len(w.diffs) == 0 {
+		w.diffs = nil
+	}
 	if mode == ArgsFuzzy {
 		threshold := DefaultFuzzyThreshold
 		if c.FuzzyThreshold != nil {

@@ -106,7 +106,7 @@ func TestExactDiffsAgreeWithWalker(t *testing.T) {
 		if e == nil {
 			return // no expectation: any arguments, before any comparison
 		}
-		score, got := Comparer{Mode: ArgsExact}.compare(e, c, nil, true)
+		score, got := Comparer{Mode: ArgsExact}.compare(nil, e, c, nil, true)
 		if _, ok := e.(jsonvalue.Object); ok && c == nil {
 			c = jsonvalue.Object{} // as compare reads a call without arguments
 		}
@@ -213,6 +213,47 @@ func TestPartialScoreAgreesWithWalker(t *testing.T) {
 		want := Comparer{Mode: ArgsPartial}.Score(e, c, nil)
 		if got := partialScore(e, c); got != want {
 			t.Fatalf("partialScore(%s, %s) = %v, Score %v", jsonvalue.Format(e), jsonvalue.Format(c), got, want)
+		}
+	})
+}
+
+// TestPairDiffsInRoom holds pairDiffs, which lists a plain case's
+// differences in the result's memory for them while they fit, to
+// diffsWith, which allocates each list: generated calls, options and
+// room, several lists in a row, each still as listed once the later ones
+// are (a list grown into the next one's room would be overwritten).
+func TestPairDiffsInRoom(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		m, err := New(Options{
+			Args:   rapid.SampledFrom([]Mode{ArgsExact, ArgsPartial, ArgsFuzzy}).Draw(t, "args"),
+			Output: rapid.SampledFrom([]Output{OutputIgnore, OutputExact}).Draw(t, "output"),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &toolgrade.Case{}
+		for i := range rapid.IntRange(1, 4).Draw(t, "n") {
+			e := genCall(t, fmt.Sprint("expected", i))
+			called := genCall(t, fmt.Sprint("called", i))
+			if rapid.Bool().Draw(t, fmt.Sprint("near", i)) {
+				called.Args = nearValue(t, e.Args)
+			}
+			c.Expected, c.Called = append(c.Expected, e), append(c.Called, called)
+		}
+		room := make([]toolgrade.ArgDiff, 0, rapid.IntRange(0, 4).Draw(t, "room"))
+		var lists [][]toolgrade.ArgDiff
+		for i := range c.Expected {
+			got := m.pairDiffs(c, nil, i, i, &room)
+			want := m.diffsWith(&c.Expected[i], &c.Called[i], nil)
+			if diff := cmp.Diff(want, got); diff != "" || (got == nil) != (want == nil) {
+				t.Fatalf("call %d: pairDiffs (-diffsWith +pairDiffs, nil %v and %v):\n%s", i, want == nil, got == nil, diff)
+			}
+			lists = append(lists, got)
+		}
+		for i, got := range lists {
+			if diff := cmp.Diff(m.diffsWith(&c.Expected[i], &c.Called[i], nil), got); diff != "" {
+				t.Fatalf("call %d's list, once the later ones were listed (-diffsWith +pairDiffs):\n%s", i, diff)
+			}
 		}
 	})
 }

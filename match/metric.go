@@ -318,11 +318,13 @@ func (m *ToolCorrectness) argScore(cmp Comparer, e, c *toolgrade.Call) float64 {
 	return s
 }
 
-func (m *ToolCorrectness) diffs(e, c *toolgrade.Call) []toolgrade.ArgDiff {
-	return m.diffsWith(e, c, nil)
+func (m *ToolCorrectness) diffsWith(e, c *toolgrade.Call, from resolver) []toolgrade.ArgDiff {
+	return m.diffsIn(nil, e, c, from)
 }
 
-func (m *ToolCorrectness) diffsWith(e, c *toolgrade.Call, from resolver) []toolgrade.ArgDiff {
+// diffsIn is diffsWith appending to dst[:0] (nil when the calls do not
+// differ).
+func (m *ToolCorrectness) diffsIn(dst []toolgrade.ArgDiff, e, c *toolgrade.Call, from resolver) []toolgrade.ArgDiff {
 	if c.Invalid {
 		return []toolgrade.ArgDiff{{Path: "args", Expected: e.Args, Got: c.ArgsRaw, Note: "not valid JSON"}}
 	}
@@ -331,7 +333,7 @@ func (m *ToolCorrectness) diffsWith(e, c *toolgrade.Call, from resolver) []toolg
 	}
 	cmp := m.comparer(m.name(e))
 	cmp.From = from
-	d := cmp.Diff(e.Args, c.Args, e.Rules)
+	_, d := cmp.compare(dst, e.Args, c.Args, e.Rules, true)
 	if m.opts.Output == OutputExact && e.Output != nil && !jsonvalue.Equal(e.Output, c.Output) {
 		d = append(d, toolgrade.ArgDiff{Path: "output", Expected: e.Output, Got: c.Output})
 	}
@@ -504,7 +506,7 @@ func (m *ToolCorrectness) result(c *toolgrade.Case, found []toolgrade.Match, g *
 // (see newResultMem) for what the result keeps: the pairs, copied unless
 // found was found in it, then the near misses; the missing and
 // unexpected calls; the threshold, precision, recall and F1; room for a
-// detail.
+// detail and for the differences of pairs and near misses.
 func (m *ToolCorrectness) resultIn(r *toolgrade.MetricResult, c *toolgrade.Case, found []toolgrade.Match, g *grading, mem *resultMem) {
 	exp, got := c.Expected, c.Called
 	n, k := len(exp), len(got)
@@ -521,7 +523,7 @@ func (m *ToolCorrectness) resultIn(r *toolgrade.MetricResult, c *toolgrade.Case,
 		p := &pairs[i]
 		sum += p.Score
 		if p.Score < 1 {
-			p.Diffs = m.pairDiffs(c, g, p.Expected, p.Called)
+			p.Diffs = m.pairDiffs(c, g, p.Expected, p.Called, &mem.diffs)
 		}
 	}
 	kept := k - g.leftOut()
@@ -552,7 +554,7 @@ func (m *ToolCorrectness) resultIn(r *toolgrade.MetricResult, c *toolgrade.Case,
 	var misses []miss
 	if len(r.Missing) > 0 { // its room cleared only then
 		var room [4]miss
-		misses = m.misses(room[:0], c, r, g, turns)
+		misses = m.misses(room[:0], c, r, g, turns, &mem.diffs)
 	}
 	r.Reason = m.reason(c, r, raw, kept, misses, retried, turns)
 
@@ -631,10 +633,11 @@ func unpaired(ints []int, pairs []toolgrade.Match, n, k int) (missing, unexpecte
 // case's comes in one allocation (see newResultMem) instead of one for
 // each of its slices: allocation was a fifth of grading.
 type resultMem struct {
-	nums    *[4]float64        // the threshold, precision, recall, F1
-	details []toolgrade.Detail // room for details, empty
-	ints    []int              // room for the missing and unexpected calls, empty
-	matches []toolgrade.Match  // room for the pairs, then the near misses, empty
+	nums    *[4]float64         // the threshold, precision, recall, F1
+	details []toolgrade.Detail  // room for details, empty
+	diffs   []toolgrade.ArgDiff // room for the differences of pairs and near misses, empty
+	ints    []int               // room for the missing and unexpected calls, empty
+	matches []toolgrade.Match   // room for the pairs, then the near misses, empty
 }
 
 // The blocks resultMem carves its slices from, by size.
@@ -642,49 +645,55 @@ type (
 	resultMem1 struct {
 		nums    [4]float64
 		details [1]toolgrade.Detail
+		diffs   [1]toolgrade.ArgDiff
 		ints    [2]int
 		matches [1]toolgrade.Match
 	}
 	resultMem2 struct {
 		nums    [4]float64
 		details [1]toolgrade.Detail
+		diffs   [1]toolgrade.ArgDiff
 		ints    [4]int
 		matches [2]toolgrade.Match
 	}
 	resultMem3 struct {
 		nums    [4]float64
 		details [1]toolgrade.Detail
+		diffs   [1]toolgrade.ArgDiff
 		ints    [6]int
 		matches [3]toolgrade.Match
 	}
 	resultMem8 struct {
 		nums    [4]float64
 		details [1]toolgrade.Detail
+		diffs   [2]toolgrade.ArgDiff
 		ints    [16]int
 		matches [8]toolgrade.Match
 	}
 )
 
 // newResultMem returns the memory of a result with room for matches
-// pairs and near misses together, and ints missing and unexpected calls
-// together. Each slice's capacity is its own: appending past it never
-// writes over another.
+// pairs and near misses together, ints missing and unexpected calls
+// together, and the usual differences of a pair or near miss (one, two
+// for more than three calls; longer lists are allocated apart). Each
+// slice's capacity is its own: appending past it never writes over
+// another.
 func newResultMem(matches, ints int) resultMem {
 	switch {
 	case matches <= 1 && ints <= 2:
 		b := new(resultMem1)
-		return resultMem{&b.nums, b.details[:0], b.ints[:0], b.matches[:0]}
+		return resultMem{&b.nums, b.details[:0], b.diffs[:0], b.ints[:0], b.matches[:0]}
 	case matches <= 2 && ints <= 4:
 		b := new(resultMem2)
-		return resultMem{&b.nums, b.details[:0], b.ints[:0], b.matches[:0]}
+		return resultMem{&b.nums, b.details[:0], b.diffs[:0], b.ints[:0], b.matches[:0]}
 	case matches <= 3 && ints <= 6:
 		b := new(resultMem3)
-		return resultMem{&b.nums, b.details[:0], b.ints[:0], b.matches[:0]}
+		return resultMem{&b.nums, b.details[:0], b.diffs[:0], b.ints[:0], b.matches[:0]}
 	case matches <= 8 && ints <= 16:
 		b := new(resultMem8)
-		return resultMem{&b.nums, b.details[:0], b.ints[:0], b.matches[:0]}
+		return resultMem{&b.nums, b.details[:0], b.diffs[:0], b.ints[:0], b.matches[:0]}
 	}
-	return resultMem{new([4]float64), nil, make([]int, 0, ints), make([]toolgrade.Match, 0, matches)}
+	return resultMem{new([4]float64), nil, nil, make([]int, 0, ints), make([]toolgrade.Match, 0, matches)}
 }
 
 func allFull(pairs []toolgrade.Match) bool {
@@ -697,12 +706,19 @@ func allFull(pairs []toolgrade.Match) bool {
 }
 
 // pairDiffs says how called call j differs from expected call i; g, when
-// the case is graded along its trajectory, resolves data-flow rules.
-func (m *ToolCorrectness) pairDiffs(c *toolgrade.Case, g *grading, i, j int) []toolgrade.ArgDiff {
+// the case is graded along its trajectory, resolves data-flow rules. The
+// differences of a plain case are listed in *room, the result's memory
+// for them, when they fit; what they take of it is taken off its front.
+func (m *ToolCorrectness) pairDiffs(c *toolgrade.Case, g *grading, i, j int, room *[]toolgrade.ArgDiff) []toolgrade.ArgDiff {
 	if g != nil {
 		return g.diffs(i, j)
 	}
-	return m.diffs(&c.Expected[i], &c.Called[j])
+	d := m.diffsIn(*room, &c.Expected[i], &c.Called[j], nil)
+	if n := len(d); n > 0 && n <= cap(*room) && &d[0] == &(*room)[:1][0] {
+		*room = (*room)[n:n]
+		return d[:n:n] // the next list's room is not this one's to grow into
+	}
+	return d
 }
 
 // credit is the pair score of expected call i and called call j, in the
@@ -777,7 +793,7 @@ const (
 // misses explains each missing call of r, appending to dst: the closest
 // unpaired called call of the same name (each explains one miss at most)
 // and why it did not pair. turns are r's turn scores, if any.
-func (m *ToolCorrectness) misses(dst []miss, c *toolgrade.Case, r *toolgrade.MetricResult, g *grading, turns Turns) []miss {
+func (m *ToolCorrectness) misses(dst []miss, c *toolgrade.Case, r *toolgrade.MetricResult, g *grading, turns Turns, diffRoom *[]toolgrade.ArgDiff) []miss {
 	if len(r.Missing) == 0 {
 		return dst
 	}
@@ -805,7 +821,7 @@ func (m *ToolCorrectness) misses(dst []miss, c *toolgrade.Case, r *toolgrade.Met
 				// Not its arguments: a call of another type never pairs.
 				ms.why = missOtherType
 			default:
-				ms.why, ms.diffs = missDiffers, m.pairDiffs(c, g, i, j)
+				ms.why, ms.diffs = missDiffers, m.pairDiffs(c, g, i, j, diffRoom)
 			}
 		}
 		dst = append(dst, ms)
