@@ -10,6 +10,7 @@ package assign
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -59,14 +60,33 @@ func MaximizeInto(rows []int, scores [][]float64) []int {
 	if forced(scores, rows) {
 		return rows
 	}
-	// The bookkeeping of a usual case (a few calls a side) on the stack.
-	var workBuf [5 * 32]int
+	// The bookkeeping of a usual case (a few calls a side) on the stack,
+	// and no more of it than it needs: it is cleared on every call.
 	var groupBuf [16]group
-	work := workBuf[:]
-	if 5*(n+m) > len(workBuf) {
-		work = make([]int, 5*(n+m))
+	if n <= 64 && m <= 64 {
+		var orderBuf [16]int
+		order := orderBuf[:0]
+		if n+m > len(orderBuf) {
+			order = make([]int, 0, n+m)
+		}
+		gs, order := groupsBits(scores, order, groupBuf[:0])
+		solveGroups(scores, rows, gs, order)
+	} else {
+		gs, order := groups(scores, make([]int, 5*(n+m)), groupBuf[:0])
+		solveGroups(scores, rows, gs, order)
 	}
-	gs, order := groups(scores, work[:5*(n+m)], groupBuf[:0])
+	for i, j := range rows {
+		if j >= 0 && !(scores[i][j] > 0) {
+			rows[i] = -1
+		}
+	}
+	return rows
+}
+
+// solveGroups pairs the rows of each group gs lists (see groups) with its
+// columns, writing rows.
+func solveGroups(scores [][]float64, rows []int, gs []group, order []int) {
+	n, m := len(scores), len(scores[0])
 	for _, g := range gs {
 		gr, gc := g.rows(order), g.cols(order)
 		switch {
@@ -101,12 +121,6 @@ func MaximizeInto(rows []int, scores [][]float64) []int {
 			}
 		}
 	}
-	for i, j := range rows {
-		if j >= 0 && !(scores[i][j] > 0) {
-			rows[i] = -1
-		}
-	}
-	return rows
 }
 
 // forced handles the common matrix in which no row and no column has more
@@ -229,6 +243,57 @@ func groups(scores [][]float64, work []int, out []group) ([]group, []int) {
 		}
 	}
 	return kept, order
+}
+
+// groupsBits is groups for a matrix of at most 64 rows and 64 columns,
+// with sets of bits for the union-find: each row's columns, and a group
+// grown from its first row by the rows that share a column with it until
+// none does. The same groups in the same order, each with the same rows
+// and columns (only where order lists them differs), appending the order
+// to order[:0], whose capacity must be rows+columns, and the groups to
+// out[:0].
+func groupsBits(scores [][]float64, order []int, out []group) ([]group, []int) {
+	n := len(scores)
+	var adj [64]uint64 // adj[i]: the columns row i has a positive score with
+	for i, row := range scores {
+		var b uint64
+		for j, s := range row {
+			if s > 0 {
+				b |= 1 << j
+			}
+		}
+		adj[i] = b
+	}
+	out, order = out[:0], order[:0]
+	var placed uint64 // the rows of the groups found, and rows with no column
+	for i := range n {
+		if placed&(1<<i) != 0 {
+			continue
+		}
+		if adj[i] == 0 {
+			continue // a row with no positive score: no group
+		}
+		// A row before i sharing a column would have placed row i.
+		rows, cols := uint64(1)<<i, adj[i]
+		for grown := true; grown; {
+			grown = false
+			for r := i + 1; r < n; r++ {
+				if rows&(1<<r) == 0 && adj[r]&cols != 0 {
+					rows, cols, grown = rows|1<<r, cols|adj[r], true
+				}
+			}
+		}
+		placed |= rows
+		at := len(order)
+		for b := rows; b != 0; b &= b - 1 {
+			order = append(order, bits.TrailingZeros64(b))
+		}
+		for b := cols; b != 0; b &= b - 1 {
+			order = append(order, bits.TrailingZeros64(b))
+		}
+		out = append(out, group{at: at, nrows: bits.OnesCount64(rows), ncols: bits.OnesCount64(cols)})
+	}
+	return out, order
 }
 
 // best pairs a group of one row (or one column) with its best partner: the

@@ -220,3 +220,35 @@ func TestMaximizeNaN(t *testing.T) {
 		t.Errorf("Maximize = %s, want [1 0 2]", got)
 	}
 }
+
+// TestGroupsBitsAsGroups holds groupsBits, the groups of a matrix of up to
+// 64 rows and columns found with sets of bits, to groups' union-find:
+// generated sparse matrices give the same groups in the same order, each
+// with the same rows and columns.
+func TestGroupsBitsAsGroups(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n, m := rapid.IntRange(1, 64).Draw(t, "n"), rapid.IntRange(1, 64).Draw(t, "m")
+		density := rapid.IntRange(1, 12).Draw(t, "density")
+		scores := make([][]float64, n)
+		for i := range scores {
+			scores[i] = make([]float64, m)
+			for j := range scores[i] {
+				if rapid.IntRange(0, n+m).Draw(t, "cell") < density {
+					scores[i][j] = rapid.SampledFrom([]float64{1, 0.5, -1, math.NaN()}).Draw(t, "score")
+				}
+			}
+		}
+		lists := func(gs []group, order []int) [][2][]int {
+			var out [][2][]int
+			for _, g := range gs {
+				out = append(out, [2][]int{g.rows(order), g.cols(order)})
+			}
+			return out
+		}
+		want := lists(groups(scores, make([]int, 5*(n+m)), nil))
+		got := lists(groupsBits(scores, make([]int, 0, n+m), nil))
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("groupsBits %v, groups %v", got, want)
+		}
+	})
+}
