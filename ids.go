@@ -125,8 +125,8 @@ type idPlace struct {
 func (t *idTable) place(id string) idPlace {
 	if t.flat {
 		// no series
-	} else if prefix, num, ok := series.Split(id); ok && len(t.series.List) > 0 {
-		if s := t.series.Of(prefix, false); s != nil && s.Fits(num) {
+	} else if len(t.series.List) > 0 {
+		if s, num, _ := t.series.Find(id, false); s != nil && s.Fits(num) {
 			return idPlace{num: num, series: t.series.Last() + 1}
 		}
 	}
@@ -143,9 +143,7 @@ func (t *idTable) put(id string, p idPlace, d uint64) bool {
 	case p.series > 0:
 		s = &t.series.List[p.series-1]
 	default:
-		if prefix, n, ok := series.Split(id); ok {
-			s, num = t.series.Of(prefix, true), n
-		}
+		s, num, _ = t.series.Find(id, true)
 	}
 	if s != nil {
 		if e := s.Entry(num); e != nil {

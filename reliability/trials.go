@@ -85,18 +85,17 @@ type Trials struct {
 func (t *Trials) spot(key string) (spot *uint64, h uint64, s *series.Series[uint64], found bool) {
 	if t.flat {
 		// no series
-	} else if prefix, num, ok := series.Split(key); ok {
-		if s = t.series.Of(prefix, true); s != nil {
-			if e := s.Entry(num); e != nil {
-				if *e != 0 || !s.Spilled(num) || len(t.slots) == 0 {
-					return e, 0, s, *e != 0
-				}
-				h = t.hashString(key)
-				if i, ok := t.find(key, h); ok {
-					return &t.slots[i], h, nil, true
-				}
-				return e, 0, s, false
+	} else if ser, num, _ := t.series.Find(key, true); ser != nil {
+		s = ser
+		if e := s.Entry(num); e != nil {
+			if *e != 0 || !s.Spilled(num) || len(t.slots) == 0 {
+				return e, 0, s, *e != 0
 			}
+			h = t.hashString(key)
+			if i, ok := t.find(key, h); ok {
+				return &t.slots[i], h, nil, true
+			}
+			return e, 0, s, false
 		}
 	}
 	if (t.hashed+1)*5 > len(t.slots)*4 {

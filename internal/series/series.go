@@ -42,10 +42,13 @@ const (
 // array stays dense, at most four entries an id held past its first
 // minLen: numbers farther apart are spilled, kept by the caller elsewhere.
 type Series[E uint32 | uint64] struct {
-	Prefix  string // a copy
-	Base    uint64
-	Entries []E
-	Held    int // entries set, as the caller counts them
+	Prefix string // a copy
+	// head is the prefix's first bytes, up to eight, as a little-endian
+	// word, and headMask the bits they take (see Set.Find).
+	head, headMask uint64
+	Base           uint64
+	Entries        []E
+	Held           int // entries set, as the caller counts them
 	// lo and hi bound the numbers spilled (none while hi < lo).
 	lo, hi uint64
 }
@@ -117,9 +120,86 @@ func (set *Set[E]) Of(prefix string, admit bool) *Series[E] {
 	if !admit || len(set.List) == Max {
 		return nil
 	}
-	set.List = append(set.List, Series[E]{Prefix: strings.Clone(prefix), lo: 1})
+	head, mask := uint64(0), uint64(0)
+	if len(prefix) <= 8 {
+		for i := len(prefix) - 1; i >= 0; i-- {
+			head = head<<8 | uint64(prefix[i])
+		}
+		mask = uint64(1)<<(8*len(prefix)) - 1
+	}
+	set.List = append(set.List, Series[E]{Prefix: strings.Clone(prefix), head: head, headMask: mask, lo: 1})
 	set.last = len(set.List) - 1
 	return &set.List[set.last]
+}
+
+// Find returns what Split and Of give for id: the series of its prefix
+// (nil if it has none and admit is unset, or there is no room) and its
+// number; ok is false, and s nil, for an id that Split refuses. An id of
+// the series Of or Find returned last (most ids: a run's are mostly of
+// one prefix) is read without splitting it first, its prefix compared as
+// a word and its digits read eight at a time: splitting it and finding
+// its series cost four times as much.
+func (set *Set[E]) Find(id string, admit bool) (s *Series[E], num uint64, ok bool) {
+	if set.last < len(set.List) {
+		s = &set.List[set.last]
+		// id is the prefix and digits when Split gives the prefix for
+		// it: the digits have no leading zero (a prefix ends in no digit
+		// but leading zeros), or are a single 0.
+		p, n := len(s.Prefix), len(id)-len(s.Prefix)
+		if p <= 8 && n >= 1 && n <= 8 && len(id) >= 8 && word(id)&s.headMask == s.head && (id[p] != '0' || n == 1) {
+			if num, ok := digits8(word(id[len(id)-8:]), n); ok {
+				return s, num, true
+			}
+		} else if n >= 1 && n <= 18 && id[:p] == s.Prefix && (id[p] != '0' || n == 1) {
+			if num, ok := digits(id[p:]); ok {
+				return s, num, true
+			}
+		}
+	}
+	prefix, num, ok := Split(id)
+	if !ok {
+		return nil, 0, false
+	}
+	return set.Of(prefix, admit), num, true
+}
+
+// word returns the first eight bytes of s, the first lowest.
+func word(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// digits8 returns the number the top n bytes of w spell in decimal (the
+// first byte lowest; 1 <= n <= 8), reporting whether they are all ASCII
+// digits. The bytes below are taken as leading zeros.
+func digits8(w uint64, n int) (uint64, bool) {
+	const zeros, high = 0x3030303030303030, 0xf0f0f0f0f0f0f0f0
+	mask := ^uint64(0) << (8 * (8 - n))
+	w = w&mask | zeros&^mask
+	// A byte is a digit if its high half is 3, and still is with 6
+	// added to it (its low half is at most 9). The sum carries from a
+	// byte into the next only from a byte whose high half is not 3.
+	if w&high != zeros || (w+0x0606060606060606)&high != zeros {
+		return 0, false
+	}
+	v := w - zeros
+	v = (v*10 + v>>8) & 0x00ff00ff00ff00ff      // pairs of digits
+	v = (v*100 + v>>16) & 0x0000ffff0000ffff    // fours
+	return (v*10000 + v>>32) & 0xffffffff, true // eight
+}
+
+// digits returns the number s spells in decimal, reporting whether s is
+// all ASCII digits.
+func digits(s string) (uint64, bool) {
+	var num uint64
+	for _, c := range []byte(s) {
+		if c-'0' > 9 {
+			return 0, false
+		}
+		num = num*10 + uint64(c-'0')
+	}
+	return num, true
 }
 
 // Last returns the index in List of the series Of returned last.

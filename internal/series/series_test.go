@@ -136,3 +136,68 @@ func TestSet(t *testing.T) {
 		t.Fatalf("after Reset, p3- holds %+v", *s)
 	}
 }
+
+// idOf draws an id as runs give them: a prefix, digits (some with
+// leading zeros, some past 8 or 18), and now and then a tail that ends
+// in no digit, or bytes that are not ASCII digits among the digits.
+func idOf(t *rapid.T) string {
+	prefix := rapid.SampledFrom([]string{"", "case-", "c", "case-00", "0", "line-", "abcdefg", "abcdefgh", "abcdefghi", "a.jsonl:line-", "é", "x/"}).Draw(t, "prefix")
+	digits := rapid.StringOfN(rapid.RuneFrom([]rune("0123456789")), 0, 20, -1).Draw(t, "digits")
+	id := prefix + digits
+	switch rapid.IntRange(0, 9).Draw(t, "damage") {
+	case 0:
+		id += rapid.SampledFrom([]string{"a", "-", "/", ":", "\xff", "\x00"}).Draw(t, "tail")
+	case 1:
+		if len(digits) > 0 {
+			i := len(prefix) + rapid.IntRange(0, len(digits)-1).Draw(t, "at")
+			c := rapid.SampledFrom([]byte{'/', ':', '@', 'a', 0x3a, 0x2f, 0x40, 0xb0, 0x39 + 0x10}).Draw(t, "byte")
+			id = id[:i] + string([]byte{c}) + id[i+1:]
+		}
+	}
+	return id
+}
+
+// TestFindAgreesWithSplit: Find gives what Split and Of give, on ids of
+// several prefixes in turn (so that the last series is sometimes
+// another's), and leaves the set as they do.
+func TestFindAgreesWithSplit(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var found, split series.Set[uint32]
+		for range rapid.IntRange(1, 50).Draw(t, "ids") {
+			id := idOf(t)
+			admit := rapid.Bool().Draw(t, "admit")
+			s, num, ok := found.Find(id, admit)
+			prefix, wantNum, wantOK := series.Split(id)
+			var want *series.Series[uint32]
+			if wantOK {
+				want = split.Of(prefix, admit)
+			}
+			if ok != wantOK || ok && num != wantNum || (s == nil) != (want == nil) {
+				t.Fatalf("Find(%q) = %v, %d, %v; Split and Of: %v, %d, %v", id, s != nil, num, ok, want != nil, wantNum, wantOK)
+			}
+			if s != nil && (s.Prefix != want.Prefix || found.Last() != split.Last()) {
+				t.Fatalf("Find(%q): series %q (%d), want %q (%d)", id, s.Prefix, found.Last(), want.Prefix, split.Last())
+			}
+		}
+		if len(found.List) != len(split.List) {
+			t.Fatalf("%d series, want %d", len(found.List), len(split.List))
+		}
+	})
+}
+
+// FuzzFind: Find, on an id whose prefix is the last series', gives what
+// Split gives.
+func FuzzFind(f *testing.F) {
+	for _, s := range [][2]string{{"case-17", "case-18"}, {"case-007", "case-0012"}, {"case-1", "case-01"}, {"0", "00"}, {"abcdefgh1", "abcdefgh123456789"}, {"x1", "x1234567890123456789"}, {"line-9", "line-9:"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, first, id string) {
+		var set series.Set[uint64]
+		set.Find(first, true)
+		s, num, ok := set.Find(id, true)
+		prefix, wantNum, wantOK := series.Split(id)
+		if ok != wantOK || ok && (num != wantNum || s == nil || s.Prefix != prefix) {
+			t.Fatalf("after %q, Find(%q) = %v, %d, %v; Split: %q, %d, %v", first, id, s != nil, num, ok, prefix, wantNum, wantOK)
+		}
+	})
+}
