@@ -153,7 +153,9 @@ const maxReason = 2000
 func (s *Stats) Add(r *toolgrade.Result) {
 	s.Summary.Add(r)
 	trials := s.trials.Add(r)
-	s.reliability = nil
+	if s.reliability != nil {
+		s.reliability = nil
+	}
 	s.addThresholds(r)
 	var t trajectory
 	t.read(r)
@@ -303,12 +305,15 @@ func word4(s string) uint32 {
 // a call.
 func (s *Stats) tool(name string) *ToolCounts {
 	var lo, hi uint64
-	n := len(name)
-	if n >= 8 {
+	switch n := len(name); {
+	case n >= 8:
 		lo, hi = word(name[:8]), word(name[n-8:])
-	} else {
+	case n >= 4:
+		lo = uint64(word4(name[:4])) | uint64(word4(name[n-4:]))<<(8*(n-4))
+	default:
 		lo, hi = nameWords(name)
 	}
+	n := len(name)
 	if len(s.toolSlots) == 0 {
 		s.growTools()
 	}
@@ -475,12 +480,21 @@ func (s *Stats) Tools() ([]ToolCounts, string) {
 // case has had, this one included).
 func (s *Stats) addFailure(r *toolgrade.Result, t *trajectory, trials int) {
 	// Rank the case first: most failing cases are not among the worst
-	// kept, and need nothing copied.
-	f := Failure{seq: s.Cases, rank: failureRank(r), failed: 1}
+	// kept, and need nothing copied, nor a Failure made (one is large).
+	rank := failureRank(r)
 	at := -1
 	if trials > 1 {
 		at = slices.IndexFunc(s.failures, func(k Failure) bool { return k.ID == r.ID })
 	}
+	limit := s.Worst
+	if limit <= 0 {
+		limit = DefaultWorst
+	}
+	full := at < 0 && len(s.failures) >= limit
+	if full && !outranks(1, rank, s.Cases, &s.failures[0]) {
+		return
+	}
+	f := Failure{seq: s.Cases, rank: rank, failed: 1}
 	if at >= 0 {
 		kept := &s.failures[at]
 		kept.failed++
@@ -489,14 +503,6 @@ func (s *Stats) addFailure(r *toolgrade.Result, t *trajectory, trials int) {
 			return
 		}
 		f.seq, f.failed = kept.seq, kept.failed
-	}
-	limit := s.Worst
-	if limit <= 0 {
-		limit = DefaultWorst
-	}
-	full := at < 0 && len(s.failures) >= limit
-	if full && !worse(&f, &s.failures[0]) {
-		return
 	}
 	f.ID = strings.Clone(r.ID) // kept past the case, as tool names are
 	if r.Case != nil {
@@ -609,14 +615,18 @@ func (s *Stats) Failed() int { return s.Cases - s.Passed - s.Errors }
 // worse orders failures: more failing trials are worse, then a lower
 // rank, then the earlier case. (A Failure is large: copied for each
 // comparison, it cost more than the comparison.)
-func worse(a, b *Failure) bool {
-	if a.failed != b.failed {
-		return a.failed > b.failed
+func worse(a, b *Failure) bool { return outranks(a.failed, a.rank, a.seq, b) }
+
+// outranks is worse for a failure with the given failing trials, rank
+// and input order, before it is made.
+func outranks(failed int, rank float64, seq int, b *Failure) bool {
+	if failed != b.failed {
+		return failed > b.failed
 	}
-	if a.rank != b.rank {
-		return a.rank < b.rank
+	if rank != b.rank {
+		return rank < b.rank
 	}
-	return a.seq < b.seq
+	return seq < b.seq
 }
 
 // failureHeap keeps the best of the kept failures on top, to be replaced
