@@ -301,18 +301,10 @@ func word4(s string) uint32 {
 }
 
 // tool returns the run's counts of the named tool, adding them if new.
-// A name of eight bytes or more (most) has its words read here, without
-// a call.
+// It is the plain look-up: lookUpTools, which looks up a case's tools,
+// makes the same without calls.
 func (s *Stats) tool(name string) *ToolCounts {
-	var lo, hi uint64
-	switch n := len(name); {
-	case n >= 8:
-		lo, hi = word(name[:8]), word(name[n-8:])
-	case n >= 4:
-		lo = uint64(word4(name[:4])) | uint64(word4(name[n-4:]))<<(8*(n-4))
-	default:
-		lo, hi = nameWords(name)
-	}
+	lo, hi := nameWords(name)
 	n := len(name)
 	if len(s.toolSlots) == 0 {
 		s.growTools()
@@ -370,20 +362,8 @@ func (s *Stats) growTools() {
 
 func (s *Stats) addTools(r *toolgrade.Result, failed []int) {
 	c := r.Case
-	// Each call's tool is looked up once: expected[i] counts
-	// c.Expected[i]'s tool, called[j] c.Called[j]'s.
-	expected, called := s.expectedTools[:0], s.calledTools[:0]
-	for i := range c.Expected {
-		t := s.tool(c.Expected[i].Name)
-		t.Expected++
-		expected = append(expected, t)
-	}
-	for i := range c.Called {
-		t := s.tool(c.Called[i].Name)
-		t.Called++
-		called = append(called, t)
-	}
-	s.expectedTools, s.calledTools = expected, called
+	s.lookUpTools(c)
+	expected, called := s.expectedTools, s.calledTools
 	m := pairing(r)
 	if m == nil {
 		return
@@ -420,6 +400,59 @@ func (s *Stats) addTools(r *toolgrade.Result, failed []int) {
 	for _, j := range s.extra {
 		called[j].Extra++
 	}
+}
+
+// lookUpTools counts the tool of each call of c, and looks each up
+// once: s.expectedTools[i] counts c.Expected[i]'s tool, s.calledTools[j]
+// c.Called[j]'s. It finds a tool as tool does, without a call but for a
+// tool new to the run or a name of under four bytes: a loop that calls
+// saves and restores its values around every call, which cost more than
+// the look-up. TestLookUpToolsAgreesWithTool holds it to tool.
+func (s *Stats) lookUpTools(c *toolgrade.Case) {
+	ne := len(c.Expected)
+	ts := slices.Grow(s.expectedTools[:0], ne+len(c.Called))[:ne+len(c.Called)]
+	if len(s.toolSlots) == 0 {
+		s.growTools()
+	}
+	for k := range ts {
+		var name string
+		if k < ne {
+			name = c.Expected[k].Name
+		} else {
+			name = c.Called[k-ne].Name
+		}
+		var lo, hi uint64
+		switch n := len(name); {
+		case n >= 8:
+			lo, hi = word(name[:8]), word(name[n-8:])
+		case n >= 4:
+			lo = uint64(word4(name[:4])) | uint64(word4(name[n-4:]))<<(8*(n-4))
+		default:
+			lo, hi = nameWords(name)
+		}
+		n := len(name)
+		slots := s.toolSlots // addTool may grow it
+		mask := uint64(len(slots) - 1)
+		var t *ToolCounts
+		for i := toolHash(lo, hi, n) & mask; ; i = (i + 1) & mask {
+			slot := &slots[i]
+			if slot.t == nil {
+				t = s.addTool(name, lo, hi)
+				break
+			}
+			if slot.lo == lo && slot.hi == hi && slot.n == n && (n <= 16 || slot.t.Name == name) {
+				t = slot.t
+				break
+			}
+		}
+		if k < ne {
+			t.Expected++
+		} else {
+			t.Called++
+		}
+		ts[k] = t
+	}
+	s.expectedTools, s.calledTools = ts[:ne], ts[ne:]
 }
 
 func inRange(i int, calls []toolgrade.Call) bool { return i >= 0 && i < len(calls) }

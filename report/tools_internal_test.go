@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgrade/toolgrade"
 	"pgregory.net/rapid"
 )
 
@@ -33,17 +34,7 @@ func TestToolFindsEachName(t *testing.T) {
 		}
 	}
 	rapid.Check(t, func(t *rapid.T) {
-		// Names alike but for one byte, at any place, of any length
-		// around the table's 4-, 8- and 16-byte cases.
-		name := rapid.Custom(func(t *rapid.T) string {
-			n := rapid.IntRange(0, 40).Draw(t, "len")
-			b := []byte(strings.Repeat("a", n))
-			if n > 0 {
-				b[rapid.IntRange(0, n-1).Draw(t, "at")] = rapid.SampledFrom([]byte("ab\x00\xff")).Draw(t, "byte")
-			}
-			return string(b)
-		})
-		names := rapid.SliceOfN(name, 1, 200).Draw(t, "names")
+		names := rapid.SliceOfN(alikeName, 1, 200).Draw(t, "names")
 		var s Stats
 		want := map[string]*ToolCounts{}
 		var order []string
@@ -69,3 +60,61 @@ func TestToolFindsEachName(t *testing.T) {
 		}
 	})
 }
+
+// TestLookUpToolsAgreesWithTool: lookUpTools, which finds a tool without
+// calling tool, gives each call of generated cases the counts tool gives
+// its name, and counts them as tool's counts would be.
+func TestLookUpToolsAgreesWithTool(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		calls := func(label string) []toolgrade.Call {
+			var cs []toolgrade.Call
+			for _, n := range rapid.SliceOfN(alikeName, 0, 6).Draw(t, label) {
+				cs = append(cs, toolgrade.Call{Name: n})
+			}
+			return cs
+		}
+		var fast, plain Stats
+		for range rapid.IntRange(1, 30).Draw(t, "cases") {
+			c := &toolgrade.Case{Expected: calls("expected"), Called: calls("called")}
+			fast.lookUpTools(c)
+			for _, call := range c.Expected {
+				plain.tool(call.Name).Expected++
+			}
+			for _, call := range c.Called {
+				plain.tool(call.Name).Called++
+			}
+			for i, call := range c.Expected {
+				if got, tc := fast.expectedTools[i], plain.tool(call.Name); got.Name != call.Name || *got != *tc {
+					t.Fatalf("expected call %d (%q): counts %+v, want %+v", i, call.Name, *got, *tc)
+				}
+			}
+			for j, call := range c.Called {
+				if got, tc := fast.calledTools[j], plain.tool(call.Name); got.Name != call.Name || *got != *tc {
+					t.Fatalf("called call %d (%q): counts %+v, want %+v", j, call.Name, *got, *tc)
+				}
+			}
+			if len(fast.expectedTools) != len(c.Expected) || len(fast.calledTools) != len(c.Called) {
+				t.Fatalf("%d and %d tools for %d and %d calls", len(fast.expectedTools), len(fast.calledTools), len(c.Expected), len(c.Called))
+			}
+		}
+		if len(fast.tools) != len(plain.tools) {
+			t.Fatalf("%d tools, want %d", len(fast.tools), len(plain.tools))
+		}
+		for i := range fast.tools {
+			if *fast.tools[i] != *plain.tools[i] {
+				t.Fatalf("tool %d: %+v, want %+v", i, *fast.tools[i], *plain.tools[i])
+			}
+		}
+	})
+}
+
+// alikeName draws names alike but for one byte, at any place, of any
+// length around the tool table's 4-, 8- and 16-byte cases.
+var alikeName = rapid.Custom(func(t *rapid.T) string {
+	n := rapid.IntRange(0, 40).Draw(t, "len")
+	b := []byte(strings.Repeat("a", n))
+	if n > 0 {
+		b[rapid.IntRange(0, n-1).Draw(t, "at")] = rapid.SampledFrom([]byte("ab\x00\xff")).Draw(t, "byte")
+	}
+	return string(b)
+})
