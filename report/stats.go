@@ -85,11 +85,9 @@ type Stats struct {
 
 	// Scratch for addTools, reused across results: the counts of each
 	// expected call's tool and each called call's, by index, and the
-	// calls left unexplained.
+	// calls left unpaired.
 	expectedTools, calledTools []*ToolCounts
 	extra                      []int
-	stands                     []standIn
-	missing                    []int
 }
 
 // A FieldCount is a case field and the number of cases that had it.
@@ -386,20 +384,47 @@ func (s *Stats) addTools(r *toolgrade.Result, failed []int) {
 	if len(m.Missing) == 0 && len(m.Unexpected) == 0 {
 		return // every call paired: most cases
 	}
-	s.stands, s.missing, s.extra = standIns(m, c, s.stands[:0], s.missing[:0], s.extra[:0])
-	for _, p := range s.stands {
-		if _, ok := slices.BinarySearch(failed, p.called); ok {
-			expected[p.expected].Failed++
-		} else {
-			expected[p.expected].WrongArgs++
+	s.countUnpaired(m, c, failed)
+}
+
+// countUnpaired counts m's unpaired calls of c as standIns sorts them:
+// an expected call with its stand-in (wrong arguments, or failed when
+// failed lists the stand-in), a missed call, an extra call. It finds a
+// call's tool by its counts, which lookUpTools has found: calls of one
+// name share them, so that a call and its stand-in (most) compare by
+// pointer, and only calls of two names by NormalizeToolName.
+// TestCountUnpairedAgreesWithStandIns holds it to standIns.
+func (s *Stats) countUnpaired(m *toolgrade.MetricResult, c *toolgrade.Case, failed []int) {
+	expected, called := s.expectedTools, s.calledTools
+	extra := s.extra[:0]
+	for _, j := range m.Unexpected {
+		if inRange(j, c.Called) {
+			extra = append(extra, j)
 		}
 	}
-	for _, i := range s.missing {
-		expected[i].Missed++
+	for _, i := range m.Missing {
+		if !inRange(i, c.Expected) {
+			continue
+		}
+		e, k := expected[i], 0
+		for k < len(extra) && called[extra[k]] != e && toolgrade.NormalizeToolName(e.Name) != toolgrade.NormalizeToolName(called[extra[k]].Name) {
+			k++
+		}
+		switch {
+		case k == len(extra):
+			e.Missed++
+			continue
+		case slices.Contains(failed, extra[k]):
+			e.Failed++
+		default:
+			e.WrongArgs++
+		}
+		extra = slices.Delete(extra, k, k+1)
 	}
-	for _, j := range s.extra {
+	for _, j := range extra {
 		called[j].Extra++
 	}
+	s.extra = extra
 }
 
 // lookUpTools counts the tool of each call of c, and looks each up

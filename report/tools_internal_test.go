@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,3 +119,55 @@ var alikeName = rapid.Custom(func(t *rapid.T) string {
 	}
 	return string(b)
 })
+
+// TestCountUnpairedAgreesWithStandIns: countUnpaired, which compares
+// calls' tools by their counts, counts generated cases' unpaired calls
+// as standIns sorts them (stand-ins, failed stand-ins, missed calls,
+// extra calls), indexes out of range and names alike after
+// NormalizeToolName included.
+func TestCountUnpairedAgreesWithStandIns(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		name := rapid.SampledFrom([]string{"a", "b", "get_weather", "get_weather_ab12", "get_weather_zz99", "lookup", "lookup_x1y2"})
+		calls := func(label string) []toolgrade.Call {
+			var cs []toolgrade.Call
+			for _, n := range rapid.SliceOfN(name, 0, 6).Draw(t, label) {
+				cs = append(cs, toolgrade.Call{Name: n})
+			}
+			return cs
+		}
+		var fast, plain Stats
+		for range rapid.IntRange(1, 20).Draw(t, "cases") {
+			c := &toolgrade.Case{Expected: calls("expected"), Called: calls("called")}
+			index := rapid.IntRange(-1, 7)
+			m := &toolgrade.MetricResult{
+				Missing:    rapid.SliceOfNDistinct(index, 0, 6, rapid.ID[int]).Draw(t, "missing"),
+				Unexpected: rapid.SliceOfNDistinct(index, 0, 6, rapid.ID[int]).Draw(t, "unexpected"),
+			}
+			failed := slices.Sorted(slices.Values(rapid.SliceOfNDistinct(rapid.IntRange(0, 6), 0, 4, rapid.ID[int]).Draw(t, "failed")))
+
+			fast.lookUpTools(c)
+			fast.countUnpaired(m, c, failed)
+
+			plain.lookUpTools(c)
+			stands, missing, extra := standIns(m, c, nil, nil, nil)
+			for _, p := range stands {
+				if slices.Contains(failed, p.called) {
+					plain.expectedTools[p.expected].Failed++
+				} else {
+					plain.expectedTools[p.expected].WrongArgs++
+				}
+			}
+			for _, i := range missing {
+				plain.expectedTools[i].Missed++
+			}
+			for _, j := range extra {
+				plain.calledTools[j].Extra++
+			}
+		}
+		got, _ := fast.Tools()
+		want, _ := plain.Tools()
+		if !slices.Equal(got, want) {
+			t.Fatalf("counts\n%+v\nwant\n%+v", got, want)
+		}
+	})
+}
