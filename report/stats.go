@@ -396,12 +396,7 @@ func (s *Stats) addTools(r *toolgrade.Result, failed []int) {
 // TestCountUnpairedAgreesWithStandIns holds it to standIns.
 func (s *Stats) countUnpaired(m *toolgrade.MetricResult, c *toolgrade.Case, failed []int) {
 	expected, called := s.expectedTools, s.calledTools
-	extra := s.extra[:0]
-	for _, j := range m.Unexpected {
-		if inRange(j, c.Called) {
-			extra = append(extra, j)
-		}
-	}
+	extra := unpairedCalls(m, c, s.extra[:0])
 	for _, i := range m.Missing {
 		if !inRange(i, c.Expected) {
 			continue
@@ -480,6 +475,17 @@ func (s *Stats) lookUpTools(c *toolgrade.Case) {
 	s.expectedTools, s.calledTools = ts[:ne], ts[ne:]
 }
 
+// unpairedCalls appends the calls of c that m left unpaired to extra,
+// dropping indexes out of c's range.
+func unpairedCalls(m *toolgrade.MetricResult, c *toolgrade.Case, extra []int) []int {
+	for _, j := range m.Unexpected {
+		if inRange(j, c.Called) {
+			extra = append(extra, j)
+		}
+	}
+	return extra
+}
+
 func inRange(i int, calls []toolgrade.Call) bool { return i >= 0 && i < len(calls) }
 
 // A standIn is an expected call that a metric left unpaired beside an
@@ -495,11 +501,7 @@ type standIn struct{ expected, called int }
 // order, appended to the slices given. Indexes out of c's range are
 // dropped.
 func standIns(m *toolgrade.MetricResult, c *toolgrade.Case, stands []standIn, missing, extra []int) ([]standIn, []int, []int) {
-	for _, j := range m.Unexpected {
-		if inRange(j, c.Called) {
-			extra = append(extra, j)
-		}
-	}
+	extra = unpairedCalls(m, c, extra)
 	for _, i := range m.Missing {
 		if !inRange(i, c.Expected) {
 			continue

@@ -67,13 +67,7 @@ func TestToolFindsEachName(t *testing.T) {
 // its name, and counts them as tool's counts would be.
 func TestLookUpToolsAgreesWithTool(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		calls := func(label string) []toolgrade.Call {
-			var cs []toolgrade.Call
-			for _, n := range rapid.SliceOfN(alikeName, 0, 6).Draw(t, label) {
-				cs = append(cs, toolgrade.Call{Name: n})
-			}
-			return cs
-		}
+		calls := func(label string) []toolgrade.Call { return drawCalls(t, alikeName, label) }
 		var fast, plain Stats
 		for range rapid.IntRange(1, 30).Draw(t, "cases") {
 			c := &toolgrade.Case{Expected: calls("expected"), Called: calls("called")}
@@ -128,13 +122,7 @@ var alikeName = rapid.Custom(func(t *rapid.T) string {
 func TestCountUnpairedAgreesWithStandIns(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		name := rapid.SampledFrom([]string{"a", "b", "get_weather", "get_weather_ab12", "get_weather_zz99", "lookup", "lookup_x1y2"})
-		calls := func(label string) []toolgrade.Call {
-			var cs []toolgrade.Call
-			for _, n := range rapid.SliceOfN(name, 0, 6).Draw(t, label) {
-				cs = append(cs, toolgrade.Call{Name: n})
-			}
-			return cs
-		}
+		calls := func(label string) []toolgrade.Call { return drawCalls(t, name, label) }
 		var fast, plain Stats
 		for range rapid.IntRange(1, 20).Draw(t, "cases") {
 			c := &toolgrade.Case{Expected: calls("expected"), Called: calls("called")}
@@ -170,4 +158,13 @@ func TestCountUnpairedAgreesWithStandIns(t *testing.T) {
 			t.Fatalf("counts\n%+v\nwant\n%+v", got, want)
 		}
 	})
+}
+
+// drawCalls draws up to six calls with names drawn from name.
+func drawCalls(t *rapid.T, name *rapid.Generator[string], label string) []toolgrade.Call {
+	var cs []toolgrade.Call
+	for _, n := range rapid.SliceOfN(name, 0, 6).Draw(t, label) {
+		cs = append(cs, toolgrade.Call{Name: n})
+	}
+	return cs
 }
