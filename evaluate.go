@@ -670,7 +670,9 @@ func (s *Summary) Add(r *Result) {
 			idx = len(s.Metrics) - 1
 		}
 		ms := &s.Metrics[idx]
-		s.Usage.Add(DetailOf[Usage](m))
+		if len(m.Details) > 0 { // usage is a detail: most results have none
+			s.Usage.Add(DetailOf[Usage](m))
+		}
 		if m.Error != "" {
 			ms.Errors++
 			erred = true

@@ -593,7 +593,9 @@ func (t *Trials) add(r *toolgrade.Result) *caseTrials {
 		if t.n%flattenEvery == 0 && 2*t.hashed > t.n && !t.flat {
 			t.flatten()
 		}
-		t.max = max(t.max, 1)
+		if t.max == 0 {
+			t.max = 1
+		}
 		return nil
 	}
 	ref := *spot&refMask - 1
