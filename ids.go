@@ -146,7 +146,15 @@ func (t *idTable) put(id string, p idPlace, d uint64) bool {
 		s, num, _ = t.series.Find(id, true)
 	}
 	if s != nil {
-		if e := s.Entry(num); e != nil {
+		// s.Entry(num), without its call for a number within the array
+		// (below Base, i wraps) of a series that holds entries: most.
+		var e *uint32
+		if i := num - s.Base; i < uint64(len(s.Entries)) && s.Held > 0 {
+			e = &s.Entries[i]
+		} else {
+			e = s.Entry(num)
+		}
+		if e != nil {
 			if *e != 0 {
 				return uint16(*e) == uint16(d)
 			}

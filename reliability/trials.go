@@ -87,7 +87,15 @@ func (t *Trials) spot(key string) (spot *uint64, h uint64, s *series.Series[uint
 		// no series
 	} else if ser, num, _ := t.series.Find(key, true); ser != nil {
 		s = ser
-		if e := s.Entry(num); e != nil {
+		// s.Entry(num), without its call for a number within the array
+		// (below Base, i wraps) of a series that holds entries: most.
+		var e *uint64
+		if i := num - s.Base; i < uint64(len(s.Entries)) && s.Held > 0 {
+			e = &s.Entries[i]
+		} else {
+			e = s.Entry(num)
+		}
+		if e != nil {
 			if *e != 0 || !s.Spilled(num) || len(t.slots) == 0 {
 				return e, 0, s, *e != 0
 			}
