@@ -190,7 +190,7 @@ const flattenEvery = 1024
 // added counts a new id, and flattens the table when it is time.
 func (t *idTable) added() {
 	t.all++
-	if t.all%flattenEvery == 0 && 2*t.n > t.all && !t.flat {
+	if t.all%flattenEvery == 0 && 2*t.n > t.all {
 		t.flatten()
 	}
 }
@@ -199,6 +199,9 @@ func (t *idTable) added() {
 // ids are in the table, their prefixes and numbers (read to find their
 // series, for nothing) cost more than the series save.
 func (t *idTable) flatten() {
+	if t.flat {
+		return // already: added leaves this test here, so that it is inlined
+	}
 	var id []byte
 	for _, s := range t.series.List {
 		for i, e := range s.Entries {
