@@ -111,10 +111,14 @@ func (j *jsonlReport) keep(r *toolgrade.Result) {
 	if r.Case != nil {
 		f.trial = r.Case.Trial
 	}
-	f.metrics = f.metrics[:0]
-	for i := range r.Metrics {
-		m := &r.Metrics[i]
-		f.metrics = append(f.metrics, firstMetric{m.Name, m.Profile, m.Error, m.Score, m.Success, m.Threshold != nil})
+	if cap(f.metrics) < len(r.Metrics) {
+		f.metrics = make([]firstMetric, len(r.Metrics))
+	}
+	f.metrics = f.metrics[:len(r.Metrics)]
+	for i := range f.metrics {
+		m, k := &r.Metrics[i], &f.metrics[i]
+		k.name, k.profile, k.err = m.Name, m.Profile, m.Error
+		k.score, k.success, k.verdict = m.Score, m.Success, m.Threshold != nil
 	}
 }
 
