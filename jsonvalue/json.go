@@ -67,9 +67,6 @@ func parse(data string) (any, error) {
 // parsers keep their slabs and levels between documents (see slab.go).
 var parsers = sync.Pool{New: func() any { return new(parser) }}
 
-// maxPooledScratch bounds the scratch buffer a pooled parser keeps.
-const maxPooledScratch = 64 << 10
-
 // A parser reads one document. The members of an object are read
 // straight into the chunk of its depth's level, and the elements of an
 // array into its level's other chunk (see level in slab.go): the
@@ -81,10 +78,9 @@ const maxPooledScratch = 64 << 10
 // parser, so that it stays in a register: this is the innermost loop of
 // reading a dataset.
 type parser struct {
-	data    string
-	levels  []*level // by depth
-	scratch []byte   // escaped strings are unescaped here
-	slab    slab     // where values go; shared with the documents before and after
+	data   string
+	levels []*level // by depth
+	slab   slab     // where values go; shared with the documents before and after
 }
 
 func (p *parser) document() (any, error) {
@@ -106,9 +102,6 @@ func (p *parser) document() (any, error) {
 	}
 	if len(p.levels) > maxPooledLevels {
 		p.levels = p.levels[:maxPooledLevels:maxPooledLevels]
-	}
-	if cap(p.scratch) > maxPooledScratch {
-		p.scratch = nil
 	}
 	if err != nil {
 		return nil, err
@@ -615,9 +608,9 @@ func (p *parser) string(i, from int) (string, int, error) {
 		}
 		i += n
 	}
-	// The text is unescaped into the parser's scratch buffer, which keeps
-	// its size from string to string, and copied out once at its length.
-	buf := append(p.scratch[:0], d[start:i]...)
+	// The text is unescaped straight into the free end of the slab's text
+	// chunk, and kept there (see slab.text).
+	buf := append(p.slab.textRoom(i-start, len(d)-i), d[start:i]...)
 	for {
 		// Text carried as JSON text has an escape every few bytes: plain
 		// words are appended whole, and the one with a stop up to it, and
@@ -652,8 +645,7 @@ func (p *parser) string(i, from int) (string, int, error) {
 		c := d[i]
 		switch {
 		case c == '"':
-			p.scratch = buf
-			return string(buf), i + 1, nil
+			return p.slab.keepText(buf), i + 1, nil
 		case c < 0x20:
 			return "", i, p.errorf(i, "control character %#02x in string", c)
 		case c >= utf8.RuneSelf:

@@ -30,6 +30,7 @@ type slab struct {
 	strs []string // headers of boxed strings and json.Numbers
 	objs []Object // headers of boxed objects
 	arrs [][]any  // headers of boxed arrays
+	text []byte   // the bytes of unescaped strings (see textRoom)
 
 	// budget is the input the generation can still take after the
 	// document being read.
@@ -69,6 +70,48 @@ func (s *slab) begin(n int) (fresh bool) {
 // of the document are left.
 func (s *slab) chunkLen(rest, perValue, need int) int {
 	return max(need, min((rest+s.budget)/perValue+1, maxChunk))
+}
+
+// Bytes of input per byte of text that escapes were taken out of (the
+// arguments of tool calls carried as JSON text, mostly), measured as the
+// other rates are; and the longest text chunk.
+const (
+	textBytes    = 10
+	maxTextChunk = 8 << 10
+)
+
+// textRoom returns the free end of the text chunk, for a string with
+// escapes whose first n bytes have none, when rest bytes of the document
+// are left after them. The string is unescaped into it and kept there by
+// keepText: one allocation a generation for the unescaped strings
+// instead of one a string, and no copy.
+func (s *slab) textRoom(n, rest int) []byte {
+	if free := cap(s.text) - len(s.text); free < 2*n+textSlack {
+		s.text = make([]byte, 0, max(2*n+textSlack, min((rest+s.budget)/textBytes+1, maxTextChunk)))
+	}
+	return s.text[len(s.text):]
+}
+
+// textSlack is the least free room textRoom leaves, about two strings'
+// worth of tool-call arguments; a string that outgrows it is kept where
+// append moved it.
+const textSlack = 128
+
+// keepText returns the text unescaped into buf, the slice textRoom
+// returned with bytes appended. If they fit, they are kept in the chunk,
+// whose bytes below its length are never written again; otherwise
+// append moved them to an array of their own, which the string takes
+// over unless most of it would be unused.
+func (s *slab) keepText(buf []byte) string {
+	if len(buf) == 0 {
+		return ""
+	}
+	if n := len(s.text); n < cap(s.text) && unsafe.SliceData(buf) == &s.text[:n+1][n] {
+		s.text = s.text[:n+len(buf)]
+	} else if cap(buf)-len(buf) > len(buf)/4 {
+		return string(buf)
+	}
+	return unsafe.String(unsafe.SliceData(buf), len(buf))
 }
 
 // string returns str boxed as a string.

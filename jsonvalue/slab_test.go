@@ -234,3 +234,58 @@ func TestWideContainersMoveSeldom(t *testing.T) {
 		}
 	}
 }
+
+// TestUnescapedTextKept: strings with escapes, which are unescaped into
+// the slab's text chunk, keep their text while later documents are read
+// into the same chunk: short ones that fit, ones longer than the room
+// left (moved by append), longer than any chunk, in documents that fail
+// part way, across generations and collections.
+func TestUnescapedTextKept(t *testing.T) {
+	// One P, so that every document goes through the same pooled parser.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	rapid.Check(t, func(t *rapid.T) {
+		var kept []any
+		var want []string
+		for range rapid.IntRange(1, 60).Draw(t, "documents") {
+			var doc strings.Builder
+			var text strings.Builder
+			doc.WriteString(`{"s":"`)
+			for range rapid.IntRange(1, 4).Draw(t, "runs") {
+				plain := strings.Repeat(rapid.SampledFrom([]string{"a", "é", "{x:1}"}).Draw(t, "piece"),
+					rapid.SampledFrom([]int{0, 1, 7, 60, 300, 3000}).Draw(t, "repeats"))
+				doc.WriteString(plain)
+				text.WriteString(plain)
+				esc := rapid.SampledFrom([]string{`\"`, `\\`, `\n`, `\u00e9`}).Draw(t, "escape")
+				doc.WriteString(esc)
+				text.WriteString(map[string]string{`\"`: `"`, `\\`: `\`, `\n`: "\n", `\u00e9`: "é"}[esc])
+			}
+			doc.WriteString(`","n":[1,"x\"y"]}`)
+			in := doc.String()
+			if rapid.IntRange(0, 4).Draw(t, "cut") == 0 {
+				if _, err := ParseString(in[:rapid.IntRange(0, len(in)-1).Draw(t, "at")]); err == nil {
+					t.Fatal("a cut document parsed")
+				}
+				continue
+			}
+			v, err := ParseString(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept = append(kept, v)
+			want = append(want, text.String())
+			if rapid.IntRange(0, 9).Draw(t, "collect") == 0 {
+				runtime.GC()
+			}
+		}
+		for i, v := range kept {
+			s, _ := v.(Object).Get("s")
+			if s != any(want[i]) {
+				t.Fatalf("document %d: s = %.80q, want %.80q", i, s, want[i])
+			}
+			n, _ := v.(Object).Get("n")
+			if n.([]any)[1] != any(`x"y`) {
+				t.Fatalf("document %d: n[1] = %q, want x\"y", i, n.([]any)[1])
+			}
+		}
+	})
+}
