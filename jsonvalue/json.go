@@ -196,6 +196,26 @@ func (p *parser) value(i, depth int) (any, int, error) {
 	}
 }
 
+// literalAt reads the literal true, false or null at offset i of d, and
+// returns it with the offset after it, or i when there is none there:
+// objects and arrays read literals without the call to value, which
+// reads them again for its error.
+func literalAt(d string, i int) (any, int) {
+	if uint(i+4) <= uint(len(d)) {
+		switch d[i : i+4] {
+		case "true":
+			return true, i + 4
+		case "null":
+			return nil, i + 4
+		case "fals":
+			if uint(i+5) <= uint(len(d)) && d[i+4] == 'e' {
+				return false, i + 5
+			}
+		}
+	}
+	return nil, i
+}
+
 func (p *parser) literal(i int, word string) (int, error) {
 	d := p.data
 	for k := range len(word) {
@@ -332,6 +352,12 @@ func (p *parser) object(i, depth int) (any, int, error) {
 				v, j, err = p.array(j, depth+1)
 			case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 				v, j, err = p.number(j)
+			case 't', 'f', 'n':
+				if w, k := literalAt(d, j); k > j {
+					v, j = w, k
+					break
+				}
+				v, j, err = p.value(j, depth+1)
 			default:
 				v, j, err = p.value(j, depth+1)
 			}
@@ -474,6 +500,11 @@ func (p *parser) array(i, depth int) (any, int, error) {
 				v, j, err = p.array(i, depth+1)
 			case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 				v, j, err = p.number(i)
+			case 't', 'f', 'n':
+				if v, j = literalAt(d, i); j > i {
+					break
+				}
+				v, j, err = p.value(i, depth+1)
 			default:
 				v, j, err = p.value(i, depth+1)
 			}

@@ -321,3 +321,33 @@ func TestParseCharactersAgreeWithReference(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteralsAgreeWithReference: objects and arrays read literals
+// without the call to value (literalAt). Each literal, cut after each
+// byte, with each byte replaced by every byte, and followed by every
+// byte, where a value, a member and an element can stand, is accepted
+// or refused as the reference parser does, at the same offset.
+func TestLiteralsAgreeWithReference(t *testing.T) {
+	contexts := []string{`%s`, `{"k":%s}`, `{"k":%s,"j":1}`, `[%s]`, `[1,%s]`, `[%s,2]`, `{"k": %s }`, `[ %s ]`}
+	check := func(word string) {
+		for _, c := range contexts {
+			doc := fmt.Sprintf(c, word)
+			want, wantErr := refParseJSON([]byte(doc))
+			got, err := ParseString(doc)
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+				t.Fatalf("ParseString(%q) = %#v, %v; reference %#v, %v", doc, got, err, want, wantErr)
+			}
+		}
+	}
+	for _, word := range []string{"true", "false", "null"} {
+		for n := range len(word) + 1 {
+			check(word[:n])
+			for b := range 256 {
+				if n < len(word) {
+					check(word[:n] + string([]byte{byte(b)}) + word[n+1:])
+				}
+				check(word[:n] + string([]byte{byte(b)}) + word[n:])
+			}
+		}
+	}
+}
