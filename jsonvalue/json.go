@@ -124,7 +124,7 @@ const maxPooledLevels = 64
 // level returns the level of depth, making the levels up to it.
 func (p *parser) level(depth int) *level {
 	for len(p.levels) <= depth {
-		p.levels = append(p.levels, new(level))
+		p.levels = append(p.levels, &level{slab: &p.slab})
 	}
 	return p.levels[depth]
 }

@@ -33,8 +33,9 @@ type slab struct {
 	text []byte   // the bytes of unescaped strings (see textRoom)
 
 	// budget is the input the generation can still take after the
-	// document being read.
-	budget int
+	// document being read, of the input it was sized for; doc is the
+	// document's length.
+	budget, input, doc int
 }
 
 // genInput is the input a generation of chunks is sized for.
@@ -58,11 +59,19 @@ const (
 // the document starts a new generation.
 func (s *slab) begin(n int) (fresh bool) {
 	if n > s.budget {
-		*s = slab{budget: max(genInput, n)}
+		*s = slab{budget: max(genInput, n), input: max(genInput, n)}
 		fresh = true
 	}
 	s.budget -= n
+	s.doc = n
 	return fresh
+}
+
+// progress returns the input the generation has read and the input it
+// has left, counting the document being read as half read.
+func (s *slab) progress() (done, left int) {
+	left = s.budget + s.doc/2
+	return s.input - left, left
 }
 
 // chunkLen is the length of a new chunk of a kind of value that takes
@@ -256,6 +265,8 @@ type level struct {
 	// current one, and the length of the next generation's first chunks.
 	usedMembers, usedElems int
 	memberHint, elemHint   int
+
+	slab *slab // whose generation the chunks belong to
 }
 
 // Bounds of a level's chunk: the length it starts with, and the longest
@@ -281,37 +292,42 @@ func (lv *level) drop() {
 // members from base on (the object being read), and returns their new
 // base, 0.
 func (lv *level) moveMembers(base int) int {
+	done, left := lv.slab.progress()
 	read := lv.members[base:]
 	lv.usedMembers += base
-	n := levelChunk(len(read), cap(lv.members), lv.memberHint, maxMembers)
+	n := levelChunk(len(read), cap(lv.members), lv.memberHint, maxMembers, lv.usedMembers+len(read), done, left)
 	lv.members = append(make([]Member, 0, n), read...)
 	return 0
 }
 
 // moveElems is moveMembers for elements.
 func (lv *level) moveElems(base int) int {
+	done, left := lv.slab.progress()
 	read := lv.elems[base:]
 	lv.usedElems += base
-	n := levelChunk(len(read), cap(lv.elems), lv.elemHint, maxElems)
+	n := levelChunk(len(read), cap(lv.elems), lv.elemHint, maxElems, lv.usedElems+len(read), done, left)
 	lv.elems = append(make([]any, 0, n), read...)
 	return 0
 }
 
 // levelChunk is the length of a level's next chunk, for a container that
 // has read n entries, after a chunk of length old (0 at the start of a
-// generation). The generation's first chunk is sized for what the last
-// generation took (hint); one more, for a generation that takes more,
-// adds an eighth of that, so that little of it is left unused when the
-// generation ends; while no generation has been measured, chunks double.
-// Whatever that says, a chunk has room for twice what the container has
-// read, so that a container wider than any chunk moves a number of times
-// that grows with the log of its width, not with its width.
-func levelChunk(n, old, hint, limit int) int {
+// generation), when the level has taken used entries in the generation,
+// which has read done bytes of input and has left bytes left. The
+// generation's first chunk is sized for what the last generation took
+// (hint); one more, for a generation that takes more, for what the rest
+// of the generation takes at the rate it took them so far, so that little
+// of it is left unused when the generation ends; while no generation has
+// been measured, chunks double. Whatever that says, a chunk has room for
+// twice what the container has read, so that a container wider than any
+// chunk moves a number of times that grows with the log of its width, not
+// with its width.
+func levelChunk(n, old, hint, limit, used, done, left int) int {
 	size := hint
 	if old > 0 || hint == 0 {
 		size = 2 * old
 		if hint > 0 {
-			size = hint / 8
+			size = min(used, limit) * left / max(done, 1)
 		}
 	}
 	return max(2*n+1, min(max(size, minLevelChunk), limit))
