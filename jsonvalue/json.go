@@ -585,6 +585,9 @@ func (p *parser) number(i int) (any, int, error) {
 			i++
 		}
 	}
+	if v, ok := p.slab.numberInChunk(d[start:i]); ok {
+		return v, i, nil
+	}
 	return p.slab.number(d[start:i], len(d)-i), i, nil
 }
 

@@ -164,6 +164,18 @@ func (s *slab) number(num string, rest int) any {
 	return box(numberType, keep(s, &s.strs, num, rest, strBytes))
 }
 
+// numberInChunk is number for the common case, as stringInChunk is.
+func (s *slab) numberInChunk(num string) (any, bool) {
+	strs := s.strs
+	if n := len(strs); n < cap(strs) {
+		s.strs = s.strs[:n+1] // stores the length alone
+		strs = strs[:n+1]
+		strs[n] = num
+		return box(numberType, unsafe.Pointer(&strs[n])), true
+	}
+	return nil, false
+}
+
 // object returns obj boxed.
 func (s *slab) object(obj Object, rest int) any {
 	if !forging {
