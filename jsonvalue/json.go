@@ -599,19 +599,10 @@ func (p *parser) string(i, from int) (string, int, error) {
 	// Fast path: no escapes; the text is the input's own. The scan stops at
 	// each byte of 0x80 or more and checks the character it starts, one at
 	// a time: text is mostly ASCII, and a check of the whole string after
-	// one "ü" cost more.
+	// one "ü" cost more. The callers' scans stop where this one would (or
+	// short of the input's last eight bytes), so the byte at from is
+	// looked at first, without scanning again the word that holds it.
 	for i = from; ; {
-		// plainRun, its words scanned here without the call.
-		for i+8 <= len(d) {
-			if m := scanStops(wordAt(d, i)); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		if i+8 > len(d) {
-			i = plainRun(d, i)
-		}
 		if uint(i) >= uint(len(d)) {
 			return "", i, p.errorf(i, "unterminated string")
 		}
@@ -628,19 +619,31 @@ func (p *parser) string(i, from int) (string, int, error) {
 		// Two- and three-byte characters whose lead byte allows any
 		// continuation (Latin, most of CJK) are checked here, the rest by
 		// utf8Len.
-		if c-0xC2 <= 0xDF-0xC2 && uint(i+1) < uint(len(d)) && d[i+1]&0xC0 == 0x80 {
+		switch {
+		case c < utf8.RuneSelf:
+			i++
+		case c-0xC2 <= 0xDF-0xC2 && uint(i+1) < uint(len(d)) && d[i+1]&0xC0 == 0x80:
 			i += 2
-			continue
-		}
-		if c-0xE1 <= 0xEF-0xE1 && c != 0xED && uint(i+2) < uint(len(d)) && d[i+1]&0xC0 == 0x80 && d[i+2]&0xC0 == 0x80 {
+		case c-0xE1 <= 0xEF-0xE1 && c != 0xED && uint(i+2) < uint(len(d)) && d[i+1]&0xC0 == 0x80 && d[i+2]&0xC0 == 0x80:
 			i += 3
-			continue
+		default:
+			n := utf8Len(d, i)
+			if n == 0 {
+				return "", i, p.notUTF8(i)
+			}
+			i += n
 		}
-		n := utf8Len(d, i)
-		if n == 0 {
-			return "", i, p.notUTF8(i)
+		// plainRun, its words scanned here without the call.
+		for i+8 <= len(d) {
+			if m := scanStops(wordAt(d, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
 		}
-		i += n
+		if i+8 > len(d) {
+			i = plainRun(d, i)
+		}
 	}
 	// The text is unescaped straight into the free end of the slab's text
 	// chunk, and kept there (see slab.text).
