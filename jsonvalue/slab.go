@@ -15,7 +15,8 @@ import (
 // put into an `any`. Backing arrays are instead read into larger chunks,
 // one pair for each depth (see level), and a slab keeps the headers of
 // boxed values in chunks too, making interfaces that point into them (see
-// box).
+// box), and the text of strings with escapes, which is not the input's
+// own (see textRoom).
 //
 // Chunks are shared by consecutive documents, a generation at a time: a
 // stream of small documents (the cases of a dataset, the arguments of tool
