@@ -138,15 +138,17 @@ func (p *gcPacer) tune() {
 	p.arm()
 }
 
-// stop restores the pacing from before the run.
+// stop restores the pacing from before the run; later calls do nothing.
 func (p *gcPacer) stop() {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.stopped = true
-	p.restore()
+	if !p.stopped {
+		p.stopped = true
+		p.restore()
+	}
 }
 
 // collecting returns emit, which the run calls with each result in turn

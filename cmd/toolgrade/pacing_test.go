@@ -2,6 +2,7 @@ package main
 
 import (
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"testing"
 	"time"
@@ -52,6 +53,13 @@ func TestPaceGC(t *testing.T) {
 		if p, _ := gcSettings(); p != percent0 {
 			t.Errorf("a collection after restore set GOGC to %d, want %d", p, percent0)
 		}
+		// grade stops the pacer after grading and again when it returns.
+		prev := debug.SetGCPercent(int(percent0) + 7)
+		pacer.stop()
+		if p, _ := gcSettings(); p != percent0+7 {
+			t.Errorf("a second stop set GOGC to %d, want %d left as it was", p, percent0+7)
+		}
+		debug.SetGCPercent(prev)
 	})
 
 	t.Run("GOGC set", func(t *testing.T) {
