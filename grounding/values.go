@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -35,20 +36,32 @@ type value struct {
 	digits string
 }
 
-var (
-	emailRe = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@.]+$`)
-	urlRe   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*://\S+$`)
-	uuidRe  = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+// valuePatterns are the patterns classify tells values apart by.
+type valuePatterns struct {
+	email, url, uuid *regexp.Regexp
 	// Dates and times: agents compute them from words ("tomorrow at
 	// three"), so they are not checked.
-	dateRe = regexp.MustCompile(`^(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?` +
-		`|\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?` +
-		`|\d{1,4}[/.]\d{1,2}[/.]\d{1,4})$`)
+	date *regexp.Regexp
 	// Ordinals and clock times written with letters ("2nd", "10am").
-	wordNumberRe = regexp.MustCompile(`^(?i:\d+(?:st|nd|rd|th)|\d{1,2}(?::\d{2})?\s?[ap]\.?m\.?)$`)
+	wordNumber *regexp.Regexp
 	// A number followed by a short unit ("16GB", "500 ml", "12.5%").
-	unitRe = regexp.MustCompile(`^[+\-]?(\d+(?:\.\d+)?)\s?[A-Za-z%°]{1,4}$`)
-)
+	unit *regexp.Regexp
+}
+
+// patterns compiles the valuePatterns when classify first runs, not when
+// the program starts: most commands classify no value.
+var patterns = sync.OnceValue(func() *valuePatterns {
+	return &valuePatterns{
+		email: regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@.]+$`),
+		url:   regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*://\S+$`),
+		uuid:  regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`),
+		date: regexp.MustCompile(`^(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?` +
+			`|\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?` +
+			`|\d{1,4}[/.]\d{1,2}[/.]\d{1,4})$`),
+		wordNumber: regexp.MustCompile(`^(?i:\d+(?:st|nd|rd|th)|\d{1,2}(?::\d{2})?\s?[ap]\.?m\.?)$`),
+		unit:       regexp.MustCompile(`^[+\-]?(\d+(?:\.\d+)?)\s?[A-Za-z%°]{1,4}$`),
+	}
+})
 
 // classify says whether a string argument is checked, and how.
 func classify(s string, minDigits, minLength int) (value, bool) {
@@ -72,16 +85,17 @@ func classify(s string, minDigits, minLength int) (value, bool) {
 			digitOnly = digitOnly && strings.ContainsRune("+-().,#/", r)
 		}
 	}
+	re := patterns()
 	switch {
-	case emailRe.MatchString(t):
+	case re.email.MatchString(t):
 		v.kind = kindEmail
-	case urlRe.MatchString(t):
+	case re.url.MatchString(t):
 		v.kind = kindURL
 		v.text = strings.TrimRight(t, "/")
 		if v.text == "" || !strings.Contains(v.text, "://") {
 			v.text = t
 		}
-	case dateRe.MatchString(t):
+	case re.date.MatchString(t):
 		return value{}, false
 	case digitOnly && nDigits > 0:
 		if nDigits < minDigits {
@@ -94,10 +108,10 @@ func classify(s string, minDigits, minLength int) (value, bool) {
 		if c, _, ok := canonNumber(t); ok {
 			v.canon = c
 		}
-	case wordNumberRe.MatchString(t):
+	case re.wordNumber.MatchString(t):
 		return text(v, minLength)
-	case unitRe.MatchString(t):
-		num := unitRe.FindStringSubmatch(t)[1]
+	case re.unit.MatchString(t):
+		num := re.unit.FindStringSubmatch(t)[1]
 		c, n, _ := canonNumber(num)
 		if n < minDigits {
 			return text(v, minLength)
@@ -106,7 +120,7 @@ func classify(s string, minDigits, minLength int) (value, bool) {
 		if !strings.Contains(num, ".") {
 			v.digits = num
 		}
-	case uuidRe.MatchString(t),
+	case re.uuid.MatchString(t),
 		!space && letters && nDigits > 0 && utf8.RuneCountInString(t) >= minIDLength:
 		v.kind = kindID
 	default:

@@ -71,6 +71,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/grounding"
@@ -171,14 +172,15 @@ func (s *Snapshot) ID() string { return s.Run.ID }
 func (s *Snapshot) AppendJSON(dst []byte) []byte { return jsonvalue.Append(dst, s.Case) }
 
 // ground is the grounding metric with its defaults: it says which values
-// are worth tracing and how a value is found in the user's input.
-var ground = func() *grounding.Metric {
+// are worth tracing and how a value is found in the user's input. It is
+// made when first used, not when the program starts.
+var ground = sync.OnceValue(func() *grounding.Metric {
 	m, err := grounding.New(grounding.Options{})
 	if err != nil {
 		panic(err) // the defaults are valid
 	}
 	return m
-}()
+})
 
 // Take infers the case a run makes (see the package doc for the rules).
 func Take(r *Run) *Snapshot {
@@ -528,7 +530,7 @@ func traceable(v any) bool {
 	if s, ok := v.(string); ok && (isDateTime(s) || isDate(s)) {
 		return true
 	}
-	return ground.Checks(v)
+	return ground().Checks(v)
 }
 
 // inInput reports whether the user's input up to call i's turn holds v.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolgrade/toolgrade/grounding"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -17,10 +18,13 @@ type volatility string
 var (
 	// ISO 8601 date-times in extended ("2025-03-06T14:30:00Z", a space for
 	// the T as RFC 3339 allows) and basic form ("20250306T143000Z"), and
-	// calendar dates ("2025-03-06").
-	dateTimeRe = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$` +
-		`|^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(?:\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?:\d{2})?)?$`)
-	dateRe = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`)
+	// calendar dates ("2025-03-06"). They compile when first used, not
+	// when the program starts: only snapshots look for them.
+	dateTimeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$` +
+			`|^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(?:\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?:\d{2})?)?$`)
+	})
+	dateRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`) })
 )
 
 // volatile says whether v, the value of the argument named key, is one
@@ -56,7 +60,7 @@ func volatile(key string, v any) volatility {
 }
 
 func isDateTime(s string) bool {
-	m := dateTimeRe.FindStringSubmatch(s)
+	m := dateTimeRe().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
@@ -67,7 +71,7 @@ func isDateTime(s string) bool {
 }
 
 func isDate(s string) bool {
-	m := dateRe.FindStringSubmatch(s)
+	m := dateRe().FindStringSubmatch(s)
 	return m != nil && validDate(m[2], m[3])
 }
 
@@ -220,7 +224,7 @@ type node struct {
 // as that value too, as the rule reads it. Keys a reference cannot write
 // end the walk there.
 func search(v any) *searched {
-	s := &searched{v: v, src: ground.Source(v), leaves: map[string][]node{}}
+	s := &searched{v: v, src: ground().Source(v), leaves: map[string][]node{}}
 	n := 0
 	var walk func(at place, v any, embedded int)
 	walk = func(at place, v any, embedded int) {
@@ -306,7 +310,7 @@ func (s *searched) holds(v any) bool {
 		return true
 	}
 	str, ok := v.(string)
-	return ok && str != "" && !ground.Checks(v) && containsText(s.v, str)
+	return ok && str != "" && !ground().Checks(v) && containsText(s.v, str)
 }
 
 // embeddedJSON parses a string that holds a JSON object or list.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/jsonvalue"
@@ -132,11 +133,13 @@ type miniReader struct {
 }
 
 // miniActions are the default action patterns, newest first.
-var miniActions = []*regexp.Regexp{
-	regexp.MustCompile("(?s)```mswea_bash_command\\s*\\n(.*?)\\n```"),
-	regexp.MustCompile("(?s)<mswea_bash_command>(.*?)</mswea_bash_command>"),
-	regexp.MustCompile("(?s)```bash\\s*\\n(.*?)\\n```"),
-}
+var miniActions = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile("(?s)```mswea_bash_command\\s*\\n(.*?)\\n```"),
+		regexp.MustCompile("(?s)<mswea_bash_command>(.*?)</mswea_bash_command>"),
+		regexp.MustCompile("(?s)```bash\\s*\\n(.*?)\\n```"),
+	}
+})
 
 func (r *miniReader) message(o jsonvalue.Object, path string) error {
 	b := r.b
@@ -195,7 +198,7 @@ func (r *miniReader) assistant(o, extra jsonvalue.Object, path string) error {
 	}
 	text := miniText(get(o, "content"))
 	var found []string
-	for _, re := range append([]*regexp.Regexp{r.custom}, miniActions...) {
+	for _, re := range append([]*regexp.Regexp{r.custom}, miniActions()...) {
 		if re == nil {
 			continue
 		}
@@ -257,7 +260,7 @@ func miniText(content any) string {
 	return strings.Join(texts, "\n")
 }
 
-var miniReturnCode = regexp.MustCompile(`^\s*<returncode>\s*(-?\d+)\s*</returncode>`)
+var miniReturnCode = lazyRegexp(`^\s*<returncode>\s*(-?\d+)\s*</returncode>`)
 
 // miniFailed reports an observation of a command that failed: its return
 // code, in extra or in the text, is not 0.
@@ -269,7 +272,7 @@ func miniFailed(o jsonvalue.Object) bool {
 	if content == nil {
 		content = get(o, "output")
 	}
-	if m := miniReturnCode.FindStringSubmatch(miniText(content)); m != nil {
+	if m := miniReturnCode().FindStringSubmatch(miniText(content)); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return n != 0
 	}

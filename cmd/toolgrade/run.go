@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -391,10 +392,11 @@ func defaultRecord(paths []string, model, out string) string {
 	if len(paths) > 0 && paths[0] != "-" {
 		base = strings.TrimSuffix(filepath.Base(paths[0]), filepath.Ext(paths[0]))
 	}
-	return base + "." + strings.Trim(unsafeInName.ReplaceAllString(model, "-"), "-") + ".run.jsonl"
+	return base + "." + strings.Trim(unsafeInName().ReplaceAllString(model, "-"), "-") + ".run.jsonl"
 }
 
-var unsafeInName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+// unsafeInName compiles when first used, not when the program starts.
+var unsafeInName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 
 // A runFile is the run file as it grows: the one output written in place,
 // so that what a run recorded survives a kill, and the run resumes from
