@@ -34,8 +34,10 @@ import (
 )
 
 func main() {
-	ctx, stop := interruptible(context.Background())
-	defer stop()
+	// The signals are not given back when main returns, as they are not
+	// when it exits with a status: the process ends then, and each
+	// signal.Stop waits for the runtime's signal thread.
+	ctx, _ := interruptible(context.Background())
 	m := NewMain()
 	if err := m.Run(ctx, os.Args[1:]); err != nil {
 		var exit *ExitError
