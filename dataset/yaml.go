@@ -8,11 +8,10 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
+	"github.com/toolgrade/toolgrade/internal/lazyregexp"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"go.yaml.in/yaml/v3"
 )
@@ -96,16 +95,16 @@ func isItemStart(line string) bool {
 	return len(line) > 0 && line[0] == '-' && (len(line) == 1 || line[1] == ' ' || line[1] == '\t')
 }
 
-var yamlLine = lazyRegexp(`line (\d+)`)
+var yamlLine = lazyregexp.New(`line (\d+)`)
 
 // yamlLineFirst is a YAML message that names its line first, after what
 // kind of error it is ("invalid YAML: line 7: ...").
-var yamlLineFirst = lazyRegexp(`^((?:invalid YAML: )?)line (\d+): `)
+var yamlLineFirst = lazyregexp.New(`^((?:invalid YAML: )?)line (\d+): `)
 
 // yamlErrorLine takes the line out of a YAML message that names one
 // first, for the message to be put as FILE:LINE: MESSAGE.
 func yamlErrorLine(msg string) (int, string, bool) {
-	m := yamlLineFirst().FindStringSubmatchIndex(msg)
+	m := yamlLineFirst.FindStringSubmatchIndex(msg)
 	if m == nil {
 		return 0, msg, false
 	}
@@ -142,7 +141,7 @@ func decodeYAML(data []byte, firstLine int, item bool) (any, error) {
 // absoluteLines makes the line numbers of a message about a record's
 // YAML, which count from the record's first line, count from the file's.
 func absoluteLines(msg string, firstLine int) string {
-	return yamlLine().ReplaceAllStringFunc(msg, func(s string) string {
+	return yamlLine.ReplaceAllStringFunc(msg, func(s string) string {
 		n, _ := strconv.Atoi(strings.TrimPrefix(s, "line "))
 		return "line " + strconv.Itoa(firstLine+n-1)
 	})
@@ -229,14 +228,14 @@ func yamlNode(n *yaml.Node, depth int) (any, error) {
 		case "!!int", "!!float":
 			// YAML 1.1 reads digits too many for an int64 as a float; YAML
 			// 1.2 as an int.
-			isInt := n.ShortTag() == "!!int" || n.Style&yaml.TaggedStyle == 0 && yamlInt().MatchString(n.Value)
+			isInt := n.ShortTag() == "!!int" || n.Style&yaml.TaggedStyle == 0 && yamlInt.MatchString(n.Value)
 			num, err := yamlNumber(n.Value, isInt)
 			if err != nil {
 				return nil, at(err)
 			}
 			return num, nil
 		case "!!str":
-			if n.Style == 0 && yamlFloat().MatchString(n.Value) {
+			if n.Style == 0 && yamlFloat.MatchString(n.Value) {
 				// A plain number too large for a float64 (1e400), which
 				// YAML 1.2 reads as a number all the same.
 				return yamlNumber(n.Value, false)
@@ -308,17 +307,11 @@ func yamlMapping(n *yaml.Node, depth int) (any, error) {
 	return obj, nil
 }
 
-// lazyRegexp compiles expr when it is first used: only YAML cases need
-// these patterns.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
-
 // yamlInt is YAML 1.2's core schema decimal integer.
-var yamlInt = lazyRegexp(`^[-+]?[0-9]+$`)
+var yamlInt = lazyregexp.New(`^[-+]?[0-9]+$`)
 
 // yamlFloat is YAML 1.2's core schema float, .inf and .nan aside.
-var yamlFloat = lazyRegexp(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+var yamlFloat = lazyregexp.New(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
 
 // yamlNumber reads a number YAML has resolved as an int or a float into
 // its exact JSON spelling, as YAML 1.2's core schema reads it: decimal,
@@ -336,12 +329,12 @@ func yamlNumber(s string, isInt bool) (json.Number, error) {
 			return json.Number(i.String()), nil
 		}
 		return "", fmt.Errorf("cannot read integer %q", s)
-	case isInt && !yamlFloat().MatchString(s):
+	case isInt && !yamlFloat.MatchString(s):
 		if i, ok := new(big.Int).SetString(s, 0); ok { // 0b101, -0x1A, +0o7
 			return "", ambiguous(i.String())
 		}
 		return "", fmt.Errorf("cannot read integer %q", s)
-	case !yamlFloat().MatchString(s):
+	case !yamlFloat.MatchString(s):
 		return "", fmt.Errorf("%s has no JSON form", s) // .inf, .nan
 	}
 	t := strings.TrimPrefix(s, "+")
@@ -387,7 +380,7 @@ func yamlNumber(s string, isInt bool) (json.Number, error) {
 // yaml12 says what YAML 1.2's core schema makes of a spelling yamlNumber
 // refuses.
 func yaml12(s string) string {
-	if yamlFloat().MatchString(s) {
+	if yamlFloat.MatchString(s) {
 		t := strings.TrimLeft(strings.TrimLeft(s, "+-"), "0")
 		if t == "" || t[0] == '.' {
 			t = "0" + t

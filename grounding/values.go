@@ -2,12 +2,12 @@ package grounding
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/toolgrade/toolgrade/internal/lazyregexp"
 )
 
 // A kind says what an argument value looks like, and so whether and how it
@@ -36,32 +36,20 @@ type value struct {
 	digits string
 }
 
-// valuePatterns are the patterns classify tells values apart by.
-type valuePatterns struct {
-	email, url, uuid *regexp.Regexp
+var (
+	emailRe = lazyregexp.New(`^[^\s@]+@[^\s@]+\.[^\s@.]+$`)
+	urlRe   = lazyregexp.New(`^[A-Za-z][A-Za-z0-9+.\-]*://\S+$`)
+	uuidRe  = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 	// Dates and times: agents compute them from words ("tomorrow at
 	// three"), so they are not checked.
-	date *regexp.Regexp
+	dateRe = lazyregexp.New(`^(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?` +
+		`|\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?` +
+		`|\d{1,4}[/.]\d{1,2}[/.]\d{1,4})$`)
 	// Ordinals and clock times written with letters ("2nd", "10am").
-	wordNumber *regexp.Regexp
+	wordNumberRe = lazyregexp.New(`^(?i:\d+(?:st|nd|rd|th)|\d{1,2}(?::\d{2})?\s?[ap]\.?m\.?)$`)
 	// A number followed by a short unit ("16GB", "500 ml", "12.5%").
-	unit *regexp.Regexp
-}
-
-// patterns compiles the valuePatterns when classify first runs, not when
-// the program starts: most commands classify no value.
-var patterns = sync.OnceValue(func() *valuePatterns {
-	return &valuePatterns{
-		email: regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@.]+$`),
-		url:   regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*://\S+$`),
-		uuid:  regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`),
-		date: regexp.MustCompile(`^(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?` +
-			`|\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?` +
-			`|\d{1,4}[/.]\d{1,2}[/.]\d{1,4})$`),
-		wordNumber: regexp.MustCompile(`^(?i:\d+(?:st|nd|rd|th)|\d{1,2}(?::\d{2})?\s?[ap]\.?m\.?)$`),
-		unit:       regexp.MustCompile(`^[+\-]?(\d+(?:\.\d+)?)\s?[A-Za-z%°]{1,4}$`),
-	}
-})
+	unitRe = lazyregexp.New(`^[+\-]?(\d+(?:\.\d+)?)\s?[A-Za-z%°]{1,4}$`)
+)
 
 // classify says whether a string argument is checked, and how.
 func classify(s string, minDigits, minLength int) (value, bool) {
@@ -85,17 +73,16 @@ func classify(s string, minDigits, minLength int) (value, bool) {
 			digitOnly = digitOnly && strings.ContainsRune("+-().,#/", r)
 		}
 	}
-	re := patterns()
 	switch {
-	case re.email.MatchString(t):
+	case emailRe.MatchString(t):
 		v.kind = kindEmail
-	case re.url.MatchString(t):
+	case urlRe.MatchString(t):
 		v.kind = kindURL
 		v.text = strings.TrimRight(t, "/")
 		if v.text == "" || !strings.Contains(v.text, "://") {
 			v.text = t
 		}
-	case re.date.MatchString(t):
+	case dateRe.MatchString(t):
 		return value{}, false
 	case digitOnly && nDigits > 0:
 		if nDigits < minDigits {
@@ -108,10 +95,10 @@ func classify(s string, minDigits, minLength int) (value, bool) {
 		if c, _, ok := canonNumber(t); ok {
 			v.canon = c
 		}
-	case re.wordNumber.MatchString(t):
+	case wordNumberRe.MatchString(t):
 		return text(v, minLength)
-	case re.unit.MatchString(t):
-		num := re.unit.FindStringSubmatch(t)[1]
+	case unitRe.MatchString(t):
+		num := unitRe.FindStringSubmatch(t)[1]
 		c, n, _ := canonNumber(num)
 		if n < minDigits {
 			return text(v, minLength)
@@ -120,7 +107,7 @@ func classify(s string, minDigits, minLength int) (value, bool) {
 		if !strings.Contains(num, ".") {
 			v.digits = num
 		}
-	case re.uuid.MatchString(t),
+	case uuidRe.MatchString(t),
 		!space && letters && nDigits > 0 && utf8.RuneCountInString(t) >= minIDLength:
 		v.kind = kindID
 	default:

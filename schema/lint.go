@@ -2,12 +2,11 @@ package schema
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/lazyregexp"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -37,19 +36,12 @@ func (f Finding) String() string {
 	return string(f.Level) + ": tool " + f.Tool + ": " + f.Path + ": " + f.Message
 }
 
-// Provider name rules, as the providers document them. They compile when
-// Lint first needs them: compiled when the program started, they cost
-// every command 1.5M instructions, a twentieth of its start.
+// Provider name rules, as the providers document them.
 var (
-	openAIName    = lazyRegexp(`^[a-zA-Z0-9_-]{1,64}$`)
-	anthropicName = lazyRegexp(`^[a-zA-Z0-9_-]{1,64}$`)
-	geminiName    = lazyRegexp(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`)
+	openAIName    = lazyregexp.New(`^[a-zA-Z0-9_-]{1,64}$`)
+	anthropicName = lazyregexp.New(`^[a-zA-Z0-9_-]{1,64}$`)
+	geminiName    = lazyregexp.New(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`)
 )
-
-// lazyRegexp compiles expr when it is first used.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
 
 // geminiKeywords are the schema keywords Gemini's OpenAPI-style
 // "parameters" field takes; others make the request fail, unless the
@@ -90,13 +82,13 @@ func Lint(tools []toolgrade.Tool) []Finding {
 			add(t.Name, "description", LintWarning, "no description: models choose tools by their descriptions")
 		}
 		var rejects []string
-		if !openAIName().MatchString(t.Name) {
+		if !openAIName.MatchString(t.Name) {
 			rejects = append(rejects, "OpenAI")
 		}
-		if !anthropicName().MatchString(t.Name) {
+		if !anthropicName.MatchString(t.Name) {
 			rejects = append(rejects, "Anthropic")
 		}
-		if !geminiName().MatchString(t.Name) {
+		if !geminiName.MatchString(t.Name) {
 			rejects = append(rejects, "Gemini")
 		}
 		if len(rejects) > 0 {

@@ -2,12 +2,11 @@ package snapshot
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/toolgrade/toolgrade/grounding"
+	"github.com/toolgrade/toolgrade/internal/lazyregexp"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -18,13 +17,10 @@ type volatility string
 var (
 	// ISO 8601 date-times in extended ("2025-03-06T14:30:00Z", a space for
 	// the T as RFC 3339 allows) and basic form ("20250306T143000Z"), and
-	// calendar dates ("2025-03-06"). They compile when first used, not
-	// when the program starts: only snapshots look for them.
-	dateTimeRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$` +
-			`|^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(?:\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?:\d{2})?)?$`)
-	})
-	dateRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`) })
+	// calendar dates ("2025-03-06").
+	dateTimeRe = lazyregexp.New(`^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$` +
+		`|^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(?:\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?:\d{2})?)?$`)
+	dateRe = lazyregexp.New(`^(\d{4})-(\d{2})-(\d{2})$`)
 )
 
 // volatile says whether v, the value of the argument named key, is one
@@ -60,7 +56,7 @@ func volatile(key string, v any) volatility {
 }
 
 func isDateTime(s string) bool {
-	m := dateTimeRe().FindStringSubmatch(s)
+	m := dateTimeRe.FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
@@ -71,7 +67,7 @@ func isDateTime(s string) bool {
 }
 
 func isDate(s string) bool {
-	m := dateRe().FindStringSubmatch(s)
+	m := dateRe.FindStringSubmatch(s)
 	return m != nil && validDate(m[2], m[3])
 }
 

@@ -84,7 +84,7 @@ func readGlaive(b *builder, s string) error {
 		}
 		if tag == "FUNCTION RESPONSE:" {
 			end := len(s)
-			if m := speakerLine().FindStringIndex(s[start:]); m != nil {
+			if m := speakerLine.FindStringIndex(s[start:]); m != nil {
 				end = start + m[0]
 			}
 			if j := strings.Index(s[start:end], "<|endoftext|>"); j >= 0 {

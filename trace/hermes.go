@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/lazyregexp"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -107,7 +108,7 @@ func hermesSkipped(s string) spans {
 				if j := strings.Index(s[i+len(open):], close); j >= 0 {
 					end = i + len(open) + j
 				}
-			} else if m := speakerLine().FindStringIndex(s[i+len(open):]); m != nil {
+			} else if m := speakerLine.FindStringIndex(s[i+len(open):]); m != nil {
 				end = i + len(open) + m[0]
 			}
 			sp = append(sp, [2]int{i, end})
@@ -124,7 +125,7 @@ func hermesSkipped(s string) spans {
 }
 
 // speakerLine finds the next turn of a SYSTEM:/USER:/ASSISTANT: transcript.
-var speakerLine = lazyRegexp(`(?m)^(USER|ASSISTANT|TOOL|FUNCTION RESPONSE|<\|im_start\|>)`)
+var speakerLine = lazyregexp.New(`(?m)^(USER|ASSISTANT|TOOL|FUNCTION RESPONSE|<\|im_start\|>)`)
 
 // addPayloadCalls adds the calls of a <tool_call> or <functioncall>
 // payload.
@@ -158,10 +159,10 @@ func addPayloadCalls(b *builder, body string) {
 }
 
 // nameField finds the "name" of a payload that does not parse.
-var nameField = lazyRegexp(`["']name["']\s*:\s*["']([^"'\\]+)["']`)
+var nameField = lazyregexp.New(`["']name["']\s*:\s*["']([^"'\\]+)["']`)
 
 func salvageName(body string) string {
-	if m := nameField().FindStringSubmatch(body); m != nil {
+	if m := nameField.FindStringSubmatch(body); m != nil {
 		return m[1]
 	}
 	return ""

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/lazyregexp"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -260,7 +261,7 @@ func miniText(content any) string {
 	return strings.Join(texts, "\n")
 }
 
-var miniReturnCode = lazyRegexp(`^\s*<returncode>\s*(-?\d+)\s*</returncode>`)
+var miniReturnCode = lazyregexp.New(`^\s*<returncode>\s*(-?\d+)\s*</returncode>`)
 
 // miniFailed reports an observation of a command that failed: its return
 // code, in extra or in the text, is not 0.
@@ -272,7 +273,7 @@ func miniFailed(o jsonvalue.Object) bool {
 	if content == nil {
 		content = get(o, "output")
 	}
-	if m := miniReturnCode().FindStringSubmatch(miniText(content)); m != nil {
+	if m := miniReturnCode.FindStringSubmatch(miniText(content)); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return n != 0
 	}

@@ -2,11 +2,10 @@ package trace
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/lazyregexp"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -71,22 +70,15 @@ func ParseToolCalls(text string, protocol Protocol) ([]toolgrade.Call, error) {
 	return b.finish(), nil
 }
 
-// lazyRegexp compiles expr when it is first used: the patterns of formats
-// a run does not read are never compiled (at the program's start they
-// cost every command 0.2M instructions).
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
-
 // fence matches a Markdown code fence around a whole reply, or the first
 // fenced block inside one.
-var fence = lazyRegexp("(?s)```[A-Za-z0-9_-]*[ \t]*\r?\n?(.*?)```")
+var fence = lazyregexp.New("(?s)```[A-Za-z0-9_-]*[ \t]*\r?\n?(.*?)```")
 
 // unfence returns the reply without a code fence around it; a reply that is
 // not fenced, but holds a fenced block, gives the block when block is set.
 func unfence(text string, block bool) string {
 	t := strings.TrimSpace(text)
-	if m := fence().FindStringSubmatchIndex(t); m != nil && (block || m[0] == 0 && m[1] == len(t)) {
+	if m := fence.FindStringSubmatchIndex(t); m != nil && (block || m[0] == 0 && m[1] == len(t)) {
 		return strings.TrimSpace(t[m[2]:m[3]])
 	}
 	return t
@@ -118,7 +110,7 @@ func jsonReplyCalls(b *builder, text string) {
 
 // callStart finds text that sets out to be a Python call: a name and "(",
 // or a "[" before one.
-var callStart = lazyRegexp(`^\[?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\(`)
+var callStart = lazyregexp.New(`^\[?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\(`)
 
 func pythonicReplyCalls(b *builder, text string) {
 	t := unfence(text, false)
@@ -129,7 +121,7 @@ func pythonicReplyCalls(b *builder, text string) {
 		}
 		return
 	}
-	if m := callStart().FindStringSubmatch(t); m != nil {
+	if m := callStart.FindStringSubmatch(t); m != nil {
 		b.add(nil, toolgrade.Call{Name: m[1], ArgsRaw: t, Invalid: true})
 		return
 	}

@@ -7,15 +7,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/toolgrade/toolgrade/compat/bfcl/leaderboard"
 	"github.com/toolgrade/toolgrade/config"
+	"github.com/toolgrade/toolgrade/internal/lazyregexp"
 	"github.com/toolgrade/toolgrade/openai"
 	"github.com/toolgrade/toolgrade/runner"
 	"github.com/toolgrade/toolgrade/secret"
@@ -392,11 +391,10 @@ func defaultRecord(paths []string, model, out string) string {
 	if len(paths) > 0 && paths[0] != "-" {
 		base = strings.TrimSuffix(filepath.Base(paths[0]), filepath.Ext(paths[0]))
 	}
-	return base + "." + strings.Trim(unsafeInName().ReplaceAllString(model, "-"), "-") + ".run.jsonl"
+	return base + "." + strings.Trim(unsafeInName.ReplaceAllString(model, "-"), "-") + ".run.jsonl"
 }
 
-// unsafeInName compiles when first used, not when the program starts.
-var unsafeInName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
+var unsafeInName = lazyregexp.New(`[^A-Za-z0-9._-]+`)
 
 // A runFile is the run file as it grows: the one output written in place,
 // so that what a run recorded survives a kill, and the run resumes from

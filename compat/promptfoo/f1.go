@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/toolgrade/toolgrade/compat/internal/js"
+	"github.com/toolgrade/toolgrade/internal/lazyregexp"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -210,8 +211,8 @@ type delimiter struct {
 }
 
 var (
-	fenceRe = lazyRegexp("^[ \t]*(`{3,}|~{3,})")
-	listRe  = lazyRegexp(`^[ \t]*(?:[-+*]|[0-9]+[.)])[ \t]+`)
+	fenceRe = lazyregexp.New("^[ \t]*(`{3,}|~{3,})")
+	listRe  = lazyregexp.New(`^[ \t]*(?:[-+*]|[0-9]+[.)])[ \t]+`)
 )
 
 // columnWidth is the width of leading text, tabs to the next multiple of 4.
@@ -265,7 +266,7 @@ func delimiters(u []uint16) []delimiter {
 		}
 		contentText := string(utf16.Decode(content))
 		if fence != nil {
-			if m := fenceRe().FindStringSubmatchIndex(contentText); m != nil {
+			if m := fenceRe.FindStringSubmatchIndex(contentText); m != nil {
 				marker := contentText[m[2]:m[3]]
 				rest := contentText[m[1]:]
 				if indent <= fenceContainer+3 && marker[0] == byte(fence[0]) && len(marker) >= len(fence) && js.Trim(rest) == "" {
@@ -277,7 +278,7 @@ func delimiters(u []uint16) []delimiter {
 		for len(content) > 0 && len(containers) > 0 && indent < containers[len(containers)-1] {
 			containers = containers[:len(containers)-1]
 		}
-		lm := listRe().FindStringIndex(contentText)
+		lm := listRe.FindStringIndex(contentText)
 		if lm != nil {
 			containers = append(containers, columnWidth(utf16.Encode([]rune(contentText[:lm[1]]))))
 		}
@@ -289,7 +290,7 @@ func delimiters(u []uint16) []delimiter {
 		if lm != nil {
 			fenceText = contentText[lm[1]:]
 		}
-		if m := fenceRe().FindStringSubmatchIndex(fenceText); m != nil && (lm != nil || indent <= container+3) {
+		if m := fenceRe.FindStringSubmatchIndex(fenceText); m != nil && (lm != nil || indent <= container+3) {
 			marker := fenceText[m[2]:m[3]]
 			if marker[0] != '`' || !strings.Contains(fenceText[m[1]:], "`") {
 				fence = utf16.Encode([]rune(marker))

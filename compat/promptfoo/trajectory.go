@@ -11,6 +11,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/toolgrade/toolgrade/compat/internal/js"
+	"github.com/toolgrade/toolgrade/internal/lazyregexp"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -27,13 +28,13 @@ var (
 		"codex.mcp.args", "codex.mcp.arguments", "codex.mcp.input", "args", "arguments", "input"}
 	commandKeys = []string{"codex.command", "command", "command.name", "command_name"}
 
-	toolNameKeyRe = lazyRegexp(`(?i)tool[^\n\r\x{2028}\x{2029}]?name|function[^\n\r\x{2028}\x{2029}]?name`)
-	toolSegmentRe = lazyRegexp(`(?i)(^|[._])tool($|[._])`)
-	notToolRe     = lazyRegexp(`(?i)result|output|definition`)
-	argSegmentRe  = lazyRegexp(`(?i)(^|[._])(arguments|args|input)($|[._])`)
-	notArgRe      = lazyRegexp(`(?i)result|output|error|status`)
-	commandKeyRe  = lazyRegexp(`(?i)command`)
-	notCommandRe  = lazyRegexp(`(?i)output|result`)
+	toolNameKeyRe = lazyregexp.New(`(?i)tool[^\n\r\x{2028}\x{2029}]?name|function[^\n\r\x{2028}\x{2029}]?name`)
+	toolSegmentRe = lazyregexp.New(`(?i)(^|[._])tool($|[._])`)
+	notToolRe     = lazyregexp.New(`(?i)result|output|definition`)
+	argSegmentRe  = lazyregexp.New(`(?i)(^|[._])(arguments|args|input)($|[._])`)
+	notArgRe      = lazyregexp.New(`(?i)result|output|error|status`)
+	commandKeyRe  = lazyregexp.New(`(?i)command`)
+	notCommandRe  = lazyregexp.New(`(?i)output|result`)
 )
 
 // A step is one span of the trace read as promptfoo's trajectory step.
@@ -110,10 +111,10 @@ func toolNameOf(span any, spanName string, as []jsonvalue.Member) string {
 				continue
 			}
 		}
-		if toolNameKeyRe().MatchString(m.Key) {
+		if toolNameKeyRe.MatchString(m.Key) {
 			return t
 		}
-		if toolSegmentRe().MatchString(m.Key) && !notToolRe().MatchString(m.Key) {
+		if toolSegmentRe.MatchString(m.Key) && !notToolRe.MatchString(m.Key) {
 			return t
 		}
 	}
@@ -140,7 +141,7 @@ func toolArgsOf(as []jsonvalue.Member) any {
 		}
 	}
 	for _, m := range as {
-		if notArgRe().MatchString(m.Key) || !argSegmentRe().MatchString(m.Key) {
+		if notArgRe.MatchString(m.Key) || !argSegmentRe.MatchString(m.Key) {
 			continue
 		}
 		if v := structured(m.Value); !js.IsUndefined(v) {
@@ -157,7 +158,7 @@ func hasCommand(spanName string, as []jsonvalue.Member, args any) bool {
 		return true
 	}
 	for _, m := range as {
-		if s, ok := m.Value.(string); ok && js.Trim(s) != "" && commandKeyRe().MatchString(m.Key) && !notCommandRe().MatchString(m.Key) {
+		if s, ok := m.Value.(string); ok && js.Trim(s) != "" && commandKeyRe.MatchString(m.Key) && !notCommandRe.MatchString(m.Key) {
 			return true
 		}
 	}

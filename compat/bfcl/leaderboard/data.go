@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 
+	"github.com/toolgrade/toolgrade/internal/lazyregexp"
 	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
@@ -39,13 +38,13 @@ type categoryData struct {
 }
 
 // dataFile matches the name of a BFCL data file; its group is the
-// category. It compiles when first used, not when the program starts.
-var dataFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^BFCL_v\d+_(.+)\.json$`) })
+// category.
+var dataFile = lazyregexp.New(`^BFCL_v\d+_(.+)\.json$`)
 
 // fileCategory is the category of a BFCL data file's name, or "" when the
 // name is not one.
 func fileCategory(path string) (string, bool) {
-	m := dataFile().FindStringSubmatch(filepath.Base(path))
+	m := dataFile.FindStringSubmatch(filepath.Base(path))
 	if m == nil {
 		return "", false
 	}
