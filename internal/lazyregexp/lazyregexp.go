@@ -5,14 +5,16 @@
 // a pattern compiled there is paid for by every run, whether or not it
 // uses it (the providers' name rules of tool linting alone were 1.5M
 // instructions, a twentieth of the start of an eval). A [Regexp] made by
-// [New] in a package variable costs nothing at the start (the compiler
-// lays it out as data) and compiles on its first use, once, safely from
+// [New] in a package variable costs next to nothing at the start (it is
+// only listed, for [Check]) and compiles on its first use, once, safely from
 // any number of goroutines. A pattern that does not compile panics then,
-// as regexp.MustCompile does; the tests of the packages that use one
-// compile each. Non-goal: patterns made at run time, which gain nothing.
+// as regexp.MustCompile does, and [Check] compiles them all for the
+// tests. Non-goal: patterns made at run time, which gain nothing.
 package lazyregexp
 
 import (
+	"errors"
+	"fmt"
 	"regexp"
 	"sync"
 )
@@ -25,8 +27,39 @@ type Regexp struct {
 }
 
 // New returns expr, to be compiled with regexp.MustCompile when first
-// used.
-func New(expr string) *Regexp { return &Regexp{expr: expr} }
+// used. It is meant for package variables: each one is also listed for
+// [Check].
+func New(expr string) *Regexp {
+	r := &Regexp{expr: expr}
+	made.Lock()
+	made.all = append(made.all, r)
+	made.Unlock()
+	return r
+}
+
+// made lists every Regexp made, so that a test can compile them all
+// instead of trusting each pattern to be reached by some test.
+var made struct {
+	sync.Mutex
+	all []*Regexp
+}
+
+// Check compiles every expression made by New so far in the program, and
+// returns an error naming each that does not compile. A test of the
+// command, which links every package using New, calls it, so that a
+// broken pattern fails the tests rather than the first run that reaches
+// it.
+func Check() error {
+	made.Lock()
+	defer made.Unlock()
+	var errs []error
+	for _, r := range made.all {
+		if _, err := regexp.Compile(r.expr); err != nil {
+			errs = append(errs, fmt.Errorf("lazyregexp: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
 
 // Regexp returns the compiled expression.
 func (r *Regexp) Regexp() *regexp.Regexp {

@@ -72,3 +72,13 @@ func Example() {
 	fmt.Println(version.FindStringSubmatch("v1.26"))
 	// Output: [v1.26 1 26]
 }
+
+// Check reports each pattern made by New that does not compile.
+func TestCheck(t *testing.T) {
+	lazyregexp.New(`[unclosed`)
+	lazyregexp.New(`ok+`)
+	err := lazyregexp.Check()
+	if err == nil || !strings.Contains(err.Error(), "[unclosed") || strings.Contains(err.Error(), "ok+") {
+		t.Fatalf("Check() = %v, want an error naming [unclosed alone among these two", err)
+	}
+}
