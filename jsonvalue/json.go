@@ -1112,7 +1112,98 @@ func appendString(dst []byte, s string) []byte {
 			return dst[:l+n+2]
 		}
 	}
-	dst = append(dst, '"')
+	if n := len(s); n >= 8 && cap(dst)-len(dst) >= 2*n+10 {
+		return appendStringInRoom(dst, s)
+	}
+	return append(appendEscaped(append(dst, '"'), s), '"')
+}
+
+// appendStringInRoom is appendString for s of 8 bytes or more when dst has
+// room for every byte of s escaped as two, both quotes and a word more:
+// it stores without testing for room, a word at a time, and an escape of
+// quoted JSON (a quote or a backslash, or a member's quotes ":" and ",")
+// costs a store and reading the next word from after it. A character of
+// two or three bytes within the word is left as stored. A control
+// character, a lone surrogate or a byte that is not UTF-8 hands the rest
+// to appendEscaped.
+func appendStringInRoom(dst []byte, s string) []byte {
+	n, o := len(s), len(dst)
+	base := unsafe.Pointer(unsafe.SliceData(dst))
+	*(*byte)(unsafe.Add(base, o)) = '"'
+	o++
+	for i := 0; i < n; {
+		var x, m uint64
+		step := 8
+		for {
+			if i+8 > n { // the last bytes, as the top of the last word
+				step = n - i
+				sh := uint(8*(8-step)) & 63
+				x = wordAt(s, n-8) >> sh
+				m = scanStops(x) & (msb >> sh)
+				putWord(base, o, x)
+				break
+			}
+			x = wordAt(s, i)
+			m = scanStops(x)
+			// The whole word is stored; what follows a stop is written over.
+			putWord(base, o, x)
+			if m != 0 {
+				break
+			}
+			o, i = o+8, i+8
+		}
+		if m == 0 {
+			o, i = o+step, i+step
+			continue
+		}
+		k := bits.TrailingZeros64(m) / 8
+		o, i = o+k, i+k
+		x >>= 8 * k & 63
+		switch c := byte(x); {
+		case c == '"':
+			if w := x & 0xFFFFFF; k <= 5 && (w == '"'|':'<<8|'"'<<16 || w == '"'|','<<8|'"'<<16) {
+				putWord(base, o, '\\'|'"'<<8|(w&0xFF00)<<8|'\\'<<24|'"'<<32)
+				o, i = o+5, i+3
+				continue
+			}
+			fallthrough
+		case c == '\\':
+			*(*[2]byte)(unsafe.Add(base, o)) = [2]byte{'\\', c}
+			o, i = o+2, i+1
+			continue
+		case c >= 0xC2 && c <= 0xDF && k+2 <= step && x>>8&0xC0 == 0x80:
+			o, i = o+2, i+2 // stored with the word
+			continue
+		case c >= 0xE1 && c <= 0xEF && c != 0xED && k+3 <= step && x>>8&0xC0C0 == 0x8080:
+			o, i = o+3, i+3
+			continue
+		case c >= utf8.RuneSelf:
+			if l := utf8Len(s, i); l > 1 {
+				for _, c := range []byte(s[i : i+l]) {
+					*(*byte)(unsafe.Add(base, o)) = c
+					o++
+				}
+				i += l
+				continue
+			}
+		}
+		return append(appendEscaped(dst[:o], s[i:]), '"')
+	}
+	*(*byte)(unsafe.Add(base, o)) = '"'
+	return dst[:o+1]
+}
+
+// putWord stores x at offset o of the memory at base, its lowest byte
+// first, as wordAt reads it.
+func putWord(base unsafe.Pointer, o int, x uint64) {
+	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
+		x = bits.ReverseBytes64(x)
+	}
+	*(*uint64)(unsafe.Add(base, o)) = x
+}
+
+// appendEscaped appends s escaped as the inside of a JSON string.
+func appendEscaped(dst []byte, s string) []byte {
 	// Reasons quote JSON, so escapes come every few bytes, and stopping
 	// for each must cost little.
 	for i := 0; ; {
@@ -1189,5 +1280,5 @@ func appendString(dst []byte, s string) []byte {
 			i++
 		}
 	}
-	return append(dst, '"')
+	return dst
 }

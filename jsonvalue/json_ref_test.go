@@ -497,7 +497,7 @@ func TestAppendJSONStringEveryPosition(t *testing.T) {
 			for at := 0; at <= n; at++ {
 				s := strings.Repeat("a", at) + special + strings.Repeat("b", n-at)
 				want := refAppendJSONString([]byte("x"), s)
-				for _, dst := range [][]byte{[]byte("x"), append(make([]byte, 0, 64), 'x')} {
+				for _, dst := range [][]byte{[]byte("x"), append(make([]byte, 0, 64), 'x'), append(make([]byte, 0, 2*len(s)+11), 'x')} {
 					if got := AppendString(dst, s); !bytes.Equal(got, want) {
 						t.Fatalf("AppendJSONString(%q) into %d bytes of room = %q, reference %q", s, cap(dst)-1, got, want)
 					}
@@ -548,7 +548,12 @@ func TestAppendStringAgreesWithReference(t *testing.T) {
 		pieces := rapid.SliceOfN(rapid.SampledFrom(stringPieces), 0, 40).Draw(t, "pieces")
 		s := strings.Join(pieces, "")
 		prefix := rapid.StringN(0, 9, -1).Draw(t, "dst")
-		room := rapid.IntRange(0, 80).Draw(t, "room") // short strings are written in place when dst has room
+		// Short strings are written in place when dst has room, longer
+		// ones without tests for room when it holds every byte escaped.
+		room := rapid.IntRange(0, 80).Draw(t, "room")
+		if rapid.Bool().Draw(t, "ample") {
+			room += 2*len(s) + 10
+		}
 		dst := append(make([]byte, 0, len(prefix)+room), prefix...)
 		if got, want := AppendString(dst, s), refAppendJSONString([]byte(prefix), s); !bytes.Equal(got, want) {
 			t.Fatalf("AppendString(%q) = %q, reference %q", s, got, want)
@@ -566,7 +571,7 @@ func FuzzAppendString(f *testing.F) {
 	f.Add("Zürich \"東京\" \\ \x01\xed\xa0\x80\xff\u2028")
 	f.Fuzz(func(t *testing.T, s string) {
 		want := refAppendJSONString([]byte("x"), s)
-		for _, dst := range [][]byte{[]byte("x"), append(make([]byte, 0, 64), 'x')} {
+		for _, dst := range [][]byte{[]byte("x"), append(make([]byte, 0, 64), 'x'), append(make([]byte, 0, 2*len(s)+11), 'x')} {
 			if got := AppendString(dst, s); !bytes.Equal(got, want) {
 				t.Fatalf("AppendString(%q) into %d bytes of room = %q, reference %q", s, cap(dst)-1, got, want)
 			}
