@@ -1112,94 +1112,92 @@ func appendString(dst []byte, s string) []byte {
 			return dst[:l+n+2]
 		}
 	}
-	if n := len(s); n >= 8 && cap(dst)-len(dst) >= 2*n+10 {
+	if n := len(s); n >= 8 && cap(dst)-len(dst) >= 2*n+10 && binary.NativeEndian.Uint16([]byte{1, 0}) == 1 {
 		return appendStringInRoom(dst, s)
 	}
 	return append(appendEscaped(append(dst, '"'), s), '"')
 }
 
 // appendStringInRoom is appendString for s of 8 bytes or more when dst has
-// room for every byte of s escaped as two, both quotes and a word more:
-// it stores without testing for room, a word at a time, and an escape of
-// quoted JSON (a quote or a backslash, or a member's quotes ":" and ",")
-// costs a store and reading the next word from after it. A character of
-// two or three bytes within the word is left as stored. A control
-// character, a lone surrogate or a byte that is not UTF-8 hands the rest
-// to appendEscaped.
+// room for every byte of s escaped as two, both quotes and a word more,
+// on a little-endian machine: it loads and stores a word at a time
+// without testing for room, and an escape of quoted JSON (a quote or a
+// backslash, or a member's quotes ":" and ",") costs a store and loading
+// the next word from after it. A character of two or three bytes within
+// the word is left as stored. A control character, a lone surrogate or a
+// byte that is not UTF-8 hands the rest to appendEscaped.
 func appendStringInRoom(dst []byte, s string) []byte {
-	n, o := len(s), len(dst)
+	n, end := len(s), len(s)-8
+	src := unsafe.Pointer(unsafe.StringData(s))
+	// s[i] goes to out+i: each escape moves out on past the bytes it
+	// adds.
 	base := unsafe.Pointer(unsafe.SliceData(dst))
-	*(*byte)(unsafe.Add(base, o)) = '"'
-	o++
+	out := unsafe.Add(base, len(dst)+1)
+	*(*byte)(unsafe.Add(out, -1)) = '"'
 	for i := 0; i < n; {
-		var x, m uint64
-		step := 8
-		for {
-			if i+8 > n { // the last bytes, as the top of the last word
-				step = n - i
-				sh := uint(8*(8-step)) & 63
-				x = wordAt(s, n-8) >> sh
-				m = scanStops(x) & (msb >> sh)
-				putWord(base, o, x)
+		var x, m uint64 // x holds s[i:], up to 8 bytes, zeros above
+		if i <= end {
+			// The whole word is stored; what follows a stop is written
+			// over. (wordAt and scanStops by hand: inlined, each left an
+			// instruction of its own in the loop.)
+			for {
+				x = *(*uint64)(unsafe.Add(src, i))
+				*(*uint64)(unsafe.Add(out, i)) = x
+				m = ((x ^ stopQuotes - stopOnes) | (x ^ stopBackslashes - stopOnes2) | (x - stopControls)) & stopHighs
+				if m != 0 {
+					break
+				}
+				if i += 8; i > end {
+					break
+				}
+			}
+			if m == 0 {
+				continue // to the last bytes, if any
+			}
+		} else { // the last bytes, as the top of the last word
+			sh := uint(8*(i-end)) & 63
+			x = *(*uint64)(unsafe.Add(src, end)) >> sh
+			*(*uint64)(unsafe.Add(out, i)) = x
+			if m = scanStops(x) & (msb >> sh); m == 0 {
 				break
 			}
-			x = wordAt(s, i)
-			m = scanStops(x)
-			// The whole word is stored; what follows a stop is written over.
-			putWord(base, o, x)
-			if m != 0 {
-				break
-			}
-			o, i = o+8, i+8
-		}
-		if m == 0 {
-			o, i = o+step, i+step
-			continue
 		}
 		k := bits.TrailingZeros64(m) / 8
-		o, i = o+k, i+k
+		i += k
 		x >>= 8 * k & 63
 		switch c := byte(x); {
 		case c == '"':
 			if w := x & 0xFFFFFF; k <= 5 && (w == '"'|':'<<8|'"'<<16 || w == '"'|','<<8|'"'<<16) {
-				putWord(base, o, '\\'|'"'<<8|(w&0xFF00)<<8|'\\'<<24|'"'<<32)
-				o, i = o+5, i+3
+				*(*uint64)(unsafe.Add(out, i)) = '\\' | '"'<<8 | (w&0xFF00)<<8 | '\\'<<24 | '"'<<32
+				out, i = unsafe.Add(out, 2), i+3
 				continue
 			}
 			fallthrough
 		case c == '\\':
-			*(*[2]byte)(unsafe.Add(base, o)) = [2]byte{'\\', c}
-			o, i = o+2, i+1
+			*(*[2]byte)(unsafe.Add(out, i)) = [2]byte{'\\', c}
+			out, i = unsafe.Add(out, 1), i+1
 			continue
-		case c >= 0xC2 && c <= 0xDF && k+2 <= step && x>>8&0xC0 == 0x80:
-			o, i = o+2, i+2 // stored with the word
+		// A character within x was stored with it (the zeros above s's
+		// bytes are no continuation bytes).
+		case c >= 0xC2 && c <= 0xDF && x>>8&0xC0 == 0x80:
+			i += 2
 			continue
-		case c >= 0xE1 && c <= 0xEF && c != 0xED && k+3 <= step && x>>8&0xC0C0 == 0x8080:
-			o, i = o+3, i+3
+		case c >= 0xE1 && c <= 0xEF && c != 0xED && x>>8&0xC0C0 == 0x8080:
+			i += 3
 			continue
 		case c >= utf8.RuneSelf:
 			if l := utf8Len(s, i); l > 1 {
-				for _, c := range []byte(s[i : i+l]) {
-					*(*byte)(unsafe.Add(base, o)) = c
-					o++
+				for j := range l {
+					*(*byte)(unsafe.Add(out, i+j)) = s[i+j]
 				}
 				i += l
 				continue
 			}
 		}
-		return append(appendEscaped(dst[:o], s[i:]), '"')
+		return append(appendEscaped(dst[:int(uintptr(out)-uintptr(base))+i], s[i:]), '"')
 	}
-	*(*byte)(unsafe.Add(base, o)) = '"'
-	return dst[:o+1]
-}
-
-// putWord stores x at offset o of the memory at base, its lowest byte
-// first, as wordAt reads it.
-func putWord(base unsafe.Pointer, o int, x uint64) {
-	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
-		x = bits.ReverseBytes64(x)
-	}
-	*(*uint64)(unsafe.Add(base, o)) = x
+	*(*byte)(unsafe.Add(out, n)) = '"'
+	return dst[:int(uintptr(out)-uintptr(base))+n+1]
 }
 
 // appendEscaped appends s escaped as the inside of a JSON string.
