@@ -1069,18 +1069,20 @@ const hexDigits = "0123456789abcdef"
 func AppendString(dst []byte, s string) []byte {
 	// Most strings written are short (keys, names, argument values) and
 	// need no escape: written with a few stores, without the loops.
-	if n, l := len(s), len(dst); n <= 16 && cap(dst)-l >= 18 {
-		out := dst[l : l+18]
-		var lo, hi uint64
+	if n, l := len(s), len(dst); n <= 16 && cap(dst)-l >= 18 && binary.NativeEndian.Uint16([]byte{1, 0}) == 1 {
+		// Loads and stores by hand, as appendStringInRoom's.
+		src, out := unsafe.Pointer(unsafe.StringData(s)), unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), l)
+		var lo uint64
 		switch {
 		case n >= 8:
-			lo, hi = word(s, 0), word(s, n-8)
+			lo = *(*uint64)(src)
+			hi := *(*uint64)(unsafe.Add(src, n-8))
 			if stops(lo)|stops(hi) != 0 {
 				return appendString(dst, s)
 			}
-			binary.LittleEndian.PutUint64(out[n-7:n+1], hi)
+			*(*uint64)(unsafe.Add(out, n-7)) = hi
 		case n >= 4:
-			lo = load4(s, 0) | load4(s, n-4)<<(8*(n-4))
+			lo = uint64(*(*uint32)(src)) | uint64(*(*uint32)(unsafe.Add(src, n-4)))<<(8*(n-4))
 		case n > 0:
 			lo = uint64(s[0]) | uint64(s[n/2])<<(8*(n/2)) | uint64(s[n-1])<<(8*(n-1))
 		}
@@ -1089,8 +1091,8 @@ func AppendString(dst []byte, s string) []byte {
 		if n < 8 && stops(lo)&(msb>>(64-8*n)) != 0 {
 			return appendString(dst, s)
 		}
-		binary.LittleEndian.PutUint64(out[1:9], lo)
-		out[0], out[n+1] = '"', '"'
+		*(*uint64)(unsafe.Add(out, 1)) = lo
+		*(*byte)(out), *(*byte)(unsafe.Add(out, n+1)) = '"', '"'
 		return dst[:l+n+2]
 	}
 	return appendString(dst, s)
