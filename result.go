@@ -252,7 +252,7 @@ func appendResult(b []byte, r *Result) []byte {
 // appendMetric writes what appendMetricFields writes, member by member
 // (see appendResult).
 func appendMetric(b []byte, m *MetricResult) []byte {
-	b = appendFigures(appendMetricHead(b, m), m)
+	b = appendFigures(b, m)
 	details := len(m.Details) > 0
 	if details {
 		b = m.appendDetails(b, AfterScore)
@@ -283,32 +283,12 @@ func appendMetric(b []byte, m *MetricResult) []byte {
 	return append(b, `,"error":null}`...)
 }
 
-// appendMetricHead writes the start of m's object, up to the score's
-// value: {"name":...,"profile":...,"score":. A run's metrics are few, and
-// each line repeats them: the text of the last one written is kept.
-func appendMetricHead(b []byte, m *MetricResult) []byte {
-	if h := lastMetricHead.Load(); h != nil && h.name == m.Name && h.profile == m.Profile {
-		return append(b, h.text...)
-	}
-	n := len(b)
-	b = jsonvalue.AppendString(append(b, `{"name":`...), m.Name)
-	b = jsonvalue.AppendString(append(b, `,"profile":`...), m.Profile)
-	b = append(b, `,"score":`...)
-	// The name and profile are kept as given, not copied: a run's
-	// results share their metric's strings, which compare equal by their
-	// pointers, without reading them. (Read from a file, they may hold
-	// one block of its input alive.)
-	lastMetricHead.Store(&metricHead{m.Name, m.Profile, string(b[n:])})
-	return b
-}
-
-var lastMetricHead atomic.Pointer[metricHead]
-
-// appendFigures writes m's figures, from the score's value to the f1's:
-// score, success, threshold, precision, recall and f1 as appendMetric
-// writes them. A run's results give few sets of figures (ratios of small
-// counts), each written over and over: the text of each set met lately
-// is kept, by a hash of the figures.
+// appendFigures writes the start of m's object, from its name to the
+// f1's value: {"name":...,"profile":...,"score":..., then success,
+// threshold, precision, recall and f1 as appendMetric writes them. A
+// run's metrics are few and its results give few sets of figures (ratios
+// of small counts), each written over and over: the text of each metric
+// and set met lately is kept, by a hash of the figures.
 func appendFigures(b []byte, m *MetricResult) []byte {
 	k := figures{flags: figuresMet}
 	switch {
@@ -325,18 +305,25 @@ func appendFigures(b []byte, m *MetricResult) []byte {
 	k.recall = k.optional(m.Recall, figuresRecall)
 	k.f1 = k.optional(m.F1, figuresF1)
 	h := (k.score ^ k.threshold*0x9e3779b97f4a7c15 ^ k.precision*0xbf58476d1ce4e5b9 ^ k.recall*0x94d049bb133111eb ^
-		k.f1*0xd6e8feb86659fd93 ^ uint64(k.flags)) * 0xff51afd7ed558ccd
+		k.f1*0xd6e8feb86659fd93 ^ uint64(k.flags) ^ uint64(len(m.Name))<<8) * 0xff51afd7ed558ccd
 	slot := &figureTexts[h>>(64-figureTextBits)]
-	if t := slot.Load(); t != nil && t.same(&k) {
+	// The name and profile are kept as given, not copied: a run's
+	// results share their metric's strings, which compare equal by their
+	// pointers, without reading them. (Read from a file, they may hold
+	// one block of its input alive.)
+	if t := slot.Load(); t != nil && t.same(&k) && t.name == m.Name && t.profile == m.Profile {
 		return append(b, t.text...)
 	}
 	n := len(b)
-	b = appendFiguresOf(b, m)
-	slot.Store(&figuresText{k, string(b[n:])})
+	b = jsonvalue.AppendString(append(b, `{"name":`...), m.Name)
+	b = jsonvalue.AppendString(append(b, `,"profile":`...), m.Profile)
+	b = appendFiguresOf(append(b, `,"score":`...), m)
+	slot.Store(&figuresText{k, m.Name, m.Profile, string(b[n:])})
 	return b
 }
 
-// appendFiguresOf is appendFigures without the texts kept.
+// appendFiguresOf writes what appendFigures does from the score's value
+// on, without the texts kept.
 func appendFiguresOf(b []byte, m *MetricResult) []byte {
 	switch {
 	case m.Error != "":
@@ -400,16 +387,12 @@ func (f *figures) same(g *figures) bool {
 
 type figuresText struct {
 	figures
-	text string
+	name, profile, text string
 }
 
 var figureTexts [1 << figureTextBits]atomic.Pointer[figuresText]
 
 const figureTextBits = 10
-
-// A metricHead is the text appendMetricHead writes for a metric's name and
-// profile.
-type metricHead struct{ name, profile, text string }
 
 func appendMatch(b []byte, p *Match) []byte {
 	if len(p.Diffs) > 0 {

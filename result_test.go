@@ -369,9 +369,10 @@ func FuzzParseResult(f *testing.F) {
 }
 
 // TestResultLineFiguresRemembered: metric results whose figures differ
-// in one thing only (a verdict, a threshold, an error, a figure left out)
-// are each written as the fields write them, however often and in
-// whatever order: the line keeps the text of figures written lately.
+// in one thing only (a verdict, a threshold, an error, a figure left out,
+// the metric's name or profile) are each written as the fields write
+// them, however often and in whatever order: the line keeps the text of
+// metrics and figures written lately.
 func TestResultLineFiguresRemembered(t *testing.T) {
 	nums := []*float64{nil, toolgrade.Float(0), toolgrade.Float(0.5), toolgrade.Float(1), toolgrade.Float(math.Copysign(0, -1))}
 	var results []toolgrade.Result
@@ -382,9 +383,11 @@ func TestResultLineFiguresRemembered(t *testing.T) {
 					for _, p := range nums {
 						for _, rec := range nums[:3] {
 							for _, f1 := range nums[:3] {
-								m := toolgrade.MetricResult{Name: "m", Profile: "default", Score: score, Threshold: threshold, Success: success,
-									Error: erred, Precision: p, Recall: rec, F1: f1}
-								results = append(results, toolgrade.Result{ID: "c", Metrics: []toolgrade.MetricResult{m}})
+								for _, head := range [][2]string{{"m", "default"}, {"m", "strict"}, {"n", "default"}, {"tool_correctness", "default"}} {
+									m := toolgrade.MetricResult{Name: head[0], Profile: head[1], Score: score, Threshold: threshold, Success: success,
+										Error: erred, Precision: p, Recall: rec, F1: f1}
+									results = append(results, toolgrade.Result{ID: "c", Metrics: []toolgrade.MetricResult{m}})
+								}
 							}
 						}
 					}
