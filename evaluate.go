@@ -223,6 +223,31 @@ type batch struct {
 	digestsIn [maxBatch]uint64
 }
 
+// A batchOne is a batch of a run with one metric, the usual run, with
+// room for its records' metric results in the same allocation: one
+// allocation a batch instead of two, and 6 KiB instead of the 2.25 and 4
+// KiB the two were rounded up to.
+type batchOne struct {
+	batch
+	metricsIn [maxBatch]MetricResult
+}
+
+// newBatch returns an empty batch with room for n records and their
+// metric results.
+func (r *run) newBatch(n int) *batch {
+	var b *batch
+	if len(r.metrics) == 1 {
+		one := new(batchOne)
+		b = &one.batch
+		b.metrics = one.metricsIn[:]
+	} else {
+		b = new(batch)
+		b.metrics = make([]MetricResult, n*len(r.metrics))
+	}
+	b.recs = b.recsIn[:0:n]
+	return b
+}
+
 func (r *run) work() {
 	for {
 		b := r.take()
@@ -349,7 +374,7 @@ func (r *run) read() {
 			r.seq++
 			r.batch = min(2*r.batch, maxBatch)
 			n := len(b.recs)
-			b.metrics = make([]MetricResult, n*len(r.metrics))
+			b.metrics = b.metrics[:n*len(r.metrics)]
 			b.out = graded{results: b.resultsIn[:n], digests: b.digestsIn[:n]}
 			r.taken[b.seq%len(r.taken)].Store(b)
 			r.queue = append(r.queue, b)
@@ -381,8 +406,7 @@ type pull struct {
 // after each, so that a done run reads no more.
 func (r *run) pulls(records iter.Seq2[Record, error]) iter.Seq[pull] {
 	return func(yield func(pull) bool) {
-		b := new(batch)
-		b.recs = b.recsIn[:0:r.batch]
+		b := r.newBatch(r.batch)
 		for rec, err := range records {
 			if err != nil {
 				yield(pull{batch: b, end: true, err: err})
@@ -397,8 +421,7 @@ func (r *run) pulls(records iter.Seq2[Record, error]) iter.Seq[pull] {
 				if !yield(pull{batch: b}) {
 					return
 				}
-				b = new(batch)
-				b.recs = b.recsIn[:0:r.batch]
+				b = r.newBatch(r.batch)
 			}
 		}
 		yield(pull{batch: b, end: true})

@@ -40,9 +40,19 @@ func (r badRecord) Decode() (*toolgrade.Case, error) {
 }
 
 func records(n int, bad func(i int) bool) iter.Seq2[toolgrade.Record, error] {
+	return recordsOf(n, bad, func(id string) toolgrade.Record { return &toolgrade.Case{ID: id} })
+}
+
+// readRecord is a record as readers make them: not a case built in code,
+// so that its case is graded into its batch's memory.
+type readRecord struct{ id string }
+
+func (r readRecord) Decode() (*toolgrade.Case, error) { return &toolgrade.Case{ID: r.id}, nil }
+
+func recordsOf(n int, bad func(i int) bool, good func(id string) toolgrade.Record) iter.Seq2[toolgrade.Record, error] {
 	return func(yield func(toolgrade.Record, error) bool) {
 		for i := range n {
-			var rec toolgrade.Record = &toolgrade.Case{ID: strconv.Itoa(i)}
+			rec := good(strconv.Itoa(i))
 			if bad(i) {
 				rec = badRecord{strconv.Itoa(i)}
 			}
@@ -54,42 +64,68 @@ func records(n int, bad func(i int) bool) iter.Seq2[toolgrade.Record, error] {
 }
 
 func TestEvaluateKeepsInputOrder(t *testing.T) {
-	for _, workers := range []int{1, 2, 8} {
-		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
-			const n = 500
-			var got []toolgrade.Result
-			err := toolgrade.Evaluate(context.Background(), records(n, func(i int) bool { return i%50 == 10 }),
-				[]toolgrade.Metric{sleepy{}}, func(r *toolgrade.Result) error {
-					got = append(got, *r)
-					return nil
-				}, toolgrade.Workers(workers))
-			if err != nil {
-				t.Fatal(err)
+	// Cases built in code and read, one metric and two: a batch of a run
+	// with one metric holds its read records' metric results itself; each
+	// result, kept past emit, keeps its own.
+	kinds := []struct {
+		name string
+		good func(id string) toolgrade.Record
+	}{
+		{"built", func(id string) toolgrade.Record { return &toolgrade.Case{ID: id} }},
+		{"read", func(id string) toolgrade.Record { return readRecord{id} }},
+	}
+	for _, kind := range kinds {
+		for _, metrics := range [][]toolgrade.Metric{{sleepy{}}, {sleepy{}, constant{}}} {
+			for _, workers := range []int{1, 2, 8} {
+				t.Run(fmt.Sprintf("%s/metrics=%d/workers=%d", kind.name, len(metrics), workers), func(t *testing.T) {
+					testEvaluateKeepsInputOrder(t, kind.good, metrics, workers)
+				})
 			}
-			if len(got) != n {
-				t.Fatalf("got %d results, want %d", len(got), n)
+		}
+	}
+}
+
+func testEvaluateKeepsInputOrder(t *testing.T, good func(id string) toolgrade.Record, metrics []toolgrade.Metric, workers int) {
+	const n = 500
+	var got []toolgrade.Result
+	err := toolgrade.Evaluate(context.Background(), recordsOf(n, func(i int) bool { return i%50 == 10 }, good),
+		metrics, func(r *toolgrade.Result) error {
+			got = append(got, *r)
+			return nil
+		}, toolgrade.Workers(workers))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != n {
+		t.Fatalf("got %d results, want %d", len(got), n)
+	}
+	for i, r := range got {
+		if r.ID != strconv.Itoa(i) {
+			t.Fatalf("result %d has id %s: out of order", i, r.ID)
+		}
+		m := r.Metrics[0]
+		switch {
+		case i%50 == 10:
+			if r.Error == "" || m.Error == "" || r.Success || !strings.Contains(r.Error, "field input") {
+				t.Errorf("record %d: want a decode error result, got %+v", i, r)
 			}
-			for i, r := range got {
-				if r.ID != strconv.Itoa(i) {
-					t.Fatalf("result %d has id %s: out of order", i, r.ID)
-				}
-				m := r.Metrics[0]
-				switch {
-				case i%50 == 10:
-					if r.Error == "" || m.Error == "" || r.Success || !strings.Contains(r.Error, "field input") {
-						t.Errorf("record %d: want a decode error result, got %+v", i, r)
-					}
-				case i%7 == 3:
-					if !strings.Contains(m.Error, "boom on") || r.Success {
-						t.Errorf("case %d: want the panic as an error result, got %+v", i, m)
-					}
-				default:
-					if m.Error != "" || m.Score != float64(i) || !r.Success {
-						t.Errorf("case %d: got %+v", i, m)
-					}
-				}
+		case i%7 == 3:
+			if !strings.Contains(m.Error, "boom on") || r.Success {
+				t.Errorf("case %d: want the panic as an error result, got %+v", i, m)
 			}
-		})
+		default:
+			if m.Error != "" || m.Score != float64(i) || !r.Success {
+				t.Errorf("case %d: got %+v", i, m)
+			}
+		}
+		if len(r.Metrics) != len(metrics) {
+			t.Fatalf("case %d: %d metric results, want %d", i, len(r.Metrics), len(metrics))
+		}
+		for k, mr := range r.Metrics {
+			if mr.Name != metrics[k].Name() {
+				t.Errorf("case %d: metric result %d is %q, want %q", i, k, mr.Name, metrics[k].Name())
+			}
+		}
 	}
 }
 
