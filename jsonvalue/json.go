@@ -74,13 +74,17 @@ var parsers = sync.Pool{New: func() any { return new(parser) }}
 // entries lie together at the end of its chunk when it ends, and are its
 // backing array as they are, without a copy.
 //
-// The read position is passed in and returned rather than kept in the
-// parser, so that it stays in a register: this is the innermost loop of
-// reading a dataset.
+// The read position is kept in a variable of the loop rather than in
+// the parser, so that it stays in a register: this is the innermost loop
+// of reading a dataset.
 type parser struct {
 	data   string
 	levels []*level // by depth
 	slab   slab     // where values go; shared with the documents before and after
+
+	// The depth of the value being read, and an offset value keeps here
+	// across a call (see resume).
+	depth, pos int
 }
 
 func (p *parser) document() (any, error) {
@@ -88,7 +92,14 @@ func (p *parser) document() (any, error) {
 	if p.slab.begin(len(d)) {
 		p.newGeneration()
 	}
-	v, i, err := p.value(skipSpace(d, 0), 0)
+	var v any
+	var err error
+	i := skipSpace(d, 0)
+	if i < len(d) && (d[i] == '{' || d[i] == '[') {
+		v, i, err = p.value(i)
+	} else {
+		v, i, err = p.scalar(i)
+	}
 	if err == nil {
 		if i = skipSpace(d, i); i < len(d) {
 			err = p.errorf(i, "unexpected %s after the value", p.describe(i))
@@ -121,18 +132,34 @@ func (p *parser) newGeneration() {
 // document nested deeper uses more.
 const maxPooledLevels = 64
 
-// level returns the level of depth, making the levels up to it.
-func (p *parser) level(depth int) *level {
-	for len(p.levels) <= depth {
+// newLevel returns the level of the depth value is at, making the levels
+// up to it. It is not inlined: value's loop would keep what it holds in
+// registers across the calls it makes (see resume).
+//
+//go:noinline
+func (p *parser) newLevel() *level {
+	for len(p.levels) <= p.depth {
 		p.levels = append(p.levels, &level{slab: &p.slab})
 	}
-	return p.levels[depth]
+	return p.levels[p.depth]
 }
 
 // errorf reports a syntax error at byte offset i.
 func (p *parser) errorf(i int, format string, args ...any) error {
 	line := 1 + strings.Count(p.data[:min(i, len(p.data))], "\n")
 	return &SyntaxError{Msg: fmt.Sprintf(format, args...), Offset: i, Line: line}
+}
+
+// unexpected reports what is at offset i, named by describe, as format
+// has it: value reports its errors by calls that take nothing it keeps
+// but the offset (see resume).
+func (p *parser) unexpected(i int, format string) error {
+	return p.errorf(i, format, p.describe(i))
+}
+
+// tooDeep reports a value at offset i nested deeper than MaxDepth.
+func (p *parser) tooDeep(i int) error {
+	return p.errorf(i, "nesting deeper than %d", MaxDepth)
 }
 
 // describe names what is at offset i, for errors.
@@ -159,20 +186,402 @@ func skipSpace(d string, i int) int {
 	return i
 }
 
-// value reads the value at offset i and returns it with the offset after it.
-func (p *parser) value(i, depth int) (any, int, error) {
+// value reads the document's value, an object or an array, at offset i
+// and returns it with the offset after it (0 with an error: the error
+// has its offset).
+//
+// It is one loop over the document's tokens, with the containers that
+// are open as its stack: the levels up to the depth being read, each
+// holding the entries its container has read (see level). Opening a
+// container pushes it and closing one pops it, and a value is read by
+// the same code whether it is a member's or an element's. A call for
+// each container, as value, object and array calling one another had
+// it, cost each nested container a call, its frame and the saving and
+// restoring of the caller's registers, and each loop its own copy of
+// the values' dispatch.
+//
+// Only the input, the offset, the innermost container's level and the
+// value just read are kept in variables. Each container's state (where
+// its entries start, its bits of seen keys, whether it is an object) is
+// in its level, the depth in the parser, and the key of the member being
+// read in the member's slot, written before its value is read: each of
+// them in a variable cost more than the loads it saved (BenchmarkParse,
+// callgrind), as every variable more is moved or saved at the joins of
+// the loop's paths.
+func (p *parser) value(i int) (any, int, error) {
 	d := p.data
-	if depth > MaxDepth {
-		return nil, i, p.errorf(i, "nesting deeper than %d", MaxDepth)
+	var (
+		v   any
+		lv  *level // the innermost open container's
+		c   byte
+		j   int
+		ok  bool
+		err error
+	)
+	p.depth = 0
+	// A value: its first byte is read once, space skipped only if it is
+	// space. Depth needs no test here: a container too deep for its
+	// entries is refused when it opens.
+readValue:
+	c = 0
+	if uint(i) < uint(len(d)) {
+		if c = d[i]; c <= ' ' {
+			i, c = skipSpace(d, i), 0
+			if uint(i) < uint(len(d)) {
+				c = d[i]
+			}
+		}
 	}
+	if c == '"' {
+		// Strings, most values, are scanned here rather than by calls to
+		// string and plainRun. The scan stops at the first byte that is
+		// not plain text; anything but the closing quote goes on in
+		// string.
+		j = i + 1
+		for j+8 <= len(d) {
+			if m := scanStops(wordAt(d, j)); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
+		}
+		var s string
+		if uint(j) < uint(len(d)) && d[j] == '"' {
+			s, j = sub(d, i+1, j), j+1
+		} else {
+			if s, j, err = p.string(i, j); err != nil {
+				return nil, 0, err
+			}
+			d, lv = p.resume()
+		}
+		if v, ok = p.slab.stringInChunk(s); !ok {
+			p.pos = j
+			v = p.slab.string(s, len(d)-j)
+			d, lv = p.resume()
+			j = p.pos
+		}
+		i = j
+		goto stored
+	}
+	switch c {
+	case '{':
+		j = skipSpace(d, i+1)
+		if uint(j) < uint(len(d)) && d[j] == '}' {
+			v, i = emptyObject, j+1
+			if p.depth == 0 {
+				return v, i, nil
+			}
+			goto stored
+		}
+		if depth := p.depth; depth < len(p.levels) {
+			lv = p.levels[depth]
+		} else {
+			p.pos = j
+			lv = p.newLevel()
+			d, j = p.data, p.pos
+		}
+		if lv.index != nil {
+			lv.index = nil // left by an object that failed
+		}
+		lv.base, lv.object, lv.seen = len(lv.members), true, 0
+		p.depth++
+		i = j
+		if p.depth > MaxDepth {
+			return nil, 0, p.tooDeepMember(i)
+		}
+		goto readKey
+	case '[':
+		j = skipSpace(d, i+1)
+		if uint(j) < uint(len(d)) && d[j] == ']' {
+			v, i = emptyArray, j+1
+			if p.depth == 0 {
+				return v, i, nil
+			}
+			goto stored
+		}
+		if depth := p.depth; depth < len(p.levels) {
+			lv = p.levels[depth]
+		} else {
+			p.pos = j
+			lv = p.newLevel()
+			d, j = p.data, p.pos
+		}
+		lv.base, lv.object = len(lv.elems), false
+		p.depth++
+		i = j
+		if p.depth > MaxDepth {
+			return nil, 0, p.tooDeep(i)
+		}
+		goto readValue
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		// Numbers are scanned here too; number reads one again for its
+		// error.
+		j = i
+		if c == '-' {
+			j++
+		}
+		if uint(j) < uint(len(d)) && d[j] == '0' {
+			j++
+		} else if uint(j) < uint(len(d)) && d[j]-'1' < 9 {
+			for j++; uint(j) < uint(len(d)) && d[j]-'0' < 10; j++ {
+			}
+		} else {
+			goto badNumber
+		}
+		if uint(j) < uint(len(d)) && d[j] == '.' {
+			if j++; uint(j) >= uint(len(d)) || d[j]-'0' >= 10 {
+				goto badNumber
+			}
+			for j++; uint(j) < uint(len(d)) && d[j]-'0' < 10; j++ {
+			}
+		}
+		if uint(j) < uint(len(d)) && d[j]|0x20 == 'e' {
+			if j++; uint(j) < uint(len(d)) && (d[j] == '+' || d[j] == '-') {
+				j++
+			}
+			if uint(j) >= uint(len(d)) || d[j]-'0' >= 10 {
+				goto badNumber
+			}
+			for j++; uint(j) < uint(len(d)) && d[j]-'0' < 10; j++ {
+			}
+		}
+		if v, ok = p.slab.numberInChunk(d[i:j]); !ok {
+			p.pos = j
+			v = p.slab.number(d[i:j], len(d)-j)
+			d, lv = p.resume()
+			j = p.pos
+		}
+		i = j
+		goto stored
+	badNumber:
+		_, i, err = p.number(i)
+		return nil, i, err
+	case 't', 'f', 'n':
+		if v, j = literalAt(d, i); j > i {
+			i = j
+			goto stored
+		}
+		word := "null"
+		if c == 't' {
+			word = "true"
+		} else if c == 'f' {
+			word = "false"
+		}
+		i, err = p.literal(i, word)
+		return nil, i, err
+	}
+	if i >= len(d) {
+		return nil, 0, p.errorf(i, "unexpected end of input, want a value")
+	}
+	return nil, 0, p.unexpected(i, "unexpected %s, want a value")
+
+	// The value v ends at i: it is an entry of the innermost container,
+	// which goes on or ends after it.
+stored:
+	if lv.object {
+		// The member's key is in its slot already, or in the level when
+		// the chunk had no room (see readKey).
+		if ms := lv.members; len(ms) == cap(ms) {
+			p.pos = i
+			lv.moveMembersFor(v)
+			d, lv = p.resume()
+			i = p.pos
+		} else {
+			ms = ms[:len(ms)+1]
+			ms[len(ms)-1].Value = v
+			lv.members = ms
+		}
+		// The next member's comma, in compact input, goes straight back.
+		if uint(i) < uint(len(d)) && d[i] == ',' {
+			i++
+			goto readKey
+		}
+		if c = 0; uint(i) < uint(len(d)) {
+			if c = d[i]; c <= ' ' {
+				i, c = skipSpace(d, i), 0
+				if uint(i) < uint(len(d)) {
+					c = d[i]
+				}
+			}
+		}
+		if c == ',' {
+			i++
+			goto readKey
+		}
+		if c == '}' {
+			i++
+			if lv.index != nil {
+				lv.index = nil
+			}
+			n := len(lv.members)
+			obj := Object(lv.members[lv.base:n:n])
+			if v, ok = p.slab.objectInChunk(obj); !ok {
+				p.pos = i
+				v = p.slab.object(obj, len(d)-i)
+				d = p.data
+				i = p.pos
+			}
+			goto pop
+		}
+		if uint(i) >= uint(len(d)) {
+			return nil, 0, p.errorf(i, "unexpected end of input in object")
+		}
+		return nil, 0, p.unexpected(i, "unexpected %s in object, want ',' or '}'")
+	}
+	if es := lv.elems; len(es) == cap(es) {
+		p.pos = i
+		lv.moveElemsFor(v)
+		d, lv = p.resume()
+		i = p.pos
+	} else {
+		es = es[:len(es)+1]
+		es[len(es)-1] = v
+		lv.elems = es
+	}
+	if c = 0; uint(i) < uint(len(d)) {
+		if c = d[i]; c <= ' ' {
+			i, c = skipSpace(d, i), 0
+			if uint(i) < uint(len(d)) {
+				c = d[i]
+			}
+		}
+	}
+	if c == ',' {
+		i++
+		goto readValue
+	}
+	if c == ']' {
+		i++
+		n := len(lv.elems)
+		arr := lv.elems[lv.base:n:n]
+		if v, ok = p.slab.arrayInChunk(arr); !ok {
+			p.pos = i
+			v = p.slab.array(arr, len(d)-i)
+			d = p.data
+			i = p.pos
+		}
+		goto pop
+	}
+	if uint(i) >= uint(len(d)) {
+		return nil, 0, p.errorf(i, "unexpected end of input in array")
+	}
+	return nil, 0, p.unexpected(i, "unexpected %s in array, want ',' or ']'")
+
+	// The innermost container has ended as v: its parent, if any, is
+	// the innermost again.
+pop:
+	if p.depth--; p.depth == 0 {
+		return v, i, nil
+	}
+	lv = p.levels[p.depth-1]
+	goto stored
+
+	// A member of the innermost object, from its key (space before it
+	// allowed) to the first byte of its value.
+readKey:
+	// Compact input has no space between tokens: each token is tested
+	// for first, and space skipped only when it is not there.
+	if uint(i) >= uint(len(d)) || d[i] != '"' {
+		if i = skipSpace(d, i); uint(i) >= uint(len(d)) || d[i] != '"' {
+			return nil, 0, p.unexpected(i, "unexpected %s, want a string key")
+		}
+	}
+	j = i + 1 // as for a string value
+	for j+8 <= len(d) {
+		if m := scanStops(wordAt(d, j)); m != 0 {
+			j += bits.TrailingZeros64(m) >> 3
+			break
+		}
+		j += 8
+	}
+	var key string
+	if uint(j) < uint(len(d)) && d[j] == '"' {
+		key, j = sub(d, i+1, j), j+1
+	} else {
+		if key, j, err = p.string(i, j); err != nil {
+			return nil, 0, err
+		}
+		d, lv = p.resume()
+	}
+	// A key whose bit is new is new. Otherwise it is compared with the
+	// keys before it (see level.repeats).
+	if bit := keyBit(key); lv.seen&bit == 0 {
+		lv.seen |= bit
+	} else {
+		p.pos, lv.key = j, key
+		if err = p.repeated(lv, i, key); err != nil {
+			return nil, 0, err
+		}
+		d, lv = p.resume()
+		key, j = lv.key, p.pos
+	}
+	if uint(j) >= uint(len(d)) || d[j] != ':' {
+		if j = skipSpace(d, j); uint(j) >= uint(len(d)) || d[j] != ':' {
+			return nil, 0, p.unexpected(j, "unexpected %s after object key, want ':'")
+		}
+	}
+	// The key goes into its member's slot now, so that no register
+	// keeps it while the value is read; the value is written beside it.
+	// The slot is past the chunk's length until then (see level).
+	if ms := lv.members; len(ms) < cap(ms) {
+		ms[:len(ms)+1][len(ms)].Key = key
+	} else {
+		lv.key = key
+	}
+	i = j + 1
+	goto readValue
+}
+
+// resume returns the variables of value's loop, after a call it made.
+// Go's calls save no register, and a variable that lives across a call
+// is saved on a path that leads to every such call, which in value's
+// loop is the path of every value it reads. The loop instead keeps
+// across its calls nothing but what it reads back after them: the input
+// and the levels from the parser, an offset from pos, a key from its
+// level.
+func (p *parser) resume() (d string, lv *level) {
+	return p.data, p.levels[p.depth-1]
+}
+
+// repeated reports key, at offset i, if it is one of the keys before it
+// in the object being read into lv, which has seen its bit: they are
+// compared with it, or, from indexFrom members on, looked up in an index
+// made at the first such key (and from then on every bit is set, so
+// that each key is).
+func (p *parser) repeated(lv *level, i int, key string) error {
+	if lv.repeats(key) {
+		return p.duplicate(i, key)
+	}
+	return nil
+}
+
+func (lv *level) repeats(key string) bool {
+	base := lv.base
+	if lv.index == nil && len(lv.members)-base >= indexFrom {
+		lv.index = make(map[string]struct{}, 2*(len(lv.members)-base))
+		for _, m := range lv.members[base:] {
+			lv.index[m.Key] = struct{}{}
+		}
+		lv.seen = ^uint64(0)
+	}
+	if index := lv.index; index != nil {
+		if _, ok := index[key]; ok {
+			return true
+		}
+		index[key] = struct{}{}
+		return false
+	}
+	return Object(lv.members[base:]).index(key) >= 0
+}
+
+// scalar reads a document whose value at offset i is not an object or
+// an array: value reads only the values inside them.
+func (p *parser) scalar(i int) (any, int, error) {
+	d := p.data
 	if i >= len(d) {
 		return nil, i, p.errorf(i, "unexpected end of input, want a value")
 	}
 	switch c := d[i]; c {
-	case '{':
-		return p.object(i, depth)
-	case '[':
-		return p.array(i, depth)
 	case '"':
 		s, j, err := p.string(i, i+1)
 		if err != nil {
@@ -192,8 +601,25 @@ func (p *parser) value(i, depth int) (any, int, error) {
 		if c == '-' || c >= '0' && c <= '9' {
 			return p.number(i)
 		}
-		return nil, i, p.errorf(i, "unexpected %s, want a value", p.describe(i))
+		return nil, i, p.unexpected(i, "unexpected %s, want a value")
 	}
+}
+
+// tooDeepMember reports the first member of an object at offset i,
+// inside MaxDepth containers: its key is read, and its value refused.
+func (p *parser) tooDeepMember(i int) error {
+	d := p.data
+	if i >= len(d) || d[i] != '"' {
+		return p.unexpected(i, "unexpected %s, want a string key")
+	}
+	_, j, err := p.string(i, i+1)
+	if err != nil {
+		return err
+	}
+	if j = skipSpace(d, j); j >= len(d) || d[j] != ':' {
+		return p.unexpected(j, "unexpected %s after object key, want ':'")
+	}
+	return p.tooDeep(skipSpace(d, j+1))
 }
 
 // literalAt reads the literal true, false or null at offset i of d, and
@@ -231,184 +657,6 @@ func (p *parser) literal(i int, word string) (int, error) {
 // to find repeats, instead of scanning them.
 const indexFrom = 16
 
-func (p *parser) object(i, depth int) (any, int, error) {
-	d := p.data
-	i = skipSpace(d, i+1) // past {
-	if uint(i) < uint(len(d)) && d[i] == '}' {
-		return emptyObject, i + 1, nil
-	}
-	var lv *level
-	if depth < len(p.levels) {
-		lv = p.levels[depth]
-	} else {
-		lv = p.level(depth)
-	}
-	base := len(lv.members)
-	if lv.index != nil {
-		lv.index = nil // left by an object that failed
-	}
-	var seen uint64 // a bit per key hash: a repeat finds its bit set
-	for {
-		// Compact input has no space between tokens: each token is tested
-		// for first, and space skipped only when it is not there.
-		if uint(i) >= uint(len(d)) || d[i] != '"' {
-			if i = skipSpace(d, i); uint(i) >= uint(len(d)) || d[i] != '"' {
-				return nil, i, p.errorf(i, "unexpected %s, want a string key", p.describe(i))
-			}
-		}
-		keyAt := i
-		// Keys and string values are scanned here rather than by calls to
-		// string and plainRun: a call costs the loop its registers (Go's
-		// calls save none). The scan stops at the first byte that is not
-		// plain text; anything but the closing quote goes on in string.
-		j := i + 1
-		for j+8 <= len(d) {
-			if m := scanStops(wordAt(d, j)); m != 0 {
-				j += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			j += 8
-		}
-		var key string
-		if uint(j) < uint(len(d)) && d[j] == '"' {
-			key, j = sub(d, i+1, j), j+1
-		} else {
-			var err error
-			if key, j, err = p.string(i, j); err != nil {
-				return nil, j, err
-			}
-		}
-		// A key whose bit is new is new. Otherwise it is compared with the
-		// keys before it, or, in an object of indexFrom members or more,
-		// looked up in an index made at the first such key (and from then
-		// on every bit is set, so that each key is).
-		if bit := keyBit(key); seen&bit == 0 {
-			seen |= bit
-		} else {
-			if lv.index == nil && len(lv.members)-base >= indexFrom {
-				lv.index = make(map[string]struct{}, 2*(len(lv.members)-base))
-				for _, m := range lv.members[base:] {
-					lv.index[m.Key] = struct{}{}
-				}
-				seen = ^uint64(0)
-			}
-			if index := lv.index; index != nil {
-				if _, ok := index[key]; ok {
-					return nil, keyAt, p.duplicate(keyAt, key)
-				}
-				index[key] = struct{}{}
-			} else if Object(lv.members[base:]).index(key) >= 0 {
-				return nil, keyAt, p.duplicate(keyAt, key)
-			}
-		}
-		if uint(j) >= uint(len(d)) || d[j] != ':' {
-			if j = skipSpace(d, j); uint(j) >= uint(len(d)) || d[j] != ':' {
-				return nil, j, p.errorf(j, "unexpected %s after object key, want ':'", p.describe(j))
-			}
-		}
-		// The value's first byte is read once, space skipped only if it is
-		// space. Most values are strings: those are read here, without the
-		// call to value.
-		var v any
-		var err error
-		c := byte(0)
-		if j++; uint(j) < uint(len(d)) {
-			if c = d[j]; c <= ' ' {
-				j, c = skipSpace(d, j), 0
-				if uint(j) < uint(len(d)) {
-					c = d[j]
-				}
-			}
-		}
-		if depth >= MaxDepth {
-			c = 0 // for value to refuse
-		}
-		if c == '"' {
-			k := j + 1 // as for the key
-			for k+8 <= len(d) {
-				if m := scanStops(wordAt(d, k)); m != 0 {
-					k += bits.TrailingZeros64(m) >> 3
-					break
-				}
-				k += 8
-			}
-			var s string
-			if uint(k) < uint(len(d)) && d[k] == '"' {
-				s, k = sub(d, j+1, k), k+1
-			} else if s, k, err = p.string(j, k); err != nil {
-				return nil, k, err
-			}
-			var ok bool
-			if v, ok = p.slab.stringInChunk(s); !ok {
-				v = p.slab.string(s, len(d)-k)
-			}
-			j = k
-		} else {
-			// Containers and numbers are read without the call to value too.
-			switch c {
-			case '{':
-				v, j, err = p.object(j, depth+1)
-			case '[':
-				v, j, err = p.array(j, depth+1)
-			case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-				v, j, err = p.number(j)
-			case 't', 'f', 'n':
-				if w, k := literalAt(d, j); k > j {
-					v, j = w, k
-					break
-				}
-				v, j, err = p.value(j, depth+1)
-			default:
-				v, j, err = p.value(j, depth+1)
-			}
-			if err != nil {
-				return nil, j, err
-			}
-		}
-		ms := lv.members
-		if len(ms) == cap(ms) {
-			base = lv.moveMembers(base)
-			ms = lv.members
-		}
-		ms = ms[:len(ms)+1]
-		ms[len(ms)-1] = Member{key, v}
-		lv.members = ms
-		// The next member's comma, in compact input, goes straight back.
-		if uint(j) < uint(len(d)) && d[j] == ',' {
-			i = j + 1 // the loop's top skips space before the key
-			continue
-		}
-		if c = 0; uint(j) < uint(len(d)) {
-			if c = d[j]; c <= ' ' {
-				j, c = skipSpace(d, j), 0
-				if uint(j) < uint(len(d)) {
-					c = d[j]
-				}
-			}
-		}
-		if c == ',' {
-			i = j + 1 // the loop's top skips space before the key
-			continue
-		}
-		if c == '}' {
-			i = j + 1
-			if lv.index != nil {
-				lv.index = nil
-			}
-			n := len(lv.members)
-			obj := Object(lv.members[base:n:n])
-			if v, ok := p.slab.objectInChunk(obj); ok {
-				return v, i, nil
-			}
-			return p.slab.object(obj, len(d)-i), i, nil
-		}
-		if uint(j) >= uint(len(d)) {
-			return nil, j, p.errorf(j, "unexpected end of input in object")
-		}
-		return nil, j, p.errorf(j, "unexpected %s in object, want ',' or '}'", p.describe(j))
-	}
-}
-
 // duplicate reports a key repeated in an object, at the repeat's offset.
 // Readers differ on which value a repeated key has (Python and JavaScript
 // keep the last, others the first), so no choice is safe.
@@ -442,110 +690,6 @@ func (o Object) index(key string) int {
 		}
 	}
 	return -1
-}
-
-func (p *parser) array(i, depth int) (any, int, error) {
-	d := p.data
-	i = skipSpace(d, i+1) // past [
-	if uint(i) < uint(len(d)) && d[i] == ']' {
-		return emptyArray, i + 1, nil
-	}
-	var lv *level
-	if depth < len(p.levels) {
-		lv = p.levels[depth]
-	} else {
-		lv = p.level(depth)
-	}
-	base := len(lv.elems)
-	for {
-		var v any
-		var j int
-		var err error
-		c := byte(0) // as in object
-		if uint(i) < uint(len(d)) {
-			if c = d[i]; c <= ' ' {
-				i, c = skipSpace(d, i), 0
-				if uint(i) < uint(len(d)) {
-					c = d[i]
-				}
-			}
-		}
-		if depth >= MaxDepth {
-			c = 0
-		}
-		if c == '"' {
-			j = i + 1
-			for j+8 <= len(d) {
-				if m := scanStops(wordAt(d, j)); m != 0 {
-					j += bits.TrailingZeros64(m) >> 3
-					break
-				}
-				j += 8
-			}
-			var s string
-			if uint(j) < uint(len(d)) && d[j] == '"' {
-				s, j = sub(d, i+1, j), j+1
-			} else if s, j, err = p.string(i, j); err != nil {
-				return nil, j, err
-			}
-			var ok bool
-			if v, ok = p.slab.stringInChunk(s); !ok {
-				v = p.slab.string(s, len(d)-j)
-			}
-		} else {
-			switch c {
-			case '{':
-				v, j, err = p.object(i, depth+1)
-			case '[':
-				v, j, err = p.array(i, depth+1)
-			case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-				v, j, err = p.number(i)
-			case 't', 'f', 'n':
-				if v, j = literalAt(d, i); j > i {
-					break
-				}
-				v, j, err = p.value(i, depth+1)
-			default:
-				v, j, err = p.value(i, depth+1)
-			}
-			if err != nil {
-				return nil, j, err
-			}
-		}
-		es := lv.elems
-		if len(es) == cap(es) {
-			base = lv.moveElems(base)
-			es = lv.elems
-		}
-		es = es[:len(es)+1]
-		es[len(es)-1] = v
-		lv.elems = es
-		if c = 0; uint(j) < uint(len(d)) {
-			if c = d[j]; c <= ' ' {
-				j, c = skipSpace(d, j), 0
-				if uint(j) < uint(len(d)) {
-					c = d[j]
-				}
-			}
-		}
-		if c == ',' {
-			i = j + 1 // the loop's top skips space before the element
-			continue
-		}
-		if c == ']' {
-			i = j + 1
-			n := len(lv.elems)
-			arr := lv.elems[base:n:n]
-			if v, ok := p.slab.arrayInChunk(arr); ok {
-				return v, i, nil
-			}
-			return p.slab.array(arr, len(d)-i), i, nil
-		}
-		if uint(j) >= uint(len(d)) {
-			return nil, j, p.errorf(j, "unexpected end of input in array")
-		}
-		return nil, j, p.errorf(j, "unexpected %s in array, want ',' or ']'", p.describe(j))
-	}
 }
 
 func (p *parser) number(i int) (any, int, error) {

@@ -263,16 +263,26 @@ func keep[T any](s *slab, chunk *[]T, v T, rest, perValue int) unsafe.Pointer {
 // The chunks belong to the slab's generation: the values read into them
 // keep them alive, and newGeneration drops them, so that no value points
 // into an older generation's chunks. What a failed document left in a
-// chunk stays unused.
+// chunk stays unused. A member's key is written into the slot after the
+// chunk's length when the key is read, and its value beside it when the
+// value is: the slot is the member's only then.
 type level struct {
 	members []Member // in use up to its length
 	elems   []any
 
 	// index holds the keys of the object being read, made when it has
-	// indexFrom members and a key's bit is set (see parser.object); nil
-	// otherwise. It is kept here rather than in a variable of the
-	// object's loop, which has no register to spare for it.
+	// indexFrom members and a key's bit is set (see level.repeats); nil
+	// otherwise.
 	index map[string]struct{}
+
+	// The state of the container being read into this level (see
+	// parser.value): where its entries start, whether it is an object,
+	// its bits of seen keys (see keyBit), and the key of the member
+	// being read when the chunk has no room for its slot.
+	base   int
+	object bool
+	seen   uint64
+	key    string
 
 	// The entries this depth took in the generation, in chunks before the
 	// current one, and the length of the next generation's first chunks.
@@ -298,6 +308,7 @@ func (lv *level) drop() {
 	lv.memberHint = min(lv.usedMembers+len(lv.members), maxMembers)
 	lv.elemHint = min(lv.usedElems+len(lv.elems), maxElems)
 	lv.members, lv.elems = nil, nil
+	lv.key = "" // a key of the generation's input
 	lv.usedMembers, lv.usedElems = 0, 0
 }
 
@@ -311,6 +322,26 @@ func (lv *level) moveMembers(base int) int {
 	n := levelChunk(len(read), cap(lv.members), lv.memberHint, maxMembers, lv.usedMembers+len(read), done, left)
 	lv.members = append(make([]Member, 0, n), read...)
 	return 0
+}
+
+// moveMembersFor is moveMembers for a full chunk, when the object being
+// read has read a member: it moves the members and appends the member.
+// It is not inlined: parser.value's loop would keep the member's key and
+// value across the calls it makes (see parser.resume).
+//
+//go:noinline
+func (lv *level) moveMembersFor(v any) {
+	lv.base = lv.moveMembers(lv.base)
+	lv.members = append(lv.members, Member{lv.key, v})
+	lv.key = ""
+}
+
+// moveElemsFor is moveMembersFor for an element.
+//
+//go:noinline
+func (lv *level) moveElemsFor(v any) {
+	lv.base = lv.moveElems(lv.base)
+	lv.elems = append(lv.elems, v)
 }
 
 // moveElems is moveMembers for elements.
