@@ -82,9 +82,14 @@ type parser struct {
 	levels []*level // by depth
 	slab   slab     // where values go; shared with the documents before and after
 
-	// The depth of the value being read, and an offset value keeps here
-	// across a call (see resume).
-	depth, pos int
+	// The innermost open container's level and an offset, which value
+	// keeps here across a call (see resume).
+	cur *level
+	pos int
+
+	// top is the level above the first, of the document's value: its
+	// child is the first.
+	top level
 }
 
 func (p *parser) document() (any, error) {
@@ -113,6 +118,7 @@ func (p *parser) document() (any, error) {
 	}
 	if len(p.levels) > maxPooledLevels {
 		p.levels = p.levels[:maxPooledLevels:maxPooledLevels]
+		p.levels[maxPooledLevels-1].child, p.cur = nil, nil
 	}
 	if err != nil {
 		return nil, err
@@ -132,16 +138,20 @@ func (p *parser) newGeneration() {
 // document nested deeper uses more.
 const maxPooledLevels = 64
 
-// newLevel returns the level of the depth value is at, making the levels
-// up to it. It is not inlined: value's loop would keep what it holds in
-// registers across the calls it makes (see resume).
+// newLevel makes the level below the deepest. It is not inlined:
+// value's loop would keep what it holds in registers across the calls it
+// makes (see resume).
 //
 //go:noinline
 func (p *parser) newLevel() *level {
-	for len(p.levels) <= p.depth {
-		p.levels = append(p.levels, &level{slab: &p.slab})
+	parent := &p.top
+	if n := len(p.levels); n > 0 {
+		parent = p.levels[n-1]
 	}
-	return p.levels[p.depth]
+	lv := &level{slab: &p.slab, parent: parent, depth: parent.depth + 1}
+	parent.child = lv
+	p.levels = append(p.levels, lv)
+	return lv
 }
 
 // errorf reports a syntax error at byte offset i.
@@ -203,11 +213,12 @@ func skipSpace(d string, i int) int {
 // Only the input, the offset, the innermost container's level and the
 // value just read are kept in variables. Each container's state (where
 // its entries start, its bits of seen keys, whether it is an object) is
-// in its level, the depth in the parser, and the key of the member being
-// read in the member's slot, written before its value is read: each of
-// them in a variable cost more than the loads it saved (BenchmarkParse,
-// callgrind), as every variable more is moved or saved at the joins of
-// the loop's paths.
+// in its level, which knows its depth and is linked to the levels above
+// and below it (a push and a pop are a load each), and the key of the
+// member being read is in the member's slot, written before its value
+// is read: each of them in a variable cost more than the loads it saved
+// (BenchmarkParse, callgrind), as every variable more is moved or saved
+// at the joins of the loop's paths.
 func (p *parser) value(i int) (any, int, error) {
 	d := p.data
 	var (
@@ -218,7 +229,7 @@ func (p *parser) value(i int) (any, int, error) {
 		ok  bool
 		err error
 	)
-	p.depth = 0
+	lv = &p.top
 	// A value: its first byte is read once, space skipped only if it is
 	// space. Depth needs no test here: a container too deep for its
 	// entries is refused when it opens.
@@ -249,13 +260,14 @@ readValue:
 		if uint(j) < uint(len(d)) && d[j] == '"' {
 			s, j = sub(d, i+1, j), j+1
 		} else {
+			p.cur = lv
 			if s, j, err = p.string(i, j); err != nil {
 				return nil, 0, err
 			}
 			d, lv = p.resume()
 		}
 		if v, ok = p.slab.stringInChunk(s); !ok {
-			p.pos = j
+			p.pos, p.cur = j, lv
 			v = p.slab.string(s, len(d)-j)
 			d, lv = p.resume()
 			j = p.pos
@@ -268,13 +280,13 @@ readValue:
 		j = skipSpace(d, i+1)
 		if uint(j) < uint(len(d)) && d[j] == '}' {
 			v, i = emptyObject, j+1
-			if p.depth == 0 {
+			if lv == &p.top {
 				return v, i, nil
 			}
 			goto stored
 		}
-		if depth := p.depth; depth < len(p.levels) {
-			lv = p.levels[depth]
+		if lv.child != nil {
+			lv = lv.child
 		} else {
 			p.pos = j
 			lv = p.newLevel()
@@ -284,9 +296,8 @@ readValue:
 			lv.index = nil // left by an object that failed
 		}
 		lv.base, lv.object, lv.seen = len(lv.members), true, 0
-		p.depth++
 		i = j
-		if p.depth > MaxDepth {
+		if lv.depth > MaxDepth {
 			return nil, 0, p.tooDeepMember(i)
 		}
 		goto readKey
@@ -294,22 +305,21 @@ readValue:
 		j = skipSpace(d, i+1)
 		if uint(j) < uint(len(d)) && d[j] == ']' {
 			v, i = emptyArray, j+1
-			if p.depth == 0 {
+			if lv == &p.top {
 				return v, i, nil
 			}
 			goto stored
 		}
-		if depth := p.depth; depth < len(p.levels) {
-			lv = p.levels[depth]
+		if lv.child != nil {
+			lv = lv.child
 		} else {
 			p.pos = j
 			lv = p.newLevel()
 			d, j = p.data, p.pos
 		}
 		lv.base, lv.object = len(lv.elems), false
-		p.depth++
 		i = j
-		if p.depth > MaxDepth {
+		if lv.depth > MaxDepth {
 			return nil, 0, p.tooDeep(i)
 		}
 		goto readValue
@@ -346,7 +356,7 @@ readValue:
 			}
 		}
 		if v, ok = p.slab.numberInChunk(d[i:j]); !ok {
-			p.pos = j
+			p.pos, p.cur = j, lv
 			v = p.slab.number(d[i:j], len(d)-j)
 			d, lv = p.resume()
 			j = p.pos
@@ -382,7 +392,7 @@ stored:
 		// The member's key is in its slot already, or in the level when
 		// the chunk had no room (see readKey).
 		if ms := lv.members; len(ms) == cap(ms) {
-			p.pos = i
+			p.pos, p.cur = i, lv
 			lv.moveMembersFor(v)
 			d, lv = p.resume()
 			i = p.pos
@@ -416,9 +426,9 @@ stored:
 			n := len(lv.members)
 			obj := Object(lv.members[lv.base:n:n])
 			if v, ok = p.slab.objectInChunk(obj); !ok {
-				p.pos = i
+				p.pos, p.cur = i, lv
 				v = p.slab.object(obj, len(d)-i)
-				d = p.data
+				d, lv = p.resume()
 				i = p.pos
 			}
 			goto pop
@@ -429,7 +439,7 @@ stored:
 		return nil, 0, p.unexpected(i, "unexpected %s in object, want ',' or '}'")
 	}
 	if es := lv.elems; len(es) == cap(es) {
-		p.pos = i
+		p.pos, p.cur = i, lv
 		lv.moveElemsFor(v)
 		d, lv = p.resume()
 		i = p.pos
@@ -455,9 +465,9 @@ stored:
 		n := len(lv.elems)
 		arr := lv.elems[lv.base:n:n]
 		if v, ok = p.slab.arrayInChunk(arr); !ok {
-			p.pos = i
+			p.pos, p.cur = i, lv
 			v = p.slab.array(arr, len(d)-i)
-			d = p.data
+			d, lv = p.resume()
 			i = p.pos
 		}
 		goto pop
@@ -470,10 +480,9 @@ stored:
 	// The innermost container has ended as v: its parent, if any, is
 	// the innermost again.
 pop:
-	if p.depth--; p.depth == 0 {
+	if lv = lv.parent; lv == &p.top {
 		return v, i, nil
 	}
-	lv = p.levels[p.depth-1]
 	goto stored
 
 	// A member of the innermost object, from its key (space before it
@@ -498,6 +507,7 @@ readKey:
 	if uint(j) < uint(len(d)) && d[j] == '"' {
 		key, j = sub(d, i+1, j), j+1
 	} else {
+		p.cur = lv
 		if key, j, err = p.string(i, j); err != nil {
 			return nil, 0, err
 		}
@@ -508,7 +518,7 @@ readKey:
 	if bit := keyBit(key); lv.seen&bit == 0 {
 		lv.seen |= bit
 	} else {
-		p.pos, lv.key = j, key
+		p.pos, p.cur, lv.key = j, lv, key
 		if err = p.repeated(lv, i, key); err != nil {
 			return nil, 0, err
 		}
@@ -537,10 +547,10 @@ readKey:
 // is saved on a path that leads to every such call, which in value's
 // loop is the path of every value it reads. The loop instead keeps
 // across its calls nothing but what it reads back after them: the input
-// and the levels from the parser, an offset from pos, a key from its
-// level.
+// from the parser, the level from cur, an offset from pos, a key from
+// its level.
 func (p *parser) resume() (d string, lv *level) {
-	return p.data, p.levels[p.depth-1]
+	return p.data, p.cur
 }
 
 // repeated reports key, at offset i, if it is one of the keys before it

@@ -42,6 +42,27 @@ func (tw *twins) check(t tb, doc string) {
 	if g, w := parserState(&tw.loop), parserState(&tw.recursive); g != w {
 		t.Fatalf("%.300q leaves the parser as\n%s\nthe recursive parser as\n%s", doc, g, w)
 	}
+	if err := chainErr(&tw.loop); err != nil {
+		t.Fatalf("after %.300q: %v", doc, err)
+	}
+}
+
+// chainErr reports the levels linked from the parser's top (child by
+// child) unless they are its levels, in order, each knowing its parent
+// and its depth: the loop opens and closes containers by the links, and
+// newGeneration drops the chunks of the parser's levels only.
+func chainErr(p *parser) error {
+	parent := &p.top
+	for depth, lv := range p.levels {
+		if parent.child != lv || lv.parent != parent || lv.depth != depth+1 {
+			return fmt.Errorf("level %d of %d is not linked as the %dth", depth, len(p.levels), depth)
+		}
+		parent = lv
+	}
+	if parent.child != nil {
+		return fmt.Errorf("the last of %d levels links to another", len(p.levels))
+	}
+	return nil
 }
 
 // shape writes v with the length and capacity of each object and array.
@@ -89,7 +110,7 @@ func parserState(p *parser) string {
 }
 
 // TestLoopAgreesWithRecursive: streams of generated documents (nested
-// up to about 45 deep, with every kind of string, number and literal,
+// up to about 85 deep, with every kind of string, number and literal,
 // repeated keys, white space between any tokens, objects and arrays
 // wider than a chunk, a document now and then large enough to fill a
 // generation), compact or spaced, some broken by a dropped, doubled or
@@ -126,8 +147,9 @@ func genDocument(t *rapid.T) string {
 		doc = `{"items":[` + strings.Repeat(`{"name":"n","args":{"a":1,"b":"text"}},`, genInput/36) + `{}]}`
 	default:
 		v := genValue(t, 0)
-		// Wrapped in containers, to nest deeper than genValue does.
-		for range rapid.IntRange(0, 40).Draw(t, "wrappers") {
+		// Wrapped in containers, to nest deeper than genValue does, and
+		// than the levels a pooled parser keeps (maxPooledLevels).
+		for range rapid.IntRange(0, maxPooledLevels+16).Draw(t, "wrappers") {
 			if rapid.Bool().Draw(t, "object") {
 				v = Object{{Key: rapid.SampledFrom([]string{"k", "", "é", `"`}).Draw(t, "key"), Value: v}}
 			} else {

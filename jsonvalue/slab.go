@@ -290,6 +290,12 @@ type level struct {
 	memberHint, elemHint   int
 
 	slab *slab // whose generation the chunks belong to
+
+	// The levels of the depths above and below (the parser's top above
+	// the first), and the depth of the values read into this one: the
+	// containers open while they are.
+	parent, child *level
+	depth         int
 }
 
 // Bounds of a level's chunk: the length it starts with, and the longest
