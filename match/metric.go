@@ -354,12 +354,21 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) (r toolgra
 		return m.gradeTrajectory(c)
 	}
 	// What the result keeps comes in one allocation (see resultMem),
-	// made first so that the pairs are found in it: there are no more
-	// pairs than expected calls, nor more missing and unexpected calls
-	// than calls.
+	// sized for the pairs found: a usual case's are found on the stack
+	// and copied. A larger case's are found in the allocation, made first
+	// for the most there may be.
 	n, k := len(c.Expected), len(c.Called)
-	mem := newResultMem(n, n+k)
-	pairs, greedy := m.pair(c, mem.matches[:0])
+	var pairs []toolgrade.Match
+	var greedy bool
+	var mem resultMem
+	if n <= 4 {
+		var room [4]toolgrade.Match
+		pairs, greedy = m.pair(c, room[:0])
+		mem = newResultMem(m.needs(n, k, pairs, nil))
+	} else {
+		mem = newResultMem(resultNeeds{matches: n, ints: n + k, diffs: 2, details: true})
+		pairs, greedy = m.pair(c, mem.matches[:0])
+	}
 	m.resultIn(&r, c, pairs, nil, &mem)
 	if greedy {
 		r.Reason = greedyNote(len(c.Expected), len(c.Called)) + "; " + r.Reason
@@ -497,7 +506,7 @@ func (m *ToolCorrectness) pairBy(dst []toolgrade.Match, scores [][]float64, whol
 func (m *ToolCorrectness) result(c *toolgrade.Case, found []toolgrade.Match, g *grading) toolgrade.MetricResult {
 	n, k := len(c.Expected), len(c.Called)
 	var r toolgrade.MetricResult
-	mem := newResultMem(max(n, len(found)), max(n+k-2*len(found), 0))
+	mem := newResultMem(m.needs(n, k, found, g))
 	m.resultIn(&r, c, found, g, &mem)
 	return r
 }
@@ -634,34 +643,97 @@ func unpaired(ints []int, pairs []toolgrade.Match, n, k int) (missing, unexpecte
 // each of its slices: allocation was a fifth of grading.
 type resultMem struct {
 	nums    *[4]float64         // the threshold, precision, recall, F1
-	details []toolgrade.Detail  // room for details, empty
+	details []toolgrade.Detail  // room for details, empty; nil when none is expected
 	diffs   []toolgrade.ArgDiff // room for the differences of pairs and near misses, empty
-	ints    []int               // room for the missing and unexpected calls, empty
-	matches []toolgrade.Match   // room for the pairs, then the near misses, empty
+	ints    []int               // room for the missing and unexpected calls, empty, never nil
+	matches []toolgrade.Match   // room for the pairs, then the near misses, empty, never nil
 }
 
-// The blocks resultMem carves its slices from, by size.
+// resultNeeds is what a result of [ToolCorrectness] keeps, as far as it
+// is known before the result is made: see needs.
+type resultNeeds struct {
+	matches int  // pairs and near misses
+	ints    int  // missing and unexpected calls
+	diffs   int  // differences of the pairs and near misses, one each
+	details bool // whether the result may have details
+}
+
+// needs is what the result of a case with n expected and k called calls
+// keeps, given the pairs found: the pairs and at most one near miss for
+// each missing call that an unpaired called call may explain (each
+// explains one), the missing and unexpected calls, a difference for each
+// pair that fell short and each near miss, and details when there may be
+// near misses or the case is graded along its trajectory (g), whose
+// failed calls, turns and flows are details. Past these, a result
+// allocates apart what it adds.
+func (m *ToolCorrectness) needs(n, k int, found []toolgrade.Match, g *grading) resultNeeds {
+	p := len(found)
+	near := max(min(n-p, k-p), 0)
+	short := 0
+	for i := range found {
+		if found[i].Score < 1 {
+			short++
+		}
+	}
+	return resultNeeds{
+		matches: p + near,
+		ints:    max(n+k-2*p, 0),
+		diffs:   short + near,
+		details: near > 0 || g != nil || m.opts.FailedCalls == FailedCount,
+	}
+}
+
+// The blocks resultMem carves its slices from, by size: those without
+// room for differences and details hold what a case whose calls all
+// paired fully, or that has no near miss, keeps. Each is the smallest of
+// its size class that holds the usual results it is chosen for.
 type (
+	resultMemInts struct { // no pointers: never scanned
+		nums [4]float64
+		ints [4]int
+	}
 	resultMem1 struct {
 		nums    [4]float64
-		details [1]toolgrade.Detail
-		diffs   [1]toolgrade.ArgDiff
 		ints    [2]int
 		matches [1]toolgrade.Match
 	}
 	resultMem2 struct {
+		nums    [4]float64
+		ints    [2]int
+		matches [2]toolgrade.Match
+	}
+	resultMem3 struct {
+		nums    [4]float64
+		ints    [2]int
+		matches [3]toolgrade.Match
+	}
+	resultMemNear2 struct {
 		nums    [4]float64
 		details [1]toolgrade.Detail
 		diffs   [1]toolgrade.ArgDiff
 		ints    [4]int
 		matches [2]toolgrade.Match
 	}
-	resultMem3 struct {
+	resultMemNear3 struct {
 		nums    [4]float64
 		details [1]toolgrade.Detail
 		diffs   [1]toolgrade.ArgDiff
+		ints    [4]int
+		matches [3]toolgrade.Match
+	}
+	resultMem3Wide struct {
+		nums    [4]float64
+		details [1]toolgrade.Detail
+		diffs   [2]toolgrade.ArgDiff
 		ints    [6]int
 		matches [3]toolgrade.Match
+	}
+	resultMem5 struct {
+		nums    [4]float64
+		details [1]toolgrade.Detail
+		diffs   [2]toolgrade.ArgDiff
+		ints    [10]int
+		matches [5]toolgrade.Match
 	}
 	resultMem8 struct {
 		nums    [4]float64
@@ -672,28 +744,52 @@ type (
 	}
 )
 
-// newResultMem returns the memory of a result with room for matches
-// pairs and near misses together, ints missing and unexpected calls
-// together, and the usual differences of a pair or near miss (one, two
-// for more than three calls; longer lists are allocated apart). Each
-// slice's capacity is its own: appending past it never writes over
-// another.
-func newResultMem(matches, ints int) resultMem {
+// noMatches is the room of a result that keeps no pair: an empty list,
+// not a nil one, which is written so.
+var noMatches [0]toolgrade.Match
+
+// newResultMem returns the memory of a result that keeps what need says,
+// in one allocation when it is the usual. Each slice's capacity is its
+// own: appending past it never writes over another. The room for
+// differences and details is a hint (what does not fit is allocated
+// apart); matches and ints are not: a block has at least the room
+// asked.
+func newResultMem(need resultNeeds) resultMem {
+	nm, ni := need.matches, need.ints
+	if need.diffs == 0 && !need.details {
+		switch {
+		case nm == 0 && ni <= 4:
+			b := new(resultMemInts)
+			return resultMem{nums: &b.nums, ints: b.ints[:0], matches: noMatches[:]}
+		case nm <= 1 && ni <= 2:
+			b := new(resultMem1)
+			return resultMem{nums: &b.nums, ints: b.ints[:0], matches: b.matches[:0]}
+		case nm <= 2 && ni <= 2:
+			b := new(resultMem2)
+			return resultMem{nums: &b.nums, ints: b.ints[:0], matches: b.matches[:0]}
+		case nm <= 3 && ni <= 2:
+			b := new(resultMem3)
+			return resultMem{nums: &b.nums, ints: b.ints[:0], matches: b.matches[:0]}
+		}
+	}
 	switch {
-	case matches <= 1 && ints <= 2:
-		b := new(resultMem1)
+	case nm <= 2 && ni <= 4 && need.diffs <= 1:
+		b := new(resultMemNear2)
 		return resultMem{&b.nums, b.details[:0], b.diffs[:0], b.ints[:0], b.matches[:0]}
-	case matches <= 2 && ints <= 4:
-		b := new(resultMem2)
+	case nm <= 3 && ni <= 4 && need.diffs <= 1:
+		b := new(resultMemNear3)
 		return resultMem{&b.nums, b.details[:0], b.diffs[:0], b.ints[:0], b.matches[:0]}
-	case matches <= 3 && ints <= 6:
-		b := new(resultMem3)
+	case nm <= 3 && ni <= 6:
+		b := new(resultMem3Wide)
 		return resultMem{&b.nums, b.details[:0], b.diffs[:0], b.ints[:0], b.matches[:0]}
-	case matches <= 8 && ints <= 16:
+	case nm <= 5 && ni <= 10:
+		b := new(resultMem5)
+		return resultMem{&b.nums, b.details[:0], b.diffs[:0], b.ints[:0], b.matches[:0]}
+	case nm <= 8 && ni <= 16:
 		b := new(resultMem8)
 		return resultMem{&b.nums, b.details[:0], b.diffs[:0], b.ints[:0], b.matches[:0]}
 	}
-	return resultMem{new([4]float64), nil, nil, make([]int, 0, ints), make([]toolgrade.Match, 0, matches)}
+	return resultMem{nums: new([4]float64), ints: make([]int, 0, ni), matches: make([]toolgrade.Match, 0, nm)}
 }
 
 func allFull(pairs []toolgrade.Match) bool {

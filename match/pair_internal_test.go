@@ -99,7 +99,7 @@ func TestPairIntoAgrees(t *testing.T) {
 			}
 			pairs := got[held:]
 			wantMissing, wantUnexpected := toolgrade.Unpaired(pairs, n, k)
-			mem := newResultMem(max(n, len(pairs)), n+k-2*len(pairs))
+			mem := newResultMem(resultNeeds{matches: max(n, len(pairs)), ints: n + k - 2*len(pairs)})
 			missing, unexpected := unpaired(mem.ints, pairs, n, k)
 			if diff := cmp.Diff([2][]int{wantMissing, wantUnexpected}, [2][]int{missing, unexpected}); diff != "" {
 				t.Fatalf("%s: unpaired (-Unpaired +unpaired):\n%s", tt.name, diff)
