@@ -62,8 +62,10 @@ func adkFile(r *record, yield func(toolgrade.Record, error) bool) bool {
 		}
 		// The eval cases' ids are not qualified by the file's name, which
 		// only the records of a file were given.
+		from := *r.file
+		from.qualified = false
 		file := *r
-		file.qualified = false
+		file.file = &from
 		for i, c := range list {
 			ac := &adkCase{obj: c, result: strings.Contains(k, "esult"), where: fmt.Sprintf("%s[%d]", k, i), record: &file}
 			if !yield(ac, nil) {
@@ -86,12 +88,12 @@ type adkCase struct {
 
 func (r *adkCase) Decode() (*toolgrade.Case, error) {
 	id, _ := first(r.obj, "eval_id", "evalId").(string)
-	stub := &toolgrade.Case{ID: id, Source: r.record.source, Line: r.record.line}
+	stub := &toolgrade.Case{ID: id, Source: r.record.file.source, Line: r.record.line}
 	if id == "" {
 		stub.ID = r.record.lineID() + ":" + r.where
 	}
 	fail := func(err error) (*toolgrade.Case, error) {
-		return stub, fmt.Errorf("%s:%d: %s: %w", r.record.source, r.record.line, r.where, err)
+		return stub, fmt.Errorf("%s:%d: %s: %w", r.record.file.source, r.record.line, r.where, err)
 	}
 	o, ok := r.obj.(jsonvalue.Object)
 	if !ok {
@@ -259,7 +261,7 @@ func adkText(content any) any {
 // is one record, read within the record budget, and so is each record of
 // the document it holds.
 func (sp *splitter) readQuoted(br *bufio.Reader, yield func(toolgrade.Record, error) bool) error {
-	name := sp.name
+	name := sp.file.source
 	data, err := budget.ReadAll(br, &budget.Error{Name: name, Line: 1, What: "record starting here", Limit: int64(sp.max), Flag: budget.LineFlag})
 	var tooLarge *budget.Error
 	if errors.As(err, &tooLarge) {
@@ -273,7 +275,7 @@ func (sp *splitter) readQuoted(br *bufio.Reader, yield func(toolgrade.Record, er
 	if err != nil || !ok {
 		return fmt.Errorf("%s:1: want a JSON array or object, or a JSON string holding one, got %s", name, describeJSON(v, err))
 	}
-	if !(Source{MaxRecord: int64(sp.max), Metrics: sp.metrics}).reader(name, strings.NewReader(s), JSON, sp.qualified, yield) {
+	if !(Source{MaxRecord: int64(sp.max), Metrics: sp.file.metrics}).reader(name, strings.NewReader(s), JSON, sp.file.qualified, yield) {
 		return errStop
 	}
 	return nil

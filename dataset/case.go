@@ -19,21 +19,28 @@ import (
 
 // record is one case's text, split off the input and decoded on a worker.
 // It is a string so that the decoded case can share its memory instead of
-// copying every string and number out of it.
+// copying every string and number out of it. What the records of a file
+// share is held once for all of them (file), so that a record is 48
+// bytes instead of 80.
 type record struct {
-	data     string
-	source   string
-	line     int
-	yaml     bool
-	yamlItem bool // a "- " item of a YAML list
-	// qualified: one of several files' records, so its line number alone
-	// does not name it.
-	qualified bool
+	data string
+	file *recordFile
+	line int
 	// nth counts the records of a JSON document that start on this line
 	// (1 for the first): a document on one line holds several cases, whose
 	// ids without one of their own must differ all the same.
-	nth     int
-	metrics []toolgrade.Metric // the run's, when known: see DecodeCaseFor
+	nth      int
+	yaml     bool
+	yamlItem bool // a "- " item of a YAML list
+}
+
+// recordFile is what the records of one file share.
+type recordFile struct {
+	source string // the file's name
+	// qualified: one of several files' records, so its line number alone
+	// does not name it.
+	qualified bool
+	metrics   []toolgrade.Metric // the run's, when known: see DecodeCaseFor
 }
 
 // Decode parses the record and builds its case. Errors read
@@ -44,25 +51,25 @@ func (r *record) Decode() (*toolgrade.Case, error) {
 		var se *jsonvalue.SyntaxError
 		if errors.As(err, &se) {
 			col := se.Offset - strings.LastIndexByte(r.data[:min(se.Offset, len(r.data))], '\n')
-			return r.stub(nil), fmt.Errorf("%s:%d:%d: invalid JSON: %s", r.source, r.line+se.Line-1, col, se.Msg)
+			return r.stub(nil), fmt.Errorf("%s:%d:%d: invalid JSON: %s", r.file.source, r.line+se.Line-1, col, se.Msg)
 		}
 		if r.yaml {
 			// YAML's messages name the line ("line 7: ..."): that line,
 			// not the record's first, is the one to give.
 			if line, msg, ok := yamlErrorLine(err.Error()); ok {
-				return r.stub(nil), fmt.Errorf("%s:%d: %s", r.source, line, msg)
+				return r.stub(nil), fmt.Errorf("%s:%d: %s", r.file.source, line, msg)
 			}
 		}
-		return r.stub(nil), fmt.Errorf("%s:%d: %w", r.source, r.line, err)
+		return r.stub(nil), fmt.Errorf("%s:%d: %w", r.file.source, r.line, err)
 	}
-	c, err := DecodeCaseFor(v, r.metrics)
+	c, err := DecodeCaseFor(v, r.file.metrics)
 	if err != nil {
-		return r.stub(v), fmt.Errorf("%s:%d: %w", r.source, r.line, err)
+		return r.stub(v), fmt.Errorf("%s:%d: %w", r.file.source, r.line, err)
 	}
 	if c.ID == "" {
 		c.ID = r.lineID()
 	}
-	c.Source, c.Line = r.source, r.line
+	c.Source, c.Line = r.file.source, r.line
 	return c, nil
 }
 
@@ -77,7 +84,7 @@ func (r *record) value() (any, error) {
 // stub is the case an error result names: its id when the record has a
 // readable one, else its line.
 func (r *record) stub(v any) *toolgrade.Case {
-	c := &toolgrade.Case{ID: r.lineID(), Source: r.source, Line: r.line}
+	c := &toolgrade.Case{ID: r.lineID(), Source: r.file.source, Line: r.line}
 	if obj, ok := v.(jsonvalue.Object); ok {
 		if id, err := caseID(obj); err == nil && id != "" {
 			c.ID = id
@@ -92,8 +99,8 @@ func (r *record) lineID() string {
 	if r.nth > 1 {
 		id += "#" + strconv.Itoa(r.nth)
 	}
-	if r.qualified {
-		id = r.source + ":" + id
+	if r.file.qualified {
+		id = r.file.source + ":" + id
 	}
 	return id
 }
@@ -296,7 +303,14 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	}
 	// The case and its two lists of calls share one allocation.
 	nc, ne := len(listOf(&f[fieldCalled])), len(listOf(&f[fieldExpected]))
-	c, buf := newCase(nc + ne)
+	var c *toolgrade.Case
+	var buf []toolgrade.Call
+	var turnRoom []toolgrade.Turn // for the turn of a transcript's user message
+	if t := &f[fieldTrajectory]; t.ok() && t.val() != nil {
+		c, buf, turnRoom = newTranscriptCase(nc + ne)
+	} else {
+		c, buf = newCase(nc + ne)
+	}
 	c.Raw, c.ID, c.Trial = obj, id, trial
 	c.Input, c.ActualOutput, c.ExpectedOutput = f[fieldInput].val(), f[fieldActualOutput].val(), f[fieldExpectedOutput].val()
 	c.Trajectory, c.ExpectedTrajectory = f[fieldTrajectory].val(), f[fieldExpectedTrajectory].val()
@@ -331,7 +345,7 @@ func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 		if err := decodeTurns(c, turnsKey, t, f, inputs); err != nil {
 			return nil, err
 		}
-	} else if err := pinnedTurns(c, inputs); err != nil {
+	} else if err := pinnedTurns(c, inputs, turnRoom); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -415,6 +429,55 @@ func newCase(n int) (*toolgrade.Case, []toolgrade.Call) {
 		return &b.c, b.calls[:]
 	}
 	return new(toolgrade.Case), make([]toolgrade.Call, n)
+}
+
+// The blocks newTranscriptCase carves a case, the turn of its user
+// message and its calls from.
+type (
+	transcriptCase0 struct {
+		c    toolgrade.Case
+		turn [1]toolgrade.Turn
+	}
+	transcriptCase1 struct {
+		c     toolgrade.Case
+		turn  [1]toolgrade.Turn
+		calls [1]toolgrade.Call
+	}
+	transcriptCase2 struct {
+		c     toolgrade.Case
+		turn  [1]toolgrade.Turn
+		calls [2]toolgrade.Call
+	}
+	transcriptCase3 struct {
+		c     toolgrade.Case
+		turn  [1]toolgrade.Turn
+		calls [3]toolgrade.Call
+	}
+)
+
+// newTranscriptCase is [newCase] for a case with a trajectory, whose
+// calls are graded turn by turn when they name their turns: the usual
+// transcript has one user message, which is one turn, and the case comes
+// with room for it (a fifth of the cases of a usual run allocated it
+// apart). Past three calls the turn would take a larger size class than
+// the case: it is left to be allocated apart.
+func newTranscriptCase(n int) (*toolgrade.Case, []toolgrade.Call, []toolgrade.Turn) {
+	switch n {
+	case 0:
+		b := new(transcriptCase0)
+		return &b.c, noCalls[:], b.turn[:0:1]
+	case 1:
+		b := new(transcriptCase1)
+		return &b.c, b.calls[:], b.turn[:0:1]
+	case 2:
+		b := new(transcriptCase2)
+		return &b.c, b.calls[:], b.turn[:0:1]
+	case 3:
+		b := new(transcriptCase3)
+		return &b.c, b.calls[:], b.turn[:0:1]
+	}
+	c, calls := newCase(n)
+	return c, calls, nil
 }
 
 // leftAsWritten reports whether the calls of a case that do not decode,
@@ -648,7 +711,7 @@ func nearestTurnKey(k string) string {
 // their turn ("turn": 2), to be graded turn by turn, has called calls that
 // know theirs: split at the user messages of its trajectory, or numbered
 // by their own "turn".
-func pinnedTurns(c *toolgrade.Case, inputs []any) error {
+func pinnedTurns(c *toolgrade.Case, inputs []any, room []toolgrade.Turn) error {
 	n := c.TurnCount()
 	if n == 0 && len(inputs) == 0 {
 		return nil // no call names a turn: none is pinned (c.ByTurn() is false)
@@ -656,7 +719,11 @@ func pinnedTurns(c *toolgrade.Case, inputs []any) error {
 	if c.ByTurn() && len(c.Called) > 0 && !slices.ContainsFunc(c.Called, func(call toolgrade.Call) bool { return call.Turn > 0 }) {
 		return &toolgrade.FieldError{Path: "expected_tools", Err: errors.New(`calls are pinned to turns ("turn"), but the called calls have none: give a trajectory with its user messages, "turn" on each called call, or the case's turns`)}
 	}
-	c.Turns = make([]toolgrade.Turn, max(n, len(inputs)))
+	if m := max(n, len(inputs)); m <= cap(room) {
+		c.Turns = room[:m:m]
+	} else {
+		c.Turns = make([]toolgrade.Turn, m)
+	}
 	for i, in := range inputs {
 		c.Turns[i].Input = in
 	}

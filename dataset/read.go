@@ -127,9 +127,18 @@ func (s Source) Files(names ...string) iter.Seq2[toolgrade.Record, error] {
 // records pass unchanged. [Source.Metrics] does so without a pass.
 func RecordsFor(metrics []toolgrade.Metric, src iter.Seq2[toolgrade.Record, error]) iter.Seq2[toolgrade.Record, error] {
 	return func(yield func(toolgrade.Record, error) bool) {
+		// The records of a file share what they hold of it: a record is
+		// given a copy with the run's metrics, one copy for each file.
+		var from, to *recordFile
 		for rec, err := range src {
 			if r, ok := rec.(*record); ok {
-				r.metrics = metrics
+				if r.file != from {
+					from = r.file
+					f := *r.file
+					f.metrics = metrics
+					to = &f
+				}
+				r.file = to
 			}
 			if !yield(rec, err) {
 				return
@@ -174,7 +183,7 @@ func (s Source) reader(name string, r io.Reader, format Format, qualified bool, 
 	if format == Auto {
 		format = formatOf(name)
 	}
-	sp := splitter{name: name, max: int(s.MaxRecord), qualified: qualified, metrics: s.Metrics}
+	sp := splitter{file: &recordFile{source: name, qualified: qualified, metrics: s.Metrics}, max: int(s.MaxRecord)}
 	if sp.max <= 0 {
 		sp.max = int(budget.DefaultLine)
 	}
@@ -267,9 +276,9 @@ func (r *record) notCases() error {
 	}
 	switch sniff.Document(v) {
 	case sniff.Result:
-		return fmt.Errorf("%s:%d: a toolgrade results file, not cases (the line is a result: %s); to compare two runs' results, use toolgrade compare BASE NEW; to grade again, give the cases they came from", r.source, r.line, sniff.Keys(v.(jsonvalue.Object), 6))
+		return fmt.Errorf("%s:%d: a toolgrade results file, not cases (the line is a result: %s); to compare two runs' results, use toolgrade compare BASE NEW; to grade again, give the cases they came from", r.file.source, r.line, sniff.Keys(v.(jsonvalue.Object), 6))
 	case sniff.Config:
-		return fmt.Errorf("%s: a toolgrade config, not cases (keys %s): give it with --config %s, and the case files as arguments or under its datasets", r.source, sniff.Keys(v.(jsonvalue.Object), 6), r.source)
+		return fmt.Errorf("%s: a toolgrade config, not cases (keys %s): give it with --config %s, and the case files as arguments or under its datasets", r.file.source, sniff.Keys(v.(jsonvalue.Object), 6), r.file.source)
 	}
 	return nil
 }
@@ -315,11 +324,8 @@ func csvError(name, line, sep string) error {
 // A splitter splits one input into records of at most max bytes, and
 // hands them to yield.
 type splitter struct {
-	name string
+	file *recordFile // the records'
 	max  int
-	// qualified and metrics are the records' (see record).
-	qualified bool
-	metrics   []toolgrade.Metric
 
 	yield func(toolgrade.Record, error) bool
 	// first: no record was yielded yet, so the next says what kind of
@@ -330,7 +336,7 @@ type splitter struct {
 	recs []record
 }
 
-// emit yields r, with the splitter's name, qualified and metrics, from the
+// emit yields r, with the splitter's file, from the
 // splitter's chunk of records; it reports whether to go on. The file's first record
 // is checked to be a case (notCases), and an ADK eval file's record is
 // yielded as its eval cases (adkFiles).
@@ -341,7 +347,7 @@ func (sp *splitter) emit(r record) bool {
 	rec := &sp.recs[0]
 	sp.recs = sp.recs[1:]
 	*rec = r
-	rec.source, rec.qualified, rec.metrics = sp.name, sp.qualified, sp.metrics
+	rec.file = sp.file
 	if sp.first {
 		sp.first = false
 		if err := rec.notCases(); err != nil {
@@ -362,7 +368,7 @@ const recordChunk = 32
 
 // tooLarge is the error of a record past the budget that starts on line.
 func (sp *splitter) tooLarge(line int, what string) error {
-	return &budget.Error{Name: sp.name, Line: line, What: what, Limit: int64(sp.max), Flag: budget.LineFlag}
+	return &budget.Error{Name: sp.file.source, Line: line, What: what, Limit: int64(sp.max), Flag: budget.LineFlag}
 }
 
 // errStop says the consumer stopped early; it is not reported.
@@ -387,7 +393,7 @@ func peekNonSpace(br *bufio.Reader) (byte, error) {
 // value on its line (a pretty-printed object), the input is read as JSON
 // values one after another instead.
 func (sp *splitter) readLines(br *bufio.Reader) error {
-	name := sp.name
+	name := sp.file.source
 	lineNo := 0
 	first := formatOf(name) != JSONL // a .jsonl file is JSON Lines, broken lines and all
 	lr := jsonvalue.NewLineReader(br)

@@ -49,6 +49,9 @@ func TestDecodeTurns(t *testing.T) {
 		{name: "a trajectory without pins is one list, its turns known",
 			record: `{"trajectory":` + chat + `,"expected_tools":[{"name":"find"},{"name":"cancel"}]}`,
 			turns:  2, called: []int{1, 2}, expected: []int{0, 0}, inputs: []string{`"find my order"`, `"cancel it"`}},
+		{name: "a one-message trajectory is one turn, carved with the case",
+			record: `{"trajectory":` + chat[:strings.Index(chat, `{"role":"user","content":"cancel`)-4] + `],"expected_tools":[{"name":"find"},{"name":"f"},{"name":"g"}]}`,
+			turns:  1, called: []int{1}, expected: []int{0, 0, 0}, inputs: []string{`"find my order"`}},
 		{name: "an expected trajectory pins nothing",
 			record: `{"tools_called":[],"expected_trajectory":` + chat + `}`,
 			turns:  0, called: []int{}, expected: []int{0, 0}},
@@ -97,8 +100,8 @@ func TestDecodeTurns(t *testing.T) {
 				}
 				return
 			}
-			if len(c.Turns) != tt.turns {
-				t.Errorf("%d turns, want %d", len(c.Turns), tt.turns)
+			if len(c.Turns) != tt.turns || cap(c.Turns) != len(c.Turns) {
+				t.Errorf("%d turns (room for %d), want %d and no more room", len(c.Turns), cap(c.Turns), tt.turns)
 			}
 			turnsOf := func(calls []toolgrade.Call) []int {
 				out := []int{}

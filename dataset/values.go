@@ -144,7 +144,7 @@ func (s *valueScanner) str() error {
 // readValues yields the elements of a top-level JSON array, or the
 // top-level values of a stream of JSON values, starting at line firstLine.
 func (sp *splitter) readValues(br *bufio.Reader, firstLine int) error {
-	name := sp.name
+	name := sp.file.source
 	s := &valueScanner{br: br, sp: sp, name: name, line: firstLine}
 	c, err := s.skipSpace()
 	if err == io.EOF {

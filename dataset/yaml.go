@@ -20,7 +20,7 @@ import (
 // unless it is a block list ("- " at the start of a line), whose items are
 // then one case each. Splitting works line by line, so a long list streams.
 func (sp *splitter) readYAML(br *bufio.Reader) error {
-	name := sp.name
+	name := sp.file.source
 	const (
 		unknown = iota
 		list
