@@ -355,21 +355,21 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) (r toolgra
 	}
 	// What the result keeps comes in one allocation (see resultMem),
 	// sized for the pairs found: a usual case's are found on the stack
-	// and copied. A larger case's are found in the allocation, made first
-	// for the most there may be.
-	n, k := len(c.Expected), len(c.Called)
+	// and copied.
 	var pairs []toolgrade.Match
 	var greedy bool
-	var mem resultMem
-	if n <= 4 {
-		var room [4]toolgrade.Match
+	if n := len(c.Expected); n <= 3 {
+		var room [3]toolgrade.Match
 		pairs, greedy = m.pair(c, room[:0])
-		mem = newResultMem(m.needs(n, k, pairs, nil))
+		m.resultIn(&r, c, pairs, nil)
+	} else if n <= 8 {
+		var room [8]toolgrade.Match
+		pairs, greedy = m.pair(c, room[:0])
+		m.resultIn(&r, c, pairs, nil)
 	} else {
-		mem = newResultMem(resultNeeds{matches: n, ints: n + k, diffs: 2, details: true})
-		pairs, greedy = m.pair(c, mem.matches[:0])
+		pairs, greedy = m.pair(c, nil)
+		m.resultIn(&r, c, pairs, nil)
 	}
-	m.resultIn(&r, c, pairs, nil, &mem)
 	if greedy {
 		r.Reason = greedyNote(len(c.Expected), len(c.Called)) + "; " + r.Reason
 	}
@@ -504,28 +504,25 @@ func (m *ToolCorrectness) pairBy(dst []toolgrade.Match, scores [][]float64, whol
 // the reason, which only words what was found. g is nil for a plain
 // case (see plain), else the grading along its trajectory.
 func (m *ToolCorrectness) result(c *toolgrade.Case, found []toolgrade.Match, g *grading) toolgrade.MetricResult {
-	n, k := len(c.Expected), len(c.Called)
 	var r toolgrade.MetricResult
-	mem := newResultMem(m.needs(n, k, found, g))
-	m.resultIn(&r, c, found, g, &mem)
+	m.resultIn(&r, c, found, g)
 	return r
 }
 
-// resultIn is result writing into r, which is zero, with the memory mem
-// (see newResultMem) for what the result keeps: the pairs, copied unless
-// found was found in it, then the near misses; the missing and
-// unexpected calls; the threshold, precision, recall and F1; room for a
-// detail and for the differences of pairs and near misses.
-func (m *ToolCorrectness) resultIn(r *toolgrade.MetricResult, c *toolgrade.Case, found []toolgrade.Match, g *grading, mem *resultMem) {
+// resultIn is result writing into r, which is zero, with the memory
+// newResultMem gives for what the result keeps: the pairs, copied from
+// found, then the near misses; the missing and unexpected calls; the
+// threshold, precision, recall and F1; room for a detail and for the
+// differences of pairs and near misses.
+func (m *ToolCorrectness) resultIn(r *toolgrade.MetricResult, c *toolgrade.Case, found []toolgrade.Match, g *grading) {
 	exp, got := c.Expected, c.Called
 	n, k := len(exp), len(got)
+	mem := newResultMem(m.needs(n, k, found, g))
 	nums := mem.nums
 	nums[0] = m.threshold
 	r.Name, r.Profile, r.Threshold = m.Name(), m.Profile(), &nums[0]
 	pairs := mem.matches[:len(found):len(found)]
-	if len(found) > 0 && &pairs[0] != &found[0] {
-		copy(pairs, found)
-	}
+	copy(pairs, found)
 
 	sum := 0.0
 	for i := range pairs {
