@@ -521,15 +521,19 @@ func (m *ToolCorrectness) resultIn(r *toolgrade.MetricResult, c *toolgrade.Case,
 	nums := mem.nums
 	nums[0] = m.threshold
 	r.Name, r.Profile, r.Threshold = m.Name(), m.Profile(), &nums[0]
+	// The pairs are copied field by field into the fresh (zero) room,
+	// their differences found as they go: a copy of the whole was a
+	// call and write barriers for differences pairing leaves nil.
 	pairs := mem.matches[:len(found):len(found)]
-	copy(pairs, found)
-
 	sum := 0.0
-	for i := range pairs {
-		p := &pairs[i]
-		sum += p.Score
-		if p.Score < 1 {
-			p.Diffs = m.pairDiffs(c, g, p.Expected, p.Called, &mem.diffs)
+	for i := range found {
+		f, p := &found[i], &pairs[i]
+		p.Expected, p.Called, p.Score = f.Expected, f.Called, f.Score
+		sum += f.Score
+		if f.Score < 1 {
+			p.Diffs = m.pairDiffs(c, g, f.Expected, f.Called, &mem.diffs)
+		} else if f.Diffs != nil {
+			p.Diffs = f.Diffs
 		}
 	}
 	kept := k - g.leftOut()
