@@ -901,3 +901,53 @@ func TestFromRuleSourceAmongEqualCalls(t *testing.T) {
 		})
 	}
 }
+
+// A result's lists share one allocation: filling each to its capacity
+// changes no other (pairs, their differences, the missing and unexpected
+// calls, the details, the figures), on plain cases and cases graded
+// along their trajectory, in every mode.
+func TestResultListsDoNotOverlap(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		turns, from := rapid.Bool().Draw(t, "turns"), rapid.Bool().Draw(t, "from")
+		c := genTrajectory(turns, from).Draw(t, "case")
+		if rapid.Bool().Draw(t, "plain") {
+			c = &toolgrade.Case{Expected: genCalls("expected").Draw(t, "expected"), Called: genCalls("called").Draw(t, "called")}
+		}
+		o := withFailed(rapid.SampledFrom(allOptions).Draw(t, "options"), rapid.SampledFrom(failedModes).Draw(t, "failed"))
+		m, err := match.New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := m.Grade(context.Background(), c)
+		if r.Error != "" {
+			return
+		}
+		want := fmt.Sprintf("%+v %v %v %v %v", r, *r.Threshold, *r.Precision, *r.Recall, *r.F1)
+		fill := func(s []int) {
+			for i := len(s); i < cap(s); i++ {
+				s[:cap(s)][i] = -7
+			}
+		}
+		fill(r.Missing)
+		fill(r.Unexpected)
+		for i := len(r.Matches); i < cap(r.Matches); i++ {
+			r.Matches[:cap(r.Matches)][i] = toolgrade.Match{Expected: -7, Called: -7, Score: -7, Diffs: []toolgrade.ArgDiff{{Path: "junk"}}}
+		}
+		for _, p := range r.Matches {
+			for i := len(p.Diffs); i < cap(p.Diffs); i++ {
+				p.Diffs[:cap(p.Diffs)][i] = toolgrade.ArgDiff{Path: "junk", Note: "junk"}
+			}
+		}
+		for _, p := range toolgrade.DetailOf[match.NearMisses](&r) {
+			for i := len(p.Diffs); i < cap(p.Diffs); i++ {
+				p.Diffs[:cap(p.Diffs)][i] = toolgrade.ArgDiff{Path: "junk", Note: "junk"}
+			}
+		}
+		for i := len(r.Details); i < cap(r.Details); i++ {
+			r.Details[:cap(r.Details)][i] = match.Failed{-7}
+		}
+		if got := fmt.Sprintf("%+v %v %v %v %v", r, *r.Threshold, *r.Precision, *r.Recall, *r.F1); got != want {
+			t.Fatalf("options %+v: filling a list's room changed the result:\n%s\nwas\n%s", o, got, want)
+		}
+	})
+}
