@@ -82,17 +82,27 @@ const MaxWorkers = 1024
 
 // maxBatch bounds how many records a worker takes at once. Batches start
 // at one record and double, so the first results appear at once and long
-// runs pay the hand-off cost rarely. It also bounds what the cases in
-// flight keep alive (a few batches per worker): at 16, a few megabytes,
-// while the hand-off still costs well under 1% of grading.
-const maxBatch = 16
+// runs pay the hand-off cost rarely. With the window (readAhead and
+// gradedAhead) it bounds what the cases in flight keep alive: 192 records
+// on two workers. Each batch is handed between the two cores (taken under
+// the run's lock, pulled through a coroutine switch, finished and emitted
+// under the lock again): at 16 records, with five batches per worker in
+// the window, two Ps cost 3-5% more CPU than at 32 records with three
+// (alternated runs on 200,000 small cases; bench/README.md).
+const maxBatch = 32
 
 // readAhead is how many batches per worker are read ahead of those taken.
-const readAhead = 2
+const readAhead = 1
+
+// gradedAhead is how many batches per worker may be graded ahead of the
+// oldest one not emitted, beyond those read ahead: room for the other
+// worker to go on while the emitting one waits for a collection by hand.
+const gradedAhead = 2
 
 // yieldEvery is how many batches a worker grades between offering its P to
-// the scheduler (see run.work): a millisecond or so of work.
-const yieldEvery = 4
+// the scheduler (see run.work): 64 records, a quarter of a millisecond or
+// so of work.
+const yieldEvery = 2
 
 // Evaluate decodes and grades every record with every metric on a bounded
 // pool of workers, and calls emit once per record, in input order, one call
@@ -123,9 +133,9 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Each worker may grade batches up to four ahead of the oldest one not
-	// emitted, beyond the batches read ahead for it.
-	ahead, window := readAhead*o.workers, (readAhead+4)*o.workers
+	// Each worker may grade batches up to gradedAhead ahead of the oldest
+	// one not emitted, beyond the batches read ahead for it.
+	ahead, window := readAhead*o.workers, (readAhead+gradedAhead)*o.workers
 	if o.workers == 1 {
 		// A lone worker reads nothing ahead: it would wait for the next
 		// records before grading those it holds, and an input that comes
@@ -257,8 +267,9 @@ func (r *run) work() {
 		r.grade(b)
 		// Workers that never block never enter the scheduler, and the
 		// garbage collector's mark worker then waits for a P while write
-		// barriers slow everything: offer it one now and then. Every batch
-		// is too often: each yield leaves the other P idle for a moment.
+		// barriers slow everything: offer it one now and then. Every 16
+		// records was too often: each yield leaves the other P idle for a
+		// moment.
 		if b.seq%yieldEvery == yieldEvery-1 {
 			runtime.Gosched()
 		}

@@ -218,7 +218,7 @@ func TestEvaluateBoundsRecordsInFlight(t *testing.T) {
 	// While one case holds up a worker, the others must not read more than
 	// a few batches ahead of what was emitted: memory must not grow with
 	// the input.
-	const workers, limit = 2, (2 + 4) * 2 * 16 // batches per worker (read ahead, graded ahead) × workers × batch size
+	const workers, limit = 2, (1 + 2) * 2 * 32 // batches per worker (read ahead, graded ahead) × workers × batch size
 	var read atomic.Int64                      // the reader and the emitter may be different goroutines
 	emitted := 0
 	counted := func(yield func(toolgrade.Record, error) bool) {
