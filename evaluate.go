@@ -84,11 +84,11 @@ const MaxWorkers = 1024
 // at one record and double, so the first results appear at once and long
 // runs pay the hand-off cost rarely. With the window (readAhead and
 // gradedAhead) it bounds what the cases in flight keep alive: 192 records
-// on two workers. Each batch is handed between the two cores (taken under
+// on two workers. Each batch is handed between the workers (taken under
 // the run's lock, pulled through a coroutine switch, finished and emitted
-// under the lock again): at 16 records, with five batches per worker in
-// the window, two Ps cost 3-5% more CPU than at 32 records with three
-// (alternated runs on 200,000 small cases; bench/README.md).
+// under the lock again): at 16 records, with six batches per worker in
+// the window, a run on two Ps took 2-5% more CPU than at 32 records with
+// three (alternated runs on 200,000 small cases; bench/README.md).
 const maxBatch = 32
 
 // readAhead is how many batches per worker are read ahead of those taken.
