@@ -88,7 +88,8 @@ const MaxWorkers = 1024
 // the run's lock, pulled through a coroutine switch, finished and emitted
 // under the lock again): at 16 records, with six batches per worker in
 // the window, a run on two Ps took 2-5% more CPU than at 32 records with
-// three (alternated runs on 200,000 small cases; bench/README.md).
+// three while other work shared the cores, and as much in a quiet spell
+// (alternated runs on 200,000 small cases; bench/README.md).
 const maxBatch = 32
 
 // readAhead is how many batches per worker are read ahead of those taken.
