@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -33,23 +34,49 @@ import (
 // number the trials of a run that turns out to repeat cases: memory stays
 // flat however long the run. The files have no name once created (on
 // Unix), so nothing is left behind on any exit; call Finish, even after
-// an error, to close them. The run's metadata
+// an error, to close them. When w is a file that can be written at any
+// offset ([RandomAccess]), the first suite's test cases go straight into
+// it instead, and Finish moves them up to make room for what comes before
+// them. The run's metadata
 // ([RunInfo]) goes into the first suite's properties.
 // Characters XML 1.0 forbids (most control characters, invalid UTF-8) are
 // written as visible escapes such as \u001b.
 func JUnit(w io.Writer) Writer { return &junitReport{w: w} }
 
+// RandomAccess is a file being written that can also be read and written
+// at any offset.
+type RandomAccess interface {
+	io.ReaderAt
+	io.WriterAt
+	Truncate(size int64) error
+}
+
+// A RandomAccessWriter is a Writer whose bytes go to a file that can also
+// be written at any offset. RandomAccess returns the file when writing
+// there gives the bytes that writing through the Writer would (not ok
+// when it would not: a stream, or text a writer changes on its way, such
+// as a scrubber of secrets). Write writes from the file's start,
+// whatever was written at an offset. JUnit asks at its first test case
+// and again at Finish.
+type RandomAccessWriter interface {
+	io.Writer
+	RandomAccess() (RandomAccess, bool)
+}
+
 type junitReport struct {
 	w      io.Writer
 	suites []*junitSuite // in first-seen order
-	// ids holds the id of every result, in order (see [junitReport.places]);
-	// n counts them.
+	// file is w's file when the first suite's test cases go straight into
+	// it, from offset 0 (see [JUnit]).
+	file RandomAccess
+	// ids holds, for every result in order, its id, its trial index and
+	// the suites of its test cases (see [junitReport.trials]); n counts
+	// them.
 	ids *spool
 	n   int
-	// mark is the current result's trial mark (see trialMark).
-	mark []byte
-	// buf and text are reused by Add to put test cases together.
-	buf, text []byte
+	// rec, buf and text are reused by Add to put records and test cases
+	// together.
+	rec, buf, text []byte
 }
 
 type junitSuite struct {
@@ -63,19 +90,30 @@ type junitSuite struct {
 // junitMessage bounds the message attribute; the element text has it all.
 const junitMessage = 200
 
-func (j *junitReport) suite(m *toolgrade.MetricResult) (*junitSuite, error) {
-	for _, s := range j.suites {
+// suite returns the suite of m's metric and its number.
+func (j *junitReport) suite(m *toolgrade.MetricResult) (*junitSuite, int, error) {
+	for k, s := range j.suites {
 		if s.name == m.Name && s.profile == m.Profile {
-			return s, nil
+			return s, k, nil
 		}
 	}
-	sp, err := newSpool("toolgrade-junit-*.xml")
-	if err != nil {
-		return nil, fmt.Errorf("junit: %w", err)
+	var sp *spool
+	if len(j.suites) == 0 {
+		if w, ok := j.w.(RandomAccessWriter); ok {
+			if f, ok := w.RandomAccess(); ok {
+				j.file, sp = f, spoolAt(f)
+			}
+		}
+	}
+	if sp == nil {
+		var err error
+		if sp, err = newSpool("toolgrade-junit-*.xml"); err != nil {
+			return nil, 0, fmt.Errorf("junit: %w", err)
+		}
 	}
 	s := &junitSuite{name: m.Name, profile: m.Profile, spool: sp, class: appendXML(nil, Label(m.Name, m.Profile))}
 	j.suites = append(j.suites, s)
-	return s, nil
+	return s, len(j.suites) - 1, nil
 }
 
 // A spool is text a report holds until Finish in a temporary file, written
@@ -83,8 +121,9 @@ func (j *junitReport) suite(m *toolgrade.MetricResult) (*junitSuite, error) {
 // start where the system allows it (an open file stays readable), so that
 // not even a kill leaves it behind; else close removes it.
 type spool struct {
-	f   *os.File
-	out countingWriter // to f
+	f   *os.File       // nil when the spool is the start of an output
+	at  io.ReaderAt    // f, or the output
+	out countingWriter // to at
 	w   *bufio.Writer  // to out
 }
 
@@ -94,9 +133,16 @@ func newSpool(pattern string) (*spool, error) {
 		return nil, err
 	}
 	os.Remove(f.Name())
-	s := &spool{f: f, out: countingWriter{w: f}}
+	s := &spool{f: f, at: f, out: countingWriter{w: f}}
 	s.w = bufio.NewWriterSize(&s.out, 64<<10)
 	return s, nil
+}
+
+// spoolAt returns a spool written into f from offset 0.
+func spoolAt(f RandomAccess) *spool {
+	s := &spool{at: f, out: countingWriter{w: io.NewOffsetWriter(f, 0)}}
+	s.w = bufio.NewWriterSize(&s.out, 64<<10)
+	return s
 }
 
 // size is the number of bytes written.
@@ -108,12 +154,13 @@ func (s *spool) section(from, to int64) (*io.SectionReader, error) {
 	if err := s.w.Flush(); err != nil {
 		return nil, err
 	}
-	return io.NewSectionReader(s.f, from, to-from), nil
+	return io.NewSectionReader(s.at, from, to-from), nil
 }
 
-// close closes and removes the file; nothing for a nil spool.
+// close closes and removes the file; nothing for a nil spool, or one in
+// an output.
 func (s *spool) close() {
-	if s != nil {
+	if s != nil && s.f != nil {
 		s.f.Close()
 		os.Remove(s.f.Name())
 	}
@@ -131,12 +178,6 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// trialMark ends a test case's name in a suite's spool: NUL, the
-// result's number in the run, a space, its trial index (0 when it has
-// none), NUL. XML text has no NUL (writeXML escapes it), so Finish finds
-// each and writes it as " [trial N]", or as nothing when no case repeated.
-const trialMark = 0
-
 func (j *junitReport) Add(r *toolgrade.Result) error {
 	// The trial is the result's index, else its place among the results
 	// of its case, which Finish counts from the ids only if the run
@@ -148,23 +189,21 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 		}
 		j.ids = sp
 	}
-	j.mark = binary.AppendUvarint(j.mark[:0], uint64(len(r.ID)))
-	j.ids.w.Write(j.mark)
-	j.ids.w.WriteString(r.ID) // an error stays in the buffer for Finish
-	j.mark = strconv.AppendInt(append(strconv.AppendInt(append(j.mark[:0], trialMark), int64(j.n), 10), ' '), int64(max(reliability.TrialIndex(r), 0)), 10)
-	j.mark = append(j.mark, trialMark)
+	j.rec = binary.AppendUvarint(j.rec[:0], uint64(len(r.ID)))
+	j.rec = append(j.rec, r.ID...)
+	j.rec = binary.AppendUvarint(j.rec, uint64(max(reliability.TrialIndex(r), 0)))
 	j.n++
 	for i := range r.Metrics {
 		m := &r.Metrics[i]
-		s, err := j.suite(m)
+		s, k, err := j.suite(m)
 		if err != nil {
 			return err
 		}
+		j.rec = binary.AppendUvarint(j.rec, uint64(k)+1)
 		s.tests++
 		// The test case is put together here and written at once.
 		b := append(j.buf[:0], "    <testcase name=\""...)
 		b = appendXML(b, r.ID)
-		b = append(b, j.mark...)
 		b = append(b, "\" classname=\""...)
 		b = append(b, s.class...)
 		switch {
@@ -191,6 +230,8 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 		s.spool.w.Write(b) // an error stays in the buffer for Finish
 		j.buf = b
 	}
+	j.rec = append(j.rec, 0)
+	j.ids.w.Write(j.rec) // an error stays in the buffer for Finish
 	return nil
 }
 
@@ -223,76 +264,163 @@ func (j *junitReport) Finish(st *Stats) error {
 		}
 		j.ids.close()
 	}()
-	tests, failures, errs := 0, 0, 0
-	for _, s := range j.suites {
-		tests, failures, errs = tests+s.tests, failures+s.failures, errs+s.errors
-	}
-	rel := st.Reliability()
-	if rel != nil {
-		tests += rel.Cases
-		failures += rel.Cases - rel.Passed
-	}
-	var places []int32
+	var trials [][]int
 	if st.repeated() != nil {
 		var err error
-		if places, err = j.places(); err != nil {
+		if trials, err = j.trials(); err != nil {
 			return fmt.Errorf("junit: %w", err)
 		}
 	}
-	w := bufio.NewWriterSize(j.w, 256<<10)
-	fmt.Fprintf(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"toolgrade\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n", tests, failures, errs)
+	w, placed, err := j.placeFirst(st, trials)
+	if err != nil {
+		return fmt.Errorf("junit: %w", err)
+	}
+	if !placed {
+		j.writeRoot(w, st)
+	}
 	for k, s := range j.suites {
-		w.WriteString("  <testsuite name=\"")
-		writeXML(w, Label(s.name, s.profile))
-		fmt.Fprintf(w, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\"", s.tests, s.failures, s.errors)
-		if !st.Run.Started.IsZero() {
-			w.WriteString(" timestamp=\"" + st.Run.Started.Format("2006-01-02T15:04:05") + "\"")
-		}
-		w.WriteString(">\n")
-		var props []runField
-		if k == 0 {
-			props = st.Run.fields()
-		}
-		if t := st.thresholdText(s.name, s.profile); t != "-" {
-			props = append(props, runField{"threshold", t})
-		}
-		for _, m := range st.Run.Metrics {
-			if m.Label == Label(s.name, s.profile) {
-				props = append(props, runField{"settings", m.Settings})
+		if k > 0 || !placed {
+			j.writeSuiteHead(w, st, k)
+			r, err := s.spool.section(0, s.spool.size())
+			if err == nil {
+				var t []int
+				if trials != nil {
+					t = trials[k]
+				}
+				err = copyBody(w, r, t)
 			}
-		}
-		writeProperties(w, props)
-		r, err := s.spool.section(0, s.spool.size())
-		if err == nil {
-			err = copySpool(w, r, places)
-		}
-		if err != nil {
-			return fmt.Errorf("junit: %w", err)
+			if err != nil {
+				return fmt.Errorf("junit: %w", err)
+			}
 		}
 		w.WriteString("  </testsuite>\n")
 	}
-	if rel != nil {
+	if rel := st.Reliability(); rel != nil {
 		writeJUnitReliability(w, rel)
 	}
 	w.WriteString("</testsuites>\n")
 	return w.Flush()
 }
 
-// places reads the ids back and returns each result's place among the
-// results of its case (1 for the first), by the result's number.
-func (j *junitReport) places() ([]int32, error) {
-	places := make([]int32, j.n)
+// placeFirst returns the writer Finish writes the document with, and
+// whether its start, up to the first suite's test cases, is in place.
+// When those test cases went straight into the output, they stay there if
+// the output still takes bytes as they are and no test case's name
+// changes: they are moved up to make room for the start, which is
+// written before them, and the writer goes on after them. Else they are
+// moved out into a spool and the output emptied, for the writer to write
+// the whole document through the output.
+func (j *junitReport) placeFirst(st *Stats, trials [][]int) (w *bufio.Writer, placed bool, err error) {
+	if j.file == nil {
+		return bufio.NewWriterSize(j.w, 256<<10), false, nil
+	}
+	s := j.suites[0]
+	if err := s.spool.w.Flush(); err != nil {
+		return nil, false, err
+	}
+	n := s.spool.size()
+	if _, ok := j.w.(RandomAccessWriter).RandomAccess(); ok && trials == nil {
+		var head bytes.Buffer
+		w := bufio.NewWriter(&head)
+		j.writeRoot(w, st)
+		j.writeSuiteHead(w, st, 0)
+		w.Flush()
+		if err := moveUp(j.file, n, int64(head.Len())); err != nil {
+			return nil, false, err
+		}
+		if _, err := j.file.WriteAt(head.Bytes(), 0); err != nil {
+			return nil, false, err
+		}
+		return bufio.NewWriterSize(io.NewOffsetWriter(j.file, int64(head.Len())+n), 256<<10), true, nil
+	}
+	sp, err := newSpool("toolgrade-junit-*.xml")
+	if err != nil {
+		return nil, false, err
+	}
+	s.spool = sp
+	if _, err := io.Copy(sp.w, io.NewSectionReader(j.file, 0, n)); err != nil {
+		return nil, false, err
+	}
+	if err := j.file.Truncate(0); err != nil {
+		return nil, false, err
+	}
+	return bufio.NewWriterSize(j.w, 256<<10), false, nil
+}
+
+// moveUp moves the first n bytes of f d bytes up, from the end down so
+// that every byte is read before it is written over.
+func moveUp(f RandomAccess, n, d int64) error {
+	buf := make([]byte, min(n, 1<<20))
+	for end := n; end > 0; {
+		start := max(0, end-int64(len(buf)))
+		b := buf[:end-start]
+		if _, err := f.ReadAt(b, start); err != nil {
+			return err
+		}
+		if _, err := f.WriteAt(b, start+d); err != nil {
+			return err
+		}
+		end = start
+	}
+	return nil
+}
+
+// writeRoot writes the document's start: the XML declaration and the
+// root's counts.
+func (j *junitReport) writeRoot(w *bufio.Writer, st *Stats) {
+	tests, failures, errs := 0, 0, 0
+	for _, s := range j.suites {
+		tests, failures, errs = tests+s.tests, failures+s.failures, errs+s.errors
+	}
+	if rel := st.Reliability(); rel != nil {
+		tests += rel.Cases
+		failures += rel.Cases - rel.Passed
+	}
+	fmt.Fprintf(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"toolgrade\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n", tests, failures, errs)
+}
+
+// writeSuiteHead writes the start of suite k, up to its test cases: its
+// counts and properties (the run's in the first suite's).
+func (j *junitReport) writeSuiteHead(w *bufio.Writer, st *Stats, k int) {
+	s := j.suites[k]
+	w.WriteString("  <testsuite name=\"")
+	writeXML(w, Label(s.name, s.profile))
+	fmt.Fprintf(w, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\"", s.tests, s.failures, s.errors)
+	if !st.Run.Started.IsZero() {
+		w.WriteString(" timestamp=\"" + st.Run.Started.Format("2006-01-02T15:04:05") + "\"")
+	}
+	w.WriteString(">\n")
+	var props []runField
+	if k == 0 {
+		props = st.Run.fields()
+	}
+	if t := st.thresholdText(s.name, s.profile); t != "-" {
+		props = append(props, runField{"threshold", t})
+	}
+	for _, m := range st.Run.Metrics {
+		if m.Label == Label(s.name, s.profile) {
+			props = append(props, runField{"settings", m.Settings})
+		}
+	}
+	writeProperties(w, props)
+}
+
+// trials reads the results' records back and returns, by suite, the
+// trial of each of its test cases: the result's trial index, else its
+// place among the results of its case (1 for the first).
+func (j *junitReport) trials() ([][]int, error) {
+	trials := make([][]int, len(j.suites))
 	if j.n == 0 {
-		return places, nil
+		return trials, nil
 	}
 	sec, err := j.ids.section(0, j.ids.size())
 	if err != nil {
 		return nil, err
 	}
 	r := bufio.NewReaderSize(sec, 64<<10)
-	seen := map[string]int32{}
+	seen := map[string]int{}
 	var id []byte
-	for i := range places {
+	for range j.n {
 		n, err := binary.ReadUvarint(r)
 		if err != nil {
 			return nil, err
@@ -301,48 +429,82 @@ func (j *junitReport) places() ([]int32, error) {
 		if _, err := io.ReadFull(r, id); err != nil {
 			return nil, err
 		}
+		index, err := binary.ReadUvarint(r)
+		if err != nil {
+			return nil, err
+		}
 		seen[string(id)]++
-		places[i] = seen[string(id)]
+		trial := int(index)
+		if index == 0 {
+			trial = seen[string(id)]
+		}
+		for {
+			k, err := binary.ReadUvarint(r)
+			if err != nil {
+				return nil, err
+			}
+			if k == 0 {
+				break
+			}
+			if k > uint64(len(trials)) {
+				return nil, fmt.Errorf("a result names suite %d of %d", k, len(trials))
+			}
+			trials[k-1] = append(trials[k-1], trial)
+		}
 	}
-	return places, nil
+	return trials, nil
 }
 
-// copySpool copies a suite's spool to w, each test case's trial mark
-// written as " [trial N]" when the run repeated cases (places, by result,
-// is then set; see [junitReport.places]), else left out.
-func copySpool(w *bufio.Writer, spool io.Reader, places []int32) error {
-	r := bufio.NewReaderSize(spool, 64<<10)
+// copyBody copies a suite's test cases to w, each test case's name
+// followed by " [trial N]" when trials, the suite's (see
+// [junitReport.trials]), is not nil. A test case starts with the only
+// '<' that "testcase name=\"" follows (text has its '<' escaped), and its
+// name ends at the next '"'.
+func copyBody(w *bufio.Writer, body io.Reader, trials []int) error {
+	if trials == nil {
+		_, err := io.Copy(w, body)
+		return err
+	}
+	const start = "testcase name=\""
+	r := bufio.NewReaderSize(body, 64<<10)
+	k := 0
 	for {
-		chunk, err := r.ReadSlice(trialMark)
-		if err == bufio.ErrBufferFull {
-			w.Write(chunk)
+		chunk, err := r.ReadSlice('<')
+		w.Write(chunk)
+		switch {
+		case err == bufio.ErrBufferFull:
 			continue
-		}
-		if err == io.EOF {
-			_, err = w.Write(chunk)
+		case err == io.EOF:
+			if k != len(trials) {
+				return fmt.Errorf("%d test cases for %d results", k, len(trials))
+			}
+			return nil
+		case err != nil:
 			return err
 		}
-		if err != nil {
-			return err
-		}
-		w.Write(chunk[:len(chunk)-1])
-		m, err := r.ReadSlice(trialMark)
-		if err != nil {
-			return fmt.Errorf("a trial mark is cut short: %w", err)
-		}
-		if places == nil {
+		p, _ := r.Peek(len(start))
+		if string(p) != start {
 			continue
 		}
-		num, index, _ := strings.Cut(string(m[:len(m)-1]), " ")
-		i, err := strconv.Atoi(num)
-		if err != nil || i < 0 || i >= len(places) {
-			return fmt.Errorf("a trial mark %q names no result", m)
+		w.Write(p)
+		r.Discard(len(p))
+		for {
+			name, err := r.ReadSlice('"')
+			if err == bufio.ErrBufferFull {
+				w.Write(name)
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("a test case's name is cut short: %w", err)
+			}
+			w.Write(name[:len(name)-1])
+			break
 		}
-		trial := strconv.Itoa(int(places[i]))
-		if index != "0" {
-			trial = index
+		if k == len(trials) {
+			return fmt.Errorf("more test cases than the %d results", len(trials))
 		}
-		w.WriteString(" [trial " + trial + "]")
+		w.WriteString(" [trial " + strconv.Itoa(trials[k]) + "]\"")
+		k++
 	}
 }
 

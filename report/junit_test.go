@@ -194,3 +194,122 @@ func TestJUnitTrialNames(t *testing.T) {
 		t.Errorf("without repeated ids, names %q, want %q", got, want)
 	}
 }
+
+// fileOutput is an output file that JUnit may write at any offset while
+// direct says so (asked with the number of times it was asked before).
+// Once it says no, Write drops every '~' on its way, as a writer
+// scrubbing secrets changes text.
+type fileOutput struct {
+	*os.File
+	direct   func(asked int) bool
+	asked    int
+	changing bool
+}
+
+func (f *fileOutput) RandomAccess() (report.RandomAccess, bool) {
+	f.asked++
+	if !f.direct(f.asked - 1) {
+		f.changing = true
+		return nil, false
+	}
+	return f.File, true
+}
+
+func (f *fileOutput) Write(p []byte) (int, error) {
+	if f.changing {
+		if _, err := f.File.Write(bytes.ReplaceAll(p, []byte("~"), nil)); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	return f.File.Write(p)
+}
+
+// junitToFile renders results as JUnit into a file that JUnit may write
+// at any offset while direct says so, and returns the file's bytes and
+// whether the output came to change what it writes.
+func junitToFile(t fataler, results []*toolgrade.Result, direct func(int) bool) ([]byte, bool) {
+	t.Helper()
+	f, err := os.CreateTemp("", "toolgrade-junit-test-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	out := &fileOutput{File: f, direct: direct}
+	render(t, results, func(*bytes.Buffer) report.Writer { return report.JUnit(out) })
+	b, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, out.changing
+}
+
+// TestJUnitInPlace: a JUnit report written into a file that can be
+// written at any offset, its first suite's test cases straight into the
+// file, is the report written as a stream, byte for byte: when the test
+// cases are moved up to make room for the document's start, when they
+// are moved out again because the file can no longer be written directly
+// at the end (a secret came, and the writer changes what it writes) or
+// the trials' names change them, and when the file could not be written
+// directly from the start. Results come
+// with one to three metrics, errors, failures and passes, repeated ids
+// with and without trial indexes, and text that looks like a test case.
+func TestJUnitInPlace(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ids := rapid.SampledFrom([]string{"a", "b", "c", `q"<testcase name="x"`, "é\xff", strings.Repeat("long-", 30)})
+		texts := rapid.SampledFrom([]string{"", "short", `missing f({"a":1}) (expected #0)`, `<testcase name="fake">`, "two\nlines", "\x01\xff", strings.Repeat("é", 210), strings.Repeat("~", 500)})
+		metrics := []toolgrade.MetricResult{{Name: "tool_correctness"}, {Name: "tool_correctness", Profile: "strict"}, {Name: "argument_correctness"}}
+		var results []*toolgrade.Result
+		for range rapid.IntRange(0, 40).Draw(t, "results") {
+			id := ids.Draw(t, "id")
+			r := &toolgrade.Result{ID: id, Success: true, Case: &toolgrade.Case{ID: id, Trial: rapid.SampledFrom([]int{0, 0, 0, 2, 7}).Draw(t, "trial")}}
+			if rapid.IntRange(0, 9).Draw(t, "unread") == 0 {
+				r.Success, r.Error = false, "unreadable"
+				results = append(results, r)
+				continue
+			}
+			for _, k := range rapid.Permutation([]int{0, 1, 2}).Draw(t, "metrics")[:rapid.IntRange(1, 3).Draw(t, "n")] {
+				m := metrics[k]
+				m.Threshold = toolgrade.Float(rapid.SampledFrom([]float64{0.5, 1}).Draw(t, "threshold"))
+				m.Score = rapid.SampledFrom([]float64{0, 0.5, 2.0 / 3, 1}).Draw(t, "score")
+				m.Success = m.Score >= *m.Threshold
+				m.Reason = texts.Draw(t, "reason")
+				if rapid.IntRange(0, 5).Draw(t, "error") == 0 {
+					m.Error = texts.Draw(t, "error text") + "!"
+				}
+				r.Metrics = append(r.Metrics, m)
+			}
+			results = append(results, r)
+		}
+		checkJUnitInPlace(t, results)
+	})
+	// A report that the output's change makes shorter than the test cases
+	// it held.
+	var results []*toolgrade.Result
+	for i := range 5 {
+		results = append(results, &toolgrade.Result{ID: strconv.Itoa(i), Metrics: []toolgrade.MetricResult{{Name: "m", Threshold: toolgrade.Float(1), Reason: strings.Repeat("~", 500)}}})
+	}
+	checkJUnitInPlace(t, results)
+}
+
+// checkJUnitInPlace checks that results' JUnit report is the same in a
+// file as in a stream (see TestJUnitInPlace).
+func checkJUnitInPlace(t fataler, results []*toolgrade.Result) {
+	t.Helper()
+	stream := junit(t, results)
+	for name, direct := range map[string]func(int) bool{
+		"direct":          func(int) bool { return true },
+		"direct at first": func(asked int) bool { return asked == 0 },
+		"never direct":    func(int) bool { return false },
+	} {
+		got, changing := junitToFile(t, results, direct)
+		want := stream
+		if changing {
+			want = bytes.ReplaceAll(stream, []byte("~"), nil)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s: the report in the file differs from the stream's:\n%s\nwant:\n%s", name, got, want)
+		}
+	}
+}

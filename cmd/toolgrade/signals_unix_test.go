@@ -65,7 +65,7 @@ func TestSignals(t *testing.T) {
 				cmd.Process.Kill()
 				t.Fatalf("the stuck case was never asked for; stderr:\n%s", stderr)
 			}
-			time.Sleep(100 * time.Millisecond) // the JUnit spool holds cases by now
+			time.Sleep(100 * time.Millisecond) // the JUnit report holds test cases by now
 			cmd.Process.Signal(sig)
 			err := cmd.Wait()
 			code := cmd.ProcessState.ExitCode()

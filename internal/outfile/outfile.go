@@ -141,7 +141,7 @@ func createTemp(dir, base string, perm fs.FileMode) (*os.File, string, error) {
 			name += "-" + strconv.Itoa(n)
 		}
 		tmp := filepath.Join(dir, name+tmpSuffix)
-		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) && n < 1000 {
 			continue
 		}
@@ -181,6 +181,18 @@ func sweep(dir, base string) {
 
 // Write writes to the temporary file (or in place).
 func (f *File) Write(p []byte) (int, error) { return f.f.Write(p) }
+
+// RandomAccess returns the temporary file, or the spool, being written,
+// to be read and written at any offset (ReadAt, WriteAt, Truncate): what
+// it holds at Commit is what is put in place. Not ok for a file written in
+// place, or once committed or abandoned. Writing at an offset leaves the
+// offset Write writes at as it was.
+func (f *File) RandomAccess() (*os.File, bool) {
+	if f.InPlace() || f.done {
+		return nil, false
+	}
+	return f.f, true
+}
 
 // Name is the file's name as given to Create.
 func (f *File) Name() string { return f.name }

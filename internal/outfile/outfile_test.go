@@ -179,6 +179,57 @@ func TestNotRegularWrittenInPlace(t *testing.T) {
 	}
 }
 
+// TestRandomAccess: what is written at an offset of the temporary file,
+// around what Write writes from its start, is what Commit puts in place
+// or adds; a file written in place, or done with, offers no such file.
+func TestRandomAccess(t *testing.T) {
+	for _, appendTo := range []bool{false, true} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "out")
+		write(t, path, "earlier\n", 0o644)
+		open := Create
+		want := "head body"
+		if appendTo {
+			open, want = Append, "earlier\n"+want
+		}
+		f, err := open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ra, ok := f.RandomAccess()
+		if !ok {
+			t.Fatalf("append %v: no random access to the temporary file", appendTo)
+		}
+		if _, err := ra.WriteAt([]byte("body"), 5); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write([]byte("head ")); err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, 4)
+		if _, err := ra.ReadAt(got, 5); err != nil || string(got) != "body" {
+			t.Errorf("append %v: read back %q, %v", appendTo, got, err)
+		}
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if got := read(t, path); got != want {
+			t.Errorf("append %v: out = %q, want %q", appendTo, got, want)
+		}
+		if _, ok := f.RandomAccess(); ok {
+			t.Errorf("append %v: random access after Commit", appendTo)
+		}
+	}
+	f, err := Create(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	if _, ok := f.RandomAccess(); ok {
+		t.Errorf("random access to %s, written in place", os.DevNull)
+	}
+}
+
 func TestAppend(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "summary.md")
