@@ -313,6 +313,10 @@ func TestWriteXMLRunsAgreeWithRunes(t *testing.T) {
 		if got := appendXML([]byte("x"), s); string(got) != "x"+string(want) {
 			t.Fatalf("appendXML(%q) = %q, want %q", s, got[1:], want)
 		}
+		// With room to spare, escapes are stored a word at a time.
+		if got := appendXML(append(make([]byte, 0, 8*len(s)+16), 'x'), s); string(got) != "x"+string(want) {
+			t.Fatalf("appendXML(%q) with room = %q, want %q", s, got[1:], want)
+		}
 		var w bytes.Buffer
 		bw := bufio.NewWriter(&w)
 		writeXML(bw, s)

@@ -83,8 +83,8 @@ type junitSuite struct {
 	name, profile           string
 	tests, failures, errors int
 	spool                   *spool
-	class                   []byte               // the suite's label, escaped
-	heads                   map[[2]uint64]string // see [junitSuite.head]
+	class                   []byte                    // the suite's label, escaped
+	heads                   map[[2]uint64]failureHead // see [junitSuite.head]
 }
 
 // junitMessage bounds the message attribute; the element text has it all.
@@ -236,17 +236,17 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 }
 
 // head is the start of a failure's text, "score S below threshold T".
-// A metric's results fail at few distinct scores, so the texts are kept,
+// A metric's results fail at few distinct scores, so the heads are kept,
 // up to junitHeads of them.
-func (s *junitSuite) head(score, threshold float64) string {
+func (s *junitSuite) head(score, threshold float64) failureHead {
 	k := [2]uint64{math.Float64bits(score), math.Float64bits(threshold)} // -0 is not 0
 	if h, ok := s.heads[k]; ok {
 		return h
 	}
 	sc, th := scoreAgainst(score, threshold)
-	h := "score " + sc + " below threshold " + th
+	h := newFailureHead("score " + sc + " below threshold " + th)
 	if s.heads == nil {
-		s.heads = map[[2]uint64]string{}
+		s.heads = map[[2]uint64]failureHead{}
 	}
 	if len(s.heads) < junitHeads {
 		s.heads[k] = h
@@ -524,6 +524,18 @@ func writeProperties(w *bufio.Writer, props []runField) {
 	w.WriteString("    </properties>\n")
 }
 
+// A failureHead is the start of a failure's text, with what
+// appendFailure needs of it made once.
+type failureHead struct {
+	text  string
+	xml   string // text escaped
+	ascii bool   // text is ASCII
+}
+
+func newFailureHead(text string) failureHead {
+	return failureHead{text, string(appendXML(nil, text)), asciiPrefix(text, len(text))}
+}
+
 // failureMessage is the message of a failure whose text is head, ": "
 // and reason (head alone without a reason): the start of its first line.
 // The reason's first line is cut to one character more than the message
@@ -544,14 +556,14 @@ func failureMessage(head, reason string) string {
 // maybe an ellipsis: the text is escaped once, in two pieces (escaping
 // reads forward only, so the pieces are the whole's bytes), and the
 // message copied from it. scratch is reused and returned.
-func appendFailure(b, scratch []byte, head, reason string) ([]byte, []byte) {
+func appendFailure(b, scratch []byte, head failureHead, reason string) ([]byte, []byte) {
 	text := len(b)
-	b = appendXML(b, head)
+	b = append(b, head.xml...)
 	if reason == "" {
-		if len(head) > junitMessage {
-			b = appendXML(b[:text], failureMessage(head, reason))
+		if len(head.text) > junitMessage {
+			b = appendXML(b[:text], failureMessage(head.text, reason))
 			b = append(b, "\">"...)
-			return appendXML(b, head), scratch
+			return append(b, head.xml...), scratch
 		}
 		b = append(b, "\">"...)
 		return append(b, b[text:len(b)-2]...), scratch
@@ -561,7 +573,7 @@ func appendFailure(b, scratch []byte, head, reason string) ([]byte, []byte) {
 	if !ok {
 		b = appendXML(b, reason)
 		scratch = append(scratch[:0], b[text:]...)
-		b = appendXML(b[:text], failureMessage(head, reason))
+		b = appendXML(b[:text], failureMessage(head.text, reason))
 		b = append(b, "\">"...)
 		return append(b, scratch...), scratch
 	}
@@ -585,9 +597,9 @@ func appendFailure(b, scratch []byte, head, reason string) ([]byte, []byte) {
 // and reason holds, and whether an ellipsis follows them (see
 // [failureMessage]); not ok when head is not ASCII or leaves the reason
 // no room.
-func messageEnd(head, reason string) (q int, ellipsis, ok bool) {
-	k := junitMessage - len(head) - 2 // characters of the reason it holds
-	if k < 1 || !asciiPrefix(head, len(head)) {
+func messageEnd(head failureHead, reason string) (q int, ellipsis, ok bool) {
+	k := junitMessage - len(head.text) - 2 // characters of the reason it holds
+	if k < 1 || !head.ascii {
 		return 0, false, false
 	}
 	reason = firstLine(reason)
@@ -598,16 +610,29 @@ func messageEnd(head, reason string) (q int, ellipsis, ok bool) {
 		return k - 1, true, true
 	}
 	n := 0
-	for pos := range reason {
+	for pos := 0; pos < len(reason); {
+		// Eight ASCII characters at once, short of the (k-1)th.
+		if n+8 < k && len(reason)-pos >= 8 && ascii8(reason[pos:pos+8]) {
+			n, pos = n+8, pos+8
+			continue
+		}
 		if n == k-1 {
 			q = pos
 		}
 		if n == k {
 			return q, true, true
 		}
+		_, size := utf8.DecodeRuneInString(reason[pos:])
+		pos += size
 		n++
 	}
 	return len(reason), false, true
+}
+
+// ascii8 reports whether the eight bytes of w are ASCII (one load).
+func ascii8(w string) bool {
+	return (uint64(w[0])|uint64(w[1])<<8|uint64(w[2])<<16|uint64(w[3])<<24|
+		uint64(w[4])<<32|uint64(w[5])<<40|uint64(w[6])<<48|uint64(w[7])<<56)&0x8080808080808080 == 0
 }
 
 // firstRunes is s cut after n characters (each invalid byte counting as
@@ -645,7 +670,8 @@ func writeXML(w *bufio.Writer, s string) {
 // appendXML appends s escaped for XML text or a quoted attribute, line
 // breaks and tabs as character references so that attributes keep them.
 // Characters XML 1.0 cannot carry at all are written as visible escapes
-// instead.
+// instead. It may write over up to eight bytes of dst's room beyond what
+// it appends.
 func appendXML(dst []byte, s string) []byte {
 	for len(s) > 0 {
 		// Printable ASCII other than the five escaped goes out as it is,
@@ -654,17 +680,48 @@ func appendXML(dst []byte, s string) []byte {
 		for n < len(s) && plainXML[s[n]] {
 			n++
 		}
-		if n > 0 {
-			dst = append(dst, s[:n]...)
-			s = s[n:]
+		dst = append(dst, s[:n]...)
+		if n == len(s) {
+			break
+		}
+		if c := s[n]; c < utf8.RuneSelf {
+			// An escape is at most six bytes: stored as a word where
+			// there is room.
+			if e, end := xmlEscapes[c], len(dst); cap(dst)-end >= 8 {
+				binary.LittleEndian.PutUint64(dst[end:end+8], e)
+				dst = dst[:end+int(e>>56)]
+			} else {
+				dst = append(dst, xmlASCII[c]...)
+			}
+			s = s[n+1:]
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s)
-		dst = appendXMLRune(dst, s, r)
-		s = s[size:]
+		r, size := utf8.DecodeRuneInString(s[n:])
+		dst = appendXMLRune(dst, s[n:], r)
+		s = s[n+size:]
 	}
 	return dst
 }
+
+// xmlEscapes holds what appendXML writes for each ASCII byte, as a word:
+// its bytes from the low one, and their number in the top byte.
+var xmlEscapes = func() (t [utf8.RuneSelf]uint64) {
+	for c, e := range xmlASCII {
+		var w [8]byte
+		copy(w[:], e)
+		w[7] = byte(len(e))
+		t[c] = binary.LittleEndian.Uint64(w[:])
+	}
+	return t
+}()
+
+// xmlASCII holds what appendXML writes for each ASCII byte.
+var xmlASCII = func() (t [utf8.RuneSelf]string) {
+	for c := range t {
+		t[c] = string(appendXMLRune(nil, string(rune(c)), rune(c)))
+	}
+	return t
+}()
 
 // plainXML holds the bytes appendXML writes as they are.
 var plainXML = func() (t [256]bool) {

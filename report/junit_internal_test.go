@@ -52,7 +52,7 @@ func TestAppendFailure(t *testing.T) {
 			text += ": " + reason
 		}
 		want := string(appendXML([]byte("<"), failureMessage(head, reason))) + "\">" + string(appendXML(nil, text))
-		if got, _ := appendFailure([]byte("<"), []byte("scratch"), head, reason); string(got) != want {
+		if got, _ := appendFailure([]byte("<"), []byte("scratch"), newFailureHead(head), reason); string(got) != want {
 			t.Fatalf("appendFailure(%q, %q) =\n%q, want\n%q", head, reason, got, want)
 		}
 	}
@@ -90,8 +90,12 @@ func TestJUnitSuiteHead(t *testing.T) {
 				score = rapid.Float64().Draw(t, "any")
 			}
 			sc, th := scoreAgainst(score, threshold)
-			if got, want := s.head(score, threshold), "score "+sc+" below threshold "+th; got != want {
+			h := s.head(score, threshold)
+			if got, want := h.text, "score "+sc+" below threshold "+th; got != want {
 				t.Fatalf("head(%v, %v) = %q, want %q", score, threshold, got, want)
+			}
+			if h.xml != string(appendXML(nil, h.text)) || h.ascii != asciiPrefix(h.text, len(h.text)) {
+				t.Fatalf("head(%v, %v) = %+v: escaped or told ASCII wrong", score, threshold, h)
 			}
 		}
 	})
@@ -99,7 +103,7 @@ func TestJUnitSuiteHead(t *testing.T) {
 	for i := range junitHeads + 10 {
 		f := float64(i) / 7
 		sc, th := scoreAgainst(f, 1)
-		if got, want := s.head(f, 1), "score "+sc+" below threshold "+th; got != want {
+		if got, want := s.head(f, 1).text, "score "+sc+" below threshold "+th; got != want {
 			t.Fatalf("head(%v, 1) = %q, want %q", f, got, want)
 		}
 	}
@@ -151,4 +155,25 @@ func TestClipRunesASCII(t *testing.T) {
 			}
 		}
 	})
+}
+
+// failureReasons are reasons as tool_correctness gives them on the
+// generated small cases: arguments in JSON, a few of them not ASCII.
+var failureReasons = []string{
+	`missing book_flight({"from":"team","to":"north","passengers":4,"nonstop":false,"max_price":null}) (expected #0): called #0 differs: from expected "team", got "weather weather report"`,
+	`unexpected run_sql({"query":"SELECT * FROM events WHERE id = ? AND note LIKE '%quarterly%'","par...) (called #1)`,
+	`missing lookup_user({"user_id":296752,"fields":["name","email","plan"]}) (expected #0); missing run_sql({"query":"SELECT * FROM users WHERE id = ? AND note LIKE '%table%'","params":...) (expected #1): called #0 differs: limit expected 20, got "draft"; unexpected get_weather({"city":"report","unit":"celsius"}) (called #1)`,
+	`missing book_flight({"from":"notes","to":"Zürich","passengers":2,"nonstop":true,"max_price":null}) (expected #1): called #1 differs: from missing (expected "notes"); unexpected create_event({"title":"paris meeting table 東京","when":{"date":"2025-07-04","time":"10:...) (called #2)`,
+}
+
+// BenchmarkAppendFailure puts together the failures of the generated
+// small cases' reasons.
+func BenchmarkAppendFailure(b *testing.B) {
+	var buf, scratch []byte
+	head := newFailureHead("score 0.667 below threshold 1.000")
+	for b.Loop() {
+		for _, r := range failureReasons {
+			buf, scratch = appendFailure(buf[:0], scratch, head, r)
+		}
+	}
 }
