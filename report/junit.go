@@ -219,9 +219,11 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 			head := s.head(m.Score, *m.Threshold)
 			b = append(b, "\">\n      <failure type=\"threshold\" message=\""...)
 			b, j.text = appendFailure(b, j.text, head, m.Reason)
-			for _, l := range metricDetails(m, r.Case) {
-				b = append(b, "&#xA;"...)
-				b = appendXML(b, l)
+			if len(m.Details) > 0 { // there are none to list without
+				for _, l := range metricDetails(m, r.Case) {
+					b = append(b, "&#xA;"...)
+					b = appendXML(b, l)
+				}
 			}
 			b = append(b, "</failure>\n    </testcase>\n"...)
 		default:
