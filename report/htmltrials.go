@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"strconv"
 	"strings"
@@ -32,6 +33,24 @@ type trialSamples struct {
 	index map[string]int32 // id: place in samples
 	ids   strings.Builder  // the current block of ids
 	cases []trialSample
+	// seen has two bits set for each id in index, picked by the id's
+	// hash: an id with either bit clear is not there. Once the table is
+	// full, most ids of a long run are new, and learning it here is
+	// cheaper than a lookup in the map, whose memory the rest of the
+	// run's work pushes out of the caches.
+	seen [idFilterBits / 64]uint64
+	seed maphash.Seed
+}
+
+// idFilterBits is the size of trialSamples.seen: a new id finds both its
+// bits set for about one in fifty of them, the table being full.
+const idFilterBits = 1 << 16
+
+// filterBits returns where id's bits are in trialSamples.seen.
+func (t *trialSamples) filterBits(id string) (w1, w2 int, b1, b2 uint64) {
+	h := maphash.String(t.seed, id)
+	h1, h2 := h%idFilterBits, h>>32%idFilterBits
+	return int(h1 / 64), int(h2 / 64), 1 << (h1 % 64), 1 << (h2 % 64)
 }
 
 type trialSample struct {
@@ -44,15 +63,25 @@ const idBlock = 16 << 10
 
 // sample returns the sample of id, added if there is room; nil if not.
 func (t *trialSamples) sample(id string) *trialSample {
+	full := len(t.cases) >= htmlTrialCases
+	if full {
+		if w1, w2, b1, b2 := t.filterBits(id); t.seen[w1]&b1 == 0 || t.seen[w2]&b2 == 0 {
+			return nil
+		}
+	}
 	if i, ok := t.index[id]; ok {
 		return &t.cases[i]
 	}
-	if len(t.cases) >= htmlTrialCases {
+	if full {
 		return nil
 	}
 	if t.index == nil {
 		t.index = map[string]int32{}
+		t.seed = maphash.MakeSeed()
 	}
+	w1, w2, b1, b2 := t.filterBits(id)
+	t.seen[w1] |= b1
+	t.seen[w2] |= b2
 	if t.ids.Cap()-t.ids.Len() < len(id) {
 		t.ids = strings.Builder{} // the ids taken keep the old block
 		t.ids.Grow(max(idBlock, len(id)))

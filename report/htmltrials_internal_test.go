@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
@@ -107,5 +108,28 @@ func randomValue(t *rapid.T, depth int) any {
 			o[i] = jsonvalue.Member{Key: rapid.String().Draw(t, "key"), Value: randomValue(t, depth-1)}
 		}
 		return o
+	}
+}
+
+// TestTrialSamplesFull: once the table is full, every id kept finds its
+// sample, through the filter and the map, and no new id is given one.
+func TestTrialSamplesFull(t *testing.T) {
+	var ts trialSamples
+	id := func(i int) string { return "case-" + strconv.Itoa(i) }
+	first := make([]*trialSample, htmlTrialCases)
+	for i := range first {
+		if first[i] = ts.sample(id(i)); first[i] == nil {
+			t.Fatalf("no sample for %s, the %dth case", id(i), i+1)
+		}
+		first[i].n = i + 1
+	}
+	for i := range htmlTrialCases + 20000 {
+		got := ts.sample(id(i))
+		switch {
+		case i < htmlTrialCases && (got == nil || got.n != i+1):
+			t.Fatalf("%s, kept, found %+v", id(i), got)
+		case i >= htmlTrialCases && got != nil:
+			t.Fatalf("%s, past the table, given a sample", id(i))
+		}
 	}
 }
