@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -35,7 +36,7 @@ import (
 // flat however long the run. The files have no name once created (on
 // Unix), so nothing is left behind on any exit; call Finish, even after
 // an error, to close them. When w is a file that can be written at any
-// offset ([RandomAccess]), the first suite's test cases go straight into
+// offset ([DirectWriter]), the first suite's test cases go straight into
 // it instead, and Finish moves them up to make room for what comes before
 // them. The run's metadata
 // ([RunInfo]) goes into the first suite's properties.
@@ -43,24 +44,16 @@ import (
 // written as visible escapes such as \u001b.
 func JUnit(w io.Writer) Writer { return &junitReport{w: w} }
 
-// RandomAccess is a file being written that can also be read and written
-// at any offset.
-type RandomAccess interface {
-	io.ReaderAt
-	io.WriterAt
-	Truncate(size int64) error
-}
-
-// A RandomAccessWriter is a Writer whose bytes go to a file that can also
-// be written at any offset. RandomAccess returns the file when writing
-// there gives the bytes that writing through the Writer would (not ok
-// when it would not: a stream, or text a writer changes on its way, such
-// as a scrubber of secrets). Write writes from the file's start,
-// whatever was written at an offset. JUnit asks at its first test case
-// and again at Finish.
-type RandomAccessWriter interface {
+// A DirectWriter is a Writer whose bytes go to a file that can be read
+// and written anywhere. DirectFile returns the file when writing to it
+// gives the bytes that writing through the Writer would (not ok when it
+// would not: a stream, or text a writer changes on its way, such as a
+// scrubber of secrets); Write writes where the file was sought to. JUnit
+// asks at its first test case, before it writes anything, and again at
+// Finish.
+type DirectWriter interface {
 	io.Writer
-	RandomAccess() (RandomAccess, bool)
+	DirectFile() (*os.File, bool)
 }
 
 type junitReport struct {
@@ -68,7 +61,7 @@ type junitReport struct {
 	suites []*junitSuite // in first-seen order
 	// file is w's file when the first suite's test cases go straight into
 	// it, from offset 0 (see [JUnit]).
-	file RandomAccess
+	file *os.File
 	// ids holds, for every result in order, its id, its trial index and
 	// the suites of its test cases (see [junitReport.trials]); n counts
 	// them.
@@ -83,8 +76,8 @@ type junitSuite struct {
 	name, profile           string
 	tests, failures, errors int
 	spool                   *spool
-	class                   []byte                    // the suite's label, escaped
-	heads                   map[[2]uint64]failureHead // see [junitSuite.head]
+	class                   []byte               // the suite's label, escaped
+	heads                   map[[2]uint64]string // see [junitSuite.head]
 }
 
 // junitMessage bounds the message attribute; the element text has it all.
@@ -99,8 +92,8 @@ func (j *junitReport) suite(m *toolgrade.MetricResult) (*junitSuite, int, error)
 	}
 	var sp *spool
 	if len(j.suites) == 0 {
-		if w, ok := j.w.(RandomAccessWriter); ok {
-			if f, ok := w.RandomAccess(); ok {
+		if w, ok := j.w.(DirectWriter); ok {
+			if f, ok := w.DirectFile(); ok {
 				j.file, sp = f, spoolAt(f)
 			}
 		}
@@ -138,9 +131,9 @@ func newSpool(pattern string) (*spool, error) {
 	return s, nil
 }
 
-// spoolAt returns a spool written into f from offset 0.
-func spoolAt(f RandomAccess) *spool {
-	s := &spool{at: f, out: countingWriter{w: io.NewOffsetWriter(f, 0)}}
+// spoolAt returns a spool written into f, which nothing was written to.
+func spoolAt(f *os.File) *spool {
+	s := &spool{at: f, out: countingWriter{w: f}}
 	s.w = bufio.NewWriterSize(&s.out, 64<<10)
 	return s
 }
@@ -237,18 +230,19 @@ func (j *junitReport) Add(r *toolgrade.Result) error {
 	return nil
 }
 
-// head is the start of a failure's text, "score S below threshold T".
-// A metric's results fail at few distinct scores, so the heads are kept,
-// up to junitHeads of them.
-func (s *junitSuite) head(score, threshold float64) failureHead {
+// head is the start of a failure's text, "score S below threshold T",
+// which is ASCII that XML escaping leaves as it is (numbers as strconv
+// writes them). A metric's results fail at few distinct scores, so the
+// texts are kept, up to junitHeads of them.
+func (s *junitSuite) head(score, threshold float64) string {
 	k := [2]uint64{math.Float64bits(score), math.Float64bits(threshold)} // -0 is not 0
 	if h, ok := s.heads[k]; ok {
 		return h
 	}
 	sc, th := scoreAgainst(score, threshold)
-	h := newFailureHead("score " + sc + " below threshold " + th)
+	h := "score " + sc + " below threshold " + th
 	if s.heads == nil {
-		s.heads = map[[2]uint64]failureHead{}
+		s.heads = map[[2]uint64]string{}
 	}
 	if len(s.heads) < junitHeads {
 		s.heads[k] = h
@@ -321,50 +315,58 @@ func (j *junitReport) placeFirst(st *Stats, trials [][]int) (w *bufio.Writer, pl
 		return nil, false, err
 	}
 	n := s.spool.size()
-	if _, ok := j.w.(RandomAccessWriter).RandomAccess(); ok && trials == nil {
+	if _, ok := j.w.(DirectWriter).DirectFile(); ok && trials == nil {
 		var head bytes.Buffer
 		w := bufio.NewWriter(&head)
 		j.writeRoot(w, st)
 		j.writeSuiteHead(w, st, 0)
 		w.Flush()
-		if err := moveUp(j.file, n, int64(head.Len())); err != nil {
-			return nil, false, err
-		}
-		if _, err := j.file.WriteAt(head.Bytes(), 0); err != nil {
-			return nil, false, err
-		}
-		return bufio.NewWriterSize(io.NewOffsetWriter(j.file, int64(head.Len())+n), 256<<10), true, nil
+		err := moveUp(j.file, n, head.Bytes())
+		return bufio.NewWriterSize(j.file, 256<<10), true, err
 	}
 	sp, err := newSpool("toolgrade-junit-*.xml")
-	if err != nil {
-		return nil, false, err
+	if err == nil {
+		s.spool = sp
+		_, err = io.Copy(sp.w, io.NewSectionReader(j.file, 0, n))
 	}
-	s.spool = sp
-	if _, err := io.Copy(sp.w, io.NewSectionReader(j.file, 0, n)); err != nil {
-		return nil, false, err
+	if err == nil {
+		err = j.file.Truncate(0)
 	}
-	if err := j.file.Truncate(0); err != nil {
-		return nil, false, err
+	if err == nil {
+		_, err = j.file.Seek(0, io.SeekStart)
 	}
-	return bufio.NewWriterSize(j.w, 256<<10), false, nil
+	return bufio.NewWriterSize(j.w, 256<<10), false, err
 }
 
-// moveUp moves the first n bytes of f d bytes up, from the end down so
-// that every byte is read before it is written over.
-func moveUp(f RandomAccess, n, d int64) error {
+// moveUp moves the first n bytes of f up by len(head), from the end down
+// so that every byte is read before it is written over, writes head
+// before them, and leaves f's offset after them.
+func moveUp(f *os.File, n int64, head []byte) error {
+	d := int64(len(head))
 	buf := make([]byte, min(n, 1<<20))
 	for end := n; end > 0; {
 		start := max(0, end-int64(len(buf)))
 		b := buf[:end-start]
-		if _, err := f.ReadAt(b, start); err != nil {
-			return err
+		_, err := f.ReadAt(b, start)
+		if err == nil {
+			_, err = f.Seek(start+d, io.SeekStart)
 		}
-		if _, err := f.WriteAt(b, start+d); err != nil {
+		if err == nil {
+			_, err = f.Write(b)
+		}
+		if err != nil {
 			return err
 		}
 		end = start
 	}
-	return nil
+	_, err := f.Seek(0, io.SeekStart)
+	if err == nil {
+		_, err = f.Write(head)
+	}
+	if err == nil {
+		_, err = f.Seek(d+n, io.SeekStart)
+	}
+	return err
 }
 
 // writeRoot writes the document's start: the XML declaration and the
@@ -449,7 +451,7 @@ func (j *junitReport) trials() ([][]int, error) {
 				break
 			}
 			if k > uint64(len(trials)) {
-				return nil, fmt.Errorf("a result names suite %d of %d", k, len(trials))
+				return nil, errRecords
 			}
 			trials[k-1] = append(trials[k-1], trial)
 		}
@@ -467,46 +469,48 @@ func copyBody(w *bufio.Writer, body io.Reader, trials []int) error {
 		_, err := io.Copy(w, body)
 		return err
 	}
-	const start = "testcase name=\""
+	const start = "<testcase name=\""
 	r := bufio.NewReaderSize(body, 64<<10)
-	k := 0
-	for {
-		chunk, err := r.ReadSlice('<')
-		w.Write(chunk)
-		switch {
-		case err == bufio.ErrBufferFull:
-			continue
-		case err == io.EOF:
-			if k != len(trials) {
-				return fmt.Errorf("%d test cases for %d results", k, len(trials))
-			}
+	for k := 0; ; {
+		err := copyTo(w, r, '<')
+		if err == io.EOF && k == len(trials) {
 			return nil
-		case err != nil:
-			return err
+		}
+		if err != nil {
+			return errRecords
 		}
 		p, _ := r.Peek(len(start))
 		if string(p) != start {
+			w.Write(p[:1])
+			r.Discard(1)
 			continue
 		}
 		w.Write(p)
 		r.Discard(len(p))
-		for {
-			name, err := r.ReadSlice('"')
-			if err == bufio.ErrBufferFull {
-				w.Write(name)
-				continue
-			}
-			if err != nil {
-				return fmt.Errorf("a test case's name is cut short: %w", err)
-			}
-			w.Write(name[:len(name)-1])
-			break
+		if k == len(trials) || copyTo(w, r, '"') != nil {
+			return errRecords
 		}
-		if k == len(trials) {
-			return fmt.Errorf("more test cases than the %d results", len(trials))
-		}
-		w.WriteString(" [trial " + strconv.Itoa(trials[k]) + "]\"")
+		w.WriteString(" [trial " + strconv.Itoa(trials[k]) + "]")
 		k++
+	}
+}
+
+// errRecords says that the results' records and the test cases spooled
+// disagree.
+var errRecords = errors.New("the results' records and test cases disagree")
+
+// copyTo copies r to w up to the next delim, which it leaves to be read.
+func copyTo(w *bufio.Writer, r *bufio.Reader, delim byte) error {
+	for {
+		b, err := r.ReadSlice(delim)
+		if err == nil {
+			b = b[:len(b)-1]
+			r.UnreadByte()
+		}
+		w.Write(b)
+		if err != bufio.ErrBufferFull {
+			return err
+		}
 	}
 }
 
@@ -524,18 +528,6 @@ func writeProperties(w *bufio.Writer, props []runField) {
 		w.WriteString("\"/>\n")
 	}
 	w.WriteString("    </properties>\n")
-}
-
-// A failureHead is the start of a failure's text, with what
-// appendFailure needs of it made once.
-type failureHead struct {
-	text  string
-	xml   string // text escaped
-	ascii bool   // text is ASCII
-}
-
-func newFailureHead(text string) failureHead {
-	return failureHead{text, string(appendXML(nil, text)), asciiPrefix(text, len(text))}
 }
 
 // failureMessage is the message of a failure whose text is head, ": "
@@ -557,15 +549,16 @@ func failureMessage(head, reason string) string {
 // The message is the start of the text, cut where a character starts, and
 // maybe an ellipsis: the text is escaped once, in two pieces (escaping
 // reads forward only, so the pieces are the whole's bytes), and the
-// message copied from it. scratch is reused and returned.
-func appendFailure(b, scratch []byte, head failureHead, reason string) ([]byte, []byte) {
+// message copied from it. scratch is reused and returned. head is ASCII
+// that escaping leaves as it is (see [junitSuite.head]).
+func appendFailure(b, scratch []byte, head, reason string) ([]byte, []byte) {
 	text := len(b)
-	b = append(b, head.xml...)
+	b = append(b, head...)
 	if reason == "" {
-		if len(head.text) > junitMessage {
-			b = appendXML(b[:text], failureMessage(head.text, reason))
+		if len(head) > junitMessage {
+			b = appendXML(b[:text], failureMessage(head, reason))
 			b = append(b, "\">"...)
-			return append(b, head.xml...), scratch
+			return append(b, head...), scratch
 		}
 		b = append(b, "\">"...)
 		return append(b, b[text:len(b)-2]...), scratch
@@ -575,7 +568,7 @@ func appendFailure(b, scratch []byte, head failureHead, reason string) ([]byte, 
 	if !ok {
 		b = appendXML(b, reason)
 		scratch = append(scratch[:0], b[text:]...)
-		b = appendXML(b[:text], failureMessage(head.text, reason))
+		b = appendXML(b[:text], failureMessage(head, reason))
 		b = append(b, "\">"...)
 		return append(b, scratch...), scratch
 	}
@@ -596,12 +589,11 @@ func appendFailure(b, scratch []byte, head failureHead, reason string) ([]byte, 
 }
 
 // messageEnd returns how many bytes of reason the failure message of head
-// and reason holds, and whether an ellipsis follows them (see
-// [failureMessage]); not ok when head is not ASCII or leaves the reason
-// no room.
-func messageEnd(head failureHead, reason string) (q int, ellipsis, ok bool) {
-	k := junitMessage - len(head.text) - 2 // characters of the reason it holds
-	if k < 1 || !head.ascii {
+// (ASCII) and reason holds, and whether an ellipsis follows them (see
+// [failureMessage]); not ok when head leaves the reason no room.
+func messageEnd(head, reason string) (q int, ellipsis, ok bool) {
+	k := junitMessage - len(head) - 2 // characters of the reason it holds
+	if k < 1 {
 		return 0, false, false
 	}
 	reason = firstLine(reason)
@@ -689,12 +681,12 @@ func appendXML(dst []byte, s string) []byte {
 		if c := s[n]; c < utf8.RuneSelf {
 			// An escape is at most six bytes: stored as a word where
 			// there is room.
-			if e, end := xmlEscapes[c], len(dst); cap(dst)-end >= 8 {
-				binary.LittleEndian.PutUint64(dst[end:end+8], e)
-				dst = dst[:end+int(e>>56)]
-			} else {
-				dst = append(dst, xmlASCII[c]...)
+			e, end := xmlEscapes[c], len(dst)
+			if cap(dst)-end < 8 {
+				dst = slices.Grow(dst, 8)
 			}
+			binary.LittleEndian.PutUint64(dst[end:end+8], e)
+			dst = dst[:end+int(e>>56)]
 			s = s[n+1:]
 			continue
 		}
@@ -708,19 +700,11 @@ func appendXML(dst []byte, s string) []byte {
 // xmlEscapes holds what appendXML writes for each ASCII byte, as a word:
 // its bytes from the low one, and their number in the top byte.
 var xmlEscapes = func() (t [utf8.RuneSelf]uint64) {
-	for c, e := range xmlASCII {
+	for c := range t {
 		var w [8]byte
-		copy(w[:], e)
+		e := appendXMLRune(w[:0], string(rune(c)), rune(c))
 		w[7] = byte(len(e))
 		t[c] = binary.LittleEndian.Uint64(w[:])
-	}
-	return t
-}()
-
-// xmlASCII holds what appendXML writes for each ASCII byte.
-var xmlASCII = func() (t [utf8.RuneSelf]string) {
-	for c := range t {
-		t[c] = string(appendXMLRune(nil, string(rune(c)), rune(c)))
 	}
 	return t
 }()

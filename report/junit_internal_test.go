@@ -52,7 +52,7 @@ func TestAppendFailure(t *testing.T) {
 			text += ": " + reason
 		}
 		want := string(appendXML([]byte("<"), failureMessage(head, reason))) + "\">" + string(appendXML(nil, text))
-		if got, _ := appendFailure([]byte("<"), []byte("scratch"), newFailureHead(head), reason); string(got) != want {
+		if got, _ := appendFailure([]byte("<"), []byte("scratch"), head, reason); string(got) != want {
 			t.Fatalf("appendFailure(%q, %q) =\n%q, want\n%q", head, reason, got, want)
 		}
 	}
@@ -67,7 +67,7 @@ func TestAppendFailure(t *testing.T) {
 		}
 	}
 	rapid.Check(t, func(t *rapid.T) {
-		head := rapid.SampledFrom([]string{head, "score 0.9997 below threshold 1.0000", strings.Repeat("h", junitMessage-2), strings.Repeat("h", junitMessage+5), "é" + strings.Repeat("h", 50)}).Draw(t, "head")
+		head := rapid.SampledFrom([]string{head, "score 0.9997 below threshold 1.0000", strings.Repeat("h", junitMessage-2), strings.Repeat("h", junitMessage+5)}).Draw(t, "head")
 		piece := rapid.SampledFrom([]string{"a", "é", "€", "\n", "\xff", "\xe2\x82", "\"", "<", "\x01", "word ", strings.Repeat("x", 40), strings.Repeat("y", 150)})
 		reason := ""
 		for range rapid.IntRange(0, 30).Draw(t, "pieces") {
@@ -91,11 +91,11 @@ func TestJUnitSuiteHead(t *testing.T) {
 			}
 			sc, th := scoreAgainst(score, threshold)
 			h := s.head(score, threshold)
-			if got, want := h.text, "score "+sc+" below threshold "+th; got != want {
+			if got, want := h, "score "+sc+" below threshold "+th; got != want {
 				t.Fatalf("head(%v, %v) = %q, want %q", score, threshold, got, want)
 			}
-			if h.xml != string(appendXML(nil, h.text)) || h.ascii != asciiPrefix(h.text, len(h.text)) {
-				t.Fatalf("head(%v, %v) = %+v: escaped or told ASCII wrong", score, threshold, h)
+			if string(appendXML(nil, h)) != h || !asciiPrefix(h, len(h)) {
+				t.Fatalf("head(%v, %v) = %q: not ASCII that escaping leaves as it is", score, threshold, h)
 			}
 		}
 	})
@@ -103,7 +103,7 @@ func TestJUnitSuiteHead(t *testing.T) {
 	for i := range junitHeads + 10 {
 		f := float64(i) / 7
 		sc, th := scoreAgainst(f, 1)
-		if got, want := s.head(f, 1).text, "score "+sc+" below threshold "+th; got != want {
+		if got, want := s.head(f, 1), "score "+sc+" below threshold "+th; got != want {
 			t.Fatalf("head(%v, 1) = %q, want %q", f, got, want)
 		}
 	}
@@ -170,7 +170,7 @@ var failureReasons = []string{
 // small cases' reasons.
 func BenchmarkAppendFailure(b *testing.B) {
 	var buf, scratch []byte
-	head := newFailureHead("score 0.667 below threshold 1.000")
+	const head = "score 0.667 below threshold 1.000"
 	for b.Loop() {
 		for _, r := range failureReasons {
 			buf, scratch = appendFailure(buf[:0], scratch, head, r)

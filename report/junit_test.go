@@ -206,7 +206,7 @@ type fileOutput struct {
 	changing bool
 }
 
-func (f *fileOutput) RandomAccess() (report.RandomAccess, bool) {
+func (f *fileOutput) DirectFile() (*os.File, bool) {
 	f.asked++
 	if !f.direct(f.asked - 1) {
 		f.changing = true

@@ -217,7 +217,8 @@ func (m *Main) warn(msg string) {
 // puts in place whole and Abort drops.
 type output struct {
 	*outfile.File
-	scrub *secret.Writer
+	scrub   *secret.Writer
+	secrets *secret.Set // the scrubber's
 }
 
 // output starts writing the file at path (to add to its end, appendTo),
@@ -231,7 +232,7 @@ func (m *Main) output(path string, appendTo bool) (*output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &output{File: f, scrub: m.secrets.Writer(f)}, nil
+	return &output{File: f, scrub: m.secrets.Writer(f), secrets: m.secrets}, nil
 }
 
 func (o *output) Write(p []byte) (int, error) { return o.scrub.Write(p) }

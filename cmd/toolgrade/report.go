@@ -16,7 +16,6 @@ import (
 	"github.com/toolgrade/toolgrade/internal/sniff"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 	"github.com/toolgrade/toolgrade/report"
-	"github.com/toolgrade/toolgrade/secret"
 )
 
 // reportFlags name eval's report files; each overrides its key in the
@@ -189,7 +188,7 @@ func (m *Main) openReports(f *evalFlags, paths *reportPaths, cases []string) (*r
 	for _, r := range []struct {
 		path namedPath
 		make func(io.Writer) report.Writer
-	}{{paths.junit, m.junit}, {paths.html, report.HTML}, {paths.markdown, report.Markdown}} {
+	}{{paths.junit, report.JUnit}, {paths.html, report.HTML}, {paths.markdown, report.Markdown}} {
 		appendTo := r.path.path != "" && summary != "" && filepath.Clean(r.path.path) == filepath.Clean(summary)
 		if err := add(r.path, r.make, appendTo); err != nil {
 			return nil, err
@@ -213,31 +212,13 @@ func (m *Main) openReports(f *evalFlags, paths *reportPaths, cases []string) (*r
 	return run, nil
 }
 
-// junit is the JUnit report, to write its file at any offset while the
-// run has no secret to scrub from it (see report.RandomAccessWriter).
-func (m *Main) junit(w io.Writer) report.Writer {
-	if o, ok := w.(*output); ok {
-		return report.JUnit(rawOutput{o, m.secrets})
-	}
-	return report.JUnit(w)
-}
-
-// rawOutput is an output whose file may be written at any offset as long
-// as nothing is scrubbed from what is written to it: the run has no
-// secrets.
-type rawOutput struct {
-	*output
-	secrets *secret.Set
-}
-
-func (o rawOutput) RandomAccess() (report.RandomAccess, bool) {
+// DirectFile returns the temporary file, for JUnit to write anywhere,
+// while the run has no secret to scrub from it (see report.DirectWriter).
+func (o *output) DirectFile() (*os.File, bool) {
 	if !o.secrets.Empty() {
 		return nil, false
 	}
-	if f, ok := o.File.RandomAccess(); ok {
-		return f, true
-	}
-	return nil, false
+	return o.File.RandomAccess()
 }
 
 // runCommand is the command line as the reports show it: the program's

@@ -183,10 +183,10 @@ func sweep(dir, base string) {
 func (f *File) Write(p []byte) (int, error) { return f.f.Write(p) }
 
 // RandomAccess returns the temporary file, or the spool, being written,
-// to be read and written at any offset (ReadAt, WriteAt, Truncate): what
-// it holds at Commit is what is put in place. Not ok for a file written in
-// place, or once committed or abandoned. Writing at an offset leaves the
-// offset Write writes at as it was.
+// to be read at any offset and written where it is sought (ReadAt, Seek,
+// Write, Truncate): what it holds at Commit is what is put in place. It
+// is the file Write writes to, where it was sought. Not ok for a file
+// written in place, or once committed or abandoned.
 func (f *File) RandomAccess() (*os.File, bool) {
 	if f.InPlace() || f.done {
 		return nil, false

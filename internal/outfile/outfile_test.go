@@ -3,6 +3,7 @@
 package outfile
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -179,9 +180,10 @@ func TestNotRegularWrittenInPlace(t *testing.T) {
 	}
 }
 
-// TestRandomAccess: what is written at an offset of the temporary file,
-// around what Write writes from its start, is what Commit puts in place
-// or adds; a file written in place, or done with, offers no such file.
+// TestRandomAccess: what is written where the temporary file is sought,
+// around what Write then writes from its start, is what Commit puts in
+// place or adds; a file written in place, or done with, offers no such
+// file.
 func TestRandomAccess(t *testing.T) {
 	for _, appendTo := range []bool{false, true} {
 		dir := t.TempDir()
@@ -200,7 +202,13 @@ func TestRandomAccess(t *testing.T) {
 		if !ok {
 			t.Fatalf("append %v: no random access to the temporary file", appendTo)
 		}
-		if _, err := ra.WriteAt([]byte("body"), 5); err != nil {
+		if _, err := ra.Seek(5, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ra.Write([]byte("body")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ra.Seek(0, io.SeekStart); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := f.Write([]byte("head ")); err != nil {
