@@ -324,6 +324,11 @@ func DecodeUsualCall(c *Call, v any) bool {
 	if !ok || s == "" {
 		return false
 	}
+	// c's first touch is this write, not the nil check (a read) of the
+	// zeroing below: a fresh page read first is mapped to the kernel's
+	// zero page, and the write that follows must flush the other cores'
+	// TLBs.
+	c.Invalid = false
 	if _, text := args.Value.(string); text {
 		a, raw, invalid := DecodeArgs(args.Value)
 		*c = Call{}
