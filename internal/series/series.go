@@ -76,6 +76,13 @@ func (s *Series[E]) Entry(num uint64) *E {
 	}
 	e := make([]E, n)
 	copy(e, s.Entries)
+	// The rest is written now, an entry in 512 (one a 4 KB page or more):
+	// read first (the callers test an entry before they set it), a fresh
+	// page would be mapped to the kernel's zero page, and the write that
+	// follows must flush the other cores' TLBs.
+	for k := len(s.Entries); k < n; k += 512 {
+		e[k] = 0
+	}
 	s.Entries = e
 	return &s.Entries[i]
 }
