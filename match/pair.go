@@ -234,6 +234,86 @@ func positional(dst []toolgrade.Match, scores [][]float64) []toolgrade.Match {
 	return dst
 }
 
+// positionalHeld pairs as [Positional] does, but the called calls held
+// reports (failed calls the failed_calls option would leave out) take a
+// place in the order only where they pair: a held call left out moves
+// the calls after it up a place. Of the ways to leave held calls out,
+// the one with the best total wins, then the one that keeps the fewest;
+// then, going along the called calls, keeping a held call is preferred
+// to leaving it out. So a held call left out changes nothing: without
+// it, the same pairs are the best. Past [MaxPairCells] cells it keeps a
+// held call wherever it pairs, which can miss the best pairing: greedy
+// is set when it kept one.
+func positionalHeld(n, k int, score func(i, j int) float64, held func(j int) bool) (pairs []toolgrade.Match, greedy bool) {
+	if (n+1)*k > MaxPairCells {
+		p := 0
+		for j := range k {
+			s := 0.0
+			if p < n {
+				s = score(p, j)
+			}
+			switch {
+			case s > 0:
+				pairs = append(pairs, toolgrade.Match{Expected: p, Called: j, Score: s})
+				greedy = greedy || held(j)
+			case held(j):
+				continue
+			}
+			p++
+		}
+		return pairs, greedy
+	}
+	// best[p] is the best pairing of the called calls from j on, p places
+	// being taken before them; places from n on pair with nothing, so
+	// they are one state. keep[j][p] says whether held call j keeps its
+	// place then.
+	type value struct {
+		total float64
+		kept  int // held calls kept
+	}
+	better := func(a, b value) bool { return a.total > b.total || a.total == b.total && a.kept < b.kept }
+	best, next := make([]value, n+1), make([]value, n+1)
+	keep := make([][]bool, k)
+	cells := make([]bool, k*(n+1))
+	for j := k - 1; j >= 0; j-- {
+		keep[j] = cells[j*(n+1) : (j+1)*(n+1)]
+		best, next = next, best
+		for p := range n + 1 {
+			s := 0.0
+			if p < n {
+				s = score(p, j)
+			}
+			after := next[min(p+1, n)]
+			switch {
+			case !held(j):
+				best[p] = value{after.total + max(s, 0), after.kept}
+			case s > 0:
+				kept := value{after.total + s, after.kept + 1}
+				keep[j][p] = !better(next[p], kept)
+				best[p] = next[p]
+				if keep[j][p] {
+					best[p] = kept
+				}
+			default:
+				best[p] = next[p]
+			}
+		}
+	}
+	p := 0
+	for j := range k {
+		if held(j) && !keep[j][p] {
+			continue
+		}
+		if p < n {
+			if s := score(p, j); s > 0 {
+				pairs = append(pairs, toolgrade.Match{Expected: p, Called: j, Score: s})
+			}
+		}
+		p = min(p+1, n)
+	}
+	return pairs, false
+}
+
 // MaxPairCells bounds the score matrix pairing builds, expected calls
 // times called calls: 2²⁰ cells, 8 MiB, about 1,000 calls a side. Past
 // it, calls are paired by [pairStreaming], which needs no matrix.

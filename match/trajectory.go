@@ -291,7 +291,9 @@ func (m *ToolCorrectness) gradeTrajectory(c *toolgrade.Case) toolgrade.MetricRes
 	// A failed call the option leaves out is held instead when an expected
 	// call expects a failure: it may be the one expected. Held calls are
 	// paired as any other; those left unpaired are left out after all, and
-	// the rest paired again without them, until none is.
+	// the rest paired again without them, until none is. Under order
+	// exact a held call takes a place only where it pairs (positionalHeld):
+	// one left unpaired held no place, and leaving it out changes no pair.
 	g.retried = m.retries(got)
 	if expectsFailure(exp) {
 		g.held = make([]bool, k)
@@ -435,6 +437,16 @@ func (g *grading) turnScores(pairs []toolgrade.Match) (Turns, float64) {
 func (g *grading) pairGroup(ei, gi []int) []toolgrade.Match {
 	if len(ei) == 0 || len(gi) == 0 {
 		return nil
+	}
+	if g.m.opts.Order == OrderExact && g.holds(gi) {
+		// A held call left unpaired is left out, and the calls after it
+		// move up a place: it must not have taken one.
+		pairs, greedy := positionalHeld(len(ei), len(gi), func(a, b int) float64 { return g.score(ei[a], gi[b]) }, func(b int) bool { return g.held[gi[b]] })
+		for l := range pairs {
+			pairs[l].Expected, pairs[l].Called = ei[pairs[l].Expected], gi[pairs[l].Called]
+		}
+		g.greedy = g.greedy || greedy
+		return pairs
 	}
 	if len(ei)*len(gi) > MaxPairCells {
 		pairs, greedy := pairStreaming(len(ei), len(gi), g.m.opts.Order, g.m.opts.Pairing, func(a, b int) float64 { return g.score(ei[a], gi[b]) })

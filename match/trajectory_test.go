@@ -243,6 +243,27 @@ func TestExpectedFailures(t *testing.T) {
 		{name: "exact order: the failure, a failure retried, the retry", opts: exact, expected: failThenRetry,
 			called: `[` + orderW1Err + `,` + orderW1Err + `,` + orderW1OK + `]`,
 			score:  1, precision: 1, recall: 1, success: true, missing: "[]", unexp: "[]", failed: "[0 1]", retried: "[1]"},
+		// Found by the property tests: a held call that pairs with
+		// nothing takes no place in the order, or the failure after it
+		// would miss its place and be left out too.
+		{name: "exact order: a retried failure of another tool takes no place", opts: exact,
+			expected: `[{"name":"b","status":"error"},{"name":"b"},{"name":"a"}]`,
+			called:   `[{"name":"a","status":"error"},{"name":"b","status":"error"},{"name":"b"},{"name":"a"}]`,
+			score:    1, precision: 1, recall: 1, success: true, missing: "[]", unexp: "[]", failed: "[0 1]", retried: "[0]"},
+		{name: "exact order: a retried failure before the expected one in its turn", opts: exact,
+			expected: `[{"name":"a","turn":1},{"name":"a","turn":1},{"name":"a","turn":1},{"name":"b","turn":2,"status":"error"}]`,
+			called: `[{"name":"a","turn":1},{"name":"a","turn":1},{"name":"a","turn":2,"status":"error"},{"name":"b","turn":2,"status":"error"},` +
+				`{"name":"a","turn":3},{"name":"a","turn":3},{"name":"b","turn":3}]`,
+			score: 1.0 / 3, precision: 0.5, recall: 0.75, missing: "[2]", unexp: "[4 5 6]", failed: "[2 3]", retried: "[2]", turnScores: "[0 1 0]",
+			reason: []string{"a (called #2) failed and was retried: not counted"}, notReason: []string{"did not fail", "b (called #3) failed"}},
+		{name: "exact order: of two failures retried, the first takes the place", opts: exact,
+			expected: `[{"name":"a","status":"error"},{"name":"a"}]`,
+			called:   `[{"name":"a","status":"error"},{"name":"a","status":"error"},{"name":"a"}]`,
+			score:    1, precision: 1, recall: 1, success: true, missing: "[]", unexp: "[]", failed: "[0 1]", retried: "[1]"},
+		{name: "exact order: a failure retried is left out where that pairs more", opts: exact,
+			expected: `[{"name":"b","status":"error"},{"name":"c"},{"name":"d"}]`,
+			called:   `[{"name":"b","status":"error"},{"name":"z"},{"name":"c"},{"name":"d"},{"name":"b"}]`,
+			score:    0, precision: 0.5, recall: 2.0 / 3, missing: "[0]", unexp: "[1 4]", failed: "[0]", retried: "[0]"},
 		{name: "in order: the retry before the failure", opts: inOrder, expected: failThenRetry, called: `[` + orderW1OK + `,` + orderW1Err + `]`,
 			score: 0.5, precision: 0.5, recall: 0.5, missing: "[1]", unexp: "[0]", failed: "[1]", retried: "[]",
 			reason: []string{"called #0 matches but out of order"}},
