@@ -313,22 +313,16 @@ func (m *ToolCorrectness) gradeTrajectory(c *toolgrade.Case) toolgrade.MetricRes
 	if g.byTurn = c.ByTurn(); g.byTurn {
 		turns = c.TurnCount()
 	}
-	turnOf := func(t int) int {
-		if !g.byTurn {
-			return 1
-		}
-		return max(t, 1)
-	}
 	g.groupExp = make([][]int, turns)
 	for i := range exp {
-		t := turnOf(exp[i].Turn) - 1
+		t := g.turnOf(&exp[i]) - 1
 		g.groupExp[t] = append(g.groupExp[t], i)
 	}
 	for {
 		g.groupGot = make([][]int, turns)
 		for j := range got {
 			if !g.out[j] {
-				t := turnOf(got[j].Turn) - 1
+				t := g.turnOf(&got[j]) - 1
 				g.groupGot[t] = append(g.groupGot[t], j)
 			}
 		}
@@ -342,6 +336,16 @@ func (m *ToolCorrectness) gradeTrajectory(c *toolgrade.Case) toolgrade.MetricRes
 			return r
 		}
 	}
+}
+
+// turnOf returns the turn a call is paired in, from 1: its own, or the
+// first for a call before the first user message or a case not graded
+// turn by turn.
+func (g *grading) turnOf(c *toolgrade.Call) int {
+	if !g.byTurn {
+		return 1
+	}
+	return max(c.Turn, 1)
 }
 
 // pairAll pairs each group's calls, again while the data-flow rules'
@@ -516,8 +520,11 @@ func (g *grading) nudge(scores [][]float64, ei, gi []int) [][]float64 {
 }
 
 // feeds counts the from-rules naming expected call i as their source
-// whose value, taken from called call j's output, some later call of the
-// rule's tool carries.
+// whose value, taken from called call j's output, some later call that
+// could satisfy the rule's expected call carries: of its tool, in its
+// turn, not left out, and of a status it takes. A call that could not
+// (a failed call retried, say) must not choose the source, or the
+// pairing would change with a call that counts for nothing.
 func (g *grading) feeds(i, j int) int {
 	n := 0
 	for d := range g.c.Expected {
@@ -532,7 +539,7 @@ func (g *grading) feeds(i, j int) int {
 			}
 			for l := j + 1; l < len(g.c.Called); l++ {
 				c := &g.c.Called[l]
-				if g.m.name(c) != g.m.name(e) {
+				if g.out[l] || g.m.name(c) != g.m.name(e) || g.turnOf(c) != g.turnOf(e) || !g.m.statusFits(e, c) {
 					continue
 				}
 				if got, ok := lookup(c.Args, strings.Split(path, ".")); ok && jsonvalue.Equal(want, got) {

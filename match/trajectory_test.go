@@ -900,24 +900,40 @@ func checkFlows(t *rapid.T, o match.Options, c *toolgrade.Case, r *toolgrade.Met
 
 // TestFromRuleSourceAmongEqualCalls: of two identical lookups answered
 // differently, the one whose answer the later call carries is the source,
-// whichever comes first.
+// whichever comes first; a later call that could not satisfy the
+// dependent expected call (a failed call retried, a call of another
+// turn) is no evidence.
 func TestFromRuleSourceAmongEqualCalls(t *testing.T) {
 	m, err := match.New(match.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	expected := calls(t, `[{"name":"find","args":{"q":"x"}},{"name":"cancel","args":{},"rules":{"id":{"from":"find.output.id"}}}]`)
+	const (
+		find   = `{"name":"find","args":{"q":"x"}}`
+		cancel = `{"name":"cancel","args":{},"rules":{"id":{"from":"find.output.id"}}}`
+		found1 = `{"name":"find","args":{"q":"x"},"output":{"id":"W1"}}`
+		found2 = `{"name":"find","args":{"q":"x"},"output":{"id":"W2"}}`
+	)
 	for _, tt := range []struct {
-		name, called string
-		source       int
+		name, expected, called string
+		score                  float64
+		source                 int
 	}{
-		{"second lookup used", `[{"name":"find","args":{"q":"x"},"output":{"id":"W1"}},{"name":"find","args":{"q":"x"},"output":{"id":"W2"}},{"name":"cancel","args":{"id":"W2"}}]`, 1},
-		{"first lookup used", `[{"name":"find","args":{"q":"x"},"output":{"id":"W1"}},{"name":"find","args":{"q":"x"},"output":{"id":"W2"}},{"name":"cancel","args":{"id":"W1"}}]`, 0},
+		{"second lookup used", `[` + find + `,` + cancel + `]`, `[` + found1 + `,` + found2 + `,{"name":"cancel","args":{"id":"W2"}}]`, 0.8, 1},
+		{"first lookup used", `[` + find + `,` + cancel + `]`, `[` + found1 + `,` + found2 + `,{"name":"cancel","args":{"id":"W1"}}]`, 0.8, 0},
+		// Found by the property tests: the source changed with a call
+		// that counts for nothing.
+		{"not a failed call retried", `[` + find + `,` + cancel + `]`,
+			`[` + found1 + `,` + found2 + `,{"name":"cancel","args":{"id":"W1"},"status":"error"},{"name":"cancel","args":{"id":"W2"}}]`, 0.8, 1},
+		{"not a call of another turn",
+			`[{"name":"find","args":{"q":"x"},"turn":1},{"name":"cancel","args":{},"rules":{"id":{"from":"find.output.id"}},"turn":2}]`,
+			`[{"name":"find","args":{"q":"x"},"output":{"id":"W1"},"turn":1},{"name":"find","args":{"q":"x"},"output":{"id":"W2"},"turn":1},` +
+				`{"name":"cancel","args":{"id":"W1"},"turn":1},{"name":"cancel","args":{"id":"W2"},"turn":2}]`, 0.75, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := m.Grade(context.Background(), &toolgrade.Case{Expected: expected, Called: calls(t, tt.called)})
-			if math.Abs(r.Score-0.8) > 1e-12 || len(toolgrade.DetailOf[match.Flows](&r)) != 1 || !toolgrade.DetailOf[match.Flows](&r)[0].OK || toolgrade.DetailOf[match.Flows](&r)[0].From != tt.source {
-				t.Errorf("score %v, flows %+v; want 0.8 and an ok flow from #%d (%s)", r.Score, toolgrade.DetailOf[match.Flows](&r), tt.source, r.Reason)
+			r := m.Grade(context.Background(), &toolgrade.Case{Expected: calls(t, tt.expected), Called: calls(t, tt.called)})
+			if math.Abs(r.Score-tt.score) > 1e-12 || len(toolgrade.DetailOf[match.Flows](&r)) != 1 || !toolgrade.DetailOf[match.Flows](&r)[0].OK || toolgrade.DetailOf[match.Flows](&r)[0].From != tt.source {
+				t.Errorf("score %v, flows %+v; want %v and an ok flow from #%d (%s)", r.Score, toolgrade.DetailOf[match.Flows](&r), tt.score, tt.source, r.Reason)
 			}
 		})
 	}
