@@ -27,7 +27,7 @@ mkdir -p "$data"
 
 echo "== build"
 if [ "${PGO:-0}" = 1 ]; then
-	go test -run XXX -bench Eval -benchtime 40x -cpuprofile "$data/default.pgo" ./cmd/toolgrade >/dev/null
+	go test -run XXX -bench '^BenchmarkEval(Small)?$' -benchtime 40x -cpuprofile "$data/default.pgo" -o "$data/toolgrade.test" ./cmd/toolgrade >/dev/null
 	go build -pgo="$data/default.pgo" -o "$data/toolgrade" ./cmd/toolgrade
 else
 	go build -o "$data/toolgrade" ./cmd/toolgrade
