@@ -50,6 +50,7 @@ func TestMistakes(t *testing.T) {
 		{"a chat trace for a case file", []string{"eval", chat}, 1, []string{"4 cases: 0 passed, 0 failed, 4 erred", "openai_chat", "agent_trajectory", "toolgrade extract"}},
 		{"a response body for a case file", []string{"eval", body}, 1, []string{"a trace (openai_chat format), not a case", "toolgrade extract"}},
 		{"an empty case file", []string{"eval", empty}, 2, []string{"no cases in", "--allow-empty"}},
+		{"a report to standard output", []string{"eval", "--out", out, "--junit", "-", wrongArgs}, 2, []string{"--junit -: a report is written to a file", "name a file"}},
 		{"an empty case file, allowed", []string{"eval", "--allow-empty", empty}, 0, []string{"0 cases"}},
 		{"compare a case file", []string{"compare", base, meta}, 2, []string{"meta.jsonl:1: not a toolgrade results file", "is a case", "toolgrade eval --out"}},
 		{"compare an empty file", []string{"compare", base, empty}, 2, []string{"not a toolgrade results file", "no result lines"}},

@@ -146,6 +146,11 @@ func (m *Main) reportPaths(f *evalFlags, cfg *config.Config) (*reportPaths, erro
 		case o.fromConfig != "":
 			*o.dst = namedPath{"the config's reports." + o.key, o.fromConfig}
 		}
+		// "-" is standard output for the result lines alone: a report
+		// named so would otherwise be a file called "-".
+		if o.dst != &p.out && o.dst.path == "-" {
+			return nil, usageError("%s -: a report is written to a file, and standard output carries the result lines (--out -); name a file", o.dst.role)
+		}
 	}
 	// Result lines are no reading on a terminal: they go to a file there,
 	// and to standard output when it is a pipe or a file, or with --out -.
