@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -98,7 +99,7 @@ func readDeepEval(b *builder, v any) error {
 			all = all && ok
 		}
 		if all {
-			slices.SortStableFunc(order, func(a, b timed) int { return compareInt(a.start, b.start) })
+			sorting.Stable(order, func(a, b timed) int { return compareInt(a.start, b.start) })
 		}
 		for _, t := range order {
 			p := index("toolSpans", t.i)

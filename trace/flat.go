@@ -2,10 +2,10 @@ package trace
 
 import (
 	"cmp"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -93,7 +93,7 @@ func (n *node) items() []*node {
 			its = append(its, item{i, n.children[k]})
 		}
 	}
-	slices.SortStableFunc(its, func(a, b item) int { return cmp.Compare(a.i, b.i) })
+	sorting.Stable(its, func(a, b item) int { return cmp.Compare(a.i, b.i) })
 	out := make([]*node, len(its))
 	for i, it := range its {
 		out[i] = it.n

@@ -1,9 +1,9 @@
 package trace
 
 import (
-	"slices"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -92,7 +92,7 @@ func readLangfuse(b *builder, v any) error {
 	if !collect(v, "") {
 		return wantError(`a Langfuse trace {"observations": [...]}, {"data": [...]} or a list of observations`, v)
 	}
-	slices.SortStableFunc(obs, func(a, b lfObs) int {
+	sorting.Stable(obs, func(a, b lfObs) int {
 		return strings.Compare(str(a.o, "startTime"), str(b.o, "startTime"))
 	})
 	var vercel vercelRun

@@ -1,9 +1,9 @@
 package trace
 
 import (
-	"slices"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -84,9 +84,9 @@ func readLangSmith(b *builder, v any) error {
 		ordered = ordered && str(r.o, "dotted_order") != ""
 	}
 	if ordered {
-		slices.SortStableFunc(runs, func(a, b lsRun) int { return strings.Compare(str(a.o, "dotted_order"), str(b.o, "dotted_order")) })
+		sorting.Stable(runs, func(a, b lsRun) int { return strings.Compare(str(a.o, "dotted_order"), str(b.o, "dotted_order")) })
 	} else if timedRuns(runs) {
-		slices.SortStableFunc(runs, func(a, b lsRun) int { return strings.Compare(str(a.o, "start_time"), str(b.o, "start_time")) })
+		sorting.Stable(runs, func(a, b lsRun) int { return strings.Compare(str(a.o, "start_time"), str(b.o, "start_time")) })
 	}
 	for _, r := range runs {
 		if err := lsRunRead(b, r); err != nil {

@@ -1,9 +1,9 @@
 package trace
 
 import (
-	"slices"
 	"strings"
 
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -112,7 +112,7 @@ func readMLflow(b *builder, v any) error {
 		timed = timed && s.timed
 	}
 	if timed {
-		slices.SortStableFunc(spans, func(a, b span) int { return compareInt(a.start, b.start) })
+		sorting.Stable(spans, func(a, b span) int { return compareInt(a.start, b.start) })
 	}
 	for _, s := range spans {
 		if err := mlflowSpan(b, s); err != nil {

@@ -2,12 +2,12 @@ package trace
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -126,7 +126,7 @@ func readSpans(b *builder, v any) error {
 		timed = timed && s.timed
 	}
 	if timed {
-		slices.SortStableFunc(spans, func(a, b span) int { return compareInt(a.start, b.start) })
+		sorting.Stable(spans, func(a, b span) int { return compareInt(a.start, b.start) })
 	}
 	var vercel vercelRun
 	for _, s := range spans {

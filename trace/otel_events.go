@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -136,7 +137,7 @@ func genAIEvents(b *builder, records []any, paths []string) error {
 		events = append(events, e)
 	}
 	if timed {
-		slices.SortStableFunc(events, func(a, b genAIEvent) int { return compareInt(a.start, b.start) })
+		sorting.Stable(events, func(a, b genAIEvent) int { return compareInt(a.start, b.start) })
 	}
 	return playEvents(b, events)
 }

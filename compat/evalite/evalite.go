@@ -56,6 +56,7 @@ import (
 
 	"github.com/toolgrade/toolgrade"
 	"github.com/toolgrade/toolgrade/compat/internal/js"
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -431,7 +432,7 @@ func sorted(v any) any {
 		for i, m := range v {
 			out[i] = jsonvalue.Member{Key: m.Key, Value: sorted(m.Value)}
 		}
-		slices.SortStableFunc(out, func(a, b jsonvalue.Member) int {
+		sorting.Stable(out, func(a, b jsonvalue.Member) int {
 			return slices.Compare(utf16.Encode([]rune(a.Key)), utf16.Encode([]rune(b.Key)))
 		})
 		return out

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgrade/toolgrade/compat/internal/js"
 	"github.com/toolgrade/toolgrade/internal/lazyregexp"
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -237,7 +238,7 @@ func steps(trace any) ([]step, error) {
 		}
 		ts[i] = timed{s, start, end, i}
 	}
-	slices.SortStableFunc(ts, func(a, b timed) int {
+	sorting.Stable(ts, func(a, b timed) int {
 		switch {
 		case a.start != b.start:
 			return cmpFloat(a.start, b.start)

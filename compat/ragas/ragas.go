@@ -31,6 +31,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -415,7 +416,7 @@ func sortCalls(calls []icall) {
 	for _, c := range calls {
 		keys[c.i] = sortKey(c.call)
 	}
-	slices.SortStableFunc(calls, func(a, b icall) int { return slices.Compare(keys[a.i], keys[b.i]) })
+	sorting.Stable(calls, func(a, b icall) int { return slices.Compare(keys[a.i], keys[b.i]) })
 }
 
 func sortKey(c call) []string {
