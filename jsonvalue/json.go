@@ -1007,6 +1007,13 @@ func wordAt(s string, i int) uint64 {
 	return x
 }
 
+// load4At is the four bytes of s at offset i for 0 <= i and i+4 <=
+// len(s), which the caller has tested, in the machine's order: one load,
+// for comparing.
+func load4At(s string, i int) uint32 {
+	return *(*uint32)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))
+}
+
 // sub is s[i:j] for 0 <= i <= j < len(s), which the caller has tested
 // (the closing quote at j, found in s). It writes the string's two words
 // itself: unsafe.String would test again what the caller did, and

@@ -561,3 +561,36 @@ func refEqual(a, b any) bool {
 	}
 	panic("not a value of the model")
 }
+
+// TestEqualKeysAsWords: Equal compares the keys of members in the same
+// place by loads of four or eight bytes, without index checks: keys of
+// every length up to past two words, alike or differing in any one byte,
+// compare as strings do, and no read leaves a key's memory (each key is
+// a copy of its own, at the end of it; checkptr, under -race, fails a
+// read past it).
+func TestEqualKeysAsWords(t *testing.T) {
+	const text = "0123456789abcdefghijklmn"
+	for n := range len(text) + 1 {
+		key := text[:n]
+		for pos := -1; pos < n; pos++ {
+			other := []byte(key)
+			if pos >= 0 {
+				other[pos] ^= 0x20
+			}
+			a := jsonvalue.Object{{Key: "k", Value: "v"}, {Key: strings.Clone(key), Value: json.Number("1")}}
+			b := jsonvalue.Object{{Key: "k", Value: "v"}, {Key: string(other), Value: json.Number("1")}}
+			if got, want := jsonvalue.Equal(a, b), key == string(other); got != want {
+				t.Errorf("keys %q and %q: Equal = %v", key, other, got)
+			}
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		k1 := rapid.StringN(0, 20, -1).Draw(t, "k1")
+		k2 := rapid.StringN(0, 20, -1).Draw(t, "k2")
+		a := jsonvalue.Object{{Key: strings.Clone(k1), Value: nil}}
+		b := jsonvalue.Object{{Key: strings.Clone(k2), Value: nil}}
+		if got, want := jsonvalue.Equal(a, b), k1 == k2; got != want {
+			t.Fatalf("keys %q and %q: Equal = %v", k1, k2, got)
+		}
+	})
+}
