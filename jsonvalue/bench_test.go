@@ -53,6 +53,36 @@ func BenchmarkHash(b *testing.B) {
 	}
 }
 
+// BenchmarkEqual compares what grading compares most (match's exact
+// scores, a pair of calls of one name): arguments alike, spelled alike
+// or in another order, and arguments that differ in their last member.
+func BenchmarkEqual(b *testing.B) {
+	for _, bc := range []struct{ name, a, b string }{
+		{"alike", `{"from":"team","to":"north","passengers":4,"nonstop":false,"max_price":null}`, `{"from":"team","to":"north","passengers":4,"nonstop":false,"max_price":null}`},
+		{"nested", `{"title":"release","when":{"date":"2025-07-21","time":"01:30","tz":"Europe/Paris"},"attendees":[{"name":"ana","email":"ana@example.com"}],"duration_min":105}`, `{"title":"release","when":{"date":"2025-07-21","time":"01:30","tz":"Europe/Paris"},"attendees":[{"name":"ana","email":"ana@example.com"}],"duration_min":105}`},
+		{"reordered", `{"query":"café weather notes draft notes north","top_k":12,"filters":{"lang":"en","after":"2024-01-01","min_score":0.32}}`, `{"query":"café weather notes draft notes north","filters":{"lang":"en","after":"2024-01-01","min_score":0.32},"top_k":12}`},
+		{"differ", `{"user_id":676893,"fields":["name","email","plan"],"limit":20}`, `{"user_id":676893,"fields":["name","email","plan"],"limit":21}`},
+	} {
+		x, err := jsonvalue.ParseString(bc.a)
+		if err != nil {
+			b.Fatal(err)
+		}
+		y, err := jsonvalue.ParseString(bc.b)
+		if err != nil {
+			b.Fatal(err)
+		}
+		want := bc.name != "differ"
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if jsonvalue.Equal(x, y) != want {
+					b.Fatal("Equal is wrong")
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkParse reads what eval reads: the lines of small generated
 // cases (bench/gen -calls 3, about 720 bytes each, a fifth of them with
 // an OpenAI transcript), and the tool-call arguments those transcripts

@@ -141,3 +141,10 @@ func hashStringByWord(h uint64, s string) uint64 {
 	}
 	return mix(h ^ t)
 }
+
+// load4 returns the four bytes of s at offset i, the first in the lowest
+// byte.
+func load4(s string, i int) uint64 {
+	w := s[i : i+4]
+	return uint64(uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24)
+}

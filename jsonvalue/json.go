@@ -1007,11 +1007,14 @@ func wordAt(s string, i int) uint64 {
 	return x
 }
 
-// load4At is the four bytes of s at offset i for 0 <= i and i+4 <=
-// len(s), which the caller has tested, in the machine's order: one load,
-// for comparing.
+// load4At is wordAt for four bytes, 0 <= i and i+4 <= len(s), the
+// first in the lowest byte.
 func load4At(s string, i int) uint32 {
-	return *(*uint32)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))
+	x := *(*uint32)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))
+	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
+		x = bits.ReverseBytes32(x)
+	}
+	return x
 }
 
 // sub is s[i:j] for 0 <= i <= j < len(s), which the caller has tested

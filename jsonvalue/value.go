@@ -820,24 +820,17 @@ func hashString(h uint64, s string) uint64 {
 		}
 		t = wordAt(s, n-8)
 	case n >= 8:
-		for i := 0; i+8 < n; i += 8 {
-			h = (h ^ wordAt(s, i)) * 0xbf58476d1ce4e5b9
+		if n > 8 { // the loop above for eight bytes, once
+			h = (h ^ wordAt(s, 0)) * 0xbf58476d1ce4e5b9
 			h ^= h >> 31
 		}
 		t = wordAt(s, n-8)
 	case n >= 4:
-		t = load4(s, 0) | load4(s, n-4)<<32
+		t = uint64(load4At(s, 0)) | uint64(load4At(s, n-4))<<32
 	case n > 0:
 		t = uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
 	}
 	return mix(h ^ t)
-}
-
-// load4 returns the four bytes of s at offset i, the first in the lowest
-// byte.
-func load4(s string, i int) uint64 {
-	w := s[i : i+4]
-	return uint64(uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24)
 }
 
 // mix scrambles the bits of x, so that the hashes of parts can be
