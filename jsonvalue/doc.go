@@ -42,10 +42,11 @@
 // first release but does not promise; the package checks the layout when
 // it starts and boxes the ordinary way where it does not hold, and
 // TestForgedValues fails there, so that the change is noticed (slab.go
-// says more). Besides, the parser's innermost scans and the string hash
-// read words without Go's index checks, and AppendString loads and
-// stores a string's words into room it tested once (json.go's wordAt,
-// sub and appendStringInRoom, each held to a checked version by a test).
+// says more). Besides, the parser's innermost scans, the string hash and
+// Equal's comparison of keys read words without Go's index checks, and
+// AppendString loads and stores a string's words into room it tested
+// once (json.go's wordAt, load4At, sub and appendStringInRoom, each held
+// to a checked version by a test).
 //
 // # Non-goals
 //
