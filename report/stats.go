@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/namekey"
 	"github.com/toolgrade/toolgrade/internal/sorting"
 	"github.com/toolgrade/toolgrade/reliability"
 )
@@ -267,42 +268,16 @@ func sameTool(a, b string) bool {
 // of a case with the run's tools, or hashing it for a map, cost several
 // times as much.
 type toolSlot struct {
-	lo, hi uint64 // see nameWords
+	lo, hi uint64 // see namekey.Words
 	n      int    // the name's length
 	t      *ToolCounts
-}
-
-// nameWords returns the first and last eight bytes of a name, the first
-// byte lowest; a name of fewer than eight bytes is all in lo, zeros above
-// its bytes, and hi is 0.
-func nameWords(s string) (lo, hi uint64) {
-	switch n := len(s); {
-	case n >= 8:
-		return word(s[:8]), word(s[n-8:])
-	case n >= 4:
-		return uint64(word4(s[:4])) | uint64(word4(s[n-4:]))<<(8*(n-4)), 0
-	case n > 0:
-		return uint64(s[0]) | uint64(s[n/2])<<(8*(n/2)) | uint64(s[n-1])<<(8*(n-1)), 0
-	}
-	return 0, 0
-}
-
-func word(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-func word4(s string) uint32 {
-	_ = s[3]
-	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // tool returns the run's counts of the named tool, adding them if new.
 // It is the plain look-up: lookUpTools, which looks up a case's tools,
 // makes the same without calls.
 func (s *Stats) tool(name string) *ToolCounts {
-	lo, hi := nameWords(name)
+	lo, hi := namekey.Words(name)
 	n := len(name)
 	if len(s.toolSlots) == 0 {
 		s.growTools()
@@ -349,7 +324,7 @@ func (s *Stats) growTools() {
 	s.toolSlots = make([]toolSlot, max(16, 2*len(s.toolSlots)))
 	mask := uint64(len(s.toolSlots) - 1)
 	for _, t := range s.tools {
-		lo, hi := nameWords(t.Name)
+		lo, hi := namekey.Words(t.Name)
 		i := toolHash(lo, hi, len(t.Name)) & mask
 		for s.toolSlots[i].t != nil {
 			i = (i + 1) & mask
@@ -424,43 +399,63 @@ func (s *Stats) countUnpaired(m *toolgrade.MetricResult, c *toolgrade.Case, fail
 
 // lookUpTools counts the tool of each call of c, and looks each up
 // once: s.expectedTools[i] counts c.Expected[i]'s tool, s.calledTools[j]
-// c.Called[j]'s. It finds a tool as tool does, without a call but for a
-// tool new to the run or a name of under four bytes: a loop that calls
-// saves and restores its values around every call, which cost more than
-// the look-up. TestLookUpToolsAgreesWithTool holds it to tool.
+// c.Called[j]'s. knownTools finds most; a call it leaves, whose tool is
+// new to the run or whose name is under four or over 16 bytes, is looked
+// up by tool. TestLookUpToolsAgreesWithTool holds it to tool.
 func (s *Stats) lookUpTools(c *toolgrade.Case) {
 	ne := len(c.Expected)
 	ts := slices.Grow(s.expectedTools[:0], ne+len(c.Called))[:ne+len(c.Called)]
 	if len(s.toolSlots) == 0 {
 		s.growTools()
 	}
-	for k := range ts {
+	for k := s.knownTools(c, ts, 0); k < len(ts); k = s.knownTools(c, ts, k+1) {
+		if k < ne {
+			t := s.tool(c.Expected[k].Name)
+			t.Expected++
+			ts[k] = t
+		} else {
+			t := s.tool(c.Called[k-ne].Name)
+			t.Called++
+			ts[k] = t
+		}
+	}
+	s.expectedTools, s.calledTools = ts[:ne], ts[ne:]
+}
+
+// knownTools finds and counts the tools of c's calls from the k-th on
+// (the expected calls, then the called ones) into ts, as tool would, for
+// as long as a call's name is of 4 to 16 bytes (all in its words) and
+// its tool is known to the run; it returns the index of the first call
+// it left, len(ts) when none. Its loop calls nothing: a loop that calls
+// saves and restores its values around every call, which cost more than
+// the look-up.
+func (s *Stats) knownTools(c *toolgrade.Case, ts []*ToolCounts, k int) int {
+	ne := len(c.Expected)
+	slots := s.toolSlots
+	mask := uint64(len(slots) - 1)
+	for ; k < len(ts); k++ {
 		var name string
 		if k < ne {
 			name = c.Expected[k].Name
 		} else {
 			name = c.Called[k-ne].Name
 		}
-		var lo, hi uint64
+		var lo, hi uint64 // namekey.Words, inline
 		switch n := len(name); {
+		case n < 4 || n > 16:
+			return k
 		case n >= 8:
-			lo, hi = word(name[:8]), word(name[n-8:])
-		case n >= 4:
-			lo = uint64(word4(name[:4])) | uint64(word4(name[n-4:]))<<(8*(n-4))
+			lo, hi = namekey.Word(name), namekey.Word(name[n-8:])
 		default:
-			lo, hi = nameWords(name)
+			lo = namekey.Word4(name) | namekey.Word4(name[n-4:])<<(8*(n-4))
 		}
-		n := len(name)
-		slots := s.toolSlots // addTool may grow it
-		mask := uint64(len(slots) - 1)
 		var t *ToolCounts
-		for i := toolHash(lo, hi, n) & mask; ; i = (i + 1) & mask {
+		for i := toolHash(lo, hi, len(name)) & mask; ; i = (i + 1) & mask {
 			slot := &slots[i]
 			if slot.t == nil {
-				t = s.addTool(name, lo, hi)
-				break
+				return k
 			}
-			if slot.lo == lo && slot.hi == hi && slot.n == n && (n <= 16 || slot.t.Name == name) {
+			if slot.lo == lo && slot.hi == hi && slot.n == len(name) {
 				t = slot.t
 				break
 			}
@@ -472,7 +467,7 @@ func (s *Stats) lookUpTools(c *toolgrade.Case) {
 		}
 		ts[k] = t
 	}
-	s.expectedTools, s.calledTools = ts[:ne], ts[ne:]
+	return k
 }
 
 // unpairedCalls appends the calls of c that m left unpaired to extra,
