@@ -60,21 +60,80 @@ func MaximizeInto(rows []int, scores [][]float64) []int {
 	if forced(scores, rows) {
 		return rows
 	}
+	if n <= 64 && m <= 64 {
+		var adj [64]uint64 // adj[i]: the columns row i has a positive score with
+		for i, row := range scores {
+			var b uint64
+			for j, s := range row {
+				if s > 0 {
+					b |= 1 << j
+				}
+			}
+			adj[i] = b
+		}
+		return solveBits(rows, scores, adj[:n])
+	}
+	var groupBuf [16]group
+	gs, order := groups(scores, make([]int, 5*(n+m)), groupBuf[:0])
+	solveGroups(scores, rows, gs, order)
+	return keepPositive(rows, scores)
+}
+
+// MaximizeRows is [MaximizeInto] for a matrix of at most 64 rows and 64
+// columns of which the caller knows the positive cells: adj[i] holds the
+// columns row i has a positive score with (bit j for column j). A caller
+// that scored the matrix knows them, and they need no second pass over it.
+// TestMaximizeRowsAgrees holds it to MaximizeInto.
+func MaximizeRows(rows []int, scores [][]float64, adj []uint64) []int {
+	n := len(scores)
+	rows = rows[:n]
+	for i := range rows {
+		rows[i] = -1
+	}
+	if n == 0 || len(scores[0]) == 0 {
+		return rows
+	}
+	if forcedBits(adj, rows) {
+		return rows
+	}
+	return solveBits(rows, scores, adj)
+}
+
+// forcedBits is forced by the rows' sets of positive cells.
+func forcedBits(adj []uint64, rows []int) bool {
+	var used uint64
+	for _, b := range adj {
+		if b&(b-1) != 0 || b&used != 0 {
+			return false
+		}
+		used |= b
+	}
+	for i, b := range adj {
+		if b != 0 {
+			rows[i] = bits.TrailingZeros64(b)
+		}
+	}
+	return true
+}
+
+// solveBits pairs a matrix of at most 64 rows and columns, whose rows'
+// positive cells adj holds, by its groups (see groupsBits).
+func solveBits(rows []int, scores [][]float64, adj []uint64) []int {
 	// The bookkeeping of a usual case (a few calls a side) on the stack,
 	// and no more of it than it needs: it is cleared on every call.
 	var groupBuf [16]group
-	if n <= 64 && m <= 64 {
-		var orderBuf [16]int
-		order := orderBuf[:0]
-		if n+m > len(orderBuf) {
-			order = make([]int, 0, n+m)
-		}
-		gs, order := groupsBits(scores, order, groupBuf[:0])
-		solveGroups(scores, rows, gs, order)
-	} else {
-		gs, order := groups(scores, make([]int, 5*(n+m)), groupBuf[:0])
-		solveGroups(scores, rows, gs, order)
+	var orderBuf [16]int
+	order := orderBuf[:0]
+	if n := len(scores) + len(scores[0]); n > len(orderBuf) {
+		order = make([]int, 0, n)
 	}
+	gs, order := groupsBits(adj, order, groupBuf[:0])
+	solveGroups(scores, rows, gs, order)
+	return keepPositive(rows, scores)
+}
+
+// keepPositive unpairs the rows paired with a cell that is not positive.
+func keepPositive(rows []int, scores [][]float64) []int {
 	for i, j := range rows {
 		if j >= 0 && !(scores[i][j] > 0) {
 			rows[i] = -1
@@ -246,24 +305,14 @@ func groups(scores [][]float64, work []int, out []group) ([]group, []int) {
 }
 
 // groupsBits is groups for a matrix of at most 64 rows and 64 columns,
-// with sets of bits for the union-find: each row's columns, and a group
-// grown from its first row by the rows that share a column with it until
-// none does. The same groups in the same order, each with the same rows
-// and columns (only where order lists them differs), appending the order
-// to order[:0], whose capacity must be rows+columns, and the groups to
-// out[:0].
-func groupsBits(scores [][]float64, order []int, out []group) ([]group, []int) {
-	n := len(scores)
-	var adj [64]uint64 // adj[i]: the columns row i has a positive score with
-	for i, row := range scores {
-		var b uint64
-		for j, s := range row {
-			if s > 0 {
-				b |= 1 << j
-			}
-		}
-		adj[i] = b
-	}
+// with sets of bits for the union-find: each row's columns (adj[i] holds
+// row i's columns of positive score), and a group grown from its first
+// row by the rows that share a column with it until none does. The same
+// groups in the same order, each with the same rows and columns (only
+// where order lists them differs), appending the order to order[:0],
+// whose capacity must be rows+columns, and the groups to out[:0].
+func groupsBits(adj []uint64, order []int, out []group) ([]group, []int) {
+	n := len(adj)
 	out, order = out[:0], order[:0]
 	var placed uint64 // the rows of the groups found, and rows with no column
 	for i := range n {

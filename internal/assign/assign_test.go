@@ -246,9 +246,55 @@ func TestGroupsBitsAsGroups(t *testing.T) {
 			return out
 		}
 		want := lists(groups(scores, make([]int, 5*(n+m)), nil))
-		got := lists(groupsBits(scores, make([]int, 0, n+m), nil))
+		got := lists(groupsBits(positives(scores), make([]int, 0, n+m), nil))
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("groupsBits %v, groups %v", got, want)
+		}
+	})
+}
+
+// positives returns each row's columns of positive score, as bits.
+func positives(scores [][]float64) []uint64 {
+	adj := make([]uint64, len(scores))
+	for i, row := range scores {
+		for j, s := range row {
+			if s > 0 {
+				adj[i] |= 1 << j
+			}
+		}
+	}
+	return adj
+}
+
+// TestMaximizeRowsAgrees holds MaximizeRows, told the positive cells, to
+// MaximizeInto on generated matrices of up to 64 rows and columns, sparse
+// (forced or in small groups) and dense, and to the brute force's total
+// on small ones.
+func TestMaximizeRowsAgrees(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n, m := rapid.IntRange(0, 64).Draw(t, "n"), rapid.IntRange(1, 64).Draw(t, "m")
+		if rapid.Bool().Draw(t, "small") {
+			n, m = min(n, 5), min(m, 5)
+		}
+		density := rapid.IntRange(1, 2*(n+m)).Draw(t, "density")
+		scores := make([][]float64, n)
+		for i := range scores {
+			scores[i] = make([]float64, m)
+			for j := range scores[i] {
+				if rapid.IntRange(0, n+m).Draw(t, "cell") < density {
+					scores[i][j] = rapid.SampledFrom([]float64{1, 0.5, 0.25, -1, math.NaN()}).Draw(t, "score")
+				}
+			}
+		}
+		want := MaximizeInto(make([]int, n), scores)
+		got := MaximizeRows(make([]int, n), scores, positives(scores))
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("MaximizeRows %v, MaximizeInto %v", got, want)
+		}
+		if n <= 5 && m <= 5 {
+			if bf := bruteForce(scores); math.Abs(total(scores, got)-bf) > 1e-9 {
+				t.Fatalf("MaximizeRows total %v, brute force %v", total(scores, got), bf)
+			}
 		}
 	})
 }
