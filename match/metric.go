@@ -151,6 +151,9 @@ const DefaultThreshold = 1.0
 type ToolCorrectness struct {
 	opts      Options
 	threshold float64
+	// exactArgs is set when every tool's arguments are compared exactly
+	// (args exact, no overrides), as the usual options say.
+	exactArgs bool
 }
 
 // New checks the options and returns the metric. An option set to a
@@ -210,6 +213,7 @@ func New(opts Options) (*ToolCorrectness, error) {
 			return nil, &toolgrade.OptionError{Option: "args_overrides." + tool, Value: string(mode), Err: err}
 		}
 	}
+	m.exactArgs = o.Args == ArgsExact && len(o.ArgsOverrides) == 0
 	if math.IsNaN(fuzzy) || fuzzy < 0 || fuzzy > 1 {
 		return nil, &toolgrade.OptionError{Option: "fuzzy_threshold", Value: fmt.Sprint(fuzzy),
 			Err: fmt.Errorf("want a similarity in [0, 1], got %v", fuzzy)}
@@ -353,6 +357,19 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) (r toolgra
 		}
 		return m.gradeTrajectory(c)
 	}
+	// A usual case's names are read once (see nameIndex).
+	if !m.opts.NormalizeNames && indexable(len(c.Expected), len(c.Called)) {
+		var ix nameIndex
+		m.gradePlain(&r, c, &ix)
+	} else {
+		m.gradePlain(&r, c, nil)
+	}
+	return r
+}
+
+// gradePlain is Grade of a plain case, into r; ix, when not nil, has
+// room for the case's calls (see pairIndexed).
+func (m *ToolCorrectness) gradePlain(r *toolgrade.MetricResult, c *toolgrade.Case, ix *nameIndex) {
 	// What the result keeps comes in one allocation (see resultMem),
 	// sized for the pairs found: a usual case's are found on the stack
 	// and copied.
@@ -360,30 +377,33 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) (r toolgra
 	var greedy bool
 	if n := len(c.Expected); n <= 3 {
 		var room [3]toolgrade.Match
-		pairs, greedy = m.pair(c, room[:0])
-		m.resultIn(&r, c, pairs, nil)
+		pairs, greedy = m.pair(c, room[:0], ix)
+		m.resultIn(r, c, pairs, nil, ix)
 	} else if n <= 8 {
 		var room [8]toolgrade.Match
-		pairs, greedy = m.pair(c, room[:0])
-		m.resultIn(&r, c, pairs, nil)
+		pairs, greedy = m.pair(c, room[:0], ix)
+		m.resultIn(r, c, pairs, nil, ix)
 	} else {
-		pairs, greedy = m.pair(c, nil)
-		m.resultIn(&r, c, pairs, nil)
+		pairs, greedy = m.pair(c, nil, ix)
+		m.resultIn(r, c, pairs, nil, ix)
 	}
 	if greedy {
 		r.Reason = greedyNote(len(c.Expected), len(c.Called)) + "; " + r.Reason
 	}
-	return r
 }
 
 // pair pairs the calls of a plain case as the options say, appending the
 // pairs to dst; greedy is set when the pairing fell back to greedy, the
-// matrix being too large.
-func (m *ToolCorrectness) pair(c *toolgrade.Case, dst []toolgrade.Match) (pairs []toolgrade.Match, greedy bool) {
+// matrix being too large. ix, when not nil, has room for the case's
+// calls, and pairing fills it (see pairIndexed).
+func (m *ToolCorrectness) pair(c *toolgrade.Case, dst []toolgrade.Match, ix *nameIndex) (pairs []toolgrade.Match, greedy bool) {
 	exp, got := c.Expected, c.Called
 	n, k := len(exp), len(got)
 	if n == 0 || k == 0 {
 		return nil, false
+	}
+	if ix != nil {
+		return m.pairIndexed(dst, ix, exp, got), false
 	}
 	if n*k > MaxPairCells {
 		return pairStreaming(n, k, m.opts.Order, m.opts.Pairing, func(i, j int) float64 { return m.PairScore(&exp[i], &got[j]) })
@@ -505,7 +525,7 @@ func (m *ToolCorrectness) pairBy(dst []toolgrade.Match, scores [][]float64, whol
 // case (see plain), else the grading along its trajectory.
 func (m *ToolCorrectness) result(c *toolgrade.Case, found []toolgrade.Match, g *grading) toolgrade.MetricResult {
 	var r toolgrade.MetricResult
-	m.resultIn(&r, c, found, g)
+	m.resultIn(&r, c, found, g, nil)
 	return r
 }
 
@@ -513,8 +533,9 @@ func (m *ToolCorrectness) result(c *toolgrade.Case, found []toolgrade.Match, g *
 // newResultMem gives for what the result keeps: the pairs, copied from
 // found, then the near misses; the missing and unexpected calls; the
 // threshold, precision, recall and F1; room for a detail and for the
-// differences of pairs and near misses.
-func (m *ToolCorrectness) resultIn(r *toolgrade.MetricResult, c *toolgrade.Case, found []toolgrade.Match, g *grading) {
+// differences of pairs and near misses. ix, when not nil, is what
+// pairing found of the calls' names.
+func (m *ToolCorrectness) resultIn(r *toolgrade.MetricResult, c *toolgrade.Case, found []toolgrade.Match, g *grading, ix *nameIndex) {
 	exp, got := c.Expected, c.Called
 	n, k := len(exp), len(got)
 	mem := newResultMem(m.needs(n, k, found, g))
@@ -564,7 +585,7 @@ func (m *ToolCorrectness) resultIn(r *toolgrade.MetricResult, c *toolgrade.Case,
 	var misses []miss
 	if len(r.Missing) > 0 { // its room cleared only then
 		var room [4]miss
-		misses = m.misses(room[:0], c, r, g, turns, &mem.diffs)
+		misses = m.misses(room[:0], c, r, g, turns, &mem.diffs, ix)
 	}
 	r.Reason = m.reason(c, r, raw, kept, misses, retried, turns)
 
@@ -889,21 +910,38 @@ const (
 
 // misses explains each missing call of r, appending to dst: the closest
 // unpaired called call of the same name (each explains one miss at most)
-// and why it did not pair. turns are r's turn scores, if any.
-func (m *ToolCorrectness) misses(dst []miss, c *toolgrade.Case, r *toolgrade.MetricResult, g *grading, turns Turns, diffRoom *[]toolgrade.ArgDiff) []miss {
+// and why it did not pair. turns are r's turn scores, if any; ix, when
+// not nil, knows the calls of each expected call's name.
+func (m *ToolCorrectness) misses(dst []miss, c *toolgrade.Case, r *toolgrade.MetricResult, g *grading, turns Turns, diffRoom *[]toolgrade.ArgDiff, ix *nameIndex) []miss {
 	if len(r.Missing) == 0 {
 		return dst
 	}
 	exp, got := c.Expected, c.Called
-	unpaired := make([]bool, len(got))
-	for _, j := range r.Unexpected {
-		unpaired[j] = true
+	var unpaired []bool // without ix
+	var free uint64     // with ix
+	if ix != nil {
+		for _, j := range r.Unexpected {
+			free |= 1 << j
+		}
+	} else {
+		unpaired = make([]bool, len(got))
+		for _, j := range r.Unexpected {
+			unpaired[j] = true
+		}
 	}
 	for _, i := range r.Missing {
 		e := &exp[i]
 		ms := miss{expected: i, called: -1}
-		if j, ok := m.closest(e, got, unpaired); ok {
+		var j int
+		var ok bool
+		if ix != nil {
+			if j, ok = m.closestIn(e, got, ix.cols[i]&free); ok {
+				free &^= 1 << j
+			}
+		} else if j, ok = m.closest(e, got, unpaired); ok {
 			unpaired[j] = false
+		}
+		if ok {
 			ms.called = j
 			switch {
 			case e.Failed() && !got[j].Failed():
@@ -1097,18 +1135,21 @@ func (m *ToolCorrectness) closest(e *toolgrade.Call, got []toolgrade.Call, unpai
 	}
 	for j := range got {
 		if unpaired[j] && m.name(&got[j]) == name {
-			var s float64
-			if len(e.Rules) == 0 {
-				s = partialScore(e.Args, got[j].Args)
-			} else {
-				s = (Comparer{Mode: ArgsPartial}).Score(e.Args, got[j].Args, e.Rules)
-			}
-			if s > bestScore {
+			if s := closeness(e, &got[j]); s > bestScore {
 				best, bestScore = j, s
 			}
 		}
 	}
 	return best, true
+}
+
+// closeness is how alike called call c's arguments are to expected call
+// e's, by which closest weighs its candidates.
+func closeness(e, c *toolgrade.Call) float64 {
+	if len(e.Rules) == 0 {
+		return partialScore(e.Args, c.Args)
+	}
+	return (Comparer{Mode: ArgsPartial}).Score(e.Args, c.Args, e.Rules)
 }
 
 // appendDiffs describes argument differences, joined with ", ".

@@ -27,7 +27,7 @@ func Optimal(scores [][]float64) []toolgrade.Match {
 
 // optimal is [Optimal] appending to dst.
 func optimal(dst []toolgrade.Match, scores [][]float64) []toolgrade.Match {
-	return optimalOf(dst, scores, preferStrongPairs(scores))
+	return optimalOf(dst, scores, preferStrongPairs(scores), nil)
 }
 
 // forcedPairs pairs a matrix in which no row and no column has more than
@@ -64,18 +64,23 @@ func forcedPairs(dst []toolgrade.Match, scores [][]float64) (pairs []toolgrade.M
 // optimalWhole is optimal for scores known to be 0 or 1, which need no
 // nudge (see preferStrongPairs).
 func optimalWhole(dst []toolgrade.Match, scores [][]float64) []toolgrade.Match {
-	return optimalOf(dst, scores, scores)
+	return optimalOf(dst, scores, scores, nil)
 }
 
 // optimalOf appends the pairs of the assignment that maximizes nudged,
-// scored by scores.
-func optimalOf(dst []toolgrade.Match, scores, nudged [][]float64) []toolgrade.Match {
+// scored by scores. adj, when not nil, holds each row's positive cells
+// as bits (see assign.MaximizeRows).
+func optimalOf(dst []toolgrade.Match, scores, nudged [][]float64, adj []uint64) []toolgrade.Match {
 	var rowBuf [8]int
 	rows := rowBuf[:0]
 	if len(scores) > len(rowBuf) {
 		rows = make([]int, 0, len(scores))
 	}
-	rows = assign.MaximizeInto(rows, nudged)
+	if adj != nil {
+		rows = assign.MaximizeRows(rows, nudged, adj)
+	} else {
+		rows = assign.MaximizeInto(rows, nudged)
+	}
 	if dst == nil {
 		n := 0
 		for _, j := range rows {
