@@ -155,10 +155,12 @@ func genCall(t *rapid.T, label string) toolgrade.Call {
 	return c
 }
 
-// TestScoreRowAgreesWithPairScore holds scoreRow, which scores exact
+// TestCellScoreAgreesWithPairScore holds cellScore, which scores exact
 // arguments without rules on a path of its own (exactScore), to
-// PairScore, under generated options and calls.
-func TestScoreRowAgreesWithPairScore(t *testing.T) {
+// PairScore for calls of the same name, and exactRow's shortcut too
+// (exactScore alone, for a valid call that plain lets pass), under
+// generated options and calls.
+func TestCellScoreAgreesWithPairScore(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		opts := Options{
 			Args:           rapid.SampledFrom([]Mode{ArgsExact, ArgsPartial, ArgsContains, ArgsIgnore}).Draw(t, "args"),
@@ -174,6 +176,7 @@ func TestScoreRowAgreesWithPairScore(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := genCall(t, "expected")
+		e.Invalid, e.ArgsRaw = false, "" // plain turns invalid expected calls away
 		got := make([]toolgrade.Call, rapid.IntRange(1, 4).Draw(t, "k"))
 		for j := range got {
 			got[j] = genCall(t, fmt.Sprint("called", j))
@@ -181,21 +184,20 @@ func TestScoreRowAgreesWithPairScore(t *testing.T) {
 				got[j].Name, got[j].Args = e.Name, e.Args
 			}
 		}
-		row := make([]float64, len(got))
-		for j := range row {
-			row[j] = -1 // every cell must be written
-		}
-		whole := m.scoreRow(row, &e, got)
-		wantWhole := true
 		for j := range got {
-			want := m.PairScore(&e, &got[j])
-			if row[j] != want {
-				t.Fatalf("scoreRow[%d] = %v, PairScore %v (expected %+v, called %+v)", j, row[j], want, e, got[j])
+			c := &got[j]
+			if m.name(c) != m.name(&e) {
+				continue
 			}
-			wantWhole = wantWhole && (want == 0 || want == 1)
-		}
-		if whole != wantWhole {
-			t.Fatalf("whole = %v, want %v", whole, wantWhole)
+			want := m.PairScore(&e, c)
+			if s := m.cellScore(&e, c, m.name(&e)); s != want {
+				t.Fatalf("cellScore = %v, PairScore %v (expected %+v, called %+v)", s, want, e, *c)
+			}
+			if m.exactRow(&e) && !c.Invalid && (!c.Failed() || opts.FailedCalls == FailedCount) {
+				if s := exactScore(e.Args, c.Args); s != want {
+					t.Fatalf("exactRow: exactScore = %v, PairScore %v (expected %+v, called %+v)", s, want, e, *c)
+				}
+			}
 		}
 	})
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // A nameIndex tells, for a plain case of up to 8 expected and 64 called
-// calls, which called calls share each expected call's tool name: each
+// calls, which called calls share each expected call's tool name (as the
+// options normalize it): each
 // name is read once, not once for every pair of calls, and a row of the
 // score matrix visits only the cells that can score. Most pairs differ
 // in name; comparing the names of every pair was most of the scoring
@@ -22,10 +23,10 @@ type nameIndex struct {
 func indexable(n, k int) bool { return n <= 8 && k <= 64 }
 
 // index fills ix for exp and got, which fit it (see indexable), by the
-// names as written (the options do not normalize them).
-func index(ix *nameIndex, exp, got []toolgrade.Call) {
-	if !indexShort(ix, exp, got) {
-		indexAny(ix, exp, got)
+// names as the options normalize them.
+func (m *ToolCorrectness) index(ix *nameIndex, exp, got []toolgrade.Call) {
+	if m.opts.NormalizeNames || !indexShort(ix, exp, got) {
+		m.indexAny(ix, exp, got)
 	}
 }
 
@@ -86,42 +87,19 @@ func indexShort(ix *nameIndex, exp, got []toolgrade.Call) bool {
 	return true
 }
 
-// indexAny is index for names of any length: one of over 16 bytes is
-// compared whole when its words agree.
-func indexAny(ix *nameIndex, exp, got []toolgrade.Call) {
-	var first [8]int // the first expected call of each distinct name
-	var class [8]int // expected call i's name
-	var cols [8]uint64
-	nc := 0
+// indexAny is index for names of any length, normalized as the options
+// say, comparing each pair of names.
+func (m *ToolCorrectness) indexAny(ix *nameIndex, exp, got []toolgrade.Call) {
 	for i := range exp {
-		c := 0
-		for c < nc && !sameName(exp[first[c]].Name, exp[i].Name) {
-			c++
-		}
-		if c == nc {
-			first[c] = i
-			nc++
-		}
-		class[i] = c
-	}
-	for j := range got {
-		for c := range nc {
-			if sameName(exp[first[c]].Name, got[j].Name) {
-				cols[c] |= 1 << j
-				break
+		name := m.name(&exp[i])
+		var cols uint64
+		for j := range got {
+			if m.name(&got[j]) == name {
+				cols |= 1 << j
 			}
 		}
+		ix.cols[i] = cols
 	}
-	for i := range exp {
-		ix.cols[i] = cols[class[i]]
-	}
-}
-
-// sameName is a == b, by their words first.
-func sameName(a, b string) bool {
-	alo, ahi := namekey.Words(a)
-	blo, bhi := namekey.Words(b)
-	return alo == blo && ahi == bhi && len(a) == len(b) && (len(a) <= 16 || a == b)
 }
 
 // pairIndexed is pair for a case of n, k > 0 calls that fit ix, which it
@@ -131,7 +109,7 @@ func sameName(a, b string) bool {
 // is made only when no pairing is forced (see forcedRows): most cases
 // pair so.
 func (m *ToolCorrectness) pairIndexed(dst []toolgrade.Match, ix *nameIndex, exp, got []toolgrade.Call) []toolgrade.Match {
-	index(ix, exp, got)
+	m.index(ix, exp, got)
 	var pos [8]uint64 // the positive cells of each row
 	for i := range exp {
 		e := &exp[i]
@@ -147,7 +125,7 @@ func (m *ToolCorrectness) pairIndexed(dst []toolgrade.Match, ix *nameIndex, exp,
 		}
 		pos[i&7] = p
 	}
-	if m.anyOptimal() && forcedRows(pos[:len(exp)]) {
+	if m.bestAny && forcedRows(pos[:len(exp)]) {
 		for i, p := range pos[:len(exp)] {
 			if p != 0 {
 				dst = append(dst, toolgrade.Match{Expected: i, Called: bits.TrailingZeros64(p), Score: 1})
@@ -156,11 +134,6 @@ func (m *ToolCorrectness) pairIndexed(dst []toolgrade.Match, ix *nameIndex, exp,
 		return dst
 	}
 	return m.pairScored(dst, ix, &pos, exp, got)
-}
-
-// anyOptimal reports whether calls pair in any order by the best total.
-func (m *ToolCorrectness) anyOptimal() bool {
-	return m.opts.Order != OrderExact && m.opts.Order != OrderInOrder && m.opts.Pairing != PairingGreedy
 }
 
 // pairScored is pairIndexed by a score matrix: whole rows made from
@@ -180,8 +153,8 @@ func (m *ToolCorrectness) pairScored(dst []toolgrade.Match, ix *nameIndex, pos *
 		rowBuf[i] = cells[i*k : (i+1)*k]
 	}
 	scores := rowBuf[:n]
-	whole := true
-	if pos != nil {
+	exact := pos != nil
+	if exact {
 		for i, row := range scores {
 			for b := pos[i]; b != 0; b &= b - 1 {
 				row[bits.TrailingZeros64(b)] = 1
@@ -196,31 +169,29 @@ func (m *ToolCorrectness) pairScored(dst []toolgrade.Match, ix *nameIndex, pos *
 			}
 			for b := ix.cols[i]; b != 0; b &= b - 1 {
 				j := bits.TrailingZeros64(b)
-				s := m.cellScore(e, &got[j], e.Name)
+				s := m.cellScore(e, &got[j], m.name(e))
 				row[j] = s
 				if s > 0 {
 					pos[i] |= 1 << j
 				}
-				if s != 0 && s != 1 {
-					whole = false
-				}
 			}
 		}
 	}
-	if !m.anyOptimal() {
-		return m.pairBy(dst, scores, whole)
+	if !m.bestAny {
+		return m.pairBy(dst, scores, false)
 	}
-	// The assignment is told the positive cells, which forcedPairs and
-	// the groups would otherwise find again.
+	// The assignment is told the positive cells, which it would
+	// otherwise find again; rows of exactScore (pos given) are whole.
 	nudged := scores
-	if !whole {
+	if !exact {
 		nudged = preferStrongPairs(scores)
 	}
 	return optimalOf(dst, scores, nudged, pos[:n])
 }
 
 // forcedRows reports whether no two of the rows' sets of positive cells
-// overlap and none holds more than one: forcedPairs' matrix.
+// overlap and none holds more than one: a forced matrix (see
+// assign.MaximizeRows), of which every optimal pairing takes those cells.
 func forcedRows(pos []uint64) bool {
 	var used uint64
 	for _, p := range pos {
@@ -239,7 +210,7 @@ func forcedRows(pos []uint64) bool {
 // called call of a plain case).
 func (m *ToolCorrectness) exactRow(e *toolgrade.Call) bool {
 	return m.exactArgs && e.Type == "" && e.Status != toolgrade.StatusError && len(e.Rules) == 0 &&
-		(e.Output == nil || m.opts.Output != OutputExact)
+		(e.Output == nil || !m.outputs)
 }
 
 // closestIn is closest among cands, the unpaired called calls of e's

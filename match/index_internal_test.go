@@ -33,6 +33,8 @@ func TestIndexedGradeAgrees(t *testing.T) {
 			FailedCalls: rapid.SampledFrom([]FailedCalls{FailedRetry, FailedCount}).Draw(t, "failed"),
 			Order:       rapid.SampledFrom([]Order{OrderAny, OrderAny, OrderInOrder, OrderExact}).Draw(t, "order"),
 			Strict:      rapid.Bool().Draw(t, "strict"),
+
+			NormalizeNames: rapid.Bool().Draw(t, "normalize"),
 		}
 		if opts.Order == OrderAny && rapid.IntRange(0, 4).Draw(t, "greedy") == 0 {
 			opts.Pairing = PairingGreedy
@@ -85,7 +87,7 @@ func TestIndexedGradeAgrees(t *testing.T) {
 		for i := range exp {
 			var cols uint64
 			for j := range got {
-				if got[j].Name == exp[i].Name {
+				if m.name(&got[j]) == m.name(&exp[i]) {
 					cols |= 1 << j
 				}
 			}

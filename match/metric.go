@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -151,9 +152,10 @@ const DefaultThreshold = 1.0
 type ToolCorrectness struct {
 	opts      Options
 	threshold float64
-	// exactArgs is set when every tool's arguments are compared exactly
-	// (args exact, no overrides), as the usual options say.
-	exactArgs bool
+	// Facts of the options that grading asks of every case: every tool's
+	// arguments compared exactly (args exact, no overrides); outputs
+	// compared; calls paired in any order by the best total.
+	exactArgs, outputs, bestAny bool
 }
 
 // New checks the options and returns the metric. An option set to a
@@ -214,6 +216,8 @@ func New(opts Options) (*ToolCorrectness, error) {
 		}
 	}
 	m.exactArgs = o.Args == ArgsExact && len(o.ArgsOverrides) == 0
+	m.outputs = o.Output == OutputExact
+	m.bestAny = o.Order == OrderAny && o.Pairing == PairingOptimal
 	if math.IsNaN(fuzzy) || fuzzy < 0 || fuzzy > 1 {
 		return nil, &toolgrade.OptionError{Option: "fuzzy_threshold", Value: fmt.Sprint(fuzzy),
 			Err: fmt.Errorf("want a similarity in [0, 1], got %v", fuzzy)}
@@ -358,7 +362,7 @@ func (m *ToolCorrectness) Grade(_ context.Context, c *toolgrade.Case) (r toolgra
 		return m.gradeTrajectory(c)
 	}
 	// A usual case's names are read once (see nameIndex).
-	if !m.opts.NormalizeNames && indexable(len(c.Expected), len(c.Called)) {
+	if indexable(len(c.Expected), len(c.Called)) {
 		var ix nameIndex
 		m.gradePlain(&r, c, &ix)
 	} else {
@@ -373,20 +377,13 @@ func (m *ToolCorrectness) gradePlain(r *toolgrade.MetricResult, c *toolgrade.Cas
 	// What the result keeps comes in one allocation (see resultMem),
 	// sized for the pairs found: a usual case's are found on the stack
 	// and copied.
-	var pairs []toolgrade.Match
-	var greedy bool
-	if n := len(c.Expected); n <= 3 {
-		var room [3]toolgrade.Match
-		pairs, greedy = m.pair(c, room[:0], ix)
-		m.resultIn(r, c, pairs, nil, ix)
-	} else if n <= 8 {
-		var room [8]toolgrade.Match
-		pairs, greedy = m.pair(c, room[:0], ix)
-		m.resultIn(r, c, pairs, nil, ix)
-	} else {
-		pairs, greedy = m.pair(c, nil, ix)
-		m.resultIn(r, c, pairs, nil, ix)
+	var room [8]toolgrade.Match
+	dst := room[:0]
+	if len(c.Expected) > len(room) {
+		dst = nil
 	}
+	pairs, greedy := m.pair(c, dst, ix)
+	m.resultIn(r, c, pairs, nil, ix)
 	if greedy {
 		r.Reason = greedyNote(len(c.Expected), len(c.Called)) + "; " + r.Reason
 	}
@@ -405,85 +402,25 @@ func (m *ToolCorrectness) pair(c *toolgrade.Case, dst []toolgrade.Match, ix *nam
 	if ix != nil {
 		return m.pairIndexed(dst, ix, exp, got), false
 	}
+	score := func(i, j int) float64 { return m.PairScore(&exp[i], &got[j]) }
 	if n*k > MaxPairCells {
-		return pairStreaming(n, k, m.opts.Order, m.opts.Pairing, func(i, j int) float64 { return m.PairScore(&exp[i], &got[j]) })
+		return pairStreaming(n, k, m.opts.Order, m.opts.Pairing, score)
 	}
-	// The score matrix of a usual case lives on the stack: the rows are
-	// stored into the array itself, not through a slice of it, which
-	// would move the cells to the heap. A small one is zeroed apart from
-	// the larger.
-	if n <= 4 && n*k <= 16 {
-		var rowBuf [4][]float64
-		var cellBuf [16]float64
-		for i := range n {
-			rowBuf[i] = cellBuf[i*k : (i+1)*k]
-		}
-		return m.scorePairs(dst, rowBuf[:n], exp, got), false
-	}
-	var rowBuf [8][]float64
-	var cellBuf [64]float64
-	var scores [][]float64
-	if n <= len(rowBuf) && n*k <= len(cellBuf) {
-		for i := range n {
-			rowBuf[i] = cellBuf[i*k : (i+1)*k]
-		}
-		scores = rowBuf[:n]
-	} else {
-		scores = make([][]float64, n)
-		cells := make([]float64, n*k)
-		for i := range scores {
-			scores[i] = cells[i*k : (i+1)*k]
+	scores := make([][]float64, n)
+	cells := make([]float64, n*k)
+	for i := range scores {
+		scores[i] = cells[i*k : (i+1)*k]
+		for j := range scores[i] {
+			scores[i][j] = score(i, j)
 		}
 	}
-	return m.scorePairs(dst, scores, exp, got), false
-}
-
-// scorePairs fills scores, a row for each expected call and a column for
-// each called call, and pairs by it, appending the pairs to dst.
-func (m *ToolCorrectness) scorePairs(dst []toolgrade.Match, scores [][]float64, exp, got []toolgrade.Call) []toolgrade.Match {
-	whole := true
-	for i := range exp {
-		if !m.scoreRow(scores[i], &exp[i], got) {
-			whole = false
-		}
-	}
-	return m.pairBy(dst, scores, whole)
-}
-
-// scoreRow sets row[j] to the pair score of expected call e and called
-// call got[j], as PairScore does; whole reports whether every score is 0
-// or 1. Its loop asks the name alone (most pairs differ in it) and leaves
-// the rest to cellScore: every value live across a call in the loop is
-// spilled and reloaded, and the fewer there are the cheaper each cell.
-func (m *ToolCorrectness) scoreRow(row []float64, e *toolgrade.Call, got []toolgrade.Call) (whole bool) {
-	if e.Invalid {
-		clear(row)
-		return true
-	}
-	name := m.name(e)
-	whole = true
-	for j := range got {
-		called := got[j].Name
-		if m.opts.NormalizeNames {
-			called = toolgrade.NormalizeToolName(called)
-		}
-		if called != name {
-			row[j] = 0
-			continue
-		}
-		s := m.cellScore(e, &got[j], name)
-		row[j] = s
-		if s != 0 && s != 1 {
-			whole = false
-		}
-	}
-	return whole
+	return m.pairBy(dst, scores, false), false
 }
 
 // cellScore is the pair score of expected call e and called call c of
-// the same name: arguments compared exactly without rules, and no output
-// that could undo a match, are scored by exactScore without argScore's
-// layers.
+// the same name (as the options normalize it), as PairScore gives it:
+// arguments compared exactly without rules, and no output that could
+// undo a match, are scored by exactScore without argScore's layers.
 func (m *ToolCorrectness) cellScore(e, c *toolgrade.Call, name string) float64 {
 	if c.Invalid || !typeMatches(e.Type, c.Type) || !m.statusFits(e, c) {
 		return 0
@@ -506,9 +443,6 @@ func (m *ToolCorrectness) pairBy(dst []toolgrade.Match, scores [][]float64, whol
 		return inOrder(dst, scores)
 	case m.opts.Pairing == PairingGreedy:
 		return greedy(dst, scores)
-	}
-	if pairs, ok := forcedPairs(dst, scores); ok {
-		return pairs
 	}
 	if whole {
 		return optimalWhole(dst, scores)
@@ -644,18 +578,16 @@ func unpaired(ints []int, pairs []toolgrade.Match, n, k int) (missing, unexpecte
 		usedE |= 1 << p.Expected
 		usedC |= 1 << p.Called
 	}
+	// The unpaired calls are the bits left clear, read a set bit at a
+	// time (a shift by 64 is 0 in Go: n or k of 64 takes every bit).
 	at := n - len(pairs)
 	missing = ints[:0:at]
-	for i := range n {
-		if usedE&(1<<i) == 0 {
-			missing = append(missing, i)
-		}
+	for b := ^usedE & (1<<n - 1); b != 0; b &= b - 1 {
+		missing = append(missing, bits.TrailingZeros64(b))
 	}
 	unexpected = ints[at:at:min(at+k-len(pairs), cap(ints))]
-	for j := range k {
-		if usedC&(1<<j) == 0 {
-			unexpected = append(unexpected, j)
-		}
+	for b := ^usedC & (1<<k - 1); b != 0; b &= b - 1 {
+		unexpected = append(unexpected, bits.TrailingZeros64(b))
 	}
 	return missing, unexpected
 }

@@ -30,37 +30,6 @@ func optimal(dst []toolgrade.Match, scores [][]float64) []toolgrade.Match {
 	return optimalOf(dst, scores, preferStrongPairs(scores), nil)
 }
 
-// forcedPairs pairs a matrix in which no row and no column has more than
-// one positive score, as when each expected call is answered by at most
-// one call: every optimal pairing takes exactly those cells (leaving one
-// out lowers the total), and assign.MaximizeInto finds them so before
-// anything else, so they are what optimal and optimalWhole return,
-// without the assignment's setup. It appends them to dst; ok is false,
-// and dst as given, for any other matrix or one of more than 64 columns.
-// TestForcedPairs holds it to optimal.
-func forcedPairs(dst []toolgrade.Match, scores [][]float64) (pairs []toolgrade.Match, ok bool) {
-	start := len(dst)
-	var cols uint64 // the columns of the cells taken
-	for i, row := range scores {
-		if len(row) > 64 {
-			return dst[:start], false
-		}
-		taken := false
-		for j, s := range row {
-			if !(s > 0) {
-				continue
-			}
-			bit := uint64(1) << j
-			if taken || cols&bit != 0 {
-				return dst[:start], false
-			}
-			taken, cols = true, cols|bit
-			dst = append(dst, toolgrade.Match{Expected: i, Called: j, Score: s})
-		}
-	}
-	return dst, true
-}
-
 // optimalWhole is optimal for scores known to be 0 or 1, which need no
 // nudge (see preferStrongPairs).
 func optimalWhole(dst []toolgrade.Match, scores [][]float64) []toolgrade.Match {

@@ -111,44 +111,6 @@ func TestPairIntoAgrees(t *testing.T) {
 	})
 }
 
-// forcedPairs, where it answers, pairs as optimal and optimalWhole do:
-// on generated matrices, mostly sparse so that most are forced, with
-// fractional scores or only 0 and 1, after what dst held.
-func TestForcedPairs(t *testing.T) {
-	forced := 0
-	rapid.Check(t, func(t *rapid.T) {
-		n, k := rapid.IntRange(1, 9).Draw(t, "n"), rapid.IntRange(1, 9).Draw(t, "k")
-		values := []float64{0, 0, 0, 0, 0, 1, 0.5, 0.25}
-		if rapid.Bool().Draw(t, "whole") {
-			values = []float64{0, 0, 0, 0, 0, 1}
-		}
-		scores := make([][]float64, n)
-		for i := range scores {
-			scores[i] = rapid.SliceOfN(rapid.SampledFrom(values), k, k).Draw(t, "row")
-		}
-		before := []toolgrade.Match{{Expected: 7, Called: 7, Score: 1}}
-		got, ok := forcedPairs(slices.Clone(before), scores)
-		if !ok {
-			if !cmp.Equal(got, before) {
-				t.Fatalf("declined, but dst is %v", got)
-			}
-			return
-		}
-		forced++
-		if want := optimal(slices.Clone(before), scores); !cmp.Equal(got, want) {
-			t.Fatalf("forcedPairs %v, optimal %v", got, want)
-		}
-		if whole := !slices.ContainsFunc(scores, func(row []float64) bool { return slices.Contains(row, 0.5) || slices.Contains(row, 0.25) }); whole {
-			if want := optimalWhole(slices.Clone(before), scores); !cmp.Equal(got, want) {
-				t.Fatalf("forcedPairs %v, optimalWhole %v", got, want)
-			}
-		}
-	})
-	if forced < 10 {
-		t.Errorf("only %d of the matrices were forced: the test compares too few", forced)
-	}
-}
-
 // positionalHeld gives the best of the ways to leave held calls out (each
 // kept held call paired where it stands): the best total, then the fewest
 // held calls kept, found by trying every way; pairs in place, as

@@ -57,9 +57,6 @@ func MaximizeInto(rows []int, scores [][]float64) []int {
 	if m == 0 {
 		return rows
 	}
-	if forced(scores, rows) {
-		return rows
-	}
 	if n <= 64 && m <= 64 {
 		var adj [64]uint64 // adj[i]: the columns row i has a positive score with
 		for i, row := range scores {
@@ -71,8 +68,13 @@ func MaximizeInto(rows []int, scores [][]float64) []int {
 			}
 			adj[i] = b
 		}
+		if forcedBits(adj[:n], rows) {
+			return rows
+		}
 		return solveBits(rows, scores, adj[:n])
 	}
+	// A forced matrix (see forcedBits) makes groups of a cell each, which
+	// best pairs: the same pairs.
 	var groupBuf [16]group
 	gs, order := groups(scores, make([]int, 5*(n+m)), groupBuf[:0])
 	solveGroups(scores, rows, gs, order)
@@ -99,7 +101,12 @@ func MaximizeRows(rows []int, scores [][]float64, adj []uint64) []int {
 	return solveBits(rows, scores, adj)
 }
 
-// forcedBits is forced by the rows' sets of positive cells.
+// forcedBits handles the common matrix in which no row and no column has
+// more than one positive score, as when each expected call is answered
+// by at most one call, by the rows' sets of positive cells: every optimal
+// assignment pairs exactly those cells (leaving one out lowers the
+// total), so they are the answer. It reports false, with rows untouched,
+// for any other matrix.
 func forcedBits(adj []uint64, rows []int) bool {
 	var used uint64
 	for _, b := range adj {
@@ -180,44 +187,6 @@ func solveGroups(scores [][]float64, rows []int, gs []group, order []int) {
 			}
 		}
 	}
-}
-
-// forced handles the common matrix in which no row and no column has more
-// than one positive score, as when each expected call is answered by at
-// most one call: every optimal assignment pairs exactly those cells (leaving
-// one out lowers the total), so they are the answer, found in O(n·m). It
-// reports false, with rows untouched, for any other matrix.
-func forced(scores [][]float64, rows []int) bool {
-	m := len(scores[0])
-	var small [16]bool
-	var colUsed []bool
-	if m <= len(small) {
-		colUsed = small[:m]
-	} else {
-		colUsed = make([]bool, m)
-	}
-	decline := func() bool {
-		for k := range rows {
-			rows[k] = -1
-		}
-		return false
-	}
-	for i, row := range scores {
-		if len(row) != m {
-			return decline() // not rectangular: leave it to the general method
-		}
-		for j, s := range row {
-			if !(s > 0) {
-				continue
-			}
-			if rows[i] >= 0 || colUsed[j] {
-				return decline()
-			}
-			rows[i] = j
-			colUsed[j] = true
-		}
-	}
-	return true
 }
 
 // A group is a set of rows and columns connected by positive scores: its

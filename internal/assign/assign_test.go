@@ -298,3 +298,43 @@ func TestMaximizeRowsAgrees(t *testing.T) {
 		}
 	})
 }
+
+// TestForcedBits: where forcedBits answers, its pairs are those the
+// groups give (every optimal assignment takes the forced cells); where
+// it declines, rows are untouched. Matrices mostly sparse, so that most
+// are forced.
+func TestForcedBits(t *testing.T) {
+	forced := 0
+	rapid.Check(t, func(t *rapid.T) {
+		n, m := rapid.IntRange(1, 9).Draw(t, "n"), rapid.IntRange(1, 9).Draw(t, "m")
+		values := []float64{0, 0, 0, 0, 0, 1, 0.5, 0.25}
+		scores := make([][]float64, n)
+		for i := range scores {
+			scores[i] = rapid.SliceOfN(rapid.SampledFrom(values), m, m).Draw(t, "row")
+		}
+		rows := make([]int, n)
+		for i := range rows {
+			rows[i] = -1
+		}
+		if !forcedBits(positives(scores), rows) {
+			for _, j := range rows {
+				if j != -1 {
+					t.Fatalf("declined, but rows are %v", rows)
+				}
+			}
+			return
+		}
+		forced++
+		want := make([]int, n)
+		for i := range want {
+			want[i] = -1
+		}
+		want = solveBits(want, scores, positives(scores))
+		if fmt.Sprint(rows) != fmt.Sprint(want) {
+			t.Fatalf("forcedBits %v, the groups %v", rows, want)
+		}
+	})
+	if forced < 10 {
+		t.Errorf("only %d of the matrices were forced: the test compares too few", forced)
+	}
+}
