@@ -393,6 +393,23 @@ type (
 		c     toolgrade.Case
 		calls [8]toolgrade.Call
 	}
+	// Past eight calls, a block for each size class the case takes.
+	caseCalls10 struct {
+		c     toolgrade.Case
+		calls [10]toolgrade.Call
+	}
+	caseCalls12 struct {
+		c     toolgrade.Case
+		calls [12]toolgrade.Call
+	}
+	caseCalls15 struct {
+		c     toolgrade.Case
+		calls [15]toolgrade.Call
+	}
+	caseCalls16 struct {
+		c     toolgrade.Case
+		calls [16]toolgrade.Call
+	}
 )
 
 var noCalls [0]toolgrade.Call
@@ -427,6 +444,18 @@ func newCase(n int) (*toolgrade.Case, []toolgrade.Call) {
 	case 8:
 		b := new(caseCalls8)
 		return &b.c, b.calls[:]
+	case 9, 10:
+		b := new(caseCalls10)
+		return &b.c, b.calls[:n:n]
+	case 11, 12:
+		b := new(caseCalls12)
+		return &b.c, b.calls[:n:n]
+	case 13, 14, 15:
+		b := new(caseCalls15)
+		return &b.c, b.calls[:n:n]
+	case 16:
+		b := new(caseCalls16)
+		return &b.c, b.calls[:]
 	}
 	return new(toolgrade.Case), make([]toolgrade.Call, n)
 }
@@ -453,14 +482,28 @@ type (
 		turn  [1]toolgrade.Turn
 		calls [3]toolgrade.Call
 	}
+	transcriptCase5 struct {
+		c     toolgrade.Case
+		turn  [1]toolgrade.Turn
+		calls [5]toolgrade.Call
+	}
+	transcriptCase6 struct {
+		c     toolgrade.Case
+		turn  [1]toolgrade.Turn
+		calls [6]toolgrade.Call
+	}
+	transcriptCase8 struct {
+		c     toolgrade.Case
+		turn  [1]toolgrade.Turn
+		calls [8]toolgrade.Call
+	}
 )
 
 // newTranscriptCase is [newCase] for a case with a trajectory, whose
 // calls are graded turn by turn when they name their turns: the usual
 // transcript has one user message, which is one turn, and the case comes
 // with room for it (a fifth of the cases of a usual run allocated it
-// apart). Past three calls the turn would take a larger size class than
-// the case: it is left to be allocated apart.
+// apart). Past eight calls it is allocated apart, when it is needed.
 func newTranscriptCase(n int) (*toolgrade.Case, []toolgrade.Call, []toolgrade.Turn) {
 	switch n {
 	case 0:
@@ -475,6 +518,15 @@ func newTranscriptCase(n int) (*toolgrade.Case, []toolgrade.Call, []toolgrade.Tu
 	case 3:
 		b := new(transcriptCase3)
 		return &b.c, b.calls[:], b.turn[:0:1]
+	case 4, 5:
+		b := new(transcriptCase5)
+		return &b.c, b.calls[:n:n], b.turn[:0:1]
+	case 6:
+		b := new(transcriptCase6)
+		return &b.c, b.calls[:], b.turn[:0:1]
+	case 7, 8:
+		b := new(transcriptCase8)
+		return &b.c, b.calls[:n:n], b.turn[:0:1]
 	}
 	c, calls := newCase(n)
 	return c, calls, nil
