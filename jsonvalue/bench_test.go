@@ -13,7 +13,9 @@ import (
 func BenchmarkAppendString(b *testing.B) {
 	for _, bc := range []struct{ name, s string }{
 		{"reason", `missing book_flight({"from":"notes","to":"Zürich","passengers":2,"nonstop":true,"max_price":null}) (expected #1): called #1 differs: from missing (expected "notes"); unexpected create_event({"title":"paris meeting table 東京","when":{"date":"2025-07-04","time":"10:...) (called #2)`},
+		{"tiny", "to"},
 		{"short", "from"},
+		{"value", "north"},
 		{"word", "passengers"},
 		{"plain", "Case 0: please invoice budget table invoice budget"},
 		{"unicode", "Done: release report 東京 weather release, café in Zürich."},

@@ -1234,28 +1234,35 @@ func AppendString(dst []byte, s string) []byte {
 	// Most strings written are short (keys, names, argument values) and
 	// need no escape: written with a few stores, without the loops.
 	if n, l := len(s), len(dst); n <= 16 && cap(dst)-l >= 18 && binary.NativeEndian.Uint16([]byte{1, 0}) == 1 {
-		// Loads and stores by hand, as appendStringInRoom's.
+		// Loads and stores by hand, as appendStringInRoom's. Each byte
+		// is tested and copied as one of two words that may overlap (of
+		// 8 or 4 bytes; below 4, as one of three bytes). The two halves
+		// of 4 to 7 bytes, or the three bytes, are tested side by side in
+		// one word, filled with plain bytes: no shift depends on n (a
+		// variable shift costs Go a test of its count).
 		src, out := unsafe.Pointer(unsafe.StringData(s)), unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), l)
-		var lo uint64
 		switch {
 		case n >= 8:
-			lo = *(*uint64)(src)
-			hi := *(*uint64)(unsafe.Add(src, n-8))
+			lo, hi := *(*uint64)(src), *(*uint64)(unsafe.Add(src, n-8))
 			if stops(lo)|stops(hi) != 0 {
 				return appendString(dst, s)
 			}
 			*(*uint64)(unsafe.Add(out, n-7)) = hi
+			*(*uint64)(unsafe.Add(out, 1)) = lo
 		case n >= 4:
-			lo = uint64(*(*uint32)(src)) | uint64(*(*uint32)(unsafe.Add(src, n-4)))<<(8*(n-4))
+			lo, hi := *(*uint32)(src), *(*uint32)(unsafe.Add(src, n-4))
+			if stops(uint64(lo)|uint64(hi)<<32) != 0 {
+				return appendString(dst, s)
+			}
+			*(*uint32)(unsafe.Add(out, n-3)) = hi
+			*(*uint32)(unsafe.Add(out, 1)) = lo
 		case n > 0:
-			lo = uint64(s[0]) | uint64(s[n/2])<<(8*(n/2)) | uint64(s[n-1])<<(8*(n-1))
+			a, b, c := s[0], s[n/2], s[n-1]
+			if stops(uint64(a)|uint64(b)<<8|uint64(c)<<16|(lsb*'a')&^0xFFFFFF) != 0 {
+				return appendString(dst, s)
+			}
+			*(*byte)(unsafe.Add(out, 1)), *(*byte)(unsafe.Add(out, 1+n/2)), *(*byte)(unsafe.Add(out, n)) = a, b, c
 		}
-		// Below 8 bytes, the bytes above the string's are zero, which
-		// stops flags (as control characters): they are masked off.
-		if n < 8 && stops(lo)&(msb>>(64-8*n)) != 0 {
-			return appendString(dst, s)
-		}
-		*(*uint64)(unsafe.Add(out, 1)) = lo
 		*(*byte)(out), *(*byte)(unsafe.Add(out, n+1)) = '"', '"'
 		return dst[:l+n+2]
 	}

@@ -561,16 +561,94 @@ func TestAppendStringAgreesWithReference(t *testing.T) {
 	})
 }
 
+// stdlibAppendString is encoding/json's text for s, without escaping
+// HTML's characters (as a result line is written), and whether AppendString
+// writes the same: it does unless s holds a backspace or a form feed
+// (encoding/json writes \b and \f, AppendString \u0008 and \u000c),
+// U+2028 or U+2029 (which encoding/json escapes and JSON does not
+// require), or a lone surrogate as WTF-8 (which AppendString writes as its
+// escape, encoding/json as U+FFFD for each byte).
+func stdlibAppendString(s string) ([]byte, bool) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		panic(err)
+	}
+	same := !strings.ContainsAny(s, "\b\f\u2028\u2029")
+	for i := 0; same && i+2 < len(s); i++ {
+		same = !(s[i] == 0xED && s[i+1]&0xE0 == 0xA0 && s[i+2]&0xC0 == 0x80)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), same
+}
+
+// shortStringPieces are placed among plain bytes to draw the strings
+// AppendString writes with a few stores (up to 16 bytes): each byte is
+// tested by one of two words, or of three bytes, that may overlap, so
+// each kind of byte must be caught in each place.
+var shortStringPieces = []string{"a", "b", "to", "key", `"`, `\`, "\n", "\x00", "\x1f", "\x7f", "é", "東", "😀", "\xff", "\xc3", "\xed\xa0\x80", "<", "&"}
+
+// TestAppendStringAgreesWithEncodingJSON: strings short and long, escapes
+// at any place, are written as encoding/json writes them with HTML's
+// characters left alone, wherever the two agree (see stdlibAppendString),
+// into dst with room and without.
+func TestAppendStringAgreesWithEncodingJSON(t *testing.T) {
+	check := func(t *rapid.T, s string, room int, prefix []byte) {
+		want, same := stdlibAppendString(s)
+		if !same {
+			want = refAppendJSONString(nil, s)
+		}
+		dst := append(make([]byte, 0, len(prefix)+room), prefix...)
+		if got := AppendString(dst, s); !bytes.Equal(got[len(prefix):], want) || !bytes.Equal(got[:len(prefix)], prefix) {
+			t.Fatalf("AppendString(%q) into %d bytes of room = %q, encoding/json %q (same: %v)", s, room, got[len(prefix):], want, same)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		prefix := []byte(rapid.StringN(0, 5, -1).Draw(t, "prefix"))
+		// Short strings are written with a few stores when dst has room
+		// for 18 bytes, longer ones without tests for room when it holds
+		// every byte escaped as two.
+		room := rapid.IntRange(0, 20).Draw(t, "room")
+		ample := rapid.Bool().Draw(t, "ample")
+		if rapid.Bool().Draw(t, "long") {
+			s := strings.Join(rapid.SliceOfN(rapid.SampledFrom(stringPieces), 0, 24).Draw(t, "pieces"), "")
+			if ample {
+				room += 2*len(s) + 10
+			}
+			check(t, s, room, prefix)
+			return
+		}
+		// A few pieces at every place among plain bytes.
+		pieces := strings.Join(rapid.SliceOfN(rapid.SampledFrom(shortStringPieces), 0, 3).Draw(t, "pieces"), "")
+		for before := range 17 {
+			for after := range 17 {
+				s := strings.Repeat("a", before) + pieces + strings.Repeat("b", after)
+				r := room
+				if ample {
+					r += 2*len(s) + 10
+				}
+				check(t, s, r, prefix)
+			}
+		}
+	})
+}
+
 // FuzzAppendString: AppendString writes any bytes as the reference
-// writer does.
+// writer does, and as encoding/json does where the two agree.
 func FuzzAppendString(f *testing.F) {
 	for _, s := range stringPieces {
 		f.Add(s)
 	}
 	f.Add(`{"from":"team","to":"north","passengers":4,"nonstop":false}`)
 	f.Add("Zürich \"東京\" \\ \x01\xed\xa0\x80\xff\u2028")
+	f.Add("to")
+	f.Add("a\x01b")
+	f.Add("key\"")
 	f.Fuzz(func(t *testing.T, s string) {
 		want := refAppendJSONString([]byte("x"), s)
+		if std, same := stdlibAppendString(s); same && !bytes.Equal(want[1:], std) {
+			t.Fatalf("reference %q, encoding/json %q", want[1:], std)
+		}
 		for _, dst := range [][]byte{[]byte("x"), append(make([]byte, 0, 64), 'x'), append(make([]byte, 0, 2*len(s)+11), 'x')} {
 			if got := AppendString(dst, s); !bytes.Equal(got, want) {
 				t.Fatalf("AppendString(%q) into %d bytes of room = %q, reference %q", s, cap(dst)-1, got, want)
