@@ -1309,6 +1309,7 @@ func appendStringInRoom(dst []byte, s string) []byte {
 	*(*byte)(unsafe.Add(out, -1)) = '"'
 	for i := 0; i < n; {
 		var x, m uint64 // x holds s[i:], up to 8 bytes, zeros above
+		var k int       // the stop's offset in x
 		if i <= end {
 			// The whole word is stored; what follows a stop is written
 			// over. (wordAt and scanStops by hand: inlined, each left an
@@ -1327,6 +1328,10 @@ func appendStringInRoom(dst []byte, s string) []byte {
 			if m == 0 {
 				continue // to the last bytes, if any
 			}
+			// k is found in each branch, where Go knows that m is not
+			// zero: after the branches it would test m for zero first
+			// (two instructions a stop, without BMI1).
+			k = bits.TrailingZeros64(m) / 8
 		} else { // the last bytes, as the top of the last word
 			sh := uint(8*(i-end)) & 63
 			x = *(*uint64)(unsafe.Add(src, end)) >> sh
@@ -1334,8 +1339,8 @@ func appendStringInRoom(dst []byte, s string) []byte {
 			if m = scanStops(x) & (msb >> sh); m == 0 {
 				break
 			}
+			k = bits.TrailingZeros64(m) / 8
 		}
-		k := bits.TrailingZeros64(m) / 8
 		i += k
 		x >>= 8 * k & 63
 		switch c := byte(x); {
