@@ -87,24 +87,29 @@ func BenchmarkEqual(b *testing.B) {
 
 // BenchmarkParse reads what eval reads: the lines of small generated
 // cases (bench/gen -calls 3, about 720 bytes each, a fifth of them with
-// an OpenAI transcript), and the tool-call arguments those transcripts
-// carry as JSON text, parsed again on their own. An op is one document.
+// an OpenAI transcript) and of 1.5 KB ones (bench/gen's default), and
+// the tool-call arguments those transcripts carry as JSON text, parsed
+// again on their own. An op is one document.
 func BenchmarkParse(b *testing.B) {
-	g := bench.NewGenerator(1)
-	g.MaxCalls = 3
-	var lines, args []string
-	for _, l := range g.Lines(2000) {
-		lines = append(lines, string(l))
-		v, err := jsonvalue.Parse(l)
-		if err != nil {
-			b.Fatal(err)
+	read := func(maxCalls int) (lines, args []string) {
+		g := bench.NewGenerator(1)
+		g.MaxCalls = maxCalls
+		for _, l := range g.Lines(2000) {
+			lines = append(lines, string(l))
+			v, err := jsonvalue.Parse(l)
+			if err != nil {
+				b.Fatal(err)
+			}
+			args = appendArguments(args, v)
 		}
-		args = appendArguments(args, v)
+		return lines, args
 	}
+	lines, args := read(3)
+	bigLines, bigArgs := read(0)
 	for _, bc := range []struct {
 		name string
 		docs []string
-	}{{"small", lines}, {"arguments", args}} {
+	}{{"small", lines}, {"arguments", args}, {"big", bigLines}, {"big-arguments", bigArgs}} {
 		b.Run(bc.name, func(b *testing.B) {
 			size := 0
 			for _, d := range bc.docs {
