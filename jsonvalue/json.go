@@ -211,7 +211,8 @@ func skipSpace(d string, i int) int {
 // the values' dispatch.
 //
 // Only the input, the offset, the innermost container's level and the
-// value just read are kept in variables. Each container's state (where
+// value just read, as its two words (see words in slab.go), are kept in
+// variables. Each container's state (where
 // its entries start, its bits of seen keys, whether it is an object) is
 // in its level, which knows its depth and is linked to the levels above
 // and below it (a push and a pop are a load each), and the key of the
@@ -222,12 +223,12 @@ func skipSpace(d string, i int) int {
 func (p *parser) value(i int) (any, int, error) {
 	d := p.data
 	var (
-		v   any
-		lv  *level // the innermost open container's
-		c   byte
-		j   int
-		ok  bool
-		err error
+		vt, vp unsafe.Pointer // the value's two words (see eface)
+		lv     *level         // the innermost open container's
+		c      byte
+		j      int
+		ok     bool
+		err    error
 	)
 	lv = &p.top
 	// A value: its first byte is read once, space skipped only if it is
@@ -266,9 +267,11 @@ readValue:
 			}
 			d, lv = p.resume()
 		}
-		if v, ok = p.slab.stringInChunk(s); !ok {
+		if vp, ok = p.slab.stringSlot(s); ok {
+			vt = stringType
+		} else {
 			p.pos, p.cur = j, lv
-			v = p.slab.string(s, len(d)-j)
+			vt, vp = words(p.slab.string(s, len(d)-j))
 			d, lv = p.resume()
 			j = p.pos
 		}
@@ -279,9 +282,10 @@ readValue:
 	case '{':
 		j = skipSpace(d, i+1)
 		if uint(j) < uint(len(d)) && d[j] == '}' {
-			v, i = emptyObject, j+1
+			vt, vp = words(emptyObject)
+			i = j + 1
 			if lv == &p.top {
-				return v, i, nil
+				return box(vt, vp), i, nil
 			}
 			goto stored
 		}
@@ -304,9 +308,10 @@ readValue:
 	case '[':
 		j = skipSpace(d, i+1)
 		if uint(j) < uint(len(d)) && d[j] == ']' {
-			v, i = emptyArray, j+1
+			vt, vp = words(emptyArray)
+			i = j + 1
 			if lv == &p.top {
-				return v, i, nil
+				return box(vt, vp), i, nil
 			}
 			goto stored
 		}
@@ -355,9 +360,11 @@ readValue:
 			for j++; uint(j) < uint(len(d)) && d[j]-'0' < 10; j++ {
 			}
 		}
-		if v, ok = p.slab.numberInChunk(d[i:j]); !ok {
+		if vp, ok = p.slab.stringSlot(d[i:j]); ok {
+			vt = numberType
+		} else {
 			p.pos, p.cur = j, lv
-			v = p.slab.number(d[i:j], len(d)-j)
+			vt, vp = words(p.slab.number(d[i:j], len(d)-j))
 			d, lv = p.resume()
 			j = p.pos
 		}
@@ -367,7 +374,9 @@ readValue:
 		_, i, err = p.number(i)
 		return nil, i, err
 	case 't', 'f', 'n':
-		if v, j = literalAt(d, i); j > i {
+		var lit any
+		if lit, j = literalAt(d, i); j > i {
+			vt, vp = words(lit)
 			i = j
 			goto stored
 		}
@@ -393,12 +402,12 @@ stored:
 		// the chunk had no room (see readKey).
 		if ms := lv.members; len(ms) == cap(ms) {
 			p.pos, p.cur = i, lv
-			lv.moveMembersFor(v)
+			lv.moveMembersFor(box(vt, vp))
 			d, lv = p.resume()
 			i = p.pos
 		} else {
 			ms = ms[:len(ms)+1]
-			ms[len(ms)-1].Value = v
+			*(*eface)(unsafe.Pointer(&ms[len(ms)-1].Value)) = eface{vt, vp}
 			lv.members = ms
 		}
 		// The next member's comma, in compact input, goes straight back.
@@ -425,9 +434,11 @@ stored:
 			}
 			n := len(lv.members)
 			obj := Object(lv.members[lv.base:n:n])
-			if v, ok = p.slab.objectInChunk(obj); !ok {
+			if vp, ok = p.slab.objectSlot(obj); ok {
+				vt = objectType
+			} else {
 				p.pos, p.cur = i, lv
-				v = p.slab.object(obj, len(d)-i)
+				vt, vp = words(p.slab.object(obj, len(d)-i))
 				d, lv = p.resume()
 				i = p.pos
 			}
@@ -440,12 +451,12 @@ stored:
 	}
 	if es := lv.elems; len(es) == cap(es) {
 		p.pos, p.cur = i, lv
-		lv.moveElemsFor(v)
+		lv.moveElemsFor(box(vt, vp))
 		d, lv = p.resume()
 		i = p.pos
 	} else {
 		es = es[:len(es)+1]
-		es[len(es)-1] = v
+		*(*eface)(unsafe.Pointer(&es[len(es)-1])) = eface{vt, vp}
 		lv.elems = es
 	}
 	if c = 0; uint(i) < uint(len(d)) {
@@ -464,9 +475,11 @@ stored:
 		i++
 		n := len(lv.elems)
 		arr := lv.elems[lv.base:n:n]
-		if v, ok = p.slab.arrayInChunk(arr); !ok {
+		if vp, ok = p.slab.arraySlot(arr); ok {
+			vt = arrayType
+		} else {
 			p.pos, p.cur = i, lv
-			v = p.slab.array(arr, len(d)-i)
+			vt, vp = words(p.slab.array(arr, len(d)-i))
 			d, lv = p.resume()
 			i = p.pos
 		}
@@ -481,7 +494,7 @@ stored:
 	// the innermost again.
 pop:
 	if lv = lv.parent; lv == &p.top {
-		return v, i, nil
+		return box(vt, vp), i, nil
 	}
 	goto stored
 
@@ -738,9 +751,6 @@ func (p *parser) number(i int) (any, int, error) {
 		for uint(i) < uint(len(d)) && d[i]-'0' < 10 {
 			i++
 		}
-	}
-	if v, ok := p.slab.numberInChunk(d[start:i]); ok {
-		return v, i, nil
 	}
 	return p.slab.number(d[start:i], len(d)-i), i, nil
 }

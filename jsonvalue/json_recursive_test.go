@@ -188,10 +188,7 @@ func (p *parser) recursiveObject(i, depth int) (any, int, error) {
 			} else if s, k, err = p.string(j, k); err != nil {
 				return nil, k, err
 			}
-			var ok bool
-			if v, ok = p.slab.stringInChunk(s); !ok {
-				v = p.slab.string(s, len(d)-k)
-			}
+			v = p.slab.string(s, len(d)-k)
 			j = k
 		} else {
 			// Containers and numbers are read without the call to value too.
@@ -247,9 +244,6 @@ func (p *parser) recursiveObject(i, depth int) (any, int, error) {
 			}
 			n := len(lv.members)
 			obj := Object(lv.members[base:n:n])
-			if v, ok := p.slab.objectInChunk(obj); ok {
-				return v, i, nil
-			}
 			return p.slab.object(obj, len(d)-i), i, nil
 		}
 		if uint(j) >= uint(len(d)) {
@@ -303,10 +297,7 @@ func (p *parser) recursiveArray(i, depth int) (any, int, error) {
 			} else if s, j, err = p.string(i, j); err != nil {
 				return nil, j, err
 			}
-			var ok bool
-			if v, ok = p.slab.stringInChunk(s); !ok {
-				v = p.slab.string(s, len(d)-j)
-			}
+			v = p.slab.string(s, len(d)-j)
 		} else {
 			switch c {
 			case '{':
@@ -351,9 +342,6 @@ func (p *parser) recursiveArray(i, depth int) (any, int, error) {
 			i = j + 1
 			n := len(lv.elems)
 			arr := lv.elems[base:n:n]
-			if v, ok := p.slab.arrayInChunk(arr); ok {
-				return v, i, nil
-			}
 			return p.slab.array(arr, len(d)-i), i, nil
 		}
 		if uint(j) >= uint(len(d)) {

@@ -126,8 +126,8 @@ func (s *slab) keepText(buf []byte) string {
 
 // string returns str boxed as a string.
 func (s *slab) string(str string, rest int) any {
-	if v, ok := s.stringInChunk(str); ok {
-		return v
+	if p, ok := s.stringSlot(str); ok {
+		return box(stringType, p)
 	}
 	if !forging || str == "" {
 		return str // "" is boxed without an allocation
@@ -135,103 +135,80 @@ func (s *slab) string(str string, rest int) any {
 	return box(stringType, keep(s, &s.strs, str, rest, strBytes))
 }
 
-// stringInChunk is string for the common case, small enough to be
-// inlined: a string that fits in the chunk. It need not test forging:
-// without it, nothing is kept in s.strs, whose capacity stays 0. An
-// empty string takes a slot like any other.
-func (s *slab) stringInChunk(str string) (any, bool) {
+// number returns num boxed as a json.Number.
+func (s *slab) number(num string, rest int) any {
+	if p, ok := s.stringSlot(num); ok {
+		return box(numberType, p)
+	}
+	if !forging {
+		return json.Number(num)
+	}
+	return box(numberType, keep(s, &s.strs, num, rest, strBytes))
+}
+
+// object returns obj boxed.
+func (s *slab) object(obj Object, rest int) any {
+	if p, ok := s.objectSlot(obj); ok {
+		return box(objectType, p)
+	}
+	if !forging {
+		return obj
+	}
+	return box(objectType, keep(s, &s.objs, obj, rest, objBytes))
+}
+
+// array returns arr boxed.
+func (s *slab) array(arr []any, rest int) any {
+	if p, ok := s.arraySlot(arr); ok {
+		return box(arrayType, p)
+	}
+	if !forging {
+		return arr
+	}
+	return box(arrayType, keep(s, &s.arrs, arr, rest, arrBytes))
+}
+
+// stringSlot writes str (a string or a json.Number) into the next slot
+// of the chunk of strings and returns the slot's address, if the chunk
+// has room: string and number for the common case, small enough to be
+// inlined. objectSlot and arraySlot are the same for objects and arrays.
+// The parser's loop calls them first (string, number, object and array,
+// which fall back on keep, are too large to be inlined, and a call costs
+// the loop its registers) and keeps the value as its two words, the
+// type's and the slot's, until it stores them (see parser.value). They
+// need not test forging: without it, nothing is kept in the chunks,
+// whose capacity stays 0. An empty string takes a slot like any other.
+func (s *slab) stringSlot(str string) (unsafe.Pointer, bool) {
 	strs := s.strs
 	if n := len(strs); n < cap(strs) {
 		s.strs = s.strs[:n+1] // stores the length alone
 		strs = strs[:n+1]
 		strs[n] = str
-		return box(stringType, unsafe.Pointer(&strs[n])), true
+		return unsafe.Pointer(&strs[n]), true
 	}
 	return nil, false
 }
 
-// number returns num boxed as a json.Number.
-func (s *slab) number(num string, rest int) any {
-	if !forging {
-		return json.Number(num)
-	}
-	strs := s.strs
-	if n := len(strs); n < cap(strs) { // as in stringInChunk
-		s.strs = s.strs[:n+1]
-		strs = strs[:n+1]
-		strs[n] = num
-		return box(numberType, unsafe.Pointer(&strs[n]))
-	}
-	return box(numberType, keep(s, &s.strs, num, rest, strBytes))
-}
-
-// numberInChunk is number for the common case, as stringInChunk is.
-func (s *slab) numberInChunk(num string) (any, bool) {
-	strs := s.strs
-	if n := len(strs); n < cap(strs) {
-		s.strs = s.strs[:n+1] // stores the length alone
-		strs = strs[:n+1]
-		strs[n] = num
-		return box(numberType, unsafe.Pointer(&strs[n])), true
-	}
-	return nil, false
-}
-
-// object returns obj boxed.
-func (s *slab) object(obj Object, rest int) any {
-	if !forging {
-		return obj
-	}
-	objs := s.objs
-	if n := len(objs); n < cap(objs) { // as in stringInChunk
-		s.objs = s.objs[:n+1]
-		objs = objs[:n+1]
-		objs[n] = obj
-		return box(objectType, unsafe.Pointer(&objs[n]))
-	}
-	return box(objectType, keep(s, &s.objs, obj, rest, objBytes))
-}
-
-// objectInChunk and arrayInChunk are object and array for the common
-// case, small enough to be inlined, as stringInChunk is (and, as it,
-// need not test forging). The parser's loops call them first: object
-// and array, which also test forging and fall back on keep, are too
-// large to be inlined, and a call costs a loop its registers.
-func (s *slab) objectInChunk(obj Object) (any, bool) {
+func (s *slab) objectSlot(obj Object) (unsafe.Pointer, bool) {
 	objs := s.objs
 	if n := len(objs); n < cap(objs) {
 		s.objs = s.objs[:n+1] // stores the length alone
 		objs = objs[:n+1]
 		objs[n] = obj
-		return box(objectType, unsafe.Pointer(&objs[n])), true
+		return unsafe.Pointer(&objs[n]), true
 	}
 	return nil, false
 }
 
-func (s *slab) arrayInChunk(arr []any) (any, bool) {
+func (s *slab) arraySlot(arr []any) (unsafe.Pointer, bool) {
 	arrs := s.arrs
 	if n := len(arrs); n < cap(arrs) {
 		s.arrs = s.arrs[:n+1] // stores the length alone
 		arrs = arrs[:n+1]
 		arrs[n] = arr
-		return box(arrayType, unsafe.Pointer(&arrs[n])), true
+		return unsafe.Pointer(&arrs[n]), true
 	}
 	return nil, false
-}
-
-// array returns arr boxed.
-func (s *slab) array(arr []any, rest int) any {
-	if !forging {
-		return arr
-	}
-	arrs := s.arrs
-	if n := len(arrs); n < cap(arrs) { // as in stringInChunk
-		s.arrs = s.arrs[:n+1]
-		arrs = arrs[:n+1]
-		arrs[n] = arr
-		return box(arrayType, unsafe.Pointer(&arrs[n]))
-	}
-	return box(arrayType, keep(s, &s.arrs, arr, rest, arrBytes))
 }
 
 // Empty containers, boxed once: their headers point at no element, so
@@ -406,6 +383,14 @@ func levelChunk(n, old, hint, limit, used, done, left int) int {
 // checkptr (under -race), and asserts that forging is on, so that a Go
 // release that changed the layout fails the tests instead of slowing down
 // unnoticed.
+//
+// parser.value also keeps each value it reads as its two words (words, or
+// the type's and a slot's address) and writes them into its container's
+// slot as they are, forging or not: moving an interface's words needs only
+// that an interface is two words, the second a pointer or nil, as it has
+// been since Go 1.4 (typeOf relies on that too). An interface variable
+// made by box lives in memory: it cost the loop a store and a load at
+// every value.
 
 // eface is the layout of an empty interface.
 type eface struct {
@@ -422,6 +407,12 @@ var (
 	objectType = typeOf(Object(nil))
 	arrayType  = typeOf([]any(nil))
 )
+
+// words returns the two words of v, which box makes back into v.
+func words(v any) (typ, p unsafe.Pointer) {
+	e := (*eface)(unsafe.Pointer(&v))
+	return e.typ, e.data
+}
 
 // box makes an interface of type typ whose value is *p.
 func box(typ, p unsafe.Pointer) (v any) {
