@@ -399,16 +399,19 @@ readValue:
 stored:
 	if lv.object {
 		// The member's key is in its slot already, or in the level when
-		// the chunk had no room (see readKey).
-		if ms := lv.members; len(ms) == cap(ms) {
+		// the chunk had no room (see readKey). Room is tested as len <
+		// cap and the length alone written back, so that the slot needs
+		// no bounds check (BenchmarkParse: 17.94k instructions a 1.5 KB
+		// line with the slice written back whole, 17.58k so, elements
+		// included).
+		if ms := lv.members; len(ms) < cap(ms) {
+			lv.members = lv.members[:len(ms)+1] // stores the length alone
+			*(*eface)(unsafe.Pointer(&ms[:len(ms)+1][len(ms)].Value)) = eface{vt, vp}
+		} else {
 			p.pos, p.cur = i, lv
 			lv.moveMembersFor(box(vt, vp))
 			d, lv = p.resume()
 			i = p.pos
-		} else {
-			ms = ms[:len(ms)+1]
-			*(*eface)(unsafe.Pointer(&ms[len(ms)-1].Value)) = eface{vt, vp}
-			lv.members = ms
 		}
 		// The next member's comma, in compact input, goes straight back.
 		if uint(i) < uint(len(d)) && d[i] == ',' {
@@ -449,15 +452,14 @@ stored:
 		}
 		return nil, 0, p.unexpected(i, "unexpected %s in object, want ',' or '}'")
 	}
-	if es := lv.elems; len(es) == cap(es) {
+	if es := lv.elems; len(es) < cap(es) { // as for a member
+		lv.elems = lv.elems[:len(es)+1] // stores the length alone
+		*(*eface)(unsafe.Pointer(&es[:len(es)+1][len(es)])) = eface{vt, vp}
+	} else {
 		p.pos, p.cur = i, lv
 		lv.moveElemsFor(box(vt, vp))
 		d, lv = p.resume()
 		i = p.pos
-	} else {
-		es = es[:len(es)+1]
-		*(*eface)(unsafe.Pointer(&es[len(es)-1])) = eface{vt, vp}
-		lv.elems = es
 	}
 	if c = 0; uint(i) < uint(len(d)) {
 		if c = d[i]; c <= ' ' {
