@@ -304,7 +304,7 @@ func chatMessageOf(b *builder, f *chatFields, path string) error {
 			if err != nil {
 				return toolgrade.InField(index(join(path, "tool_calls"), j), err)
 			}
-			b.add(tc, c)
+			b.add(nil, c) // the entry is accounted for with the list, below
 		}
 		b.read(l) // every entry is a call read: the audit need not walk them
 	}
