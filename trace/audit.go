@@ -577,7 +577,7 @@ func (l *ledger) merge(other *ledger) {
 type textSet struct {
 	few  []string
 	many map[string]bool
-	buf  [4]string // few's first array
+	buf  [8]string // few's first array: a transcript's results
 }
 
 const fewTexts = 256
