@@ -258,8 +258,10 @@ func (b *builder) linked(id, name string, output any, fail bool) bool {
 		// last one answered: one, or several a server numbered alike
 		// (parallel calls all "call_0"), whose results come in call order.
 		// Earlier unanswered calls are reached only when none is later.
+		// Every call before open is answered: once k is found, those
+		// could only end the loop.
 		k, shared, seen := -1, false, false
-		for j := len(b.calls) - 1; j >= b.floor; j-- {
+		for j := len(b.calls) - 1; j >= b.floor && (k < 0 || j >= b.open); j-- {
 			if b.calls[j].ID != id {
 				continue
 			}
