@@ -103,13 +103,14 @@ func (r *adkCase) Decode() (*toolgrade.Case, error) {
 	if err != nil {
 		return fail(err)
 	}
-	c, err := DecodeCase(obj)
+	var keys caseKeys
+	c, err := decodeCaseFor(obj, nil, &keys)
 	if err != nil {
 		return fail(err)
 	}
 	c.ID, c.Source, c.Line = stub.ID, stub.Source, stub.Line
 	c.Warnings = append(c.Warnings, warnings...)
-	return c, nil
+	return c, r.record.file.checks.check(c, keys)
 }
 
 // adkCaseObject writes an eval case, or its result, as a case:
@@ -275,7 +276,7 @@ func (sp *splitter) readQuoted(br *bufio.Reader, yield func(toolgrade.Record, er
 	if err != nil || !ok {
 		return fmt.Errorf("%s:1: want a JSON array or object, or a JSON string holding one, got %s", name, describeJSON(v, err))
 	}
-	if !(Source{MaxRecord: int64(sp.max), Metrics: sp.file.metrics}).reader(name, strings.NewReader(s), JSON, sp.file.qualified, yield) {
+	if !(Source{MaxRecord: int64(sp.max), Metrics: sp.file.metrics, checks: sp.file.checks}).reader(name, strings.NewReader(s), JSON, sp.file.qualified, yield) {
 		return errStop
 	}
 	return nil

@@ -41,6 +41,7 @@ type recordFile struct {
 	// does not name it.
 	qualified bool
 	metrics   []toolgrade.Metric // the run's, when known: see DecodeCaseFor
+	checks    *decodeChecks      // see Source.Checked
 }
 
 // Decode parses the record and builds its case. Errors read
@@ -62,7 +63,8 @@ func (r *record) Decode() (*toolgrade.Case, error) {
 		}
 		return r.stub(nil), fmt.Errorf("%s:%d: %w", r.file.source, r.line, err)
 	}
-	c, err := DecodeCaseFor(v, r.file.metrics)
+	var keys caseKeys
+	c, err := decodeCaseFor(v, r.file.metrics, &keys)
 	if err != nil {
 		return r.stub(v), fmt.Errorf("%s:%d: %w", r.file.source, r.line, err)
 	}
@@ -70,7 +72,32 @@ func (r *record) Decode() (*toolgrade.Case, error) {
 		c.ID = r.lineID()
 	}
 	c.Source, c.Line = r.file.source, r.line
-	return c, nil
+	return c, r.file.checks.check(c, keys)
+}
+
+// decodeChecks are the checks a case of a file is given as it decodes
+// (see Source.Checked).
+type decodeChecks struct {
+	before  []func(*toolgrade.Case) error
+	checker *Checker
+}
+
+// check checks c, decoded, whose keys decoding summed up in keys: as
+// toolgrade.CheckCases would with the functions before and then
+// checker.CheckCase, without a second pass over the keys.
+func (d *decodeChecks) check(c *toolgrade.Case, keys caseKeys) error {
+	if d == nil {
+		return nil
+	}
+	for _, check := range d.before {
+		if err := check(c); err != nil {
+			return err
+		}
+	}
+	if err := d.checker.check(c, keys); err != nil {
+		return inFile(c, err)
+	}
+	return nil
 }
 
 // value parses the record's text.
@@ -190,11 +217,10 @@ func fields(obj jsonvalue.Object) [numFields]found {
 // fields, the first id and trial, the tool definitions under the first of
 // toolKeys present, and whether a key is not the case format's.
 type caseMembers struct {
-	fields       [numFields]found
-	id, trial    *jsonvalue.Member
-	tools        *jsonvalue.Member
-	toolsRank    int8
-	unknownField bool
+	fields    [numFields]found
+	id, trial *jsonvalue.Member
+	tools     *jsonvalue.Member
+	toolsRank int8
 }
 
 // value is the value of a member found, nil when none was.
@@ -206,13 +232,14 @@ func value(m *jsonvalue.Member) any {
 }
 
 // readCase reads the members of a case into r, which is zero: a
-// caseMembers is large, and returned it was copied twice.
-func readCase(r *caseMembers, obj jsonvalue.Object) {
-	all := keyKnown
+// caseMembers is large, and returned it was copied twice. It returns what
+// checking the case asks of its keys.
+func readCase(r *caseMembers, obj jsonvalue.Object) caseKeys {
+	var keys caseKeys
 	for i := range obj {
 		m := &obj[i]
 		k := caseKey(m.Key)
-		all &= k
+		keys.add(m, k)
 		switch {
 		case k.field() > 0:
 			r.fields[k.field()-1].add(m, k.rank())
@@ -230,7 +257,7 @@ func readCase(r *caseMembers, obj jsonvalue.Object) {
 			}
 		}
 	}
-	r.unknownField = all == 0
+	return keys
 }
 
 func caseID(obj jsonvalue.Object) (string, error) {
@@ -268,13 +295,20 @@ func DecodeCase(v any) (*toolgrade.Case, error) { return DecodeCaseFor(v, nil) }
 // calls or fails to say what it reads. Otherwise, as with no metrics, the
 // case is the error DecodeCase makes of it.
 func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
+	var keys caseKeys
+	return decodeCaseFor(v, metrics, &keys)
+}
+
+// decodeCaseFor is DecodeCaseFor, which sums up the case's keys in keys
+// as it reads them, for a check of the case to follow.
+func decodeCaseFor(v any, metrics []toolgrade.Metric, keys *caseKeys) (*toolgrade.Case, error) {
 	obj, ok := v.(jsonvalue.Object)
 	if !ok {
 		return nil, fmt.Errorf("want a case object, got %s", sniff.Describe(v))
 	}
 	var r caseMembers
-	readCase(&r, obj)
-	if r.unknownField {
+	*keys = readCase(&r, obj)
+	if keys.ids&1 != 0 { // an unknown key
 		if err := misspelledError(obj); err != nil {
 			return nil, err
 		}

@@ -423,6 +423,34 @@ func (ch *Checker) Ignored() []FieldCount {
 // Check checks one decoded case, adding a warning for each field set that
 // is in NotGraded.
 func (ch *Checker) Check(c *toolgrade.Case) error {
+	var keys caseKeys
+	for i := range c.Raw {
+		m := &c.Raw[i]
+		keys.add(m, caseKey(m.Key))
+	}
+	return ch.check(c, keys)
+}
+
+// caseKeys is what checking a case asks of its keys, gathered in one pass
+// over them, each looked up once: Check's, or decoding's when the case is
+// checked as it decodes (see [Source.Checked]).
+type caseKeys struct {
+	// ids is the set of the keys' ids (bit 0: an unknown key), which says
+	// which NotGraded names.
+	ids    uint64
+	graded bool // some key gives a metric something to grade
+}
+
+// add takes a member of the case, whose key is k.
+func (s *caseKeys) add(m *jsonvalue.Member, k keyInfo) {
+	s.ids |= 1 << k.id()
+	if k.grade() && !s.graded {
+		s.graded = gradeable(m, k)
+	}
+}
+
+// check is Check for a case whose keys are summed up in keys.
+func (ch *Checker) check(c *toolgrade.Case, keys caseKeys) error {
 	obj := c.Raw
 	if obj == nil {
 		return nil
@@ -436,22 +464,10 @@ func (ch *Checker) Check(c *toolgrade.Case) error {
 			}
 		}
 	})
-	// One pass over the keys, each looked up once: the set of their ids
-	// (an unknown key's is 0) says which NotGraded names; an unknown key
-	// (rare) is looked for by its bit in a pass of its own.
-	var ids uint64
-	graded := false
-	for i := range obj {
-		m := &obj[i]
-		k := caseKey(m.Key)
-		ids |= 1 << k.id()
-		if k.grade() && !graded {
-			graded = gradeable(m, k)
-		}
-	}
-	unknown := ids&1 != 0
-	notGraded := ids&ch.notGradedIDs != 0 || unknown && ch.notGradedOthers != 0 && ch.othersSet(obj)
-	if !graded {
+	// An unknown key (rare) is looked for by its bit in a pass of its own.
+	unknown := keys.ids&1 != 0
+	notGraded := keys.ids&ch.notGradedIDs != 0 || unknown && ch.notGradedOthers != 0 && ch.othersSet(obj)
+	if !keys.graded {
 		return nothingToGrade(obj)
 	}
 	if unknown {
@@ -507,12 +523,13 @@ func (ch *Checker) unknown(obj jsonvalue.Object) error {
 // CheckCase is [Checker.Check] for a case read from a file, whose error
 // then names the file and the line the case starts on; given to
 // [toolgrade.CheckCases], it checks every case of a run.
-func (ch *Checker) CheckCase(c *toolgrade.Case) error {
-	if err := ch.Check(c); err != nil {
-		if c.Source != "" {
-			return fmt.Errorf("%s:%d: %w", c.Source, c.Line, err)
-		}
-		return err
+func (ch *Checker) CheckCase(c *toolgrade.Case) error { return inFile(c, ch.Check(c)) }
+
+// inFile is err, the error of checking c, naming the file and the line c
+// starts on when c was read from a file.
+func inFile(c *toolgrade.Case, err error) error {
+	if err != nil && c.Source != "" {
+		return fmt.Errorf("%s:%d: %w", c.Source, c.Line, err)
 	}
-	return nil
+	return err
 }

@@ -109,6 +109,21 @@ type Source struct {
 	// Metrics, when set, are the run's: records decode their cases for
 	// them, as [DecodeCaseFor] does (see [RecordsFor]).
 	Metrics []toolgrade.Metric
+
+	checks *decodeChecks // see Checked
+}
+
+// Checked returns s with the case of each record it reads checked as the
+// record decodes, as [toolgrade.CheckCases] would check it with the
+// functions before, in order up to the first error, and then with
+// ch.CheckCase (toolgrade eval's: runner.CheckRun, then its Checker), but
+// without the Checker's second pass over the case's keys: decoding reads
+// them all already. A check's error is the record's, and makes the case's
+// result the error result it would have made. The cases of its records
+// are checked so once: give ch.CheckCase to Evaluate only for others.
+func (s Source) Checked(ch *Checker, before ...func(*toolgrade.Case) error) Source {
+	s.checks = &decodeChecks{before: before, checker: ch}
+	return s
 }
 
 // Files reads the named files one after another, as [Files] does.
@@ -183,7 +198,7 @@ func (s Source) reader(name string, r io.Reader, format Format, qualified bool, 
 	if format == Auto {
 		format = formatOf(name)
 	}
-	sp := splitter{file: &recordFile{source: name, qualified: qualified, metrics: s.Metrics}, max: int(s.MaxRecord)}
+	sp := splitter{file: &recordFile{source: name, qualified: qualified, metrics: s.Metrics, checks: s.checks}, max: int(s.MaxRecord)}
 	if sp.max <= 0 {
 		sp.max = int(budget.DefaultLine)
 	}

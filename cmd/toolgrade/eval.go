@@ -240,6 +240,9 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 			gates[reliability.Label(mt.Name(), mt.Profile())] = *g
 		}
 	}
+	// checker checks the cases graded, as the files' records decode (it is
+	// set below: the judge's batch reads them unchecked, as it always did).
+	var checker *dataset.Checker
 	read, counted := in.read, []string(nil) // counted: files the progress bar counts ahead
 	if read == nil {
 		if paths, err = m.inputPaths(cfg, f.config, paths); err != nil {
@@ -248,6 +251,9 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 		read = func() iter.Seq2[toolgrade.Record, error] {
 			src := m.cases()
 			src.Metrics = metrics
+			if checker != nil {
+				src = src.Checked(checker, runner.CheckRun)
+			}
 			return src.Files(paths...)
 		}
 		counted = paths
@@ -294,15 +300,16 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 	workers = f.env.judge.judgeWorkers(workers)
 
 	ctx := cmd.Context()
-	checker := &dataset.Checker{StrictFields: f.strictFields, NotGraded: config.NotGraded(metrics)}
-	// The records of the case files decode for the metrics as they are
-	// read; other records (snapshot --check's) are set to here.
-	records := read()
+	checker = &dataset.Checker{StrictFields: f.strictFields, NotGraded: config.NotGraded(metrics)}
+	// The records of the case files decode for the metrics, and are
+	// checked, as they are read; other records (snapshot --check's) are
+	// set to here.
+	records, opts := read(), []toolgrade.Option{toolgrade.Workers(workers)}
 	if in.read != nil {
 		records = dataset.RecordsFor(metrics, records)
+		opts = append(opts, toolgrade.CheckCases(runner.CheckRun), toolgrade.CheckCases(checker.CheckCase))
 	}
-	err = toolgrade.Evaluate(ctx, records, metrics, gc.collecting(add), toolgrade.Workers(workers),
-		toolgrade.CheckCases(runner.CheckRun), toolgrade.CheckCases(checker.CheckCase))
+	err = toolgrade.Evaluate(ctx, records, metrics, gc.collecting(add), opts...)
 	gc.stop()
 	for _, fc := range checker.Ignored() {
 		reports.stats.Ignored = append(reports.stats.Ignored, report.FieldCount{Field: fc.Field, Cases: fc.Cases})
