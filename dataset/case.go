@@ -199,20 +199,6 @@ func (f *found) add(m *jsonvalue.Member, rank int8) {
 	}
 }
 
-// fields finds every field of a case in one pass over its members: a case
-// has a handful, and looking up each alias in turn cost more than reading
-// them.
-func fields(obj jsonvalue.Object) [numFields]found {
-	var out [numFields]found
-	for i := range obj {
-		m := &obj[i]
-		if k := caseKey(m.Key); k.field() > 0 {
-			out[k.field()-1].add(m, k.rank())
-		}
-	}
-	return out
-}
-
 // caseMembers is what one pass over the members of a case finds: its
 // fields, the first id and trial, the tool definitions under the first of
 // toolKeys present, and whether a key is not the case format's.
@@ -736,7 +722,9 @@ func decodeTurns(c *toolgrade.Case, key string, v any, cf *[numFields]found, inp
 				return &UnknownFieldError{Field: at + "." + m.Key, Suggestion: nearestTurnKey(m.Key)}
 			}
 		}
-		f := fields(obj)
+		var r caseMembers // a turn's fields, found as a case's are
+		readCase(&r, obj)
+		f := &r.fields
 		if err := checkInput(&f[fieldInput]); err != nil {
 			return toolgrade.InField(at, err)
 		}
