@@ -215,3 +215,36 @@ func TestCheckedAsCheckCasesFiles(t *testing.T) {
 		})
 	}
 }
+
+// FuzzCheckedAsCheckCases is TestCheckedAsCheckCases on any text read as
+// a case file of any format, under the settings its first byte picks.
+func FuzzCheckedAsCheckCases(f *testing.F) {
+	for _, seed := range []string{
+		`{"id":"a","run":{"error":"boom"},"meta":1}`,
+		`{"tools_called":[],"expected_tools":[],"meta":1,"available_tools":[]}`,
+		`{"tool_called":[],"expected_tools":[]}` + "\n" + `{"x":1}`,
+		`{"eval_cases":[{"eval_id":"e","conversation":[]}]}`,
+		`"{\"eval_cases\":[]}"`,
+		"- tools_called: []\n  expected_tools: []\n  note: x\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var pick byte
+		if len(text) > 0 {
+			pick = text[0]
+		}
+		checker := func() *dataset.Checker {
+			ch := &dataset.Checker{StrictFields: pick&1 != 0}
+			if pick&2 != 0 {
+				ch.NotGraded = map[string]string{"available_tools": "a", "meta": "m", "tools_called": "t"}
+			}
+			return ch
+		}
+		want := gradeChecked(t, "cases", text, checker(), false)
+		got := gradeChecked(t, "cases", text, checker(), true)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("checked as the records decode (+) against after decoding (-):\n%q\n%s", text, diff)
+		}
+	})
+}
