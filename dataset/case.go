@@ -94,6 +94,9 @@ func (d *decodeChecks) check(c *toolgrade.Case, keys caseKeys) error {
 			return err
 		}
 	}
+	if d.checker == nil {
+		return nil
+	}
 	if err := d.checker.check(c, keys); err != nil {
 		return inFile(c, err)
 	}

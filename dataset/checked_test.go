@@ -248,3 +248,33 @@ func FuzzCheckedAsCheckCases(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckedWithoutChecker: a Source checked with no Checker checks its
+// cases with the functions before alone, as CheckCases(runner.CheckRun)
+// alone does, rather than failing on the missing Checker.
+func TestCheckedWithoutChecker(t *testing.T) {
+	text := `{"id":"a","tools_called":[],"expected_tools":[],"extra":1}
+{"id":"b","run":{"error":"the model timed out"},"tools_called":[],"expected_tools":[]}
+{"id":"c","tools_called":[{"name":"f","args":{}}],"expected_tools":[{"name":"f","args":{}}]}
+`
+	m, err := match.New(match.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grade := func(src dataset.Source, opts ...toolgrade.Option) []string {
+		var lines []string
+		emit := func(r *toolgrade.Result) error {
+			lines = append(lines, string(r.AppendJSON(nil)))
+			return nil
+		}
+		if err := toolgrade.Evaluate(context.Background(), src.Reader("cases.jsonl", strings.NewReader(text), dataset.Auto), []toolgrade.Metric{m}, emit, opts...); err != nil {
+			t.Fatal(err)
+		}
+		return lines
+	}
+	want := grade(dataset.Source{}, toolgrade.CheckCases(runner.CheckRun))
+	got := grade(dataset.Source{}.Checked(nil, runner.CheckRun))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Checked(nil, CheckRun) grades otherwise than CheckCases(CheckRun) (-want +got):\n%s", diff)
+	}
+}

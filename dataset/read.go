@@ -120,7 +120,8 @@ type Source struct {
 // without the Checker's second pass over the case's keys: decoding reads
 // them all already. A check's error is the record's, and makes the case's
 // result the error result it would have made. The cases of its records
-// are checked so once: give ch.CheckCase to Evaluate only for others.
+// are checked so once: give ch.CheckCase to Evaluate only for others. A
+// nil ch checks with the functions before alone.
 func (s Source) Checked(ch *Checker, before ...func(*toolgrade.Case) error) Source {
 	s.checks = &decodeChecks{before: before, checker: ch}
 	return s
