@@ -304,7 +304,7 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 	// The records of the case files decode for the metrics, and are
 	// checked, as they are read; other records (snapshot --check's) are
 	// set to here.
-	records, opts := read(), []toolgrade.Option{toolgrade.Workers(workers)}
+	records, opts := read(), []toolgrade.Option{toolgrade.Workers(workers), gc.waiting()}
 	if in.read != nil {
 		records = dataset.RecordsFor(metrics, records)
 		opts = append(opts, toolgrade.CheckCases(runner.CheckRun), toolgrade.CheckCases(checker.CheckCase))

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -169,6 +170,72 @@ func TestPacerCollects(t *testing.T) {
 			t.Errorf("%d collections by hand, want none: the heap's objects still count what the last one freed", n)
 		}
 	})
+}
+
+// TestPacerHoldsWorkers holds the workers' check (waiting) to wait while a
+// collection by hand marks, and to go on once it ends.
+func TestPacerHoldsWorkers(t *testing.T) {
+	var none *gcPacer
+	if err := toolgrade.Evaluate(t.Context(), toolgrade.Records([]*toolgrade.Case{{ID: "a"}}), nil,
+		func(*toolgrade.Result) error { return nil }, none.waiting()); err != nil {
+		t.Fatalf("without a pacer: %v", err)
+	}
+	pacer := paceGC(func(string) string { return "" })
+	defer pacer.stop()
+	waited := func() chan struct{} {
+		done := make(chan struct{})
+		go func() {
+			_ = pacer.wait(nil)
+			close(done)
+		}()
+		return done
+	}
+	pacer.held.Store(true)
+	done := waited()
+	select {
+	case <-done:
+		t.Fatal("a worker went on while a collection held it")
+	case <-time.After(20 * time.Millisecond):
+	}
+	// The collection holds them too (the goroutine watching sees it while
+	// the collecting one waits for the marking), and lets them go on.
+	var seen atomic.Bool
+	stop := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if pacer.held.Load() {
+				seen.Store(true)
+			}
+			runtime.Gosched()
+		}
+	}()
+	pacer.held.Store(false)
+	pacer.collect()
+	close(stop)
+	<-watched
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a worker still waits after the collection")
+	}
+	if !seen.Load() {
+		t.Error("the workers were not held while the collection marked")
+	}
+	if pacer.held.Load() {
+		t.Error("the workers are still held after the collection")
+	}
+	select {
+	case <-waited():
+	case <-time.After(5 * time.Second):
+		t.Fatal("a worker waits with no collection")
+	}
 }
 
 // collections returns the collections done.
