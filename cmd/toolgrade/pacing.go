@@ -70,8 +70,13 @@ type gcPacer struct {
 	collections int // collections by hand
 
 	// held is set while a collection by hand marks: the other workers
-	// wait (see waiting) until heldMu's cond is broadcast.
+	// wait (see waiting) until released is broadcast. Every worker reads
+	// it for every case, so it has a cache line of its own: beside the
+	// fields the emitting worker writes for every result, its reads
+	// missed (0.3% of a run's samples).
+	_        [64]byte
 	held     atomic.Bool
+	_        [64]byte
 	heldMu   sync.Mutex
 	released sync.Cond
 }
