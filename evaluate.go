@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
 // A Record is one input item whose decoding is deferred, so that [Evaluate]
@@ -39,6 +41,7 @@ type Option interface{ apply(*evalOptions) }
 type evalOptions struct {
 	workers int
 	checks  []func(*Case) error
+	recycle bool // see EmitKeepsNothing
 }
 
 type optionFunc func(*evalOptions)
@@ -149,6 +152,9 @@ func Evaluate(ctx context.Context, records iter.Seq2[Record, error], metrics []M
 	defer stop()
 	r.next = next
 	r.moved.L = &r.mu
+	if o.recycle {
+		r.recyclers = newRecyclers(o.workers)
+	}
 	var wg sync.WaitGroup
 	for range o.workers {
 		wg.Go(r.work)
@@ -214,6 +220,11 @@ type run struct {
 	// ids holds each id emitted with its case's digest; the emitting
 	// worker alone uses it.
 	ids idTable
+
+	// Under EmitKeepsNothing, the workers' recyclers, and head as the
+	// workers read it without the lock (see recycle.go).
+	recyclers recyclers
+	emitted   atomic.Int64
 }
 
 // A batch is records taken together. Each is graded by whichever worker
@@ -280,14 +291,19 @@ func (r *run) work() {
 // grade grades b's records until none is left to claim, and hands b in
 // when it grades the last. It reports whether it graded any.
 func (r *run) grade(b *batch) bool {
+	var rc *jsonvalue.Recycler // taken at the first record claimed
+	defer func() { r.recyclers.put(rc) }()
 	for n := 0; ; n++ {
 		i := int(b.claimed.Add(1)) - 1
 		if i >= len(b.recs) {
 			return n > 0
 		}
+		if rc == nil {
+			rc = r.recyclers.take(int(r.emitted.Load()))
+		}
 		res := &b.out.results[i] // zero: each batch is new
 		n := len(r.metrics)
-		gradeRecord(r.ctx, b.recs[i], r.metrics, r.checks, b.metrics[i*n:(i+1)*n:(i+1)*n], res)
+		gradeRecord(r.ctx, b.recs[i], rc, b.seq, r.metrics, r.checks, b.metrics[i*n:(i+1)*n:(i+1)*n], res)
 		if c := res.Case; c != nil && res.Error == "" {
 			b.out.digests[i] = caseDigest(c)
 		}
@@ -476,6 +492,7 @@ func (r *run) finish(seq int, b graded) {
 			}
 		}
 		r.head++
+		r.emitted.Store(int64(r.head))
 		r.moved.Broadcast()
 	}
 	r.emitting = false
@@ -560,9 +577,10 @@ func grade(ctx context.Context, c *Case, metrics []Metric, into []MetricResult, 
 	}
 }
 
-// gradeRecord decodes, checks and grades rec into r, which is zero.
-func gradeRecord(ctx context.Context, rec Record, metrics []Metric, checks []func(*Case) error, into []MetricResult, r *Result) {
-	c, err := decodeSafely(rec, checks)
+// gradeRecord decodes (with rc, if set: rec is of batch seq), checks and
+// grades rec into r, which is zero.
+func gradeRecord(ctx context.Context, rec Record, rc *jsonvalue.Recycler, seq int, metrics []Metric, checks []func(*Case) error, into []MetricResult, r *Result) {
+	c, err := decodeSafely(rec, rc, seq, checks)
 	if err != nil {
 		id := ""
 		if c != nil {
@@ -598,13 +616,13 @@ func ErrorResult(id string, err error, metrics []Metric) Result {
 
 // decodeSafely decodes rec and checks its case, turning a panic into an
 // error.
-func decodeSafely(rec Record, checks []func(*Case) error) (c *Case, err error) {
+func decodeSafely(rec Record, rc *jsonvalue.Recycler, seq int, checks []func(*Case) error) (c *Case, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error decoding the case: %v\n%s", p, debug.Stack())
 		}
 	}()
-	c, err = rec.Decode()
+	c, err = decodeRecord(rec, rc, seq)
 	if err != nil || c == nil {
 		return c, err
 	}

@@ -46,8 +46,16 @@ type recordFile struct {
 
 // Decode parses the record and builds its case. Errors read
 // "FILE:LINE: field F: message" and come with a case that has its ID.
-func (r *record) Decode() (*toolgrade.Case, error) {
-	v, err := r.value()
+func (r *record) Decode() (*toolgrade.Case, error) { return r.decode(nil) }
+
+// DecodeRecycling is Decode with the record's JSON parsed by p (see
+// [toolgrade.RecyclingRecord]); YAML is read as Decode reads it.
+func (r *record) DecodeRecycling(p *jsonvalue.Recycler) (*toolgrade.Case, error) {
+	return r.decode(p)
+}
+
+func (r *record) decode(p *jsonvalue.Recycler) (*toolgrade.Case, error) {
+	v, err := r.value(p)
 	if err != nil {
 		var se *jsonvalue.SyntaxError
 		if errors.As(err, &se) {
@@ -103,10 +111,13 @@ func (d *decodeChecks) check(c *toolgrade.Case, keys caseKeys) error {
 	return nil
 }
 
-// value parses the record's text.
-func (r *record) value() (any, error) {
+// value parses the record's text, with p if set.
+func (r *record) value(p *jsonvalue.Recycler) (any, error) {
 	if r.yaml {
 		return decodeYAML([]byte(r.data), r.line, r.yamlItem)
+	}
+	if p != nil {
+		return p.ParseString(r.data)
 	}
 	return jsonvalue.ParseString(r.data)
 }

@@ -286,7 +286,7 @@ func (s Source) Sniff(name string, r io.Reader) error {
 // notCases returns an error when the record, the first of its file, shows
 // the file to be one of toolgrade's other files rather than cases.
 func (r *record) notCases() error {
-	v, err := r.value()
+	v, err := r.value(nil)
 	if err != nil {
 		return nil // an error result of its own
 	}

@@ -97,6 +97,9 @@ func (p *parser) document() (any, error) {
 	if p.slab.begin(len(d)) {
 		p.newGeneration()
 	}
+	if rc := p.slab.rec; rc != nil {
+		rc.begin()
+	}
 	var v any
 	var err error
 	i := skipSpace(d, 0)
@@ -113,10 +116,13 @@ func (p *parser) document() (any, error) {
 	if p.slab.budget == 0 {
 		// A document of genInput or more fills its generation alone: let
 		// it go now rather than keep it alive from the pool.
-		p.slab = slab{}
+		p.slab.reset(0)
 		p.newGeneration()
 	}
 	if len(p.levels) > maxPooledLevels {
+		for _, lv := range p.levels[maxPooledLevels:] {
+			lv.drop() // the recycler, if any, holds its chunks
+		}
 		p.levels = p.levels[:maxPooledLevels:maxPooledLevels]
 		p.levels[maxPooledLevels-1].child, p.cur = nil, nil
 	}
@@ -131,6 +137,9 @@ func (p *parser) document() (any, error) {
 func (p *parser) newGeneration() {
 	for _, lv := range p.levels {
 		lv.drop()
+	}
+	if rc := p.slab.rec; rc != nil {
+		rc.endGeneration()
 	}
 }
 

@@ -37,6 +37,11 @@ type slab struct {
 	// document being read, of the input it was sized for; doc is the
 	// document's length.
 	budget, input, doc int
+
+	// rec, when set, takes the generation's chunks when it ends and
+	// hands out the chunks of released ones (see Recycler); nil for the
+	// pooled parsers of Parse.
+	rec *Recycler
 }
 
 // genInput is the input a generation of chunks is sized for.
@@ -60,12 +65,23 @@ const (
 // the document starts a new generation.
 func (s *slab) begin(n int) (fresh bool) {
 	if n > s.budget {
-		*s = slab{budget: max(genInput, n), input: max(genInput, n)}
+		s.reset(max(genInput, n))
 		fresh = true
 	}
 	s.budget -= n
 	s.doc = n
 	return fresh
+}
+
+// reset starts a generation sized for input bytes, the chunks of the
+// last one left to its values (and held by the recycler, if any).
+func (s *slab) reset(input int) {
+	if rc := s.rec; rc != nil {
+		rc.strs.hold(s.strs)
+		rc.objs.hold(s.objs)
+		rc.arrs.hold(s.arrs)
+	}
+	*s = slab{budget: input, input: input, rec: s.rec}
 }
 
 // progress returns the input the generation has read and the input it
@@ -223,10 +239,22 @@ var (
 // it is boxed, and never again.
 func keep[T any](s *slab, chunk *[]T, v T, rest, perValue int) unsafe.Pointer {
 	if len(*chunk) == cap(*chunk) {
-		*chunk = make([]T, 0, s.chunkLen(rest, perValue, 1))
+		*chunk = newChunk(s.rec, *chunk, s.chunkLen(rest, perValue, 1))
 	}
 	*chunk = append(*chunk, v)
 	return unsafe.Pointer(&(*chunk)[len(*chunk)-1])
+}
+
+// newChunk returns an empty chunk of capacity at least n, for old, which
+// is full: a new one, or, with a recycler, one it frees, which holds old
+// for the generation being read.
+func newChunk[T any](rc *Recycler, old []T, n int) []T {
+	if rc == nil {
+		return make([]T, 0, n)
+	}
+	pool := poolOf[T](rc)
+	pool.hold(old)
+	return pool.take(n)
 }
 
 // A level holds the chunks the objects and arrays at one depth are read
@@ -290,6 +318,10 @@ const (
 func (lv *level) drop() {
 	lv.memberHint = min(lv.usedMembers+len(lv.members), maxMembers)
 	lv.elemHint = min(lv.usedElems+len(lv.elems), maxElems)
+	if rc := lv.slab.rec; rc != nil {
+		rc.members.hold(lv.members)
+		rc.elems.hold(lv.elems)
+	}
 	lv.members, lv.elems = nil, nil
 	lv.key = "" // a key of the generation's input
 	lv.usedMembers, lv.usedElems = 0, 0
@@ -303,7 +335,7 @@ func (lv *level) moveMembers(base int) int {
 	read := lv.members[base:]
 	lv.usedMembers += base
 	n := levelChunk(len(read), cap(lv.members), lv.memberHint, maxMembers, lv.usedMembers+len(read), done, left)
-	lv.members = append(make([]Member, 0, n), read...)
+	lv.members = append(newChunk(lv.slab.rec, lv.members, n), read...)
 	return 0
 }
 
@@ -333,7 +365,7 @@ func (lv *level) moveElems(base int) int {
 	read := lv.elems[base:]
 	lv.usedElems += base
 	n := levelChunk(len(read), cap(lv.elems), lv.elemHint, maxElems, lv.usedElems+len(read), done, left)
-	lv.elems = append(make([]any, 0, n), read...)
+	lv.elems = append(newChunk(lv.slab.rec, lv.elems, n), read...)
 	return 0
 }
 

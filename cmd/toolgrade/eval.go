@@ -308,6 +308,10 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 	if in.read != nil {
 		records = dataset.RecordsFor(metrics, records)
 		opts = append(opts, toolgrade.CheckCases(runner.CheckRun), toolgrade.CheckCases(checker.CheckCase))
+	} else if in.seen == nil && reuseCases {
+		// The reports, the statistics and the pacer keep nothing of a
+		// result but strings and figures (see docs/architecture.md).
+		opts = append(opts, toolgrade.EmitKeepsNothing())
 	}
 	err = toolgrade.Evaluate(ctx, records, metrics, gc.collecting(add), opts...)
 	gc.stop()
@@ -347,6 +351,11 @@ func (m *Main) grade(cmd *cobra.Command, f evalFlags, in gradeInput) error {
 	}
 	return nil
 }
+
+// reuseCases is whether eval reuses the memory of a case's values for
+// the cases after it (toolgrade.EmitKeepsNothing); tests turn it off to
+// compare.
+var reuseCases = true
 
 // inputs names the files a run reads: the cases, the config, the tool
 // definitions.

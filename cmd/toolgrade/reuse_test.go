@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/toolgrade/toolgrade/internal/poison"
+	"github.com/toolgrade/toolgrade/jsonvalue"
+	"pgregory.net/rapid"
+)
+
+// Every test of the command runs with the memory eval reuses poisoned as
+// it is released (see toolgrade.EmitKeepsNothing): a report that kept a
+// case's values past its result's emit would show the poison.
+func init() { poison.On = true }
+
+// TestEvalReuseChangesNothing grades generated cases with the memory of
+// their values reused and without, into every report, and compares every
+// byte. The cases span many generations of the parser's memory and many
+// batches of the run, with repeated ids (trials), so that what a report
+// keeps past a result's emit would be overwritten, with poison, before
+// the report is written.
+func TestEvalReuseChangesNothing(t *testing.T) {
+	dir := t.TempDir()
+	rapid.Check(t, func(t *rapid.T) {
+		var b strings.Builder
+		n := rapid.IntRange(200, 600).Draw(t, "cases")
+		for i := range n {
+			id := fmt.Sprintf("case-%d", rapid.IntRange(0, n).Draw(t, "id"))
+			if i%7 == 0 {
+				id = fmt.Sprintf("case-%d", i) // most ids are new: rows and worst cases vary
+			}
+			fmt.Fprintf(&b, `{"id":%q,"input":%s,"tools_called":%s,"expected_tools":%s}`+"\n",
+				id, jsonText(genValue(2).Draw(t, "input")), genCalls(t, "called"), genCalls(t, "expected"))
+		}
+		cases := filepath.Join(dir, "cases.jsonl")
+		if err := os.WriteFile(cases, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		with := evalEveryReport(t, dir, cases, true)
+		without := evalEveryReport(t, dir, cases, false)
+		for name, w := range without {
+			if with[name] != w {
+				t.Fatalf("%s differs with memory reused:\n%s", name, lineDiff(w, with[name]))
+			}
+		}
+	})
+}
+
+var dates = regexp.MustCompile(`[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9:.]+Z?|[0-9.]+m?s\b`)
+
+// evalEveryReport grades cases into every report, with the memory of the
+// cases' values reused or not, and returns each output, times left out.
+func evalEveryReport(t *rapid.T, dir, cases string, reuse bool) map[string]string {
+	defer func(was bool) { reuseCases = was }(reuseCases)
+	reuseCases = reuse
+	out := map[string]string{}
+	names := []string{"results.jsonl", "report.html", "report.xml", "report.md"}
+	var p [4]string
+	for i, name := range names {
+		p[i] = filepath.Join(dir, name)
+		os.Remove(p[i])
+	}
+	var stdout, stderr bytes.Buffer
+	m := &Main{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
+	err := m.Run(context.Background(), []string{"eval", "--exit-zero", "--out", p[0], "--html", p[1], "--junit", p[2], "--markdown", p[3], cases})
+	out["error"], out["stdout"], out["stderr"] = fmt.Sprint(err), stdout.String(), dates.ReplaceAllString(stderr.String(), "T")
+	for i, name := range names {
+		data, err := os.ReadFile(p[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[name] = dates.ReplaceAllString(string(data), "T")
+	}
+	return out
+}
+
+func genCalls(t *rapid.T, label string) string {
+	calls := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) string {
+		name := rapid.SampledFrom([]string{"search", "book_flight", "get_weather", "send_mail", "lookup"}).Draw(t, "name")
+		return fmt.Sprintf(`{"name":%q,"args":%s}`, name, jsonText(genObject(3).Draw(t, "args")))
+	}), 0, 6).Draw(t, label)
+	return "[" + strings.Join(calls, ",") + "]"
+}
+
+// genValue generates a JSON value nested up to depth levels.
+func genValue(depth int) *rapid.Generator[any] {
+	return rapid.Custom(func(t *rapid.T) any {
+		kinds := 4
+		if depth > 0 {
+			kinds = 6
+		}
+		switch rapid.IntRange(0, kinds-1).Draw(t, "kind") {
+		case 0:
+			return rapid.SampledFrom([]string{"Paris", "a \"quoted\" word", "line\nbreak", "naïve", ""}).Draw(t, "string")
+		case 1:
+			return rapid.IntRange(-5, 5000).Draw(t, "number")
+		case 2:
+			return rapid.Bool().Draw(t, "bool")
+		case 3:
+			return nil
+		case 4:
+			return genObject(depth-1).Draw(t, "object")
+		}
+		return rapid.SliceOfN(genValue(depth-1), 0, 4).Draw(t, "array")
+	})
+}
+
+func genObject(depth int) *rapid.Generator[any] {
+	return rapid.Custom(func(t *rapid.T) any {
+		keys := rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"from", "to", "date", "q", "limit", "opts"}), 0, 4, rapid.ID).Draw(t, "keys")
+		obj := jsonvalue.Object{}
+		for _, k := range keys {
+			obj = append(obj, jsonvalue.Member{Key: k, Value: genValue(depth).Draw(t, k)})
+		}
+		return obj
+	})
+}
+
+func jsonText(v any) string {
+	switch v := v.(type) {
+	case int:
+		return fmt.Sprint(v)
+	case []any:
+		parts := make([]string, len(v))
+		for i, e := range v {
+			parts[i] = jsonText(e)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	case jsonvalue.Object:
+		parts := make([]string, len(v))
+		for i, m := range v {
+			parts[i] = fmt.Sprintf("%q:%s", m.Key, jsonText(m.Value))
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	}
+	return string(jsonvalue.Append(nil, v))
+}

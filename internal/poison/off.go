@@ -1,0 +1,5 @@
+//go:build !toolgrade_poison
+
+package poison
+
+const tagged = false

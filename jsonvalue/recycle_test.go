@@ -1,0 +1,176 @@
+package jsonvalue
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/toolgrade/toolgrade/internal/poison"
+)
+
+// withPoison runs the test with released memory poisoned.
+func withPoison(t *testing.T) {
+	was := poison.On
+	poison.On = true
+	t.Cleanup(func() { poison.On = was })
+}
+
+// recycledDoc is a document of about 200 bytes with values of every kind,
+// numbered i.
+func recycledDoc(i int) string {
+	return fmt.Sprintf(`{"id":"case-%d","n":%d,"tags":["a","b\"%d",{"deep":[%d,true,null]}],"args":{"q":"x\ny","k":%d.5,"o":{}}}`, i, i, i, i, i)
+}
+
+// TestRecyclerKeepsValuesUntilReleased parses documents under marks, keeps
+// every value, and releases marks one at a time: each value reads as its
+// document until its mark is released, and, with poison on, a value of a
+// released generation reads as poison.
+func TestRecyclerKeepsValuesUntilReleased(t *testing.T) {
+	withPoison(t)
+	rc := NewRecycler()
+	const docs, perMark = 3000, 20
+	values := make([]any, docs)
+	for i := range docs {
+		rc.Mark(i / perMark)
+		v, err := rc.ParseString(recycledDoc(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		values[i] = v
+		if i%perMark == 0 {
+			bound := i/perMark - 5 // five marks in flight
+			rc.Release(bound)
+			// Every document of a mark not released reads as itself.
+			for j := max(bound, 0) * perMark; j <= i; j++ {
+				if got, want := string(Append(nil, values[j])), recycledDoc(j); got != want {
+					t.Fatalf("document %d (mark %d) after Release(%d):\n got %s\nwant %s", j, j/perMark, bound, got, want)
+				}
+			}
+		}
+	}
+	// Released documents were overwritten: most read as poison or as
+	// later documents.
+	changed := 0
+	for j := range docs / 2 {
+		if string(Append(nil, values[j])) != recycledDoc(j) {
+			changed++
+		}
+	}
+	if changed < docs/4 {
+		t.Errorf("%d of %d released documents changed: memory was not reused", changed, docs/2)
+	}
+}
+
+// TestRecyclerReusesMemory checks that a stream of documents released as
+// it goes allocates far less than the same stream parsed by ParseString.
+func TestRecyclerReusesMemory(t *testing.T) {
+	docs := make([]string, 400)
+	for i := range docs {
+		docs[i] = recycledDoc(i)
+	}
+	rc := NewRecycler()
+	mark := 0
+	parse := func() {
+		for _, d := range docs {
+			rc.Mark(mark)
+			rc.Release(mark - 2)
+			mark++
+			if _, err := rc.ParseString(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	parse()
+	recycled := testing.AllocsPerRun(20, parse)
+	fresh := testing.AllocsPerRun(20, func() {
+		for _, d := range docs {
+			if _, err := ParseString(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	t.Logf("allocations per 400 documents: %.0f recycled, %.0f fresh", recycled, fresh)
+	if recycled > fresh/4 {
+		t.Errorf("recycled: %.0f allocations per 400 documents, fresh %.0f", recycled, fresh)
+	}
+}
+
+// TestRecyclerHoldsBoundedMemory parses a long stream with a fixed lag of
+// marks in flight: what the recycler holds stays within its generations in
+// flight and the free chunks' bound.
+func TestRecyclerHoldsBoundedMemory(t *testing.T) {
+	rc := NewRecycler()
+	for i := range 20000 {
+		rc.Mark(i / 10)
+		rc.Release(i/10 - 3)
+		if _, err := rc.ParseString(recycledDoc(i)); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(rc.waiting); n > 3 {
+			t.Fatalf("document %d: %d generations waiting with 30 documents in flight", i, n)
+		}
+	}
+	for _, c := range []struct {
+		name            string
+		free, lastTaken int
+	}{
+		{"strs", rc.strs.freeLen, rc.strs.lastTaken},
+		{"objs", rc.objs.freeLen, rc.objs.lastTaken},
+		{"arrs", rc.arrs.freeLen, rc.arrs.lastTaken},
+		{"members", rc.members.freeLen, rc.members.lastTaken},
+		{"elems", rc.elems.freeLen, rc.elems.lastTaken},
+	} {
+		if c.free > 2*c.lastTaken {
+			t.Errorf("%s: %d free against %d taken by the last generation", c.name, c.free, c.lastTaken)
+		}
+	}
+}
+
+// TestRecyclerFreeChunksHoldNothing: a released chunk holds no pointer,
+// which would keep old documents' memory alive.
+func TestRecyclerFreeChunksHoldNothing(t *testing.T) {
+	rc := NewRecycler()
+	for i := range 2000 {
+		rc.Mark(i)
+		rc.Release(i - 1)
+		if _, err := rc.ParseString(recycledDoc(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range rc.members.free {
+		for _, m := range c[:cap(c)] {
+			if m != (Member{}) {
+				t.Fatalf("a free chunk holds %q", m.Key)
+			}
+		}
+	}
+	for _, c := range rc.strs.free {
+		if s := strings.Join(c[:cap(c)], ""); s != "" {
+			t.Fatalf("a free chunk holds %q", s)
+		}
+	}
+}
+
+// FuzzRecyclerAsParse holds a Recycler's parse to ParseString's on any
+// text: the same value or the same error, whether its memory is fresh or
+// reused.
+func FuzzRecyclerAsParse(f *testing.F) {
+	for _, s := range []string{recycledDoc(1), `[1,{"a":[]}]`, `"x\u00e9"`, `{"a":1,"a":2}`, `{"a":[1,2`, strings.Repeat(`[`, 100)} {
+		f.Add(s, uint8(3))
+	}
+	rc := NewRecycler()
+	mark := 0
+	f.Fuzz(func(t *testing.T, s string, lag uint8) {
+		rc.Mark(mark)
+		rc.Release(mark - int(lag%8))
+		mark++
+		got, err := rc.ParseString(s)
+		want, werr := ParseString(s)
+		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("error %v, ParseString's %v", err, werr)
+		}
+		if err == nil && !Equal(got, want) {
+			t.Fatalf("got %s, ParseString's %s", Append(nil, got), Append(nil, want))
+		}
+	})
+}
