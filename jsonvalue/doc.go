@@ -1,5 +1,6 @@
 // Package jsonvalue is toolgrade's JSON value model: a parser, a writer and
-// the comparisons its graders rely on. It imports only the standard library.
+// the comparisons its graders rely on. It imports only the standard library
+// (and internal/poison, the switch its tests poison released memory by).
 //
 // A value is nil, bool, string, [json.Number], []any or [Object]. Objects
 // keep their members in document order and numbers keep their spelling,
@@ -19,6 +20,11 @@
 // neighbours alive, from this document and the ones parsed just before
 // and after it; clone what is kept from a large document that is
 // otherwise dropped.
+//
+// A [Recycler] parses a stream of documents into memory it takes back for
+// later documents once its caller releases them (toolgrade eval's cases,
+// once their results are written): nothing but strings may be kept from
+// a released document.
 //
 // [LineReader] splits JSON Lines into strings that share large blocks, so
 // that neither a line nor the values parsed from it are copied.

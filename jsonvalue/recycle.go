@@ -1,6 +1,10 @@
 package jsonvalue
 
-import "github.com/toolgrade/toolgrade/internal/poison"
+import (
+	"unsafe"
+
+	"github.com/toolgrade/toolgrade/internal/poison"
+)
 
 // A Recycler parses documents into memory that it takes back, once its
 // caller says their values are no longer used, for the documents it
@@ -27,11 +31,8 @@ import "github.com/toolgrade/toolgrade/internal/poison"
 type Recycler struct {
 	p parser
 
-	strs    chunkPool[string]
-	objs    chunkPool[Object]
-	arrs    chunkPool[[]any]
-	members chunkPool[Member]
-	elems   chunkPool[any]
+	// pools holds the chunks of each kind (see the kinds below).
+	pools [numKinds]chunkPool
 
 	// mark is the highest mark of the documents of the generation being
 	// read (none: noMark); next is the mark of the documents parsed next.
@@ -47,6 +48,9 @@ const noMark = -1 << 62
 func NewRecycler() *Recycler {
 	rc := &Recycler{mark: noMark}
 	rc.p.slab.rec = rc
+	for k := range rc.pools {
+		rc.pools[k].kind = k
+	}
 	return rc
 }
 
@@ -69,11 +73,9 @@ func (rc *Recycler) Release(bound int) {
 	k := 0
 	for i, m := range rc.waiting {
 		free := m < bound
-		rc.strs.settle(i, k, free)
-		rc.objs.settle(i, k, free)
-		rc.arrs.settle(i, k, free)
-		rc.members.settle(i, k, free)
-		rc.elems.settle(i, k, free)
+		for j := range rc.pools {
+			rc.pools[j].settle(i, k, free)
+		}
 		if !free {
 			rc.waiting[k] = m
 			k++
@@ -83,11 +85,11 @@ func (rc *Recycler) Release(bound int) {
 		return
 	}
 	rc.waiting = rc.waiting[:k]
-	rc.strs.trim(k)
-	rc.objs.trim(k)
-	rc.arrs.trim(k)
-	rc.members.trim(k)
-	rc.elems.trim(k)
+	for j := range rc.pools {
+		cp := &rc.pools[j]
+		clear(cp.waiting[k:])
+		cp.waiting = cp.waiting[:k]
+	}
 }
 
 // begin notes that the document about to be read belongs to the
@@ -96,57 +98,107 @@ func (rc *Recycler) begin() { rc.mark = max(rc.mark, rc.next) }
 
 // endGeneration puts the chunks of the generation read, which its values
 // keep using, to wait for their release under its mark.
+//
+//go:noinline
 func (rc *Recycler) endGeneration() {
 	if rc.mark == noMark {
 		return // nothing was read
 	}
 	rc.waiting = append(rc.waiting, rc.mark)
 	rc.mark = noMark
-	rc.strs.wait()
-	rc.objs.wait()
-	rc.arrs.wait()
-	rc.members.wait()
-	rc.elems.wait()
+	for j := range rc.pools {
+		cp := &rc.pools[j]
+		cp.waiting = append(cp.waiting, cp.held)
+		cp.held = nil
+		cp.lastTaken, cp.taken = cp.taken, 0
+	}
+}
+
+// The kinds of chunk: the headers of boxed strings and numbers, objects
+// and arrays (see slab), and the members and elements of a level.
+const (
+	kindStr = iota
+	kindObj
+	kindArr
+	kindMember
+	kindElem
+	numKinds
+)
+
+// pool returns rc's pool of chunks of kind k; nil for a nil rc (a parser
+// of Parse's, which takes chunks fresh).
+func (rc *Recycler) pool(k int) *chunkPool {
+	if rc == nil {
+		return nil
+	}
+	return &rc.pools[k]
+}
+
+// A chunk in a pool: its first element, and its length and capacity in
+// elements. Pools hold chunks of every kind the same way, so that their
+// code is not repeated for each (the binary's size).
+type rawChunk struct {
+	p        unsafe.Pointer
+	len, cap int
 }
 
 // A chunkPool holds a recycler's chunks of one kind: those of the
 // generation being read (held), those of generations read and not yet
 // released (waiting, a list per generation), and those free for reuse.
-type chunkPool[T any] struct {
-	held    [][]T
-	waiting [][][]T
-	free    [][]T
+type chunkPool struct {
+	held    []rawChunk
+	waiting [][]rawChunk
+	free    []rawChunk
 	// freeLen is the total capacity of free, bounded by twice what the
 	// last generation took (lastTaken): a generation finds what it needs
 	// among the chunks released before it, and no chunk waits long in the
-	// free list, its values (the last use's) keeping old documents'
-	// memory alive.
+	// free list.
 	freeLen          int
 	taken, lastTaken int
 	// spare is a list of a released generation's, emptied, for the next
 	// generation's held chunks.
-	spare [][]T
+	spare []rawChunk
+	kind  int
 }
 
 // hold adds a chunk of the generation being read, which its values use.
-func (cp *chunkPool[T]) hold(c []T) {
-	if cap(c) > 0 {
-		if cp.held == nil {
-			cp.held, cp.spare = cp.spare, nil
-		}
-		cp.held = append(cp.held, c)
-	}
+func hold[T any](cp *chunkPool, c []T) {
+	cp.hold(rawChunk{unsafe.Pointer(unsafe.SliceData(c)), len(c), cap(c)})
 }
 
-func (cp *chunkPool[T]) wait() {
-	cp.waiting = append(cp.waiting, cp.held)
-	cp.held = nil
-	cp.lastTaken, cp.taken = cp.taken, 0
+//go:noinline
+func (cp *chunkPool) hold(c rawChunk) {
+	if c.cap == 0 {
+		return
+	}
+	if cp.held == nil {
+		cp.held, cp.spare = cp.spare, nil
+	}
+	cp.held = append(cp.held, c)
+}
+
+// newChunk returns an empty chunk of capacity at least n, for old, which
+// is full: a new one, or, with a recycler's pool, one it freed, the pool
+// holding old for the generation being read.
+func newChunk[T any](cp *chunkPool, old []T, n int) []T {
+	if cp != nil {
+		if c := cp.swap(rawChunk{unsafe.Pointer(unsafe.SliceData(old)), len(old), cap(old)}, n); c.p != nil {
+			return unsafe.Slice((*T)(c.p), c.cap)[:0]
+		}
+	}
+	return make([]T, 0, n)
+}
+
+// swap holds old and takes a chunk for n elements (see take).
+func (cp *chunkPool) swap(old rawChunk, n int) rawChunk {
+	cp.hold(old)
+	c, _ := cp.take(n)
+	return c
 }
 
 // settle frees the chunks of waiting generation i if free, and otherwise
 // moves them to place k (k <= i).
-func (cp *chunkPool[T]) settle(i, k int, free bool) {
+func (cp *chunkPool) settle(i, k int, free bool) {
 	if !free {
 		cp.waiting[k] = cp.waiting[i]
 		return
@@ -155,13 +207,16 @@ func (cp *chunkPool[T]) settle(i, k int, free bool) {
 		// A free chunk holds no pointer: the collector would follow each
 		// one, every cycle, and keep what it points to (old documents'
 		// memory) alive. Clearing costs what a new chunk's zeroing would.
+		// Its elements are whole words, and clearing them as pointers
+		// has the runtime's write barrier see each pointer word that the
+		// chunk's type has (it reads them from the heap, not the type).
 		if poison.On {
-			fill(c[:cap(c)])
+			fillPoison(cp.kind, c)
 		} else {
-			clear(c[:cap(c)])
+			clear(unsafe.Slice((*unsafe.Pointer)(c.p), c.cap*kindWords[cp.kind]))
 		}
-		cp.free = append(cp.free, c[:0])
-		cp.freeLen += cap(c)
+		cp.free = append(cp.free, c)
+		cp.freeLen += c.cap
 	}
 	clear(cp.waiting[i])
 	cp.spare, cp.waiting[i] = cp.waiting[i][:0], nil
@@ -171,55 +226,30 @@ func (cp *chunkPool[T]) settle(i, k int, free bool) {
 	// Drop the oldest: the free list is taken from its end.
 	n := 0
 	for cp.freeLen > 2*cp.lastTaken && n < len(cp.free) {
-		cp.freeLen -= cap(cp.free[n])
+		cp.freeLen -= cp.free[n].cap
 		n++
 	}
 	cp.free = cp.free[:copy(cp.free, cp.free[n:])]
 	clear(cp.free[len(cp.free) : len(cp.free)+n]) // no chunk is kept from past the length
 }
 
-func (cp *chunkPool[T]) trim(k int) {
-	clear(cp.waiting[k:])
-	cp.waiting = cp.waiting[:k]
-}
-
-// take returns an empty chunk of capacity at least n: the last freed
-// that fits (its memory the likeliest to be in cache), else a new one.
-func (cp *chunkPool[T]) take(n int) []T {
+// take returns a free chunk of capacity at least n, the last freed that
+// fits (its memory the likeliest to be in cache), and whether there is
+// one.
+func (cp *chunkPool) take(n int) (rawChunk, bool) {
 	for i := len(cp.free) - 1; i >= 0; i-- {
-		if c := cp.free[i]; cap(c) >= n {
+		if c := cp.free[i]; c.cap >= n {
 			last := len(cp.free) - 1
 			copy(cp.free[i:], cp.free[i+1:])
-			cp.free[last] = nil // no chunk is kept from past the length
+			cp.free[last] = rawChunk{} // no chunk is kept from past the length
 			cp.free = cp.free[:last]
-			cp.freeLen -= cap(c)
-			cp.taken += cap(c)
-			return c
+			cp.freeLen -= c.cap
+			cp.taken += c.cap
+			return c, true
 		}
 	}
 	cp.taken += n
-	return make([]T, 0, n)
-}
-
-// poolOf returns rc's pool of chunks of T.
-func poolOf[T any](rc *Recycler) *chunkPool[T] {
-	switch p := any(&rc.strs).(type) {
-	case *chunkPool[T]:
-		return p
-	}
-	switch p := any(&rc.objs).(type) {
-	case *chunkPool[T]:
-		return p
-	}
-	switch p := any(&rc.arrs).(type) {
-	case *chunkPool[T]:
-		return p
-	}
-	switch p := any(&rc.members).(type) {
-	case *chunkPool[T]:
-		return p
-	}
-	return any(&rc.elems).(*chunkPool[T])
+	return rawChunk{}, false
 }
 
 // The values a released chunk is filled with under poison.On: a string,
@@ -233,28 +263,37 @@ var (
 	poisonArray  = []any{poisonText}
 )
 
-// fill fills c with poison.
-func fill[T any](c []T) {
-	switch c := any(c).(type) {
-	case []string:
-		for i := range c {
-			c[i] = poisonText
+// kindWords is the pointer-sized words of an element of each kind.
+var kindWords = [numKinds]int{
+	kindStr:    int(unsafe.Sizeof("") / unsafe.Sizeof(uintptr(0))),
+	kindObj:    int(unsafe.Sizeof(Object{}) / unsafe.Sizeof(uintptr(0))),
+	kindArr:    int(unsafe.Sizeof([]any{}) / unsafe.Sizeof(uintptr(0))),
+	kindMember: int(unsafe.Sizeof(Member{}) / unsafe.Sizeof(uintptr(0))),
+	kindElem:   int(unsafe.Sizeof(any(nil)) / unsafe.Sizeof(uintptr(0))),
+}
+
+// fillPoison fills chunk c, of the kind given, with poison.
+func fillPoison(kind int, c rawChunk) {
+	switch kind {
+	case kindStr:
+		for i := range unsafe.Slice((*string)(c.p), c.cap) {
+			unsafe.Slice((*string)(c.p), c.cap)[i] = poisonText
 		}
-	case []Object:
-		for i := range c {
-			c[i] = poisonObject
+	case kindObj:
+		for i := range unsafe.Slice((*Object)(c.p), c.cap) {
+			unsafe.Slice((*Object)(c.p), c.cap)[i] = poisonObject
 		}
-	case [][]any:
-		for i := range c {
-			c[i] = poisonArray
+	case kindArr:
+		for i := range unsafe.Slice((*[]any)(c.p), c.cap) {
+			unsafe.Slice((*[]any)(c.p), c.cap)[i] = poisonArray
 		}
-	case []Member:
-		for i := range c {
-			c[i] = poisonMember
+	case kindMember:
+		for i := range unsafe.Slice((*Member)(c.p), c.cap) {
+			unsafe.Slice((*Member)(c.p), c.cap)[i] = poisonMember
 		}
-	case []any:
-		for i := range c {
-			c[i] = poisonText
+	case kindElem:
+		for i := range unsafe.Slice((*any)(c.p), c.cap) {
+			unsafe.Slice((*any)(c.p), c.cap)[i] = poisonText
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/toolgrade/toolgrade/internal/poison"
 )
@@ -110,18 +111,9 @@ func TestRecyclerHoldsBoundedMemory(t *testing.T) {
 			t.Fatalf("document %d: %d generations waiting with 30 documents in flight", i, n)
 		}
 	}
-	for _, c := range []struct {
-		name            string
-		free, lastTaken int
-	}{
-		{"strs", rc.strs.freeLen, rc.strs.lastTaken},
-		{"objs", rc.objs.freeLen, rc.objs.lastTaken},
-		{"arrs", rc.arrs.freeLen, rc.arrs.lastTaken},
-		{"members", rc.members.freeLen, rc.members.lastTaken},
-		{"elems", rc.elems.freeLen, rc.elems.lastTaken},
-	} {
-		if c.free > 2*c.lastTaken {
-			t.Errorf("%s: %d free against %d taken by the last generation", c.name, c.free, c.lastTaken)
+	for k, cp := range rc.pools {
+		if cp.freeLen > 2*cp.lastTaken {
+			t.Errorf("kind %d: %d free against %d taken by the last generation", k, cp.freeLen, cp.lastTaken)
 		}
 	}
 }
@@ -137,15 +129,15 @@ func TestRecyclerFreeChunksHoldNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, c := range rc.members.free {
-		for _, m := range c[:cap(c)] {
+	for _, c := range rc.pools[kindMember].free {
+		for _, m := range unsafe.Slice((*Member)(c.p), c.cap) {
 			if m != (Member{}) {
 				t.Fatalf("a free chunk holds %q", m.Key)
 			}
 		}
 	}
-	for _, c := range rc.strs.free {
-		if s := strings.Join(c[:cap(c)], ""); s != "" {
+	for _, c := range rc.pools[kindStr].free {
+		if s := strings.Join(unsafe.Slice((*string)(c.p), c.cap), ""); s != "" {
 			t.Fatalf("a free chunk holds %q", s)
 		}
 	}

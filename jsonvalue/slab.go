@@ -77,9 +77,9 @@ func (s *slab) begin(n int) (fresh bool) {
 // last one left to its values (and held by the recycler, if any).
 func (s *slab) reset(input int) {
 	if rc := s.rec; rc != nil {
-		rc.strs.hold(s.strs)
-		rc.objs.hold(s.objs)
-		rc.arrs.hold(s.arrs)
+		hold(&rc.pools[kindStr], s.strs)
+		hold(&rc.pools[kindObj], s.objs)
+		hold(&rc.pools[kindArr], s.arrs)
 	}
 	*s = slab{budget: input, input: input, rec: s.rec}
 }
@@ -148,7 +148,7 @@ func (s *slab) string(str string, rest int) any {
 	if !forging || str == "" {
 		return str // "" is boxed without an allocation
 	}
-	return box(stringType, keep(s, &s.strs, str, rest, strBytes))
+	return box(stringType, keep(s, &s.strs, s.rec.pool(kindStr), str, rest, strBytes))
 }
 
 // number returns num boxed as a json.Number.
@@ -159,7 +159,7 @@ func (s *slab) number(num string, rest int) any {
 	if !forging {
 		return json.Number(num)
 	}
-	return box(numberType, keep(s, &s.strs, num, rest, strBytes))
+	return box(numberType, keep(s, &s.strs, s.rec.pool(kindStr), num, rest, strBytes))
 }
 
 // object returns obj boxed.
@@ -170,7 +170,7 @@ func (s *slab) object(obj Object, rest int) any {
 	if !forging {
 		return obj
 	}
-	return box(objectType, keep(s, &s.objs, obj, rest, objBytes))
+	return box(objectType, keep(s, &s.objs, s.rec.pool(kindObj), obj, rest, objBytes))
 }
 
 // array returns arr boxed.
@@ -181,7 +181,7 @@ func (s *slab) array(arr []any, rest int) any {
 	if !forging {
 		return arr
 	}
-	return box(arrayType, keep(s, &s.arrs, arr, rest, arrBytes))
+	return box(arrayType, keep(s, &s.arrs, s.rec.pool(kindArr), arr, rest, arrBytes))
 }
 
 // stringSlot writes str (a string or a json.Number) into the next slot
@@ -237,24 +237,12 @@ var (
 // keep writes v into the next slot of *chunk, starting a new chunk when it
 // is full, and returns the slot's address. A slot is written once, before
 // it is boxed, and never again.
-func keep[T any](s *slab, chunk *[]T, v T, rest, perValue int) unsafe.Pointer {
+func keep[T any](s *slab, chunk *[]T, pool *chunkPool, v T, rest, perValue int) unsafe.Pointer {
 	if len(*chunk) == cap(*chunk) {
-		*chunk = newChunk(s.rec, *chunk, s.chunkLen(rest, perValue, 1))
+		*chunk = newChunk(pool, *chunk, s.chunkLen(rest, perValue, 1))
 	}
 	*chunk = append(*chunk, v)
 	return unsafe.Pointer(&(*chunk)[len(*chunk)-1])
-}
-
-// newChunk returns an empty chunk of capacity at least n, for old, which
-// is full: a new one, or, with a recycler, one it frees, which holds old
-// for the generation being read.
-func newChunk[T any](rc *Recycler, old []T, n int) []T {
-	if rc == nil {
-		return make([]T, 0, n)
-	}
-	pool := poolOf[T](rc)
-	pool.hold(old)
-	return pool.take(n)
 }
 
 // A level holds the chunks the objects and arrays at one depth are read
@@ -319,8 +307,8 @@ func (lv *level) drop() {
 	lv.memberHint = min(lv.usedMembers+len(lv.members), maxMembers)
 	lv.elemHint = min(lv.usedElems+len(lv.elems), maxElems)
 	if rc := lv.slab.rec; rc != nil {
-		rc.members.hold(lv.members)
-		rc.elems.hold(lv.elems)
+		hold(&rc.pools[kindMember], lv.members)
+		hold(&rc.pools[kindElem], lv.elems)
 	}
 	lv.members, lv.elems = nil, nil
 	lv.key = "" // a key of the generation's input
@@ -335,7 +323,7 @@ func (lv *level) moveMembers(base int) int {
 	read := lv.members[base:]
 	lv.usedMembers += base
 	n := levelChunk(len(read), cap(lv.members), lv.memberHint, maxMembers, lv.usedMembers+len(read), done, left)
-	lv.members = append(newChunk(lv.slab.rec, lv.members, n), read...)
+	lv.members = append(newChunk(lv.slab.rec.pool(kindMember), lv.members, n), read...)
 	return 0
 }
 
@@ -365,7 +353,7 @@ func (lv *level) moveElems(base int) int {
 	read := lv.elems[base:]
 	lv.usedElems += base
 	n := levelChunk(len(read), cap(lv.elems), lv.elemHint, maxElems, lv.usedElems+len(read), done, left)
-	lv.elems = append(newChunk(lv.slab.rec, lv.elems, n), read...)
+	lv.elems = append(newChunk(lv.slab.rec.pool(kindElem), lv.elems, n), read...)
 	return 0
 }
 

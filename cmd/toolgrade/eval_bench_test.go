@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolgrade/toolgrade/bench"
+	"github.com/toolgrade/toolgrade/internal/poison"
 	"github.com/toolgrade/toolgrade/openai/openaitest"
 )
 
@@ -25,6 +26,10 @@ func BenchmarkEval(b *testing.B) { benchmarkEval(b, 8) }
 func BenchmarkEvalSmall(b *testing.B) { benchmarkEval(b, 3) }
 
 func benchmarkEval(b *testing.B, calls int) {
+	// Released memory is cleared, as in a real run, not poisoned (see
+	// reuse_test.go).
+	defer func(was bool) { poison.On = was }(poison.On)
+	poison.On = false
 	const n = 20000
 	dir := b.TempDir()
 	in := filepath.Join(dir, "cases.jsonl")
