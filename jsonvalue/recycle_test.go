@@ -112,7 +112,7 @@ func TestRecyclerHoldsBoundedMemory(t *testing.T) {
 		}
 	}
 	for k, cp := range rc.pools {
-		if cp.freeLen > 2*cp.lastTaken {
+		if cp.freeLen > freeGenerations*cp.lastTaken {
 			t.Errorf("kind %d: %d free against %d taken by the last generation", k, cp.freeLen, cp.lastTaken)
 		}
 	}
