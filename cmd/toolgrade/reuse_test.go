@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -37,7 +39,7 @@ func TestEvalReuseChangesNothing(t *testing.T) {
 				id = fmt.Sprintf("case-%d", i) // most ids are new: rows and worst cases vary
 			}
 			fmt.Fprintf(&b, `{"id":%q,"input":%s,"tools_called":%s,"expected_tools":%s}`+"\n",
-				id, jsonText(genValue(2).Draw(t, "input")), genCalls(t, "called"), genCalls(t, "expected"))
+				id, jsonvalue.Append(nil, genValue(2).Draw(t, "input")), genCalls(t, "called"), genCalls(t, "expected"))
 		}
 		cases := filepath.Join(dir, "cases.jsonl")
 		if err := os.WriteFile(cases, []byte(b.String()), 0o644); err != nil {
@@ -84,7 +86,7 @@ func evalEveryReport(t *rapid.T, dir, cases string, reuse bool) map[string]strin
 func genCalls(t *rapid.T, label string) string {
 	calls := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) string {
 		name := rapid.SampledFrom([]string{"search", "book_flight", "get_weather", "send_mail", "lookup"}).Draw(t, "name")
-		return fmt.Sprintf(`{"name":%q,"args":%s}`, name, jsonText(genObject(3).Draw(t, "args")))
+		return fmt.Sprintf(`{"name":%q,"args":%s}`, name, jsonvalue.Append(nil, genObject(3).Draw(t, "args")))
 	}), 0, 6).Draw(t, label)
 	return "[" + strings.Join(calls, ",") + "]"
 }
@@ -100,7 +102,7 @@ func genValue(depth int) *rapid.Generator[any] {
 		case 0:
 			return rapid.SampledFrom([]string{"Paris", "a \"quoted\" word", "line\nbreak", "naïve", ""}).Draw(t, "string")
 		case 1:
-			return rapid.IntRange(-5, 5000).Draw(t, "number")
+			return json.Number(strconv.Itoa(rapid.IntRange(-5, 5000).Draw(t, "number")))
 		case 2:
 			return rapid.Bool().Draw(t, "bool")
 		case 3:
@@ -121,24 +123,4 @@ func genObject(depth int) *rapid.Generator[any] {
 		}
 		return obj
 	})
-}
-
-func jsonText(v any) string {
-	switch v := v.(type) {
-	case int:
-		return fmt.Sprint(v)
-	case []any:
-		parts := make([]string, len(v))
-		for i, e := range v {
-			parts[i] = jsonText(e)
-		}
-		return "[" + strings.Join(parts, ",") + "]"
-	case jsonvalue.Object:
-		parts := make([]string, len(v))
-		for i, m := range v {
-			parts[i] = fmt.Sprintf("%q:%s", m.Key, jsonText(m.Value))
-		}
-		return "{" + strings.Join(parts, ",") + "}"
-	}
-	return string(jsonvalue.Append(nil, v))
 }

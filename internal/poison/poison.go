@@ -3,7 +3,7 @@
 // jsonvalue.Recycler), so that a value kept past its release shows as
 // wrong output in tests instead of reading as later data by chance.
 //
-// Tests set On before anything runs (TestMain); a binary built with the
+// Tests set On before anything runs (an init function); a binary built with the
 // tag toolgrade_poison has it on from the start, for checks run on the
 // command's outputs. Nothing else sets it.
 package poison
