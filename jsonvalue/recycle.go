@@ -1,6 +1,7 @@
 package jsonvalue
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/toolgrade/toolgrade/internal/poison"
@@ -42,7 +43,8 @@ type Recycler struct {
 	waiting []int
 }
 
-const noMark = -1 << 62
+// noMark is below every mark: the least int, on 32-bit systems too.
+const noMark = math.MinInt
 
 // NewRecycler returns a Recycler that holds no memory yet.
 func NewRecycler() *Recycler {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -67,7 +68,7 @@ var wireRequests = []struct {
 		System: "html <b>&amp;</b>, separators \u2028\u2029, controls \x00\x01\x1f\x7f, quotes \"'`, slashes \\ /, tab\tnewline\r\n",
 		User:   "invalid UTF-8 \xff\xfe \xed\xa0\x80, emoji 🙂, accents é ü, CJK 漢字",
 	}},
-	{"judge_large_temperature", JudgeOptions{Model: "m", Temperature: new(1e21), MaxTokens: 1 << 40}, judge.Request{
+	{"judge_large_temperature", JudgeOptions{Model: "m", Temperature: new(1e21), MaxTokens: math.MaxInt32}, judge.Request{
 		Task: "t", System: "s", User: "u",
 	}},
 }

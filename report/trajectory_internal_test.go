@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -86,7 +87,7 @@ func TestTimelineWithoutCase(t *testing.T) {
 		}
 	}
 	// Indexes from a hostile file do not size the page.
-	r.Metrics[0].SetDetail(match.Failed{1 << 40})
+	r.Metrics[0].SetDetail(match.Failed{math.MaxInt})
 	tr = trajectoryOf(r)
 	if tl := timeline(r, &tr); len(tl.Steps) > htmlTimelineCalls+10 {
 		t.Errorf("%d steps for a huge index", len(tl.Steps))

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command measure runs a command and prints, on one line, its wall-clock
 // time, CPU time and peak resident memory, for bench/run.sh:
 //
