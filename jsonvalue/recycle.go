@@ -2,6 +2,7 @@ package jsonvalue
 
 import (
 	"math"
+	"reflect"
 	"unsafe"
 
 	"github.com/toolgrade/toolgrade/internal/poison"
@@ -32,8 +33,9 @@ import (
 type Recycler struct {
 	p parser
 
-	// pools holds the chunks of each kind (see the kinds below).
-	pools [numKinds]chunkPool
+	// pools holds the chunks of each kind (see the kinds below), those
+	// of the parser first, then those of the kinds of block (see Blocks).
+	pools [numKinds + maxBlockKinds]chunkPool
 
 	// mark is the highest mark of the documents of the generation being
 	// read (none: noMark); next is the mark of the documents parsed next.
@@ -110,6 +112,8 @@ func (rc *Recycler) endGeneration() {
 	rc.mark = noMark
 	for j := range rc.pools {
 		cp := &rc.pools[j]
+		cp.hold(cp.cur) // blocks are carved from it (see Blocks)
+		cp.cur = rawChunk{}
 		cp.waiting = append(cp.waiting, cp.held)
 		cp.held = nil
 		cp.lastTaken, cp.taken = cp.taken, 0
@@ -160,7 +164,9 @@ type chunkPool struct {
 	// spare is a list of a released generation's, emptied, for the next
 	// generation's held chunks.
 	spare []rawChunk
-	kind  int
+	// cur is the chunk blocks are carved from (a kind of block's alone).
+	cur  rawChunk
+	kind int
 }
 
 // hold adds a chunk of the generation being read, which its values use.
@@ -215,7 +221,7 @@ func (cp *chunkPool) settle(i, k int, free bool) {
 		if poison.On {
 			fillPoison(cp.kind, c)
 		} else {
-			clear(unsafe.Slice((*unsafe.Pointer)(c.p), c.cap*kindWords[cp.kind]))
+			clearWords(c.p, c.cap, kindSizes[cp.kind])
 		}
 		cp.free = append(cp.free, c)
 		cp.freeLen += c.cap
@@ -274,18 +280,30 @@ var (
 	poisonArray  = []any{poisonText}
 )
 
-// kindWords is the pointer-sized words of an element of each kind.
-var kindWords = [numKinds]int{
-	kindStr:    int(unsafe.Sizeof("") / unsafe.Sizeof(uintptr(0))),
-	kindObj:    int(unsafe.Sizeof(Object{}) / unsafe.Sizeof(uintptr(0))),
-	kindArr:    int(unsafe.Sizeof([]any{}) / unsafe.Sizeof(uintptr(0))),
-	kindMember: int(unsafe.Sizeof(Member{}) / unsafe.Sizeof(uintptr(0))),
-	kindElem:   int(unsafe.Sizeof(any(nil)) / unsafe.Sizeof(uintptr(0))),
+// kindSizes is the size of an element of each kind; those of blocks are
+// set by NewBlocks.
+var kindSizes = [numKinds + maxBlockKinds]uintptr{
+	kindStr:    unsafe.Sizeof(""),
+	kindObj:    unsafe.Sizeof(Object{}),
+	kindArr:    unsafe.Sizeof([]any{}),
+	kindMember: unsafe.Sizeof(Member{}),
+	kindElem:   unsafe.Sizeof(any(nil)),
+}
+
+// clearWords clears n elements of size bytes at p, a whole number of
+// words each.
+func clearWords(p unsafe.Pointer, n int, size uintptr) {
+	clear(unsafe.Slice((*unsafe.Pointer)(p), uintptr(n)*size/unsafe.Sizeof(p)))
 }
 
 // fillPoison fills chunk c, of the kind given, with poison.
 func fillPoison(kind int, c rawChunk) {
 	switch kind {
+	default:
+		v := blockPoison[kind-numKinds]
+		for i := range c.cap {
+			reflect.NewAt(v.Type(), unsafe.Add(c.p, uintptr(i)*kindSizes[kind])).Elem().Set(v)
+		}
 	case kindStr:
 		for i := range unsafe.Slice((*string)(c.p), c.cap) {
 			unsafe.Slice((*string)(c.p), c.cap)[i] = poisonText
@@ -307,4 +325,94 @@ func fillPoison(kind int, c rawChunk) {
 			unsafe.Slice((*any)(c.p), c.cap)[i] = poisonText
 		}
 	}
+}
+
+// Blocks hands out values of type T from a [Recycler]'s memory, under the
+// same contract as the values it parses: a block taken while the values
+// of a document are read, or after it, is valid until [Recycler.Release]
+// is called with a bound above the document's mark, and after that may
+// be any later document's block. Its caller uses it for what it builds
+// from the document (the case package dataset decodes from it), which
+// would otherwise be taken fresh from the heap for each document and left
+// to the collector. Blocks of a kind are carved from chunks of about
+// 4 KB, which circulate as the parser's chunks do, a generation at a
+// time, and are cleared when released (filled with the kind's poison
+// value under internal/poison).
+//
+// Blocks are made by [NewBlocks] when a package starts (a package-level
+// variable), never while documents are read. Non-goal: a pool of memory
+// for any use; blocks are what a document decodes into.
+type Blocks[T any] struct{ kind int }
+
+// What a recycler knows of each kind of block, by kind - numKinds (see
+// NewBlocks): the slice type of its chunks and its poison value. Their
+// code is shared by every kind, through reflect where it needs the type
+// (a chunk made, poison written: rarely), not instantiated for each (the
+// binary's size).
+var (
+	blockChunks [maxBlockKinds]reflect.Type
+	blockPoison [maxBlockKinds]reflect.Value
+	blockKinds  int
+)
+
+// maxBlockKinds bounds the kinds of block: dataset makes three.
+const maxBlockKinds = 4
+
+// blockChunk is the size a chunk of blocks is carved to.
+const blockChunk = 4 << 10
+
+// NewBlocks returns a kind of block of T, whose memory is filled with
+// *poison when released under internal/poison. T's size must be a whole
+// number of words (a struct with a pointer or an int is).
+func NewBlocks[T any](poison *T) Blocks[T] { return Blocks[T]{newBlockKind(poison)} }
+
+func newBlockKind(poison any) int {
+	v := reflect.ValueOf(poison).Elem()
+	size := v.Type().Size()
+	if size == 0 || size%unsafe.Sizeof(uintptr(0)) != 0 || blockKinds == maxBlockKinds {
+		panic("jsonvalue: NewBlocks of a type that is not a whole number of words, or of too many")
+	}
+	k := blockKinds
+	blockKinds++
+	blockChunks[k], blockPoison[k], kindSizes[numKinds+k] = reflect.SliceOf(v.Type()), v, size
+	return numKinds + k
+}
+
+// Take returns n zero elements of T, of length and capacity n, in rc's
+// memory (fresh when rc is nil): valid until rc releases the mark last
+// set (see [Recycler.Mark]). n is at least 1.
+func (b Blocks[T]) Take(rc *Recycler, n int) []T {
+	if rc == nil {
+		return make([]T, n)
+	}
+	return unsafe.Slice((*T)(rc.block(b.kind, n)), n)
+}
+
+// block returns the address of n elements of a kind of block, carved from
+// a chunk of rc's.
+func (rc *Recycler) block(kind, n int) unsafe.Pointer {
+	// A block belongs to the document being read, or the last one read,
+	// and joins the generation being read: after a document that filled
+	// its generation alone, that is the next one, which has no mark yet
+	// and would otherwise take only the marks of documents read later,
+	// perhaps lower (a worker grades the batches in flight in any order).
+	rc.begin()
+	cp, size := &rc.pools[kind], kindSizes[kind]
+	c := &cp.cur
+	if c.cap-c.len < n {
+		cp.hold(*c)
+		m := max(n, blockChunk/int(size))
+		free, ok := cp.take(m)
+		if !ok {
+			free = rawChunk{reflect.MakeSlice(blockChunks[kind-numKinds], m, m).UnsafePointer(), 0, m}
+		}
+		*c = free
+		c.len = 0
+	}
+	p := unsafe.Add(c.p, uintptr(c.len)*size)
+	c.len += n
+	if poison.On {
+		clearWords(p, n, size) // released, it was poisoned, not cleared
+	}
+	return p
 }

@@ -118,8 +118,8 @@ func TestRecyclerHoldsBoundedMemory(t *testing.T) {
 	}
 }
 
-// TestRecyclerFreeChunksHoldNothing: a released chunk holds no pointer,
-// which would keep old documents' memory alive.
+// TestRecyclerFreeChunksHoldNothing: a released chunk, of values or of
+// blocks, holds no pointer, which would keep old documents' memory alive.
 func TestRecyclerFreeChunksHoldNothing(t *testing.T) {
 	rc := NewRecycler()
 	for i := range 2000 {
@@ -127,6 +127,18 @@ func TestRecyclerFreeChunksHoldNothing(t *testing.T) {
 		rc.Release(i - 1)
 		if _, err := rc.ParseString(recycledDoc(i)); err != nil {
 			t.Fatal(err)
+		}
+		testBlocks.Take(rc, 3)[1] = testBlock{S: "x", N: 1, V: "y"}
+	}
+	blocks := rc.pools[testBlocks.kind].free
+	if len(blocks) == 0 {
+		t.Fatal("no free chunk of blocks")
+	}
+	for _, c := range blocks {
+		for _, e := range unsafe.Slice((*testBlock)(c.p), c.cap) {
+			if e != (testBlock{}) {
+				t.Fatalf("a free chunk holds %+v", e)
+			}
 		}
 	}
 	for _, c := range rc.pools[kindMember].free {
@@ -165,4 +177,89 @@ func FuzzRecyclerAsParse(f *testing.F) {
 			t.Fatalf("got %s, ParseString's %s", Append(nil, got), Append(nil, want))
 		}
 	})
+}
+
+// A block of the tests' kind: a string, a number and a value.
+type testBlock struct {
+	S string
+	N int
+	V any
+}
+
+var testBlocks = NewBlocks(&testBlock{S: poisonText, N: -1, V: poisonText})
+
+// TestBlocksKeptUntilReleased takes blocks beside documents parsed under
+// marks, a few at a time, and releases marks with a lag: every block
+// comes zero, reads as written until its mark is released, and released
+// blocks are taken again.
+func TestBlocksKeptUntilReleased(t *testing.T) {
+	withPoison(t)
+	rc := NewRecycler()
+	const docs, perMark, lag = 4000, 16, 4
+	blocks := make([][]testBlock, docs)
+	seen := map[*testBlock]bool{}
+	reused := 0
+	for i := range docs {
+		mark := i / perMark
+		rc.Mark(mark)
+		rc.Release(mark - lag)
+		if _, err := rc.ParseString(recycledDoc(i)); err != nil {
+			t.Fatal(err)
+		}
+		b := testBlocks.Take(rc, 1+i%5)
+		if len(b) != 1+i%5 || cap(b) != len(b) {
+			t.Fatalf("Take(%d): length %d, capacity %d", 1+i%5, len(b), cap(b))
+		}
+		for j := range b {
+			if b[j] != (testBlock{}) {
+				t.Fatalf("document %d: block %d is not zero: %+v", i, j, b[j])
+			}
+			b[j] = testBlock{S: fmt.Sprint(i), N: i, V: Object{{Key: "i", Value: i}}}
+		}
+		if seen[&b[0]] {
+			reused++
+		}
+		seen[&b[0]] = true
+		blocks[i] = b
+		for k := max(mark-lag, 0) * perMark; k <= i; k++ {
+			for _, e := range blocks[k] {
+				if e.S != fmt.Sprint(k) || e.N != k || !Equal(e.V, Object{{Key: "i", Value: k}}) {
+					t.Fatalf("document %d's block, at document %d (bound %d): %+v", k, i, mark-lag, e)
+				}
+			}
+		}
+	}
+	if reused < docs/2 {
+		t.Errorf("%d blocks of %d taken again: memory was not reused", reused, docs)
+	}
+}
+
+// TestBlocksAfterLoneDocument: a block taken after a document that filled
+// its generation alone belongs to that document's mark, even when the
+// documents read after it, which share the block's generation, have lower
+// marks (a worker grades batches in flight in any order).
+func TestBlocksAfterLoneDocument(t *testing.T) {
+	withPoison(t)
+	rc := NewRecycler()
+	lone := `{"s":"` + strings.Repeat("x", genInput) + `"}`
+	rc.Mark(5)
+	if _, err := rc.ParseString(lone); err != nil {
+		t.Fatal(err)
+	}
+	b := testBlocks.Take(rc, 1)
+	b[0] = testBlock{S: "kept", N: 5}
+	rc.Mark(1)
+	for _, d := range []string{recycledDoc(1), lone} { // ends the generation
+		if _, err := rc.ParseString(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rc.Release(2)
+	if b[0] != (testBlock{S: "kept", N: 5}) {
+		t.Errorf("the block of mark 5 after Release(2): %+v", b[0])
+	}
+	rc.Release(6)
+	if b[0] == (testBlock{S: "kept", N: 5}) {
+		t.Errorf("the block of mark 5 after Release(6) was not released")
+	}
 }
