@@ -104,7 +104,7 @@ func (r *adkCase) Decode() (*toolgrade.Case, error) {
 		return fail(err)
 	}
 	var keys caseKeys
-	c, err := decodeCaseFor(obj, nil, &keys)
+	c, err := decodeCaseFor(obj, nil, &keys, nil)
 	if err != nil {
 		return fail(err)
 	}

@@ -1,41 +1,52 @@
 package dataset
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/toolgrade/toolgrade"
+	"github.com/toolgrade/toolgrade/internal/poison"
+	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
-// TestCaseBlocks holds the blocks a case and its calls are carved from to
+// TestCaseBlocks holds the blocks a case and its calls are taken from to
 // the slices make gave: n zero calls, with no room past them (the called
-// and expected lists share the block, and an append to one must not write
-// over the other), and, for a transcript, room for one turn or none.
+// and expected lists are apart, and an append to one must not write over
+// anything), and, for a transcript, room for one turn; fresh or, with a
+// recycler, reused (poisoned when released) as documents are released.
 func TestCaseBlocks(t *testing.T) {
-	for n := range 20 {
-		c, calls := newCase(n)
-		tc, tcalls, turn := newTranscriptCase(n)
-		for _, got := range []struct {
-			name  string
-			c     any
-			calls int
-			cap   int
-			zero  bool
-		}{
-			{"newCase", c, len(calls), cap(calls), callsZero(calls)},
-			{"newTranscriptCase", tc, len(tcalls), cap(tcalls), callsZero(tcalls)},
-		} {
-			if got.c == nil || got.calls != n || got.cap != n || !got.zero {
-				t.Errorf("%s(%d): %d calls, room for %d, zero %v; want %d, %d, true", got.name, n, got.calls, got.cap, got.zero, n, n)
+	was := poison.On
+	poison.On = true
+	t.Cleanup(func() { poison.On = was })
+	for _, rc := range []*jsonvalue.Recycler{nil, jsonvalue.NewRecycler()} {
+		for i := range 2000 {
+			n, transcript := i%20, i%3 == 0
+			if rc != nil {
+				rc.Mark(i)
+				rc.Release(i - 3)
+				if _, err := rc.ParseString(fmt.Sprintf(`{"id":"c%d","input":"x"}`, i)); err != nil {
+					t.Fatal(err)
+				}
 			}
-		}
-		if calls == nil {
-			t.Errorf("newCase(%d): nil calls, want empty", n)
-		}
-		if len(turn) != 0 || cap(turn) > 1 {
-			t.Errorf("newTranscriptCase(%d): turn room %d/%d, want none or one", n, len(turn), cap(turn))
-		}
-		if n <= 8 && cap(turn) != 1 {
-			t.Errorf("newTranscriptCase(%d): no room for the user message's turn", n)
+			c, calls, turn := newCase(rc, n, transcript)
+			if c == nil || c.ID != "" || c.Input != nil || c.Called != nil {
+				t.Fatalf("newCase(%d): case %+v, want zero", n, c)
+			}
+			if calls == nil || len(calls) != n || cap(calls) != n || !callsZero(calls) {
+				t.Fatalf("newCase(%d): %d calls, room for %d, zero %v; want %d, %d, true", n, len(calls), cap(calls), callsZero(calls), n, n)
+			}
+			if transcript && (len(turn) != 0 || cap(turn) != 1 || turn[:1][0] != (toolgrade.Turn{})) || !transcript && turn != nil {
+				t.Fatalf("newCase(%d, transcript %v): turn room %d/%d", n, transcript, len(turn), cap(turn))
+			}
+			// Written as decoding writes them: a later case's blocks must
+			// not read them.
+			c.ID, c.Input = "case", "input"
+			for j := range calls {
+				calls[j] = toolgrade.Call{Name: "f", Args: "a", Turn: 1}
+			}
+			if transcript {
+				turn[:1][0].Input = "turn"
+			}
 		}
 	}
 }

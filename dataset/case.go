@@ -72,7 +72,7 @@ func (r *record) decode(p *jsonvalue.Recycler) (*toolgrade.Case, error) {
 		return r.stub(nil), fmt.Errorf("%s:%d: %w", r.file.source, r.line, err)
 	}
 	var keys caseKeys
-	c, err := decodeCaseFor(v, r.file.metrics, &keys)
+	c, err := decodeCaseFor(v, r.file.metrics, &keys, p)
 	if err != nil {
 		return r.stub(v), fmt.Errorf("%s:%d: %w", r.file.source, r.line, err)
 	}
@@ -296,12 +296,13 @@ func DecodeCase(v any) (*toolgrade.Case, error) { return DecodeCaseFor(v, nil) }
 // case is the error DecodeCase makes of it.
 func DecodeCaseFor(v any, metrics []toolgrade.Metric) (*toolgrade.Case, error) {
 	var keys caseKeys
-	return decodeCaseFor(v, metrics, &keys)
+	return decodeCaseFor(v, metrics, &keys, nil)
 }
 
 // decodeCaseFor is DecodeCaseFor, which sums up the case's keys in keys
-// as it reads them, for a check of the case to follow.
-func decodeCaseFor(v any, metrics []toolgrade.Metric, keys *caseKeys) (*toolgrade.Case, error) {
+// as it reads them, for a check of the case to follow, and takes the
+// case's block from rc when set (v is then a document rc parsed).
+func decodeCaseFor(v any, metrics []toolgrade.Metric, keys *caseKeys, rc *jsonvalue.Recycler) (*toolgrade.Case, error) {
 	obj, ok := v.(jsonvalue.Object)
 	if !ok {
 		return nil, fmt.Errorf("want a case object, got %s", sniff.Describe(v))
@@ -340,11 +341,7 @@ func decodeCaseFor(v any, metrics []toolgrade.Metric, keys *caseKeys) (*toolgrad
 	var c *toolgrade.Case
 	var buf []toolgrade.Call
 	var turnRoom []toolgrade.Turn // for the turn of a transcript's user message
-	if t := &f[fieldTrajectory]; t.ok() && t.val() != nil {
-		c, buf, turnRoom = newTranscriptCase(nc + ne)
-	} else {
-		c, buf = newCase(nc + ne)
-	}
+	c, buf, turnRoom = newCase(rc, nc+ne, f[fieldTrajectory].ok() && f[fieldTrajectory].val() != nil)
 	c.Raw, c.ID, c.Trial = obj, id, trial
 	c.Input, c.ActualOutput, c.ExpectedOutput = f[fieldInput].val(), f[fieldActualOutput].val(), f[fieldExpectedOutput].val()
 	c.Trajectory, c.ExpectedTrajectory = f[fieldTrajectory].val(), f[fieldExpectedTrajectory].val()
@@ -391,178 +388,37 @@ func listOf(f *found) []any {
 	return l
 }
 
-// The blocks newCase carves a case and its calls from, by the number of
-// calls: one for each number, so that a block is the size the case and
-// its calls were apart.
-type (
-	caseCalls1 struct {
-		c     toolgrade.Case
-		calls [1]toolgrade.Call
-	}
-	caseCalls2 struct {
-		c     toolgrade.Case
-		calls [2]toolgrade.Call
-	}
-	caseCalls3 struct {
-		c     toolgrade.Case
-		calls [3]toolgrade.Call
-	}
-	caseCalls4 struct {
-		c     toolgrade.Case
-		calls [4]toolgrade.Call
-	}
-	caseCalls5 struct {
-		c     toolgrade.Case
-		calls [5]toolgrade.Call
-	}
-	caseCalls6 struct {
-		c     toolgrade.Case
-		calls [6]toolgrade.Call
-	}
-	caseCalls7 struct {
-		c     toolgrade.Case
-		calls [7]toolgrade.Call
-	}
-	caseCalls8 struct {
-		c     toolgrade.Case
-		calls [8]toolgrade.Call
-	}
-	// Past eight calls, a block for each size class the case takes.
-	caseCalls10 struct {
-		c     toolgrade.Case
-		calls [10]toolgrade.Call
-	}
-	caseCalls12 struct {
-		c     toolgrade.Case
-		calls [12]toolgrade.Call
-	}
-	caseCalls15 struct {
-		c     toolgrade.Case
-		calls [15]toolgrade.Call
-	}
-	caseCalls16 struct {
-		c     toolgrade.Case
-		calls [16]toolgrade.Call
-	}
+// The kinds of block a case is made of: the case, its calls and the turn
+// of a transcript's user message (the usual transcript has one user
+// message, which is one turn: a fifth of the cases of a usual run
+// allocated it apart). Released by a recycler, they read as the poison
+// values.
+var (
+	caseBlocks = jsonvalue.NewBlocks(&toolgrade.Case{ID: poisonText, Input: poisonText})
+	callBlocks = jsonvalue.NewBlocks(&toolgrade.Call{Name: poisonText, Args: poisonText})
+	turnBlocks = jsonvalue.NewBlocks(&toolgrade.Turn{Input: poisonText})
 )
+
+const poisonText = "\x00POISON"
 
 var noCalls [0]toolgrade.Call
 
-// newCase returns a new case and room for n calls, in one allocation
-// for a usual case: allocation was a fifth of decoding one.
-func newCase(n int) (*toolgrade.Case, []toolgrade.Call) {
-	switch n {
-	case 0:
-		return new(toolgrade.Case), noCalls[:] // empty, not nil, as make gave
-	case 1:
-		b := new(caseCalls1)
-		return &b.c, b.calls[:]
-	case 2:
-		b := new(caseCalls2)
-		return &b.c, b.calls[:]
-	case 3:
-		b := new(caseCalls3)
-		return &b.c, b.calls[:]
-	case 4:
-		b := new(caseCalls4)
-		return &b.c, b.calls[:]
-	case 5:
-		b := new(caseCalls5)
-		return &b.c, b.calls[:]
-	case 6:
-		b := new(caseCalls6)
-		return &b.c, b.calls[:]
-	case 7:
-		b := new(caseCalls7)
-		return &b.c, b.calls[:]
-	case 8:
-		b := new(caseCalls8)
-		return &b.c, b.calls[:]
-	case 9, 10:
-		b := new(caseCalls10)
-		return &b.c, b.calls[:n:n]
-	case 11, 12:
-		b := new(caseCalls12)
-		return &b.c, b.calls[:n:n]
-	case 13, 14, 15:
-		b := new(caseCalls15)
-		return &b.c, b.calls[:n:n]
-	case 16:
-		b := new(caseCalls16)
-		return &b.c, b.calls[:]
+// newCase returns a new case, room for n calls and, for a transcript,
+// room for a turn, taken from rc (see toolgrade.EmitKeepsNothing) when
+// set: the case is then decoded from a document rc parsed, and its
+// memory reused once rc releases the document. Without rc they are
+// allocated as Take allocates (three allocations, where one block for
+// the case and its calls, of a type for each number of calls, took one:
+// the eval command, where their cost showed, takes them from its
+// recyclers, and the nineteen types took 12 KB of the binary).
+func newCase(rc *jsonvalue.Recycler, n int, transcript bool) (*toolgrade.Case, []toolgrade.Call, []toolgrade.Turn) {
+	c, calls := &caseBlocks.Take(rc, 1)[0], noCalls[:] // empty, not nil, as make gave
+	if n > 0 {
+		calls = callBlocks.Take(rc, n)
 	}
-	return new(toolgrade.Case), make([]toolgrade.Call, n)
-}
-
-// The blocks newTranscriptCase carves a case, the turn of its user
-// message and its calls from.
-type (
-	transcriptCase0 struct {
-		c    toolgrade.Case
-		turn [1]toolgrade.Turn
+	if transcript {
+		return c, calls, turnBlocks.Take(rc, 1)[:0]
 	}
-	transcriptCase1 struct {
-		c     toolgrade.Case
-		turn  [1]toolgrade.Turn
-		calls [1]toolgrade.Call
-	}
-	transcriptCase2 struct {
-		c     toolgrade.Case
-		turn  [1]toolgrade.Turn
-		calls [2]toolgrade.Call
-	}
-	transcriptCase3 struct {
-		c     toolgrade.Case
-		turn  [1]toolgrade.Turn
-		calls [3]toolgrade.Call
-	}
-	transcriptCase5 struct {
-		c     toolgrade.Case
-		turn  [1]toolgrade.Turn
-		calls [5]toolgrade.Call
-	}
-	transcriptCase6 struct {
-		c     toolgrade.Case
-		turn  [1]toolgrade.Turn
-		calls [6]toolgrade.Call
-	}
-	transcriptCase8 struct {
-		c     toolgrade.Case
-		turn  [1]toolgrade.Turn
-		calls [8]toolgrade.Call
-	}
-)
-
-// newTranscriptCase is [newCase] for a case with a trajectory, whose
-// calls are graded turn by turn when they name their turns: the usual
-// transcript has one user message, which is one turn, and the case comes
-// with room for it (a fifth of the cases of a usual run allocated it
-// apart). Past eight calls it is allocated apart, when it is needed.
-func newTranscriptCase(n int) (*toolgrade.Case, []toolgrade.Call, []toolgrade.Turn) {
-	switch n {
-	case 0:
-		b := new(transcriptCase0)
-		return &b.c, noCalls[:], b.turn[:0:1]
-	case 1:
-		b := new(transcriptCase1)
-		return &b.c, b.calls[:], b.turn[:0:1]
-	case 2:
-		b := new(transcriptCase2)
-		return &b.c, b.calls[:], b.turn[:0:1]
-	case 3:
-		b := new(transcriptCase3)
-		return &b.c, b.calls[:], b.turn[:0:1]
-	case 4, 5:
-		b := new(transcriptCase5)
-		return &b.c, b.calls[:n:n], b.turn[:0:1]
-	case 6:
-		b := new(transcriptCase6)
-		return &b.c, b.calls[:], b.turn[:0:1]
-	case 7, 8:
-		b := new(transcriptCase8)
-		return &b.c, b.calls[:n:n], b.turn[:0:1]
-	}
-	c, calls := newCase(n)
 	return c, calls, nil
 }
 
