@@ -222,9 +222,11 @@ type run struct {
 	ids idTable
 
 	// Under EmitKeepsNothing, the workers' recyclers, and head as the
-	// workers read it without the lock (see recycle.go).
+	// workers read it without the lock (see recycle.go); and the batches
+	// emitted, for reuse (see run.retire); r.mu guards spent.
 	recyclers recyclers
 	emitted   atomic.Int64
+	spent     []*batch
 }
 
 // A batch is records taken together. Each is graded by whichever worker
@@ -238,6 +240,11 @@ type batch struct {
 	out     graded       // in resultsIn and digestsIn
 	claimed atomic.Int64 // records claimed for grading
 	graded  atomic.Int64 // records graded
+	// holders counts the workers that may use the batch: the one that
+	// takes it from the queue (counted as it is queued) and those that
+	// help grade it (see run.help). Under EmitKeepsNothing a batch is
+	// reused once emitted and held by none (see run.retire).
+	holders atomic.Int32
 
 	// A batch's records, results and digests are allocated with it.
 	recsIn    [maxBatch]Record
@@ -257,6 +264,9 @@ type batchOne struct {
 // newBatch returns an empty batch with room for n records and their
 // metric results.
 func (r *run) newBatch(n int) *batch {
+	if b := r.reuse(n); b != nil {
+		return b
+	}
 	var b *batch
 	if len(r.metrics) == 1 {
 		one := new(batchOne)
@@ -277,12 +287,14 @@ func (r *run) work() {
 			return
 		}
 		r.grade(b)
+		seq := b.seq
+		b.holders.Add(-1) // taken from the queue: b may be reused now
 		// Workers that never block never enter the scheduler, and the
 		// garbage collector's mark worker then waits for a P while write
 		// barriers slow everything: offer it one now and then. Every 16
 		// records was too often: each yield leaves the other P idle for a
 		// moment.
-		if b.seq%yieldEvery == yieldEvery-1 {
+		if seq%yieldEvery == yieldEvery-1 {
 			runtime.Gosched()
 		}
 	}
@@ -301,7 +313,7 @@ func (r *run) grade(b *batch) bool {
 		if rc == nil {
 			rc = r.recyclers.take(int(r.emitted.Load()))
 		}
-		res := &b.out.results[i] // zero: each batch is new
+		res := &b.out.results[i] // zero: a batch is new, or cleared (reuse)
 		n := len(r.metrics)
 		gradeRecord(r.ctx, b.recs[i], rc, b.seq, r.metrics, r.checks, b.metrics[i*n:(i+1)*n:(i+1)*n], res)
 		if c := res.Case; c != nil && res.Error == "" {
@@ -321,7 +333,18 @@ func (r *run) help() bool {
 	head := r.head
 	r.mu.Unlock()
 	for k := range r.taken {
-		if b := r.taken[(head+k)%len(r.taken)].Load(); b != nil && r.grade(b) {
+		slot := &r.taken[(head+k)%len(r.taken)]
+		b := slot.Load()
+		if b == nil {
+			continue
+		}
+		// b may have been emitted, and even reused, since it was loaded:
+		// counted as a holder, it is graded only if it is (still, or
+		// again) in flight (see run.retire).
+		b.holders.Add(1)
+		graded := slot.Load() == b && r.grade(b)
+		b.holders.Add(-1)
+		if graded {
 			return true
 		}
 	}
@@ -403,7 +426,8 @@ func (r *run) read() {
 			r.batch = min(2*r.batch, maxBatch)
 			n := len(b.recs)
 			b.metrics = b.metrics[:n*len(r.metrics)]
-			b.out = graded{results: b.resultsIn[:n], digests: b.digestsIn[:n]}
+			b.out = graded{results: b.resultsIn[:n], digests: b.digestsIn[:n], batch: b}
+			b.holders.Add(1) // the worker that takes it from the queue
 			r.taken[b.seq%len(r.taken)].Store(b)
 			r.queue = append(r.queue, b)
 		}
@@ -463,6 +487,7 @@ func (r *run) pulls(records iter.Seq2[Record, error]) iter.Seq[pull] {
 type graded struct {
 	results []Result
 	digests []uint64
+	batch   *batch // whose arrays they are
 }
 
 // finish hands in the results of batch seq, and emits them, with those
@@ -485,10 +510,13 @@ func (r *run) finish(seq int, b graded) {
 		if r.emitErr == nil { // else drop it: the run is stopping
 			r.mu.Unlock()
 			err := r.emitBatch(batch)
+			r.retire(batch.batch)
 			r.mu.Lock()
 			if err != nil {
 				r.emitErr = err
 				r.cancel()
+			} else if r.recyclers != nil && len(r.spent) < len(r.ready) {
+				r.spent = append(r.spent, batch.batch) // see reuse
 			}
 		}
 		r.head++

@@ -3,6 +3,7 @@ package toolgrade
 import (
 	"runtime"
 
+	"github.com/toolgrade/toolgrade/internal/poison"
 	"github.com/toolgrade/toolgrade/jsonvalue"
 )
 
@@ -22,7 +23,7 @@ import (
 //
 // Only records that can parse into reused memory take part (those of
 // package dataset: see [RecyclingRecord]); others decode as they always
-// do. Non-goal: reusing the results themselves or their batches.
+// do. The batches of results are reused too (see run.retire).
 func EmitKeepsNothing() Option {
 	return optionFunc(func(o *evalOptions) { o.recycle = true })
 }
@@ -85,4 +86,73 @@ func decodeRecord(rec Record, rc *jsonvalue.Recycler, seq int) (*Case, error) {
 		}
 	}
 	return rec.Decode()
+}
+
+// retire clears batch b, emitted, for reuse by a batch read later
+// (under EmitKeepsNothing; see reuse), as the recyclers clear the
+// memory they take back: a batch waiting for reuse holds no pointer.
+// Emitted, b is out of r.taken and r.ready, and every result and metric
+// result in it is past emit. Under internal/poison the results' ids read
+// as poison until b is reused, so that a result kept past emit shows.
+//
+// A worker may still hold b: the one that took it from the queue (a
+// batch can be graded whole by others while queued) until it has looked
+// for a record to claim, and a helper that loaded it from r.taken before
+// it left. Neither reads what retire clears (every record is claimed),
+// and each counts itself in b.holders, a helper before it checks that b
+// is (still) in r.taken; reuse takes b only when the count is 0. A
+// helper that loaded b earlier and counts itself later finds it out of
+// r.taken, or back in flight as a new batch, which it may grade.
+func (r *run) retire(b *batch) {
+	if r.recyclers == nil {
+		return
+	}
+	fill := ""
+	if poison.On {
+		fill = poisonText
+	}
+	b.clear(fill)
+}
+
+// clear clears b's records and results, their ids set to fill.
+//
+//go:noinline
+func (b *batch) clear(fill string) {
+	k := len(b.recs)
+	clear(b.recsIn[:k])
+	clear(b.resultsIn[:k])
+	clear(b.digestsIn[:k])
+	clear(b.metrics)
+	for i := range b.resultsIn[:k] {
+		b.resultsIn[i].ID = fill
+	}
+}
+
+const poisonText = "\x00POISON"
+
+// reuse returns the batch retired last, with room for n records, if no
+// worker holds it; nil otherwise. r.mu is not held.
+func (r *run) reuse(n int) *batch {
+	if r.recyclers == nil {
+		return nil
+	}
+	r.mu.Lock()
+	var b *batch
+	if k := len(r.spent) - 1; k >= 0 && r.spent[k].holders.Load() == 0 {
+		b = r.spent[k]
+		r.spent[k] = nil
+		r.spent = r.spent[:k]
+	}
+	r.mu.Unlock()
+	if b == nil || cap(b.metrics) < n*len(r.metrics) {
+		return nil // the first batches are small: the collector takes them
+	}
+	if poison.On {
+		b.clear("")
+	}
+	b.metrics = b.metrics[:n*len(r.metrics)]
+	b.claimed.Store(0)
+	b.graded.Store(0)
+	b.recs = b.recsIn[:0:n]
+	return b
 }

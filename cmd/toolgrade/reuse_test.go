@@ -38,15 +38,20 @@ func TestEvalReuseChangesNothing(t *testing.T) {
 			if i%7 == 0 {
 				id = fmt.Sprintf("case-%d", i) // most ids are new: rows and worst cases vary
 			}
-			fmt.Fprintf(&b, `{"id":%q,"input":%s,"tools_called":%s,"expected_tools":%s}`+"\n",
-				id, jsonvalue.Append(nil, genValue(2).Draw(t, "input")), genCalls(t, "called"), genCalls(t, "expected"))
+			called := `"tools_called":` + genCalls(t, "called")
+			if i%5 == 3 { // a transcript: its case and turn are blocks of their own
+				called = `"agent_trajectory":` + genChat(t)
+			}
+			fmt.Fprintf(&b, `{"id":%q,"input":%s,%s,"expected_tools":%s}`+"\n",
+				id, jsonvalue.Append(nil, genValue(2).Draw(t, "input")), called, genCalls(t, "expected"))
 		}
 		cases := filepath.Join(dir, "cases.jsonl")
 		if err := os.WriteFile(cases, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		with := evalEveryReport(t, dir, cases, true)
-		without := evalEveryReport(t, dir, cases, false)
+		workers := rapid.SampledFrom([]string{"2", "64"}).Draw(t, "workers") // 64: batches held by helpers
+		with := evalEveryReport(t, dir, cases, workers, true)
+		without := evalEveryReport(t, dir, cases, workers, false)
 		for name, w := range without {
 			if with[name] != w {
 				t.Fatalf("%s differs with memory reused:\n%s", name, lineDiff(w, with[name]))
@@ -58,8 +63,8 @@ func TestEvalReuseChangesNothing(t *testing.T) {
 var dates = regexp.MustCompile(`[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9:.]+Z?|[0-9.]+m?s\b`)
 
 // evalEveryReport grades cases into every report, with the memory of the
-// cases' values reused or not, and returns each output, times left out.
-func evalEveryReport(t *rapid.T, dir, cases string, reuse bool) map[string]string {
+// cases' values reused or not, on as many workers as given, and returns each output, times left out.
+func evalEveryReport(t *rapid.T, dir, cases, workers string, reuse bool) map[string]string {
 	defer func(was bool) { reuseCases = was }(reuseCases)
 	reuseCases = reuse
 	out := map[string]string{}
@@ -71,7 +76,7 @@ func evalEveryReport(t *rapid.T, dir, cases string, reuse bool) map[string]strin
 	}
 	var stdout, stderr bytes.Buffer
 	m := &Main{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
-	err := m.Run(context.Background(), []string{"eval", "--exit-zero", "--out", p[0], "--html", p[1], "--junit", p[2], "--markdown", p[3], cases})
+	err := m.Run(context.Background(), []string{"eval", "--exit-zero", "--workers", workers, "--out", p[0], "--html", p[1], "--junit", p[2], "--markdown", p[3], cases})
 	out["error"], out["stdout"], out["stderr"] = fmt.Sprint(err), stdout.String(), dates.ReplaceAllString(stderr.String(), "T")
 	for i, name := range names {
 		data, err := os.ReadFile(p[i])
@@ -89,6 +94,19 @@ func genCalls(t *rapid.T, label string) string {
 		return fmt.Sprintf(`{"name":%q,"args":%s}`, name, jsonvalue.Append(nil, genObject(3).Draw(t, "args")))
 	}), 0, 6).Draw(t, label)
 	return "[" + strings.Join(calls, ",") + "]"
+}
+
+// genChat generates a chat transcript: a user message, then calls and
+// their results.
+func genChat(t *rapid.T) string {
+	msgs := []string{`{"role":"user","content":"book it"}`}
+	for i := range rapid.IntRange(0, 5).Draw(t, "chat calls") {
+		name := rapid.SampledFrom([]string{"search", "book_flight", "lookup"}).Draw(t, "name")
+		args := string(jsonvalue.Append(nil, string(jsonvalue.Append(nil, genObject(2).Draw(t, "args")))))
+		msgs = append(msgs, fmt.Sprintf(`{"role":"assistant","content":null,"tool_calls":[{"id":"c%d","type":"function","function":{"name":%q,"arguments":%s}}]}`, i, name, args),
+			fmt.Sprintf(`{"role":"tool","tool_call_id":"c%d","content":"done"}`, i))
+	}
+	return "[" + strings.Join(msgs, ",") + "]"
 }
 
 // genValue generates a JSON value nested up to depth levels.
