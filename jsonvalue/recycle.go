@@ -300,9 +300,13 @@ func clearWords(p unsafe.Pointer, n int, size uintptr) {
 func fillPoison(kind int, c rawChunk) {
 	switch kind {
 	default:
-		v := blockPoison[kind-numKinds]
-		for i := range c.cap {
-			reflect.NewAt(v.Type(), unsafe.Add(c.p, uintptr(i)*kindSizes[kind])).Elem().Set(v)
+		// The chunk as a []T: its first element set, then copied over
+		// the rest, doubling.
+		header := rawChunk{c.p, c.cap, c.cap}
+		chunk := reflect.NewAt(blockChunks[kind-numKinds], unsafe.Pointer(&header)).Elem()
+		chunk.Index(0).Set(blockPoison[kind-numKinds])
+		for n := 1; n < c.cap; n *= 2 {
+			reflect.Copy(chunk.Slice(n, c.cap), chunk.Slice(0, n))
 		}
 	case kindStr:
 		for i := range unsafe.Slice((*string)(c.p), c.cap) {
