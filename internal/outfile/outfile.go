@@ -22,6 +22,11 @@
 //     nothing (SIGKILL, a power cut) can leave it; the next Create of the
 //     same name removes it once the process that made it has ended.
 //
+// A file written under a temporary name is written behind: [File.Write]
+// copies, and a goroutine writes, so that the kernel's taking the bytes
+// does not hold up the writer; a write's error comes back from a later
+// Write or from Commit, which then puts nothing in place.
+//
 // Non-goal: durability across a crash of the machine (nothing is synced
 // to disk); a killed process loses nothing that was committed.
 package outfile
@@ -48,6 +53,9 @@ type File struct {
 	spool  bool   // f is a nameless spool, copied into path at Commit
 	append bool   // add to the end of path at Commit
 	done   bool
+	behind *behind // writes behind Write (nil: none yet)
+	direct bool    // RandomAccess was called: Write writes at once
+	failed error   // the first error writing behind, once settled
 }
 
 // Create starts writing the file name: a new file, or one that replaces
@@ -180,7 +188,33 @@ func sweep(dir, base string) {
 }
 
 // Write writes to the temporary file (or in place).
-func (f *File) Write(p []byte) (int, error) { return f.f.Write(p) }
+// A file written under a temporary name (or spooled) is written behind:
+// Write copies p, and a goroutine of the File's writes it while the
+// caller goes on (see behind); a write's error comes back from a later
+// Write, or from Commit, which then leaves the earlier file as it was. A
+// File is written by one goroutine at a time.
+func (f *File) Write(p []byte) (int, error) {
+	if f.failed != nil {
+		return 0, f.failed
+	}
+	if f.InPlace() || f.direct {
+		return f.f.Write(p)
+	}
+	if f.behind == nil {
+		f.behind = newBehind(f.f)
+	}
+	return f.behind.Write(p)
+}
+
+// settle waits for what was written behind to be in the file, and
+// returns the first error writing it (kept for Write and Commit).
+func (f *File) settle() error {
+	if f.behind != nil {
+		f.failed = f.behind.wait()
+		f.behind = nil
+	}
+	return f.failed
+}
 
 // RandomAccess returns the temporary file, or the spool, being written,
 // to be read at any offset and written where it is sought (ReadAt, Seek,
@@ -191,6 +225,12 @@ func (f *File) RandomAccess() (*os.File, bool) {
 	if f.InPlace() || f.done {
 		return nil, false
 	}
+	// What Write took is in the file before it is read or sought, and
+	// from now on Write writes at once, where the file was sought.
+	if f.settle() != nil {
+		return nil, false // Commit reports the error
+	}
+	f.direct = true
 	return f.f, true
 }
 
@@ -209,6 +249,15 @@ func (f *File) Commit() error {
 		return fmt.Errorf("%s: already committed or abandoned", f.name)
 	}
 	f.done = true
+	if err := f.settle(); err != nil {
+		f.f.Close()
+		if f.tmp != "" {
+			os.Remove(f.tmp)
+		} else if f.spool {
+			os.Remove(f.f.Name())
+		}
+		return fmt.Errorf("writing %s: %w", f.name, err)
+	}
 	if f.spool {
 		err := copyInto(f.path, f.f, f.append)
 		err = errors.Join(err, f.f.Close())
@@ -249,6 +298,10 @@ func (f *File) Abort() {
 		return
 	}
 	f.done = true
+	if f.behind != nil {
+		f.behind.drop() // what it holds is not written: the file is dropped
+		f.behind = nil
+	}
 	f.f.Close()
 	switch {
 	case f.tmp != "":
