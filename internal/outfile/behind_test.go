@@ -138,32 +138,23 @@ func TestBehindDropWritesNoMore(t *testing.T) {
 	}
 }
 
-// TestCommitReportsWriteBehindError: a file whose writing failed behind
-// is not put in place; Commit says why, and the earlier file stays.
-func TestCommitReportsWriteBehindError(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "out")
+// replacing starts a File that replaces a file holding "earlier\n".
+func replacing(t *testing.T) (dir, path string, f *File) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, "out")
 	write(t, path, "earlier\n", 0o644)
 	f, err := Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The temporary file, open for reading only: every write behind
-	// fails, and closing it does not.
-	rw := f.f
-	defer rw.Close()
-	if f.f, err = os.Open(f.tmp); err != nil {
-		t.Fatal(err)
-	}
-	for range 3 {
-		if _, err := f.Write(make([]byte, behindPiece)); err != nil && !errors.Is(err, fs.ErrPermission) && !strings.Contains(err.Error(), "bad file descriptor") {
-			t.Errorf("Write = %v; want nil or the failed write's error", err)
-		}
-	}
-	err = f.Commit()
-	if err == nil || !strings.Contains(err.Error(), "writing "+path) {
-		t.Errorf("Commit = %v; want the write's error, naming %s", err, path)
-	}
+	return dir, path, f
+}
+
+// earlierKept checks that the file at path in dir is as replacing made
+// it, and alone: no temporary file is left.
+func earlierKept(t *testing.T, dir, path string) {
+	t.Helper()
 	if got := read(t, path); got != "earlier\n" {
 		t.Errorf("out = %q; want the earlier file", got)
 	}
@@ -172,24 +163,36 @@ func TestCommitReportsWriteBehindError(t *testing.T) {
 	}
 }
 
+// TestCommitReportsWriteBehindError: a file whose writing failed behind
+// is not put in place; Commit says why, and the earlier file stays.
+func TestCommitReportsWriteBehindError(t *testing.T) {
+	dir, path, f := replacing(t)
+	// The temporary file, open for reading only: every write behind
+	// fails, and closing it does not.
+	rw := f.f
+	defer rw.Close()
+	var err error
+	if f.f, err = os.Open(f.tmp); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := f.Write(make([]byte, behindPiece)); err != nil && !errors.Is(err, fs.ErrPermission) && !strings.Contains(err.Error(), "bad file descriptor") {
+			t.Errorf("Write = %v; want nil or the failed write's error", err)
+		}
+	}
+	if err := f.Commit(); err == nil || !strings.Contains(err.Error(), "writing "+path) {
+		t.Errorf("Commit = %v; want the write's error, naming %s", err, path)
+	}
+	earlierKept(t, dir, path)
+}
+
 // TestAbortDropsWhatIsBehind: Abort leaves the earlier file and no
 // temporary file, with writes still behind.
 func TestAbortDropsWhatIsBehind(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "out")
-	write(t, path, "earlier\n", 0o644)
-	f, err := Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, path, f := replacing(t)
 	if _, err := f.Write(make([]byte, 5*behindPiece/2)); err != nil {
 		t.Fatal(err)
 	}
 	f.Abort()
-	if got := read(t, path); got != "earlier\n" {
-		t.Errorf("out = %q; want the earlier file", got)
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("%d files in the directory; want the output alone", len(entries))
-	}
+	earlierKept(t, dir, path)
 }
