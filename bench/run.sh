@@ -35,16 +35,6 @@ fi
 go build -o "$data/measure" ./bench/measure
 go build -o "$data/gen" ./bench/gen
 
-cat >"$data/jsonloads.py" <<'EOF'
-import json, sys
-n = 0
-with open(sys.argv[1], encoding="utf-8") as f:
-    for line in f:
-        json.loads(line)
-        n += 1
-print("python: %d lines" % n, file=sys.stderr)
-EOF
-
 echo "== machine"
 echo "cpus: $(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)"
 grep -m1 'model name' /proc/cpuinfo 2>/dev/null || true
@@ -62,7 +52,7 @@ for n in "${sizes[@]}"; do
 	fi
 	for r in $(seq "$repeat"); do
 		echo "== $n cases, run $r (load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime))"
-		py=$("$data/measure" -ok 0 -- python3 "$data/jsonloads.py" "$file")
+		py=$("$data/measure" -ok 0 -- python3 bench/jsonloads.py "$file")
 		echo "python json.loads: $py"
 		tg=$("$data/measure" -- "$data/toolgrade" eval --quiet --out "$data/results-$n.jsonl" "$file")
 		echo "toolgrade eval:    $tg"
