@@ -196,3 +196,24 @@ func TestAbortDropsWhatIsBehind(t *testing.T) {
 	f.Abort()
 	earlierKept(t, dir, path)
 }
+
+// TestWriteAfterEnd: a File committed or abandoned takes no more writes
+// (a writer behind started then would never end).
+func TestWriteAfterEnd(t *testing.T) {
+	for _, end := range []string{"commit", "abort"} {
+		_, _, f := replacing(t)
+		if end == "commit" {
+			if err := f.Commit(); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			f.Abort()
+		}
+		if _, err := f.Write([]byte("late")); !errors.Is(err, os.ErrClosed) {
+			t.Errorf("Write after %s = %v; want %v", end, err, os.ErrClosed)
+		}
+		if f.behind != nil {
+			t.Errorf("a writer behind started after %s", end)
+		}
+	}
+}

@@ -197,6 +197,9 @@ func (f *File) Write(p []byte) (int, error) {
 	if f.failed != nil {
 		return 0, f.failed
 	}
+	if f.done { // no writer behind may start: nothing would end it
+		return 0, fmt.Errorf("%s: %w", f.name, os.ErrClosed)
+	}
 	if f.InPlace() || f.direct {
 		return f.f.Write(p)
 	}
