@@ -69,9 +69,7 @@ func (m echoMetric) Grade(_ context.Context, c *Case) MetricResult {
 // with one metric and with two. Run it under -race: a batch reused while
 // a worker still holds it shows as a race.
 func TestBatchesReusedOnceFree(t *testing.T) {
-	was := poison.On
-	poison.On = true
-	t.Cleanup(func() { poison.On = was })
+	t.Cleanup(poison.Set(true))
 	for _, metrics := range [][]Metric{{echoMetric("a")}, {echoMetric("a"), echoMetric("b")}} {
 		t.Run(fmt.Sprint(len(metrics)), func(t *testing.T) {
 			const n = 50000 // 1,563 batches; 192 in flight at most

@@ -15,9 +15,7 @@ import (
 // anything), and, for a transcript, room for one turn; fresh or, with a
 // recycler, reused (poisoned when released) as documents are released.
 func TestCaseBlocks(t *testing.T) {
-	was := poison.On
-	poison.On = true
-	t.Cleanup(func() { poison.On = was })
+	t.Cleanup(poison.Set(true))
 	for _, rc := range []*jsonvalue.Recycler{nil, jsonvalue.NewRecycler()} {
 		for i := range 2000 {
 			n, transcript := i%20, i%3 == 0

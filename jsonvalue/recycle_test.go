@@ -9,13 +9,6 @@ import (
 	"github.com/toolgrade/toolgrade/internal/poison"
 )
 
-// withPoison runs the test with released memory poisoned.
-func withPoison(t *testing.T) {
-	was := poison.On
-	poison.On = true
-	t.Cleanup(func() { poison.On = was })
-}
-
 // recycledDoc is a document of about 200 bytes with values of every kind,
 // numbered i.
 func recycledDoc(i int) string {
@@ -27,7 +20,7 @@ func recycledDoc(i int) string {
 // document until its mark is released, and, with poison on, a value of a
 // released generation reads as poison.
 func TestRecyclerKeepsValuesUntilReleased(t *testing.T) {
-	withPoison(t)
+	t.Cleanup(poison.Set(true))
 	rc := NewRecycler()
 	const docs, perMark = 3000, 20
 	values := make([]any, docs)
@@ -193,7 +186,7 @@ var testBlocks = NewBlocks(&testBlock{S: poisonText, N: -1, V: poisonText})
 // comes zero, reads as written until its mark is released, and released
 // blocks are taken again.
 func TestBlocksKeptUntilReleased(t *testing.T) {
-	withPoison(t)
+	t.Cleanup(poison.Set(true))
 	rc := NewRecycler()
 	const docs, perMark, lag = 4000, 16, 4
 	blocks := make([][]testBlock, docs)
@@ -239,7 +232,7 @@ func TestBlocksKeptUntilReleased(t *testing.T) {
 // documents read after it, which share the block's generation, have lower
 // marks (a worker grades batches in flight in any order).
 func TestBlocksAfterLoneDocument(t *testing.T) {
-	withPoison(t)
+	t.Cleanup(poison.Set(true))
 	rc := NewRecycler()
 	lone := `{"s":"` + strings.Repeat("x", genInput) + `"}`
 	rc.Mark(5)

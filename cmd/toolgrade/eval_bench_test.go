@@ -28,8 +28,7 @@ func BenchmarkEvalSmall(b *testing.B) { benchmarkEval(b, 3) }
 func benchmarkEval(b *testing.B, calls int) {
 	// Released memory is cleared, as in a real run, not poisoned (see
 	// reuse_test.go).
-	defer func(was bool) { poison.On = was }(poison.On)
-	poison.On = false
+	defer poison.Set(false)()
 	const n = 20000
 	dir := b.TempDir()
 	in := filepath.Join(dir, "cases.jsonl")
