@@ -309,25 +309,22 @@ func fillPoison(kind int, c rawChunk) {
 			reflect.Copy(chunk.Slice(n, c.cap), chunk.Slice(0, n))
 		}
 	case kindStr:
-		for i := range unsafe.Slice((*string)(c.p), c.cap) {
-			unsafe.Slice((*string)(c.p), c.cap)[i] = poisonText
-		}
+		fill(c, poisonText)
 	case kindObj:
-		for i := range unsafe.Slice((*Object)(c.p), c.cap) {
-			unsafe.Slice((*Object)(c.p), c.cap)[i] = poisonObject
-		}
+		fill(c, poisonObject)
 	case kindArr:
-		for i := range unsafe.Slice((*[]any)(c.p), c.cap) {
-			unsafe.Slice((*[]any)(c.p), c.cap)[i] = poisonArray
-		}
+		fill(c, poisonArray)
 	case kindMember:
-		for i := range unsafe.Slice((*Member)(c.p), c.cap) {
-			unsafe.Slice((*Member)(c.p), c.cap)[i] = poisonMember
-		}
+		fill(c, poisonMember)
 	case kindElem:
-		for i := range unsafe.Slice((*any)(c.p), c.cap) {
-			unsafe.Slice((*any)(c.p), c.cap)[i] = poisonText
-		}
+		fill(c, any(poisonText))
+	}
+}
+
+// fill sets every element of chunk c, of elements of type T, to v.
+func fill[T any](c rawChunk, v T) {
+	for i := range unsafe.Slice((*T)(c.p), c.cap) {
+		unsafe.Slice((*T)(c.p), c.cap)[i] = v
 	}
 }
 
