@@ -17,8 +17,8 @@ func recycledDoc(i int) string {
 
 // TestRecyclerKeepsValuesUntilReleased parses documents under marks, keeps
 // every value, and releases marks one at a time: each value reads as its
-// document until its mark is released, and, with poison on, a value of a
-// released generation reads as poison.
+// document until its mark is released, and most released ones change
+// (TestRecyclerPoisonsReleased checks the poison itself).
 func TestRecyclerKeepsValuesUntilReleased(t *testing.T) {
 	t.Cleanup(poison.Set(true))
 	rc := NewRecycler()
@@ -52,6 +52,34 @@ func TestRecyclerKeepsValuesUntilReleased(t *testing.T) {
 	}
 	if changed < docs/4 {
 		t.Errorf("%d of %d released documents changed: memory was not reused", changed, docs/2)
+	}
+}
+
+// TestRecyclerPoisonsReleased: with poison on, values of a released
+// generation read as poison before any later document reuses their
+// memory.
+func TestRecyclerPoisonsReleased(t *testing.T) {
+	t.Cleanup(poison.Set(true))
+	rc := NewRecycler()
+	const docs, perMark = 2000, 20
+	values := make([]any, docs)
+	for i := range docs {
+		rc.Mark(i / perMark)
+		v, err := rc.ParseString(recycledDoc(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		values[i] = v
+	}
+	rc.Release(docs / perMark / 2) // nothing parsed after: nothing reused yet
+	poisoned := 0
+	for j := range docs / 4 {
+		if strings.Contains(string(Append(nil, values[j])), `\u0000POISON`) { // poisonText, escaped
+			poisoned++
+		}
+	}
+	if poisoned < docs/8 {
+		t.Errorf("%d of the first %d documents, released, read as poison", poisoned, docs/4)
 	}
 }
 
