@@ -20,6 +20,12 @@ cd "$(dirname "$0")/.."
 
 rounds=${ROUNDS:-3}
 n=${N:-200000}
+for v in "ROUNDS=$rounds" "N=$n"; do
+	if ! [[ ${v#*=} =~ ^[1-9][0-9]*$ ]]; then
+		echo "goals.sh: $v: want a whole number from 1" >&2
+		exit 2
+	fi
+done
 data=bench/data
 mkdir -p "$data"
 
@@ -41,8 +47,10 @@ for size in small:3 1.5KB:8; do
 	[ -s "$file" ] || "$data/gen" -n "$n" -calls "$calls" -o "$file"
 	py_cpu=() py_wall=() tg_cpu=() tg_wall=()
 	for _ in $(seq "$rounds"); do
-		py=$("$data/measure" -ok 0 -- python3 bench/jsonloads.py "$file" 2>/dev/null)
-		tg=$("$data/measure" -- "$data/toolgrade" eval --quiet --out /dev/null "$file" 2>/dev/null)
+		py=$("$data/measure" -ok 0 -- python3 bench/jsonloads.py "$file" 2>"$data/goals.err") ||
+			{ cat "$data/goals.err" >&2; echo "goals.sh: the Python loop failed on $file" >&2; exit 2; }
+		tg=$("$data/measure" -- "$data/toolgrade" eval --quiet --out /dev/null "$file" 2>"$data/goals.err") ||
+			{ cat "$data/goals.err" >&2; echo "goals.sh: toolgrade failed on $file" >&2; exit 2; }
 		py_cpu+=("$(awk -v u="$(field user "$py")" -v s="$(field sys "$py")" 'BEGIN { print u + s }')")
 		tg_cpu+=("$(awk -v u="$(field user "$tg")" -v s="$(field sys "$tg")" 'BEGIN { print u + s }')")
 		py_wall+=("$(field wall "$py")")
